@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Starts or stops a throwaway PostgreSQL cluster on 127.0.0.1 for the test suites.
+#   scripts/pg-throwaway.sh start DIR PORT   -> prints the DATABASE_URL
+#   scripts/pg-throwaway.sh stop DIR
+# initdb and postgres refuse to run as root, so as root they run as the postgres user.
+set -euo pipefail
+cmd=$1 dir=$2 port=${3:-55432}
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+as_pg() { if [ "$(id -u)" = "0" ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi; }
+
+case "$cmd" in
+  start)
+    rm -rf "$dir" && mkdir -p "$dir"
+    [ "$(id -u)" = "0" ] && chown postgres "$dir"
+    as_pg "'$bin/initdb' -D '$dir/data' -U postgres -A trust --no-sync -E UTF8" >/dev/null
+    as_pg "'$bin/pg_ctl' -D '$dir/data' -l '$dir/log' -w -o \"-p $port -k '$dir' -c listen_addresses=127.0.0.1 -c fsync=off\" start" >/dev/null
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+  stop)
+    [ -d "$dir/data" ] && as_pg "'$bin/pg_ctl' -D '$dir/data' -m immediate stop" >/dev/null 2>&1 || true
+    rm -rf "$dir"
+    ;;
+esac
