@@ -1,0 +1,223 @@
+import { Result, Schema } from "effect";
+import {
+  DeviceStatusSchema,
+  EyeSchema,
+  PatternSchema,
+  ShowtimeSchema,
+  StimuliUpdateSchema,
+  StimulusSizeSchema,
+  StrategySchema,
+  TestTypeSchema,
+} from "../model/enums.ts";
+import { type DecodeFailure, decodeWith, parseJson } from "./decode.ts";
+import { ExaminationResult, PerimetryResult } from "./result.ts";
+
+// The headset <-> server device-socket protocol, version 1. JSON text frames, one message each, discriminated by `type`.
+// A headset opens with `hello`; the server answers `welcome` (or `refused` on a version or serial mismatch), then sends
+// the device's `queue` and `standalone` setting, and again whenever they change.
+
+export const PROTOCOL_VERSION = 1 as const;
+
+const Id = Schema.String;
+const Count = Schema.Int;
+/** Battery level in percent, or null when the device does not report one ("none" in the display bands). */
+const Level = Schema.NullOr(Schema.Number);
+
+/** One live threshold (scheduling seed §3 "Running test": thresholds with index, dBValue, answerTime). */
+export const LiveThreshold = Schema.Struct({ index: Count, dBValue: Schema.Number, answerTime: Schema.Number });
+export type LiveThreshold = typeof LiveThreshold.Type;
+
+export const Battery = Schema.Struct({ vr: Level, clicker: Level, vrCharging: Schema.Boolean, clickerCharging: Schema.Boolean });
+export type Battery = typeof Battery.Type;
+
+// ---- headset -> server -------------------------------------------------------------------------------------------
+
+export const Hello = Schema.Struct({
+  type: Schema.Literal("hello"),
+  protocolVersion: Schema.Literal(PROTOCOL_VERSION),
+  deviceSn: Schema.String,
+  firmware: Schema.String,
+});
+export const Heartbeat = Schema.Struct({ type: Schema.Literal("heartbeat"), battery: Battery });
+export const Status = Schema.Struct({
+  type: Schema.Literal("status"),
+  status: DeviceStatusSchema,
+  /** Gaze calibration outcome: true passed, false failed, null not tested (absent: unchanged). */
+  gazeCalibration: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+});
+/** Live progress of the running measurement or examination; exactly one of measurementId / examinationId. */
+export const Progress = Schema.Struct({
+  type: Schema.Literal("progress"),
+  measurementId: Schema.optionalKey(Id),
+  examinationId: Schema.optionalKey(Id),
+  appointmentId: Schema.optionalKey(Id),
+  nTested: Count,
+  nLocations: Count,
+  /** Thresholds known so far (the headset sends all of them each time, so a dropped frame loses nothing). */
+  thresholds: Schema.Array(LiveThreshold),
+  lastUpdatedIndex: Schema.NullOr(Count),
+  /** true fixating, false fixation lost, null gaze not tracked. */
+  gazeTracking: Schema.NullOr(Schema.Boolean),
+});
+export const ResultUpload = Schema.Struct({ type: Schema.Literal("result"), measurementId: Id, result: PerimetryResult });
+/** Result of one examination of an appointment (Amsler, acuity, colour vision or perimetry). */
+export const ExaminationResultUpload = Schema.Struct({
+  type: Schema.Literal("examinationResult"),
+  appointmentId: Id,
+  examinationId: Id,
+  result: ExaminationResult,
+});
+export const Ack = Schema.Struct({
+  type: Schema.Literal("ack"),
+  commandId: Id,
+  ok: Schema.Boolean,
+  error: Schema.optionalKey(Schema.String),
+});
+/** A stand-alone run's result; resultId is unique per run so the server stores it exactly once. */
+export const StandaloneResult = Schema.Struct({
+  type: Schema.Literal("standaloneResult"),
+  standaloneId: Id,
+  resultId: Id,
+  result: PerimetryResult,
+});
+/** The clicker dropped out: the running test stopped (error catalogue: "Clicker disconnected: test stopped message"). */
+export const ClickerDisconnected = Schema.Struct({ type: Schema.Literal("clickerDisconnected") });
+
+export const headsetMessages = {
+  hello: Hello,
+  heartbeat: Heartbeat,
+  status: Status,
+  progress: Progress,
+  result: ResultUpload,
+  examinationResult: ExaminationResultUpload,
+  ack: Ack,
+  standaloneResult: StandaloneResult,
+  clickerDisconnected: ClickerDisconnected,
+} as const;
+export const HeadsetMessage = Schema.Union(Object.values(headsetMessages));
+export type HeadsetMessage = typeof HeadsetMessage.Type;
+export type HeadsetMessageType = keyof typeof headsetMessages;
+
+// ---- server -> headset -------------------------------------------------------------------------------------------
+
+export const Welcome = Schema.Struct({
+  type: Schema.Literal("welcome"),
+  protocolVersion: Schema.Literal(PROTOCOL_VERSION),
+  deviceSn: Schema.String,
+  alias: Schema.NullOr(Schema.String),
+  /** Server clock, ms since epoch, so the headset can stamp results consistently. */
+  serverTime: Schema.Number,
+});
+export const Refused = Schema.Struct({
+  type: Schema.Literal("refused"),
+  reason: Schema.Literals(["protocol-version", "unknown-device", "malformed"]),
+  message: Schema.String,
+});
+export const CommandKind = Schema.Literals(["start", "pause", "resume", "stop"]);
+export type CommandKind = typeof CommandKind.Type;
+export const Command = Schema.Struct({ type: Schema.Literal("command"), commandId: Id, kind: CommandKind });
+
+/** Measurement configuration as the headset needs it (scheduling seed §3 Measurement and examination config). */
+export const TestConfig = Schema.Struct({
+  patientId: Id,
+  /** ISO date; the headset derives the age for its normal values. */
+  patientBirthdate: Schema.NullOr(Schema.String),
+  displayName: Schema.String,
+  eye: EyeSchema,
+  pattern: PatternSchema,
+  strategy: StrategySchema,
+  sorsStage: Schema.NullOr(Schema.Number),
+  stimuliUpdate: StimuliUpdateSchema,
+  stimuliSize: StimulusSizeSchema,
+  stimuliShowtime: ShowtimeSchema,
+  playSound: Schema.Boolean,
+  trackGaze: Schema.Boolean,
+  audioGuide: Schema.Boolean,
+  tutorial: Schema.Boolean,
+});
+export type TestConfig = typeof TestConfig.Type;
+
+export const QueuedMeasurement = Schema.Struct({ kind: Schema.Literal("measurement"), measurementId: Id, config: TestConfig });
+export const QueuedExamination = Schema.Struct({
+  examinationId: Id,
+  type: TestTypeSchema,
+  eye: EyeSchema,
+  /** Perimetry config; null for Amsler, acuity and colour vision. */
+  config: Schema.NullOr(TestConfig),
+});
+export const QueuedAppointment = Schema.Struct({
+  kind: Schema.Literal("appointment"),
+  appointmentId: Id,
+  patientId: Id,
+  audioGuide: Schema.Boolean,
+  tutorial: Schema.Boolean,
+  trackGaze: Schema.Boolean,
+  /** In order; examinations already taken are left out. */
+  examinations: Schema.Array(QueuedExamination),
+});
+export const QueueItem = Schema.Union([QueuedMeasurement, QueuedAppointment]);
+export type QueueItem = typeof QueueItem.Type;
+/** The device's queue, the leftmost (next to run) first. */
+export const Queue = Schema.Struct({ type: Schema.Literal("queue"), items: Schema.Array(QueueItem) });
+
+/** Stand-alone setting: the measurement config to repeat offline, or null to switch stand-alone off. */
+export const Standalone = Schema.Struct({
+  type: Schema.Literal("standalone"),
+  standaloneId: Schema.NullOr(Id),
+  config: Schema.NullOr(TestConfig),
+});
+export const ResultAccepted = Schema.Struct({ type: Schema.Literal("resultAccepted"), resultId: Id });
+
+export const serverMessages = {
+  welcome: Welcome,
+  refused: Refused,
+  command: Command,
+  queue: Queue,
+  standalone: Standalone,
+  resultAccepted: ResultAccepted,
+} as const;
+export const ServerMessage = Schema.Union(Object.values(serverMessages));
+export type ServerMessage = typeof ServerMessage.Type;
+export type ServerMessageType = keyof typeof serverMessages;
+
+// ---- decoding ----------------------------------------------------------------------------------------------------
+
+const byType =
+  <M extends Record<string, Schema.Top & { readonly DecodingServices: never }>>(messages: M) =>
+  (input: unknown): Result.Result<M[keyof M]["Type"], DecodeFailure> => {
+    if (typeof input !== "object" || input === null || Array.isArray(input))
+      return Result.fail({ field: "", message: "Expected an object" });
+    const type = (input as { type?: unknown }).type;
+    if (typeof type !== "string" || !Object.hasOwn(messages, type))
+      return Result.fail({ field: "type", message: `Unknown message type ${JSON.stringify(type)}` });
+    const decoded = decodeWith(messages[type]!)(input);
+    if (Result.isFailure(decoded)) return decoded;
+    return Result.succeed(decoded.success as M[keyof M]["Type"]);
+  };
+
+const checkProgressIds = (m: HeadsetMessage): Result.Result<HeadsetMessage, DecodeFailure> => {
+  if (m.type !== "progress") return Result.succeed(m);
+  const has = (m.measurementId !== undefined ? 1 : 0) + (m.examinationId !== undefined ? 1 : 0);
+  return has === 1
+    ? Result.succeed(m)
+    : Result.fail({ field: "measurementId", message: "Expected exactly one of measurementId or examinationId" });
+};
+
+/** Decode a headset -> server message (already parsed JSON). */
+export const decodeHeadsetMessage = (input: unknown): Result.Result<HeadsetMessage, DecodeFailure> =>
+  Result.flatMap(byType(headsetMessages)(input) as Result.Result<HeadsetMessage, DecodeFailure>, checkProgressIds);
+
+/** Decode a server -> headset message (already parsed JSON). */
+export const decodeServerMessage = (input: unknown): Result.Result<ServerMessage, DecodeFailure> =>
+  byType(serverMessages)(input) as Result.Result<ServerMessage, DecodeFailure>;
+
+/** Parse and decode one text frame from a headset. */
+export const readHeadsetFrame = (text: string): Result.Result<HeadsetMessage, DecodeFailure> =>
+  Result.flatMap(parseJson(text), decodeHeadsetMessage);
+
+/** Parse and decode one text frame from the server. */
+export const readServerFrame = (text: string): Result.Result<ServerMessage, DecodeFailure> =>
+  Result.flatMap(parseJson(text), decodeServerMessage);
+
+/** Encode a message as a text frame (all fields are JSON-native). */
+export const frame = (message: HeadsetMessage | ServerMessage): string => JSON.stringify(message);
