@@ -57,7 +57,7 @@ describe("controls (scheduling seed §4 Controls)", () => {
 
 describe("running test (scheduling seed §4 Running test)", () => {
   it("'A test counts as running if live progress exists for the device, or the device is connected and in audio playing, awaiting input, calibrating, countdown, stopped, playing or paused.'", () => {
-    const running = [S.AudioPlaying, S.AwaitUserInput, S.Calibrating, S.Countdown, S.Stopped, S.Playing, S.Paused];
+    const running: DeviceStatus[] = [S.AudioPlaying, S.AwaitUserInput, S.Calibrating, S.Countdown, S.Stopped, S.Playing, S.Paused];
     for (const s of all) {
       expect(isTestRunning({ hasLiveProgress: false, connection: Connected, status: s })).toBe(running.includes(s));
       expect(isTestRunning({ hasLiveProgress: false, connection: Disconnected, status: s })).toBe(false);
