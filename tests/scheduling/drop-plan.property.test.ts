@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { applyDropPlan, areLinked, planDrop, type Card, type Lane } from "../../core/scheduling/index.ts";
+
+// "any sequence of drags, accepted or refused, leaves every lane a permutation of its items with pairs adjacent and
+// the running item first" (issue #6, over the rules of scheduling seed §4 'Drag and drop of measurements').
+
+const lanesArb = fc
+  .array(fc.record({ units: fc.array(fc.boolean(), { maxLength: 5 }), running: fc.boolean() }), { minLength: 1, maxLength: 4 })
+  .map((specs) => {
+    let n = 0;
+    return specs.map((spec, li): Lane => {
+      const items: Card[] = [];
+      for (const paired of spec.units) {
+        const first = `c${n++}`;
+        items.push({ id: first, isFollowingEye: null });
+        if (paired) items.push({ id: `c${n++}`, isFollowingEye: first });
+      }
+      return { deviceId: `D${li}`, revision: li, running: spec.running && items.length > 0, items };
+    });
+  });
+
+const dragArb = fc.record({
+  fromLane: fc.nat(3),
+  fromIndex: fc.nat(11),
+  toLane: fc.nat(3),
+  toIndex: fc.nat(12),
+  dropped: fc.boolean(),
+});
+
+function pairsOf(lanes: readonly Lane[]): Array<[string, string]> {
+  const all = lanes.flatMap((l) => l.items);
+  return all.filter((c) => c.isFollowingEye != null).map((c) => [c.isFollowingEye!, c.id]);
+}
+
+describe("drag sequences (property)", () => {
+  it("keep every card once, pairs adjacent in one lane, and the running item first", () => {
+    fc.assert(
+      fc.property(lanesArb, fc.array(dragArb, { maxLength: 12 }), (initial, drags) => {
+        const allIds = initial.flatMap((l) => l.items.map((c) => c.id)).sort();
+        const pairs = pairsOf(initial);
+        const runningFirst = new Map(initial.filter((l) => l.running).map((l) => [l.deviceId, l.items[0]!.id]));
+        let lanes = initial;
+        for (const d of drags) {
+          const from = lanes[d.fromLane % lanes.length]!;
+          const to = lanes[d.toLane % lanes.length]!;
+          const plan = planDrop(lanes, {
+            source: { deviceId: from.deviceId, index: d.fromIndex % Math.max(1, from.items.length) },
+            destination: d.dropped ? { deviceId: to.deviceId, index: d.toIndex } : null,
+          });
+          lanes = applyDropPlan(lanes, plan);
+
+          expect(lanes.flatMap((l) => l.items.map((c) => c.id)).sort()).toEqual(allIds);
+          for (const [a, b] of pairs) {
+            const lane = lanes.find((l) => l.items.some((c) => c.id === a))!;
+            const ia = lane.items.findIndex((c) => c.id === a);
+            const ib = lane.items.findIndex((c) => c.id === b);
+            expect(Math.abs(ia - ib)).toBe(1);
+            expect(areLinked(lane.items[ia]!, lane.items[ib]!)).toBe(true);
+          }
+          for (const [deviceId, id] of runningFirst) expect(lanes.find((l) => l.deviceId === deviceId)!.items[0]!.id).toBe(id);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("an accepted drop changes at most the two lanes it names", () => {
+    fc.assert(
+      fc.property(lanesArb, dragArb, (lanes, d) => {
+        const from = lanes[d.fromLane % lanes.length]!;
+        const to = lanes[d.toLane % lanes.length]!;
+        const plan = planDrop(lanes, {
+          source: { deviceId: from.deviceId, index: d.fromIndex % Math.max(1, from.items.length) },
+          destination: { deviceId: to.deviceId, index: d.toIndex },
+        });
+        const after = applyDropPlan(lanes, plan);
+        after.forEach((l, i) => {
+          if (l.deviceId !== from.deviceId && l.deviceId !== to.deviceId) expect(l).toBe(lanes[i]);
+        });
+        if (plan.outcome !== "moved") expect(after).toEqual(lanes);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
