@@ -1,0 +1,54 @@
+import { Pattern } from "../../model/enums.ts";
+import type { NormativeTables } from "./tables.ts";
+import { sunyiu24d2 } from "./generated/sunyiu-24d2.ts";
+import { sunyiu10d2 } from "./generated/sunyiu-10d2.ts";
+import { agelinearSunyiu24d2 } from "./generated/agelinear-sunyiu-24d2.ts";
+import { agelinearSunyiu10d2 } from "./generated/agelinear-sunyiu-10d2.ts";
+
+/**
+ * Normative database versions. A result's `normativeVersion` names a set of per-pattern tables.
+ *
+ * - DEFAULT_NORMATIVE_VERSION ("visualfields-sunyiu-2024-06-05"): applies to older results without a version (the accounts
+ *   seed §9: "a default version string applies to older results and contains the date 2024-06-05") and is the version
+ *   new results get. It uses visualFields 1.0.8's stored "smooth" SUNY-IU tables (sunyiu_24d2 for 24-2, sunyiu_10d2
+ *   for 10-2), so our numbers agree with the reference implementation.
+ * - AGE_LINEAR_NORMATIVE_VERSION ("isopter-agelinear-sunyiu-1"): our own age-linear build from the raw SUNY-IU control
+ *   fields (normative/age-linear.ts, no smoothing): the model any further version is built with.
+ * - The package's own names "sunyiu_24d2" and "sunyiu_10d2" are accepted as versions too (research use, CLI).
+ *
+ * Patterns without public control data (G, 30-2, S28, C40, Esterman) have NO normative database: analysis reports
+ * `normative: null` and such results cannot be a progression baseline (accounts seed §4).
+ */
+export const DEFAULT_NORMATIVE_VERSION = "visualfields-sunyiu-2024-06-05";
+export const AGE_LINEAR_NORMATIVE_VERSION = "isopter-agelinear-sunyiu-1";
+export const CURRENT_NORMATIVE_VERSION = DEFAULT_NORMATIVE_VERSION;
+
+type VersionSet = Partial<Record<Pattern, NormativeTables>>;
+
+const versions: Readonly<Record<string, VersionSet>> = {
+  [DEFAULT_NORMATIVE_VERSION]: { [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2 },
+  [AGE_LINEAR_NORMATIVE_VERSION]: { [Pattern.P24_2]: agelinearSunyiu24d2, [Pattern.P10_2]: agelinearSunyiu10d2 },
+  sunyiu_24d2: { [Pattern.P24_2]: sunyiu24d2 },
+  sunyiu_10d2: { [Pattern.P10_2]: sunyiu10d2 },
+};
+
+export const normativeVersions: readonly string[] = Object.keys(versions);
+
+/** The version a result is analysed with: its own, or the default when it has none (older results). */
+export function effectiveNormativeVersion(normativeVersion: string | null | undefined): string {
+  return normativeVersion === null || normativeVersion === undefined || normativeVersion === ""
+    ? DEFAULT_NORMATIVE_VERSION
+    : normativeVersion;
+}
+
+/**
+ * The tables for a pattern under a version, or null ("no normative database"): for patterns without public controls
+ * and for unknown version strings.
+ */
+export function getNormativeDatabase(pattern: Pattern, normativeVersion?: string | null): NormativeTables | null {
+  return versions[effectiveNormativeVersion(normativeVersion)]?.[pattern] ?? null;
+}
+
+export function hasNormativeDatabase(pattern: Pattern, normativeVersion?: string | null): boolean {
+  return getNormativeDatabase(pattern, normativeVersion) !== null;
+}
