@@ -4,6 +4,9 @@ import type { ErrorType, SuccessType } from "./errors.ts";
 // One API call as data. The server mounts every endpoint at /api/{path}; the client adapter builds the URL from
 // path + encoded query, sends the encoded body as JSON, and decodes the envelope's `data` with `response`.
 
+/** The mount point of every endpoint on the server. */
+export const API_PREFIX = "/api/";
+
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**

@@ -1,19 +1,136 @@
-import type { EndpointSpec, RequestOfSpec, ResponseOfSpec, WireRequestOfSpec } from "./endpoint.ts";
+import type { EndpointSpec, Method, RequestOfSpec, ResponseOfSpec, WireRequestOfSpec } from "./endpoint.ts";
 import * as accounts from "./accounts.ts";
+import * as appointments from "./appointments.ts";
+import * as devices from "./devices.ts";
+import * as patients from "./patients.ts";
+import * as perimetry from "./perimetry.ts";
+import * as templates from "./templates.ts";
+
+// The API contract: every call of both seeds' call tables (scheduling §7, accounts §7), the calls they name without a
+// shape, and our template calls, as data. The server mounts each at /api/{path}; see ./envelope.ts for the body.
 
 export * from "./endpoint.ts";
 export * from "./errors.ts";
+export * from "./envelope.ts";
+export * from "./request.ts";
+export * from "./shared.ts";
+export {
+  PatientSearchBodySchema,
+  PatientSearchPageSchema,
+  type PatientSearchBody,
+  type PatientSearchPage,
+} from "./patients.ts";
+export {
+  MeasurementNotesBodySchema,
+  MeasurementFlagsBodySchema,
+  MeasurementPatchBodySchema,
+  PerimetryUploadBodySchema,
+  type MeasurementPatchBody,
+  type PerimetryUploadBody,
+} from "./perimetry.ts";
+export {
+  DeviceUpdateBodySchema,
+  DragAndDropPerimetryBodySchema,
+  DragAndDropAppointmentBodySchema,
+  LaneRevisionsSchema,
+  type DeviceUpdateBody,
+  type DragAndDropPerimetryBody,
+  type DragAndDropAppointmentBody,
+  type LaneRevisions,
+} from "./devices.ts";
+export {
+  AppointmentBodySchema,
+  AppointmentRegisterBodySchema,
+  ExaminationUpdateBodySchema,
+  ExaminationRegisterBodySchema,
+  type AppointmentBody,
+  type AppointmentRegisterBody,
+  type ExaminationUpdateBody,
+} from "./appointments.ts";
+export { UserInviteBodySchema, UserInviteAnswerSchema, VersionSchema, type UserInviteAnswer } from "./accounts.ts";
 
-/** Every call, keyed by name. */
-export const contract = {
-  [accounts.login.name]: accounts.login,
-  [accounts.logout.name]: accounts.logout,
-} as const satisfies Record<string, EndpointSpec>;
+const byName = <const L extends ReadonlyArray<EndpointSpec>>(list: L) =>
+  Object.fromEntries(list.map((e) => [e.name, e])) as { readonly [E in L[number] as E["name"]]: E };
+
+/** Every call, keyed by name (e.g. contract["patient.search"]). */
+export const contract = byName([
+  // accounts §7
+  accounts.login,
+  accounts.logout,
+  accounts.checkToken,
+  accounts.passwordResetRequest,
+  accounts.passwordResetConfirm,
+  accounts.passwordChange,
+  accounts.userSignup,
+  accounts.userInvite,
+  accounts.userUpdate,
+  accounts.userDelete,
+  accounts.userAll,
+  accounts.userProfile,
+  accounts.organisationCurrent,
+  accounts.version,
+  // patients (both §7)
+  patients.patientGet,
+  patients.patientAll,
+  patients.patientSearch,
+  patients.patientRegister,
+  patients.patientUpdate,
+  patients.patientRestore,
+  patients.patientTrash,
+  patients.patientDelete,
+  patients.patientAllTrashed,
+  // perimetry
+  perimetry.perimetryGet,
+  perimetry.perimetryAll,
+  perimetry.perimetryRegister,
+  perimetry.perimetryUpdate,
+  perimetry.perimetryRestore,
+  perimetry.perimetryTrash,
+  perimetry.perimetryDelete,
+  perimetry.perimetryAllTrashed,
+  perimetry.perimetryUpload,
+  // devices
+  devices.deviceAll,
+  devices.deviceUpdate,
+  devices.deviceStandalone,
+  devices.deviceStandaloneData,
+  devices.deviceDragAndDropPerimetry,
+  devices.deviceDragAndDropAppointment,
+  // appointments and examinations
+  appointments.appointmentAll,
+  appointments.appointmentAllTrashed,
+  appointments.appointmentRegisterWithExaminations,
+  appointments.appointmentUpdate,
+  appointments.appointmentTrash,
+  appointments.appointmentDelete,
+  appointments.appointmentRestore,
+  appointments.appointmentInsertExaminations,
+  appointments.appointmentReorderExaminations,
+  appointments.examinationAll,
+  appointments.examinationUpdate,
+  appointments.examinationDelete,
+  appointments.examinationTrash,
+  appointments.examinationRegister,
+  // templates (our design)
+  templates.templateAll,
+  templates.templateCreate,
+  templates.templateUpdate,
+  templates.templateCopy,
+  templates.templateDelete,
+]);
 
 export type Contract = typeof contract;
+/** An endpoint name, e.g. "patient.search". */
 export type Endpoint = keyof Contract;
 export type RequestOf<E extends Endpoint> = RequestOfSpec<Contract[E]>;
 export type WireRequestOf<E extends Endpoint> = WireRequestOfSpec<Contract[E]>;
 export type ResponseOf<E extends Endpoint> = ResponseOfSpec<Contract[E]>;
 
 export const endpoints: ReadonlyArray<EndpointSpec> = Object.values(contract);
+
+const routeKey = (method: Method, path: string) => `${method} ${path}`;
+const routes = new Map(endpoints.map((e) => [routeKey(e.method, e.path), e]));
+
+/** The endpoint answering `method` at `path` (relative, no /api/ prefix, no query), if any. */
+export const findEndpoint = (method: string, path: string): EndpointSpec | undefined =>
+  routes.get(routeKey(method.toUpperCase() as Method, path.replace(/^\/+/, "")));

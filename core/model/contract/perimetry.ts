@@ -1,0 +1,85 @@
+import { Schema } from "effect";
+import { DeviceSnSchema, IdSchema } from "../ids.ts";
+import { MeasurementBodySchema, MeasurementSchema } from "../measurement.ts";
+import { MeasurementResultSchema } from "../measurement-result.ts";
+import { commonErrors, endpoint } from "./endpoint.ts";
+import { Deleted, IdQuery, PatientIdQuery } from "./shared.ts";
+
+// Perimetry (measurement) calls: scheduling §7 "Perimetry" and accounts §7.
+
+export const perimetryGet = endpoint({
+  name: "perimetry.get", method: "GET", path: "perimetry", query: IdQuery, response: MeasurementSchema,
+  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "both §7",
+});
+
+export const perimetryAll = endpoint({
+  name: "perimetry.all", method: "GET", path: "perimetry/all", query: PatientIdQuery, response: Schema.Array(MeasurementSchema),
+  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "both §7",
+});
+
+export const perimetryRegister = endpoint({
+  name: "perimetry.register", method: "POST", path: "perimetry/register", body: MeasurementBodySchema,
+  response: Schema.Array(MeasurementSchema),
+  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "scheduling §7",
+  ourDesign:
+    "answer (not shown in the seeds): the created measurements in queue order; eye Both creates a right and a left " +
+    "measurement paired through isFollowingEye. not_found when the patient or device does not exist",
+});
+
+/** PATCH perimetry bodies: the full body, notes only ("a body with only notes updates notes"), or the result flags. */
+export const MeasurementNotesBodySchema = Schema.Struct({ notes: Schema.String });
+export const MeasurementFlagsBodySchema = Schema.Struct({
+  reliable: Schema.optionalKey(Schema.Boolean),
+  baseline: Schema.optionalKey(Schema.Boolean),
+});
+export const MeasurementPatchBodySchema = Schema.Union([MeasurementBodySchema, MeasurementNotesBodySchema, MeasurementFlagsBodySchema]);
+export type MeasurementPatchBody = Schema.Schema.Type<typeof MeasurementPatchBodySchema>;
+
+export const perimetryUpdate = endpoint({
+  name: "perimetry.update", method: "PATCH", path: "perimetry", query: IdQuery, body: MeasurementPatchBodySchema,
+  response: MeasurementSchema, errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true,
+  source: "both §7", ourDesign: "answer: the updated measurement; the flags-only body {reliable?, baseline?} is ours",
+});
+
+export const perimetryRestore = endpoint({
+  name: "perimetry.restore", method: "PATCH", path: "perimetry/restore", query: IdQuery, response: MeasurementSchema,
+  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "both §7",
+  ourDesign: "answer: the restored measurement",
+});
+
+export const perimetryTrash = endpoint({
+  name: "perimetry.trash", method: "DELETE", path: "perimetry/trash", query: IdQuery, response: MeasurementSchema,
+  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "both §7",
+  ourDesign: "answer: the trashed measurement",
+});
+
+export const perimetryDelete = endpoint({
+  name: "perimetry.delete", method: "DELETE", path: "perimetry/delete", query: IdQuery, response: Deleted,
+  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "both §7",
+  ourDesign: "permanent; answer {id}",
+});
+
+export const perimetryAllTrashed = endpoint({
+  name: "perimetry.allTrashed", method: "GET", path: "perimetry/all_trashed", response: Schema.Array(MeasurementSchema),
+  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "both §7",
+});
+
+/** Upload of a result taken off-line (stand-alone mode: "uploads results when back on the network"). */
+export const PerimetryUploadBodySchema = Schema.Struct({
+  deviceSn: DeviceSnSchema,
+  /** The queued measurement the result belongs to, or null for a stand-alone repetition. */
+  measurementId: Schema.NullOr(IdSchema),
+  /** The stand-alone configuration it was taken with (creates a new measurement from it). */
+  standaloneId: Schema.NullOr(IdSchema),
+  result: MeasurementResultSchema,
+});
+export type PerimetryUploadBody = Schema.Schema.Type<typeof PerimetryUploadBodySchema>;
+
+export const perimetryUpload = endpoint({
+  name: "perimetry.upload", method: "POST", path: "perimetry/upload", body: PerimetryUploadBodySchema,
+  response: MeasurementSchema, errors: [...commonErrors, "not_found", "conflict"], auth: "bearer", carriesAccessToken: true,
+  source: "scheduling §7",
+  ourDesign:
+    "declared, use not shown: uploads a result taken off-line; with measurementId it completes that measurement " +
+    "(conflict if it already has a result), with standaloneId it creates a measurement from the stand-alone config",
+});

@@ -1,0 +1,38 @@
+import { Schema } from "effect";
+import { MeasurementConfigSchema } from "./measurement-config.ts";
+import { MeasurementResultSchema } from "./measurement-result.ts";
+import { DeviceSnSchema, IdSchema, IsoDateTimeSchema } from "./ids.ts";
+
+// Measurement (perimetry) as stored and listed (scheduling §3, accounts §3): the form's configuration plus
+// bookkeeping, flags and the result (null until taken).
+
+export const MeasurementSchema = Schema.Struct({
+  id: IdSchema,
+  ...MeasurementConfigSchema.fields,
+  patientId: IdSchema,
+  /** The device whose lane queues it; null once the device is gone. */
+  deviceSn: Schema.NullOr(DeviceSnSchema),
+  createdAt: IsoDateTimeSchema,
+  updatedAt: IsoDateTimeSchema,
+  /** Id of the paired other-eye measurement (created together with 'Both'); they move together. */
+  isFollowingEye: Schema.NullOr(IdSchema),
+  reliable: Schema.Boolean,
+  baseline: Schema.Boolean,
+  cloned: Schema.Boolean,
+  result: Schema.NullOr(MeasurementResultSchema),
+  /** When it went to the bin; null while active. */
+  trashedAt: Schema.NullOr(IsoDateTimeSchema),
+});
+export type Measurement = Schema.Schema.Type<typeof MeasurementSchema>;
+
+/** Body of perimetry/register and the full PATCH perimetry: the configuration with patient and device chosen. */
+export const MeasurementBodySchema = Schema.Struct({
+  ...MeasurementConfigSchema.fields,
+  patientId: IdSchema,
+  deviceSn: DeviceSnSchema,
+});
+export type MeasurementBody = Schema.Schema.Type<typeof MeasurementBodySchema>;
+
+/** Stand-alone configuration: the measurement config without notes and deviceSn (scheduling §7 device/standalone). */
+export const StandaloneConfigSchema = MeasurementBodySchema.mapFields(({ notes: _n, deviceSn: _d, ...rest }) => rest);
+export type StandaloneConfig = Schema.Schema.Type<typeof StandaloneConfigSchema>;
