@@ -4,6 +4,7 @@ import {
   EyeSchema,
   PatternSchema,
   ShowtimeSchema,
+  SorsLocationsSchema,
   StimuliUpdateSchema,
   StimulusSizeSchema,
   StrategySchema,
@@ -56,7 +57,8 @@ export const Progress = Schema.Struct({
   /** Thresholds known so far (the headset sends all of them each time, so a dropped frame loses nothing). */
   thresholds: Schema.Array(LiveThreshold),
   lastUpdatedIndex: Schema.NullOr(Count),
-  /** true fixating, false fixation lost, null gaze not tracked. */
+  /** Gaze calibration outcome, as the running test carries it (core/model/running-test): true passed, false failed,
+   * null not tested. */
   gazeTracking: Schema.NullOr(Schema.Boolean),
 });
 export const ResultUpload = Schema.Struct({ type: Schema.Literal("result"), measurementId: Id, result: PerimetryResult });
@@ -65,7 +67,8 @@ export const ExaminationResultUpload = Schema.Struct({
   type: Schema.Literal("examinationResult"),
   appointmentId: Id,
   examinationId: Id,
-  result: ExaminationResult,
+  /** Tagged by test type: { type: "amsler", result: AmslerResult } and so on. */
+  outcome: ExaminationResult,
 });
 export const Ack = Schema.Struct({
   type: Schema.Literal("ack"),
@@ -126,7 +129,7 @@ export const TestConfig = Schema.Struct({
   eye: EyeSchema,
   pattern: PatternSchema,
   strategy: StrategySchema,
-  sorsStage: Schema.NullOr(Schema.Number),
+  sorsStage: Schema.NullOr(SorsLocationsSchema),
   stimuliUpdate: StimuliUpdateSchema,
   stimuliSize: StimulusSizeSchema,
   stimuliShowtime: ShowtimeSchema,

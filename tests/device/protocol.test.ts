@@ -38,7 +38,7 @@ const headset: HeadsetMessage[] = [
     gazeTracking: null },
   { type: "result", measurementId: "m1", result },
   { type: "examinationResult", appointmentId: "a1", examinationId: "e2",
-    result: { kind: "amsler", answer: "wavy", takenAt: "2026-11-22T03:00:00Z", deviceSn: "VR-0001", appointmentId: "a1" } },
+    outcome: { type: "amsler", result: { answer: "wavy", takenAt: "2026-11-22T03:00:00Z", deviceSn: "VR-0001", appointmentId: "a1" } } },
   { type: "ack", commandId: "c1", ok: false, error: "not allowed in standby" },
   { type: "standaloneResult", standaloneId: "s1", resultId: "r1", result },
   { type: "clickerDisconnected" },
