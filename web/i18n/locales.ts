@@ -1,0 +1,36 @@
+import { Languages, type Language } from "../../core/model/enums.ts";
+
+// Interface languages and the two lists the accounts seed §1 names.
+export const locales: ReadonlyArray<Language> = Languages;
+export const defaultLocale: Language = "en";
+
+export const isLocale = (value: unknown): value is Language =>
+  typeof value === "string" && (Languages as ReadonlyArray<string>).includes(value);
+
+/** "The language switcher lists English, German, French, Italian, Spanish, Portuguese, Dutch and Turkish" (accounts §1). */
+export const switcherLocales: ReadonlyArray<Language> = ["en", "de", "fr", "it", "es", "bp", "nl", "tr"];
+
+/**
+ * "the patient language list has eight entries (English, Dutch, German, French, Italian, Mexican Spanish,
+ * Brazilian Portuguese, Simplified Chinese)" (accounts §1).
+ */
+export const patientLocales: ReadonlyArray<Language> = ["en", "nl", "de", "fr", "it", "mexsp", "bp", "chi"];
+
+/** Each language named in itself, as language switchers conventionally do (so a user can find their own). */
+export const endonyms: Record<Language, string> = {
+  en: "English",
+  fr: "Français",
+  de: "Deutsch",
+  it: "Italiano",
+  es: "Español",
+  chi: "简体中文",
+  mexsp: "Español (México)",
+  bp: "Português (Brasil)",
+  nl: "Nederlands",
+  tr: "Türkçe",
+};
+
+/** BCP 47 tag for the html lang attribute, Intl formatting and plural rules. */
+export const bcp47: Record<Language, string> = {
+  en: "en", fr: "fr", de: "de", it: "it", es: "es", chi: "zh-Hans", mexsp: "es-MX", bp: "pt-BR", nl: "nl", tr: "tr",
+};

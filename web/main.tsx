@@ -1,0 +1,33 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { RouterProvider } from "react-router-dom";
+import { Provider as JotaiProvider, createStore } from "jotai";
+import { I18nProvider } from "@lingui/react";
+import { i18n } from "@lingui/core";
+import "./app.css";
+import { createRouter } from "./router.tsx";
+import { activateLocale } from "./i18n/activate.ts";
+import { languageAtom, storedLanguage } from "./state/language.ts";
+import { startClient } from "./state/client.ts";
+import { offlineAtom, watchConnectivity } from "./state/offline.ts";
+
+async function start() {
+  const store = createStore();
+  const language = storedLanguage();
+  await activateLocale(language);
+  store.set(languageAtom, language);
+  startClient(store);
+  watchConnectivity((offline) => store.set(offlineAtom, offline));
+  const router = createRouter();
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <JotaiProvider store={store}>
+        <I18nProvider i18n={i18n}>
+          <RouterProvider router={router} />
+        </I18nProvider>
+      </JotaiProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

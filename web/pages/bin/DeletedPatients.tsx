@@ -1,0 +1,2 @@
+import { Outlet } from "react-router-dom";
+export default function Todo() { return <Outlet />; }

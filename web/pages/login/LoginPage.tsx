@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from "react";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { useAtomValue } from "jotai";
+import { useLingui } from "@lingui/react/macro";
+import { isApiError } from "../../../core/model/contract/index.ts";
+import { validateLogin } from "../../../core/rules/login.ts";
+import { ruleDescriptor } from "../../i18n/rule-messages.ts";
+import { accessTokenAtom } from "../../state/session.ts";
+import { useLogin } from "../../state/client.ts";
+import { TextInput } from "../../ui/TextInput.tsx";
+import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
+
+type Failure = "credentials" | "rate" | "server";
+
+export default function LoginPage() {
+  const { t } = useLingui();
+  const token = useAtomValue(accessTokenAtom);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const login = useLogin();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [touched, setTouched] = useState(false);
+
+  // "It redirects home when a token already exists." (accounts seed §2)
+  if (token && !busy) return <Navigate to="/home" replace />;
+
+  const errors = validateLogin({ username, password });
+  const edit = (set: (v: string) => void) => (v: string) => { set(v); setFailure(null); };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (errors.username || errors.password) return;
+    setBusy(true);
+    try {
+      await login(username.trim(), password);
+      navigate("/home", { replace: true });
+    } catch (error) {
+      setFailure(isApiError(error) && error.status === 401 ? "credentials" : isApiError(error) && error.status === 429 ? "rate" : "server");
+      setBusy(false);
+    }
+  };
+
+  const failureHint = failure === "credentials" ? t`The username or password is incorrect.`
+    : failure === "rate" ? t`Too many attempts. Wait a minute, then try again.`
+    : t`An error occurred during login. Try again later.`;
+
+  return (
+    <main className="center-page">
+      <div className="card auth-card">
+        <p className="brand">Isopter</p>
+        <h1>{t`Log in`}</h1>
+        {params.get("sessionExpired") && <div className="alert alert-warning" role="status">{t`Your session has expired, please log in again.`}</div>}
+        {failure && (
+          <div className="alert alert-error" role="alert">
+            <strong>{t`Login failed.`}</strong> {failureHint}
+          </div>
+        )}
+        <form onSubmit={submit} noValidate aria-busy={busy}>
+          <TextInput label={t`Username`} value={username} onChange={edit(setUsername)} required autoComplete="username"
+            error={touched ? ruleDescriptor(errors.username) : undefined} />
+          <TextInput label={t`Password`} type="password" value={password} onChange={edit(setPassword)} required autoComplete="current-password"
+            error={touched ? ruleDescriptor(errors.password) : undefined} />
+          <div className="row">
+            <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? t`Logging in…` : t`Log in`}</button>
+            <span className="spacer" />
+            <Link to="/password-reset">{t`Forgot your password?`}</Link>
+          </div>
+        </form>
+        <hr />
+        <LanguageSelect />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,53 @@
+import { Suspense, useState } from "react";
+import { Navigate, NavLink, Outlet, useNavigation } from "react-router-dom";
+import { useAtomValue } from "jotai";
+import { useLingui } from "@lingui/react/macro";
+import { accessTokenAtom, isManagerAtom } from "../state/session.ts";
+import { offlineAtom } from "../state/offline.ts";
+import { useLogout } from "../state/client.ts";
+import { ConfirmDialog } from "../ui/Modal.tsx";
+import { Spinner } from "../ui/Spinner.tsx";
+import { Offline } from "./Offline.tsx";
+
+/** The authenticated wrapper: without a token every protected path goes to /login. */
+export function Protected() {
+  const token = useAtomValue(accessTokenAtom);
+  const offline = useAtomValue(offlineAtom);
+  if (!token) return <Navigate to="/login" replace />;
+  if (offline) return <Offline />;
+  return <Shell />;
+}
+
+function Shell() {
+  const { t } = useLingui();
+  const isManager = useAtomValue(isManagerAtom);
+  const navigation = useNavigation();
+  const [confirmLogout, setConfirmLogout] = useState(false);
+  const logout = useLogout();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">{t`Skip to content`}</a>
+      <nav className="nav" aria-label={t`Main`}>
+        <span className="brand">Isopter</span>
+        <NavLink to="/home">{t`Home`}</NavLink>
+        <NavLink to="/technician">{t`Technician`}</NavLink>
+        <NavLink to="/settings">{t`Settings`}</NavLink>
+        <NavLink to="/bin">{t`Bin`}</NavLink>
+        {isManager && <NavLink to="/admin">{t`Users`}</NavLink>}
+        <NavLink to="/support">{t`Support`}</NavLink>
+        <NavLink to="/users-manual">{t`User manual`}</NavLink>
+        <span className="spacer" />
+        <button type="button" onClick={() => setConfirmLogout(true)}>{t`Log out`}</button>
+      </nav>
+      <main id="main" className="main" aria-busy={navigation.state === "loading"}>
+        <Suspense fallback={<Spinner />}>{navigation.state === "loading" ? <Spinner /> : <Outlet />}</Suspense>
+      </main>
+      {confirmLogout && (
+        <ConfirmDialog title={t`Log out?`} confirmLabel={t`Log out`} onCancel={() => setConfirmLogout(false)}
+          onConfirm={() => { setConfirmLogout(false); void logout(); }}>
+          <p>{t`You will need your username and password to log in again.`}</p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
