@@ -1,0 +1,2 @@
+export * from "./system-clock.ts";
+export * from "./virtual-clock.ts";

@@ -1,0 +1,106 @@
+import { Result } from "effect";
+import {
+  contract as defaultContract,
+  ApiError,
+  EnvelopeSchema,
+  ErrorDataSchema,
+  type EndpointSpec,
+} from "../../core/model/contract/index.ts";
+import { decode, encode } from "../../core/model/decode.ts";
+import { StorageKeys, type Api, type Storage } from "../../core/ports.ts";
+
+// The Api port over fetch (scheduling seed §7, accounts seed §7): "All calls carry a bearer token. Failed responses are
+// thrown as errors; queries retry once. Any response with an accessToken field stores it in session storage."
+// The response is decoded once, here, with the contract's schema; callers get typed data or an ApiError.
+
+export interface HttpApiOptions {
+  /** Base of every call, e.g. "http://127.0.0.1:3000/api/" (see backend.ts). */
+  readonly apiBase: string;
+  readonly storage: Storage;
+  readonly fetch?: typeof globalThis.fetch;
+  /** The calls by name; defaults to core/model/contract. */
+  readonly contract?: Readonly<Record<string, EndpointSpec>>;
+}
+
+type AnyInput = { readonly query?: unknown; readonly body?: unknown; readonly token?: string };
+
+/** "queries retry once": a GET is tried again once when it failed without a deliberate 4xx answer from the server. */
+export const shouldRetryQuery = (method: string, error: ApiError): boolean =>
+  method === "GET" && !(error.status >= 400 && error.status < 500);
+
+export function createHttpApi(options: HttpApiOptions): Api {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const calls = options.contract ?? (defaultContract as Readonly<Record<string, EndpointSpec>>);
+  const base = options.apiBase.endsWith("/") ? options.apiBase : `${options.apiBase}/`;
+  const session = options.storage.session;
+
+  const failure = (status: number, message: string, responseType?: string, field?: string) =>
+    new ApiError({ status, responseType, message, field });
+
+  function request(spec: EndpointSpec, input: AnyInput): { url: string; init: RequestInit } {
+    let url = base + spec.path;
+    if (spec.query) {
+      const encoded = encode(spec.query, input.query);
+      if (Result.isFailure(encoded)) throw failure(0, `${spec.name}: invalid query: ${encoded.failure.message}`, "validation_error", encoded.failure.field);
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(encoded.success as Record<string, unknown>))
+        if (v !== undefined && v !== null) params.set(k, String(v));
+      const qs = params.toString();
+      if (qs) url += `?${qs}`;
+    }
+    const headers: Record<string, string> = { accept: "application/json" };
+    const token = spec.auth === "bearer" ? session.get(StorageKeys.session.accessToken) : spec.auth === "none" ? null : (input.token ?? null);
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (spec.body) {
+      const encoded = encode(spec.body, input.body);
+      if (Result.isFailure(encoded)) throw failure(0, `${spec.name}: invalid body: ${encoded.failure.message}`, "validation_error", encoded.failure.field);
+      body = JSON.stringify(encoded.success ?? null);
+      headers["content-type"] = "application/json";
+    }
+    return { url, init: { method: spec.method, headers, ...(body !== undefined ? { body } : {}) } };
+  }
+
+  async function once(spec: EndpointSpec, url: string, init: RequestInit): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await doFetch(url, init);
+    } catch (e) {
+      throw failure(0, `Network error calling ${spec.name}: ${(e as Error).message}`);
+    }
+    let json: unknown;
+    try {
+      json = await res.json();
+    } catch {
+      throw failure(res.status, res.ok ? `Unexpected response from ${spec.name}: not JSON` : res.statusText || `HTTP ${res.status}`);
+    }
+    const envelope = decode(EnvelopeSchema, json);
+    if (Result.isFailure(envelope))
+      throw failure(res.status, res.ok ? `Unexpected response from ${spec.name}: ${envelope.failure.message}` : res.statusText || `HTTP ${res.status}`);
+    const { data, responseType, accessToken } = envelope.success;
+    if (accessToken) session.set(StorageKeys.session.accessToken, accessToken);
+    if (!res.ok) {
+      const error = decode(ErrorDataSchema, data);
+      const message = Result.isSuccess(error) ? error.success.message : res.statusText || `HTTP ${res.status}`;
+      throw failure(res.status, message, responseType, Result.isSuccess(error) ? error.success.field : undefined);
+    }
+    const decoded = decode(spec.response, data);
+    if (Result.isFailure(decoded))
+      throw failure(res.status, `Unexpected response from ${spec.name}: ${decoded.failure.message}`, undefined, decoded.failure.field);
+    return decoded.success;
+  }
+
+  return {
+    async call(endpoint, input) {
+      const spec = calls[endpoint as string];
+      if (!spec) throw failure(0, `Unknown call ${String(endpoint)}`);
+      const { url, init } = request(spec, input as AnyInput);
+      try {
+        return (await once(spec, url, init)) as never;
+      } catch (e) {
+        if (e instanceof ApiError && shouldRetryQuery(spec.method, e)) return (await once(spec, url, init)) as never;
+        throw e;
+      }
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from "./backend.ts";
+export * from "./http-api.ts";
