@@ -18,6 +18,7 @@ export * from "./display-name.ts"; // displayNameFor
 export * from "./notes.ts"; // notesLimit, notesCounter, validateNotes, clipNotes
 export * from "./duration.ts"; // estimatedDurationSeconds, durationBaseTime
 export * from "./required-fields.ts"; // missingMeasurementFields, validateMeasurementConfig, canSaveMeasurement
+export * from "./form-options.ts"; // measurementFormOptions: every select list, lock, tutorial toggle and estimate at once
 
 // Shared and account forms
 export * from "./messages.ts"; // ruleMessages, RuleMessage, FieldErrors

@@ -8,7 +8,7 @@ export interface NotesCounter {
   readonly length: number;
   readonly limit: number;
   readonly remaining: number;
-  /** True when 10 or fewer characters remain (and still within the limit or over it). */
+  /** "counter warns within 10 of the limit": true once 10 or fewer characters remain. */
   readonly warning: boolean;
 }
 
