@@ -8,7 +8,7 @@ export const AccessTokenPayloadSchema = Schema.Struct({
   role: RoleSchema,
   username: Schema.String,
   email: Schema.String,
-  exp: Schema.Number,
+  exp: Schema.Finite,
   sub: Schema.optionalKey(IdSchema),
   organisationId: Schema.optionalKey(IdSchema),
 });

@@ -9,7 +9,7 @@ import { DeviceStatusFromWireSchema } from "./wire.ts";
 
 /** One battery: level in % (null when unknown, e.g. clicker not paired) and whether it is charging. */
 export const BatterySchema = Schema.Struct({
-  level: Schema.NullOr(Schema.Number),
+  level: Schema.NullOr(Schema.Finite),
   charging: Schema.Boolean,
 });
 export type Battery = Schema.Schema.Type<typeof BatterySchema>;
@@ -27,7 +27,7 @@ export const DeviceSchema = Schema.Struct({
   /** Set while stand-alone mode is on: the id of its StandaloneData. */
   standaloneId: Schema.NullOr(IdSchema),
   /** Bumped on every change of the queue; drag-and-drop sends it back and a stale one gets 409. */
-  revision: Schema.Number,
+  revision: Schema.Finite,
   battery: DeviceBatterySchema,
   connection: ConnectionStatusSchema,
   /** Queued measurements in lane order (leftmost runs next). */

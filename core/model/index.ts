@@ -21,3 +21,4 @@ export * from "./progression.ts";
 export * from "./client-settings.ts";
 export * from "./local-storage.ts";
 export * from "./live.ts";
+export * from "./live-data.ts";

@@ -4,10 +4,10 @@ import { IdSchema, IsoDateTimeSchema } from "./ids.ts";
 
 // A perimetry result with every field of the accounts seed §3 "Result" (the scheduling seed's result is a subset).
 // Per-location arrays (thresholds, defects, normValues) follow the pattern's location order (core/analytics/patterns).
-// Values that need a normative database are null when the result has none.
+// Values that need a normative database are null when the result has none. Numbers are Finite: JSON cannot carry NaN.
 
 /** Catch-trial tally: how many were presented and how many were answered wrongly. */
-export const CatchTrialTallySchema = Schema.Struct({ errors: Schema.Number, presentations: Schema.Number });
+export const CatchTrialTallySchema = Schema.Struct({ errors: Schema.Finite, presentations: Schema.Finite });
 export type CatchTrialTally = Schema.Schema.Type<typeof CatchTrialTallySchema>;
 
 export const CatchTrialsSchema = Schema.Struct({
@@ -19,8 +19,8 @@ export type CatchTrials = Schema.Schema.Type<typeof CatchTrialsSchema>;
 
 /** Gaze tracking: mean gaze distance per sample (-1 = could not measure) and the fixation threshold. */
 export const GazeTrackingSchema = Schema.Struct({
-  meanDistance: Schema.Array(Schema.Number),
-  fixationThreshold: Schema.Number,
+  meanDistance: Schema.Array(Schema.Finite),
+  fixationThreshold: Schema.Finite,
 });
 export type GazeTracking = Schema.Schema.Type<typeof GazeTrackingSchema>;
 
@@ -37,41 +37,41 @@ export const MeasurementResultSchema = Schema.Struct({
   /** Stimulus showtime in ms. */
   stimuliShowtime: ShowtimeSchema,
   /** Interval between stimuli in ms as run (adaptive runs report their actual mean elsewhere). */
-  stimuliInterval: Schema.Number,
+  stimuliInterval: Schema.Finite,
   /** Mean interval in ms of an adaptive run. */
-  meanUpdateTime: Schema.Number,
+  meanUpdateTime: Schema.Finite,
   /** Number of stimuli presented. */
-  presentations: Schema.Number,
-  examinationTimeInSeconds: Schema.Number,
+  presentations: Schema.Finite,
+  examinationTimeInSeconds: Schema.Finite,
   /** Maximum stimulus intensity in cd/m2. */
-  maxIntensity: Schema.Number,
+  maxIntensity: Schema.Finite,
   /** Threshold per location in dB. */
-  thresholds: Schema.Array(Schema.Number),
+  thresholds: Schema.Array(Schema.Finite),
   /** Defect per location in dB (norm minus threshold). */
-  defects: Schema.Array(Schema.Number),
+  defects: Schema.Array(Schema.Finite),
   /** Normal value per location in dB; null without a normative database. */
-  normValues: Schema.NullOr(Schema.Array(Schema.Number)),
-  meanSensitivity: Schema.Number,
-  meanDefect: Schema.NullOr(Schema.Number),
+  normValues: Schema.NullOr(Schema.Array(Schema.Finite)),
+  meanSensitivity: Schema.Finite,
+  meanDefect: Schema.NullOr(Schema.Finite),
   /** sLV. */
-  squareRootLossVariance: Schema.NullOr(Schema.Number),
+  squareRootLossVariance: Schema.NullOr(Schema.Finite),
   /** Visual field index in %. */
-  vfi: Schema.NullOr(Schema.Number),
-  falseNegatives: Schema.Number,
-  falsePositives: Schema.Number,
-  fixationLosses: Schema.Number,
+  vfi: Schema.NullOr(Schema.Finite),
+  falseNegatives: Schema.Finite,
+  falsePositives: Schema.Finite,
+  fixationLosses: Schema.Finite,
   catchTrials: CatchTrialsSchema,
   /** Null when gaze was not tracked. */
   gazeTracking: Schema.NullOr(GazeTrackingSchema),
   /** Esterman only: rounded percentage of seen points. */
-  estermanScore: Schema.NullOr(Schema.Number),
-  reliabilityScore: Schema.NullOr(Schema.Number),
+  estermanScore: Schema.NullOr(Schema.Finite),
+  reliabilityScore: Schema.NullOr(Schema.Finite),
   /** Normative database version; null = no normative database (such a result cannot be baseline). */
   normativeVersion: Schema.NullOr(Schema.String),
   /** Gaze calibration: true passed, false failed, null not tested. */
   gazeCalibration: Schema.NullOr(Schema.Boolean),
   /** Background luminance in asb (fixed 31.5). */
-  background: Schema.Number,
+  background: Schema.Finite,
   deviceAlias: Schema.NullOr(Schema.String),
 });
 export type MeasurementResult = Schema.Schema.Type<typeof MeasurementResultSchema>;

@@ -7,7 +7,7 @@ export const ProgressionPointSchema = Schema.Struct({
   measurementId: IdSchema,
   patientId: IdSchema,
   takenAt: IsoDateTimeSchema,
-  meanDefect: Schema.Number,
+  meanDefect: Schema.Finite,
   eye: EyeSchema,
   pattern: PatternSchema,
   strategy: StrategySchema,

@@ -6,9 +6,9 @@ import { IdSchema } from "./ids.ts";
 
 /** One stimulus location's current threshold. answerTime in ms; dBValue null while not yet answered. */
 export const ThresholdPointSchema = Schema.Struct({
-  index: Schema.Number,
-  dBValue: Schema.NullOr(Schema.Number),
-  answerTime: Schema.NullOr(Schema.Number),
+  index: Schema.Finite,
+  dBValue: Schema.NullOr(Schema.Finite),
+  answerTime: Schema.NullOr(Schema.Finite),
 });
 export type ThresholdPoint = Schema.Schema.Type<typeof ThresholdPointSchema>;
 
@@ -19,12 +19,12 @@ export const RunningTestSchema = Schema.Struct({
   appointmentId: Schema.NullOr(IdSchema),
   /** The examination running inside the appointment (appointment variant). */
   examinationId: Schema.optionalKey(Schema.NullOr(IdSchema)),
-  nTested: Schema.Number,
-  nLocations: Schema.Number,
+  nTested: Schema.Finite,
+  nLocations: Schema.Finite,
   /** Gaze calibration outcome so far: true passed, false failed, null not tested. */
   gazeTracking: Schema.NullOr(Schema.Boolean),
   thresholds: Schema.Array(ThresholdPointSchema),
   /** The threshold index updated by the latest event (drawn red if unanswered); null before the first. */
-  lastUpdatedIndex: Schema.NullOr(Schema.Number),
+  lastUpdatedIndex: Schema.NullOr(Schema.Finite),
 });
 export type RunningTest = Schema.Schema.Type<typeof RunningTestSchema>;

@@ -49,7 +49,7 @@ export const deviceStandaloneData = endpoint({
 export const PerimetryLaneSideSchema = Schema.Struct({
   deviceId: IdSchema,
   perimetriesIds: Schema.Array(IdSchema),
-  revision: Schema.Number,
+  revision: Schema.Finite,
 });
 export const DragAndDropPerimetryBodySchema = Schema.Struct({
   movedPerimetryId: IdSchema,
@@ -60,8 +60,8 @@ export type DragAndDropPerimetryBody = Schema.Schema.Type<typeof DragAndDropPeri
 
 /** The new revisions of both lanes. */
 export const LaneRevisionsSchema = Schema.Struct({
-  from: Schema.Struct({ deviceId: IdSchema, revision: Schema.Number }),
-  to: Schema.Struct({ deviceId: IdSchema, revision: Schema.Number }),
+  from: Schema.Struct({ deviceId: IdSchema, revision: Schema.Finite }),
+  to: Schema.Struct({ deviceId: IdSchema, revision: Schema.Finite }),
 });
 export type LaneRevisions = Schema.Schema.Type<typeof LaneRevisionsSchema>;
 
