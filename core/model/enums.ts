@@ -151,3 +151,40 @@ export type LiveOperation = Schema.Schema.Type<typeof LiveOperationSchema>;
 export const GazeCalibration = { InProgress: "in-progress", NotTested: "not-tested", Passed: "passed", Failed: "failed" } as const;
 export const GazeCalibrationSchema = literals(GazeCalibration);
 export type GazeCalibration = Schema.Schema.Type<typeof GazeCalibrationSchema>;
+
+/**
+ * Patient languages: "the patient language list has eight entries (English, Dutch, German, French, Italian, Mexican
+ * Spanish, Brazilian Portuguese, Simplified Chinese)" (accounts §1). A subset of Languages, in the seed's order.
+ */
+export const PatientLanguages = ["en", "nl", "de", "fr", "it", "mexsp", "bp", "chi"] as const satisfies ReadonlyArray<Language>;
+export const PatientLanguageSchema = Schema.Literals(PatientLanguages);
+export type PatientLanguage = Schema.Schema.Type<typeof PatientLanguageSchema>;
+
+/**
+ * Interface languages the switcher lists: "English, German, French, Italian, Spanish, Portuguese, Dutch and Turkish"
+ * (accounts §1); Spanish is es, Portuguese bp.
+ */
+export const SwitcherLanguages = ["en", "de", "fr", "it", "es", "bp", "nl", "tr"] as const satisfies ReadonlyArray<Language>;
+
+/**
+ * Client cache keys (scheduling §3 "Cache keys (client)"): devices, patient search, measurements, patients, trashed
+ * measurements, trashed patients, users, examinations, amsler grid, templates, current organisation, appointments,
+ * trashed appointments.
+ */
+export const CacheKey = {
+  Devices: "devices",
+  PatientSearch: "patientSearch",
+  Measurements: "measurements",
+  Patients: "patients",
+  TrashedMeasurements: "trashedMeasurements",
+  TrashedPatients: "trashedPatients",
+  Users: "users",
+  Examinations: "examinations",
+  AmslerGrid: "amslerGrid",
+  Templates: "templates",
+  CurrentOrganisation: "currentOrganisation",
+  Appointments: "appointments",
+  TrashedAppointments: "trashedAppointments",
+} as const;
+export const CacheKeySchema = literals(CacheKey);
+export type CacheKey = Schema.Schema.Type<typeof CacheKeySchema>;
