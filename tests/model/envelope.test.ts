@@ -58,6 +58,22 @@ describe("request: client encodes, server decodes", () => {
     );
   });
 
+  it("any JSON query and body decode to a Result for every endpoint, never a throw", () => {
+    const specs = Object.values(contract);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...specs),
+        fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), { maxKeys: 3 }),
+        fc.jsonValue({ maxDepth: 3 }),
+        (spec, query, body) => {
+          const r = decodeRequest(spec, { query, body });
+          if (Result.isFailure(r)) expect(r.failure.field).toMatch(/^(query|body)/);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it("a bad body names the field under body.", () => {
     const e = err(decodeRequest(contract["patient.search"], { query: {}, body: { filter: { name: "a", birthdate: null }, page: "1", quantity: 10 } }));
     expect(e.field).toBe("body.page");
