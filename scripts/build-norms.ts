@@ -14,6 +14,7 @@ import { Pattern } from "../core/model/enums.ts";
 import { tablesFromPackage, type PackageNormvals } from "../core/analytics/normative/package-tables.ts";
 import { tablesToJson, tablesToModule } from "../core/analytics/normative/serialize.ts";
 import { buildAgeLinear } from "../core/analytics/normative/age-linear.ts";
+import { withGhtLimits } from "../core/analytics/normative/ght-limits.ts";
 import { parseVisualFieldsCsv } from "../core/analytics/visualfields-csv.ts";
 import { getPattern } from "../core/analytics/patterns.ts";
 import type { NormativeTables } from "../core/analytics/normative/tables.ts";
@@ -40,13 +41,16 @@ export function buildAllNormativeFiles(dataDir: string): BuiltFile[] {
     ["sunyiu_24d2", Pattern.P24_2, "sunyiu-24d2", "sunyiu24d2", "vfctrSunyiu24d2.csv"],
     ["sunyiu_10d2", Pattern.P10_2, "sunyiu-10d2", "sunyiu10d2", "vfctrSunyiu10d2.csv"],
   ] as const) {
-    const pkg = tablesFromPackage(json(`normvals-${name}.json`), {
+    const geometry = getPattern(pattern);
+    const controlRows = csv(controls);
+    // GHT limits are ours (the package has no GHT): control sector differences scored with the package's tables.
+    const pkg = withGhtLimits(tablesFromPackage(json(`normvals-${name}.json`), {
       version: name,
       pattern,
-      source: `${credit}; the package's stored smooth normative values ${name}`,
-    });
+      source: `${credit}; the package's stored smooth normative values ${name} (GHT limits computed by Isopter)`,
+    }), geometry, controlRows);
     out.push(...emit(pkg, file, exportName, `Source: normvals-${name}.json, ${credit}.`));
-    const built = buildAgeLinear(csv(controls), getPattern(pattern), {
+    const built = buildAgeLinear(controlRows, geometry, {
       version: `agelinear_${name}`,
       source: `${credit}; age-linear build by Isopter from ${controls}`,
       ghRank: pkg.ghRank,

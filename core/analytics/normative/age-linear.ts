@@ -4,6 +4,7 @@ import { globalIndices } from "../global-indices.ts";
 import { generalHeight, patternDeviation, totalDeviation } from "../pointwise.ts";
 import { leastSquares, weightedLine } from "../statistics/least-squares.ts";
 import { weightedMeanSd, weightedQuantiles } from "../statistics/weighted-quantile.ts";
+import { subjectWeights, withGhtLimits } from "./ght-limits.ts";
 import {
   globalIndexNames, higherIsBetter, lutProbabilities,
   type GlobalIndexName, type NormativeTables,
@@ -35,12 +36,9 @@ export function buildAgeLinear(rows: readonly VisualFieldRow[], geometry: Patter
     if (r.sensitivities.length !== nloc) throw new Error(`control row ${i + 1}: ${r.sensitivities.length} locations, pattern has ${nloc}`);
   const blind = new Set(geometry.blindSpotIndices);
   const locs = [...Array(nloc).keys()].filter((i) => !blind.has(i));
-  const subjectKey = (r: VisualFieldRow) => `${r.id}\u0000${r.eye}`;
-  const visits = new Map<string, number>();
-  for (const r of rows) visits.set(subjectKey(r), (visits.get(subjectKey(r)) ?? 0) + 1);
-  const subjects = visits.size;
-  const w = rows.map((r) => 1 / visits.get(subjectKey(r))! / subjects);
-  const wVisits = rows.map((r) => 1 / visits.get(subjectKey(r))!);
+  const wVisits = subjectWeights(rows);
+  const subjects = new Set(rows.map((r) => `${r.id}\u0000${r.eye}`)).size;
+  const w = wVisits.map((v) => v / subjects);
   const ages = rows.map((r) => r.age);
 
   const perLoc = <T>(f: (loc: number) => T): Array<T | null> => [...Array(nloc).keys()].map((i) => (blind.has(i) ? null : f(i)));
@@ -58,7 +56,7 @@ export function buildAgeLinear(rows: readonly VisualFieldRow[], geometry: Patter
   const provisional: NormativeTables = {
     version: opts.version, pattern: geometry.pattern, source: opts.source,
     method: opts.smooth ? "smooth" : "age-linear", nloc, blindSpotIndices: [...geometry.blindSpotIndices],
-    intercept, slope, sd: { vf: [], td: [], pd: [] }, ghRank: opts.ghRank, tdLut: [], pdLut: [], globalLut: [],
+    intercept, slope, sd: { vf: [], td: [], pd: [] }, ghRank: opts.ghRank, tdLut: [], pdLut: [], globalLut: [], ght: null,
   };
   const tds = rows.map((r) => totalDeviation(provisional, r.sensitivities, r.age));
   const ghs = tds.map((td) => generalHeight(td, opts.ghRank));
@@ -88,5 +86,5 @@ export function buildAgeLinear(rows: readonly VisualFieldRow[], geometry: Patter
     for (const name of globalIndexNames) row[name] = gq[name][p]!;
     return row;
   });
-  return { ...withLuts, globalLut };
+  return withGhtLimits({ ...withLuts, globalLut }, geometry, rows);
 }

@@ -64,5 +64,6 @@ export function tablesFromPackage(
     tdLut: innerRows(nv.luts.td, "td"),
     pdLut: innerRows(nv.luts.pd, "pd"),
     globalLut,
+    ght: null,
   };
 }

@@ -6,7 +6,7 @@ import type { NormativeTables } from "./tables.ts";
  */
 const keyOrder = [
   "version", "pattern", "source", "method", "nloc", "blindSpotIndices", "intercept", "slope", "sd", "ghRank",
-  "tdLut", "pdLut", "globalLut",
+  "tdLut", "pdLut", "globalLut", "ght",
 ] as const;
 
 function ordered(t: NormativeTables): Record<string, unknown> {
@@ -16,6 +16,7 @@ function ordered(t: NormativeTables): Record<string, unknown> {
   out.globalLut = t.globalLut.map((r) => ({
     msens: r.msens, ssens: r.ssens, tmd: r.tmd, tsd: r.tsd, pmd: r.pmd, psd: r.psd, gh: r.gh, vfi: r.vfi,
   }));
+  out.ght = t.ght ? { differenceQuantiles: t.ght.differenceQuantiles } : null;
   return out;
 }
 

@@ -1,4 +1,5 @@
 import type { Pattern } from "../../model/enums.ts";
+import type { GhtLimits } from "../ght.ts";
 
 /** Probability levels of the look-up tables (visualFields' `probs` without the 0 and 1 sentinels). */
 export const lutProbabilities = [0.005, 0.01, 0.02, 0.05, 0.95, 0.98, 0.99, 0.995] as const;
@@ -40,4 +41,6 @@ export interface NormativeTables {
    * higher-is-better indices and the (1 - lutProbabilities[i]) quantile for the others.
    */
   readonly globalLut: ReadonlyArray<Readonly<Record<GlobalIndexName, number>>>;
+  /** Glaucoma Hemifield Test limits from the same controls (24-2 only; null elsewhere). */
+  readonly ght: GhtLimits | null;
 }

@@ -119,5 +119,6 @@ export const agelinearSunyiu10d2: NormativeTables = {
    "gh": 3.312755467554682,
    "vfi": 100
   }
- ]
+ ],
+ "ght": null
 };

@@ -6,7 +6,7 @@ import type { NormativeTables } from "../tables.ts";
 export const sunyiu10d2: NormativeTables = {
  "version": "sunyiu_10d2",
  "pattern": 3,
- "source": "visualFields 1.0.8 (Marín-Franch & Swanson, Apache-2.0); SUNY-IU control data by Swanson and Dul; the package's stored smooth normative values sunyiu_10d2",
+ "source": "visualFields 1.0.8 (Marín-Franch & Swanson, Apache-2.0); SUNY-IU control data by Swanson and Dul; the package's stored smooth normative values sunyiu_10d2 (GHT limits computed by Isopter)",
  "method": "smooth",
  "nloc": 68,
  "blindSpotIndices": [],
@@ -119,5 +119,6 @@ export const sunyiu10d2: NormativeTables = {
    "gh": 3.2119420342863965,
    "vfi": 100
   }
- ]
+ ],
+ "ght": null
 };

@@ -6,7 +6,7 @@ import type { NormativeTables } from "../tables.ts";
 export const sunyiu24d2: NormativeTables = {
  "version": "sunyiu_24d2",
  "pattern": 1,
- "source": "visualFields 1.0.8 (Marín-Franch & Swanson, Apache-2.0); SUNY-IU control data by Swanson and Dul; the package's stored smooth normative values sunyiu_24d2",
+ "source": "visualFields 1.0.8 (Marín-Franch & Swanson, Apache-2.0); SUNY-IU control data by Swanson and Dul; the package's stored smooth normative values sunyiu_24d2 (GHT limits computed by Isopter)",
  "method": "smooth",
  "nloc": 54,
  "blindSpotIndices": [25,34],
@@ -119,5 +119,14 @@ export const sunyiu24d2: NormativeTables = {
    "gh": 4.785965062911415,
    "vfi": 100
   }
- ]
+ ],
+ "ght": {
+  "differenceQuantiles": [
+   [-28.781111606676486,-22.922585755061036,27.19653023574616,36.22672369908399],
+   [-14.06075097935594,-11.744166667865136,20.72597190857276,32.44985155914134],
+   [-14.32834761155786,-11.878757327772608,12.484373104659255,18.11086325391616],
+   [-14.493125556562045,-12.205331540650963,21.311129904482975,25.913098675387424],
+   [-11.228253364929095,-7.176386156012807,11.86550197490968,17.422611779398057]
+  ]
+ }
 };

@@ -1,0 +1,111 @@
+import { Pattern } from "../model/enums.ts";
+import type { PatternGeometry } from "./patterns.ts";
+import { probabilityLevel } from "./pointwise.ts";
+import type { LocationVector, NormativeTables } from "./normative/tables.ts";
+import { weightedQuantiles } from "./statistics/weighted-quantile.ts";
+
+/**
+ * Glaucoma Hemifield Test (Åsman & Heijl 1992), on 24-2 (shared/design/analytics.md):
+ * five superior sectors, each compared with its mirror image below the horizontal meridian.
+ * Sector locations are the 1-based right-eye 24-2 indices of analytics.md ({1,2,5,6,7,8}, {3,4,9,10},
+ * {11,12,19,20,21}, {13,14,15,16}, {22,23,24}); the lower sector is the same points with y negated.
+ * Point score from the PD probability level: normal (> 5 %) 0; 2-5 % 2; 1-2 % 5; <= 1 %: 10 x |PD / PD_1%-limit|
+ * (at least 10), so deeper defects weigh more. Sector score = sum of point scores; difference = upper - lower.
+ * Limits are the 0.5 / 99.5 % and 1.5 / 98.5 % quantiles of the control differences (built with the tables).
+ */
+export const GHT_SECTORS_1_BASED: ReadonlyArray<readonly number[]> = [
+  [1, 2, 5, 6, 7, 8], [3, 4, 9, 10], [11, 12, 19, 20, 21], [13, 14, 15, 16], [22, 23, 24],
+];
+
+export type GhtOutcome =
+  | "outside normal limits"
+  | "borderline"
+  | "general reduction of sensitivity"
+  | "abnormally high sensitivity"
+  | "within normal limits";
+
+export interface GhtLimits {
+  /** Per sector: the 0.5, 1.5, 98.5 and 99.5 % quantiles of the control differences (upper - lower). */
+  readonly differenceQuantiles: ReadonlyArray<readonly [number, number, number, number]>;
+}
+export const GHT_LIMIT_PROBABILITIES = [0.005, 0.015, 0.985, 0.995] as const;
+
+export interface GhtResult {
+  readonly outcome: GhtOutcome;
+  readonly upperScores: number[];
+  readonly lowerScores: number[];
+  readonly differences: number[];
+}
+
+/** Upper and mirrored lower 0-based indices of each sector for a geometry (24-2 only). */
+export function ghtSectors(geometry: PatternGeometry): Array<{ upper: number[]; lower: number[] }> {
+  const key = (x: number, y: number) => `${x},${y}`;
+  const index = new Map(geometry.points.map((p, i) => [key(p.x, p.y), i]));
+  return GHT_SECTORS_1_BASED.map((sector) => {
+    const upper = sector.map((k) => k - 1);
+    const lower = upper.map((i) => {
+      const p = geometry.points[i]!;
+      const j = index.get(key(p.x, -p.y));
+      if (j === undefined) throw new Error(`no mirror location for (${p.x}, ${p.y})`);
+      return j;
+    });
+    return { upper, lower };
+  });
+}
+
+/** GHT point score of one location (see the module comment). */
+export function ghtPointScore(nv: NormativeTables, loc: number, pd: number): number {
+  const level = probabilityLevel(nv.pdLut, loc, pd);
+  if (level > 0.05) return 0;
+  if (level === 0.05) return 2;
+  if (level === 0.02) return 5;
+  const limit = nv.pdLut[1]![loc]!; // the 1 % row
+  return limit < 0 ? Math.max(10, 10 * Math.abs(pd / limit)) : 10;
+}
+
+export function ghtDifferences(nv: NormativeTables, geometry: PatternGeometry, pd: LocationVector) {
+  const sectors = ghtSectors(geometry);
+  const score = (idx: number[]) => idx.reduce((s, i) => s + (pd[i] === null || pd[i] === undefined ? 0 : ghtPointScore(nv, i, pd[i]!)), 0);
+  const upperScores = sectors.map((s) => score(s.upper));
+  const lowerScores = sectors.map((s) => score(s.lower));
+  return { upperScores, lowerScores, differences: upperScores.map((u, i) => u - lowerScores[i]!) };
+}
+
+/** Limits from control fields (PD vectors and 1/visits weights), computed when the tables are built. */
+export function ghtLimitsFromControls(
+  nv: NormativeTables, geometry: PatternGeometry, controlPd: readonly LocationVector[], weights: readonly number[],
+): GhtLimits {
+  const diffs = controlPd.map((pd) => ghtDifferences(nv, geometry, pd).differences);
+  return {
+    differenceQuantiles: GHT_SECTORS_1_BASED.map((_, s) => {
+      const q = weightedQuantiles(diffs.map((d) => d[s]!), weights, GHT_LIMIT_PROBABILITIES);
+      return [q[0]!, q[1]!, q[2]!, q[3]!] as const;
+    }),
+  };
+}
+
+/**
+ * The outcome, in Humphrey's order of precedence: outside normal limits (any difference beyond 0.5/99.5 %),
+ * borderline (beyond 1.5/98.5 %), general reduction (GH below its 0.5 % limit), abnormally high sensitivity
+ * (GH above its 99.5 % limit), else within normal limits. Null when the pattern has no GHT (not 24-2) or
+ * the tables carry no limits.
+ */
+export function glaucomaHemifieldTest(
+  nv: NormativeTables, geometry: PatternGeometry, pd: LocationVector, gh: number,
+): GhtResult | null {
+  if (geometry.pattern !== Pattern.P24_2 || !nv.ght) return null;
+  const { upperScores, lowerScores, differences } = ghtDifferences(nv, geometry, pd);
+  const q = nv.ght.differenceQuantiles;
+  const beyond = (lo: 0 | 1, hi: 2 | 3) => differences.some((d, s) => d < q[s]![lo] || d > q[s]![hi]);
+  const ghLow = nv.globalLut[0]!.gh, ghHigh = nv.globalLut[nv.globalLut.length - 1]!.gh;
+  const outcome: GhtOutcome = beyond(0, 3)
+    ? "outside normal limits"
+    : beyond(1, 2)
+      ? "borderline"
+      : gh < ghLow
+        ? "general reduction of sensitivity"
+        : gh > ghHigh
+          ? "abnormally high sensitivity"
+          : "within normal limits";
+  return { outcome, upperScores, lowerScores, differences };
+}

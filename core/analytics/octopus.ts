@@ -1,0 +1,66 @@
+/**
+ * Octopus-style indices (shared/design/analytics.md "Octopus-style indices" and the accounts seed §9).
+ * Defect d = normal - measured (positive = loss). Vectors in pattern order, null where excluded.
+ */
+export interface OctopusIndices {
+  readonly defects: Array<number | null>;
+  /** "Defect percent = defect/norm*100, zero if negative." (accounts seed §9) */
+  readonly percentDefects: Array<number | null>;
+  /** Mean sensitivity as computed (may be negative); see `meanSensitivityForDisplay`. */
+  readonly ms: number;
+  /** Mean defect. */
+  readonly md: number;
+  /** Square root of loss variance: sqrt(sum (d - MD)^2 / (n - 1)). */
+  readonly slv: number;
+  /** Bebie cumulative defect curve: defects sorted from the smallest to the largest (rank 1 = best location). */
+  readonly bebie: number[];
+}
+
+export function defects(normal: ReadonlyArray<number | null>, measured: ReadonlyArray<number | null>): Array<number | null> {
+  return measured.map((m, i) => {
+    const n = normal[i];
+    return m === null || n === null || n === undefined ? null : n - m;
+  });
+}
+
+/** "Defect percent = defect/norm*100, zero if negative." (accounts seed §9) */
+export function percentDefect(defect: number, norm: number): number {
+  if (defect < 0 || norm <= 0) return 0;
+  return (defect / norm) * 100;
+}
+
+/** "Defect below 5 shows a plus sign." (accounts seed §9); otherwise the defect with 2 decimals. */
+export function defectLabel(defect: number | null): string {
+  if (defect === null) return "";
+  return defect < 5 ? "+" : roundTo(defect, 2).toFixed(2);
+}
+
+/** "Mean sensitivity below 0 shows 0." (accounts seed §9) */
+export function meanSensitivityForDisplay(ms: number): number {
+  return ms < 0 ? 0 : ms;
+}
+
+/** Round half away from zero to `digits` decimals ("Values to 2 decimals", accounts seed §9). */
+export function roundTo(value: number, digits: number): number {
+  const f = 10 ** digits;
+  // Nudge by a relative epsilon so 1.005 (stored as 1.00499999...) rounds to 1.01 as a reader expects.
+  const r = Math.round(Math.abs(value) * f * (1 + Number.EPSILON)) / f;
+  return value < 0 ? -r : r;
+}
+
+export function octopusIndices(normal: ReadonlyArray<number | null>, measured: ReadonlyArray<number | null>): OctopusIndices {
+  const d = defects(normal, measured);
+  const used = d.filter((v): v is number => v !== null);
+  const sens = measured.filter((v, i): v is number => v !== null && d[i] !== null);
+  const n = used.length;
+  const md = n ? used.reduce((a, b) => a + b, 0) / n : NaN;
+  const lv = n > 1 ? used.reduce((a, v) => a + (v - md) ** 2, 0) / (n - 1) : NaN;
+  return {
+    defects: d,
+    percentDefects: d.map((v, i) => (v === null ? null : percentDefect(v, normal[i]!))),
+    ms: sens.length ? sens.reduce((a, b) => a + b, 0) / sens.length : NaN,
+    md,
+    slv: Math.sqrt(lv),
+    bebie: [...used].sort((a, b) => a - b),
+  };
+}

@@ -1,0 +1,82 @@
+import { Pattern, type Eye } from "../../model/enums.ts";
+
+/**
+ * The progression chart's MD slope (accounts seed §5 and §9):
+ * "Progression chart uses only valid results with pattern G or 24-2 that are not unreliable."
+ * "Progression is a linear slope of mean defect per year rounded to 1 decimal, computed from the baseline onwards if
+ * one exists." Windows: "all, 366, 31, 7, 1 days".
+ */
+export const PROGRESSION_WINDOWS = ["all", 366, 31, 7, 1] as const;
+export type ProgressionWindow = (typeof PROGRESSION_WINDOWS)[number];
+export const PROGRESSION_PATTERNS: readonly Pattern[] = [Pattern.G, Pattern.P24_2];
+
+/** A progression point (accounts seed §3) plus the flags the chart filters on. */
+export interface ProgressionPoint {
+  readonly measurementId: string;
+  readonly takenAt: string;
+  readonly meanDefect: number | null;
+  readonly eye: Eye;
+  readonly pattern: Pattern;
+  /** False when the result is incomplete or failed. */
+  readonly valid?: boolean;
+  /** True when the clinician marked the measurement unreliable. */
+  readonly unreliable?: boolean;
+}
+
+const MS_PER_DAY = 86_400_000;
+const DAYS_PER_YEAR = 365.25;
+
+/** A result is on the chart when valid, not unreliable, of pattern G or 24-2 and with a finite mean defect. */
+export function isChartable(p: ProgressionPoint): boolean {
+  return p.valid !== false && p.unreliable !== true && PROGRESSION_PATTERNS.includes(p.pattern) &&
+    typeof p.meanDefect === "number" && Number.isFinite(p.meanDefect) && !Number.isNaN(Date.parse(p.takenAt));
+}
+
+/** Points inside a window of `days` ending at `now` (inclusive); "all" keeps everything. */
+export function inWindow(points: readonly ProgressionPoint[], window: ProgressionWindow, now: string): ProgressionPoint[] {
+  if (window === "all") return [...points];
+  const end = Date.parse(now), start = end - window * MS_PER_DAY;
+  return points.filter((p) => { const t = Date.parse(p.takenAt); return t >= start && t <= end; });
+}
+
+/** Least-squares slope of y on x; null with fewer than 2 points or no spread in time. */
+export function leastSquaresSlope(x: readonly number[], y: readonly number[]): number | null {
+  const n = x.length;
+  if (n < 2) return null;
+  const mx = x.reduce((a, b) => a + b, 0) / n, my = y.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0, sxx = 0;
+  for (let i = 0; i < n; i++) { sxy += (x[i]! - mx) * (y[i]! - my); sxx += (x[i]! - mx) ** 2; }
+  return sxx === 0 ? null : sxy / sxx;
+}
+
+export interface MdSlopeOptions {
+  readonly eye: Eye;
+  /** Restrict to one pattern (G and 24-2 means are not on the same scale); default: the baseline's, else 24-2 and G together. */
+  readonly pattern?: Pattern;
+  readonly window?: ProgressionWindow;
+  /** End of the window (ISO time); default the latest point. */
+  readonly now?: string;
+  /** The eye's baseline measurement id, if one is set. */
+  readonly baselineId?: string | null;
+}
+
+export interface MdSlope {
+  /** dB per year, rounded to 1 decimal; null with fewer than 2 points. */
+  readonly slopePerYear: number | null;
+  readonly unrounded: number | null;
+  readonly points: ProgressionPoint[];
+}
+
+export function mdSlope(all: readonly ProgressionPoint[], options: MdSlopeOptions): MdSlope {
+  let points = all.filter((p) => p.eye === options.eye && isChartable(p));
+  const baseline = options.baselineId ? points.find((p) => p.measurementId === options.baselineId) : undefined;
+  const pattern = options.pattern ?? baseline?.pattern;
+  if (pattern !== undefined) points = points.filter((p) => p.pattern === pattern);
+  if (baseline) points = points.filter((p) => Date.parse(p.takenAt) >= Date.parse(baseline.takenAt));
+  points.sort((a, b) => Date.parse(a.takenAt) - Date.parse(b.takenAt));
+  const now = options.now ?? points[points.length - 1]?.takenAt;
+  if (now) points = inWindow(points, options.window ?? "all", now);
+  const x = points.map((p) => Date.parse(p.takenAt) / MS_PER_DAY / DAYS_PER_YEAR);
+  const unrounded = leastSquaresSlope(x, points.map((p) => p.meanDefect!));
+  return { slopePerYear: unrounded === null ? null : Math.round(unrounded * 10) / 10 + 0, unrounded, points };
+}

@@ -1,0 +1,134 @@
+import { Pattern, type Eye } from "../model/enums.ts";
+import { estermanScore } from "./esterman.ts";
+import { gazeSummary, type GazeSummary } from "./gaze.ts";
+import { glaucomaHemifieldTest, type GhtResult } from "./ght.ts";
+import { globalIndices, globalLevels, humphreyMdPsd, type GlobalIndices } from "./global-indices.ts";
+import { getNormativeDatabase, effectiveNormativeVersion } from "./normative/registry.ts";
+import type { GlobalIndexName, LocationVector, ProbabilityLevel } from "./normative/tables.ts";
+import { octopusIndices, meanSensitivityForDisplay, roundTo, defectLabel, type OctopusIndices } from "./octopus.ts";
+import { getPattern } from "./patterns.ts";
+import { generalHeight, normalSensitivity, patternDeviation, probabilityMap, totalDeviation } from "./pointwise.ts";
+import { reliability, type CatchTrials, type Reliability } from "./reliability.ts";
+
+/** What the analysis needs from a stored result (accounts seed §3 "Result"). */
+export interface ResultInput {
+  readonly pattern: Pattern;
+  readonly eye: Eye;
+  /** Age in years on the test day (see `ageAtTest`). */
+  readonly age: number;
+  /** Sensitivities in dB, in the pattern's index order (core/analytics/patterns.ts); null = not tested. */
+  readonly thresholds: ReadonlyArray<number | null>;
+  /** The result's normativeVersion; missing on older results (the default version applies). */
+  readonly normativeVersion?: string | null;
+  readonly catchTrials?: CatchTrials | null;
+  readonly gazeTracking?: { readonly meanDistance: readonly number[]; readonly fixationThreshold?: number | null } | null;
+  /** Normal values the device sent, used for the Octopus defects when we have no normative database. */
+  readonly normValues?: ReadonlyArray<number | null> | null;
+}
+
+/** The statistical part, present only when a normative database exists for the pattern and version. */
+export interface NormativeAnalysis {
+  readonly normativeVersion: string;
+  readonly normal: Array<number | null>;
+  readonly td: Array<number | null>;
+  readonly tdp: Array<ProbabilityLevel | null>;
+  readonly pd: Array<number | null>;
+  readonly pdp: Array<ProbabilityLevel | null>;
+  /** General height = "display threshold offset is the 7th highest value" (24-2). */
+  readonly gh: number;
+  /** visualFields global indices (the screens show these: tmd as MD, psd as PSD). */
+  readonly global: GlobalIndices;
+  readonly globalLevels: Record<GlobalIndexName, ProbabilityLevel>;
+  /** Humphrey's classic weighting, for comparison and exports. */
+  readonly humphrey: { readonly md: number; readonly psd: number };
+  readonly ght: GhtResult | null;
+}
+
+export interface ResultAnalysis {
+  readonly pattern: Pattern;
+  readonly eye: Eye;
+  /** null = "no normative database" (baseline not allowed, accounts seed §4). */
+  readonly normative: NormativeAnalysis | null;
+  /** Octopus-style indices from our normals, or from the device's normValues; null when neither exists. */
+  readonly octopus: OctopusIndices | null;
+  readonly reliability: Reliability;
+  readonly gaze: GazeSummary | null;
+  /** Esterman pattern only. */
+  readonly estermanScore: number | null;
+  /** Values as the screens print them (accounts seed §9). */
+  readonly display: ResultDisplay;
+}
+
+export interface ResultDisplay {
+  /** "Mean sensitivity below 0 shows 0", 2 decimals. */
+  readonly meanSensitivity: number | null;
+  readonly meanDefect: number | null;
+  readonly slv: number | null;
+  /** "VFI rounded integer in %". */
+  readonly vfi: number | null;
+  readonly md: number | null;
+  readonly psd: number | null;
+  /** Per location: "+" for a defect below 5, else the defect with 2 decimals. */
+  readonly defectLabels: string[] | null;
+}
+
+/** Completed years between two ISO dates (the control data's ages are whole years). */
+export function ageAtTest(birthdate: string, takenAt: string): number {
+  const b = new Date(birthdate), t = new Date(takenAt);
+  let age = t.getUTCFullYear() - b.getUTCFullYear();
+  if (t.getUTCMonth() < b.getUTCMonth() || (t.getUTCMonth() === b.getUTCMonth() && t.getUTCDate() < b.getUTCDate())) age--;
+  return age;
+}
+
+/** Full analysis of one result. Pure: the same input gives the same output. */
+export function analyseResult(input: ResultInput): ResultAnalysis {
+  const geometry = getPattern(input.pattern);
+  if (input.thresholds.length !== geometry.points.length)
+    throw new Error(`thresholds: pattern ${geometry.label} has ${geometry.points.length} locations, got ${input.thresholds.length}`);
+  const nv = geometry.binocular ? null : getNormativeDatabase(input.pattern, input.normativeVersion);
+  const blind = new Set(geometry.blindSpotIndices);
+  const sens: LocationVector = input.thresholds.map((t, i) => (blind.has(i) ? null : t));
+
+  let normative: NormativeAnalysis | null = null;
+  if (nv && sens.every((s, i) => blind.has(i) || s !== null)) {
+    const td = totalDeviation(nv, input.thresholds, input.age);
+    const gh = generalHeight(td, nv.ghRank);
+    const pd = patternDeviation(td, gh);
+    const global = globalIndices(nv, geometry, sens, td, pd, input.age);
+    normative = {
+      normativeVersion: effectiveNormativeVersion(input.normativeVersion),
+      normal: normalSensitivity(nv, input.age),
+      td, tdp: probabilityMap(nv.tdLut, td), pd, pdp: probabilityMap(nv.pdLut, pd), gh,
+      global, globalLevels: globalLevels(nv, global), humphrey: humphreyMdPsd(nv, td),
+      ght: glaucomaHemifieldTest(nv, geometry, pd, gh),
+    };
+  }
+  const normals = normative?.normal ?? input.normValues?.map((v, i) => (blind.has(i) ? null : v)) ?? null;
+  const octopus = normals && !geometry.binocular ? octopusIndices(normals, sens) : null;
+  const gaze = input.gazeTracking ? gazeSummary(input.gazeTracking.meanDistance, input.gazeTracking.fixationThreshold) : null;
+  const r2 = (v: number | undefined | null) => (v === undefined || v === null || Number.isNaN(v) ? null : roundTo(v, 2));
+  return {
+    pattern: input.pattern,
+    eye: input.eye,
+    normative,
+    octopus,
+    reliability: reliability(input.catchTrials),
+    gaze,
+    estermanScore: input.pattern === Pattern.Esterman ? estermanScore(input.thresholds) : null,
+    display: {
+      meanSensitivity: r2(octopus ? meanSensitivityForDisplay(octopus.ms) : meanOf(sens)),
+      meanDefect: r2(octopus?.md),
+      slv: r2(octopus?.slv),
+      vfi: normative ? Math.round(normative.global.vfi) : null,
+      md: r2(normative?.global.tmd),
+      psd: r2(normative?.global.psd),
+      defectLabels: octopus ? octopus.defects.map(defectLabel) : null,
+    },
+  };
+}
+
+function meanOf(v: LocationVector): number | null {
+  const xs = v.filter((x): x is number => x !== null);
+  if (!xs.length) return null;
+  return meanSensitivityForDisplay(xs.reduce((a, b) => a + b, 0) / xs.length);
+}
