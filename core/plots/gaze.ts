@@ -1,0 +1,100 @@
+// The gaze chart: one bar per gaze sample (mean distance of the gaze from the fixation target), with the fixation
+// threshold. Accounts seed §9: "Gaze chart: bar width 7 on screen, 1 in print; scale fixed at 40 if max under 10, else max
+// plus 20; value -1 means could not measure." Issue #9: in print it is not drawn beyond 666 samples, with a notice.
+
+import { tickCount } from "./axes.ts";
+import { chartArea, yAxisNodes, yOf, type ValueAxis } from "./chart.ts";
+import { formatTick, niceStep } from "./axes.ts";
+import { titleNodes } from "./field.ts";
+import { message, text, type Medium, type Scene, type SceneNode } from "./scene.ts";
+
+/** "Value -1 means could not measure." */
+export const gazeNotMeasured = -1;
+/** Beyond this many samples the print layout leaves the gaze chart out (its bars would merge into a block). */
+export const gazePrintSampleLimit = 666;
+
+/** "Bar width 7 on screen, 1 in print." */
+export function gazeBarWidth(medium: Medium): number {
+  return medium === "print" ? 1 : 7;
+}
+
+/** "Scale fixed at 40 if max under 10, else max plus 20" (the max of the measured samples). */
+export function gazeScaleMax(samples: readonly number[]): number {
+  const measured = samples.filter((s) => s !== gazeNotMeasured);
+  const max = measured.length === 0 ? 0 : Math.max(...measured);
+  return max < 10 ? 40 : max + 20;
+}
+
+/** Whether the chart is drawn: always on screen; in print only up to 666 samples. */
+export function gazeDrawable(samples: readonly number[], medium: Medium): boolean {
+  return medium === "screen" || samples.length <= gazePrintSampleLimit;
+}
+
+export const gazePrintExceeded = message(
+  "plots.gaze.printExceeded",
+  "Gaze chart not printed: {count} samples exceed the print limit of {limit}. See it on screen.",
+);
+
+export interface GazeInput {
+  /** meanDistance per sample; -1 = could not measure. */
+  readonly samples: readonly number[];
+  readonly fixationThreshold?: number | null;
+  readonly medium: Medium;
+  /** Minimum width; on screen the scene widens so every 7-px bar keeps a 1-px gap (the renderer scrolls it). */
+  readonly width: number;
+  readonly height: number;
+  readonly showTitle?: boolean;
+}
+
+export function gazeScene(input: GazeInput): Scene {
+  const title = message("plots.gaze.title", "Gaze tracking");
+  const { samples, medium } = input;
+  const barWidth = gazeBarWidth(medium);
+  const margins = { left: 40, right: 10, top: input.showTitle === false ? 6 : 24, bottom: 8 };
+  const width = medium === "screen" ? Math.max(input.width, margins.left + margins.right + samples.length * (barWidth + 1)) : input.width;
+  const nodes: SceneNode[] = [...titleNodes(title, width, input.showTitle)];
+  if (!gazeDrawable(samples, medium)) {
+    nodes.push(
+      text(width / 2, (margins.top + input.height) / 2, { ...gazePrintExceeded, values: { count: samples.length, limit: gazePrintSampleLimit } }, { size: 10, fill: "plot-notice" }),
+    );
+    return { plot: "gaze", title, width, height: input.height, background: "plot-background", nodes };
+  }
+  const area = chartArea(width, input.height, margins);
+  const max = gazeScaleMax(samples);
+  // The seeds fix the scale's top, so the ticks divide [0, max] rather than rounding it.
+  const count = tickCount(area.bottom - area.top, "y");
+  const step = niceStep(max / Math.max(1, count - 1));
+  const ticks: number[] = [];
+  for (let v = 0; v <= max + 1e-9; v += step) ticks.push(v);
+  const axis: ValueAxis = { min: 0, max, ticks, step, downward: false };
+  const y = yOf(axis, area);
+  nodes.push(...yAxisNodes(axis, area, message("plots.gaze.distance", "Distance")));
+  const slot = (area.right - area.left) / Math.max(1, samples.length);
+  const bars: SceneNode[] = [];
+  const unmeasured: SceneNode[] = [];
+  samples.forEach((s, i) => {
+    const x = area.left + i * slot + (slot - barWidth) / 2;
+    if (s === gazeNotMeasured) {
+      // Could not measure: a full-height pale band in its own colour, unmistakable for a value.
+      unmeasured.push({ kind: "rect", x, y: area.top, width: barWidth, height: area.bottom - area.top, fill: "gaze-unmeasured" });
+      return;
+    }
+    const v = Math.min(Math.max(s, 0), max);
+    bars.push({ kind: "rect", x, y: y(v), width: barWidth, height: y(0) - y(v), fill: "gaze-bar" });
+  });
+  nodes.push({ kind: "group", x: 0, y: 0, role: "unmeasured", children: unmeasured });
+  nodes.push({ kind: "group", x: 0, y: 0, role: "bars", children: bars });
+  if (input.fixationThreshold !== null && input.fixationThreshold !== undefined && input.fixationThreshold <= max) {
+    const ty = y(input.fixationThreshold);
+    nodes.push(
+      { kind: "line", x1: area.left, y1: ty, x2: area.right, y2: ty, stroke: "gaze-threshold", strokeWidth: 1, dash: [4, 3] },
+      text(area.right - 2, ty - 2, formatTick(input.fixationThreshold, 0.1), { size: 9, anchor: "end", baseline: "bottom", fill: "gaze-threshold", tabular: true }),
+    );
+  }
+  if (unmeasured.length > 0 && input.showTitle !== false)
+    nodes.push(
+      { kind: "rect", x: area.right - 118, y: 7, width: 8, height: 10, fill: "gaze-unmeasured" },
+      text(area.right - 106, 12, message("plots.gaze.notMeasured", "could not measure"), { size: 10, anchor: "start", fill: "plot-ink-muted" }),
+    );
+  return { plot: "gaze", title, width, height: input.height, background: "plot-background", nodes };
+}

@@ -1,0 +1,20 @@
+// core/plots: every plot of the result pages as a declarative scene, plus the SVG writer. See scene.ts for the model.
+export * from "./scene.ts";
+export * from "./palette.ts";
+export * from "./message.ts";
+export * from "./bands.ts";
+export * from "./symbols.ts";
+export * from "./axes.ts";
+export * from "./format.ts";
+export { fieldFrame, fieldAxes, type FieldBox, type FieldFrame } from "./field.ts";
+export * from "./octopus.ts";
+export * from "./grayscale.ts";
+export * from "./humphrey.ts";
+export * from "./legends.ts";
+export * from "./bebie.ts";
+export * from "./progression.ts";
+export * from "./gaze.ts";
+export * from "./esterman.ts";
+export * from "./live.ts";
+export * from "./amsler.ts";
+export * from "./svg.ts";

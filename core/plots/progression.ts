@@ -1,0 +1,207 @@
+// The progression chart: mean defect over time per eye, with the regression line and its slope per year.
+// Accounts seed §9: "Progression filters: all, 12 months, 1 month, 1 week, 1 day (analysis window values: all, 366, 31,
+// 7, 1 days ...). Progression is a linear slope of mean defect per year rounded to 1 decimal, computed from the baseline
+// onwards if one exists." analytics.md: "only valid, reliable results of pattern G or 24-2".
+
+import { Eye, Pattern } from "../model/enums.ts";
+import { evenTicks, tickCount } from "./axes.ts";
+import { chartArea, valueAxis, xAxisNodes, yAxisNodes, yOf } from "./chart.ts";
+import { titleNodes } from "./field.ts";
+import type { ColourToken } from "./palette.ts";
+import { message, text, type Message, type Scene, type SceneNode } from "./scene.ts";
+
+export type ProgressionFilter = "all" | "12m" | "1m" | "1w" | "1d";
+
+/** The analysis window of each filter in days ("all, 366, 31, 7, 1 days"); null = all. */
+export const progressionWindowDays: Record<ProgressionFilter, number | null> = { all: null, "12m": 366, "1m": 31, "1w": 7, "1d": 1 };
+
+export const progressionFilterLabels: Record<ProgressionFilter, Message> = {
+  all: message("plots.progression.filter.all", "All"),
+  "12m": message("plots.progression.filter.12m", "12 months"),
+  "1m": message("plots.progression.filter.1m", "1 month"),
+  "1w": message("plots.progression.filter.1w", "1 week"),
+  "1d": message("plots.progression.filter.1d", "1 day"),
+};
+
+export interface ProgressionPoint {
+  readonly measurementId: string;
+  /** ISO-8601 time or epoch ms. */
+  readonly takenAt: string | number;
+  readonly meanDefect: number;
+  readonly eye: Eye;
+  readonly pattern: Pattern;
+  /** The result is valid (has a normative analysis). */
+  readonly valid: boolean;
+  /** Not marked unreliable. */
+  readonly reliable: boolean;
+}
+
+const msPerDay = 86_400_000;
+const daysPerYear = 365.25;
+const time = (t: string | number) => (typeof t === "number" ? t : Date.parse(t));
+
+/** "Only valid, reliable G or 24-2 results" enter the chart; unreliable ones are excluded from it (accounts seed §4). */
+export function isProgressionEligible(p: ProgressionPoint): boolean {
+  return p.valid && p.reliable && (p.pattern === Pattern.G || p.pattern === Pattern.P24_2);
+}
+
+/** Whether a result falls in the filter's window of days before `now`. */
+export function inProgressionWindow(p: ProgressionPoint, filter: ProgressionFilter, now: number): boolean {
+  const days = progressionWindowDays[filter];
+  return days === null || time(p.takenAt) >= now - days * msPerDay;
+}
+
+export interface Trend {
+  /** Mean defect change per year, unrounded. */
+  readonly slopePerYear: number;
+  /** "Rounded to 1 decimal". */
+  readonly slopeRounded: number;
+  /** Fitted mean defect at `from` and `to` (epoch ms), for drawing the line. */
+  readonly from: { readonly t: number; readonly md: number };
+  readonly to: { readonly t: number; readonly md: number };
+  /** Points the line was fitted to. */
+  readonly count: number;
+}
+
+/** Rounds a slope to 1 decimal as the seeds ask (and never shows -0). */
+export function roundSlope(slope: number): number {
+  const r = Math.round(slope * 10) / 10;
+  return r === 0 ? 0 : r;
+}
+
+/**
+ * Least-squares line of mean defect on time in years (days / 365.25), fitted from the baseline on when the eye has one
+ * ("computed from the baseline onwards if one exists"). Undefined with fewer than two results or all on one instant.
+ */
+export function progressionTrend(points: readonly ProgressionPoint[], baselineTakenAt?: number): Trend | undefined {
+  const used = points.filter((p) => baselineTakenAt === undefined || time(p.takenAt) >= baselineTakenAt);
+  if (used.length < 2) return undefined;
+  const ts = used.map((p) => time(p.takenAt));
+  const t0 = Math.min(...ts);
+  const xs = ts.map((t) => (t - t0) / msPerDay / daysPerYear);
+  const ys = used.map((p) => p.meanDefect);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let sxx = 0;
+  let sxy = 0;
+  xs.forEach((x, i) => {
+    sxx += (x - mx) ** 2;
+    sxy += (x - mx) * (ys[i]! - my);
+  });
+  if (sxx === 0) return undefined;
+  const slope = sxy / sxx;
+  const at = (t: number) => my + slope * ((t - t0) / msPerDay / daysPerYear - mx);
+  const t1 = Math.max(...ts);
+  return { slopePerYear: slope, slopeRounded: roundSlope(slope), from: { t: t0, md: at(t0) }, to: { t: t1, md: at(t1) }, count: used.length };
+}
+
+/** "{slope} dB/year" with the slope to 1 decimal. */
+export function slopeLabel(trend: Trend): Message {
+  return message("plots.progression.slope", "{slope} dB/year", { slope: trend.slopeRounded.toFixed(1) });
+}
+
+export interface ProgressionInput {
+  readonly points: readonly ProgressionPoint[];
+  readonly filter: ProgressionFilter;
+  /** Epoch ms the windows count back from. */
+  readonly now: number;
+  /** Baseline measurement id per eye (at most one per eye). */
+  readonly baselines?: { readonly right?: string; readonly left?: string };
+  readonly width: number;
+  readonly height: number;
+  readonly showTitle?: boolean;
+  /** Date labels of the time axis; default ISO date (or UTC hh:mm when the span is under two days). */
+  readonly formatTime?: (epochMs: number, spanMs: number) => string;
+}
+
+const defaultFormatTime = (t: number, span: number) =>
+  span < 2 * msPerDay ? new Date(t).toISOString().slice(11, 16) : new Date(t).toISOString().slice(0, 10);
+
+interface EyeSeries {
+  readonly eye: "right" | "left";
+  readonly code: Eye;
+  readonly colour: ColourToken;
+  readonly name: Message;
+}
+
+const eyes: readonly EyeSeries[] = [
+  { eye: "right", code: Eye.Right, colour: "plot-eye-right", name: message("plots.progression.rightEye", "Right eye (OD)") },
+  { eye: "left", code: Eye.Left, colour: "plot-eye-left", name: message("plots.progression.leftEye", "Left eye (OS)") },
+];
+
+/** The marker of a result: a circle for the right eye, a square for the left (told apart without colour). */
+const marker = (series: EyeSeries, x: number, y: number, baseline: boolean): SceneNode[] => {
+  const r = 3.5;
+  const shape: SceneNode =
+    series.eye === "right"
+      ? { kind: "circle", cx: x, cy: y, r, fill: series.colour }
+      : { kind: "rect", x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: series.colour };
+  return baseline ? [shape, { kind: "circle", cx: x, cy: y, r: r + 3, stroke: series.colour, strokeWidth: 1.25 }] : [shape];
+};
+
+export function progressionScene(input: ProgressionInput): Scene {
+  const title = message("plots.progression.title", "Progression of mean defect");
+  const shown = input.points.filter((p) => isProgressionEligible(p) && inProgressionWindow(p, input.filter, input.now));
+  const legendHeight = 18;
+  const top = (input.showTitle === false ? 8 : 28) + legendHeight;
+  const area = chartArea(input.width, input.height, { top });
+  const nodes: SceneNode[] = [...titleNodes(title, input.width, input.showTitle)];
+  const times = shown.map((p) => time(p.takenAt));
+  const days = progressionWindowDays[input.filter];
+  let t0 = days === null ? Math.min(...times) : input.now - days * msPerDay;
+  let t1 = days === null ? Math.max(...times) : input.now;
+  if (!(t1 > t0)) {
+    // One result (or none): centre it in a day-wide axis.
+    const c = Number.isFinite(t0) ? t0 : input.now;
+    t0 = c - msPerDay / 2;
+    t1 = c + msPerDay / 2;
+  }
+  const pad = (t1 - t0) * 0.04;
+  const xOf = (t: number) => area.left + ((t - (t0 - pad)) / (t1 - t0 + 2 * pad)) * (area.right - area.left);
+  const mds = shown.map((p) => p.meanDefect);
+  const axis = valueAxis(Math.min(0, ...mds), Math.max(5, ...mds), area, true);
+  const y = yOf(axis, area);
+  nodes.push(...yAxisNodes(axis, area, message("plots.progression.meanDefect", "Mean defect (dB)")));
+  const format = input.formatTime ?? defaultFormatTime;
+  const ticks = evenTicks(t0, t1, tickCount(area.right - area.left, "x"));
+  nodes.push(...xAxisNodes(ticks.map((t) => ({ x: xOf(t), label: format(t, t1 - t0) })), area, undefined, input.height));
+
+  let legendX = area.left;
+  for (const series of eyes) {
+    const own = shown.filter((p) => p.eye === series.code).sort((a, b) => time(a.takenAt) - time(b.takenAt));
+    if (own.length === 0) continue;
+    const baselineId = input.baselines?.[series.eye];
+    const baseline = own.find((p) => p.measurementId === baselineId);
+    const trend = progressionTrend(own, baseline ? time(baseline.takenAt) : undefined);
+    const children: SceneNode[] = [];
+    if (own.length > 1)
+      children.push({ kind: "polyline", points: own.flatMap((p) => [xOf(time(p.takenAt)), y(p.meanDefect)]), stroke: series.colour, strokeWidth: 1, dash: [2, 3] });
+    if (trend)
+      children.push({ kind: "line", x1: xOf(trend.from.t), y1: y(trend.from.md), x2: xOf(trend.to.t), y2: y(trend.to.md), stroke: series.colour, strokeWidth: 2 });
+    for (const p of own) children.push(...marker(series, xOf(time(p.takenAt)), y(p.meanDefect), p === baseline));
+    nodes.push({ kind: "group", x: 0, y: 0, role: `series-${series.eye}`, children });
+    // Legend entry: marker, eye name, slope (or that there are too few results for one).
+    const ly = top - legendHeight / 2 - 2;
+    nodes.push({
+      kind: "group",
+      x: legendX,
+      y: ly,
+      role: `legend-${series.eye}`,
+      children: [
+        ...marker(series, 4, 0, false),
+        text(12, 0, series.name, { size: 11, anchor: "start" }),
+        text(100, 0, trend ? slopeLabel(trend) : message("plots.progression.tooFew", "too few results for a slope"), {
+          size: 11,
+          anchor: "start",
+          weight: trend ? "bold" : "normal",
+          tabular: true,
+          fill: trend ? "plot-ink" : "plot-ink-muted",
+        }),
+      ],
+    });
+    legendX += Math.max(220, (area.right - area.left) / 2);
+  }
+  if (shown.length === 0)
+    nodes.push(text((area.left + area.right) / 2, (area.top + area.bottom) / 2, message("plots.progression.empty", "No valid, reliable 24-2 or G results in this period"), { size: 12, fill: "plot-ink-muted" }));
+  return { plot: "progression", title, width: input.width, height: input.height, background: "plot-background", nodes };
+}
