@@ -1,2 +1,20 @@
-import { Outlet } from "react-router-dom";
-export default function Todo() { return <Outlet />; }
+import { useNavigate } from "react-router-dom";
+import { useLingui } from "@lingui/react/macro";
+import { useApi } from "../../state/client.ts";
+import { TestTypeName } from "../home/TestTypeName.tsx";
+import { BinList } from "./BinList.tsx";
+
+export default function DeletedAppointments() {
+  const { t } = useLingui();
+  const api = useApi();
+  const navigate = useNavigate();
+  return (
+    <BinList queryKey="bin:appointments" load={() => api.call("appointment.allTrashed", {})}
+      describe={(a) => <>{t`Appointment`} · {a.examinations.map((e, i) => <span key={e.id}>{i > 0 && ", "}<TestTypeName type={e.type} /></span>)}</>}
+      restore={(a) => api.call("appointment.restore", { query: { id: a.id } })}
+      remove={(a) => api.call("appointment.delete", { query: { id: a.id } })}
+      open={(a) => navigate(`/patient/${a.patientId}/overview`)}
+      emptyTitle={t`No deleted appointments`} restoredText={t`The appointment was restored.`}
+      deleteQuestion={t`Delete this appointment for good?`} />
+  );
+}

@@ -1,2 +1,20 @@
-import { Outlet } from "react-router-dom";
-export default function Todo() { return <Outlet />; }
+import { useNavigate } from "react-router-dom";
+import { useLingui } from "@lingui/react/macro";
+import { useApi } from "../../state/client.ts";
+import { MeasurementSummary } from "../patient/MeasurementSummary.tsx";
+import { BinList } from "./BinList.tsx";
+
+export default function DeletedMeasurements() {
+  const { t } = useLingui();
+  const api = useApi();
+  const navigate = useNavigate();
+  return (
+    <BinList queryKey="bin:measurements" load={() => api.call("perimetry.allTrashed", {})}
+      describe={(m) => <MeasurementSummary m={m} />}
+      restore={(m) => api.call("perimetry.restore", { query: { id: m.id } })}
+      remove={(m) => api.call("perimetry.delete", { query: { id: m.id } })}
+      open={(m) => navigate(`/patient/${m.patientId}/perimetry/${m.id}?scrollToMeasurement=1`)}
+      emptyTitle={t`No deleted measurements`} restoredText={t`The measurement was restored.`}
+      deleteQuestion={t`Delete this measurement for good?`} />
+  );
+}

@@ -1,2 +1,75 @@
-import { Outlet } from "react-router-dom";
-export default function Todo() { return <Outlet />; }
+import { useState } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import { useLingui } from "@lingui/react/macro";
+import type { Examination } from "../../../core/model/examination.ts";
+import { useApi } from "../../state/client.ts";
+import { useQuery } from "../../state/use-query.ts";
+import { Skeleton } from "../../ui/Skeleton.tsx";
+import { PatientFormModal } from "../patient/PatientFormModal.tsx";
+import { PatientSearch } from "./PatientSearch.tsx";
+import { homeTestLists, type TestEntry } from "./test-lists.ts";
+import { TestTypeName } from "./TestTypeName.tsx";
+import { useDateFormat } from "../../i18n/format.ts";
+
+export default function HomePage() {
+  const { t } = useLingui();
+  const api = useApi();
+  const navigate = useNavigate();
+  const [creating, setCreating] = useState(false);
+  const organisation = useQuery("organisation", () => api.call("organisation.current", {}));
+  const byAppointment = organisation.data?.multiTests ?? false;
+  const exams = useQuery("examinations", () => api.call("examination.all", { query: {} }));
+  const patients = useQuery("patients", () => api.call("patient.all", {}));
+  const names = new Map((patients.data ?? []).map((p) => [p.id, p.name]));
+  const lists = exams.data ? homeTestLists(exams.data, byAppointment) : null;
+
+  return (
+    <div className="page stack">
+      <div className="row">
+        <h1 className="spacer" style={{ margin: 0 }}>{t`Home`}</h1>
+        <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>{t`Create patient`}</button>
+      </div>
+      <PatientSearch refreshKey={0} />
+      <div className="grid-2">
+        <TestList title={t`Recent tests`} empty={t`No tests have results yet.`} state={exams.status} entries={lists?.recent}
+          names={names} link={(e) => `/patient/${e.patientId}/perimetry/${e.id}?scrollToMeasurement=1`} />
+        <TestList title={t`Scheduled tests`} empty={t`No tests are scheduled.`} state={exams.status} entries={lists?.scheduled}
+          names={names} link={(e) => `/technician?scrollTo=${e.deviceSn ?? ""}/${e.id}`} />
+      </div>
+      {creating && (
+        <PatientFormModal onClose={() => setCreating(false)}
+          onSaved={(p) => { setCreating(false); navigate(`/patient/${p.id}/perimetry/all`); }} />
+      )}
+    </div>
+  );
+}
+
+function TestList({ title, empty, state, entries, names, link }: {
+  title: string; empty: string; state: "loading" | "error" | "success"; entries: TestEntry[] | undefined;
+  names: Map<string, string>; link: (e: Examination) => string;
+}) {
+  const { t } = useLingui();
+  const format = useDateFormat();
+  return (
+    <section className="card" aria-label={title}>
+      <h2>{title}</h2>
+      {state === "loading" && <Skeleton kind="fields" count={3} />}
+      {state === "error" && <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>}
+      {entries && entries.length === 0 && <p className="muted">{empty}</p>}
+      {entries && entries.length > 0 && (
+        <ul className="list">
+          {entries.map((entry) => (
+            <li key={entry.examination.id}>
+              <Link className="patient-row" style={{ minHeight: 48 }} to={link(entry.examination)}>
+                <span className="spacer"><strong>{names.get(entry.examination.patientId) ?? t`Unknown patient`}</strong><br />
+                  <span className="muted">{entry.examinations.map((e) => <TestTypeName key={e.id} type={e.type} />).reduce<React.ReactNode[]>((acc, el, i) => (i ? [...acc, ", ", el] : [el]), [])}</span>
+                </span>
+                <span className="num muted">{format.dateTime(entry.at)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,2 +1,2 @@
-import { Outlet } from "react-router-dom";
-export default function Todo() { return <Outlet />; }
+import { ManualFrame } from "./ManualFrame.tsx";
+export default function PartTwo() { return <ManualFrame part={2} />; }

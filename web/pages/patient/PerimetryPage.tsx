@@ -1,2 +1,67 @@
-import { Outlet } from "react-router-dom";
-export default function Todo() { return <Outlet />; }
+import { useEffect, useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router-dom";
+import { useLingui } from "@lingui/react/macro";
+import type { Measurement } from "../../../core/model/measurement.ts";
+import { useDateFormat } from "../../i18n/format.ts";
+import { useApi } from "../../state/client.ts";
+import { usePatient } from "../../state/patient-context.ts";
+import { useQuery } from "../../state/use-query.ts";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+import { Skeleton } from "../../ui/Skeleton.tsx";
+import { groupByDay } from "./measurement-groups.ts";
+import { MeasurementSummary } from "./MeasurementSummary.tsx";
+import { NotesDialog } from "./NotesDialog.tsx";
+
+/**
+ * The perimetry list grouped by date with notes. The result plots, progression chart and baseline/unreliable
+ * toggles are web part 2 (they draw core/plots scenes with Konva).
+ */
+export default function PerimetryPage() {
+  const { t } = useLingui();
+  const { perimetryId = "all" } = useParams();
+  const [params] = useSearchParams();
+  const patient = usePatient();
+  const api = useApi();
+  const format = useDateFormat();
+  const list = useQuery(`perimetry:${patient.id}`, () => api.call("perimetry.all", { query: { patientId: patient.id } }));
+  const [notesFor, setNotesFor] = useState<Measurement | null>(null);
+
+  // "?scrollToMeasurement=1 scrolls to the selected measurement" (accounts seed §2)
+  useEffect(() => {
+    if (list.status !== "success" || perimetryId === "all" || params.get("scrollToMeasurement") !== "1") return;
+    document.getElementById(`measurement-${perimetryId}`)?.scrollIntoView({ block: "center" });
+  }, [list.status, perimetryId, params]);
+
+  if (list.status === "loading") return <Skeleton kind="patient-cards" count={4} />;
+  if (list.status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  const groups = groupByDay(list.data);
+  if (groups.length === 0) return <EmptyState title={t`No perimetry tests yet`} hint={t`Schedule a test from the technician view.`} />;
+
+  return (
+    <section aria-labelledby="perimetry-heading" className="stack">
+      <h2 id="perimetry-heading">{t`Perimetry tests`}</h2>
+      {groups.map((g) => (
+        <div key={g.day} className="card">
+          <h3>{format.date(g.day)}</h3>
+          <ul className="list">
+            {g.items.map((m) => (
+              <li key={m.id} id={`measurement-${m.id}`} aria-current={m.id === perimetryId ? "true" : undefined}
+                style={m.id === perimetryId ? { background: "var(--accent-soft)" } : undefined}>
+                <div className="row" style={{ padding: "var(--space-2) 0" }}>
+                  <span className="spacer"><MeasurementSummary m={m} /></span>
+                  {m.notes && <span className="muted" title={m.notes}>{t`Has notes`}</span>}
+                  <button type="button" className="btn" onClick={() => setNotesFor(m)}>{t`Notes`}</button>
+                  {m.id !== perimetryId && <Link className="btn" to={`../perimetry/${m.id}`} relative="path">{t`Select`}</Link>}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      {notesFor && (
+        <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)}
+          onSaved={(saved) => list.set(list.data.map((m) => (m.id === saved.id ? saved : m)))} />
+      )}
+    </section>
+  );
+}

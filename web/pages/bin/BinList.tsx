@@ -1,0 +1,89 @@
+import { useState, type ReactNode } from "react";
+import { useLingui } from "@lingui/react/macro";
+import { useDateFormat } from "../../i18n/format.ts";
+import { useQuery } from "../../state/use-query.ts";
+import { useNotify } from "../../ui/notifications.ts";
+import { ConfirmDialog } from "../../ui/Modal.tsx";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+import { Skeleton } from "../../ui/Skeleton.tsx";
+
+interface BinItem { id: string; trashedAt: string | null }
+
+/**
+ * One bin tab: "Each row has restore and permanent-delete (confirm dialog); empty-state message when none."
+ * "Restoring refetches and notifies with an action to open the item." (accounts seed §2, §4)
+ */
+export function BinList<T extends BinItem>({ queryKey, load, describe, restore, remove, open, emptyTitle, restoredText, deleteQuestion }: {
+  queryKey: string;
+  load: () => Promise<ReadonlyArray<T>>;
+  describe: (item: T) => ReactNode;
+  restore: (item: T) => Promise<unknown>;
+  remove: (item: T) => Promise<unknown>;
+  open: (item: T) => void;
+  emptyTitle: string;
+  restoredText: string;
+  deleteQuestion: string;
+}) {
+  const { t } = useLingui();
+  const notify = useNotify();
+  const format = useDateFormat();
+  const list = useQuery(queryKey, load);
+  const [deleting, setDeleting] = useState<T | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (list.status === "loading") return <Skeleton kind="fields" count={4} />;
+  if (list.status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  if (list.data.length === 0) return <EmptyState title={emptyTitle} hint={t`Deleted items appear here until they are restored or deleted for good.`} />;
+
+  const doRestore = async (item: T) => {
+    try {
+      await restore(item);
+      list.reload();
+      notify({ kind: "success", text: restoredText, action: { label: t`Open`, run: () => open(item) } });
+    } catch {
+      notify({ kind: "error", text: t`The item could not be restored. Try again later.` });
+    }
+  };
+  const doDelete = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    try {
+      await remove(deleting);
+      list.reload();
+      notify({ kind: "success", text: t`Deleted for good.` });
+    } catch {
+      notify({ kind: "error", text: t`The item could not be deleted. Try again later.` });
+    } finally {
+      setBusy(false);
+      setDeleting(null);
+    }
+  };
+
+  return (
+    <>
+      <table className="table">
+        <thead><tr><th>{t`Item`}</th><th>{t`Deleted on`}</th><th><span className="visually-hidden">{t`Actions`}</span></th></tr></thead>
+        <tbody>
+          {list.data.map((item) => (
+            <tr key={item.id}>
+              <td>{describe(item)}</td>
+              <td className="num">{item.trashedAt ? format.dateTime(item.trashedAt) : "–"}</td>
+              <td>
+                <div className="row" style={{ justifyContent: "flex-end" }}>
+                  <button type="button" className="btn" onClick={() => void doRestore(item)}>{t`Restore`}</button>
+                  <button type="button" className="btn btn-danger" onClick={() => setDeleting(item)}>{t`Delete for good`}</button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {deleting && (
+        <ConfirmDialog title={deleteQuestion} confirmLabel={t`Delete for good`} danger busy={busy}
+          onCancel={() => setDeleting(null)} onConfirm={() => void doDelete()}>
+          <p>{t`This cannot be undone.`}</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router-dom";
+import { useLingui } from "@lingui/react/macro";
+import type { Patient } from "../../../core/model/patient.ts";
+import { ageOn } from "../../../core/model/patient.ts";
+import { birthdateFilter, birthdateFilterOptions, type BirthdateFilterParts } from "../../../core/rules/birthdate-filter.ts";
+import { useApi } from "../../state/client.ts";
+import { searchDebounceMs, useDebounced } from "../../state/debounce.ts";
+import { todayIso } from "../../state/today.ts";
+import { SearchBox } from "../../ui/SearchBox.tsx";
+import { Select } from "../../ui/Select.tsx";
+import { Skeleton } from "../../ui/Skeleton.tsx";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+
+export const searchPageSize = 20;
+
+interface Results { entries: Patient[]; remaining: number; page: number }
+
+/** Patient search by name or ID with the birthdate filter; pages load as the list scrolls ("infinite scroll while remaining > 0"). */
+export function PatientSearch({ refreshKey }: { refreshKey: number }) {
+  const { t } = useLingui();
+  const api = useApi();
+  const [name, setName] = useState("");
+  const [parts, setParts] = useState<BirthdateFilterParts>({ day: null, month: null, year: null });
+  const currentYear = new Date().getFullYear();
+  const options = birthdateFilterOptions(currentYear);
+  const filter = useDebounced({ name: name.trim(), birthdate: birthdateFilter(parts, currentYear) }, searchDebounceMs);
+  const [results, setResults] = useState<Results | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const generation = useRef(0);
+  const sentinel = useRef<HTMLLIElement>(null);
+  const filterKey = JSON.stringify(filter);
+
+  useEffect(() => {
+    const mine = ++generation.current;
+    setResults(null);
+    setFailed(false);
+    api.call("patient.search", { body: { filter, page: 0, quantity: searchPageSize } }).then(
+      (r) => { if (mine === generation.current) setResults({ entries: [...r.entries], remaining: r.remaining, page: r.page }); },
+      () => { if (mine === generation.current) setFailed(true); },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [filterKey, refreshKey, api]);
+
+  const loadMore = async () => {
+    if (!results || results.remaining <= 0 || loadingMore) return;
+    const mine = generation.current;
+    setLoadingMore(true);
+    try {
+      const r = await api.call("patient.search", { body: { filter, page: results.page + 1, quantity: searchPageSize } });
+      if (mine === generation.current)
+        setResults((prev) => prev && { entries: [...prev.entries, ...r.entries.filter((e) => !prev.entries.some((p) => p.id === e.id))], remaining: r.remaining, page: r.page });
+    } catch {
+      if (mine === generation.current) setFailed(true);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  // Load the next page when the end of the list scrolls into view.
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) void loadMore(); });
+    observer.observe(node);
+    return () => observer.disconnect();
+  });
+
+  const today = todayIso();
+  const part = (key: keyof BirthdateFilterParts) => (v: string) => setParts((p) => ({ ...p, [key]: v === "" ? null : v }));
+  const filterActive = parts.day !== null || parts.month !== null || parts.year !== null;
+
+  return (
+    <section aria-labelledby="patients-heading" className="card">
+      <h2 id="patients-heading">{t`Patients`}</h2>
+      <SearchBox label={t`Search patients by name or ID`} placeholder={t`Search by name or ID`} value={name} onChange={setName} />
+      <fieldset className="birthdate-filter" style={{ border: "none", padding: 0, margin: 0 }}>
+        <legend className="field-hint">{t`Filter by birthdate (day, month and year)`}</legend>
+        <Select label={t`Day`} value={parts.day ?? ""} onChange={part("day")} options={[{ value: "", label: t`Day` }, ...options.days.map((d) => ({ value: d, label: d }))]} hideLabel />
+        <Select label={t`Month`} value={parts.month ?? ""} onChange={part("month")} options={[{ value: "", label: t`Month` }, ...options.months.map((d) => ({ value: d, label: d }))]} hideLabel />
+        <Select label={t`Year`} value={parts.year ?? ""} onChange={part("year")} options={[{ value: "", label: t`Year` }, ...[...options.years].reverse().map((d) => ({ value: d, label: d }))]} hideLabel />
+        {filterActive && <button type="button" className="btn" onClick={() => setParts({ day: null, month: null, year: null })}>{t`Clear date`}</button>}
+      </fieldset>
+      {failed && <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>}
+      {!results && !failed && <Skeleton kind="patient-cards" count={4} />}
+      {results && results.entries.length === 0 && (
+        <EmptyState title={t`No patients found`} hint={filter.name || filter.birthdate ? t`Check the spelling or the birthdate, or create the patient.` : t`Create the first patient to get started.`} />
+      )}
+      {results && results.entries.length > 0 && (
+        <ul className="list" aria-label={t`Search results`}>
+          {results.entries.map((p) => (
+            <li key={p.id}>
+              <Link className="patient-row" to={`/patient/${p.id}/perimetry/all`}>
+                <span className="spacer">
+                  <strong>{p.name}</strong><br />
+                  <span className="muted">{t`ID`} {p.uniqueId}</span>
+                </span>
+                <span className="num">{p.birthdate} · {t`${ageOn(p.birthdate, today)} years`}</span>
+              </Link>
+            </li>
+          ))}
+          {results.remaining > 0 && (
+            <li ref={sentinel}>
+              <button type="button" className="btn" onClick={() => void loadMore()} disabled={loadingMore}>
+                {loadingMore ? t`Loading…` : t`Show more patients`}
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+import type { Measurement } from "../../../core/model/measurement.ts";
+
+/** When a measurement happened: its result's time, or when it was created while still waiting. */
+export const measurementDate = (m: Measurement): string => m.result?.takenAt ?? m.createdAt;
+
+/** "the measurement list grouped by date" (accounts seed §2): newest day first, newest first within a day. */
+export function groupByDay(list: ReadonlyArray<Measurement>): Array<{ day: string; items: Measurement[] }> {
+  const sorted = [...list].filter((m) => m.trashedAt === null).sort((a, b) => measurementDate(b).localeCompare(measurementDate(a)));
+  const groups: Array<{ day: string; items: Measurement[] }> = [];
+  for (const m of sorted) {
+    const day = measurementDate(m).slice(0, 10);
+    const last = groups.at(-1);
+    if (last && last.day === day) last.items.push(m);
+    else groups.push({ day, items: [m] });
+  }
+  return groups;
+}

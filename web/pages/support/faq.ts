@@ -1,0 +1,131 @@
+import { msg } from "@lingui/core/macro";
+import type { MessageDescriptor } from "@lingui/core";
+
+// The help centre's questions and answers (accounts seed §2 lists the topics; the text is ours).
+
+export type FaqCategory = "patient" | "measurement" | "device" | "account" | "troubleshooting";
+
+export interface FaqItem {
+  id: string;
+  category: FaqCategory;
+  question: MessageDescriptor;
+  answer: MessageDescriptor;
+  /** "who can use this feature" box */
+  who?: MessageDescriptor;
+  /** notes box */
+  note?: MessageDescriptor;
+}
+
+export const categoryNames: Record<FaqCategory | "all", MessageDescriptor> = {
+  all: msg`All`,
+  patient: msg`Patient`,
+  measurement: msg`Measurement`,
+  device: msg`Device`,
+  account: msg`Account`,
+  troubleshooting: msg`Troubleshooting`,
+};
+
+const everyone = msg`Every logged-in user: clinicians, technicians and managers.`;
+
+export const faq: FaqItem[] = [
+  {
+    id: "create-patient", category: "patient",
+    question: msg`How do I create a patient?`,
+    answer: msg`On the home page, click Create patient. Fill in the name, the patient ID, the birthdate, the gender and the patient's language, then click Save twice: the first click asks you to check the details, the second saves them.`,
+    who: everyone,
+    note: msg`Names and IDs may contain letters, digits, spaces, commas, hyphens and underscores only.`,
+  },
+  {
+    id: "edit-patient", category: "patient",
+    question: msg`How do I edit a patient's details?`,
+    answer: msg`Open the patient from the search on the home page and click Edit in the header. Change the fields and click Save twice to confirm.`,
+    who: everyone,
+  },
+  {
+    id: "delete-patient", category: "patient",
+    question: msg`How do I delete a patient, and can I get them back?`,
+    answer: msg`Open the patient and click Delete, then confirm. The patient goes to the bin together with their tests. From the bin you can restore the patient, or delete them for good.`,
+    who: everyone,
+    note: msg`Deleting from the bin cannot be undone.`,
+  },
+  {
+    id: "view-patient", category: "patient",
+    question: msg`How do I find a patient and see their results?`,
+    answer: msg`Type part of the name or the patient ID in the search box on the home page. To narrow the list, choose the day, month and year of birth. Click a patient to open their tests, grouped by date.`,
+    who: everyone,
+  },
+  {
+    id: "plan-measurement", category: "measurement",
+    question: msg`How do I plan a measurement?`,
+    answer: msg`Open the technician view and click the plus button on the headset's lane. Choose the patient, the eye, the pattern and the strategy, then save. The measurement joins the headset's queue and starts when the technician presses play.`,
+    who: everyone,
+  },
+  {
+    id: "view-measurement", category: "measurement",
+    question: msg`Where do I see the result of a measurement?`,
+    answer: msg`Recent tests on the home page link straight to the result. You can also open the patient and pick the measurement in the perimetry list. Notes can be added to every measurement.`,
+    who: everyone,
+  },
+  {
+    id: "restart-measurement", category: "measurement",
+    question: msg`How do I restart a measurement?`,
+    answer: msg`Stop the running measurement on the headset's lane in the technician view, then plan it again with the same settings. The stopped measurement keeps no result.`,
+    who: everyone,
+    note: msg`If the patient needs a break, pause instead of stopping: the measurement continues where it stopped.`,
+  },
+  {
+    id: "standalone", category: "measurement",
+    question: msg`What is stand-alone mode?`,
+    answer: msg`In stand-alone mode a headset repeats one measurement without a network connection. Results are kept on the headset and uploaded once it is back online.`,
+    who: everyone,
+  },
+  {
+    id: "device-setup", category: "device",
+    question: msg`How do I set up a headset?`,
+    answer: msg`Charge the headset and the clicker, switch the headset on and connect it to the clinic's Wi-Fi. It appears in the technician view once it is connected; give it an alias so everyone recognises it.`,
+  },
+  {
+    id: "battery-led", category: "device",
+    question: msg`What do the battery LED colours mean?`,
+    answer: msg`Blue: battery above 20 %. Flashing red: below 20 %. Green: fully charged. Yellow while charging: below 98 %. Red while charging: below 20 %.`,
+  },
+  {
+    id: "cleaning", category: "device",
+    question: msg`How do I clean and store a headset?`,
+    answer: msg`Wipe the face cushion and the clicker with a disinfecting wipe after every patient, and the lenses with a dry microfibre cloth only. Store the headset in its case, away from direct sunlight, which can damage the lenses.`,
+  },
+  {
+    id: "change-password", category: "account",
+    question: msg`How do I change my password?`,
+    answer: msg`Open Settings, type your current password and the new one twice, then click Change password. A password needs at least 8 characters with an uppercase letter and a special character.`,
+    who: everyone,
+  },
+  {
+    id: "reset-password", category: "account",
+    question: msg`I forgot my password. What do I do?`,
+    answer: msg`On the login page, click Forgot your password? and type your e-mail address twice. Open the link in the e-mail you receive and choose a new password. The link expires after a while; if it has, request a new one.`,
+    who: everyone,
+  },
+  {
+    id: "invite-users", category: "account",
+    question: msg`How do I invite or delete users?`,
+    answer: msg`Open Users, type one or more e-mail addresses, choose a role and click Send invitations. Each person receives a link to choose a password. To remove someone, click Delete on their row and confirm.`,
+    who: msg`Managers only.`,
+    note: msg`Deleting a user revokes their access to all tests and results in the organisation.`,
+  },
+  {
+    id: "troubleshooting-offline", category: "troubleshooting",
+    question: msg`The page says there is no internet connection.`,
+    answer: msg`Check the computer's network cable or Wi-Fi. The page comes back by itself as soon as the connection returns; nothing you saved is lost.`,
+  },
+  {
+    id: "troubleshooting-headset", category: "troubleshooting",
+    question: msg`A headset does not appear or shows as disconnected.`,
+    answer: msg`Check that the headset is switched on, charged and connected to the same network as the clinic. Restart the headset if it stays disconnected for more than a minute.`,
+  },
+  {
+    id: "troubleshooting-session", category: "troubleshooting",
+    question: msg`I was logged out unexpectedly.`,
+    answer: msg`Sessions end after a period of inactivity, or when you log in with the same account from another browser. Log in again; planned measurements and results are not affected.`,
+  },
+];
