@@ -1,0 +1,14 @@
+import type { Notice } from "../scheduling/notice.ts";
+
+// What the client announces (mitt). Views subscribe to `change` and re-read the part named by the topic.
+
+export type ChangeTopic = "cache" | "devices" | "session" | "connectivity" | "marks" | "socket" | "lanes" | "commands";
+
+export type ClientEvents = {
+  change: ChangeTopic;
+  notice: Notice;
+  /** Where the app should go: home (a viewed patient was trashed), login (the session ended). */
+  navigate: { readonly to: "home" | "login" };
+  /** A live event whose data did not decode (dropped). */
+  invalidEvent: string;
+};

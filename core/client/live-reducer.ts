@@ -1,0 +1,328 @@
+import { Result } from "effect";
+import { LiveEventType as T, LiveOperation as Op, type ConnectionStatus, type DeviceStatus } from "../model/enums.ts";
+import type { LiveEvent } from "../model/live.ts";
+import { decodeLiveEventData, type ConnectionData, type DeviceChangeData, type ProgressData } from "../model/live-data.ts";
+import type { Appointment } from "../model/appointment.ts";
+import type { Device } from "../model/device.ts";
+import type { Examination } from "../model/examination.ts";
+import type { Measurement } from "../model/measurement.ts";
+import type { Patient } from "../model/patient.ts";
+import type { RunningTest } from "../model/running-test.ts";
+import type { Notice } from "../scheduling/notice.ts";
+import { CacheKey, type ExaminationParams } from "./cache-keys.ts";
+import { entriesOf, hasKey, mapData, type CacheSnapshot } from "./cache-snapshot.ts";
+import { addItem, removeItem, replaceItem } from "./list-ops.ts";
+
+// The live-event reducer (scheduling seed §4 "Live events", accounts seed §4 "Real-time events"): a pure function from
+// the cache snapshot and one event to the next snapshot plus the effects the client carries out (refetch, notice,
+// navigation, device tracking). Event data is decoded here by type and operation, once.
+
+export type LiveEffect =
+  | { readonly kind: "refetch"; readonly key: CacheKey }
+  | { readonly kind: "notice"; readonly notice: Notice }
+  | { readonly kind: "navigate"; readonly to: "home" }
+  | { readonly kind: "device-status"; readonly deviceSn: string; readonly status: DeviceStatus }
+  | { readonly kind: "connection"; readonly deviceSn: string; readonly connection: ConnectionStatus }
+  | { readonly kind: "progress"; readonly deviceSn: string; readonly progress: RunningTest }
+  | { readonly kind: "invalid-event"; readonly message: string };
+
+export interface LiveContext {
+  /** The patient whose pages are open, if any ("A trashed patient being viewed sends the user home"). */
+  readonly viewedPatientId: string | null;
+}
+
+export interface LiveOutcome {
+  readonly snapshot: CacheSnapshot;
+  readonly effects: readonly LiveEffect[];
+}
+
+/** "Measurement result ready: ... shows a success notice 'measurement ready' for 10 s with an action to open the
+ * patient's result." */
+export const measurementReadyNotice = (patientId: string, measurementId: string): Notice => ({
+  kind: "success",
+  title: "measurement ready",
+  durationMs: 10_000,
+  action: { kind: "open-result", label: "Open result", patientId, measurementId },
+});
+
+export function reduceLiveEvent(snapshot: CacheSnapshot, event: LiveEvent, context: LiveContext): LiveOutcome {
+  const decoded = decodeLiveEventData(event);
+  if (decoded === undefined) return { snapshot, effects: [] };
+  if (Result.isFailure(decoded))
+    return { snapshot, effects: [{ kind: "invalid-event", message: `${event.type}/${event.operation}: ${decoded.failure.message}` }] };
+  const data = decoded.success;
+  const op = event.operation;
+
+  // Progress carries the running test whatever the event type.
+  if (op === Op.MeasurementProgress || op === Op.ExaminationProgress) {
+    const { deviceSn, ...progress } = data as ProgressData;
+    return { snapshot, effects: [{ kind: "progress", deviceSn, progress }] };
+  }
+  // "Device transfer in or out refetches devices."
+  if (op === Op.DeviceTransferIn || op === Op.DeviceTransferOut) return { snapshot, effects: [{ kind: "refetch", key: CacheKey.Devices }] };
+
+  switch (event.type) {
+    case T.Device:
+      return deviceEvent(snapshot, op, data);
+    case T.Patient:
+      return patientEvent(snapshot, op, data, context);
+    case T.Measurement:
+      return measurementEvent(snapshot, op, data);
+    case T.Examination:
+      return examinationEvent(snapshot, op, data);
+    case T.Appointment:
+      return appointmentEvent(snapshot, op, data);
+    case T.Reorder:
+      return { snapshot: replaceAppointment(snapshot, data as Appointment), effects: [] };
+    case T.DragAndDrop:
+      return dragAndDropEvent(snapshot, data as { from: { deviceId: string; revision: number }; to: { deviceId: string; revision: number } });
+    case T.Connection: {
+      const { deviceSn, connection } = data as ConnectionData;
+      return {
+        snapshot: patchDevice(snapshot, deviceSn, (d) => (d.connection === connection ? d : { ...d, connection })),
+        effects: [{ kind: "connection", deviceSn, connection }],
+      };
+    }
+  }
+}
+
+const refetchIfCached = (s: CacheSnapshot, key: CacheKey): LiveEffect[] => (hasKey(s, key) ? [{ kind: "refetch", key }] : []);
+
+// ---- devices ---------------------------------------------------------------------------------------------------------
+
+const patchDevices = (s: CacheSnapshot, update: (devices: readonly Device[]) => readonly Device[]) =>
+  mapData(s, CacheKey.Devices, (devices) => update(devices));
+
+const patchDevice = (s: CacheSnapshot, deviceSn: string, update: (d: Device) => Device) =>
+  patchDevices(s, (devices) => {
+    let changed = false;
+    const next = devices.map((d) => {
+      if (d.deviceSn !== deviceSn) return d;
+      const u = update(d);
+      changed ||= u !== d;
+      return u;
+    });
+    return changed ? next : devices;
+  });
+
+/** Applies `update` to each device's queue; devices whose queue comes back identical keep their identity. */
+const patchLanes = <K extends "perimetries" | "appointments">(
+  s: CacheSnapshot,
+  field: K,
+  update: (queue: NonNullable<Device[K]>, device: Device) => NonNullable<Device[K]>,
+) =>
+  patchDevices(s, (devices) => {
+    let changed = false;
+    const next = devices.map((d) => {
+      const queue = d[field];
+      if (queue === undefined) return d;
+      const u = update(queue as NonNullable<Device[K]>, d);
+      if (u === queue) return d;
+      changed = true;
+      return { ...d, [field]: u };
+    });
+    return changed ? next : devices;
+  });
+
+function deviceEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown): LiveOutcome {
+  switch (op) {
+    case Op.Insert:
+    case Op.Restore:
+      return { snapshot: patchDevices(s, (list) => addItem(list, data as Device)), effects: [] };
+    case Op.Update: {
+      const change = data as DeviceChangeData;
+      const { deviceSn, ...fields } = change;
+      const effects: LiveEffect[] = [];
+      // "A status event from the live socket sets the device's status"
+      if (fields.status !== undefined) effects.push({ kind: "device-status", deviceSn, status: fields.status });
+      if (fields.connection !== undefined) effects.push({ kind: "connection", deviceSn, connection: fields.connection });
+      return { snapshot: patchDevice(s, deviceSn, (d) => ({ ...d, ...fields })), effects };
+    }
+    case Op.Trash:
+    case Op.Delete:
+      return { snapshot: patchDevices(s, (list) => removeItem(list, (data as { id: string }).id)), effects: [] };
+    default:
+      return { snapshot: s, effects: [] };
+  }
+}
+
+/** Our own drag already set these revisions: nothing to do. Anyone else's drag: the order is unknown here, refetch. */
+function dragAndDropEvent(s: CacheSnapshot, move: { from: { deviceId: string; revision: number }; to: { deviceId: string; revision: number } }): LiveOutcome {
+  const devices = entriesOf(s, CacheKey.Devices).flatMap((e) => e.data ?? []);
+  const known = (side: { deviceId: string; revision: number }) => devices.some((d) => d.id === side.deviceId && d.revision === side.revision);
+  return { snapshot: s, effects: known(move.from) && known(move.to) ? [] : refetchIfCached(s, CacheKey.Devices) };
+}
+
+// ---- patients --------------------------------------------------------------------------------------------------------
+
+function patientEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown, context: LiveContext): LiveOutcome {
+  switch (op) {
+    case Op.Insert:
+    case Op.Restore: {
+      const patient = data as Patient;
+      let next = mapData(s, CacheKey.Patients, (d) => (Array.isArray(d) ? addItem(d as readonly Patient[], patient) : replaceOne(d as Patient, patient)));
+      next = mapData(next, CacheKey.TrashedPatients, (list) => removeItem(list, patient.id));
+      // Search results depend on the server's matching: ask again rather than guess.
+      return { snapshot: next, effects: refetchIfCached(next, CacheKey.PatientSearch) };
+    }
+    case Op.Update: {
+      const patient = data as Patient;
+      let next = mapData(s, CacheKey.Patients, (d) => (Array.isArray(d) ? replaceItem(d as readonly Patient[], patient) : replaceOne(d as Patient, patient)));
+      next = mapData(next, CacheKey.PatientSearch, (page) => {
+        const entries = replaceItem(page.entries, patient);
+        return entries === page.entries ? page : { ...page, entries };
+      });
+      next = mapData(next, CacheKey.TrashedPatients, (list) => replaceItem(list, patient));
+      return { snapshot: next, effects: [] };
+    }
+    case Op.Trash:
+    case Op.Delete: {
+      const { id } = data as { id: string };
+      let next = mapData(s, CacheKey.Patients, (d) => (Array.isArray(d) ? removeItem(d as readonly Patient[], id) : d));
+      next = mapData(next, CacheKey.PatientSearch, (page) => {
+        const entries = removeItem(page.entries, id);
+        return entries === page.entries ? page : { ...page, entries };
+      });
+      const effects: LiveEffect[] = [];
+      if (op === Op.Delete) next = mapData(next, CacheKey.TrashedPatients, (list) => removeItem(list, id));
+      else effects.push(...refetchIfCached(next, CacheKey.TrashedPatients));
+      // "A trashed patient being viewed sends the user home."
+      if (context.viewedPatientId === id) effects.push({ kind: "navigate", to: "home" });
+      return { snapshot: next, effects };
+    }
+    default:
+      return { snapshot: s, effects: [] };
+  }
+}
+
+const replaceOne = <T extends { id: string }>(current: T, item: T): T => (current.id === item.id ? item : current);
+
+// ---- measurements ----------------------------------------------------------------------------------------------------
+
+function measurementEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown): LiveOutcome {
+  switch (op) {
+    case Op.Insert:
+    case Op.Restore: {
+      const m = data as Measurement;
+      let next = mapData(s, CacheKey.Measurements, (list, p) => (p.patientId === m.patientId ? addItem(list, m) : list));
+      next = mapData(next, CacheKey.TrashedMeasurements, (list) => removeItem(list, m.id));
+      // A queued measurement (no result yet) joins its device's lane at the end.
+      if (m.deviceSn !== null && m.result === null)
+        next = patchLanes(next, "perimetries", (queue, d) => (d.deviceSn === m.deviceSn ? addItem(queue, m) : queue));
+      return { snapshot: next, effects: [] };
+    }
+    case Op.Update: {
+      const m = data as Measurement;
+      let next = mapData(s, CacheKey.Measurements, (list) => replaceItem(list, m));
+      next = mapData(next, CacheKey.TrashedMeasurements, (list) => replaceItem(list, m));
+      next = patchLanes(next, "perimetries", (queue) => replaceItem(queue, m));
+      return { snapshot: next, effects: [] };
+    }
+    case Op.Trash:
+    case Op.Delete: {
+      const { id } = data as { id: string };
+      let next = mapData(s, CacheKey.Measurements, (list) => removeItem(list, id));
+      next = patchLanes(next, "perimetries", (queue) => removeItem(queue, id));
+      if (op === Op.Delete) return { snapshot: mapData(next, CacheKey.TrashedMeasurements, (list) => removeItem(list, id)), effects: [] };
+      return { snapshot: next, effects: refetchIfCached(next, CacheKey.TrashedMeasurements) };
+    }
+    case Op.MeasurementResultReady: {
+      // "removes the card from the device list and shows a success notice 'measurement ready' for 10 s"; the patient's
+      // list gets the result ("replaces or adds the result", accounts seed §4).
+      const m = data as Measurement;
+      let next = patchLanes(s, "perimetries", (queue) => removeItem(queue, m.id));
+      next = mapData(next, CacheKey.Measurements, (list, p) => (p.patientId === m.patientId ? addItem(list, m) : list));
+      return { snapshot: next, effects: [{ kind: "notice", notice: measurementReadyNotice(m.patientId, m.id) }] };
+    }
+    default:
+      return { snapshot: s, effects: [] };
+  }
+}
+
+// ---- examinations and appointments ("Appointment and examination events are handled alike") ------------------------
+
+const matchesExaminationFilter = (e: Examination, p: ExaminationParams): boolean =>
+  (p.patientId === undefined || p.patientId === e.patientId) &&
+  (p.taken === undefined || p.taken === e.taken) &&
+  (p.examinationType === undefined || p.examinationType === e.type);
+
+/** Rewrites the examinations inside cached appointments (the appointments list, the bin and the device lanes). */
+function patchAppointmentExaminations(s: CacheSnapshot, update: (list: readonly Examination[], a: Appointment) => readonly Examination[]) {
+  const inAppointment = (a: Appointment): Appointment => {
+    const examinations = update(a.examinations, a);
+    return examinations === a.examinations ? a : { ...a, examinations };
+  };
+  const inList = (list: readonly Appointment[]) => {
+    let changed = false;
+    const next = list.map((a) => {
+      const u = inAppointment(a);
+      changed ||= u !== a;
+      return u;
+    });
+    return changed ? next : list;
+  };
+  let next = mapData(s, CacheKey.Appointments, inList);
+  next = mapData(next, CacheKey.TrashedAppointments, inList);
+  return patchLanes(next, "appointments", (queue) => inList(queue));
+}
+
+function examinationEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown): LiveOutcome {
+  switch (op) {
+    case Op.Insert:
+    case Op.Restore:
+    case Op.Update:
+    case Op.MeasurementResultReady: {
+      const e = data as Examination;
+      const adds = op !== Op.Update;
+      const put = <L extends readonly Examination[]>(list: L, belongs: boolean) =>
+        adds && belongs ? addItem(list, e) : replaceItem(list, e);
+      let next = mapData(s, CacheKey.Examinations, (list, p) => put(list, matchesExaminationFilter(e, p)));
+      next = mapData(next, CacheKey.AmslerGrid, (list, p) => put(list, e.type === "amsler" && e.patientId === p.patientId));
+      next = patchAppointmentExaminations(next, (list, a) => put(list, a.id === e.appointmentId));
+      const effects: LiveEffect[] =
+        op === Op.MeasurementResultReady ? [{ kind: "notice", notice: measurementReadyNotice(e.patientId, e.id) }] : [];
+      return { snapshot: next, effects };
+    }
+    case Op.Trash:
+    case Op.Delete: {
+      const { id } = data as { id: string };
+      let next = mapData(s, CacheKey.Examinations, (list) => removeItem(list, id));
+      next = mapData(next, CacheKey.AmslerGrid, (list) => removeItem(list, id));
+      next = patchAppointmentExaminations(next, (list) => removeItem(list, id));
+      return { snapshot: next, effects: [] };
+    }
+    default:
+      return { snapshot: s, effects: [] };
+  }
+}
+
+function replaceAppointment(s: CacheSnapshot, a: Appointment): CacheSnapshot {
+  let next = mapData(s, CacheKey.Appointments, (list) => replaceItem(list, a));
+  next = mapData(next, CacheKey.TrashedAppointments, (list) => replaceItem(list, a));
+  return patchLanes(next, "appointments", (queue) => replaceItem(queue, a));
+}
+
+function appointmentEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown): LiveOutcome {
+  switch (op) {
+    case Op.Insert:
+    case Op.Restore: {
+      const a = data as Appointment;
+      let next = mapData(s, CacheKey.Appointments, (list) => addItem(list, a));
+      next = mapData(next, CacheKey.TrashedAppointments, (list) => removeItem(list, a.id));
+      if (a.deviceSn !== null) next = patchLanes(next, "appointments", (queue, d) => (d.deviceSn === a.deviceSn ? addItem(queue, a) : queue));
+      return { snapshot: next, effects: [] };
+    }
+    case Op.Update:
+      return { snapshot: replaceAppointment(s, data as Appointment), effects: [] };
+    case Op.Trash:
+    case Op.Delete: {
+      const { id } = data as { id: string };
+      let next = mapData(s, CacheKey.Appointments, (list) => removeItem(list, id));
+      next = patchLanes(next, "appointments", (queue) => removeItem(queue, id));
+      if (op === Op.Delete) return { snapshot: mapData(next, CacheKey.TrashedAppointments, (list) => removeItem(list, id)), effects: [] };
+      return { snapshot: next, effects: refetchIfCached(next, CacheKey.TrashedAppointments) };
+    }
+    default:
+      return { snapshot: s, effects: [] };
+  }
+}
