@@ -2,16 +2,16 @@
 // threshold. Accounts seed §9: "Gaze chart: bar width 7 on screen, 1 in print; scale fixed at 40 if max under 10, else max
 // plus 20; value -1 means could not measure." Issue #9: in print it is not drawn beyond 666 samples, with a notice.
 
-import { tickCount } from "./axes.ts";
+import { GAZE_NOT_MEASURED, GAZE_PRINT_MAX_SAMPLES, gazeScaleMax as scaleMaxOfMax } from "../analytics/gaze.ts";
+import { formatTick, niceStep, tickCount } from "./axes.ts";
 import { chartArea, yAxisNodes, yOf, type ValueAxis } from "./chart.ts";
-import { formatTick, niceStep } from "./axes.ts";
 import { titleNodes } from "./field.ts";
 import { message, text, type Medium, type Scene, type SceneNode } from "./scene.ts";
 
-/** "Value -1 means could not measure." */
-export const gazeNotMeasured = -1;
-/** Beyond this many samples the print layout leaves the gaze chart out (its bars would merge into a block). */
-export const gazePrintSampleLimit = 666;
+/** "Value -1 means could not measure." (the rule lives in core/analytics/gaze.ts) */
+export const gazeNotMeasured = GAZE_NOT_MEASURED;
+/** Beyond this many samples the print layout leaves the gaze chart out (its 1-unit bars would merge into a block). */
+export const gazePrintSampleLimit = GAZE_PRINT_MAX_SAMPLES;
 
 /** "Bar width 7 on screen, 1 in print." */
 export function gazeBarWidth(medium: Medium): number {
@@ -21,8 +21,7 @@ export function gazeBarWidth(medium: Medium): number {
 /** "Scale fixed at 40 if max under 10, else max plus 20" (the max of the measured samples). */
 export function gazeScaleMax(samples: readonly number[]): number {
   const measured = samples.filter((s) => s !== gazeNotMeasured);
-  const max = measured.length === 0 ? 0 : Math.max(...measured);
-  return max < 10 ? 40 : max + 20;
+  return scaleMaxOfMax(measured.length === 0 ? 0 : Math.max(...measured));
 }
 
 /** Whether the chart is drawn: always on screen; in print only up to 666 samples. */

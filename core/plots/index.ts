@@ -18,3 +18,4 @@ export * from "./esterman.ts";
 export * from "./live.ts";
 export * from "./amsler.ts";
 export * from "./svg.ts";
+export * from "./result-plots.ts";

@@ -1,19 +1,23 @@
 // The progression chart: mean defect over time per eye, with the regression line and its slope per year.
 // Accounts seed §9: "Progression filters: all, 12 months, 1 month, 1 week, 1 day (analysis window values: all, 366, 31,
 // 7, 1 days ...). Progression is a linear slope of mean defect per year rounded to 1 decimal, computed from the baseline
-// onwards if one exists." analytics.md: "only valid, reliable results of pattern G or 24-2".
+// onwards if one exists." analytics.md: "only valid, reliable results of pattern G or 24-2". The rules themselves
+// (chartable, window, slope) are core/analytics/progression/md-slope.ts; this file draws them.
 
-import { Eye, Pattern } from "../model/enums.ts";
+import { inWindow, isChartable, mdSlope, type MdSlope, type ProgressionPoint, type ProgressionWindow } from "../analytics/progression/md-slope.ts";
+import { Eye } from "../model/enums.ts";
 import { evenTicks, tickCount } from "./axes.ts";
 import { chartArea, valueAxis, xAxisNodes, yAxisNodes, yOf } from "./chart.ts";
 import { titleNodes } from "./field.ts";
 import type { ColourToken } from "./palette.ts";
 import { message, text, type Message, type Scene, type SceneNode } from "./scene.ts";
 
+export type { ProgressionPoint } from "../analytics/progression/md-slope.ts";
+
 export type ProgressionFilter = "all" | "12m" | "1m" | "1w" | "1d";
 
-/** The analysis window of each filter in days ("all, 366, 31, 7, 1 days"); null = all. */
-export const progressionWindowDays: Record<ProgressionFilter, number | null> = { all: null, "12m": 366, "1m": 31, "1w": 7, "1d": 1 };
+/** The analysis window of each filter ("all, 366, 31, 7, 1 days"); the windowing itself is core/analytics' inWindow. */
+export const progressionWindows: Record<ProgressionFilter, ProgressionWindow> = { all: "all", "12m": 366, "1m": 31, "1w": 7, "1d": 1 };
 
 export const progressionFilterLabels: Record<ProgressionFilter, Message> = {
   all: message("plots.progression.filter.all", "All"),
@@ -23,88 +27,38 @@ export const progressionFilterLabels: Record<ProgressionFilter, Message> = {
   "1d": message("plots.progression.filter.1d", "1 day"),
 };
 
-export interface ProgressionPoint {
-  readonly measurementId: string;
-  /** ISO-8601 time or epoch ms. */
-  readonly takenAt: string | number;
-  readonly meanDefect: number;
-  readonly eye: Eye;
-  readonly pattern: Pattern;
-  /** The result is valid (has a normative analysis). */
-  readonly valid: boolean;
-  /** Not marked unreliable. */
-  readonly reliable: boolean;
-}
-
 const msPerDay = 86_400_000;
-const daysPerYear = 365.25;
-const time = (t: string | number) => (typeof t === "number" ? t : Date.parse(t));
+const msPerYear = msPerDay * 365.25;
+const time = (t: string) => Date.parse(t);
 
-/** "Only valid, reliable G or 24-2 results" enter the chart; unreliable ones are excluded from it (accounts seed §4). */
-export function isProgressionEligible(p: ProgressionPoint): boolean {
-  return p.valid && p.reliable && (p.pattern === Pattern.G || p.pattern === Pattern.P24_2);
+/** The points the chart draws: chartable (valid, reliable, G or 24-2, with a mean defect) and inside the window. */
+export function progressionPointsShown(points: readonly ProgressionPoint[], filter: ProgressionFilter, now: string): ProgressionPoint[] {
+  return inWindow(points.filter(isChartable), progressionWindows[filter], now);
 }
 
-/** Whether a result falls in the filter's window of days before `now`. */
-export function inProgressionWindow(p: ProgressionPoint, filter: ProgressionFilter, now: number): boolean {
-  const days = progressionWindowDays[filter];
-  return days === null || time(p.takenAt) >= now - days * msPerDay;
-}
-
-export interface Trend {
-  /** Mean defect change per year, unrounded. */
-  readonly slopePerYear: number;
-  /** "Rounded to 1 decimal". */
-  readonly slopeRounded: number;
-  /** Fitted mean defect at `from` and `to` (epoch ms), for drawing the line. */
-  readonly from: { readonly t: number; readonly md: number };
-  readonly to: { readonly t: number; readonly md: number };
-  /** Points the line was fitted to. */
-  readonly count: number;
-}
-
-/** Rounds a slope to 1 decimal as the seeds ask (and never shows -0). */
-export function roundSlope(slope: number): number {
-  const r = Math.round(slope * 10) / 10;
-  return r === 0 ? 0 : r;
-}
-
-/**
- * Least-squares line of mean defect on time in years (days / 365.25), fitted from the baseline on when the eye has one
- * ("computed from the baseline onwards if one exists"). Undefined with fewer than two results or all on one instant.
- */
-export function progressionTrend(points: readonly ProgressionPoint[], baselineTakenAt?: number): Trend | undefined {
-  const used = points.filter((p) => baselineTakenAt === undefined || time(p.takenAt) >= baselineTakenAt);
-  if (used.length < 2) return undefined;
-  const ts = used.map((p) => time(p.takenAt));
+/** The regression line of a slope through the mean of the points it was fitted to, from the first to the last. */
+export function trendLine(slope: MdSlope): { from: { t: number; md: number }; to: { t: number; md: number } } | undefined {
+  if (slope.unrounded === null || slope.points.length < 2) return undefined;
+  const ts = slope.points.map((p) => time(p.takenAt));
+  const mds = slope.points.map((p) => p.meanDefect!);
+  const mt = ts.reduce((a, b) => a + b, 0) / ts.length;
+  const mmd = mds.reduce((a, b) => a + b, 0) / mds.length;
+  const at = (t: number) => mmd + (slope.unrounded! * (t - mt)) / msPerYear;
   const t0 = Math.min(...ts);
-  const xs = ts.map((t) => (t - t0) / msPerDay / daysPerYear);
-  const ys = used.map((p) => p.meanDefect);
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let sxx = 0;
-  let sxy = 0;
-  xs.forEach((x, i) => {
-    sxx += (x - mx) ** 2;
-    sxy += (x - mx) * (ys[i]! - my);
-  });
-  if (sxx === 0) return undefined;
-  const slope = sxy / sxx;
-  const at = (t: number) => my + slope * ((t - t0) / msPerDay / daysPerYear - mx);
   const t1 = Math.max(...ts);
-  return { slopePerYear: slope, slopeRounded: roundSlope(slope), from: { t: t0, md: at(t0) }, to: { t: t1, md: at(t1) }, count: used.length };
+  return { from: { t: t0, md: at(t0) }, to: { t: t1, md: at(t1) } };
 }
 
-/** "{slope} dB/year" with the slope to 1 decimal. */
-export function slopeLabel(trend: Trend): Message {
-  return message("plots.progression.slope", "{slope} dB/year", { slope: trend.slopeRounded.toFixed(1) });
+/** "{slope} dB/year" with the slope "rounded to 1 decimal" (by core/analytics' mdSlope). */
+export function slopeLabel(slopePerYear: number): Message {
+  return message("plots.progression.slope", "{slope} dB/year", { slope: slopePerYear.toFixed(1) });
 }
 
 export interface ProgressionInput {
   readonly points: readonly ProgressionPoint[];
   readonly filter: ProgressionFilter;
-  /** Epoch ms the windows count back from. */
-  readonly now: number;
+  /** ISO time the windows count back from (today). */
+  readonly now: string;
   /** Baseline measurement id per eye (at most one per eye). */
   readonly baselines?: { readonly right?: string; readonly left?: string };
   readonly width: number;
@@ -141,24 +95,25 @@ const marker = (series: EyeSeries, x: number, y: number, baseline: boolean): Sce
 
 export function progressionScene(input: ProgressionInput): Scene {
   const title = message("plots.progression.title", "Progression of mean defect");
-  const shown = input.points.filter((p) => isProgressionEligible(p) && inProgressionWindow(p, input.filter, input.now));
+  const shown = progressionPointsShown(input.points, input.filter, input.now);
   const legendHeight = 18;
   const top = (input.showTitle === false ? 8 : 28) + legendHeight;
   const area = chartArea(input.width, input.height, { top });
   const nodes: SceneNode[] = [...titleNodes(title, input.width, input.showTitle)];
   const times = shown.map((p) => time(p.takenAt));
-  const days = progressionWindowDays[input.filter];
-  let t0 = days === null ? Math.min(...times) : input.now - days * msPerDay;
-  let t1 = days === null ? Math.max(...times) : input.now;
+  const window = progressionWindows[input.filter];
+  const now = time(input.now);
+  let t0 = window === "all" ? Math.min(...times) : now - window * msPerDay;
+  let t1 = window === "all" ? Math.max(...times) : now;
   if (!(t1 > t0)) {
     // One result (or none): centre it in a day-wide axis.
-    const c = Number.isFinite(t0) ? t0 : input.now;
+    const c = Number.isFinite(t0) ? t0 : now;
     t0 = c - msPerDay / 2;
     t1 = c + msPerDay / 2;
   }
   const pad = (t1 - t0) * 0.04;
   const xOf = (t: number) => area.left + ((t - (t0 - pad)) / (t1 - t0 + 2 * pad)) * (area.right - area.left);
-  const mds = shown.map((p) => p.meanDefect);
+  const mds = shown.map((p) => p.meanDefect!);
   const axis = valueAxis(Math.min(0, ...mds), Math.max(5, ...mds), area, true);
   const y = yOf(axis, area);
   nodes.push(...yAxisNodes(axis, area, message("plots.progression.meanDefect", "Mean defect (dB)")));
@@ -172,13 +127,14 @@ export function progressionScene(input: ProgressionInput): Scene {
     if (own.length === 0) continue;
     const baselineId = input.baselines?.[series.eye];
     const baseline = own.find((p) => p.measurementId === baselineId);
-    const trend = progressionTrend(own, baseline ? time(baseline.takenAt) : undefined);
+    const slope = mdSlope(input.points, { eye: series.code, window: progressionWindows[input.filter], now: input.now, baselineId: baselineId ?? null });
+    const line = trendLine(slope);
     const children: SceneNode[] = [];
     if (own.length > 1)
-      children.push({ kind: "polyline", points: own.flatMap((p) => [xOf(time(p.takenAt)), y(p.meanDefect)]), stroke: series.colour, strokeWidth: 1, dash: [2, 3] });
-    if (trend)
-      children.push({ kind: "line", x1: xOf(trend.from.t), y1: y(trend.from.md), x2: xOf(trend.to.t), y2: y(trend.to.md), stroke: series.colour, strokeWidth: 2 });
-    for (const p of own) children.push(...marker(series, xOf(time(p.takenAt)), y(p.meanDefect), p === baseline));
+      children.push({ kind: "polyline", points: own.flatMap((p) => [xOf(time(p.takenAt)), y(p.meanDefect!)]), stroke: series.colour, strokeWidth: 1, dash: [2, 3] });
+    if (line)
+      children.push({ kind: "line", x1: xOf(line.from.t), y1: y(line.from.md), x2: xOf(line.to.t), y2: y(line.to.md), stroke: series.colour, strokeWidth: 2 });
+    for (const p of own) children.push(...marker(series, xOf(time(p.takenAt)), y(p.meanDefect!), p === baseline));
     nodes.push({ kind: "group", x: 0, y: 0, role: `series-${series.eye}`, children });
     // Legend entry: marker, eye name, slope (or that there are too few results for one).
     const ly = top - legendHeight / 2 - 2;
@@ -190,12 +146,12 @@ export function progressionScene(input: ProgressionInput): Scene {
       children: [
         ...marker(series, 4, 0, false),
         text(12, 0, series.name, { size: 11, anchor: "start" }),
-        text(100, 0, trend ? slopeLabel(trend) : message("plots.progression.tooFew", "too few results for a slope"), {
+        text(100, 0, slope.slopePerYear !== null ? slopeLabel(slope.slopePerYear) : message("plots.progression.tooFew", "too few results for a slope"), {
           size: 11,
           anchor: "start",
-          weight: trend ? "bold" : "normal",
+          weight: slope.slopePerYear !== null ? "bold" : "normal",
           tabular: true,
-          fill: trend ? "plot-ink" : "plot-ink-muted",
+          fill: slope.slopePerYear !== null ? "plot-ink" : "plot-ink-muted",
         }),
       ],
     });

@@ -12,6 +12,8 @@ import { gazeScene } from "../../core/plots/gaze.ts";
 import { liveScene } from "../../core/plots/live.ts";
 import { progressionScene, type ProgressionPoint } from "../../core/plots/progression.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
+import { analyseResult } from "../../core/analytics/result-analysis.ts";
+import { resultPlots } from "../../core/plots/result-plots.ts";
 import { sampleDefects, sampleLevels, sampleThresholds, sampleTotalDeviation } from "./fixtures.ts";
 
 export function sampleScenes(): Record<string, Scene> {
@@ -19,7 +21,18 @@ export function sampleScenes(): Record<string, Scene> {
   const left = { ...box, eye: Eye.Left } as const;
   const t = sampleThresholds();
   const older = t.map((v, i) => Math.round((v + ((i * 5) % 7) - 2.5) * 10) / 10);
+  const analysed = analyseResult({ pattern: Pattern.P24_2, eye: Eye.Left, age: 62, thresholds: t, gazeTracking: { meanDistance: sampleGaze(200), fixationThreshold: 6 } });
+  const fromAnalysis = Object.entries(
+    resultPlots({
+      result: { pattern: Pattern.P24_2, eye: Eye.Left, thresholds: t, gazeTracking: { meanDistance: sampleGaze(200), fixationThreshold: 6 } },
+      analysis: analysed,
+      reference: older,
+      medium: "print",
+      field: { width: 280, height: 280 },
+    }),
+  ).flatMap(([k, v]) => (v ? [[`result-${k}`, v] as const] : []));
   return {
+    ...Object.fromEntries(fromAnalysis),
     "octopus-thresholds": octopusThresholdsScene({ ...box, thresholds: t }),
     "octopus-grayscale": grayscaleScene({ ...box, thresholds: t }),
     "octopus-grayscale-left-g": grayscaleScene({ ...left, pattern: Pattern.G, thresholds: sampleThresholds(Pattern.G) }),
@@ -33,12 +46,12 @@ export function sampleScenes(): Record<string, Scene> {
     "humphrey-total-deviation-probability": humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: sampleLevels() }),
     "humphrey-pattern-deviation-probability-left": humphreyDeviationSymbolsScene({ ...left, kind: "pattern", levels: sampleLevels() }),
     "bebie": bebieScene({ defects: sampleDefects(), width: 360, height: 260, normalBand: sampleBebieBand() }),
-    "progression-all": progressionScene({ points: sampleSeries(), filter: "all", now: Date.parse("2026-11-20"), baselines: { right: "r2" }, width: 720, height: 280 }),
-    "progression-12m": progressionScene({ points: sampleSeries(), filter: "12m", now: Date.parse("2026-11-20"), width: 720, height: 280 }),
+    "progression-all": progressionScene({ points: sampleSeries(), filter: "all", now: "2026-11-20T12:00:00Z", baselines: { right: "r2" }, width: 720, height: 280 }),
+    "progression-12m": progressionScene({ points: sampleSeries(), filter: "12m", now: "2026-11-20T12:00:00Z", width: 720, height: 280 }),
     "gaze-screen": gazeScene({ samples: sampleGaze(120), fixationThreshold: 6, medium: "screen", width: 720, height: 120 }),
     "gaze-print": gazeScene({ samples: sampleGaze(400), fixationThreshold: 6, medium: "print", width: 720, height: 80 }),
     "gaze-print-exceeded": gazeScene({ samples: sampleGaze(700), medium: "print", width: 720, height: 60 }),
-    "esterman": estermanScene({ seen: getPattern(Pattern.Esterman).points.map((p) => !(p.x < -20 && p.y > 0) && !(p.x > 60 && p.y < -20)), width: 420, height: 340 }),
+    "esterman": estermanScene({ thresholds: getPattern(Pattern.Esterman).points.map((p) => (p.x < -20 && p.y > 0) || (p.x > 60 && p.y < -20) ? 0 : 10), width: 420, height: 340 }),
     "live-threshold": liveScene({ ...box, width: 320, height: 360, variant: "threshold", thresholds: sampleLive(), lastUpdatedIndex: 21 }),
     "live-supra-g": liveScene({ ...box, pattern: Pattern.G, width: 320, height: 360, variant: "supra", thresholds: sampleLive(), lastUpdatedIndex: 21 }),
     "amsler-healthy": amslerScene({ answer: "healthy", width: 240, height: 290 }),
@@ -61,8 +74,8 @@ function sampleBebieBand() {
 function sampleSeries(): ProgressionPoint[] {
   const dates = ["2022-03-01", "2022-09-14", "2023-03-20", "2023-10-02", "2024-04-11", "2024-11-05", "2025-05-19", "2025-12-01", "2026-06-15", "2026-11-02"];
   return dates.flatMap((d, i): ProgressionPoint[] => [
-    { measurementId: `r${i}`, takenAt: d, meanDefect: 2 + i * 0.45 + ((i * 3) % 4) * 0.3, eye: Eye.Right, pattern: Pattern.P24_2, valid: true, reliable: i !== 4 },
-    { measurementId: `l${i}`, takenAt: d, meanDefect: 1 + i * 0.1 + ((i * 5) % 3) * 0.4, eye: Eye.Left, pattern: Pattern.G, valid: true, reliable: true },
+    { measurementId: `r${i}`, takenAt: d, meanDefect: 2 + i * 0.45 + ((i * 3) % 4) * 0.3, eye: Eye.Right, pattern: Pattern.P24_2, valid: true, unreliable: i === 4 },
+    { measurementId: `l${i}`, takenAt: d, meanDefect: 1 + i * 0.1 + ((i * 5) % 3) * 0.4, eye: Eye.Left, pattern: Pattern.G, valid: true },
   ]);
 }
 
