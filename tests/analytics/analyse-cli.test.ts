@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { analyseCsvText, patternForLocationCount } from "../../core/analytics/analyse-csv.ts";
+import { CsvError, parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
+import { Pattern } from "../../core/model/enums.ts";
+import { readShared, sharedDataDir } from "./reference-data.ts";
+
+const root = resolve(import.meta.dirname, "../..");
+const csv = readShared("vfpwgSunyiu24d2.csv");
+
+describe("analyse: visualFields CSV in, JSON out", () => {
+  it("prints one object per row with exactly the issue's keys, arrays in CSV order with null at blind spots", () => {
+    const out = JSON.parse(analyseCsvText(csv));
+    expect(out).toHaveLength(42);
+    expect(Object.keys(out[0])).toEqual(["id", "eye", "date", "td", "tdp", "pd", "pdp", "gh", "msens", "ssens", "tmd", "tsd", "pmd", "psd", "vfi"]);
+    expect(out[0].td).toHaveLength(54);
+    expect(out[0].td[25]).toBeNull();
+    expect(out[0].tdp[34]).toBeNull();
+    const levels = new Set(out.flatMap((r: { tdp: unknown[] }) => r.tdp).filter((v: unknown) => v !== null));
+    for (const l of levels) expect([0.005, 0.01, 0.02, 0.05, 0.95, 0.98, 0.99, 0.995, 1]).toContain(l);
+  });
+  it("--series prints one object per id and eye with at least 3 visits", () => {
+    const out = JSON.parse(analyseCsvText(csv, { series: true }));
+    expect(out.map((o: { eye: string; nvisits: number }) => [o.eye, o.nvisits])).toEqual([["OD", 27], ["OS", 15]]);
+    expect(Object.keys(out[0])).toEqual(["id", "eye", "nvisits", "glr", "plr", "poplr"]);
+    expect(Object.keys(out[0].glr)).toEqual(["slope", "intercept", "se", "p"]);
+    expect(Object.keys(out[0].poplr)).toEqual(["csl", "cslp", "csr", "csrp"]);
+    expect(out[0].plr[25]).toBeNull();
+    expect(Object.keys(out[0].plr[0])).toEqual(["slope", "p"]);
+    const two = csv.split("\n").slice(0, 3).join("\n");
+    expect(JSON.parse(analyseCsvText(two, { series: true }))).toEqual([]);
+  });
+  it("24-2 for 54 locations, 10-2 for 68, an error otherwise", () => {
+    expect(patternForLocationCount(54)).toBe(Pattern.P24_2);
+    expect(patternForLocationCount(68)).toBe(Pattern.P10_2);
+    expect(() => patternForLocationCount(59)).toThrow(/54 = 24-2, 68 = 10-2/);
+    const tenTwo = JSON.parse(analyseCsvText(readShared("vfctrSunyiu10d2.csv")));
+    expect(tenTwo[0].td).toHaveLength(68);
+  });
+  it("errors name the line and the field", () => {
+    const lines = csv.split("\n");
+    const bad = (row: string) => [lines[0], row].join("\n");
+    const cells = lines[1]!.split(",");
+    expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 1 ? "OU" : c)).join(",")))).toThrow(/line 2, field eye/);
+    expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 4 ? "old" : c)).join(",")))).toThrow(/line 2, field age/);
+    expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 12 ? "x" : c)).join(",")))).toThrow(/line 2, field l3/);
+    expect(() => parseVisualFieldsCsv(bad(cells.slice(0, 20).join(",")))).toThrow(/line 2: expected 64 fields/);
+    expect(() => parseVisualFieldsCsv("id,eye\n")).toThrow(CsvError);
+  });
+  it("npm run --silent analyse -- FILE.csv prints the same JSON; bad input exits 1 with a message", () => {
+    const script = join(root, "scripts/analyse.ts");
+    const tsx = join(root, "node_modules/.bin/tsx");
+    const file = join(sharedDataDir, "vfpwgSunyiu24d2.csv");
+    const stdout = execFileSync(tsx, [script, file], { cwd: root, encoding: "utf8" });
+    expect(stdout).toBe(analyseCsvText(csv));
+    const dir = mkdtempSync(join(tmpdir(), "analyse-"));
+    writeFileSync(join(dir, "bad.csv"), "id,eye,date\n1,OD,2020-01-01\n");
+    const r = spawnSync(tsx, [script, join(dir, "bad.csv")], { cwd: root, encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/bad\.csv: header column 4 must be "time"/);
+  });
+});
