@@ -76,7 +76,7 @@ describe("patient events ('Patient search cache updates on patient update, inser
   it("update replaces in the list, the single patient and the search", () => {
     const renamed = patient("p1", { name: "Renamed" });
     const out = reduce(base, ev(T.Patient, Op.Update, renamed));
-    expect((data(out.snapshot, CacheKey.Patients, {}) as Array<{ name: string }>)[0]!.name).toBe("Renamed");
+    expect((data(out.snapshot, CacheKey.Patients, {}) as unknown as Array<{ name: string }>)[0]!.name).toBe("Renamed");
     expect((data(out.snapshot, CacheKey.Patients, { id: "p1" }) as { name: string }).name).toBe("Renamed");
     expect(data(out.snapshot, CacheKey.PatientSearch, search)!.entries[0]!.name).toBe("Renamed");
   });
@@ -118,7 +118,7 @@ describe("measurement events", () => {
 
   it("update replaces in lists and lanes", () => {
     const out = reduce(base, ev(T.Measurement, Op.Update, measurement("m2", { displayName: "Changed" })));
-    expect((data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as Array<{ displayName: string }>)[1]!.displayName).toBe("Changed");
+    expect((data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as unknown as Array<{ displayName: string }>)[1]!.displayName).toBe("Changed");
     expect((data(out.snapshot, CacheKey.Devices, {}) as ReturnType<typeof device>[])[0]!.perimetries[1]!.displayName).toBe("Changed");
   });
 
@@ -135,7 +135,7 @@ describe("measurement events", () => {
     const done = measurement("m1", { result: result("m1", "p1") });
     const out = reduce(base, ev(T.Measurement, Op.MeasurementResultReady, done));
     expect(lane(out.snapshot)).toEqual(["m2"]);
-    expect((data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as Array<{ result: unknown }>)[0]!.result).not.toBeNull();
+    expect((data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as unknown as Array<{ result: unknown }>)[0]!.result).not.toBeNull();
     expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "m1") }]);
     expect(measurementReadyNotice("p1", "m1")).toMatchObject({
       kind: "success", title: "measurement ready", durationMs: 10_000, action: { kind: "open-result", patientId: "p1", measurementId: "m1" },
@@ -172,7 +172,7 @@ describe("examination and appointment events ('handled alike')", () => {
   it("examination restore adds; update replaces", () => {
     expect(ids(data(reduce(base, ev(T.Examination, Op.Restore, examination("e4"))).snapshot, CacheKey.AmslerGrid, { patientId: "p1" }))).toEqual(["e1", "e4"]);
     const out = reduce(base, ev(T.Examination, Op.Update, examination("e1", { notes: "n" })));
-    expect((data(out.snapshot, CacheKey.Examinations, { patientId: "p1" }) as Array<{ notes: string }>)[0]!.notes).toBe("n");
+    expect((data(out.snapshot, CacheKey.Examinations, { patientId: "p1" }) as unknown as Array<{ notes: string }>)[0]!.notes).toBe("n");
     expect(ids(data(out.snapshot, CacheKey.Examinations, { patientId: "p1", taken: true }))).toEqual([]);
   });
 
