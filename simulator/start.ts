@@ -1,4 +1,62 @@
-// `npm start`: the whole system in one process tree. The clinic server (issue #4) and the virtual headsets
-// (issue #5) are not built yet; until they are, this says so instead of pretending to start anything.
-console.error("Isopter: the clinic server is not built yet (issue #4). `npm test` runs every check that exists.");
-process.exitCode = 1;
+// `npm start`: the whole system in one process tree: the clinic server (HTTP API, live socket, headset socket, the
+// built web app) and the virtual headsets. Configuration by environment: see simulator/server/config.ts.
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { ConfigError, readConfig } from "./server/config.ts";
+import { ensureDevices, generatedPassword, seedDemo } from "./server/demo/seed.ts";
+import { startServer } from "./server/server.ts";
+
+const main = async () => {
+  const config = readConfig(process.env);
+  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  const password = config.demoPassword ?? generatedPassword();
+  const server = await startServer({
+    storage: config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
+    host: config.host,
+    port: config.port,
+  });
+  const demo = await seedDemo(server.db, { password, headsets: config.headsets });
+  const serials = await ensureDevices(server.db, config.headsets);
+
+  let stopHeadsets: (() => Promise<void>) | undefined;
+  const headsetModule = fileURLToPath(new URL("./headset/index.ts", import.meta.url));
+  if (config.headsets > 0 && existsSync(headsetModule)) {
+    try {
+      const mod = (await import(headsetModule)) as { startHeadsets?: (o: { url: string; serials: string[]; speed: number }) => Promise<{ stop(): Promise<void> }> };
+      if (mod.startHeadsets) {
+        const fleet = await mod.startHeadsets({ url: server.url.replace(/^http/, "ws") + "/device", serials, speed: config.speed });
+        stopHeadsets = () => fleet.stop();
+      } else console.log("Virtual headsets: simulator/headset has no startHeadsets export yet; none started.");
+    } catch (e) {
+      console.log(`Virtual headsets could not start: ${(e as Error).message}`);
+    }
+  } else if (config.headsets > 0) {
+    console.log(`Virtual headsets: none available yet (simulator/headset is not built); ${serials.length} devices are registered and wait for a headset.`);
+  }
+
+  console.log(`Isopter listening on ${server.url}`);
+  console.log(`Storage: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${join(config.dataDir, "pglite")}`}`);
+  if (demo.created || config.demoPassword) {
+    console.log(`Demo logins (password ${config.demoPassword ? "from DEMO_PASSWORD" : password}): ${demo.usernames.join(", ")}`);
+    if (!config.demoPassword) console.log(`  e.g. username manager, password ${password}`);
+  } else {
+    console.log(`Demo logins: ${demo.usernames.join(", ")} (password as set on the first start; set DEMO_PASSWORD on a fresh DATA_DIR to choose it)`);
+  }
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await stopHeadsets?.().catch(() => undefined);
+    await server.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+};
+
+main().catch((e: unknown) => {
+  console.error(e instanceof ConfigError ? `Isopter: ${e.message}` : e);
+  process.exit(1);
+});

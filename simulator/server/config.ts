@@ -1,0 +1,41 @@
+import { resolve } from "node:path";
+
+// The start command's configuration, from the environment (README documents each):
+//   PORT (4170), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL (PostgreSQL instead of PGlite),
+//   HEADSETS (4), SPEED (1), DEMO_PASSWORD (generated and printed when unset).
+
+export interface StartConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly headsets: number;
+  readonly speed: number;
+  readonly demoPassword: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+const integer = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+  return n;
+};
+
+export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
+  const speedRaw = env.SPEED?.trim();
+  const speed = speedRaw ? Number(speedRaw) : 1;
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 1000) throw new ConfigError(`SPEED must be a number above 0 (at most 1000), got '${env.SPEED}'`);
+  const url = env.DATABASE_URL?.trim();
+  if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError("DATABASE_URL must start with postgres:// or postgresql://");
+  return {
+    port: integer("PORT", env.PORT, 4170, 0, 65535),
+    host: env.HOST?.trim() || "127.0.0.1",
+    dataDir: resolve(env.DATA_DIR?.trim() || ".data"),
+    databaseUrl: url || undefined,
+    headsets: integer("HEADSETS", env.HEADSETS, 4, 0, 10_000),
+    speed,
+    demoPassword: env.DEMO_PASSWORD || undefined,
+  };
+};

@@ -1,0 +1,26 @@
+import { readdir, readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { Database } from "./database.ts";
+
+// Plain SQL migrations (../migrations/NNN_name.sql), applied in name order, each once and in its own transaction;
+// the same files run on PGlite and PostgreSQL.
+
+const migrationsDir = fileURLToPath(new URL("../migrations/", import.meta.url));
+
+export const migrate = async (db: Database): Promise<string[]> => {
+  await db.exec("create table if not exists schema_migrations (name text primary key, applied_at text not null)");
+  const done = new Set((await db.query<{ name: string }>("select name from schema_migrations")).map((r) => r.name));
+  const files = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql")).sort();
+  const applied: string[] = [];
+  for (const file of files) {
+    if (done.has(file)) continue;
+    const sql = await readFile(migrationsDir + file, "utf8");
+    await db.transaction(async (tx) => {
+      // Statements are split on semicolons at line ends; the migration files keep to that form.
+      for (const statement of sql.split(/;\s*$/m).map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      await tx.query("insert into schema_migrations (name, applied_at) values ($1, $2)", [file, new Date().toISOString()]);
+    });
+    applied.push(file);
+  }
+  return applied;
+};

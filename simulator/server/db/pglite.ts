@@ -1,0 +1,33 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { Database, Queryable, Row } from "./database.ts";
+
+// Embedded PostgreSQL (WASM). PGlite starts postgres with fsync off, but every commit still write()s the WAL into the
+// data directory through Node's fs, so an acknowledged write survives SIGKILL of this process (not a power cut).
+// transaction() skips its own syncToFs after COMMIT (electric-sql/pglite#1065), so we call it explicitly before
+// answering: with relaxedDurability false it is awaited.
+
+export const openPglite = async (dataDir: string | undefined): Promise<Database> => {
+  const pg = await PGlite.create(dataDir ? { dataDir, relaxedDurability: false } : { relaxedDurability: false });
+  const asQueryable = (q: Pick<PGlite, "query">): Queryable => ({
+    async query<R extends Row>(sql: string, params: ReadonlyArray<unknown> = []) {
+      const result = await q.query<R>(sql, params as unknown[]);
+      return result.rows;
+    },
+  });
+  const top = asQueryable(pg);
+  return {
+    kind: "pglite",
+    query: top.query,
+    async transaction(work) {
+      const value = await pg.transaction((tx) => work(asQueryable(tx)));
+      await pg.syncToFs();
+      return value;
+    },
+    async exec(sql) {
+      await pg.exec(sql);
+    },
+    async close() {
+      await pg.close();
+    },
+  };
+};

@@ -1,0 +1,124 @@
+import { Eye, Pattern, Showtime, StimulusSize, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
+import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
+import { getPattern, pointsForEye } from "../../../core/analytics/patterns.ts";
+import { DEFAULT_NORMATIVE_VERSION, getNormativeDatabase } from "../../../core/analytics/normative/registry.ts";
+
+// Realistic demo result histories (issue #4 item 7: "realistic fixtures" until results come from the perimetry
+// engine). Thresholds are the normative database's age-corrected normal per location, minus a defect that follows a
+// chosen course (healthy, a glaucomatous superior arcuate defect that deepens over the years, or advanced loss), plus
+// test-retest noise that grows where sensitivity is low. Deterministic for a seed.
+
+export type Course = "healthy" | "early-glaucoma" | "advanced-glaucoma";
+
+/** Small deterministic generator (mulberry32). */
+export const seeded = (seed: number) => {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+  return { next, normal };
+};
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Loss in dB at a location (x, y right-eye degrees) after `years` of the course. */
+const defectAt = (course: Course, x: number, y: number, years: number): number => {
+  if (course === "healthy") return 0;
+  const r = Math.hypot(x, y);
+  // Superior arcuate (Bjerrum) region nasal-above the blind spot, the classic early glaucomatous loss.
+  const arcuate = y > 0 && r > 8 && r < 25 && x < 12 ? 1 : 0;
+  const nasalStep = y > 0 && x < -15 ? 1 : 0;
+  if (course === "early-glaucoma") return arcuate * (4 + 2.2 * years) + nasalStep * (2 + 1.5 * years);
+  const inferior = y < 0 && r > 10 && x < 10 ? 1 : 0;
+  return arcuate * (18 + 1.5 * years) + nasalStep * 20 + inferior * (6 + 2.5 * years);
+};
+
+export interface DemoResultInput {
+  readonly measurementId: string;
+  readonly patientId: string;
+  readonly takenAt: string;
+  readonly ageYears: number;
+  readonly yearsIntoCourse: number;
+  readonly course: Course;
+  readonly eye: EyeT;
+  readonly pattern: PatternT;
+  readonly strategy: StrategyT;
+  readonly deviceAlias: string;
+  readonly seed: number;
+}
+
+export const demoResult = (i: DemoResultInput): MeasurementResult => {
+  const rng = seeded(i.seed);
+  const geometry = getPattern(i.pattern);
+  const points = pointsForEye(geometry, i.eye);
+  const norms = getNormativeDatabase(i.pattern, DEFAULT_NORMATIVE_VERSION);
+  const blind = new Set(geometry.blindSpotIndices);
+  const normValues = points.map((p, k) => {
+    const intercept = norms?.intercept[k];
+    const slope = norms?.slope[k];
+    if (intercept !== null && intercept !== undefined && slope !== null && slope !== undefined) return round1(intercept + slope * i.ageYears);
+    return round1(33 - 0.25 * Math.hypot(p.x, p.y) - 0.07 * (i.ageYears - 20)); // hill of vision when no table
+  });
+  const mirror = i.eye === Eye.Left ? -1 : 1;
+  const thresholds = points.map((p, k) => {
+    if (blind.has(k)) return 0;
+    const expected = normValues[k]! - defectAt(i.course, p.x * mirror, p.y, i.yearsIntoCourse);
+    const noise = rng.normal() * (expected > 20 ? 1.2 : 2.8);
+    return Math.max(0, Math.min(40, Math.round(expected + noise)));
+  });
+  const defects = thresholds.map((t, k) => (blind.has(k) ? 0 : round1(normValues[k]! - t)));
+  const counted = defects.filter((_, k) => !blind.has(k));
+  const md = counted.reduce((a, b) => a + b, 0) / counted.length;
+  const lv = counted.reduce((a, d) => a + (d - md) ** 2, 0) / (counted.length - 1);
+  const ms = thresholds.filter((_, k) => !blind.has(k)).reduce((a, b) => a + b, 0) / counted.length;
+  const presentations = Math.round(counted.length * (i.strategy === Strategy.Normal ? 5.5 : 3.2) + 20);
+  const fp = Math.round(rng.next() * 2);
+  const fn = Math.round(rng.next() * (i.course === "healthy" ? 1 : 3));
+  const fl = Math.round(rng.next() * 2);
+  const meanDistance = Array.from({ length: 120 }, () => round1(Math.abs(rng.normal()) * 0.9));
+  return {
+    measurementId: i.measurementId,
+    patientId: i.patientId,
+    takenAt: i.takenAt,
+    eye: i.eye,
+    pattern: i.pattern,
+    strategy: i.strategy,
+    sorsStage: i.strategy === Strategy.SORS ? 36 : null,
+    stimulusSize: i.strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
+    stimuliShowtime: Showtime.Ms200,
+    stimuliInterval: 2000,
+    meanUpdateTime: 1450 + Math.round(rng.next() * 300),
+    presentations,
+    examinationTimeInSeconds: Math.round(presentations * 1.55),
+    maxIntensity: Math.round(10000 / Math.PI),
+    thresholds,
+    defects,
+    normValues: norms ? normValues : null,
+    meanSensitivity: round1(ms),
+    meanDefect: norms ? round1(md) : null,
+    squareRootLossVariance: norms ? round1(Math.sqrt(lv)) : null,
+    vfi: norms ? Math.max(0, Math.min(100, Math.round(100 - md * 3.2))) : null,
+    falseNegatives: fn,
+    falsePositives: fp,
+    fixationLosses: fl,
+    catchTrials: {
+      falseNegative: { errors: fn, presentations: 8 },
+      falsePositive: { errors: fp, presentations: 8 },
+      blindSpot: { errors: fl, presentations: 10 },
+    },
+    gazeTracking: { meanDistance, fixationThreshold: 3 },
+    estermanScore: null,
+    reliabilityScore: Math.max(0, 100 - 8 * (fp + fn + fl)),
+    normativeVersion: norms ? DEFAULT_NORMATIVE_VERSION : null,
+    gazeCalibration: true,
+    background: 31.5,
+    deviceAlias: i.deviceAlias,
+  };
+};
+
+export { Pattern };

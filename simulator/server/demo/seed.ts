@@ -1,0 +1,217 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, type Language, type Role, type Sex } from "../../../core/model/enums.ts";
+import type { Measurement } from "../../../core/model/measurement.ts";
+import { isStrongPassword } from "../../../core/rules/password.ts";
+import { hashPassword } from "../auth/password.ts";
+import type { Database, Queryable } from "../db/database.ts";
+import { insertDevice } from "../store/devices.ts";
+import { newId } from "../store/ids.ts";
+import { insertMeasurement } from "../store/measurements.ts";
+import { insertPatient } from "../store/patients.ts";
+import { insertTemplate } from "../store/templates.ts";
+import { insertUser } from "../store/users.ts";
+import { demoResult, seeded, type Course } from "./results.ts";
+
+// The demo clinic (fixtures/demo/clinic.json), created once on the first start of an empty database: one organisation,
+// the users manager, user and admin, a few dozen patients, several years of results for most of them, queued
+// measurements on the headsets and two templates.
+
+interface Clinic {
+  organisation: { name: string; market: string; country: string; multiTests: boolean };
+  users: Array<{ username: string; email: string; role: Role }>;
+  deviceAliases: string[];
+  patients: Array<[string, Sex, Language, string]>;
+}
+
+const clinic = (): Clinic =>
+  JSON.parse(readFileSync(fileURLToPath(new URL("../../../fixtures/demo/clinic.json", import.meta.url)), "utf8")) as Clinic;
+
+/** A password the policy accepts (upper, lower, digit, special, 8+), for when DEMO_PASSWORD is unset. */
+export const generatedPassword = (): string => {
+  for (;;) {
+    const p = `Demo-${randomBytes(9).toString("base64url")}7a`;
+    if (isStrongPassword(p)) return p;
+  }
+};
+
+export const deviceSerial = (n: number) => `VR-${String(n).padStart(4, "0")}`;
+
+/** Makes sure the demo organisation has at least `count` headsets (VR-0001 ...). */
+export const ensureDevices = async (db: Database, count: number): Promise<string[]> => {
+  const org = (await db.query<{ id: string }>("select id from organisations order by created_at limit 1"))[0]?.id;
+  if (!org) return [];
+  const aliases = clinic().deviceAliases;
+  const serials: string[] = [];
+  await db.transaction(async (tx) => {
+    for (let n = 1; n <= count; n++) {
+      const sn = deviceSerial(n);
+      serials.push(sn);
+      const exists = await tx.query("select 1 from devices where device_sn = $1", [sn]);
+      if (!exists.length) await insertDevice(tx, org, newId(), sn, aliases[n - 1] ?? `Headset ${n}`, new Date().toISOString());
+    }
+  });
+  return serials;
+};
+
+const courses: Course[] = ["healthy", "early-glaucoma", "early-glaucoma", "advanced-glaucoma", "healthy", "early-glaucoma"];
+
+const addHistory = async (tx: Queryable, org: string, patientId: string, birthdate: string, index: number, now: Date, alias: string) => {
+  const rng = seeded(1000 + index);
+  const course = courses[index % courses.length]!;
+  const visits = 2 + Math.floor(rng.next() * 5);
+  const pattern = index % 4 === 3 ? Pattern.G : Pattern.P24_2;
+  const strategy = index % 3 === 0 ? Strategy.Normal : Strategy.DS;
+  const startYearsAgo = visits * (0.5 + rng.next() * 0.6);
+  for (let v = 0; v < visits; v++) {
+    const yearsAgo = startYearsAgo - v * (startYearsAgo / visits);
+    const takenAt = new Date(now.getTime() - yearsAgo * 365.25 * 86400_000);
+    takenAt.setUTCHours(9 + Math.floor(rng.next() * 8), Math.floor(rng.next() * 60), 0, 0);
+    const age = (takenAt.getTime() - Date.parse(birthdate)) / (365.25 * 86400_000);
+    let rightId: string | null = null;
+    for (const eye of [Eye.Right, Eye.Left]) {
+      const id = newId();
+      const created = new Date(takenAt.getTime() - 3600_000).toISOString();
+      const m: Measurement = {
+        id,
+        patientId,
+        deviceSn: null,
+        displayName: `Test ${v + 1}`,
+        eye,
+        pattern,
+        strategy,
+        stimuliUpdate: StimuliUpdate.Ms2000,
+        stimuliSize: StimulusSize.III,
+        stimuliShowtime: Showtime.Ms200,
+        sorsStage: 36,
+        playSound: false,
+        trackGaze: true,
+        audioGuide: true,
+        tutorial: false,
+        notes: v === 0 ? "First visit." : "",
+        isFollowingEye: eye === Eye.Left ? rightId : null,
+        reliable: true,
+        baseline: false,
+        cloned: false,
+        result: demoResult({
+          measurementId: id,
+          patientId,
+          takenAt: takenAt.toISOString(),
+          ageYears: age,
+          yearsIntoCourse: startYearsAgo - yearsAgo + (eye === Eye.Left ? 0.5 : 0),
+          course,
+          eye,
+          pattern,
+          strategy,
+          deviceAlias: alias,
+          seed: index * 100 + v * 2 + eye,
+        }),
+        createdAt: created,
+        updatedAt: takenAt.toISOString(),
+        trashedAt: null,
+      };
+      await insertMeasurement(tx, org, m, null);
+      if (eye === Eye.Right) rightId = id;
+    }
+  }
+};
+
+export interface DemoLogins {
+  readonly created: boolean;
+  readonly usernames: readonly string[];
+}
+
+/** Seeds the demo clinic into an empty database; does nothing (created false) when an organisation exists. */
+export const seedDemo = async (db: Database, options: { password: string; headsets: number; now?: Date }): Promise<DemoLogins> => {
+  const data = clinic();
+  const usernames = data.users.map((u) => u.username);
+  if ((await db.query("select 1 from organisations limit 1")).length) return { created: false, usernames };
+  const now = options.now ?? new Date();
+  const iso = now.toISOString();
+  const org = newId();
+  const hash = await hashPassword(options.password);
+  await db.transaction(async (tx) => {
+    await tx.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, $2, $3, $4, $5, $6)", [
+      org,
+      data.organisation.name,
+      data.organisation.multiTests,
+      data.organisation.market,
+      data.organisation.country,
+      iso,
+    ]);
+    for (const u of data.users)
+      await insertUser(tx, {
+        id: newId(),
+        organisationId: org,
+        username: u.username,
+        email: u.email,
+        role: u.role,
+        passwordHash: hash,
+        state: "active",
+        invitationTokenHash: null,
+        language: "en",
+        createdAt: iso,
+      });
+    const serials: string[] = [];
+    for (let n = 1; n <= Math.max(1, options.headsets); n++) {
+      serials.push(deviceSerial(n));
+      await insertDevice(tx, org, newId(), deviceSerial(n), data.deviceAliases[n - 1] ?? `Headset ${n}`, iso);
+    }
+    for (const [index, [name, gender, lang, birthdate]] of data.patients.entries()) {
+      const id = newId();
+      await insertPatient(tx, org, id, { name, uniqueId: `P-${String(1001 + index)}`, gender, lang, birthdate }, iso);
+      if (index < 28) await addHistory(tx, org, id, birthdate, index, now, data.deviceAliases[index % 4] ?? "Room 1");
+      // A few measurements waiting in the lanes.
+      if (index >= 28 && index < 28 + serials.length * 2) {
+        const sn = serials[(index - 28) % serials.length]!;
+        const m: Measurement = {
+          id: newId(),
+          patientId: id,
+          deviceSn: sn,
+          displayName: `Test ${name}`,
+          eye: index % 2 ? Eye.Left : Eye.Right,
+          pattern: Pattern.P24_2,
+          strategy: Strategy.DS,
+          stimuliUpdate: StimuliUpdate.Ms2000,
+          stimuliSize: StimulusSize.III,
+          stimuliShowtime: Showtime.Ms200,
+          sorsStage: 36,
+          playSound: false,
+          trackGaze: true,
+          audioGuide: true,
+          tutorial: false,
+          notes: "",
+          isFollowingEye: null,
+          reliable: true,
+          baseline: false,
+          cloned: false,
+          result: null,
+          createdAt: iso,
+          updatedAt: iso,
+          trashedAt: null,
+        };
+        await insertMeasurement(tx, org, m, index);
+      }
+    }
+    const perimetry = (pattern: Pattern, strategy: Strategy) => ({
+      type: "perimetry" as const,
+      eye: Eye.Both,
+      config: {
+        pattern,
+        strategy,
+        stimuliUpdate: StimuliUpdate.Ms2000,
+        stimuliSize: strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
+        stimuliShowtime: Showtime.Ms200,
+        sorsLocations: 36 as const,
+        sorsStage: 36 as const,
+        playSound: false,
+        trackGaze: true,
+        audioGuide: true,
+      },
+    });
+    await insertTemplate(tx, org, newId(), { name: "Glaucoma follow-up", tests: [perimetry(Pattern.P24_2, Strategy.DS), { type: "amsler", eye: Eye.Both, config: null }] }, iso);
+    await insertTemplate(tx, org, newId(), { name: "Screening", tests: [perimetry(Pattern.G, Strategy.SORS)] }, iso);
+  });
+  return { created: true, usernames };
+};

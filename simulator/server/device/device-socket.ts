@@ -1,0 +1,156 @@
+import type { WebSocket } from "ws";
+import { Result } from "effect";
+import { frame, PROTOCOL_VERSION, readHeadsetFrame, type HeadsetMessage } from "../../../core/device/protocol.ts";
+import { formatFailure } from "../../../core/device/decode.ts";
+import type { DeviceBattery } from "../../../core/model/device.ts";
+import type { ServerContext } from "../context.ts";
+import { deviceBySnAnywhere, deviceChange, recordLiveState, type DeviceRow } from "../store/devices.ts";
+import { getExamination, saveExamination } from "../store/examinations.ts";
+import { completeMeasurement, recordStandaloneResult } from "../handlers/results.ts";
+import { nowIso, write } from "../handlers/write.ts";
+import { Failure } from "../http/failure.ts";
+
+// /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial; the server
+// answers welcome, its queue and stand-alone setting. Heartbeats (battery), statuses, progress and results update the
+// database and go out as live events to the browsers of the device's organisation. Messages are handled one at a time
+// in arrival order.
+
+const batteryOf = (b: { vr: number | null; clicker: number | null; vrCharging: boolean; clickerCharging: boolean }): DeviceBattery => ({
+  vr: { level: b.vr, charging: b.vrCharging },
+  clicker: { level: b.clicker, charging: b.clickerCharging },
+});
+
+export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
+  let device: DeviceRow | undefined;
+  let chain = Promise.resolve();
+
+  const publishDevice = async () => {
+    if (!device) return;
+    const row = await deviceBySnAnywhere(ctx.db, device.deviceSn);
+    if (row) ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(row), deviceSn: row.deviceSn });
+  };
+
+  const refuse = (reason: "protocol-version" | "unknown-device" | "malformed", message: string) => {
+    socket.send(frame({ type: "refused", reason, message }));
+    socket.close(4002, reason);
+  };
+
+  const handle = async (m: HeadsetMessage) => {
+    if (m.type === "hello") {
+      const row = await deviceBySnAnywhere(ctx.db, m.deviceSn);
+      if (!row) return refuse("unknown-device", `No device ${m.deviceSn} is registered with this server`);
+      device = row;
+      ctx.devices.attach(row.deviceSn, socket);
+      await ctx.db.transaction((tx) => recordLiveState(tx, row.deviceSn, { connection: "CONNECTED", lastSeen: nowIso(ctx) }));
+      socket.send(frame({ type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: row.deviceSn, alias: row.alias, serverTime: ctx.now() }));
+      await ctx.devices.pushQueue(row.deviceSn);
+      await ctx.devices.pushStandalone(row.deviceSn);
+      ctx.live.publish(row.organisationId, { type: "connection", operation: "update", data: { deviceSn: row.deviceSn, connection: "CONNECTED" }, deviceSn: row.deviceSn });
+      return publishDevice();
+    }
+    if (!device) return refuse("malformed", "Say hello first");
+    const sn = device.deviceSn;
+    const org = device.organisationId;
+    switch (m.type) {
+      case "heartbeat":
+        await ctx.db.transaction((tx) => recordLiveState(tx, sn, { battery: batteryOf(m.battery), connection: "CONNECTED", lastSeen: nowIso(ctx) }));
+        return publishDevice();
+      case "status":
+        await ctx.db.transaction((tx) => recordLiveState(tx, sn, { status: m.status, lastSeen: nowIso(ctx) }));
+        return publishDevice();
+      case "progress": {
+        const isExamination = m.examinationId !== undefined;
+        ctx.live.publish(org, {
+          type: isExamination ? "examination" : "measurement",
+          operation: isExamination ? "examination_progress" : "measurement_progress",
+          data: {
+            deviceSn: sn,
+            perimetryId: m.measurementId ?? null,
+            appointmentId: m.appointmentId ?? null,
+            examinationId: m.examinationId ?? null,
+            nTested: m.nTested,
+            nLocations: m.nLocations,
+            gazeTracking: m.gazeTracking,
+            thresholds: m.thresholds,
+            lastUpdatedIndex: m.lastUpdatedIndex,
+          },
+          deviceSn: sn,
+        });
+        return;
+      }
+      case "ack":
+        return ctx.devices.acknowledge(sn, m.commandId, m.ok, m.error);
+      case "result":
+        try {
+          await write(ctx, (tx, fx) => completeMeasurement(tx, fx, org, m.measurementId, m.result, nowIso(ctx)));
+        } catch (e) {
+          // A repeated upload or a measurement deleted meanwhile: nothing to store.
+          if (!(e instanceof Failure)) throw e;
+        }
+        return;
+      case "examinationResult": {
+        await write(ctx, async (tx, fx) => {
+          const e = await getExamination(tx, org, m.examinationId);
+          if (!e || e.taken) return;
+          const modelled = m.outcome.type === "perimetry" || m.outcome.type === "amsler" ? m.outcome.result : null;
+          const done = { ...e, taken: true, result: modelled, updatedAt: nowIso(ctx) };
+          await saveExamination(tx, org, done, m.outcome.result.takenAt);
+          fx.laneChanged(sn);
+          fx.event(org, "examination", "measurement_result_ready", done, sn);
+        });
+        return;
+      }
+      case "standaloneResult": {
+        await write(ctx, async (tx, fx) => {
+          const seen = await tx.query("select 1 from standalone_results where result_id = $1", [m.resultId]);
+          if (seen.length) return; // exactly once: a resend after a lost resultAccepted
+          const stored = await recordStandaloneResult(tx, fx, org, sn, m.standaloneId, m.result, nowIso(ctx));
+          await tx.query("insert into standalone_results (result_id, device_sn, measurement_id, received_at) values ($1, $2, $3, $4)", [
+            m.resultId,
+            sn,
+            stored.id,
+            nowIso(ctx),
+          ]);
+        }).catch((e) => {
+          if (!(e instanceof Failure)) throw e; // stand-alone data gone: accept and drop, the headset cannot do better
+        });
+        socket.send(frame({ type: "resultAccepted", resultId: m.resultId }));
+        return;
+      }
+      case "clickerDisconnected":
+        // No live event carries it yet (live-data has no field for it); the headset's following status event shows the stop.
+        return;
+    }
+  };
+
+  socket.on("message", (raw) => {
+    const decoded = readHeadsetFrame(raw.toString());
+    chain = chain
+      .then(async () => {
+        if (Result.isFailure(decoded)) {
+          const text = formatFailure(decoded.failure);
+          const versionProblem = !device && decoded.failure.field === "protocolVersion";
+          if (!device) return refuse(versionProblem ? "protocol-version" : "malformed", text);
+          return; // a malformed frame from a known headset is dropped; the next heartbeat or status corrects the state
+        }
+        await handle(decoded.success);
+      })
+      .catch((e) => console.error("[isopter server] device socket:", e));
+  });
+  socket.on("close", () => {
+    chain = chain.then(async () => {
+      if (!device) return;
+      ctx.devices.detach(device.deviceSn, socket);
+      if (ctx.devices.isConnected(device.deviceSn)) return; // a newer connection took over
+      await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { connection: "DISCONNECTED", status: "notconnected" })).catch(() => undefined);
+      ctx.live.publish(device.organisationId, {
+        type: "connection",
+        operation: "update",
+        data: { deviceSn: device.deviceSn, connection: "DISCONNECTED" },
+        deviceSn: device.deviceSn,
+      });
+      await publishDevice().catch(() => undefined);
+    });
+  });
+  socket.on("error", () => socket.terminate());
+};

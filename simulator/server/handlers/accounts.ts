@@ -1,0 +1,265 @@
+import { createHash, randomBytes } from "node:crypto";
+import { Role } from "../../../core/model/enums.ts";
+import { isStrongPassword, passwordProblems } from "../../../core/rules/password.ts";
+import { isValidEmail } from "../../../core/rules/email.ts";
+import { regulatoryRegionForCountry } from "../../../core/rules/regulatory-region.ts";
+import { hashPassword, verifyPassword } from "../auth/password.ts";
+import { queueMail } from "../auth/mail.ts";
+import type { TokenClaims } from "../auth/token.ts";
+import { claimsOf, type SomeHandlers } from "../http/handler.ts";
+import { Failure, forbidden, invalid, notFound } from "../http/failure.ts";
+import * as users from "../store/users.ts";
+import { newId } from "../store/ids.ts";
+import { nowIso, write } from "./write.ts";
+import type { ServerContext } from "../context.ts";
+import type { Queryable } from "../db/database.ts";
+
+// Accounts: accounts seed §7 (login, logout, check_token, password reset and change, sign-up by invitation, users,
+// organisation, version) and the user profile the manual needs. Only managers administer users (accounts §6).
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+const requireManager = (claims: TokenClaims) => {
+  if (claims.role !== Role.Manager) throw forbidden("Only managers administer users");
+};
+
+const checkPassword = (password: string, field: string) => {
+  if (!isStrongPassword(password)) throw invalid(field, passwordProblems(password).map((p) => p.text).join(" "));
+};
+
+const organisationRow = async (q: Queryable, id: string) =>
+  (await q.query<{ id: string; name: string; multi_tests: boolean; market: string; country: string | null }>("select * from organisations where id = $1", [id]))[0]!;
+
+/** A login session: a new session id on the user (older live sockets of the user are told another session opened). */
+const startSession = async (ctx: ServerContext, user: users.UserRow) => {
+  const sid = randomBytes(12).toString("base64url");
+  await ctx.db.transaction((tx) => tx.query("update users set session_id = $2 where id = $1", [user.id, sid]));
+  ctx.live.endOtherSessions(user.id, sid);
+  return ctx.issueAccessToken({ sub: user.id, organisationId: user.organisationId, role: user.role, username: user.username ?? user.email, email: user.email, sid });
+};
+
+export const accountHandlers: SomeHandlers<
+  | "login"
+  | "logout"
+  | "checkToken"
+  | "passwordReset.request"
+  | "passwordReset.confirm"
+  | "passwordChange"
+  | "user.signup"
+  | "user.invite"
+  | "user.update"
+  | "user.delete"
+  | "user.all"
+  | "user.profile"
+  | "organisation.current"
+  | "version"
+> = {
+  login: async (call) => {
+    const { ctx } = call;
+    if (ctx.loginLimit.blocked(call.client, ctx.now())) throw new Failure("rate_limited", "Too many failed logins; try again in a minute");
+    const username = call.body.username.trim();
+    if (username === "") throw invalid("body.username", "This field is required.");
+    if (call.body.password === "") throw invalid("body.password", "This field is required.");
+    const user = await users.userByUsername(ctx.db, username);
+    const ok = user !== undefined && user.state === "active" && (await verifyPassword(call.body.password, user.passwordHash));
+    if (!ok || !user) {
+      ctx.loginLimit.fail(call.client, ctx.now());
+      throw new Failure("invalid_credentials", "Login failed.");
+    }
+    const accessToken = await startSession(ctx, user);
+    return { data: { accessToken }, accessToken };
+  },
+  logout: async (call) => {
+    const claims = claimsOf(call);
+    await call.ctx.db.transaction((tx) => tx.query("update users set session_id = null where id = $1 and session_id = $2", [claims.sub, claims.sid ?? ""]));
+    return { data: null };
+  },
+  checkToken: async (call) => {
+    const c = claimsOf(call);
+    return { data: { role: c.role, username: c.username, email: c.email, exp: c.exp, sub: c.sub, organisationId: c.organisationId } };
+  },
+  "passwordReset.request": async (call) => {
+    const { ctx } = call;
+    const email = call.body.email.trim();
+    if (!isValidEmail(email)) throw invalid("body.email", "Enter a valid e-mail address.");
+    const user = await users.userByEmail(ctx.db, email);
+    if (!user || user.state !== "active") throw new Failure("user_not_found", "No account uses this e-mail address", "body.email");
+    const now = ctx.now();
+    const ref = newId();
+    const token = ctx.signer.sign({
+      kind: "reset",
+      sub: user.id,
+      organisationId: user.organisationId,
+      role: user.role,
+      username: user.username ?? user.email,
+      email: user.email,
+      ref,
+      exp: Math.floor(now / 1000) + ctx.settings.resetTokenTtlSeconds,
+    });
+    const link = `${ctx.settings.publicUrl}/password-reset/${token}`;
+    await write(ctx, async (tx) => {
+      await tx.query("insert into password_resets (token_hash, user_id, expires_at) values ($1, $2, $3)", [
+        sha256(token),
+        user.id,
+        new Date(now + ctx.settings.resetTokenTtlSeconds * 1000).toISOString(),
+      ]);
+      await queueMail(tx, { organisationId: user.organisationId, to: user.email, subject: "Reset your Isopter password", body: `Open this link to choose a new password: ${link}`, link }, nowIso(ctx));
+    });
+    return { data: null };
+  },
+  "passwordReset.confirm": async (call) => {
+    const { ctx } = call;
+    const claims = call.claims!;
+    if (call.body.token !== call.token) throw invalid("body.token", "must be the token of the link");
+    if (call.body.email.trim().toLowerCase() !== claims.email.toLowerCase()) throw notFound("Account with this e-mail address", "body.email");
+    checkPassword(call.body.password, "body.password");
+    const hash = await hashPassword(call.body.password);
+    await write(ctx, async (tx) => {
+      const rows = await tx.query<{ used_at: string | null }>("select used_at from password_resets where token_hash = $1 and user_id = $2 for update", [
+        sha256(call.token),
+        claims.sub,
+      ]);
+      if (!rows[0] || rows[0].used_at !== null) throw new Failure("token_expired", "This link has been used already; request a new one");
+      await tx.query("update password_resets set used_at = $2 where token_hash = $1", [sha256(call.token), nowIso(ctx)]);
+      await tx.query("update users set password_hash = $2, session_id = null where id = $1", [claims.sub, hash]);
+    });
+    ctx.live.endUser(claims.sub);
+    return { data: null };
+  },
+  passwordChange: async (call) => {
+    const claims = claimsOf(call);
+    const user = await users.userById(call.ctx.db, claims.sub);
+    if (!user || !(await verifyPassword(call.body.old_password, user.passwordHash)))
+      throw new Failure("invalid_credentials", "The old password is not right", "body.old_password");
+    checkPassword(call.body.new_password, "body.new_password");
+    const hash = await hashPassword(call.body.new_password);
+    await write(call.ctx, (tx) => tx.query("update users set password_hash = $2 where id = $1", [user.id, hash]));
+    return { data: null };
+  },
+  "user.signup": async (call) => {
+    const { ctx } = call;
+    const claims = call.claims!;
+    if (call.body.invitationToken !== call.token) throw invalid("body.invitationToken", "must be the token of the invitation");
+    if (call.body.invitationId !== claims.ref) throw notFound("Invitation", "body.invitationId");
+    checkPassword(call.body.password, "body.password");
+    const hash = await hashPassword(call.body.password);
+    await write(ctx, async (tx) => {
+      const user = await users.userById(tx, claims.ref!);
+      if (!user || user.invitationTokenHash !== sha256(call.token)) throw notFound("Invitation", "body.invitationId");
+      if (user.state === "active") throw new Failure("already_registered", "This invitation has been accepted already");
+      await tx.query("update users set state = 'active', username = $2, password_hash = $3, invitation_token_hash = null where id = $1", [
+        user.id,
+        user.email.toLowerCase(),
+        hash,
+      ]);
+    });
+    return { data: null };
+  },
+  "user.invite": async (call) => {
+    const { ctx } = call;
+    const claims = claimsOf(call);
+    requireManager(claims);
+    if (call.body.role === Role.Admin) throw forbidden("Managers cannot grant the admin role");
+    const emails = call.body.emails.map((e) => e.trim().toLowerCase());
+    if (emails.length === 0) throw invalid("body.emails", "at least one e-mail address is needed");
+    emails.forEach((e, i) => {
+      if (!isValidEmail(e)) throw invalid(`body.emails.${i}`, "Enter a valid e-mail address.");
+    });
+    const answer = await write(ctx, async (tx) => {
+      const invited: string[] = [];
+      const alreadyInvited: string[] = [];
+      const alreadyRegistered: string[] = [];
+      for (const email of [...new Set(emails)]) {
+        const existing = await users.userByEmail(tx, email);
+        if (existing?.state === "active") alreadyRegistered.push(email);
+        else if (existing) alreadyInvited.push(email);
+        else {
+          const id = newId();
+          const token = ctx.signer.sign({
+            kind: "invitation",
+            sub: id,
+            organisationId: claims.organisationId,
+            role: call.body.role,
+            username: email,
+            email,
+            ref: id,
+            exp: Math.floor(ctx.now() / 1000) + ctx.settings.invitationTtlSeconds,
+          });
+          await users.insertUser(tx, {
+            id,
+            organisationId: claims.organisationId,
+            username: null,
+            email,
+            role: call.body.role,
+            passwordHash: null,
+            state: "invited",
+            invitationTokenHash: sha256(token),
+            language: "en",
+            createdAt: nowIso(ctx),
+          });
+          const link = `${ctx.settings.publicUrl}/signup/${id}/${token}`;
+          await queueMail(tx, { organisationId: claims.organisationId, to: email, subject: "You are invited to Isopter", body: `Choose a password to join: ${link}`, link }, nowIso(ctx));
+          invited.push(email);
+        }
+      }
+      return { invited, alreadyInvited, alreadyRegistered };
+    });
+    if (answer.invited.length === 0)
+      throw new Failure(
+        answer.alreadyInvited.length ? "already_invited" : "already_registered",
+        "Every address has been invited or registered already",
+        "body.emails",
+      );
+    const partial = answer.alreadyInvited.length + answer.alreadyRegistered.length > 0;
+    return partial ? { data: answer, responseType: "invitations_partial" } : { data: answer };
+  },
+  "user.update": async (call) => {
+    const claims = claimsOf(call);
+    requireManager(claims);
+    const target = await users.userById(call.ctx.db, call.query.id);
+    if (!target || target.organisationId !== claims.organisationId) throw notFound("User");
+    if (target.id === claims.sub) throw forbidden("You cannot change your own role");
+    if (target.role === Role.Admin || call.body.role === Role.Admin) throw forbidden("Managers cannot grant or take the admin role");
+    await write(call.ctx, (tx) => tx.query("update users set role = $2 where id = $1", [target.id, call.body.role]));
+    return { data: users.toUser({ ...target, role: call.body.role }) };
+  },
+  "user.delete": async (call) => {
+    const claims = claimsOf(call);
+    requireManager(claims);
+    const target = await users.userById(call.ctx.db, call.query.id);
+    if (!target || target.organisationId !== claims.organisationId) throw notFound("User");
+    if (target.id === claims.sub) throw forbidden("You cannot delete your own account");
+    if (target.role === Role.Admin) throw forbidden("Managers cannot delete an admin");
+    await write(call.ctx, (tx) => tx.query("delete from users where id = $1", [target.id]));
+    call.ctx.live.endUser(target.id);
+    return { data: { id: target.id } };
+  },
+  "user.all": async (call) => {
+    const claims = claimsOf(call);
+    requireManager(claims);
+    return { data: (await users.usersOf(call.ctx.db, claims.organisationId)).map(users.toUser) };
+  },
+  "user.profile": async (call) => {
+    const claims = claimsOf(call);
+    const user = (await users.userById(call.ctx.db, claims.sub))!;
+    const org = await organisationRow(call.ctx.db, claims.organisationId);
+    return {
+      data: {
+        id: user.id,
+        username: user.username ?? user.email,
+        email: user.email,
+        role: user.role,
+        organisationId: org.id,
+        market: org.country ? regulatoryRegionForCountry(org.country) : (org.market as "FDA"),
+        country: org.country,
+        language: user.language,
+        multiTests: org.multi_tests,
+      },
+    };
+  },
+  "organisation.current": async (call) => {
+    const org = await organisationRow(call.ctx.db, claimsOf(call).organisationId);
+    return { data: { id: org.id, name: org.name, multiTests: org.multi_tests, market: org.market as "FDA", country: org.country } };
+  },
+  version: async (call) => ({ data: { version: call.ctx.version } }),
+};

@@ -1,0 +1,17 @@
+import type { Handlers } from "../http/handler.ts";
+import { accountHandlers } from "./accounts.ts";
+import { appointmentHandlers } from "./appointments.ts";
+import { deviceHandlers } from "./devices.ts";
+import { patientHandlers } from "./patients.ts";
+import { perimetryHandlers } from "./perimetry.ts";
+import { templateHandlers } from "./templates.ts";
+
+/** One handler for every call of the contract (the type makes a missing one a compile error). */
+export const handlers: Handlers = {
+  ...accountHandlers,
+  ...patientHandlers,
+  ...perimetryHandlers,
+  ...deviceHandlers,
+  ...appointmentHandlers,
+  ...templateHandlers,
+};

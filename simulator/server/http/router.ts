@@ -1,0 +1,124 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Result } from "effect";
+import { decodeRequest, encodeSuccess, type EndpointSpec, type SuccessType } from "../../../core/model/contract/index.ts";
+import type { TokenClaims } from "../auth/token.ts";
+import type { ServerContext } from "../context.ts";
+import { sendFailure, sendJson, sendOk } from "./envelope.ts";
+import { Failure } from "./failure.ts";
+
+// Mounts the contract under /api/: finds the endpoint by method and path, checks the token its `auth` asks for,
+// decodes query and body with the contract's schemas (400 naming the field), runs the handler, encodes `data` with the
+// response schema and adds a refreshed access token where the contract says the envelope carries one.
+
+type AnyHandler = (call: any) => Promise<{ data: unknown; responseType?: SuccessType; accessToken?: string }>;
+
+const maxBodyBytes = 5 * 1024 * 1024;
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        reject(new Failure("validation_error", "body: larger than 5 MB", "body"));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+
+const bearer = (req: IncomingMessage): string | undefined => {
+  const header = req.headers.authorization;
+  const match = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+};
+
+export const clientAddress = (req: IncomingMessage) => req.socket.remoteAddress ?? "unknown";
+
+export const apiRouter = (
+  ctx: ServerContext,
+  endpoints: ReadonlyArray<EndpointSpec>,
+  handlers: Readonly<Record<string, AnyHandler>>,
+  extra: Readonly<Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>>,
+) => {
+  const byRoute = new Map<string, EndpointSpec>();
+  const paths = new Set<string>();
+  for (const e of endpoints) {
+    byRoute.set(`${e.method} ${e.path}`, e);
+    paths.add(e.path);
+  }
+
+  const run = async (req: IncomingMessage, res: ServerResponse, spec: EndpointSpec, url: URL) => {
+    let claims: TokenClaims | undefined;
+    let token: string | undefined;
+    if (spec.auth !== "none") {
+      token = bearer(req);
+      if (!token) throw new Failure("unauthorized", "A bearer token is required");
+      if (spec.auth === "bearer") {
+        const check = await ctx.authenticate(token);
+        if (!check.ok) throw new Failure(check.reason, check.reason === "token_expired" ? "The session has expired" : "The token could not be verified");
+        claims = check.claims;
+      } else {
+        const check = ctx.signer.verify(token, spec.auth === "reset-token" ? "reset" : "invitation", ctx.now());
+        if (!check.ok) throw new Failure(check.reason, check.reason === "token_expired" ? "The link has expired" : "The link is not valid");
+        claims = check.claims;
+      }
+    }
+    const call: Record<string, unknown> = { ctx, claims, client: clientAddress(req) };
+    if (token && spec.auth !== "bearer") call.token = token;
+    const query: Record<string, string> = {};
+    for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
+    const text = await readBody(req);
+    let body: unknown;
+    if (spec.body && text.trim() !== "") {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new Failure("validation_error", "body: not valid JSON", "body");
+      }
+    }
+    const decoded = decodeRequest(spec, { query, body });
+    if (Result.isFailure(decoded)) throw new Failure("validation_error", decoded.failure.message, decoded.failure.field);
+    if (spec.query) call.query = decoded.success.query;
+    if (spec.body) call.body = decoded.success.body;
+    const handler = handlers[spec.name];
+    if (!handler) throw new Failure("not_found", `${spec.name} is not implemented by this server`);
+    const reply = await handler(call);
+    const accessToken =
+      reply.accessToken ??
+      (spec.carriesAccessToken && spec.auth === "bearer" && claims
+        ? ctx.issueAccessToken({ sub: claims.sub, organisationId: claims.organisationId, role: claims.role, username: claims.username, email: claims.email, ...(claims.sid ? { sid: claims.sid } : {}) })
+        : undefined);
+    const encoded = encodeSuccess(spec, reply.data, {
+      ...(reply.responseType ? { responseType: reply.responseType } : {}),
+      ...(accessToken ? { accessToken } : {}),
+    });
+    if (Result.isFailure(encoded)) throw new Error(`${spec.name}: answer does not match the contract: ${encoded.failure.message}`);
+    sendOk(res, encoded.success);
+  };
+
+  /** Handles /api/... requests; answers false when the path is not under /api/. */
+  return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const path = url.pathname.replace(/^\/api\/?/, "").replace(/\/+$/, "");
+    try {
+      const extraHandler = extra[`${req.method} ${path}`];
+      if (extraHandler) return await extraHandler(req, res);
+      const spec = byRoute.get(`${req.method} ${path}`);
+      if (!spec) {
+        if (paths.has(path)) return sendFailure(res, "not_found", `${req.method} ${path} is not a call of this API`, "method");
+        return sendFailure(res, "not_found", `No call ${path} in this API`, "path");
+      }
+      await run(req, res, spec, url);
+    } catch (e) {
+      if (e instanceof Failure) {
+        const headers: Record<string, string> = e.type === "rate_limited" ? { "retry-after": "60" } : {};
+        if (!res.headersSent) return sendFailure(res, e.type, e.message, e.field, headers);
+        return;
+      }
+      console.error(`[isopter server] ${req.method} ${url.pathname} failed:`, e);
+      if (!res.headersSent) sendJson(res, 500, { data: { message: "Internal error" }, responseType: "internal_error" });
+    }
+  };
+};

@@ -1,0 +1,51 @@
+import type { WebSocket } from "ws";
+import { Result } from "effect";
+import { decodeJson } from "../../../core/model/decode.ts";
+import { LiveControlMessageSchema } from "../../../core/model/live.ts";
+import type { ServerContext } from "../context.ts";
+import { send } from "./hub.ts";
+
+// /api/ws: a browser's live socket. The client opens with {type:"logged_in", accessToken, message} and a ping; the
+// server answers pong to every ping. Until the handshake succeeds nothing is delivered. The session's token expiry is
+// watched: when it passes, the client gets token_expired and the socket closes. A later logged_in with a fresher token
+// extends the session.
+
+export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
+  let expiresAtMs = 0;
+  let loggedIn = false;
+  const timer = setInterval(() => {
+    if (loggedIn && ctx.now() >= expiresAtMs) {
+      send(socket, { type: "token_expired", message: "Your session has expired, please log in again." });
+      socket.close(4001, "token_expired");
+    }
+  }, 1000);
+  timer.unref();
+  socket.on("close", () => {
+    clearInterval(timer);
+    ctx.live.remove(socket);
+  });
+  socket.on("error", () => socket.terminate());
+  socket.on("message", async (raw) => {
+    const decoded = decodeJson(LiveControlMessageSchema, raw.toString());
+    if (Result.isFailure(decoded)) return; // browsers only send control messages; anything else is ignored
+    const message = decoded.success;
+    if (message.type === "ping") return send(socket, { type: "pong" });
+    if (message.type !== "logged_in") return;
+    const check = await ctx.authenticate(message.accessToken);
+    if (!check.ok) {
+      send(socket, { type: check.reason, message: check.reason === "token_expired" ? "Your session has expired, please log in again." : "The token could not be verified." });
+      socket.close(4001, check.reason);
+      return;
+    }
+    if (check.superseded) {
+      send(socket, { type: "another_session_opened", message: "The same user logged in from another web client" });
+      socket.close(4001, "another_session_opened");
+      return;
+    }
+    expiresAtMs = check.claims.exp * 1000;
+    if (!loggedIn) {
+      loggedIn = true;
+      ctx.live.add({ socket, organisationId: check.claims.organisationId, userId: check.claims.sub, sessionId: check.claims.sid });
+    }
+  });
+};

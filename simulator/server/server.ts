@@ -1,0 +1,175 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { WebSocketServer } from "ws";
+import { endpoints } from "../../core/model/contract/index.ts";
+import { loginRateLimit } from "./auth/rate-limit.ts";
+import { tokenSigner, type TokenClaims } from "./auth/token.ts";
+import type { ServerContext, ServerSettings } from "./context.ts";
+import type { Database } from "./db/database.ts";
+import { openDatabase, type Storage } from "./db/open.ts";
+import { acceptDeviceSocket } from "./device/device-socket.ts";
+import { deviceHub } from "./device/hub.ts";
+import { handlers } from "./handlers/index.ts";
+import { devRoutes } from "./http/dev-routes.ts";
+import { sendJson } from "./http/envelope.ts";
+import { openApiDocument } from "./http/openapi.ts";
+import { apiRouter } from "./http/router.ts";
+import { staticSite } from "./http/static.ts";
+import { acceptBrowserSocket } from "./live/browser-socket.ts";
+import { liveHub } from "./live/hub.ts";
+import { userById } from "./store/users.ts";
+
+// The clinic server: HTTP API under /api/, the browsers' live socket /api/ws, the headsets' socket /device, and the
+// built web app for every other path, all on one port.
+
+export interface ServerOptions {
+  readonly storage: Storage;
+  readonly host?: string;
+  /** 0 picks a free port (tests). */
+  readonly port?: number;
+  /** Where the built web app is (default dist/web). */
+  readonly webRoot?: string;
+  readonly settings?: Partial<ServerSettings>;
+  /** Clock (tests move it). */
+  readonly now?: () => number;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly db: Database;
+  readonly ctx: ServerContext;
+  close(): Promise<void>;
+}
+
+const defaults: ServerSettings = {
+  accessTokenTtlSeconds: 30 * 60,
+  resetTokenTtlSeconds: 60 * 60,
+  invitationTtlSeconds: 7 * 24 * 60 * 60,
+  loginFailuresAllowed: 10,
+  loginWindowMs: 60_000,
+  commandTimeoutMs: 5_000,
+  publicUrl: "",
+};
+
+const packageVersion = (): string => {
+  try {
+    return (JSON.parse(readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as { version: string }).version;
+  } catch {
+    return "0.0.0";
+  }
+};
+
+/** The HMAC secret lives in the database, so tokens survive restarts and every server on one database agrees. */
+const tokenSecret = async (db: Database): Promise<string> => {
+  const fresh = randomBytes(32).toString("base64url");
+  await db.transaction((tx) => tx.query("insert into settings (key, value) values ('token_secret', $1) on conflict (key) do nothing", [fresh]));
+  return (await db.query<{ value: string }>("select value from settings where key = 'token_secret'"))[0]!.value;
+};
+
+export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
+  const db = await openDatabase(options.storage);
+  const now = options.now ?? Date.now;
+  const signer = tokenSigner(await tokenSecret(db));
+  const host = options.host ?? "127.0.0.1";
+  const settingsIn = { ...defaults, ...options.settings };
+  const live = liveHub();
+  const devices = deviceHub(db, settingsIn.commandTimeoutMs);
+  let settings = settingsIn;
+
+  const ctx: ServerContext = {
+    db,
+    signer,
+    live,
+    devices,
+    loginLimit: loginRateLimit(settingsIn.loginFailuresAllowed, settingsIn.loginWindowMs),
+    get settings() {
+      return settings;
+    },
+    version: packageVersion(),
+    now,
+    async authenticate(token) {
+      const check = signer.verify(token, "access", now());
+      if (!check.ok) return check;
+      const user = await userById(db, check.claims.sub);
+      if (!user || user.state !== "active" || user.organisationId !== check.claims.organisationId)
+        return { ok: false, reason: "token_verification_error" };
+      const claims: TokenClaims = { ...check.claims, role: user.role, email: user.email, username: user.username ?? user.email };
+      return { ok: true, claims, superseded: check.claims.sid !== undefined && user.sessionId !== check.claims.sid };
+    },
+    issueAccessToken(claims) {
+      return signer.sign({ ...claims, kind: "access", exp: Math.floor(now() / 1000) + settings.accessTokenTtlSeconds });
+    },
+  };
+
+  let openapi: unknown;
+  const api = apiRouter(ctx, endpoints, handlers as never, {
+    ...devRoutes(ctx),
+    "GET openapi.json": async (_req, res) => {
+      openapi ??= openApiDocument(endpoints, ctx.version);
+      sendJson(res, 200, openapi);
+    },
+  });
+  const web = staticSite(options.webRoot ?? fileURLToPath(new URL("../../dist/web", import.meta.url)));
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://localhost");
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const done = url.pathname === "/api" || url.pathname.startsWith("/api/") ? api(req, res, url) : web(req, res);
+    done.catch((e: unknown) => {
+      console.error("[isopter server]", e);
+      if (!res.headersSent) sendJson(res, 500, { data: { message: "Internal error" }, responseType: "internal_error" });
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  const browsers = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const headsets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
+  browsers.on("connection", (socket) => acceptBrowserSocket(ctx, socket));
+  headsets.on("connection", (socket) => acceptDeviceSocket(ctx, socket));
+  server.on("upgrade", (req, socket, head) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
+    const target = path === "/api/ws" ? browsers : path === "/device" ? headsets : undefined;
+    if (!target) {
+      socket.destroy();
+      return;
+    }
+    target.handleUpgrade(req, socket, head, (ws) => target.emit("connection", ws, req));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 4170, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (!settingsIn.publicUrl) settings = { ...settingsIn, publicUrl: url };
+
+  let closed = false;
+  return {
+    url,
+    port,
+    db,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      devices.closeAll();
+      for (const client of browsers.clients) client.terminate();
+      for (const client of headsets.clients) client.terminate();
+      browsers.close();
+      headsets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+    },
+  };
+};

@@ -1,0 +1,114 @@
+import type { Device, DeviceBattery } from "../../../core/model/device.ts";
+import type { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
+import type { Queryable, Row } from "../db/database.ts";
+import { queueOf } from "./measurements.ts";
+import { appointmentQueueOf } from "./appointments.ts";
+
+// Devices (headsets) of an organisation. `revision` counts queue changes: every change of a lane bumps it, and a
+// drag-and-drop that sends an older one is refused with 409 device_revision_conflict.
+
+export interface DeviceRow {
+  readonly id: string;
+  readonly organisationId: string;
+  readonly deviceSn: string;
+  readonly alias: string;
+  readonly status: DeviceStatus;
+  readonly connection: ConnectionStatus;
+  readonly lastSeen: string | null;
+  readonly standaloneId: string | null;
+  readonly revision: number;
+  readonly battery: DeviceBattery;
+}
+
+const noBattery: DeviceBattery = { vr: { level: null, charging: false }, clicker: { level: null, charging: false } };
+
+const toRow = (r: Row): DeviceRow => ({
+  id: r.id as string,
+  organisationId: r.organisation_id as string,
+  deviceSn: r.device_sn as string,
+  alias: r.alias as string,
+  status: r.status as DeviceStatus,
+  connection: r.connection as ConnectionStatus,
+  lastSeen: (r.last_seen as string | null) ?? null,
+  standaloneId: (r.standalone_id as string | null) ?? null,
+  revision: r.revision as number,
+  battery: { ...noBattery, ...(r.battery as Partial<DeviceBattery>) },
+});
+
+export const deviceRows = async (q: Queryable, org: string): Promise<DeviceRow[]> =>
+  (await q.query("select * from devices where organisation_id = $1 order by device_sn", [org])).map(toRow);
+
+export const deviceById = async (q: Queryable, org: string, id: string): Promise<DeviceRow | undefined> => {
+  const rows = await q.query("select * from devices where organisation_id = $1 and id = $2", [org, id]);
+  return rows[0] ? toRow(rows[0]) : undefined;
+};
+
+export const deviceBySn = async (q: Queryable, org: string, sn: string): Promise<DeviceRow | undefined> => {
+  const rows = await q.query("select * from devices where organisation_id = $1 and device_sn = $2", [org, sn]);
+  return rows[0] ? toRow(rows[0]) : undefined;
+};
+
+/** Any organisation's device by serial (the device socket: the headset names itself). */
+export const deviceBySnAnywhere = async (q: Queryable, sn: string): Promise<DeviceRow | undefined> => {
+  const rows = await q.query("select * from devices where device_sn = $1", [sn]);
+  return rows[0] ? toRow(rows[0]) : undefined;
+};
+
+/** Serials of devices whose row is locked for this transaction (queue changes serialise per device). */
+export const lockDevices = async (q: Queryable, sns: ReadonlyArray<string>) => {
+  if (sns.length) await q.query("select id from devices where device_sn = any($1::text[]) order by device_sn for update", [[...sns]]);
+};
+
+export const bumpRevision = async (q: Queryable, sn: string | null | undefined): Promise<void> => {
+  if (sn) await q.query("update devices set revision = revision + 1 where device_sn = $1", [sn]);
+};
+
+export const withQueues = async (q: Queryable, org: string, row: DeviceRow): Promise<Device> => ({
+  id: row.id,
+  deviceSn: row.deviceSn,
+  alias: row.alias,
+  status: row.status,
+  lastSeen: row.lastSeen,
+  standaloneId: row.standaloneId,
+  revision: row.revision,
+  battery: row.battery,
+  connection: row.connection,
+  perimetries: await queueOf(q, org, row.deviceSn),
+  appointments: await appointmentQueueOf(q, org, row.deviceSn),
+});
+
+export const insertDevice = async (q: Queryable, org: string, id: string, sn: string, alias: string, now: string) => {
+  await q.query("insert into devices (id, organisation_id, device_sn, alias, created_at) values ($1, $2, $3, $4, $5)", [id, org, sn, alias, now]);
+};
+
+export const setAlias = async (q: Queryable, id: string, alias: string) => {
+  await q.query("update devices set alias = $2 where id = $1", [id, alias]);
+};
+
+export const setStandaloneId = async (q: Queryable, sn: string, standaloneId: string | null) => {
+  await q.query("update devices set standalone_id = $2 where device_sn = $1", [sn, standaloneId]);
+};
+
+export const recordLiveState = async (
+  q: Queryable,
+  sn: string,
+  state: { status?: DeviceStatus; connection?: ConnectionStatus; battery?: DeviceBattery; lastSeen?: string },
+) => {
+  await q.query(
+    `update devices set status = coalesce($2, status), connection = coalesce($3, connection), battery = coalesce($4::jsonb, battery),
+       last_seen = coalesce($5, last_seen) where device_sn = $1`,
+    [sn, state.status ?? null, state.connection ?? null, state.battery ? JSON.stringify(state.battery) : null, state.lastSeen ?? null],
+  );
+};
+
+/** The data of a device update event (core/model/live-data.ts DeviceChangeData). */
+export const deviceChange = (row: DeviceRow) => ({
+  deviceSn: row.deviceSn,
+  status: row.status,
+  alias: row.alias,
+  battery: row.battery,
+  connection: row.connection,
+  lastSeen: row.lastSeen,
+  standaloneId: row.standaloneId,
+  revision: row.revision,
+});
