@@ -36,34 +36,55 @@ export function insideConvex(hull: ReadonlyArray<{ x: number; y: number }>, x: n
   return hull.length >= 3;
 }
 
+/** Distance from (x, y) to a counter-clockwise convex polygon (0 inside). */
+export function distanceToConvex(hull: ReadonlyArray<{ x: number; y: number }>, x: number, y: number): number {
+  if (insideConvex(hull, x, y)) return 0;
+  let best = Infinity;
+  for (let i = 0; i < hull.length; i++) {
+    const a = hull[i]!;
+    const b = hull[(i + 1) % hull.length]!;
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const len2 = dx * dx + dy * dy;
+    const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / len2));
+    best = Math.min(best, Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy)));
+  }
+  return best;
+}
+
 /** Locations used by the interpolation (inverse-distance weighting over this many nearest neighbours). */
 const neighbours = 4;
 
 /**
+ * The tested field: the convex hull of the measured locations widened by `margin` degrees (so gaps in a sparse
+ * pattern, like G around the blind spot, fill in, and the edge is smooth).
+ */
+export function testedField(points: ReadonlyArray<{ x: number; y: number }>, margin: number): (x: number, y: number) => boolean {
+  const hull = convexHull(points);
+  return (x, y) => distanceToConvex(hull, x, y) <= margin;
+}
+
+/**
  * Threshold at (x, y) degrees by inverse-distance weighting (power 2) of the nearest measured locations; exactly the
- * measured value at a location. Undefined when (x, y) lies outside the field: outside the convex hull of the locations
- * (when given) and farther from every location i than reach[i] (the margin of half a cell around the outer locations).
+ * measured value at a location. Undefined outside the field (`inField`) or without any measured value.
  */
 export function interpolateThreshold(
   points: ReadonlyArray<{ x: number; y: number }>,
   values: LocationValues,
   x: number,
   y: number,
-  reach: readonly number[],
-  hull?: ReadonlyArray<{ x: number; y: number }>,
+  inField: (x: number, y: number) => boolean = () => true,
 ): number | undefined {
+  if (!inField(x, y)) return undefined;
   const near: Array<{ d: number; v: number }> = [];
-  let inside = hull ? insideConvex(hull, x, y) : false;
   points.forEach((p, i) => {
     const v = values[i];
     if (v === null || v === undefined) return;
-    const d = Math.hypot(p.x - x, p.y - y);
-    if (d <= reach[i]!) inside = true;
-    near.push({ d, v });
+    near.push({ d: Math.hypot(p.x - x, p.y - y), v });
   });
   near.sort((a, b) => a.d - b.d);
   const first = near[0];
-  if (!first || !inside) return undefined;
+  if (!first) return undefined;
   if (first.d < 1e-9) return first.v;
   let sw = 0;
   let sv = 0;
@@ -85,9 +106,8 @@ export function grayscaleScene(input: GrayscaleInput): Scene {
   const points = pointsForEye(frame.geometry, input.eye);
   const spacing = typicalSpacing(points);
   const step = spacing / 4;
-  const reach = points.map(() => 0.72 * spacing);
-  // The tested field: the hull of the measured locations, so gaps in a sparse pattern (G around the blind spot) fill in.
-  const hull = convexHull(points.filter((_, i) => input.thresholds[i] !== null));
+  // Half a location spacing beyond the outer locations, as their cells reach on a printout.
+  const inField = testedField(points.filter((_, i) => input.thresholds[i] !== null), spacing / 2);
   const cells: RectNode[] = [];
   const cellPx = step * frame.pxPerDegree;
   const nx = Math.ceil(frame.extentX / step);
@@ -103,14 +123,14 @@ export function grayscaleScene(input: GrayscaleInput): Scene {
         x: left.x,
         y: left.y - cellPx / 2,
         // A hair of overlap hides anti-aliasing seams between neighbouring cells.
-        width: (end - run.start) * cellPx + 0.3,
-        height: cellPx + 0.3,
+        width: (end - run.start) * cellPx + 0.6,
+        height: cellPx + 0.6,
         fill: greyBands[run.band]!.colour,
       });
       run = undefined;
     };
     for (let i = -nx; i < nx; i++) {
-      const v = interpolateThreshold(points, input.thresholds, (i + 0.5) * step, yDeg, reach, hull);
+      const v = interpolateThreshold(points, input.thresholds, (i + 0.5) * step, yDeg, inField);
       const band = v === undefined ? -1 : greyBand(v);
       if (run && run.band !== band) flush(i);
       if (!run && band >= 0) run = { start: i, band };
