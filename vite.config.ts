@@ -13,7 +13,7 @@ const apiTarget = process.env.ISOPTER_API ?? "http://127.0.0.1:4170";
 export default defineConfig({
   root,
   plugins: [react(), babel({ plugins: ["@lingui/babel-plugin-lingui-macro"] }), lingui()],
-  build: { outDir, emptyOutDir: true, sourcemap: false, target: "es2022" },
+  build: { outDir, emptyOutDir: true, sourcemap: false, target: "es2022", manifest: true },
   // `npm run dev:web` proxies the API and the live socket to a running `npm start`.
   server: { host: "127.0.0.1", proxy: { "/api": { target: apiTarget, ws: true } } },
 });

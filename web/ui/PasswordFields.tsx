@@ -24,8 +24,8 @@ export function PasswordFields({ values, onChange }: { values: PasswordValues; o
         hint={t`At least 8 characters with an uppercase and a lowercase letter, a digit and a special character, no spaces.`}
         error={values.password !== "" ? ruleDescriptor(errors.password) : undefined} />
       {problems.length > 1 && (
-        <ul className="field-hint" aria-label={t`What the password still needs`}>
-          {problems.map((p) => <li key={p.key}>{i18n._(ruleMessageDescriptors[p.key])}</li>)}
+        <ul className="field-hint" aria-label={t`What the password also needs`}>
+          {problems.slice(1).map((p) => <li key={p.key}>{i18n._(ruleMessageDescriptors[p.key])}</li>)}
         </ul>
       )}
       <TextInput label={t`Repeat the new password`} type="password" required autoComplete="new-password" value={values.confirmation}

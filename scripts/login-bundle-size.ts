@@ -1,0 +1,43 @@
+// `npm run size:login`: the gzip size of the JavaScript the /login page loads (aim: under 200 kB).
+// Reads the Vite manifest of dist/web (building it first when missing or with --build): the entry chunk and its static
+// imports, the lazily loaded login page and its imports, and the catalog of the default language (English).
+import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { gzipSync } from "node:zlib";
+import { join } from "node:path";
+
+interface Chunk { file: string; imports?: string[]; isEntry?: boolean; src?: string }
+
+const dist = join(import.meta.dirname, "..", "dist", "web");
+const manifestPath = join(dist, ".vite", "manifest.json");
+if (process.argv.includes("--build") || !existsSync(manifestPath)) {
+  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit", cwd: join(import.meta.dirname, "..") });
+}
+const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, Chunk>;
+
+const files = new Set<string>();
+const visit = (key: string) => {
+  const chunk = manifest[key];
+  if (!chunk || files.has(chunk.file)) return;
+  files.add(chunk.file);
+  for (const imported of chunk.imports ?? []) visit(imported);
+};
+const find = (suffix: string) => {
+  const key = Object.keys(manifest).find((k) => k.endsWith(suffix));
+  if (!key) throw new Error(`${suffix} is not in the build manifest`);
+  return key;
+};
+visit(find("index.html"));
+visit(find("pages/login/LoginPage.tsx"));
+visit(find("locales/en/messages.po"));
+
+const budget = 200 * 1024;
+let total = 0;
+const rows = [...files].filter((f) => f.endsWith(".js")).map((file) => {
+  const gz = gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+  total += gz;
+  return { file, gz };
+});
+for (const { file, gz } of rows.sort((a, b) => b.gz - a.gz)) console.log(`${(gz / 1024).toFixed(1).padStart(8)} kB  ${file}`);
+console.log(`/login loads ${rows.length} JavaScript files: ${(total / 1024).toFixed(1)} kB gzip (budget ${budget / 1024} kB) ${total <= budget ? "OK" : "OVER BUDGET"}`);
+if (total > budget) process.exitCode = 1;

@@ -1,0 +1,154 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+
+vi.mock("@lingui/core/macro", () => import("./lingui-shim.tsx"));
+vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
+
+import { ApiError } from "../../core/model/contract/index.ts";
+import LoginPage from "../../web/pages/login/LoginPage.tsx";
+import ResetRequestPage from "../../web/pages/password/ResetRequestPage.tsx";
+import ResetWithTokenPage, { resetRedirectMs } from "../../web/pages/password/ResetWithTokenPage.tsx";
+import SignupPage, { signupRedirectMs } from "../../web/pages/signup/SignupPage.tsx";
+import { endsSession } from "../../web/state/client.ts";
+import { accessTokenAtom } from "../../web/state/session.ts";
+import { fakeApi, renderRoutes } from "./render-app.tsx";
+
+afterEach(() => { cleanup(); vi.useRealTimers(); });
+
+const routes = [
+  { path: "/login", element: <LoginPage /> },
+  { path: "/home", element: <h1>Home page</h1> },
+  { path: "/password-reset", element: <ResetRequestPage /> },
+  { path: "/password-reset/:temporaryToken", element: <ResetWithTokenPage /> },
+  { path: "/reset-without-token", element: <ResetWithTokenPage /> },
+  { path: "/signup/:invitationId/:invitationToken", element: <SignupPage /> },
+];
+const fill = (label: RegExp | string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+describe("login", () => {
+  it("'username trimmed' and required (accounts seed §5); success stores the token and goes home", async () => {
+    let resolve!: (v: unknown) => void;
+    const { api, calls } = fakeApi({ login: () => new Promise((r) => { resolve = r; }) });
+    const { store, router } = renderRoutes(routes, "/login", api);
+    fireEvent.click(screen.getByRole("button", { name: "Log in" }));
+    expect(screen.getAllByText("This field is required.")).toHaveLength(2);
+    expect(calls).toHaveLength(0);
+    fill(/Username/, "  manager  ");
+    fill(/^Password/, "secret");
+    fireEvent.click(screen.getByRole("button", { name: "Log in" }));
+    // "a loading state"
+    expect(await screen.findByRole("button", { name: "Logging in…" })).toHaveProperty("disabled", true);
+    expect(calls[0]!.input.body).toEqual({ username: "manager", password: "secret" });
+    await act(async () => resolve({ accessToken: "h.e30.s" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/home"));
+    expect(store.get(accessTokenAtom)).toBe("h.e30.s");
+  });
+
+  it("shows 'Login failed.' on wrong credentials; editing a field clears the error", async () => {
+    const { api } = fakeApi({ login: () => { throw new ApiError({ status: 401, responseType: "invalid_credentials", message: "Login failed." }); } });
+    renderRoutes(routes, "/login", api);
+    fill(/Username/, "manager");
+    fill(/^Password/, "wrong");
+    fireEvent.click(screen.getByRole("button", { name: "Log in" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("Login failed.");
+    fill(/^Password/, "wrong2");
+    expect(screen.queryByText(/Login failed\./)).toBeNull();
+  });
+
+  it("redirects home when a token already exists, and shows the session-expired banner when flagged", async () => {
+    const { api } = fakeApi({});
+    const { router } = renderRoutes(routes, "/login", api, "h.e30.s");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/home"));
+    cleanup();
+    renderRoutes(routes, "/login?sessionExpired=1", api);
+    expect(screen.getByText("Your session has expired, please log in again.")).toBeTruthy();
+  });
+});
+
+describe("password reset", () => {
+  it("asks for the e-mail twice and sends it trimmed; user_not_found still shows the sent message", async () => {
+    const { api, calls } = fakeApi({ "passwordReset.request": () => { throw new ApiError({ status: 404, responseType: "user_not_found", message: "no" }); } });
+    renderRoutes(routes, "/password-reset", api);
+    const send = screen.getByRole("button", { name: "Send reset link" });
+    fill(/^E-mail/, " ana@clinic.example ");
+    fill(/Repeat the e-mail/, "ana@clinic.exampl");
+    expect(screen.getByText("E-mail addresses do not match.")).toBeTruthy();
+    expect(send).toHaveProperty("disabled", true);
+    fill(/Repeat the e-mail/, "ana@clinic.example");
+    fireEvent.click(send);
+    expect(await screen.findByText(/an e-mail with a reset link is on its way/)).toBeTruthy();
+    expect(calls[0]!.input.body).toEqual({ email: "ana@clinic.example" });
+  });
+
+  it("says so when the link is expired (401)", async () => {
+    const { api } = fakeApi({ "passwordReset.confirm": () => { throw new ApiError({ status: 401, responseType: "token_expired", message: "expired" }); } });
+    renderRoutes(routes, "/password-reset/abc", api);
+    fill(/^E-mail/, "ana@clinic.example");
+    fill(/^New password/, "Str0ng!pass");
+    fill(/Repeat the new password/, "Str0ng!pass");
+    fireEvent.click(screen.getByRole("button", { name: "Save the new password" }));
+    expect(await screen.findByText("This reset link has expired. Request a new one.")).toBeTruthy();
+  });
+
+  it("'After success the user is sent to login after 3 s.' (accounts seed §2)", async () => {
+    vi.useFakeTimers();
+    const { api, calls } = fakeApi({ "passwordReset.confirm": () => null });
+    const { router } = renderRoutes(routes, "/password-reset/tok-1", api);
+    fill(/^E-mail/, "ana@clinic.example");
+    fill(/^New password/, "Str0ng!pass");
+    fill(/Repeat the new password/, "Str0ng!pass");
+    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Save the new password" })); });
+    expect(screen.getByText(/Your password has been changed/)).toBeTruthy();
+    expect(calls[0]!.input).toEqual({ token: "tok-1", body: { email: "ana@clinic.example", token: "tok-1", password: "Str0ng!pass" } });
+    await act(async () => { vi.advanceTimersByTime(resetRedirectMs - 100); });
+    expect(router.state.location.pathname).toBe("/password-reset/tok-1");
+    await act(async () => { vi.advanceTimersByTime(200); });
+    expect(router.state.location.pathname).toBe("/login");
+  });
+
+  it("keeps submit disabled while the password breaks the policy", () => {
+    const { api } = fakeApi({});
+    renderRoutes(routes, "/password-reset/abc", api);
+    fill(/^E-mail/, "ana@clinic.example");
+    fill(/^New password/, "weakpass");
+    fill(/Repeat the new password/, "weakpass");
+    expect(screen.getByRole("button", { name: "Save the new password" })).toHaveProperty("disabled", true);
+    expect(screen.getByText("Password needs an uppercase letter.")).toBeTruthy();
+    expect(screen.getByText("Password needs a digit.")).toBeTruthy();
+  });
+
+  it("says so when the link has no token", () => {
+    const { api } = fakeApi({});
+    renderRoutes(routes, "/reset-without-token", api);
+    expect(screen.getByText(/The reset link has no token/)).toBeTruthy();
+  });
+});
+
+describe("sign-up by invitation", () => {
+  it("'accept an invitation by choosing a password, then go to /login after 1 s' (accounts seed §2)", async () => {
+    const { api, calls } = fakeApi({ "user.signup": () => null });
+    const { router } = renderRoutes(routes, "/signup/inv-7/tok-9", api);
+    fill(/^New password/, "Str0ng!pass");
+    fill(/Repeat the new password/, "Str0ng!pass");
+    vi.useFakeTimers();
+    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Create account" })); });
+    expect(screen.getByText(/Your account is ready/)).toBeTruthy();
+    expect(calls[0]!.input).toEqual({ token: "tok-9", body: { invitationId: "inv-7", invitationToken: "tok-9", password: "Str0ng!pass" } });
+    await act(async () => { vi.advanceTimersByTime(signupRedirectMs - 100); });
+    expect(router.state.location.pathname).toBe("/signup/inv-7/tok-9");
+    await act(async () => { vi.advanceTimersByTime(200); });
+    expect(router.state.location.pathname).toBe("/login");
+  });
+});
+
+describe("session end", () => {
+  it("token events and a 401 on a session call end the session; a wrong old password or a 404 do not", () => {
+    expect(endsSession("bearer", 401, "token_expired")).toBe("expired");
+    expect(endsSession("bearer", 401, "token_verification_error")).toBe("expired");
+    expect(endsSession("bearer", 401, "unauthorized")).toBe("expired");
+    expect(endsSession("bearer", 401, "invalid_credentials")).toBeNull();
+    expect(endsSession("bearer", 404, "not_found")).toBeNull();
+    expect(endsSession("none", 401, "invalid_credentials")).toBeNull();
+  });
+});

@@ -1,0 +1,172 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+
+vi.mock("@lingui/core/macro", () => import("./lingui-shim.tsx"));
+vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
+
+import type { Examination } from "../../core/model/examination.ts";
+import { ApiError } from "../../core/model/contract/index.ts";
+import { homeTestLists } from "../../web/pages/home/test-lists.ts";
+import { manualDocument } from "../../web/pages/manual/manual-document.ts";
+import { PatientFormModal } from "../../web/pages/patient/PatientFormModal.tsx";
+import UsersPage, { parseEmails } from "../../web/pages/users/UsersPage.tsx";
+import { Protected } from "../../web/shell/Protected.tsx";
+import { offlineDelayMs, watchConnectivity } from "../../web/state/offline.ts";
+import { switcherLocales, patientLocales } from "../../web/i18n/locales.ts";
+import { fakeApi, renderRoutes, tokenFor } from "./render-app.tsx";
+
+afterEach(() => { cleanup(); vi.useRealTimers(); });
+
+const exam = (id: string, over: Partial<Examination> = {}): Examination => ({
+  id, patientId: "p1", type: "perimetry", eye: 0, notes: "", taken: false, appointmentId: null, deviceSn: "SN1", result: null, config: null,
+  createdAt: `2026-01-0${id.length}T10:00:00.000Z`, updatedAt: "2026-01-01T10:00:00.000Z", trashedAt: null, ...over,
+});
+const withResult = (takenAt: string) => ({ result: { answer: "healthy", takenAt, deviceSn: "SN1", appointmentId: null } as never, taken: true });
+
+describe("home test lists", () => {
+  it("'Recent: result present (the five latest)'; scheduled: result null (accounts seed §4)", () => {
+    const list = [
+      ...Array.from({ length: 7 }, (_, i) => exam(`r${i}`, withResult(`2026-02-0${i + 1}T08:00:00.000Z`))),
+      exam("s1"), exam("t1", { trashedAt: "2026-01-01T00:00:00.000Z" }),
+    ];
+    const { recent, scheduled } = homeTestLists(list, false);
+    expect(recent.map((e) => e.examination.id)).toEqual(["r6", "r5", "r4", "r3", "r2"]);
+    expect(scheduled.map((e) => e.examination.id)).toEqual(["s1"]);
+  });
+  it("'With appointments, recent means every examination has a result; scheduled means at least one has none.'", () => {
+    const list = [
+      exam("a1", { appointmentId: "A", ...withResult("2026-02-01T08:00:00.000Z") }),
+      exam("a2", { appointmentId: "A" }),
+      exam("b1", { appointmentId: "B", ...withResult("2026-02-02T08:00:00.000Z") }),
+      exam("b2", { appointmentId: "B", ...withResult("2026-02-03T08:00:00.000Z") }),
+    ];
+    const { recent, scheduled } = homeTestLists(list, true);
+    expect(recent.map((e) => e.examinations.map((x) => x.id))).toEqual([["b1", "b2"]]);
+    expect(scheduled.map((e) => e.examinations.map((x) => x.id))).toEqual([["a1", "a2"]]);
+  });
+});
+
+describe("user manual choice", () => {
+  it("'depends on the market (FDA, MDR, UK) and, for MDR, on country (ES and DE have own documents, others a default)'", () => {
+    expect(manualDocument({ market: "FDA", country: "US" })).toBe("fda");
+    expect(manualDocument({ market: "UK", country: "GB" })).toBe("uk");
+    expect(manualDocument({ market: "MDR", country: "ES" })).toBe("mdr-es");
+    expect(manualDocument({ market: "MDR", country: "de" })).toBe("mdr-de");
+    expect(manualDocument({ market: "MDR", country: "FR" })).toBe("mdr");
+    expect(manualDocument({ market: "MDR", country: null })).toBe("mdr");
+    // "unknown or failed profile shows an error"
+    expect(manualDocument(null)).toBeNull();
+    expect(manualDocument({ market: "BR", country: "BR" })).toBeNull();
+  });
+});
+
+describe("languages", () => {
+  it("the switcher lists English, German, French, Italian, Spanish, Portuguese, Dutch and Turkish; patients have eight languages", () => {
+    expect(switcherLocales).toEqual(["en", "de", "fr", "it", "es", "bp", "nl", "tr"]);
+    expect(patientLocales).toEqual(["en", "nl", "de", "fr", "it", "mexsp", "bp", "chi"]);
+  });
+});
+
+describe("connectivity", () => {
+  it("'offline is reported only after 2 s; back online clears it at once' (accounts seed §4)", () => {
+    vi.useFakeTimers();
+    const target = new EventTarget();
+    const win = { addEventListener: target.addEventListener.bind(target), removeEventListener: target.removeEventListener.bind(target), navigator: { onLine: true } } as never;
+    const reports: boolean[] = [];
+    const stop = watchConnectivity((o) => reports.push(o), win);
+    target.dispatchEvent(new Event("offline"));
+    vi.advanceTimersByTime(offlineDelayMs - 1);
+    expect(reports).toEqual([]);
+    target.dispatchEvent(new Event("online"));
+    vi.advanceTimersByTime(offlineDelayMs * 2);
+    expect(reports).toEqual([false]);
+    target.dispatchEvent(new Event("offline"));
+    vi.advanceTimersByTime(offlineDelayMs);
+    expect(reports).toEqual([false, true]);
+    stop();
+  });
+});
+
+describe("protected wrapper", () => {
+  it("sends a visitor without a token to /login", async () => {
+    const { api } = fakeApi({});
+    const { router } = renderRoutes([{ path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] }, { path: "/login", element: <p>login page</p> }], "/home", api);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+  });
+  it("shows users to managers only", async () => {
+    const routes = [{ path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] }];
+    const { api } = fakeApi({});
+    renderRoutes(routes, "/home", api, tokenFor("manager"));
+    expect(screen.getByRole("link", { name: "Users" })).toBeTruthy();
+    cleanup();
+    renderRoutes(routes, "/home", api, tokenFor("user"));
+    expect(screen.queryByRole("link", { name: "Users" })).toBeNull();
+    expect(screen.getByRole("link", { name: "Bin" })).toBeTruthy();
+  });
+  it("asks for confirmation before logging out", async () => {
+    const { api, calls } = fakeApi({ logout: () => null });
+    const { router } = renderRoutes([{ path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] }, { path: "/login", element: <p>login page</p> }], "/home", api, tokenFor("user"));
+    fireEvent.click(screen.getByRole("button", { name: "Log out" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Log out?" });
+    expect(calls).toHaveLength(0);
+    fireEvent.click(dialog.querySelector(".btn-primary")!);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(calls.map((c) => c.endpoint)).toEqual(["logout"]);
+  });
+});
+
+describe("patient form", () => {
+  const fillForm = () => {
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: "  Ana Ruiz " } });
+    fireEvent.change(screen.getByLabelText(/^Patient ID/), { target: { value: "P-001 " } });
+    fireEvent.change(screen.getByLabelText(/^Birthdate/), { target: { value: "1960-05-04" } });
+    fireEvent.change(screen.getByLabelText(/^Gender/), { target: { value: "0" } });
+    fireEvent.change(screen.getByLabelText(/^Patient language/), { target: { value: "mexsp" } });
+  };
+  it("'The first save click shows a double-confirmation warning; the second submits' with trimmed name and ID", async () => {
+    const saved = vi.fn();
+    const { api, calls } = fakeApi({ "patient.register": ({ body }) => ({ id: "p9", ...body }) });
+    renderRoutes([{ path: "/", element: <PatientFormModal onClose={() => undefined} onSaved={saved} /> }], "/", api);
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(screen.getAllByText("This field is required.").length).toBeGreaterThanOrEqual(5);
+    fillForm();
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(screen.getByText(/Click Save again to confirm/)).toBeTruthy();
+    expect(calls).toHaveLength(0);
+    // "Editing any field resets the confirmation"
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: "Ana Ruiz" } });
+    expect(screen.queryByText(/Click Save again to confirm/)).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Confirm and save" })); });
+    expect(calls[0]!.input.body).toEqual({ name: "Ana Ruiz", uniqueId: "P-001", gender: 0, lang: "mexsp", birthdate: "1960-05-04" });
+    expect(saved).toHaveBeenCalled();
+  });
+  it("shows 'Couldn't create a patient' with the server's message", async () => {
+    const { api } = fakeApi({ "patient.register": () => { throw new ApiError({ status: 409, responseType: "conflict", message: "A patient with this ID exists." }); } });
+    renderRoutes([{ path: "/", element: <PatientFormModal onClose={() => undefined} onSaved={() => undefined} /> }], "/", api);
+    fillForm();
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Confirm and save" })); });
+    expect(screen.getByRole("alert").textContent).toBe("Couldn't create a patient A patient with this ID exists.");
+  });
+});
+
+describe("users page", () => {
+  it("parses invitation addresses", () => {
+    expect(parseEmails("a@x.org, B@x.org\nb@x.org; c@x.org ")).toEqual(["a@x.org", "b@x.org", "c@x.org"]);
+  });
+  it("refuses the user role and warns managers when some were already invited", async () => {
+    const { api } = fakeApi({
+      "user.all": () => [],
+      "user.invite": () => ({ invited: ["new@x.org"], alreadyInvited: ["old@x.org"], alreadyRegistered: [] }),
+    });
+    renderRoutes([{ path: "/", element: <UsersPage /> }], "/", api, tokenFor("user"));
+    expect(screen.getByText(/Only managers can manage users/)).toBeTruthy();
+    cleanup();
+    renderRoutes([{ path: "/", element: <UsersPage /> }], "/", api, tokenFor("manager"));
+    fireEvent.change(screen.getByLabelText(/E-mail addresses/), { target: { value: "new@x.org, old@x.org" } });
+    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Send invitations" })); });
+    expect(screen.getByText(/Some users were already invited or registered \(old@x.org\)/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,53 @@
+import { useDroppable } from "@dnd-kit/core";
+import { SortableContext, horizontalListSortingStrategy } from "@dnd-kit/sortable";
+import { useLingui } from "@lingui/react/macro";
+import { useSetAtom } from "jotai";
+import type { DeviceView } from "../../core/client/device-view.ts";
+import { areLinked } from "../../core/scheduling/lane.ts";
+import { measurementFormAtom } from "../state/technician.ts";
+import { LaneHeader } from "./LaneHeader.tsx";
+import { LivePanel } from "./LivePanel.tsx";
+import { MeasurementCard } from "./MeasurementCard.tsx";
+import { progressRatio } from "./locations.ts";
+
+export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
+
+/** One device: its header, its queue of measurement cards (leftmost runs next) and the live panel while a test runs. */
+export function Lane({ view, pinned, flashing, over, blinkingId }: {
+  view: DeviceView; pinned: boolean; flashing: boolean; over: boolean; blinkingId: string | null;
+}) {
+  const { t } = useLingui();
+  const device = view.device;
+  const openForm = useSetAtom(measurementFormAtom);
+  const { setNodeRef } = useDroppable({ id: laneDropId(device.id), data: { deviceId: device.id, lane: true } });
+  const items = device.perimetries;
+  const live = view.liveProgress;
+  return (
+    <section className={`lane${flashing ? " lane-flash" : ""}`} data-pinned={pinned} data-over={over} id={`lane-${device.deviceSn}`}
+      aria-label={device.alias || device.deviceSn} data-testid="lane" data-device-sn={device.deviceSn}>
+      <LaneHeader view={view} />
+      <div className="lane-body">
+        <SortableContext id={device.id} items={items.map((m) => m.id)} strategy={horizontalListSortingStrategy}>
+          <div ref={setNodeRef} className="lane-cards" role="list" aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
+            {items.length === 0 && <p className="lane-empty">{t`No measurements queued. Use + to add one, or drag a card here.`}</p>}
+            {items.map((m, i) => (
+              <div role="listitem" key={m.id}>
+                <MeasurementCard deviceId={device.id} index={i}
+                  info={{
+                    measurement: m,
+                    running: view.runningId === m.id,
+                    progress: progressRatio(m, live),
+                    linkedToNext: items[i + 1] !== undefined && areLinked(m, items[i + 1]!),
+                    blinking: blinkingId === m.id,
+                  }}
+                  onEdit={() => openForm({ mode: "edit", deviceSn: device.deviceSn, source: m })}
+                  onClone={() => openForm({ mode: "clone", deviceSn: device.deviceSn, source: m })} />
+              </div>
+            ))}
+          </div>
+        </SortableContext>
+        {live && <LivePanel progress={live} measurement={items.find((m) => m.id === live.perimetryId)} />}
+      </div>
+    </section>
+  );
+}

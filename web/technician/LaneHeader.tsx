@@ -1,0 +1,81 @@
+import { useAtomValue, useSetAtom } from "jotai";
+import { useLingui } from "@lingui/react/macro";
+import type { DeviceView } from "../../core/client/device-view.ts";
+import { ConnectionStatus, DeviceStatus } from "../../core/model/enums.ts";
+import { isPreparing } from "../../core/device/status.ts";
+import { useApi, useServices } from "../state/client.ts";
+import { patchDeviceAtom } from "../state/devices.ts";
+import { measurementFormAtom, pinsAtom, togglePinAtom } from "../state/technician.ts";
+import { Toggle } from "../ui/Toggle.tsx";
+import { Tooltip } from "../ui/Tooltip.tsx";
+import { useNotify } from "../ui/notifications.ts";
+import { AliasEditor } from "./AliasEditor.tsx";
+import { Battery } from "./Battery.tsx";
+import { DeviceControls } from "./DeviceControls.tsx";
+import { deviceStatusNames } from "./names.ts";
+
+type Tone = "connected" | "running" | "paused" | "off";
+
+const toneOf = (view: DeviceView): Tone =>
+  view.connection !== ConnectionStatus.Connected
+    ? "off"
+    : view.status === DeviceStatus.Paused
+      ? "paused"
+      : view.status === DeviceStatus.Playing || isPreparing(view.status)
+        ? "running"
+        : "connected";
+
+/** A lane's header: identity, connection and status, batteries, pin, stand-alone switch, the plus control, controls. */
+export function LaneHeader({ view }: { view: DeviceView }) {
+  const { t, i18n } = useLingui();
+  const api = useApi();
+  const { storage } = useServices();
+  const notify = useNotify();
+  const device = view.device;
+  const pinned = useAtomValue(pinsAtom).includes(device.deviceSn);
+  const togglePin = useSetAtom(togglePinAtom);
+  const openForm = useSetAtom(measurementFormAtom);
+  const patchDevice = useSetAtom(patchDeviceAtom);
+  const connected = view.connection === ConnectionStatus.Connected;
+  const name = device.alias || device.deviceSn;
+
+  const standaloneOn = device.standaloneId !== null;
+  const switchStandalone = async (on: boolean) => {
+    // "Turning on opens the measurement form in stand-alone mode; turning off sends null."
+    if (on) return openForm({ mode: "standalone", deviceSn: device.deviceSn });
+    try {
+      await api.call("device.standalone", { query: { deviceSn: device.deviceSn }, body: null });
+      patchDevice({ id: device.id, patch: { standaloneId: null } });
+    } catch {
+      notify({ kind: "error", text: t`Stand-alone mode could not be switched off. Try again.` });
+    }
+  };
+
+  return (
+    <header className="lane-header">
+      <AliasEditor device={device} />
+      <span className="lane-status" data-tone={toneOf(view)} data-testid="connection">
+        <span className="dot" aria-hidden="true" />
+        {connected ? t`Connected` : t`Disconnected`}
+        {connected && <> · {i18n._(deviceStatusNames[view.status])}</>}
+      </span>
+      <Battery which="vr" battery={device.battery.vr} />
+      <Battery which="clicker" battery={device.battery.clicker} />
+      <DeviceControls view={view} />
+      <div className="lane-tools">
+        {view.standaloneToggle.visible && (
+          <Toggle label={t`Stand-alone`} checked={standaloneOn} disabled={view.standaloneToggle.disabled}
+            onChange={(on) => void switchStandalone(on)} />
+        )}
+        <Tooltip text={pinned ? t`Unpin ${name}` : t`Pin ${name} to the top`}>
+          <button type="button" className="btn btn-sm btn-icon" aria-pressed={pinned} aria-label={pinned ? t`Unpin ${name}` : t`Pin ${name}`}
+            onClick={() => togglePin({ deviceSn: device.deviceSn, local: storage.local })}>{pinned ? "★" : "☆"}</button>
+        </Tooltip>
+        <Tooltip text={t`New measurement on ${name}`}>
+          <button type="button" className="btn btn-sm btn-primary btn-icon" aria-label={t`New measurement on ${name}`}
+            onClick={() => openForm({ mode: "create", deviceSn: device.deviceSn })}>+</button>
+        </Tooltip>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,70 @@
+import { useMemo } from "react";
+import { msg } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react/macro";
+import type { MessageDescriptor } from "@lingui/core";
+import { liveScene, liveColours, progressPercent, type LiveState, type LiveVariant } from "../../core/plots/live.ts";
+import { plotPalette } from "../../core/plots/palette.ts";
+import { toSvg } from "../../core/plots/svg.ts";
+import { Pattern, Strategy, patternLabel } from "../../core/model/enums.ts";
+import type { Measurement } from "../../core/model/measurement.ts";
+import type { RunningTest } from "../../core/model/running-test.ts";
+import { ProgressBar } from "../ui/ProgressBar.tsx";
+
+// The live measurement panel (scheduling seed §2; accounts seed §4 "green if answered, red if last updated and
+// unanswered, gray otherwise"): core/plots draws the locations; the title, legend and progress bar are HTML so they
+// are translated and read by assistive technology. The scene's own legend and bar (its bottom 48 px) are cropped.
+
+const SCENE_WIDTH = 300;
+const SCENE_HEIGHT = 300;
+/** The scene's legend (22) and bar (26) rows, drawn here in HTML instead. */
+const SCENE_FOOTER = 48;
+
+export const liveTitleNames: Record<LiveVariant, MessageDescriptor> = {
+  threshold: msg`Live measurement`,
+  supra: msg`Live measurement: supra-threshold`,
+  esterman: msg`Live measurement: Esterman`,
+};
+
+const legendNames: Record<LiveState, MessageDescriptor> = {
+  answered: msg`Answered`,
+  notAnswered: msg`Not answered`,
+  presented: msg`Presented`,
+};
+
+export const liveVariantOf = (m: Pick<Measurement, "pattern" | "strategy">): LiveVariant =>
+  m.pattern === Pattern.Esterman ? "esterman" : m.strategy === Strategy.Supra ? "supra" : "threshold";
+
+export function LivePanel({ progress, measurement }: { progress: RunningTest; measurement: Measurement | undefined }) {
+  const { t, i18n } = useLingui();
+  const variant = measurement ? liveVariantOf(measurement) : "threshold";
+  const title = i18n._(liveTitleNames[variant]);
+  const svg = useMemo(() => {
+    if (!measurement || measurement.pattern === Pattern.Undefined) return null;
+    const scene = liveScene({
+      pattern: measurement.pattern, eye: measurement.eye, variant, width: SCENE_WIDTH, height: SCENE_HEIGHT, showTitle: false,
+      thresholds: progress.thresholds, lastUpdatedIndex: progress.lastUpdatedIndex,
+      progress: { done: progress.nTested, total: progress.nLocations },
+    });
+    // Crop the scene's footer: our legend and bar replace it.
+    return toSvg(scene).replace(`viewBox="0 0 ${SCENE_WIDTH} ${SCENE_HEIGHT}"`, `viewBox="0 0 ${SCENE_WIDTH} ${SCENE_HEIGHT - SCENE_FOOTER}"`)
+      .replace(`height="${SCENE_HEIGHT}"`, `height="${SCENE_HEIGHT - SCENE_FOOTER}"`);
+  }, [measurement, variant, progress]);
+  const percent = progressPercent(progress.nTested, progress.nLocations);
+  return (
+    <section className="live-panel" aria-label={title} data-testid="live-panel">
+      <h3>{title}</h3>
+      {measurement && (
+        <div className="live-meta">{measurement.displayName} · {patternLabel[measurement.pattern]}</div>
+      )}
+      {svg && <div className="live-plot" role="img" aria-label={t`${progress.nTested} of ${progress.nLocations} locations tested`}
+        // The SVG is our own scene serialised by core/plots (text escaped there), not user HTML.
+        dangerouslySetInnerHTML={{ __html: svg }} />}
+      <ul className="live-legend" aria-label={t`Legend`}>
+        {(["answered", "notAnswered", "presented"] as const).map((state) => (
+          <li key={state}><span className="live-swatch" style={{ background: plotPalette[liveColours[state]] }} aria-hidden="true" />{i18n._(legendNames[state])}</li>
+        ))}
+      </ul>
+      <ProgressBar percent={percent} label={t`Test progress`} />
+    </section>
+  );
+}

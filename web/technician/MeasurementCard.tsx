@@ -1,0 +1,77 @@
+import { forwardRef, type CSSProperties, type HTMLAttributes } from "react";
+import { useLingui } from "@lingui/react/macro";
+import { useSortable } from "@dnd-kit/sortable";
+import { patternLabel, Strategy } from "../../core/model/enums.ts";
+import type { Measurement } from "../../core/model/measurement.ts";
+import { useDateFormat } from "../i18n/format.ts";
+import { eyeNames, strategyNames } from "../i18n/names.ts";
+import { stimuliUpdateName } from "./names.ts";
+
+export interface CardInfo {
+  readonly measurement: Measurement;
+  readonly running: boolean;
+  /** Tested / total locations. */
+  readonly progress: { readonly tested: number; readonly total: number };
+  /** Paired with the next card (other eye): drawn joined. */
+  readonly linkedToNext: boolean;
+  readonly blinking: boolean;
+}
+
+/** A measurement card's face: the seed's fields in a 56-unit-high card. */
+export const MeasurementCardFace = forwardRef<HTMLDivElement, CardInfo & HTMLAttributes<HTMLDivElement> & { actions?: React.ReactNode; dragging?: boolean }>(
+  function MeasurementCardFace({ measurement: m, running, progress, linkedToNext, blinking, actions, dragging, className, ...rest }, ref) {
+    const { t, i18n } = useLingui();
+    const { date } = useDateFormat();
+    const sors = m.strategy === Strategy.SORS ? String(m.sorsStage) : m.strategy === Strategy.SORS_screening ? "16" : "–";
+    return (
+      <div ref={ref} className={`mcard${blinking ? " mcard-blink" : ""}${className ? ` ${className}` : ""}`} data-running={running}
+        data-dragging={dragging ?? false} data-linked={linkedToNext} data-card-id={m.id} id={`card-${m.id}`} {...rest}>
+        <div className="mcard-title" title={m.displayName}>{m.displayName || t`Test`}</div>
+        <dl>
+          <dt>{t`Eye`}</dt><dd>{i18n._(eyeNames[m.eye])}</dd>
+          <dt>{t`Pattern`}</dt><dd>{patternLabel[m.pattern]}</dd>
+          <dt>{t`Strategy`}</dt><dd>{i18n._(strategyNames[m.strategy])}</dd>
+          <dt>{t`SORS stage`}</dt><dd>{sors}</dd>
+          <dt>{t`Stimuli update`}</dt><dd>{stimuliUpdateName(m.stimuliUpdate, t`Adaptive`)}</dd>
+          <dt>{t`Gaze tracking`}</dt><dd>{m.trackGaze ? t`On` : t`Off`}</dd>
+          <dt>{t`Audio guide`}</dt><dd>{m.audioGuide ? t`On` : t`Off`}</dd>
+          <dt>{t`Taken`}</dt><dd>{m.result ? date(m.result.takenAt) : t`without result`}</dd>
+        </dl>
+        <div className="mcard-foot">
+          <span className="num" aria-label={t`${progress.tested} of ${progress.total} locations tested`}>{progress.tested}/{progress.total}</span>
+          {running && <span className="lane-status" data-tone="running">{t`Running`}</span>}
+          <span className="spacer" />
+          {actions}
+        </div>
+        {linkedToNext && <span className="mcard-link" aria-hidden="true" />}
+      </div>
+    );
+  },
+);
+
+/** The card in its lane: draggable by pointer and keyboard (space to lift, arrows to move, space to drop). */
+export function MeasurementCard({ info, deviceId, index, onEdit, onClone }: {
+  info: CardInfo; deviceId: string; index: number; onEdit: () => void; onClone: () => void;
+}) {
+  const { t } = useLingui();
+  const m = info.measurement;
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: m.id,
+    data: { deviceId, index },
+    disabled: info.running,
+  });
+  const style: CSSProperties = { transform: transform ? `translate3d(${Math.round(transform.x)}px, ${Math.round(transform.y)}px, 0)` : undefined, transition };
+  const label = info.running ? t`${m.displayName}, running` : t`${m.displayName}, position ${index + 1}`;
+  return (
+    <MeasurementCardFace ref={setNodeRef} style={style} {...info} dragging={isDragging} {...attributes} {...listeners}
+      aria-roledescription={t`draggable measurement`} aria-label={label}
+      actions={!info.running && (
+        <>
+          <button type="button" className="btn btn-sm" onPointerDown={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}
+            onClick={onEdit} aria-label={t`Edit ${m.displayName}`}>{t`Edit`}</button>
+          <button type="button" className="btn btn-sm" onPointerDown={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}
+            onClick={onClone} aria-label={t`Clone ${m.displayName}`}>{t`Clone`}</button>
+        </>
+      )} />
+  );
+}

@@ -1,0 +1,31 @@
+import { msg } from "@lingui/core/macro";
+import type { MessageDescriptor } from "@lingui/core";
+import { DeviceStatus, type StimuliUpdate, type StimulusSize } from "../../core/model/enums.ts";
+
+// How the technician view names device statuses and measurement settings (translated).
+
+export const deviceStatusNames: Record<DeviceStatus, MessageDescriptor> = {
+  [DeviceStatus.NotConnected]: msg`Not connected`,
+  [DeviceStatus.Standby]: msg`Ready to start`,
+  [DeviceStatus.AwaitMeasurement]: msg`Waiting for a measurement`,
+  [DeviceStatus.AudioPlaying]: msg`Audio guide playing`,
+  [DeviceStatus.Countdown]: msg`Countdown`,
+  [DeviceStatus.AwaitUserInput]: msg`Waiting for the patient's click`,
+  [DeviceStatus.Calibrating]: msg`Calibrating gaze`,
+  [DeviceStatus.Playing]: msg`Test running`,
+  [DeviceStatus.Paused]: msg`Paused`,
+  [DeviceStatus.Stopped]: msg`Stopped`,
+  [DeviceStatus.Finished]: msg`Finished`,
+  [DeviceStatus.Tutorial]: msg`Tutorial`,
+};
+
+export const sizeNames: Record<StimulusSize, string> = { 0: "I", 1: "II", 2: "III", 3: "IV", 4: "V", 5: "III adaptive" };
+
+/** Stimuli update in ms, or 'Adaptive' for 9999. */
+export const stimuliUpdateName = (value: StimuliUpdate, adaptive: string): string => (value === 9999 ? adaptive : `${value} ms`);
+
+/** Seconds as "6 min 12 s" style parts. */
+export const minutesSeconds = (seconds: number): { minutes: number; seconds: number } => ({
+  minutes: Math.floor(seconds / 60),
+  seconds: Math.round(seconds % 60),
+});
