@@ -49,10 +49,10 @@ export function analyseRows(rows: readonly VisualFieldRow[]): RowOutput[] {
     const td = totalDeviation(nv, r.sensitivities, r.age);
     const gh = generalHeight(td, nv.ghRank);
     const pd = patternDeviation(td, gh);
-    const g = globalIndices(nv, geometry, r.sensitivities.map((s, i) => (blind.has(i) ? null : s)), td, pd, r.age);
+    const tdp = probabilityMap(nv.tdLut, td), pdp = probabilityMap(nv.pdLut, pd);
+    const g = globalIndices(nv, geometry, r.sensitivities.map((s, i) => (blind.has(i) ? null : s)), td, pd, r.age, { tdp, pdp });
     return {
-      id: r.id, eye: r.eye, date: r.date,
-      td, tdp: probabilityMap(nv.tdLut, td), pd, pdp: probabilityMap(nv.pdLut, pd),
+      id: r.id, eye: r.eye, date: r.date, td, tdp, pd, pdp,
       gh, msens: g.msens, ssens: g.ssens, tmd: g.tmd, tsd: g.tsd, pmd: g.pmd, psd: g.psd, vfi: g.vfi,
     };
   });

@@ -38,10 +38,13 @@ export interface GhtResult {
 }
 
 /** Upper and mirrored lower 0-based indices of each sector for a geometry (24-2 only). */
+const sectorCache = new WeakMap<PatternGeometry, Array<{ upper: number[]; lower: number[] }>>();
 export function ghtSectors(geometry: PatternGeometry): Array<{ upper: number[]; lower: number[] }> {
+  const cached = sectorCache.get(geometry);
+  if (cached) return cached;
   const key = (x: number, y: number) => `${x},${y}`;
   const index = new Map(geometry.points.map((p, i) => [key(p.x, p.y), i]));
-  return GHT_SECTORS_1_BASED.map((sector) => {
+  const sectors = GHT_SECTORS_1_BASED.map((sector) => {
     const upper = sector.map((k) => k - 1);
     const lower = upper.map((i) => {
       const p = geometry.points[i]!;
@@ -51,6 +54,8 @@ export function ghtSectors(geometry: PatternGeometry): Array<{ upper: number[]; 
     });
     return { upper, lower };
   });
+  sectorCache.set(geometry, sectors);
+  return sectors;
 }
 
 /** GHT point score of one location (see the module comment). */
@@ -65,10 +70,14 @@ export function ghtPointScore(nv: NormativeTables, loc: number, pd: number): num
 
 export function ghtDifferences(nv: NormativeTables, geometry: PatternGeometry, pd: LocationVector) {
   const sectors = ghtSectors(geometry);
-  const score = (idx: number[]) => idx.reduce((s, i) => s + (pd[i] === null || pd[i] === undefined ? 0 : ghtPointScore(nv, i, pd[i]!)), 0);
-  const upperScores = sectors.map((s) => score(s.upper));
-  const lowerScores = sectors.map((s) => score(s.lower));
-  return { upperScores, lowerScores, differences: upperScores.map((u, i) => u - lowerScores[i]!) };
+  const upperScores: number[] = [], lowerScores: number[] = [], differences: number[] = [];
+  for (const { upper, lower } of sectors) {
+    let u = 0, l = 0;
+    for (const i of upper) { const v = pd[i]; if (v != null) u += ghtPointScore(nv, i, v); }
+    for (const i of lower) { const v = pd[i]; if (v != null) l += ghtPointScore(nv, i, v); }
+    upperScores.push(u); lowerScores.push(l); differences.push(u - l);
+  }
+  return { upperScores, lowerScores, differences };
 }
 
 /** Limits from control fields (PD vectors and 1/visits weights), computed when the tables are built. */

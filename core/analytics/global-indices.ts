@@ -8,29 +8,10 @@ import type { PatternGeometry } from "./patterns.ts";
 
 export type GlobalIndices = Record<GlobalIndexName, number>;
 
-/** Weighted mean and the unbiased weighted SD with raw frequency weights: sum w (x - m)^2 / (sum w - 1) (Hmisc wtd.var). */
-function weightedMeanSd(values: readonly number[], weights: readonly number[]): { mean: number; sd: number } {
-  let sw = 0, swx = 0;
-  for (let i = 0; i < values.length; i++) { sw += weights[i]!; swx += weights[i]! * values[i]!; }
-  const mean = swx / sw;
-  let ss = 0;
-  for (let i = 0; i < values.length; i++) ss += weights[i]! * (values[i]! - mean) ** 2;
-  return { mean, sd: Math.sqrt(ss / (sw - 1)) };
-}
-
-function meanSd(values: readonly number[]): { mean: number; sd: number } {
-  const n = values.length;
-  let s = 0;
-  for (const v of values) s += v;
-  const mean = s / n;
-  let ss = 0;
-  for (const v of values) ss += (v - mean) ** 2;
-  return { mean, sd: Math.sqrt(ss / (n - 1)) };
-}
-
 /**
  * visualFields' global indices (gdef, weighted): msens / ssens = mean and SD of sensitivity; tmd / tsd = weighted mean and
- * SD of TD with weights 1/SD_TD(loc); pmd / psd the same on PD with 1/SD_PD(loc); gh; vfi. Blind spots excluded.
+ * SD of TD with weights 1/SD_TD(loc); pmd / psd the same on PD with 1/SD_PD(loc), the SDs in Hmisc's wtd.var form with
+ * raw frequency weights, sum w (x - m)^2 / (sum w - 1); gh; vfi. Blind spots excluded.
  */
 export function globalIndices(
   nv: NormativeTables,
@@ -39,19 +20,31 @@ export function globalIndices(
   td: LocationVector,
   pd: LocationVector,
   age: number,
+  /** The PD and TD probability maps, when already computed (saves the VFI recomputing them). */
+  maps?: { readonly tdp: ReadonlyArray<ProbabilityLevel | null>; readonly pdp: ReadonlyArray<ProbabilityLevel | null> },
 ): GlobalIndices {
-  const s: number[] = [], t: number[] = [], p: number[] = [], wt: number[] = [], wp: number[] = [];
+  // One pass for the means, a second for the spreads (two-pass keeps the variances accurate).
+  let n = 0, ss = 0, swt = 0, swtx = 0, swp = 0, swpx = 0;
   for (let i = 0; i < nv.nloc; i++) {
     const ti = td[i], pi = pd[i], si = sensitivities[i];
-    if (ti === null || ti === undefined || pi === null || pi === undefined || si === null || si === undefined) continue;
-    s.push(si); t.push(ti); p.push(pi);
-    wt.push(1 / nv.sd.td[i]!); wp.push(1 / nv.sd.pd[i]!);
+    if (ti == null || pi == null || si == null) continue;
+    const wt = 1 / nv.sd.td[i]!, wp = 1 / nv.sd.pd[i]!;
+    n++; ss += si; swt += wt; swtx += wt * ti; swp += wp; swpx += wp * pi;
   }
-  const ms = meanSd(s), tm = weightedMeanSd(t, wt), pm = weightedMeanSd(p, wp);
+  const msens = ss / n, tmd = swtx / swt, pmd = swpx / swp;
+  let vs = 0, vt = 0, vp = 0;
+  for (let i = 0; i < nv.nloc; i++) {
+    const ti = td[i], pi = pd[i], si = sensitivities[i];
+    if (ti == null || pi == null || si == null) continue;
+    vs += (si - msens) ** 2;
+    vt += (ti - tmd) ** 2 / nv.sd.td[i]!;
+    vp += (pi - pmd) ** 2 / nv.sd.pd[i]!;
+  }
+  const levels = maps ? (tmd < -20 ? maps.tdp : maps.pdp) : undefined;
   return {
-    msens: ms.mean, ssens: ms.sd, tmd: tm.mean, tsd: tm.sd, pmd: pm.mean, psd: pm.sd,
+    msens, ssens: Math.sqrt(vs / (n - 1)), tmd, tsd: Math.sqrt(vt / (swt - 1)), pmd, psd: Math.sqrt(vp / (swp - 1)),
     gh: generalHeight(td, nv.ghRank),
-    vfi: visualFieldIndex(nv, geometry, sensitivities, td, pd, age, tm.mean),
+    vfi: visualFieldIndex(nv, geometry, sensitivities, td, pd, age, tmd, levels),
   };
 }
 
@@ -62,32 +55,39 @@ export function globalIndices(
  */
 export function humphreyMdPsd(nv: NormativeTables, td: LocationVector): { md: number; psd: number } {
   let swx = 0, sw = 0, ss2 = 0, n = 0;
-  const vals: Array<[number, number]> = [];
-  td.forEach((v, i) => {
-    const sd = nv.sd.td[i];
-    if (v === null || sd === null || sd === undefined) return;
+  for (let i = 0; i < td.length; i++) {
+    const v = td[i], sd = nv.sd.td[i];
+    if (v == null || sd == null) continue;
     const w = 1 / (sd * sd);
     swx += v * w; sw += w; ss2 += sd * sd; n++;
-    vals.push([v, w]);
-  });
+  }
   const md = swx / sw;
   let q = 0;
-  for (const [v, w] of vals) q += (v - md) ** 2 * w;
+  for (let i = 0; i < td.length; i++) {
+    const v = td[i], sd = nv.sd.td[i];
+    if (v == null || sd == null) continue;
+    q += (v - md) ** 2 / (sd * sd);
+  }
   return { md, psd: Math.sqrt((ss2 / n) * q / (n - 1)) };
 }
 
 /** Level of one global index against the controls (strict comparisons, as for pointwise levels). */
+const PROBS: readonly ProbabilityLevel[] = [...lutProbabilities];
+const BETTER: ReadonlySet<GlobalIndexName> = new Set(higherIsBetter);
+
 export function globalLevel(nv: NormativeTables, name: GlobalIndexName, value: number): ProbabilityLevel {
-  const better = higherIsBetter.has(name);
-  for (let i = 0; i < lutProbabilities.length; i++) {
+  const better = BETTER.has(name);
+  for (let i = 0; i < PROBS.length; i++) {
     const q = nv.globalLut[i]![name];
-    if (better ? value < q : value > q) return lutProbabilities[i]!;
+    if (better ? value < q : value > q) return PROBS[i]!;
   }
   return 1;
 }
 
+const NAMES: readonly GlobalIndexName[] = [...globalIndexNames];
+
 export function globalLevels(nv: NormativeTables, g: GlobalIndices): Record<GlobalIndexName, ProbabilityLevel> {
   const out = {} as Record<GlobalIndexName, ProbabilityLevel>;
-  for (const name of globalIndexNames) out[name] = globalLevel(nv, name, g[name]);
+  for (const name of NAMES) out[name] = globalLevel(nv, name, g[name]);
   return out;
 }

@@ -49,18 +49,34 @@ export function roundTo(value: number, digits: number): number {
 }
 
 export function octopusIndices(normal: ReadonlyArray<number | null>, measured: ReadonlyArray<number | null>): OctopusIndices {
-  const d = defects(normal, measured);
-  const used = d.filter((v): v is number => v !== null);
-  const sens = measured.filter((v, i): v is number => v !== null && d[i] !== null);
-  const n = used.length;
-  const md = n ? used.reduce((a, b) => a + b, 0) / n : NaN;
-  const lv = n > 1 ? used.reduce((a, v) => a + (v - md) ** 2, 0) / (n - 1) : NaN;
+  const nloc = measured.length;
+  const d = new Array<number | null>(nloc);
+  const pct = new Array<number | null>(nloc);
+  const used: number[] = [];
+  let n = 0, sd = 0, sm = 0;
+  for (let i = 0; i < nloc; i++) {
+    const m = measured[i], nr = normal[i];
+    if (m === null || m === undefined || nr === null || nr === undefined) { d[i] = null; pct[i] = null; continue; }
+    const v = nr - m;
+    d[i] = v;
+    pct[i] = percentDefect(v, nr);
+    // Insertion into the sorted Bebie curve (52 values: cheaper than a general sort).
+    let k = n++;
+    used.push(v);
+    while (k > 0 && used[k - 1]! > v) { used[k] = used[k - 1]!; k--; }
+    used[k] = v;
+    sd += v;
+    sm += m;
+  }
+  const md = n ? sd / n : NaN;
+  let lv = 0;
+  for (let k = 0; k < n; k++) lv += (used[k]! - md) ** 2;
   return {
     defects: d,
-    percentDefects: d.map((v, i) => (v === null ? null : percentDefect(v, normal[i]!))),
-    ms: sens.length ? sens.reduce((a, b) => a + b, 0) / sens.length : NaN,
+    percentDefects: pct,
+    ms: n ? sm / n : NaN,
     md,
-    slv: Math.sqrt(lv),
-    bebie: [...used].sort((a, b) => a - b),
+    slv: n > 1 ? Math.sqrt(lv / (n - 1)) : NaN,
+    bebie: used,
   };
 }

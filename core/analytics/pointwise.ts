@@ -15,12 +15,13 @@ export function normalSensitivity(nv: NormativeTables, age: number): Array<numbe
  * reference TDs sit exactly on a look-up limit and the level test is strict (README trap 1).
  */
 export function totalDeviation(nv: NormativeTables, sensitivities: LocationVector, age: number): Array<number | null> {
-  const blind = new Set(nv.blindSpotIndices);
-  return sensitivities.map((s, i) => {
-    const a = nv.intercept[i];
-    if (blind.has(i) || s === null || a === null || a === undefined) return null;
-    return s - (a + nv.slope[i]! * age);
-  });
+  const out = new Array<number | null>(sensitivities.length);
+  for (let i = 0; i < sensitivities.length; i++) {
+    const s = sensitivities[i], a = nv.intercept[i];
+    // The tables are null at blind spots, so those locations come out null too.
+    out[i] = s === null || s === undefined || a === null || a === undefined ? null : s - (a + nv.slope[i]! * age);
+  }
+  return out;
 }
 
 /**
@@ -28,29 +29,52 @@ export function totalDeviation(nv: NormativeTables, sensitivities: LocationVecto
  * ("display threshold offset is the 7th highest value" on 24-2, the accounts seed §9).
  */
 export function generalHeight(td: LocationVector, rank: number): number {
-  const values = td.filter((v): v is number => v !== null).sort((a, b) => b - a);
-  const v = values[rank - 1];
-  if (v === undefined) throw new Error(`general height needs at least ${rank} locations, got ${values.length}`);
-  return v;
+  // Keep the `rank` highest values seen so far, in descending order (rank is small: 7 on 24-2).
+  const top: number[] = [];
+  let count = 0;
+  for (const v of td) {
+    if (v === null || v === undefined) continue;
+    count++;
+    if (top.length === rank && v <= top[rank - 1]!) continue;
+    let j = top.length < rank ? top.length : rank - 1;
+    if (top.length < rank) top.push(v);
+    while (j > 0 && top[j - 1]! < v) { top[j] = top[j - 1]!; j--; }
+    top[j] = v;
+  }
+  if (count < rank) throw new Error(`general height needs at least ${rank} locations, got ${count}`);
+  return top[rank - 1]!;
 }
 
 /** PD = TD - GH. */
 export function patternDeviation(td: LocationVector, gh: number): Array<number | null> {
-  return td.map((v) => (v === null ? null : v - gh));
+  const out = new Array<number | null>(td.length);
+  for (let i = 0; i < td.length; i++) { const v = td[i]; out[i] = v === null || v === undefined ? null : v - gh; }
+  return out;
 }
+
+// Module-local copies: the hot loops below should not go through the module's export bindings.
+const PROBS: readonly ProbabilityLevel[] = [...lutProbabilities];
+const LEVELS = PROBS.length;
 
 /**
  * The probability level of a value at one location: the smallest level p with value < q(p) (strict), else 1.
  * Monotone: a larger value never gets a smaller level.
  */
 export function probabilityLevel(lut: ReadonlyArray<LocationVector>, loc: number, value: number): ProbabilityLevel {
-  for (let i = 0; i < lutProbabilities.length; i++) {
+  for (let i = 0; i < LEVELS; i++) {
     const q = lut[i]![loc];
-    if (q !== null && q !== undefined && value < q) return lutProbabilities[i]!;
+    if (q !== null && q !== undefined && value < q) return PROBS[i]!;
   }
   return 1;
 }
 
+
 export function probabilityMap(lut: ReadonlyArray<LocationVector>, values: LocationVector): Array<ProbabilityLevel | null> {
-  return values.map((v, i) => (v === null || lut[0]![i] === null ? null : probabilityLevel(lut, i, v)));
+  const out = new Array<ProbabilityLevel | null>(values.length);
+  const first = lut[0]!;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = v === null || v === undefined || first[i] === null ? null : probabilityLevel(lut, i, v);
+  }
+  return out;
 }

@@ -5,7 +5,7 @@ import { glaucomaHemifieldTest, type GhtResult } from "./ght.ts";
 import { globalIndices, globalLevels, humphreyMdPsd, type GlobalIndices } from "./global-indices.ts";
 import { getNormativeDatabase, effectiveNormativeVersion } from "./normative/registry.ts";
 import type { GlobalIndexName, LocationVector, ProbabilityLevel } from "./normative/tables.ts";
-import { octopusIndices, meanSensitivityForDisplay, roundTo, defectLabel, type OctopusIndices } from "./octopus.ts";
+import { octopusIndices, meanSensitivityForDisplay, roundTo, type OctopusIndices } from "./octopus.ts";
 import { getPattern } from "./patterns.ts";
 import { generalHeight, normalSensitivity, patternDeviation, probabilityMap, totalDeviation } from "./pointwise.ts";
 import { reliability, type CatchTrials, type Reliability } from "./reliability.ts";
@@ -55,7 +55,7 @@ export interface ResultAnalysis {
   readonly gaze: GazeSummary | null;
   /** Esterman pattern only. */
   readonly estermanScore: number | null;
-  /** Values as the screens print them (accounts seed §9). */
+  /** Values as the screens print them (accounts seed §9); per-location defect labels come from `defectLabel`. */
   readonly display: ResultDisplay;
 }
 
@@ -68,8 +68,6 @@ export interface ResultDisplay {
   readonly vfi: number | null;
   readonly md: number | null;
   readonly psd: number | null;
-  /** Per location: "+" for a defect below 5, else the defect with 2 decimals. */
-  readonly defectLabels: string[] | null;
 }
 
 /** Completed years between two ISO dates (the control data's ages are whole years). */
@@ -94,11 +92,12 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
     const td = totalDeviation(nv, input.thresholds, input.age);
     const gh = generalHeight(td, nv.ghRank);
     const pd = patternDeviation(td, gh);
-    const global = globalIndices(nv, geometry, sens, td, pd, input.age);
+    const tdp = probabilityMap(nv.tdLut, td), pdp = probabilityMap(nv.pdLut, pd);
+    const global = globalIndices(nv, geometry, sens, td, pd, input.age, { tdp, pdp });
     normative = {
       normativeVersion: effectiveNormativeVersion(input.normativeVersion),
       normal: normalSensitivity(nv, input.age),
-      td, tdp: probabilityMap(nv.tdLut, td), pd, pdp: probabilityMap(nv.pdLut, pd), gh,
+      td, tdp, pd, pdp, gh,
       global, globalLevels: globalLevels(nv, global), humphrey: humphreyMdPsd(nv, td),
       ght: glaucomaHemifieldTest(nv, geometry, pd, gh),
     };
@@ -122,7 +121,6 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
       vfi: normative ? Math.round(normative.global.vfi) : null,
       md: r2(normative?.global.tmd),
       psd: r2(normative?.global.psd),
-      defectLabels: octopus ? octopus.defects.map(defectLabel) : null,
     },
   };
 }

@@ -80,7 +80,7 @@ describe("Octopus-style indices", () => {
     });
     expect(r.normative).toBeNull();
     expect(r.octopus!.md).toBeCloseTo(3, 12);
-    expect(r.display.defectLabels!.every((l) => l === "+")).toBe(true);
+    expect(r.octopus!.defects.map(defectLabel).every((l) => l === "+")).toBe(true);
   });
 });
 
