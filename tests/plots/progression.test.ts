@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { Eye, Pattern } from "../../core/model/enums.ts";
+import { tickCount } from "../../core/plots/axes.ts";
+import { progressionPointsShown, progressionScene, progressionWindows, slopeLabel, type ProgressionPoint } from "../../core/plots/progression.ts";
+import { group, ofKind, textsOf } from "./helpers.ts";
+
+const now = "2026-11-20T12:00:00Z";
+const point = (id: string, takenAt: string, meanDefect: number, extra: Partial<ProgressionPoint> = {}): ProgressionPoint => ({
+  measurementId: id,
+  takenAt,
+  meanDefect,
+  eye: Eye.Right,
+  pattern: Pattern.P24_2,
+  valid: true,
+  ...extra,
+});
+
+// One result a year, MD worsening by exactly 0.5 dB per year (365.25-day years).
+const yearly = [0, 1, 2, 3, 4].map((k) =>
+  point(`m${k}`, new Date(Date.parse("2022-01-01T00:00:00Z") + k * 365.25 * 86_400_000).toISOString(), 2 + 0.5 * k),
+);
+
+// Accounts seed §9: "Progression filters: all, 12 months, 1 month, 1 week, 1 day (analysis window values: all, 366, 31, 7, 1 days)".
+describe("progression filters", () => {
+  it("all, 12 months, 1 month, 1 week, 1 day = windows all, 366, 31, 7, 1 days", () => {
+    expect(progressionWindows).toEqual({ all: "all", "12m": 366, "1m": 31, "1w": 7, "1d": 1 });
+  });
+
+  it("each filter keeps the results inside its window before now", () => {
+    const ages = [0.5, 3, 20, 200, 500];
+    const points = ages.map((d, i) => point(`p${i}`, new Date(Date.parse(now) - d * 86_400_000).toISOString(), 1));
+    const count = (f: keyof typeof progressionWindows) => progressionPointsShown(points, f, now).length;
+    expect([count("1d"), count("1w"), count("1m"), count("12m"), count("all")]).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  // Analytics.md: "only valid, reliable results of pattern G or 24-2".
+  it("only valid, reliable G or 24-2 results are drawn", () => {
+    const points = [
+      point("a", "2026-01-01", 1),
+      point("b", "2026-02-01", 1, { pattern: Pattern.G }),
+      point("c", "2026-03-01", 1, { pattern: Pattern.P30_2 }),
+      point("d", "2026-04-01", 1, { unreliable: true }),
+      point("e", "2026-05-01", 1, { valid: false }),
+    ];
+    expect(progressionPointsShown(points, "all", now).map((p) => p.measurementId)).toEqual(["a", "b"]);
+    const scene = progressionScene({ points, filter: "all", now, width: 600, height: 250 });
+    expect(ofKind(group(scene, "series-right"), "circle")).toHaveLength(2);
+  });
+});
+
+// Accounts seed §9: "Progression is a linear slope of mean defect per year rounded to 1 decimal, computed from the
+// baseline onwards if one exists."
+describe("slope per year", () => {
+  it("the legend shows the slope per year rounded to 1 decimal", () => {
+    const scene = progressionScene({ points: yearly, filter: "all", now, width: 600, height: 250 });
+    expect(textsOf(group(scene, "legend-right"))).toEqual(["Right eye (OD)", "0.5 dB/year"]);
+    expect(slopeLabel(-1.25 + 0.04).values).toEqual({ slope: "-1.2" });
+    expect(slopeLabel(0).values).toEqual({ slope: "0.0" });
+  });
+
+  it("is computed from the baseline onwards, which is ringed", () => {
+    const points = [point("x0", "2020-01-01", 10), point("x1", "2020-06-01", 0), ...yearly];
+    const without = progressionScene({ points, filter: "all", now, width: 600, height: 250 });
+    expect(textsOf(group(without, "legend-right"))[1]).not.toBe("0.5 dB/year");
+    const withBaseline = progressionScene({ points, filter: "all", now, baselines: { right: "m0" }, width: 600, height: 250 });
+    expect(textsOf(group(withBaseline, "legend-right"))[1]).toBe("0.5 dB/year");
+    const rings = ofKind(group(withBaseline, "series-right"), "circle").filter((c) => c.fill === undefined);
+    expect(rings).toHaveLength(1);
+  });
+
+  it("draws the regression line and says when there are too few results for a slope", () => {
+    const scene = progressionScene({ points: yearly, filter: "all", now, width: 600, height: 250 });
+    expect(ofKind(group(scene, "series-right"), "line")).toHaveLength(1);
+    const one = progressionScene({ points: [yearly[0]!], filter: "all", now, width: 600, height: 250 });
+    expect(ofKind(group(one, "series-right"), "line")).toHaveLength(0);
+    expect(textsOf(group(one, "legend-right"))[1]).toBe("too few results for a slope");
+  });
+
+  it("left and right eyes get their own series, slope and marker shape", () => {
+    const left = yearly.map((p) => ({ ...p, measurementId: `l${p.measurementId}`, eye: Eye.Left, meanDefect: p.meanDefect! * 2 }));
+    const scene = progressionScene({ points: [...yearly, ...left], filter: "all", now, width: 600, height: 250 });
+    expect(textsOf(group(scene, "legend-left"))).toEqual(["Left eye (OS)", "1.0 dB/year"]);
+    expect(ofKind(group(scene, "series-left"), "rect")).toHaveLength(5);
+  });
+
+  it("says so when no result is in the window", () => {
+    const scene = progressionScene({ points: yearly, filter: "1w", now, width: 600, height: 250 });
+    expect(textsOf(scene)).toContain("No valid, reliable 24-2 or G results in this period");
+  });
+
+  it("time ticks follow about one per 300 px", () => {
+    for (const width of [400, 700, 1300]) {
+      const scene = progressionScene({ points: yearly, filter: "all", now, width, height: 250 });
+      const dates = textsOf(scene).filter((t) => /^\d{4}-\d{2}-\d{2}$/.test(t));
+      expect(dates).toHaveLength(tickCount(width - 46 - 16, "x"));
+    }
+  });
+});
