@@ -168,12 +168,19 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
       }
       setState(SocketState.Closing);
       ws = null;
-      socket.onopen = socket.onmessage = socket.onerror = null;
+      socket.onopen = socket.onmessage = null;
+      // Closing while still connecting makes `ws` emit an error event, which throws when nobody listens.
+      socket.onerror = () => {};
       socket.onclose = () => {
         lastCloseCode = 1000;
         setState(SocketState.Closed);
       };
-      socket.close(1000, "client closed");
+      try {
+        socket.close(1000, "client closed");
+      } catch {
+        lastCloseCode = 1000;
+        setState(SocketState.Closed);
+      }
     },
   };
 }

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHttpApi } from "../../adapters/http/index.ts";
+import { memoryStorage } from "../../adapters/storage/memory-storage.ts";
+import { systemClock } from "../../adapters/clock/system-clock.ts";
+import { createLiveSocket } from "../../adapters/socket/live-socket.ts";
+import { nodeWebSocket } from "../../adapters/socket/node-socket.ts";
+import { CacheKey, createClient, type Client } from "../../core/client/index.ts";
+import { ApiError } from "../../core/model/contract/errors.ts";
+import { SocketState } from "../../core/model/enums.ts";
+import type { Measurement } from "../../core/model/measurement.ts";
+import { StorageKeys, type Storage } from "../../core/ports.ts";
+import { startServer, type RunningServer } from "../../simulator/server/server.ts";
+import { ensureDevices, seedDemo } from "../../simulator/server/demo/seed.ts";
+
+// Contract tests: the headless client over the real adapters against the simulator server, in-process on port 0.
+// Only the server is started from simulator/; everything else goes over HTTP and the live socket.
+
+const PASSWORD = "contract-pass-1";
+let server: RunningServer;
+let username: string;
+let otherUsername: string;
+const opened: Client[] = [];
+
+beforeAll(async () => {
+  server = await startServer({ storage: { kind: "pglite", dataDir: undefined }, port: 0 });
+  const demo = await seedDemo(server.db, { password: PASSWORD, headsets: 2 });
+  await ensureDevices(server.db, 2);
+  username = demo.usernames.find((u) => u === "user") ?? demo.usernames[0]!;
+  otherUsername = demo.usernames.find((u) => u !== username)!;
+});
+afterAll(async () => {
+  for (const c of opened) c.dispose();
+  await server?.close();
+});
+
+function open(): { client: Client; storage: Storage } {
+  const storage = memoryStorage();
+  const apiBase = `${server.url}/api/`;
+  const socket = createLiveSocket({ url: `${server.url.replace(/^http/, "ws")}/api/ws`, storage, clock: systemClock, create: nodeWebSocket });
+  const client = createClient({ api: createHttpApi({ apiBase, storage }), socket, storage, clock: systemClock }, { variant: "measurements" });
+  opened.push(client);
+  return { client, storage };
+}
+
+const until = async (what: string, check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe("client against the simulator server", () => {
+  it("logs in, stores the token, checks it and opens the live socket", async () => {
+    const { client, storage } = open();
+    expect(await client.login(username, PASSWORD)).toBe(true);
+    expect(storage.session.get(StorageKeys.session.accessToken)).toBeTruthy();
+    await until("token check", () => client.session.claims !== null);
+    expect(client.session.claims!.username).toBe(username);
+    await until("socket open", () => client.socketState === SocketState.Open);
+  });
+
+  it("a wrong password is 'Login failed.' without a session-expired dialog", async () => {
+    const { client } = open();
+    expect(await client.login(username, "wrong-password")).toBe(false);
+    expect(client.session).toMatchObject({ loginError: "Login failed.", dialog: null });
+  });
+
+  it("every cache key loads and decodes with the contract's schemas", async () => {
+    const { client } = open();
+    await client.login(username, PASSWORD);
+    const devices = await client.fetch(CacheKey.Devices, {});
+    expect(devices.length).toBeGreaterThan(0);
+    const patients = await client.fetch(CacheKey.Patients, {});
+    const first = (patients as readonly { id: string; name: string }[])[0]!;
+    const loads: Array<Promise<unknown>> = [
+      client.fetch(CacheKey.PatientSearch, { name: first.name.slice(0, 3), birthdate: null }),
+      client.fetch(CacheKey.Measurements, { patientId: first.id }),
+      client.fetch(CacheKey.Patients, { id: first.id }),
+      client.fetch(CacheKey.TrashedMeasurements, {}),
+      client.fetch(CacheKey.TrashedPatients, {}),
+      client.fetch(CacheKey.Examinations, { patientId: first.id }),
+      client.fetch(CacheKey.AmslerGrid, { patientId: first.id }),
+      client.fetch(CacheKey.Templates, {}),
+      client.fetch(CacheKey.CurrentOrganisation, {}),
+      client.fetch(CacheKey.Appointments, {}),
+      client.fetch(CacheKey.TrashedAppointments, {}),
+    ];
+    const outcomes = await Promise.allSettled(loads);
+    const failures = outcomes.flatMap((o, i) => (o.status === "rejected" ? [`#${i}: ${(o.reason as Error).message}`] : []));
+    expect(failures).toEqual([]);
+    const search = client.query(CacheKey.PatientSearch, { name: first.name.slice(0, 3), birthdate: null })!.data!;
+    expect(search.entries.some((p) => p.id === first.id)).toBe(true);
+  });
+
+  it("a measurement registered by one client appears in another client's lane through the live socket", async () => {
+    const a = open().client;
+    const b = open().client;
+    await a.login(username, PASSWORD);
+    await b.login(otherUsername, PASSWORD);
+    await until("sockets open", () => a.socketState === SocketState.Open && b.socketState === SocketState.Open);
+    const devices = await b.fetch(CacheKey.Devices, {});
+    const sn = devices[1]!.deviceSn;
+    const before = devices[1]!.perimetries.length;
+    const patientId = ((await a.fetch(CacheKey.Patients, {})) as readonly { id: string }[])[0]!.id;
+    await new Promise((r) => setTimeout(r, 500)); // the server adds a socket to its hub after checking the token
+    const created = await a.api.call("perimetry.register", {
+      body: {
+        patientId, deviceSn: sn, displayName: "Contract", eye: 0, pattern: 2, strategy: 2, stimuliUpdate: 9999, stimuliSize: 5,
+        stimuliShowtime: 200, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true, tutorial: false, notes: "",
+      },
+    });
+    await until("live insert", () => b.device(sn)!.device.perimetries.length === before + created.length);
+    expect(b.device(sn)!.device.perimetries.at(-1)!.id).toBe(created.at(-1)!.id);
+  });
+
+  it("a drag is applied, answered with new revisions, and a stale revision is a 409 that keeps the session", async () => {
+    const { client } = open();
+    await client.login(username, PASSWORD);
+    const devices = await client.fetch(CacheKey.Devices, {});
+    const lane = devices.find((d) => d.perimetries.length >= 2 && d.perimetries.every((m: Measurement) => m.isFollowingEye === null)) ?? devices.find((d) => d.perimetries.length >= 2);
+    if (!lane) throw new Error("the demo clinic has no lane with two cards");
+    const staleRevision = lane.revision;
+    const lastIndex = lane.perimetries.length - 1;
+    const plan = await client.moveMeasurement({ source: { deviceId: lane.id, index: lastIndex }, destination: { deviceId: lane.id, index: 0 } });
+    if (plan.outcome !== "moved") throw new Error(`drag not planned: ${JSON.stringify(plan)}`);
+    await until("new revision", () => client.device(lane.deviceSn)!.device.revision !== staleRevision);
+    const serverLane = (await client.fetch(CacheKey.Devices, {})).find((d) => d.id === lane.id)!;
+    expect(serverLane.perimetries.map((m) => m.id)).toEqual(plan.after.to.items.map((m) => m.id));
+
+    const ids = serverLane.perimetries.map((m) => m.id);
+    const stale = await client.api
+      .call("device.dragAndDropPerimetry", {
+        body: { movedPerimetryId: ids[0]!, from: { deviceId: lane.id, perimetriesIds: ids, revision: staleRevision }, to: { deviceId: lane.id, perimetriesIds: ids, revision: staleRevision } },
+      })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ApiError);
+    expect((stale as ApiError).status).toBe(409);
+    expect((stale as ApiError).responseType).toBe("device_revision_conflict");
+    expect(client.session.status).toBe("logged-in");
+  });
+
+  it("a token the server cannot verify ends the session with the session-expired dialog", async () => {
+    const { client, storage } = open();
+    storage.session.set(StorageKeys.session.accessToken, "not-a-token");
+    await client.start();
+    await until("session end", () => client.session.dialog !== null);
+    expect(client.session).toMatchObject({ status: "logged-out", dialog: "session-expired" });
+  });
+
+  it("'A same-user login elsewhere shows the another-session-opened dialog'", async () => {
+    const first = open().client;
+    await first.login(otherUsername, PASSWORD);
+    await until("socket open", () => first.socketState === SocketState.Open);
+    await new Promise((r) => setTimeout(r, 500)); // the server adds a socket to its hub after checking the token
+    const second = open().client;
+    await second.login(otherUsername, PASSWORD);
+    await until("first session ended", () => first.session.dialog !== null);
+    expect(first.session).toMatchObject({ status: "logged-out", dialog: "another-session-opened" });
+    expect(second.session.status).toBe("logged-in");
+  });
+
+  it("logout ends the session locally", async () => {
+    const { client, storage } = open();
+    await client.login(username, PASSWORD);
+    await client.logout();
+    expect(storage.session.get(StorageKeys.session.accessToken)).toBeNull();
+    expect(client.session.status).toBe("logged-out");
+  });
+});
