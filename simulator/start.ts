@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { ConfigError, readConfig } from "./server/config.ts";
-import { ensureDevices, generatedPassword, seedDemo } from "./server/demo/seed.ts";
+import { ensureDevices, generatedPassword, seedDemo, setDemoPasswords } from "./server/demo/seed.ts";
 import { startServer } from "./server/server.ts";
 
 const main = async () => {
@@ -17,6 +17,7 @@ const main = async () => {
     port: config.port,
   });
   const demo = await seedDemo(server.db, { password, headsets: config.headsets });
+  if (!demo.created && config.demoPassword) await setDemoPasswords(server.db, config.demoPassword);
   const serials = await ensureDevices(server.db, config.headsets);
 
   let stopHeadsets: (() => Promise<void>) | undefined;

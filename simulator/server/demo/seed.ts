@@ -215,3 +215,10 @@ export const seedDemo = async (db: Database, options: { password: string; headse
   });
   return { created: true, usernames };
 };
+
+/** DEMO_PASSWORD given on a later start: the demo accounts take it (they are the demo's, not real staff). */
+export const setDemoPasswords = async (db: Database, password: string): Promise<void> => {
+  const hash = await hashPassword(password);
+  const usernames = clinic().users.map((u) => u.username);
+  await db.transaction((tx) => tx.query("update users set password_hash = $1 where username = any($2::text[])", [hash, usernames]));
+};

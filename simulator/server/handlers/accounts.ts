@@ -145,8 +145,9 @@ export const accountHandlers: SomeHandlers<
     const hash = await hashPassword(call.body.password);
     await write(ctx, async (tx) => {
       const user = await users.userById(tx, claims.ref!);
-      if (!user || user.invitationTokenHash !== sha256(call.token)) throw notFound("Invitation", "body.invitationId");
+      if (!user) throw notFound("Invitation", "body.invitationId");
       if (user.state === "active") throw new Failure("already_registered", "This invitation has been accepted already");
+      if (user.invitationTokenHash !== sha256(call.token)) throw notFound("Invitation", "body.invitationId");
       await tx.query("update users set state = 'active', username = $2, password_hash = $3, invitation_token_hash = null where id = $1", [
         user.id,
         user.email.toLowerCase(),

@@ -17,9 +17,9 @@ const checkedFields = (fields: PatientFields, today: string): PatientFields => {
   const name = fields.name.trim();
   const uniqueId = fields.uniqueId.trim();
   for (const [field, value] of [["name", name], ["uniqueId", uniqueId]] as const) {
-    if (value === "") throw invalid(field, "This field is required.");
+    if (value === "") throw invalid(`body.${field}`, "This field is required.");
     const problem = validateTextInput(value);
-    if (problem) throw invalid(field, problem.text);
+    if (problem) throw invalid(`body.${field}`, problem.text);
   }
   const birthdate = validateBirthdate(fields.birthdate, today);
   if (birthdate) throw invalid("body.birthdate", birthdate.text);

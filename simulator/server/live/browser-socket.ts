@@ -25,8 +25,13 @@ export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
     ctx.live.remove(socket);
   });
   socket.on("error", () => socket.terminate());
-  socket.on("message", async (raw) => {
-    const decoded = decodeJson(LiveControlMessageSchema, raw.toString());
+  // One message at a time, in order: a ping sent after logged_in is answered once the session is registered.
+  let chain = Promise.resolve();
+  socket.on("message", (raw) => {
+    chain = chain.then(() => handle(raw.toString())).catch((e) => console.error("[isopter server] live socket:", e));
+  });
+  const handle = async (raw: string) => {
+    const decoded = decodeJson(LiveControlMessageSchema, raw);
     if (Result.isFailure(decoded)) return; // browsers only send control messages; anything else is ignored
     const message = decoded.success;
     if (message.type === "ping") return send(socket, { type: "pong" });
@@ -47,5 +52,5 @@ export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
       loggedIn = true;
       ctx.live.add({ socket, organisationId: check.claims.organisationId, userId: check.claims.sub, sessionId: check.claims.sid });
     }
-  });
+  };
 };

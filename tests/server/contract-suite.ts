@@ -1,0 +1,522 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Result } from "effect";
+import { endpoints, type Endpoint } from "../../core/model/contract/index.ts";
+import { decodeLiveEventData } from "../../core/model/live-data.ts";
+import { isLiveEvent, type LiveEvent, type LiveMessage } from "../../core/model/live.ts";
+import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, TestType } from "../../core/model/enums.ts";
+import type { MeasurementBody } from "../../core/model/measurement.ts";
+import type { ExaminationPayload } from "../../core/model/examination.ts";
+import { demoResult } from "../../simulator/server/demo/results.ts";
+import { newId } from "../../simulator/server/store/ids.ts";
+import { call, fakeHeadset, liveSocket, login, ok, raw, startTestServer, type Backend, type TestServer } from "./harness.ts";
+
+// The contract suite: every call of both seeds' call tables (and our template and profile calls) against a running
+// server, with the seeds' behaviour: paging, filters, lifecycle with cascade, revisions and 409, stand-alone, results,
+// invitations, password reset through the outbox, live events within the organisation. Answers are decoded with the
+// contract (harness.call), and every live event's data with core/model/live-data.
+
+const exercised = new Set<Endpoint>();
+
+const isEvent = (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) => (m: LiveMessage) =>
+  isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
+
+const measurementBody = (patientId: string, deviceSn: string, over: Partial<MeasurementBody> = {}): MeasurementBody => ({
+  patientId,
+  deviceSn,
+  displayName: "Test",
+  eye: Eye.Right,
+  pattern: Pattern.P24_2,
+  strategy: Strategy.DS,
+  stimuliUpdate: StimuliUpdate.Ms2000,
+  stimuliSize: StimulusSize.III,
+  stimuliShowtime: Showtime.Ms200,
+  sorsStage: 36,
+  playSound: false,
+  trackGaze: true,
+  audioGuide: true,
+  tutorial: false,
+  notes: "",
+  ...over,
+});
+
+const perimetryExam = (patientId: string, deviceSn: string, eye: Eye = Eye.Right): ExaminationPayload => ({
+  patientId,
+  type: TestType.Perimetry,
+  deviceSn,
+  eye,
+  notes: "",
+  config: {
+    pattern: Pattern.P24_2,
+    strategy: Strategy.DS,
+    stimuliUpdate: StimuliUpdate.Ms2000,
+    stimuliSize: StimulusSize.III,
+    stimuliShowtime: Showtime.Ms200,
+    sorsLocations: 36,
+    sorsStage: 36,
+    playSound: false,
+    trackGaze: true,
+    audioGuide: true,
+  },
+});
+
+const amslerExam = (patientId: string, deviceSn: string): ExaminationPayload => ({
+  patientId,
+  type: TestType.Amsler,
+  deviceSn,
+  eye: Eye.Left,
+  notes: "",
+  config: null,
+});
+
+export const contractSuite = (backend: Backend) =>
+  describe(`contract suite on ${backend}`, () => {
+    let server: TestServer;
+    let base: string;
+    let manager: string;
+    let live: Awaited<ReturnType<typeof liveSocket>>;
+    const c = <E extends Endpoint>(name: E, input: Parameters<typeof call<E>>[2], token = manager) => {
+      exercised.add(name);
+      return call(base, name, input, token);
+    };
+    const o = <E extends Endpoint>(name: E, input: Parameters<typeof ok<E>>[2], token = manager) => {
+      exercised.add(name);
+      return ok(base, name, input, token);
+    };
+    const devices = async () => o("device.all", {});
+    const device = async (sn: string) => (await devices()).find((d) => d.deviceSn === sn)!;
+    const newPatient = async (name: string, birthdate = "1960-05-05") =>
+      o("patient.register", { body: { name, uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate } });
+
+    beforeAll(async () => {
+      server = await startTestServer(backend, { settings: { commandTimeoutMs: 400 } });
+      base = server.url;
+      manager = await login(base, "manager");
+      exercised.add("login");
+      live = await liveSocket(base, manager);
+    });
+    afterAll(async () => {
+      live?.close();
+      await server?.drop();
+    });
+
+    it("version answers without a token; every other call but login, reset and sign-up needs one", async () => {
+      expect((await c("version", {}, undefined as never)).data.version).toMatch(/^\d+\.\d+\.\d+/);
+      const r = await raw(base, "GET", "patient/all");
+      expect(r.status).toBe(401);
+      expect(r.json.responseType).toBe("unauthorized");
+      const bad = await raw(base, "GET", "patient/all", undefined, "not.a.token");
+      expect(bad.status).toBe(401);
+      expect(bad.json.responseType).toBe("token_verification_error");
+    });
+
+    it("login: a wrong password is 401 invalid_credentials; check_token answers the payload; answers carry a fresh token", async () => {
+      const wrong = await c("login", { body: { username: "manager", password: "nope-Nope-1!" } }, undefined as never);
+      expect(wrong.status).toBe(401);
+      expect(wrong.responseType).toBe("invalid_credentials");
+      const check = await c("checkToken", {});
+      expect(check.data).toMatchObject({ role: "manager", username: "manager", email: "manager@demo.isopter.test" });
+      expect(check.data.exp * 1000).toBeGreaterThan(Date.now());
+      expect(check.accessToken).toEqual(expect.any(String));
+    });
+
+    it("organisation/current and the user profile (market and country for the manual)", async () => {
+      const org = await o("organisation.current", {});
+      expect(org).toMatchObject({ name: "Isopter Demo Eye Clinic", multiTests: false, market: "MDR", country: "DE" });
+      const profile = await o("user.profile", {});
+      expect(profile).toMatchObject({ username: "manager", role: "manager", market: "MDR", country: "DE", organisationId: org.id });
+    });
+
+    it("patients: register (data.id), get, update, unknown id 404, bad fields 400 naming the field, duplicate uniqueId 409", async () => {
+      const p = await newPatient("  Zora Quill  ");
+      expect(p.id).toEqual(expect.any(String));
+      expect(p.name).toBe("Zora Quill"); // "Patient name and uniqueId are trimmed"
+      await live.next(isEvent("patient", "insert", (e) => (e.data as { id: string }).id === p.id));
+      expect(await o("patient.get", { query: { id: p.id } })).toMatchObject({ name: "Zora Quill", trashedAt: null });
+      const updated = await o("patient.update", { query: { id: p.id }, body: { name: "Zora Quillon", uniqueId: p.uniqueId, gender: 0, lang: "de", birthdate: "1960-05-05" } });
+      expect(updated).toMatchObject({ name: "Zora Quillon", lang: "de" });
+      expect((await c("patient.get", { query: { id: "no-such-id" } })).status).toBe(404);
+      const tooOld = await c("patient.register", { body: { name: "Old One", uniqueId: "OLD-1", gender: 1, lang: "en", birthdate: "1900-01-01" } });
+      expect([tooOld.status, tooOld.error?.field]).toEqual([400, "body.birthdate"]);
+      const special = await c("patient.register", { body: { name: "Bad <name>", uniqueId: "X-1", gender: 1, lang: "en", birthdate: "1970-01-01" } });
+      expect([special.status, special.error?.field]).toEqual([400, "body.name"]);
+      const dup = await c("patient.register", { body: { name: "Twin", uniqueId: p.uniqueId, gender: 1, lang: "en", birthdate: "1970-01-01" } });
+      expect([dup.status, dup.responseType]).toEqual([409, "conflict"]);
+      const missing = await raw(base, "POST", "patient/register", { name: "No gender" }, manager);
+      expect(missing.status).toBe(400);
+      expect((missing.json.data as { field: string }).field).toMatch(/^body\./);
+    });
+
+    it("patient search pages with {entries, remaining, page} and filters by name and birthdate", async () => {
+      for (const n of ["Xylo Alpha", "Xylo Beta", "Xylo Gamma"]) await newPatient(n, n.endsWith("Beta") ? "1971-02-03" : "1980-01-01");
+      const page0 = await o("patient.search", { body: { filter: { name: "xylo", birthdate: null }, page: 0, quantity: 2 } });
+      expect(page0.entries.map((p) => p.name)).toEqual(["Xylo Alpha", "Xylo Beta"]);
+      expect([page0.remaining, page0.page]).toEqual([1, 0]);
+      const page1 = await o("patient.search", { body: { filter: { name: "xylo", birthdate: null }, page: 1, quantity: 2 } });
+      expect(page1.entries.map((p) => p.name)).toEqual(["Xylo Gamma"]);
+      expect(page1.remaining).toBe(0);
+      const born = await o("patient.search", { body: { filter: { name: "xylo", birthdate: "1971-02-03" }, page: 0, quantity: 10 } });
+      expect(born.entries.map((p) => p.name)).toEqual(["Xylo Beta"]);
+      const byId = await o("patient.search", { body: { filter: { name: "P-1001", birthdate: null }, page: 0, quantity: 10 } });
+      expect(byId.entries.map((p) => p.name)).toEqual(["Anna Schmidt"]);
+      expect((await o("patient.all", {})).length).toBeGreaterThanOrEqual(36);
+    });
+
+    it("lifecycle: a trashed patient leaves search and lists, its measurements leave the lanes (revision + 1), restore brings both back, delete is for good", async () => {
+      const p = await newPatient("Trash Candidate");
+      const sn = (await devices())[0]!.deviceSn;
+      const [m] = await o("perimetry.register", { body: measurementBody(p.id, sn) });
+      const before = await device(sn);
+      expect(before.perimetries.map((x) => x.id)).toContain(m!.id);
+      await o("patient.trash", { query: { id: p.id } });
+      await live.next(isEvent("patient", "trash", (e) => (e.data as { id: string }).id === p.id));
+      const after = await device(sn);
+      expect(after.perimetries.map((x) => x.id)).not.toContain(m!.id);
+      expect(after.revision).toBe(before.revision + 1);
+      expect((await o("patient.allTrashed", {})).map((x) => x.id)).toContain(p.id);
+      expect((await o("patient.all", {})).map((x) => x.id)).not.toContain(p.id);
+      const search = await o("patient.search", { body: { filter: { name: "Trash Candidate", birthdate: null }, page: 0, quantity: 5 } });
+      expect(search.entries).toEqual([]);
+      const restored = await o("patient.restore", { query: { id: p.id } });
+      expect(restored.trashedAt).toBeNull();
+      const back = await device(sn);
+      expect(back.perimetries.map((x) => x.id)).toContain(m!.id);
+      expect(back.revision).toBe(after.revision + 1);
+      await o("patient.trash", { query: { id: p.id } });
+      expect(await o("patient.delete", { query: { id: p.id } })).toEqual({ id: p.id });
+      expect((await c("patient.get", { query: { id: p.id } })).status).toBe(404);
+      expect((await c("perimetry.get", { query: { id: m!.id } })).status).toBe(404);
+      expect((await c("patient.delete", { query: { id: p.id } })).status).toBe(404);
+    });
+
+    it("perimetry: register 'Both' creates a paired right and left in the lane; notes-only, flags and full updates; the rules of core/rules refuse bad configs", async () => {
+      const p = await newPatient("Per Imetry");
+      const sn = (await devices())[1]!.deviceSn;
+      const rev = (await device(sn)).revision;
+      const pair = await o("perimetry.register", { body: measurementBody(p.id, sn, { eye: Eye.Both }) });
+      expect(pair.map((m) => m.eye)).toEqual([Eye.Right, Eye.Left]);
+      expect(pair[1]!.isFollowingEye).toBe(pair[0]!.id);
+      await live.next(isEvent("measurement", "insert", (e) => (e.data as { id: string }).id === pair[1]!.id));
+      const lane = await device(sn);
+      expect(lane.perimetries.slice(-2).map((m) => m.id)).toEqual(pair.map((m) => m.id));
+      expect(lane.revision).toBe(rev + 1);
+      expect((await o("perimetry.all", { query: { patientId: p.id } })).length).toBe(2);
+      expect(await o("perimetry.get", { query: { id: pair[0]!.id } })).toMatchObject({ id: pair[0]!.id, result: null });
+      // "a body with only notes updates notes (status 200 is success)"
+      const noted = await o("perimetry.update", { query: { id: pair[0]!.id }, body: { notes: "Patient tired" } });
+      expect(noted).toMatchObject({ notes: "Patient tired", pattern: Pattern.P24_2 });
+      const tooLong = await c("perimetry.update", { query: { id: pair[0]!.id }, body: { notes: "x".repeat(257) } });
+      expect([tooLong.status, tooLong.error?.field]).toEqual([400, "body.notes"]);
+      const full = await o("perimetry.update", { query: { id: pair[0]!.id }, body: measurementBody(p.id, sn, { pattern: Pattern.G, displayName: "Renamed" }) });
+      expect(full).toMatchObject({ pattern: Pattern.G, displayName: "Renamed" });
+      // "SORS strategies are not offered for 10-2 or 30-2."
+      const sors102 = await c("perimetry.register", { body: measurementBody(p.id, sn, { pattern: Pattern.P10_2, strategy: Strategy.SORS }) });
+      expect([sors102.status, sors102.error?.field]).toEqual([400, "body.strategy"]);
+      // "'Both eyes' is offered only when creating, not when editing"
+      const bothEdit = await c("perimetry.update", { query: { id: pair[0]!.id }, body: measurementBody(p.id, sn, { eye: Eye.Both }) });
+      expect([bothEdit.status, bothEdit.error?.field]).toEqual([400, "body.eye"]);
+      const noDevice = await c("perimetry.register", { body: measurementBody(p.id, "VR-NOPE") });
+      expect([noDevice.status, noDevice.error?.field]).toEqual([404, "body.deviceSn"]);
+      // trash, bin, restore, delete
+      const laneRev = (await device(sn)).revision;
+      await o("perimetry.trash", { query: { id: pair[1]!.id } });
+      expect((await device(sn)).perimetries.map((m) => m.id)).not.toContain(pair[1]!.id);
+      expect((await device(sn)).revision).toBe(laneRev + 1);
+      expect((await o("perimetry.allTrashed", {})).map((m) => m.id)).toContain(pair[1]!.id);
+      expect((await o("perimetry.restore", { query: { id: pair[1]!.id } })).trashedAt).toBeNull();
+      expect((await device(sn)).perimetries.map((m) => m.id)).toContain(pair[1]!.id);
+      expect(await o("perimetry.delete", { query: { id: pair[1]!.id } })).toEqual({ id: pair[1]!.id });
+      expect((await o("perimetry.get", { query: { id: pair[0]!.id } })).isFollowingEye).toBeNull();
+    });
+
+    it("perimetry/upload stores a result once (result ready event, leaves the lane); baseline and reliable flags follow the seeds' rules", async () => {
+      const p = await newPatient("Up Loader", "1955-06-06");
+      const sn = (await devices())[0]!.deviceSn;
+      const [m] = await o("perimetry.register", { body: measurementBody(p.id, sn) });
+      const result = demoResult({ measurementId: m!.id, patientId: p.id, takenAt: new Date().toISOString(), ageYears: 70, yearsIntoCourse: 1, course: "early-glaucoma", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, deviceAlias: "Room 1", seed: 7 });
+      const done = await o("perimetry.upload", { body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result } });
+      expect(done.result?.meanDefect).toBe(result.meanDefect);
+      await live.next(isEvent("measurement", "measurement_result_ready", (e) => (e.data as { id: string }).id === m!.id));
+      expect((await device(sn)).perimetries.map((x) => x.id)).not.toContain(m!.id);
+      const again = await c("perimetry.upload", { body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result } });
+      expect(again.status).toBe(409);
+      // Baseline: at most one per eye; marking unreliable then reliable again clears it.
+      const base1 = await o("perimetry.update", { query: { id: m!.id }, body: { baseline: true } });
+      expect(base1.baseline).toBe(true);
+      const unreliable = await o("perimetry.update", { query: { id: m!.id }, body: { reliable: false } });
+      expect(unreliable.reliable).toBe(false);
+      const cannot = await c("perimetry.update", { query: { id: m!.id }, body: { baseline: true } });
+      expect([cannot.status, cannot.error?.field]).toEqual([400, "body.baseline"]);
+      const reliableAgain = await o("perimetry.update", { query: { id: m!.id }, body: { reliable: true } });
+      expect([reliableAgain.reliable, reliableAgain.baseline]).toEqual([true, false]);
+    });
+
+    it("drag and drop of measurements: new order with revisions, 409 device_revision_conflict on a stale revision, transfer events", async () => {
+      const p = await newPatient("Drag Gable");
+      const [a, b] = (await devices()).slice(0, 2);
+      const [m] = await o("perimetry.register", { body: measurementBody(p.id, a!.deviceSn) });
+      const from = await device(a!.deviceSn);
+      const to = await device(b!.deviceSn);
+      const fromIds = from.perimetries.map((x) => x.id).filter((id) => id !== m!.id);
+      const toIds = [m!.id, ...to.perimetries.map((x) => x.id)];
+      const answer = await o("device.dragAndDropPerimetry", {
+        body: { movedPerimetryId: m!.id, from: { deviceId: from.id, perimetriesIds: fromIds, revision: from.revision }, to: { deviceId: to.id, perimetriesIds: toIds, revision: to.revision } },
+      });
+      expect(answer).toEqual({ from: { deviceId: from.id, revision: from.revision + 1 }, to: { deviceId: to.id, revision: to.revision + 1 } });
+      expect((await device(b!.deviceSn)).perimetries.map((x) => x.id)).toEqual(toIds);
+      await live.next(isEvent("measurement", "device_transfer_in", (e) => e.deviceSn === b!.deviceSn));
+      await live.next(isEvent("drag_and_drop", "update"));
+      const stale = await c("device.dragAndDropPerimetry", {
+        body: { movedPerimetryId: m!.id, from: { deviceId: to.id, perimetriesIds: toIds.slice(1), revision: to.revision }, to: { deviceId: from.id, perimetriesIds: [m!.id, ...fromIds], revision: from.revision } },
+      });
+      expect([stale.status, stale.responseType]).toEqual([409, "device_revision_conflict"]);
+      // Reorder within one lane.
+      const now = await device(b!.deviceSn);
+      const reversed = [...now.perimetries.map((x) => x.id)].reverse();
+      const within = await o("device.dragAndDropPerimetry", {
+        body: { movedPerimetryId: m!.id, from: { deviceId: now.id, perimetriesIds: reversed, revision: now.revision }, to: { deviceId: now.id, perimetriesIds: reversed, revision: now.revision } },
+      });
+      expect(within.to.revision).toBe(now.revision + 1);
+      expect((await device(b!.deviceSn)).perimetries.map((x) => x.id)).toEqual(reversed);
+    });
+
+    it("device/update: alias; a status is a command to the headset that waits for its ack (not connected, refused or silent: the command-failed error)", async () => {
+      const d = (await devices())[2]!;
+      const renamed = await o("device.update", { query: { id: d.id }, body: { alias: "Room Blue" } });
+      expect(renamed.alias).toBe("Room Blue");
+      await live.next(isEvent("device", "update", (e) => (e.data as { alias?: string }).alias === "Room Blue"));
+      const offline = await c("device.update", { query: { id: d.id }, body: { status: "playing" } });
+      expect([offline.status, offline.responseType]).toEqual([409, "device_not_connected"]);
+      expect(offline.error?.message).toMatch(/controller or clicker/);
+      const headset = await fakeHeadset(base, d.deviceSn, { ack: "ok" });
+      await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn));
+      headset.send({ type: "status", status: "awaitmeasurement" });
+      headset.send({ type: "heartbeat", battery: { vr: 80, clicker: 55, vrCharging: false, clickerCharging: true } });
+      await live.next(isEvent("device", "update", (e) => (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === 80));
+      const started = await c("device.update", { query: { id: d.id }, body: { status: "playing" } });
+      expect(started.status).toBe(200);
+      expect((await headset.next((m) => m.type === "command")).kind).toBe("start");
+      await headset.close();
+      const silent = await fakeHeadset(base, d.deviceSn, { ack: "never" });
+      const timedOut = await c("device.update", { query: { id: d.id }, body: { status: "stopped" } });
+      expect([timedOut.status, timedOut.responseType]).toEqual([409, "device_not_connected"]);
+      await silent.close();
+      const refusing = await fakeHeadset(base, d.deviceSn, { ack: "refuse" });
+      expect((await c("device.update", { query: { id: d.id }, body: { status: "paused" } })).status).toBe(409);
+      await refusing.close();
+    });
+
+    it("the device socket: queue and progress, results, stand-alone set/unset and stand-alone results stored exactly once", async () => {
+      const p = await newPatient("Head Set", "1950-01-01");
+      const d = (await devices())[2]!;
+      const headset = await fakeHeadset(base, d.deviceSn);
+      const [m] = await o("perimetry.register", { body: measurementBody(p.id, d.deviceSn) });
+      await headset.next((x) => x.type === "queue" && (x.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === m!.id));
+      headset.send({ type: "progress", measurementId: m!.id, nTested: 3, nLocations: 54, thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }], lastUpdatedIndex: 0, gazeTracking: true });
+      const progress = await live.next(isEvent("measurement", "measurement_progress", (e) => (e.data as { perimetryId: string }).perimetryId === m!.id));
+      expect(progress).toMatchObject({ deviceSn: d.deviceSn, data: { nTested: 3, nLocations: 54 } });
+      const result = demoResult({ measurementId: m!.id, patientId: p.id, takenAt: new Date().toISOString(), ageYears: 76, yearsIntoCourse: 0, course: "healthy", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, deviceAlias: d.alias, seed: 3 });
+      headset.send({ type: "result", measurementId: m!.id, result });
+      await live.next(isEvent("measurement", "measurement_result_ready", (e) => (e.data as { id: string }).id === m!.id));
+      expect((await o("perimetry.get", { query: { id: m!.id } })).result?.takenAt).toBe(result.takenAt);
+      // stand-alone on: the headset gets the setting; data readable by id
+      const { patientId: _p, deviceSn: _d, notes: _n, ...config } = measurementBody(p.id, d.deviceSn);
+      const on = await o("device.standalone", { query: { deviceSn: d.deviceSn }, body: { ...config, patientId: p.id } });
+      expect(on).toMatchObject({ deviceSn: d.deviceSn, config: { patientId: p.id } });
+      await headset.next((x) => x.type === "standalone" && x.standaloneId === on!.id);
+      expect((await o("device.standaloneData", { query: { id: on!.id } })).config.pattern).toBe(Pattern.P24_2);
+      expect((await device(d.deviceSn)).standaloneId).toBe(on!.id);
+      const r2 = { ...result, takenAt: new Date(Date.now() + 1000).toISOString() };
+      const before = (await o("perimetry.all", { query: { patientId: p.id } })).length;
+      headset.send({ type: "standaloneResult", standaloneId: on!.id, resultId: "run-1", result: r2 });
+      headset.send({ type: "standaloneResult", standaloneId: on!.id, resultId: "run-1", result: r2 });
+      await headset.next((x) => x.type === "resultAccepted" && headset.received.filter((y) => y.type === "resultAccepted").length === 2);
+      expect((await o("perimetry.all", { query: { patientId: p.id } })).length).toBe(before + 1);
+      const off = await c("device.standalone", { query: { deviceSn: d.deviceSn }, body: null });
+      expect([off.status, off.responseType, off.data]).toEqual([200, "device_standalone_unset", null]);
+      await headset.next((x) => x.type === "standalone" && x.standaloneId === null);
+      // A stand-alone result uploaded over HTTP too.
+      const on2 = await o("device.standalone", { query: { deviceSn: d.deviceSn }, body: { ...config, patientId: p.id } });
+      const uploaded = await o("perimetry.upload", { body: { deviceSn: d.deviceSn, measurementId: null, standaloneId: on2!.id, result: r2 } });
+      expect(uploaded.result?.measurementId).toBe(uploaded.id);
+      await c("device.standalone", { query: { deviceSn: d.deviceSn }, body: null });
+      // "Stand-alone mode cannot change while another measurement runs."
+      headset.send({ type: "status", status: "playing" });
+      await live.next(isEvent("device", "update", (e) => (e.data as { status?: string }).status === "playing"));
+      const busy = await c("device.standalone", { query: { deviceSn: d.deviceSn }, body: null });
+      expect([busy.status, busy.responseType]).toEqual([409, "device_busy"]);
+      const mark = live.messages.length;
+      await headset.close();
+      await live.next(isEvent("connection", "update", (e) => (e.data as { connection: string }).connection === "DISCONNECTED" && e.deviceSn === d.deviceSn), 5000, mark);
+      expect((await device(d.deviceSn)).status).toBe("notconnected");
+    });
+
+    it("appointments and examinations: register with examinations, update, insert, reorder (409 on a wrong list), drag and drop, trash/restore/delete", async () => {
+      const p = await newPatient("Appoint Ment");
+      const [a, b] = (await devices()).slice(0, 2);
+      const appt = await o("appointment.registerWithExaminations", {
+        body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: a!.deviceSn, patientId: p.id, standaloneId: null, examinations: [perimetryExam(p.id, a!.deviceSn), amslerExam(p.id, a!.deviceSn)] },
+      });
+      expect(appt.examinations.map((e) => e.type)).toEqual(["perimetry", "amsler"]);
+      await live.next(isEvent("appointment", "insert", (e) => (e.data as { id: string }).id === appt.id));
+      expect((await device(a!.deviceSn)).appointments?.map((x) => x.id)).toContain(appt.id);
+      expect((await o("appointment.all", {})).map((x) => x.id)).toContain(appt.id);
+      const bad = await c("appointment.registerWithExaminations", {
+        body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: a!.deviceSn, patientId: p.id, standaloneId: null, examinations: [{ ...perimetryExam(p.id, a!.deviceSn), config: { ...perimetryExam(p.id, a!.deviceSn).config!, pattern: Pattern.P30_2, strategy: Strategy.SORS } }] },
+      });
+      expect([bad.status, bad.error?.field]).toEqual([400, "body.examinations.0.config.strategy"]);
+      const upd = await o("appointment.update", { query: { id: appt.id }, body: { audioGuide: false, tutorial: false, trackGaze: true, deviceSn: a!.deviceSn, patientId: p.id, standaloneId: null } });
+      expect(upd.audioGuide).toBe(false);
+      const inserted = await o("appointment.insertExaminations", { query: { appointmentId: appt.id }, body: { examinations: [amslerExam(p.id, a!.deviceSn)] } });
+      expect(inserted.examinations.length).toBe(3);
+      const ids = inserted.examinations.map((e) => e.id);
+      const reordered = await o("appointment.reorderExaminations", { query: { id: appt.id }, body: { newExaminationsIds: [...ids].reverse() } });
+      expect(reordered.examinations.map((e) => e.id)).toEqual([...ids].reverse());
+      await live.next(isEvent("reorder", "update", (e) => (e.data as { id: string }).id === appt.id));
+      const wrong = await c("appointment.reorderExaminations", { query: { id: appt.id }, body: { newExaminationsIds: ids.slice(1) } });
+      expect([wrong.status, wrong.responseType]).toEqual([409, "conflict"]);
+      const fromLane = (await device(a!.deviceSn)).appointments!.map((x) => x.id);
+      const toLane = (await device(b!.deviceSn)).appointments!.map((x) => x.id);
+      const moved = await o("device.dragAndDropAppointment", {
+        body: { movedAppointmentId: appt.id, from: { deviceId: a!.id, appointmentsIds: fromLane.filter((id) => id !== appt.id) }, to: { deviceId: b!.id, appointmentsIds: [appt.id, ...toLane] } },
+      });
+      expect(moved.to.deviceId).toBe(b!.id);
+      expect((await device(b!.deviceSn)).appointments![0]!.id).toBe(appt.id);
+      await o("appointment.trash", { query: { id: appt.id } });
+      expect((await o("appointment.allTrashed", {})).map((x) => x.id)).toContain(appt.id);
+      expect((await device(b!.deviceSn)).appointments!.map((x) => x.id)).not.toContain(appt.id);
+      expect((await o("examination.all", { query: { patientId: p.id } })).length).toBe(0);
+      await o("appointment.restore", { query: { id: appt.id } });
+      expect((await o("examination.all", { query: { patientId: p.id } })).length).toBe(3);
+      expect(await o("appointment.delete", { query: { id: appt.id } })).toEqual({ id: appt.id });
+      expect((await o("examination.all", { query: { patientId: p.id } })).length).toBe(0);
+    });
+
+    it("examinations: register (into an appointment or alone), all with taken and type filters, update full or notes, trash, delete", async () => {
+      const p = await newPatient("Exam Iner");
+      const sn = (await devices())[0]!.deviceSn;
+      const appt = await o("appointment.registerWithExaminations", {
+        body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: sn, patientId: p.id, standaloneId: null, examinations: [amslerExam(p.id, sn)] },
+      });
+      const e = await o("examination.register", { body: { ...perimetryExam(p.id, sn), appointmentId: appt.id } });
+      expect(e.appointmentId).toBe(appt.id);
+      const alone = await o("examination.register", { body: amslerExam(p.id, sn) });
+      expect(alone.appointmentId).toBeNull();
+      expect((await o("examination.all", { query: { patientId: p.id, taken: false } })).length).toBe(3);
+      expect((await o("examination.all", { query: { patientId: p.id, taken: true } })).length).toBe(0);
+      expect((await o("examination.all", { query: { patientId: p.id, examinationType: "amsler" } })).length).toBe(2);
+      const notes = await o("examination.update", { query: { id: e.id }, body: { id: e.id, notes: "left eye first" } });
+      expect(notes.notes).toBe("left eye first");
+      const fullBody = { id: e.id, ...perimetryExam(p.id, sn, Eye.Left) };
+      expect((await o("examination.update", { query: { id: e.id }, body: fullBody })).eye).toBe(Eye.Left);
+      const mismatch = await c("examination.update", { query: { id: e.id }, body: { id: alone.id, notes: "x" } });
+      expect([mismatch.status, mismatch.error?.field]).toEqual([400, "body.id"]);
+      expect((await o("examination.trash", { query: { id: e.id } })).trashedAt).not.toBeNull();
+      expect((await o("examination.all", { query: { patientId: p.id } })).map((x) => x.id)).not.toContain(e.id);
+      expect(await o("examination.delete", { query: { id: alone.id } })).toEqual({ id: alone.id });
+      expect((await c("examination.delete", { query: { id: alone.id } })).status).toBe(404);
+    });
+
+    it("templates: create, list, update, copy, delete", async () => {
+      const t = await o("template.create", { body: { name: "Quick check", tests: [{ type: "amsler", eye: Eye.Both, config: null }] } });
+      expect((await o("template.all", {})).map((x) => x.id)).toContain(t.id);
+      const u = await o("template.update", { query: { id: t.id }, body: { name: "Quick check 2", tests: t.tests } });
+      expect(u.name).toBe("Quick check 2");
+      const copy = await o("template.copy", { query: { id: t.id } });
+      expect([copy.name, copy.id !== t.id]).toEqual(["Quick check 2 (copy)", true]);
+      expect(await o("template.delete", { query: { id: copy.id } })).toEqual({ id: copy.id });
+      expect((await c("template.update", { query: { id: copy.id }, body: { name: "x", tests: t.tests } })).status).toBe(404);
+      const empty = await c("template.create", { body: { name: " ", tests: [] } });
+      expect([empty.status, empty.error?.field]).toEqual([400, "body.name"]);
+    });
+
+    it("password reset: the e-mail goes to the outbox; the link's token sets a new password once; unknown e-mail is user_not_found", async () => {
+      const admin = await login(base, "admin");
+      expect((await c("passwordReset.request", { body: { email: "nobody@nowhere.test" } }, undefined as never)).responseType).toBe("user_not_found");
+      expect((await c("passwordReset.request", { body: { email: "user@demo.isopter.test" } }, undefined as never)).status).toBe(200);
+      const outbox = await raw(base, "GET", "dev/outbox?to=user@demo.isopter.test", undefined, admin);
+      const mail = (outbox.json.data as Array<{ link: string; subject: string }>)[0]!;
+      const token = mail.link.split("/password-reset/")[1]!;
+      expect(token.split(".")).toHaveLength(3);
+      const weak = await c("passwordReset.confirm", { token, body: { email: "user@demo.isopter.test", token, password: "weak" } }, undefined as never);
+      expect([weak.status, weak.error?.field]).toEqual([400, "body.password"]);
+      expect((await c("passwordReset.confirm", { token, body: { email: "user@demo.isopter.test", token, password: "New-Secret-9" } }, undefined as never)).status).toBe(200);
+      expect((await c("passwordReset.confirm", { token, body: { email: "user@demo.isopter.test", token, password: "New-Secret-8" } }, undefined as never)).status).toBe(401);
+      const userToken = await login(base, "user", "New-Secret-9");
+      const wrongOld = await c("passwordChange", { body: { old_password: "nope", new_password: "Another-Secret-1" } }, userToken);
+      expect([wrongOld.status, wrongOld.responseType]).toEqual([401, "invalid_credentials"]);
+      const weakNew = await c("passwordChange", { body: { old_password: "New-Secret-9", new_password: "short" } }, userToken);
+      expect([weakNew.status, weakNew.error?.field]).toEqual([400, "body.new_password"]);
+      expect((await c("passwordChange", { body: { old_password: "New-Secret-9", new_password: "Demo-Pass-123" } }, userToken)).status).toBe(200);
+      expect(await login(base, "user")).toEqual(expect.any(String));
+      const outsider = await raw(base, "GET", "dev/outbox", undefined, manager);
+      expect(outsider.status).toBe(403);
+    });
+
+    it("users: invite (warning when some are already invited or registered), sign-up with the invitation token, list, re-role, delete", async () => {
+      const admin = await login(base, "admin");
+      const invited = await c("user.invite", { body: { emails: ["new.tech@demo.isopter.test"], role: "user" } });
+      expect([invited.status, invited.responseType, invited.data.invited]).toEqual([200, undefined, ["new.tech@demo.isopter.test"]]);
+      const mail = ((await raw(base, "GET", "dev/outbox?to=new.tech@demo.isopter.test", undefined, admin)).json.data as Array<{ link: string }>)[0]!;
+      const [, invitationId, invitationToken] = /\/signup\/([^/]+)\/(.+)$/.exec(mail.link)!;
+      const partial = await c("user.invite", { body: { emails: ["new.tech@demo.isopter.test", "second@demo.isopter.test", "user@demo.isopter.test"], role: "user" } });
+      expect(partial.responseType).toBe("invitations_partial");
+      expect(partial.data).toEqual({ invited: ["second@demo.isopter.test"], alreadyInvited: ["new.tech@demo.isopter.test"], alreadyRegistered: ["user@demo.isopter.test"] });
+      const none = await c("user.invite", { body: { emails: ["user@demo.isopter.test"], role: "user" } });
+      expect([none.status, none.responseType]).toEqual([409, "already_registered"]);
+      expect((await c("user.signup", { token: invitationToken!, body: { invitationId: invitationId!, password: "Tech-Secret-1", invitationToken: invitationToken! } }, undefined as never)).status).toBe(200);
+      const again = await c("user.signup", { token: invitationToken!, body: { invitationId: invitationId!, password: "Tech-Secret-1", invitationToken: invitationToken! } }, undefined as never);
+      expect([again.status, again.responseType]).toEqual([409, "already_registered"]);
+      const techToken = await login(base, "new.tech@demo.isopter.test", "Tech-Secret-1");
+      const all = await o("user.all", {});
+      const tech = all.find((u) => u.email === "new.tech@demo.isopter.test")!;
+      expect(tech).toMatchObject({ status: "active", role: "user" });
+      expect(all.find((u) => u.email === "second@demo.isopter.test")).toMatchObject({ status: "invited", username: null });
+      expect((await o("user.update", { query: { id: tech.id }, body: { role: "manager" } })).role).toBe("manager");
+      expect((await c("checkToken", {}, techToken)).data.role).toBe("manager");
+      expect(await o("user.delete", { query: { id: tech.id } })).toEqual({ id: tech.id });
+      expect((await c("checkToken", {}, techToken)).status).toBe(401);
+    });
+
+    it("live events reach only the organisation's browsers; their data decode with core/model/live-data", async () => {
+      const org2 = newId();
+      const now = new Date().toISOString();
+      await server.db.transaction(async (tx) => {
+        await tx.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, 'Other clinic', false, 'FDA', 'US', $2)", [org2, now]);
+        await tx.query("update users set organisation_id = $1 where username = 'user'", [org2]);
+      });
+      const other = await liveSocket(base, await login(base, "user"));
+      const p = await newPatient("Only Ours");
+      await live.next(isEvent("patient", "insert", (e) => (e.data as { id: string }).id === p.id));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(other.messages.filter(isLiveEvent)).toEqual([]);
+      expect((await o("patient.all", {}, await login(base, "user"))).length).toBe(0);
+      other.close();
+      await server.db.transaction((tx) => tx.query("update users set organisation_id = (select organisation_id from users where username = 'manager') where username = 'user'"));
+      for (const m of live.messages.filter(isLiveEvent)) {
+        const decoded = decodeLiveEventData(m);
+        if (decoded && Result.isFailure(decoded)) throw new Error(`${m.type}/${m.operation}: ${decoded.failure.message}`);
+      }
+    });
+
+    it("OpenAPI description is served and lists every call", async () => {
+      const doc = (await raw(base, "GET", "openapi.json")).json as unknown as { openapi: string; paths: Record<string, Record<string, unknown>> };
+      expect(doc.openapi).toBe("3.1.0");
+      for (const e of endpoints) expect(doc.paths[`/api/${e.path}`]?.[e.method.toLowerCase()], `${e.method} ${e.path}`).toBeDefined();
+    });
+
+    it("logout ends the session server-side record; the multi-tests switch is per organisation", async () => {
+      const admin = await login(base, "admin");
+      const switched = await raw(base, "PATCH", "dev/organisation", { multiTests: true }, admin);
+      expect(switched.status).toBe(200);
+      expect((await o("organisation.current", {})).multiTests).toBe(true);
+      expect((await o("user.profile", {})).multiTests).toBe(true);
+      await raw(base, "PATCH", "dev/organisation", { multiTests: false }, admin);
+      const t = await login(base, "manager");
+      expect((await c("logout", {}, t)).status).toBe(200);
+    });
+
+    it("every call of the contract was exercised", () => {
+      const missing = endpoints.map((e) => e.name).filter((n) => !exercised.has(n as Endpoint));
+      expect(missing).toEqual([]);
+    });
+  });
