@@ -66,15 +66,15 @@ export function DeviceControls({ view }: { view: DeviceView }) {
   return (
     <div className="lane-controls" role="group" aria-label={t`Test controls`}>
       {play.kind === "pause" && (
-        <button type="button" className="btn btn-sm" disabled={play.disabled} onClick={() => ask(DeviceStatus.Paused)}>⏸ {t`Pause`}</button>
+        <button type="button" className="btn btn-sm" disabled={play.disabled} onClick={() => ask(DeviceStatus.Paused)}>{t`Pause`}</button>
       )}
       {play.kind === "resume" && (
-        <button type="button" className="btn btn-sm" onClick={() => ask(DeviceStatus.Playing)}>▶ {t`Resume`}</button>
+        <button type="button" className="btn btn-sm" onClick={() => ask(DeviceStatus.Playing)}>{t`Resume`}</button>
       )}
       {play.kind === "start" && (
-        <button type="button" className="btn btn-sm" disabled={status === DeviceStatus.NotConnected} onClick={() => ask(DeviceStatus.Playing)}>▶ {t`Start`}</button>
+        <button type="button" className="btn btn-sm" disabled={status === DeviceStatus.NotConnected} onClick={() => ask(DeviceStatus.Playing)}>{t`Start`}</button>
       )}
-      <button type="button" className="btn btn-sm" disabled={view.stopDisabled} onClick={() => ask(DeviceStatus.Stopped)}>⏹ {t`Stop`}</button>
+      <button type="button" className="btn btn-sm" disabled={view.stopDisabled} onClick={() => ask(DeviceStatus.Stopped)}>{t`Stop`}</button>
       {text && (
         <Modal title={text.title} onClose={close} role="alertdialog"
           actions={<>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import {
-  DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors,
-  type Announcements, type DragEndEvent, type DragOverEvent, type DragStartEvent,
+  DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors,
+  type Announcements, type CollisionDetection, type DragEndEvent, type DragOverEvent, type DragStartEvent,
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useAtomValue, useStore } from "jotai";
@@ -41,6 +41,15 @@ export function dropOf(event: Pick<DragEndEvent, "active" | "over">, laneLength:
   const after = dragged ? dragged.left + dragged.width / 2 > over.rect.left + over.rect.width / 2 : false;
   return { source, destination: { deviceId: target.deviceId, index: target.index + (after ? 1 : 0) } };
 }
+
+/** Under the pointer a card wins over its lane's empty space; by keyboard (no pointer) the closest centre. */
+export const laneCollision: CollisionDetection = (args) => {
+  const within = pointerWithin(args);
+  const cards = within.filter((c) => !(c.data?.droppableContainer.data.current as DropData | undefined)?.lane);
+  if (cards.length > 0) return cards;
+  if (within.length > 0) return within;
+  return closestCenter(args);
+};
 
 /** Every device lane, pinned first, in one drag-and-drop context so cards move within and across lanes. */
 export function Lanes({ blinkingId, refetch }: { blinkingId: string | null; refetch: () => Promise<void> }) {
@@ -92,7 +101,7 @@ export function Lanes({ blinkingId, refetch }: { blinkingId: string | null; refe
   const activeView = active ? views.find((v) => v.device.id === active.device.id) : undefined;
 
   return (
-    <DndContext sensors={sensors} collisionDetection={closestCenter} accessibility={{ announcements }}
+    <DndContext sensors={sensors} collisionDetection={laneCollision} accessibility={{ announcements }}
       onDragStart={onDragStart} onDragOver={onDragOver} onDragEnd={(e) => void onDragEnd(e)}
       onDragCancel={() => { setActiveId(null); setOverLane(null); }}>
       <div className="lanes">

@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
-import { DeviceStatus, type StimuliUpdate, type StimulusSize } from "../../core/model/enums.ts";
+import { DeviceStatus, SocketState, type StimuliUpdate, type StimulusSize } from "../../core/model/enums.ts";
 
 // How the technician view names device statuses and measurement settings (translated).
 
@@ -29,3 +29,12 @@ export const minutesSeconds = (seconds: number): { minutes: number; seconds: num
   minutes: Math.floor(seconds / 60),
   seconds: Math.round(seconds % 60),
 });
+
+/** The seed's websocket state messages (scheduling seed §8; English texts in core/client/socket-state). */
+export const socketStateNames: Record<SocketState, MessageDescriptor> = {
+  [SocketState.Uninstantiated]: msg`Live connection not established`,
+  [SocketState.Connecting]: msg`Connecting to live updates`,
+  [SocketState.Open]: msg`Live updates connected`,
+  [SocketState.Closing]: msg`Closing live updates`,
+  [SocketState.Closed]: msg`Live updates disconnected`,
+};

@@ -1,0 +1,202 @@
+import { useEffect, useState } from "react";
+import { useSetAtom } from "jotai";
+import { useLingui } from "@lingui/react/macro";
+import type { MeasurementConfig } from "../../core/model/measurement-config.ts";
+import type { Patient } from "../../core/model/patient.ts";
+import { patternLabel, type Eye, type Pattern, type Showtime, type SorsLocations, type StimuliUpdate, type StimulusSize, type Strategy } from "../../core/model/enums.ts";
+import { applyConfigChange, type ConfigChange } from "../../core/rules/config-reducer.ts";
+import type { ConfigContext } from "../../core/rules/form-context.ts";
+import { measurementFormOptions } from "../../core/rules/form-options.ts";
+import { onPatientSelected } from "../../core/rules/form-dependencies.ts";
+import { openMeasurementForm } from "../../core/rules/prefill.ts";
+import { notesCounter, notesLimit } from "../../core/rules/notes.ts";
+import { canSaveMeasurement, validateMeasurementConfig } from "../../core/rules/required-fields.ts";
+import { ruleDescriptor } from "../i18n/rule-messages.ts";
+import { eyeNames, strategyNames } from "../i18n/names.ts";
+import { useApi } from "../state/client.ts";
+import { patchDeviceAtom, devicesAtom } from "../state/devices.ts";
+import { measurementFormAtom, type MeasurementFormRequest } from "../state/technician.ts";
+import { Modal } from "../ui/Modal.tsx";
+import { Select } from "../ui/Select.tsx";
+import { TextInput } from "../ui/TextInput.tsx";
+import { Toggle } from "../ui/Toggle.tsx";
+import { minutesSeconds, sizeNames, stimuliUpdateName } from "./names.ts";
+import { PatientPicker } from "./PatientPicker.tsx";
+import { useAtomValue } from "jotai";
+
+// The measurement form dialog (scheduling seed §2 "Measurement form"): create, edit, clone and stand-alone modes,
+// every option list, lock and dependency from core/rules, the estimate per eye, the notes counter, save disabled
+// without a patient, and the seed's failure message.
+
+/** The measurement variant of the technician view is the seeds' older one (core/rules Variant). */
+const VARIANT = "older" as const;
+
+interface FormState { readonly config: MeasurementConfig; readonly context: ConfigContext; readonly patient: Patient | null }
+
+export function MeasurementFormDialog({ request, onSaved }: { request: MeasurementFormRequest; onSaved: () => void }) {
+  const { t, i18n } = useLingui();
+  const api = useApi();
+  const close = useSetAtom(measurementFormAtom);
+  const patchDevice = useSetAtom(patchDeviceAtom);
+  const device = useAtomValue(devicesAtom).devices.find((d) => d.deviceSn === request.deviceSn);
+  const [form, setForm] = useState<FormState>(() => {
+    const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, ...(request.source ? { source: request.source } : {}) });
+    return { config: { ...opened.config, deviceSn: request.deviceSn }, context: opened.context, patient: null };
+  });
+  const [saving, setSaving] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const editing = request.mode === "edit" || request.mode === "clone";
+
+  // Edit and clone keep the measurement's patient: load its name and language (the tutorial depends on it).
+  useEffect(() => {
+    const id = request.source?.patientId;
+    if (!editing || !id) return;
+    let live = true;
+    api.call("patient.get", { query: { id } }).then((patient) => {
+      if (!live) return;
+      setForm((f) => ({ ...f, patient, context: { ...f.context, patientLanguage: patient.lang } }));
+    }, () => {});
+    return () => { live = false; };
+  }, [api, editing, request.source?.patientId]);
+
+  const pick = async (patient: Patient) => {
+    // "New forms are prefilled from the patient's last measurement (latest result takenAt, else createdAt), else defaults."
+    let measurements: Awaited<ReturnType<typeof api.call<"perimetry.all">>> = [];
+    try { measurements = await api.call("perimetry.all", { query: { patientId: patient.id } }); } catch { /* defaults then */ }
+    const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, patient, measurements });
+    setForm({ config: { ...opened.config, deviceSn: request.deviceSn }, context: opened.context, patient });
+  };
+  const clearPatient = () => setForm((f) => {
+    const next = onPatientSelected(f.config, null, f.context);
+    return { ...next, patient: null };
+  });
+
+  const { config, context } = form;
+  const change = (c: ConfigChange) => setForm((f) => ({ ...f, config: applyConfigChange(f.config, c, f.context) }));
+  const options = measurementFormOptions(config, context);
+  const errors = validateMeasurementConfig(config, context);
+  const canSave = canSaveMeasurement(config, context) && !saving;
+  const standalone = request.mode === "standalone";
+
+  const save = async () => {
+    if (!canSave || config.patientId === null) return;
+    setSaving(true);
+    setFailed(false);
+    const body = { ...config, patientId: config.patientId, deviceSn: request.deviceSn };
+    try {
+      if (standalone) {
+        const { notes: _notes, deviceSn: _sn, ...standaloneConfig } = body;
+        const data = await api.call("device.standalone", { query: { deviceSn: request.deviceSn }, body: standaloneConfig });
+        if (device && data) patchDevice({ id: device.id, patch: { standaloneId: data.id } });
+      } else if (request.mode === "edit" && request.source) {
+        await api.call("perimetry.update", { query: { id: request.source.id }, body });
+      } else {
+        await api.call("perimetry.register", { body });
+      }
+      close(null);
+      onSaved();
+    } catch {
+      setFailed(true);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const titles = {
+    create: t`New measurement`,
+    edit: t`Edit measurement`,
+    clone: t`Clone measurement`,
+    standalone: t`Stand-alone measurement`,
+  };
+  const deviceName = device ? device.alias || device.deviceSn : request.deviceSn;
+  const counter = notesCounter(config.notes);
+  const estimate = options.estimatedSeconds === undefined ? undefined : minutesSeconds(options.estimatedSeconds);
+  const num = <V extends number>(value: string) => Number(value) as V;
+  const errorText = (field: keyof MeasurementConfig) => {
+    const d = ruleDescriptor(errors[field]);
+    return d && field !== "patientId" ? i18n._(d) : undefined;
+  };
+
+  return (
+    <Modal title={titles[request.mode]} onClose={() => close(null)}
+      actions={<>
+        <button type="button" className="btn" onClick={() => close(null)}>{t`Cancel`}</button>
+        <button type="button" className="btn btn-primary" disabled={!canSave} onClick={() => void save()}>
+          {standalone ? t`Start stand-alone mode` : t`Save`}
+        </button>
+      </>}>
+      <p className="muted">{t`Device: ${deviceName}`}</p>
+      {standalone && <p className="alert alert-info">{t`The device repeats this measurement until stand-alone mode is switched off, and uploads the results when it is back on the network.`}</p>}
+      <form className="mform" onSubmit={(e) => { e.preventDefault(); void save(); }} aria-label={titles[request.mode]}>
+        <div className="span-2">
+          <span className="label" style={{ fontWeight: 600, fontSize: "var(--text-sm)" }}>{t`Patient`}<span className="required" aria-hidden="true">*</span></span>
+          {form.patient || editing ? (
+            <div className="picked-patient">
+              <strong>{form.patient?.name ?? t`Loading…`}</strong>
+              {form.patient && <span className="muted">{form.patient.uniqueId}</span>}
+              <span className="spacer" />
+              {!editing && <button type="button" className="btn btn-sm" onClick={clearPatient}>{t`Change patient`}</button>}
+            </div>
+          ) : (
+            <>
+              <PatientPicker onPick={(p) => void pick(p)} />
+              <p className="field-hint">{t`Choose a patient to save the measurement.`}</p>
+            </>
+          )}
+        </div>
+        <div className="span-2">
+          <TextInput label={t`Display name`} value={config.displayName} characterRule onChange={(v) => change({ field: "displayName", value: v })} />
+        </div>
+        <Select label={t`Eye`} required value={String(config.eye)} error={errorText("eye")}
+          options={options.eyes.map((e) => ({ value: String(e), label: i18n._(eyeNames[e]) }))}
+          onChange={(v) => change({ field: "eye", value: num<Eye>(v) })} />
+        <Select label={t`Pattern`} required value={String(config.pattern)} error={errorText("pattern")}
+          options={options.patterns.map((p) => ({ value: String(p), label: patternLabel[p] }))}
+          onChange={(v) => change({ field: "pattern", value: num<Pattern>(v) })} />
+        <Select label={t`Strategy`} required value={String(config.strategy)} error={errorText("strategy")}
+          options={options.strategies.map((s) => ({ value: String(s), label: i18n._(strategyNames[s]) }))}
+          onChange={(v) => change({ field: "strategy", value: num<Strategy>(v) })} />
+        {options.sorsLocations.length > 0 ? (
+          <Select label={t`SORS locations`} value={String(config.sorsStage)} error={errorText("sorsStage")}
+            options={options.sorsLocations.map((n) => ({ value: String(n), label: String(n) }))}
+            onChange={(v) => change({ field: "sorsStage", value: num<SorsLocations>(v) })} />
+        ) : <div />}
+        <Select label={t`Stimuli update`} required value={String(config.stimuliUpdate)} error={errorText("stimuliUpdate")}
+          options={options.stimuliUpdates.map((u) => ({ value: String(u), label: stimuliUpdateName(u, t`Adaptive`) }))}
+          onChange={(v) => change({ field: "stimuliUpdate", value: num<StimuliUpdate>(v) })} />
+        <Select label={t`Stimulus size`} required value={String(config.stimuliSize)} error={errorText("stimuliSize")}
+          options={options.sizes.map((s) => ({ value: String(s), label: sizeNames[s] }))}
+          onChange={(v) => change({ field: "stimuliSize", value: num<StimulusSize>(v) })} />
+        <Select label={t`Stimulus showtime`} required value={String(config.stimuliShowtime)} error={errorText("stimuliShowtime")}
+          options={options.showtimes.map((s) => ({ value: String(s), label: `${s} ms` }))}
+          onChange={(v) => change({ field: "stimuliShowtime", value: num<Showtime>(v) })} />
+        <div />
+        <div className="span-2 toggles">
+          <Toggle label={t`Play sound`} checked={config.playSound} onChange={(v) => change({ field: "playSound", value: v })} />
+          <Toggle label={t`Track gaze`} checked={config.trackGaze} onChange={(v) => change({ field: "trackGaze", value: v })} />
+          <Toggle label={t`Audio guide`} checked={config.audioGuide} onChange={(v) => change({ field: "audioGuide", value: v })} />
+          <Toggle label={t`Tutorial`} checked={config.tutorial} disabled={!options.tutorialEnabled && !config.tutorial}
+            onChange={(v) => change({ field: "tutorial", value: v })} />
+        </div>
+        {!options.tutorialEnabled && <p className="span-2 field-hint">{t`The tutorial needs the audio guide, gaze tracking and a patient whose language is English.`}</p>}
+        {!standalone && (
+          <div className="span-2 field">
+            <label htmlFor="measurement-notes">{t`Notes`}</label>
+            <textarea id="measurement-notes" className="input" value={config.notes} maxLength={notesLimit + 16}
+              aria-describedby="measurement-notes-counter" aria-invalid={errors.notes ? true : undefined}
+              onChange={(e) => change({ field: "notes", value: e.target.value })} />
+            <span id="measurement-notes-counter" className="notes-counter" data-warning={counter.warning} aria-live="polite">
+              {counter.length}/{counter.limit}
+            </span>
+          </div>
+        )}
+        <p className="span-2 estimate" data-testid="estimate">
+          {estimate === undefined
+            ? t`No duration estimate for this pattern and strategy.`
+            : t`Estimated duration: ${estimate.minutes} min ${estimate.seconds} s per eye`}
+        </p>
+        {failed && <p className="span-2 alert alert-error" role="alert">{t`error saving the measurement, try again later`}</p>}
+      </form>
+    </Modal>
+  );
+}
