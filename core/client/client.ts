@@ -22,6 +22,8 @@ import { moveAppointment, moveMeasurement, reorderAppointmentExaminations, type 
 import { reduceLiveEvent, type LiveEffect } from "./live-reducer.ts";
 import { createQueryCache } from "./query-cache.ts";
 import { guardApi } from "./session-expiry.ts";
+import { runLifecycle, type LifecycleAction, type LifecycleItem } from "./lifecycle-commands.ts";
+import { debounce, PATIENT_SEARCH_DEBOUNCE_MS } from "./search-debounce.ts";
 import { LOGIN_FAILED, loggedOut, type SessionEndDialog, type SessionState } from "./session.ts";
 
 // The headless client: one engine for the web app and the CLI. It speaks to the backend through the ports only,
@@ -63,6 +65,10 @@ export interface Client {
   fetchNextSearchPage(params: PatientSearchParams): Promise<void>;
   /** The patient whose pages are open; trashing it sends the user home. */
   setViewedPatient(patientId: string | null): void;
+  /** Patient search input: fetched 500 ms after the last call ("input debounced 500 ms"). Read it with `query`. */
+  searchPatients(params: PatientSearchParams): void;
+  /** Trash, restore or delete for good, with the seeds' notices; resolves false (after a notice) on failure. */
+  lifecycle(item: LifecycleItem, action: LifecycleAction, id: string): Promise<boolean>;
 
   // devices and lanes
   readonly variant: SchedulingVariant;
@@ -82,7 +88,11 @@ export interface Client {
   cancelCommand(deviceSn: string): void;
   confirmCommand(deviceSn: string): Promise<void>;
   setStandalone(deviceSn: string, config: StandaloneSwitch): Promise<void>;
-  renameDevice(deviceSn: string, alias: string): Promise<void>;
+  /** False when the server refused; the alias error then shows for 1 s (`aliasError`). */
+  renameDevice(deviceSn: string, alias: string): Promise<boolean>;
+  aliasError(deviceSn: string): boolean;
+  /** Appointment variant: a device came without its appointments field ('Appointments field missing in one or more devices.'). */
+  appointmentsMissing(): boolean;
 
   // marks in local storage
   readonly pinned: readonly string[];
@@ -99,6 +109,11 @@ export interface Client {
   dispose(): void;
 }
 
+/** "alias error 1 s" (scheduling seed §9). */
+export const ALIAS_ERROR_MS = 1_000;
+/** Scheduling seed §8 "Appointments missing". */
+export const APPOINTMENTS_MISSING = "Appointments field missing in one or more devices.";
+
 const storedVariant = (storage: Storage): SchedulingVariant =>
   storage.local.get(StorageKeys.local.schedulingV2) === "true" ? "appointments" : "measurements";
 
@@ -112,6 +127,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
   const flashing = new Set<string>();
   const wiggling = new Set<string>();
   const dialogs = new Map<string, CommandDialog>();
+  const aliasErrors = new Set<string>();
   const changed = (topic: ClientEvents["change"]) => events.emit("change", topic);
   const notify = (notice: Notice) => events.emit("notice", notice);
 
@@ -233,6 +249,9 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     changed: () => changed("lanes"),
   };
   const deviceBySn = (sn: string) => cachedDevices().find((d) => d.deviceSn === sn);
+  const search = debounce<PatientSearchParams>(clock, PATIENT_SEARCH_DEBOUNCE_MS, (params) => {
+    void cache.fetch(CacheKey.PatientSearch, params).catch(() => undefined);
+  });
 
   return {
     events,
@@ -292,6 +311,14 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     setViewedPatient(patientId) {
       viewedPatientId = patientId;
     },
+    searchPatients: (params) => search.push(params),
+    lifecycle: (item, action, id) =>
+      runLifecycle(
+        { api, notify, refetch: (key) => cache.refetch(key), goHome: () => events.emit("navigate", { to: "home" }) },
+        item,
+        action,
+        id,
+      ),
 
     variant,
     get socketState() {
@@ -332,9 +359,23 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     async renameDevice(sn, alias) {
       const device = deviceBySn(sn);
       // "The device alias form sends only a non-empty alias."
-      if (!device || alias.trim() === "") return;
-      await api.call("device.update", { query: { id: device.id }, body: { alias: alias.trim() } });
+      if (!device || alias.trim() === "") return false;
+      try {
+        await api.call("device.update", { query: { id: device.id }, body: { alias: alias.trim() } });
+        return true;
+      } catch {
+        // "Alias change failed: error shown for 1 s"
+        aliasErrors.add(sn);
+        changed("commands");
+        clock.setTimeout(() => {
+          aliasErrors.delete(sn);
+          changed("commands");
+        }, ALIAS_ERROR_MS);
+        return false;
+      }
     },
+    aliasError: (sn) => aliasErrors.has(sn),
+    appointmentsMissing: () => variant === "appointments" && cachedDevices().some((d) => d.appointments === undefined),
 
     get pinned() {
       return readPinned(storage.local);
@@ -368,6 +409,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
       closeSocket();
       tracker.dispose();
       connectivity.dispose();
+      search.cancel();
       events.all.clear();
     },
   };

@@ -14,6 +14,7 @@ import type { Lane } from "../scheduling/lane.ts";
 import type { Measurement } from "../model/measurement.ts";
 import type { Appointment } from "../model/appointment.ts";
 import type { TrackedDevice } from "./device-tracker.ts";
+import { batteryDisplay, batteryLed, type BatteryDisplay, type Led } from "../device/battery.ts";
 
 // What a device tile shows, derived from the cached device and its tracked live state with core/device's rules.
 
@@ -31,6 +32,8 @@ export interface DeviceView {
   readonly playControl: PlayControl;
   readonly gazeCalibration: GazeCalibration;
   readonly standaloneToggle: { readonly visible: boolean; readonly disabled: boolean };
+  /** Display bands of the headset and clicker batteries, and the headset LED (null level: no LED). */
+  readonly battery: { readonly vr: BatteryDisplay; readonly clicker: BatteryDisplay; readonly led: Led | null };
 }
 
 export function deviceView(device: Device, tracked: TrackedDevice | undefined, variant: SchedulingVariant): DeviceView {
@@ -51,6 +54,11 @@ export function deviceView(device: Device, tracked: TrackedDevice | undefined, v
     playControl: playControl(status),
     gazeCalibration: gazeCalibrationStatus(status, liveProgress?.gazeTracking),
     standaloneToggle: standaloneToggle({ connection, status, testRunning }),
+    battery: {
+      vr: batteryDisplay(device.battery.vr.level),
+      clicker: batteryDisplay(device.battery.clicker.level),
+      led: device.battery.vr.level === null ? null : batteryLed(device.battery.vr.level, device.battery.vr.charging),
+    },
   };
 }
 

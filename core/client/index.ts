@@ -15,3 +15,5 @@ export * from "./connectivity.ts";
 export * from "./local-marks.ts";
 export * from "./socket-state.ts";
 export * from "./events.ts";
+export * from "./lifecycle-commands.ts";
+export * from "./search-debounce.ts";
