@@ -1,0 +1,27 @@
+// A per-location test procedure: which level to show next, what the responses mean, when it is done.
+// Levels are integer dB of attenuation (0 dB = the brightest stimulus, 10000 asb; higher = dimmer).
+
+export const MIN_DB = 0;
+export const MAX_DB = 40;
+
+export interface Procedure {
+  readonly done: boolean;
+  /** Stimuli presented at this location so far. */
+  readonly presentations: number;
+  /** Level of the next presentation (only while not done). */
+  nextLevel(): number;
+  record(level: number, seen: boolean): void;
+  /** The threshold estimate in dB once done (screening: the level seen, or 0 when missed). */
+  estimate(): number;
+  /** Screening procedures: whether the location was seen; null for thresholding procedures. */
+  readonly seen: boolean | null;
+}
+
+export const clampDb = (db: number): number => Math.min(MAX_DB, Math.max(MIN_DB, Math.round(db)));
+
+/** Midpoint of the final bracket, the usual estimate of bracketing procedures (Octopus: +-1 dB at 2 dB steps). */
+export const bracketEstimate = (lastSeen: number | null, lastUnseen: number | null): number => {
+  if (lastSeen === null) return MIN_DB; // never seen, even at the brightest: "< 0 dB" reported as 0
+  if (lastUnseen === null) return lastSeen; // seen at the dimmest level: at least that
+  return (lastSeen + lastUnseen) / 2;
+};
