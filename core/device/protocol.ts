@@ -24,8 +24,14 @@ const Count = Schema.Int;
 /** Battery level in percent, or null when the device does not report one ("none" in the display bands). */
 const Level = Schema.NullOr(Schema.Number);
 
-/** One live threshold (scheduling seed §3 "Running test": thresholds with index, dBValue, answerTime). */
-export const LiveThreshold = Schema.Struct({ index: Count, dBValue: Schema.Number, answerTime: Schema.Number });
+/** One live threshold (scheduling seed §3 "Running test": thresholds with index, dBValue, answerTime), as the model's
+ * ThresholdPoint: dBValue null while the location is presented but not finished, answerTime (ms, the last response at the
+ * location) null while nothing was answered there. */
+export const LiveThreshold = Schema.Struct({
+  index: Count,
+  dBValue: Schema.NullOr(Schema.Number),
+  answerTime: Schema.NullOr(Schema.Number),
+});
 export type LiveThreshold = typeof LiveThreshold.Type;
 
 export const Battery = Schema.Struct({ vr: Level, clicker: Level, vrCharging: Schema.Boolean, clickerCharging: Schema.Boolean });
