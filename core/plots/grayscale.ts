@@ -47,9 +47,11 @@ export function distanceToConvex(hull: ReadonlyArray<{ x: number; y: number }>, 
     const dy = b.y - a.y;
     const len2 = dx * dx + dy * dy;
     const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / len2));
-    best = Math.min(best, Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy)));
+    const ex = x - (a.x + t * dx);
+    const ey = y - (a.y + t * dy);
+    best = Math.min(best, ex * ex + ey * ey);
   }
-  return best;
+  return Math.sqrt(best);
 }
 
 /** Locations used by the interpolation (inverse-distance weighting over this many nearest neighbours). */
@@ -65,35 +67,60 @@ export function testedField(points: ReadonlyArray<{ x: number; y: number }>, mar
 }
 
 /**
- * Threshold at (x, y) degrees by inverse-distance weighting (power 2) of the nearest measured locations; exactly the
- * measured value at a location. Undefined outside the field (`inField`) or without any measured value.
+ * Threshold at (x, y) degrees by inverse-distance weighting (power 2) of the `neighbours` nearest measured locations;
+ * exactly the measured value at a location. Undefined outside the field (`inField`) or without any measured value.
  */
+export function thresholdInterpolator(
+  points: ReadonlyArray<{ x: number; y: number }>,
+  values: LocationValues,
+  inField: (x: number, y: number) => boolean = () => true,
+): (x: number, y: number) => number | undefined {
+  const measured = points.flatMap((p, i) => {
+    const v = values[i];
+    return v === null || v === undefined ? [] : [{ x: p.x, y: p.y, v }];
+  });
+  const xs = Float64Array.from(measured, (m) => m.x);
+  const ys = Float64Array.from(measured, (m) => m.y);
+  const vs = Float64Array.from(measured, (m) => m.v);
+  const bestD = new Float64Array(neighbours);
+  const bestV = new Float64Array(neighbours);
+  return (x, y) => {
+    if (xs.length === 0 || !inField(x, y)) return undefined;
+    // Insertion into a short sorted list of squared distances: no allocation per call.
+    bestD.fill(Infinity);
+    for (let i = 0; i < xs.length; i++) {
+      const d = (xs[i]! - x) ** 2 + (ys[i]! - y) ** 2;
+      if (d >= bestD[neighbours - 1]!) continue;
+      let k = neighbours - 1;
+      while (k > 0 && bestD[k - 1]! > d) {
+        bestD[k] = bestD[k - 1]!;
+        bestV[k] = bestV[k - 1]!;
+        k--;
+      }
+      bestD[k] = d;
+      bestV[k] = vs[i]!;
+    }
+    if (bestD[0]! < 1e-18) return bestV[0];
+    let sw = 0;
+    let sv = 0;
+    for (let k = 0; k < neighbours && bestD[k]! < Infinity; k++) {
+      const w = 1 / bestD[k]!; // weights 1 / distance^2
+      sw += w;
+      sv += w * bestV[k]!;
+    }
+    return sv / sw;
+  };
+}
+
+/** One-off form of thresholdInterpolator. */
 export function interpolateThreshold(
   points: ReadonlyArray<{ x: number; y: number }>,
   values: LocationValues,
   x: number,
   y: number,
-  inField: (x: number, y: number) => boolean = () => true,
+  inField?: (x: number, y: number) => boolean,
 ): number | undefined {
-  if (!inField(x, y)) return undefined;
-  const near: Array<{ d: number; v: number }> = [];
-  points.forEach((p, i) => {
-    const v = values[i];
-    if (v === null || v === undefined) return;
-    near.push({ d: Math.hypot(p.x - x, p.y - y), v });
-  });
-  near.sort((a, b) => a.d - b.d);
-  const first = near[0];
-  if (!first) return undefined;
-  if (first.d < 1e-9) return first.v;
-  let sw = 0;
-  let sv = 0;
-  for (const { d, v } of near.slice(0, neighbours)) {
-    const w = 1 / (d * d);
-    sw += w;
-    sv += w * v;
-  }
-  return sv / sw;
+  return thresholdInterpolator(points, values, inField)(x, y);
 }
 
 export interface GrayscaleInput extends FieldBox {
@@ -108,6 +135,7 @@ export function grayscaleScene(input: GrayscaleInput): Scene {
   const step = spacing / 4;
   // Half a location spacing beyond the outer locations, as their cells reach on a printout.
   const inField = testedField(points.filter((_, i) => input.thresholds[i] !== null), spacing / 2);
+  const at = thresholdInterpolator(points, input.thresholds, inField);
   const cells: RectNode[] = [];
   const cellPx = step * frame.pxPerDegree;
   const nx = Math.ceil(frame.extentX / step);
@@ -130,7 +158,7 @@ export function grayscaleScene(input: GrayscaleInput): Scene {
       run = undefined;
     };
     for (let i = -nx; i < nx; i++) {
-      const v = interpolateThreshold(points, input.thresholds, (i + 0.5) * step, yDeg, inField);
+      const v = at((i + 0.5) * step, yDeg);
       const band = v === undefined ? -1 : greyBand(v);
       if (run && run.band !== band) flush(i);
       if (!run && band >= 0) run = { start: i, band };
