@@ -87,7 +87,8 @@ export interface Client {
   askForStatus(deviceSn: string, wanted: WantedStatus): void;
   cancelCommand(deviceSn: string): void;
   confirmCommand(deviceSn: string): Promise<void>;
-  setStandalone(deviceSn: string, config: StandaloneSwitch): Promise<void>;
+  /** Turn stand-alone mode on (a configuration) or off (null); false while a test runs. Rejects with the ApiError. */
+  setStandalone(deviceSn: string, config: StandaloneSwitch): Promise<boolean>;
   /** False when the server refused; the alias error then shows for 1 s (`aliasError`). */
   renameDevice(deviceSn: string, alias: string): Promise<boolean>;
   aliasError(deviceSn: string): boolean;
@@ -354,7 +355,11 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
       }
     },
     async setStandalone(sn, config) {
+      // "Stand-alone mode cannot change while another measurement runs."
+      const view = views().find((v) => v.device.deviceSn === sn);
+      if (!view || view.standaloneToggle.disabled) return false;
       await api.call("device.standalone", { query: { deviceSn: sn }, body: config });
+      return true;
     },
     async renameDevice(sn, alias) {
       const device = deviceBySn(sn);

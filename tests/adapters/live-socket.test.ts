@@ -121,4 +121,14 @@ describe("live socket (seeds §7 'Live socket')", () => {
     expect(clock.pending()).toBe(0);
     socket.close();
   });
+
+  it("closing while still connecting ends in closed without throwing", async () => {
+    const { socket, states, clock } = make();
+    socket.connect();
+    expect(socket.state).toBe(SocketState.Connecting);
+    expect(() => socket.close()).not.toThrow();
+    await until(() => socket.state === SocketState.Closed);
+    expect(states.at(-1)).toBe(SocketState.Closed);
+    expect(clock.pending()).toBe(0);
+  });
 });

@@ -145,3 +145,17 @@ describe("device tile extras", () => {
     expect(client.appointmentsMissing()).toBe(true);
   });
 });
+
+describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
+  it("'Stand-alone mode cannot change while another measurement runs'; 'turning off sends null'", async () => {
+    const api = fakeApi({
+      "device.all": () => [device("SN1", { status: "playing" }), device("SN2", { status: "standby" })],
+      "device.standalone": () => null,
+    });
+    const { client } = setup(api);
+    await client.fetch(CacheKey.Devices, {});
+    expect(await client.setStandalone("SN1", null)).toBe(false);
+    expect(await client.setStandalone("SN2", null)).toBe(true);
+    expect(api.calls.at(-1)).toEqual({ endpoint: "device.standalone", input: { query: { deviceSn: "SN2" }, body: null } });
+  });
+});

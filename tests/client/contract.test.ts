@@ -93,6 +93,14 @@ describe("client against the simulator server", () => {
     expect(search.entries.some((p) => p.id === first.id)).toBe(true);
   });
 
+  it("a manager loads the users list", async () => {
+    const { client } = open();
+    await client.login("manager", PASSWORD);
+    const users = await client.fetch(CacheKey.Users, {});
+    expect(users.length).toBeGreaterThan(0);
+    await client.logout();
+  });
+
   it("a measurement registered by one client appears in another client's lane through the live socket", async () => {
     const a = open().client;
     const b = open().client;
