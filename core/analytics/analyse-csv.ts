@@ -50,7 +50,7 @@ export function analyseRows(rows: readonly VisualFieldRow[]): RowOutput[] {
     const gh = generalHeight(td, nv.ghRank);
     const pd = patternDeviation(td, gh);
     const tdp = probabilityMap(nv.tdLut, td), pdp = probabilityMap(nv.pdLut, pd);
-    const g = globalIndices(nv, geometry, r.sensitivities.map((s, i) => (blind.has(i) ? null : s)), td, pd, r.age, { tdp, pdp });
+    const g = globalIndices(nv, geometry, r.sensitivities.map((s, i) => (blind.has(i) ? null : s)), td, pd, r.age, { tdp, pdp, gh });
     return {
       id: r.id, eye: r.eye, date: r.date, td, tdp, pd, pdp,
       gh, msens: g.msens, ssens: g.ssens, tmd: g.tmd, tsd: g.tsd, pmd: g.pmd, psd: g.psd, vfi: g.vfi,

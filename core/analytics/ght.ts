@@ -1,7 +1,7 @@
 import { Pattern } from "../model/enums.ts";
 import type { PatternGeometry } from "./patterns.ts";
 import { probabilityLevel } from "./pointwise.ts";
-import type { LocationVector, NormativeTables } from "./normative/tables.ts";
+import type { LocationVector, NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
 import { weightedQuantiles } from "./statistics/weighted-quantile.ts";
 
 /**
@@ -59,8 +59,7 @@ export function ghtSectors(geometry: PatternGeometry): Array<{ upper: number[]; 
 }
 
 /** GHT point score of one location (see the module comment). */
-export function ghtPointScore(nv: NormativeTables, loc: number, pd: number): number {
-  const level = probabilityLevel(nv.pdLut, loc, pd);
+export function ghtPointScore(nv: NormativeTables, loc: number, pd: number, level: ProbabilityLevel = probabilityLevel(nv.pdLut, loc, pd)): number {
   if (level > 0.05) return 0;
   if (level === 0.05) return 2;
   if (level === 0.02) return 5;
@@ -68,13 +67,15 @@ export function ghtPointScore(nv: NormativeTables, loc: number, pd: number): num
   return limit < 0 ? Math.max(10, 10 * Math.abs(pd / limit)) : 10;
 }
 
-export function ghtDifferences(nv: NormativeTables, geometry: PatternGeometry, pd: LocationVector) {
+export function ghtDifferences(
+  nv: NormativeTables, geometry: PatternGeometry, pd: LocationVector, pdp?: ReadonlyArray<ProbabilityLevel | null>,
+) {
   const sectors = ghtSectors(geometry);
   const upperScores: number[] = [], lowerScores: number[] = [], differences: number[] = [];
   for (const { upper, lower } of sectors) {
     let u = 0, l = 0;
-    for (const i of upper) { const v = pd[i]; if (v != null) u += ghtPointScore(nv, i, v); }
-    for (const i of lower) { const v = pd[i]; if (v != null) l += ghtPointScore(nv, i, v); }
+    for (const i of upper) { const v = pd[i]; if (v != null) u += ghtPointScore(nv, i, v, pdp?.[i] ?? undefined); }
+    for (const i of lower) { const v = pd[i]; if (v != null) l += ghtPointScore(nv, i, v, pdp?.[i] ?? undefined); }
     upperScores.push(u); lowerScores.push(l); differences.push(u - l);
   }
   return { upperScores, lowerScores, differences };
@@ -101,9 +102,11 @@ export function ghtLimitsFromControls(
  */
 export function glaucomaHemifieldTest(
   nv: NormativeTables, geometry: PatternGeometry, pd: LocationVector, gh: number,
+  /** The PD probability map, when already computed. */
+  pdp?: ReadonlyArray<ProbabilityLevel | null>,
 ): GhtResult | null {
   if (geometry.pattern !== Pattern.P24_2 || !nv.ght) return null;
-  const { upperScores, lowerScores, differences } = ghtDifferences(nv, geometry, pd);
+  const { upperScores, lowerScores, differences } = ghtDifferences(nv, geometry, pd, pdp);
   const q = nv.ght.differenceQuantiles;
   const beyond = (lo: 0 | 1, hi: 2 | 3) => differences.some((d, s) => d < q[s]![lo] || d > q[s]![hi]);
   const ghLow = nv.globalLut[0]!.gh, ghHigh = nv.globalLut[nv.globalLut.length - 1]!.gh;

@@ -20,8 +20,12 @@ export function globalIndices(
   td: LocationVector,
   pd: LocationVector,
   age: number,
-  /** The PD and TD probability maps, when already computed (saves the VFI recomputing them). */
-  maps?: { readonly tdp: ReadonlyArray<ProbabilityLevel | null>; readonly pdp: ReadonlyArray<ProbabilityLevel | null> },
+  /** The PD and TD probability maps and the general height, when already computed (saves recomputing them). */
+  maps?: {
+    readonly tdp: ReadonlyArray<ProbabilityLevel | null>;
+    readonly pdp: ReadonlyArray<ProbabilityLevel | null>;
+    readonly gh?: number;
+  },
 ): GlobalIndices {
   // One pass for the means, a second for the spreads (two-pass keeps the variances accurate).
   let n = 0, ss = 0, swt = 0, swtx = 0, swp = 0, swpx = 0;
@@ -43,7 +47,7 @@ export function globalIndices(
   const levels = maps ? (tmd < -20 ? maps.tdp : maps.pdp) : undefined;
   return {
     msens, ssens: Math.sqrt(vs / (n - 1)), tmd, tsd: Math.sqrt(vt / (swt - 1)), pmd, psd: Math.sqrt(vp / (swp - 1)),
-    gh: generalHeight(td, nv.ghRank),
+    gh: maps?.gh ?? generalHeight(td, nv.ghRank),
     vfi: visualFieldIndex(nv, geometry, sensitivities, td, pd, age, tmd, levels),
   };
 }

@@ -52,7 +52,7 @@ export function octopusIndices(normal: ReadonlyArray<number | null>, measured: R
   const nloc = measured.length;
   const d = new Array<number | null>(nloc);
   const pct = new Array<number | null>(nloc);
-  const used: number[] = [];
+  const used = new Float64Array(nloc);
   let n = 0, sd = 0, sm = 0;
   for (let i = 0; i < nloc; i++) {
     const m = measured[i], nr = normal[i];
@@ -60,11 +60,7 @@ export function octopusIndices(normal: ReadonlyArray<number | null>, measured: R
     const v = nr - m;
     d[i] = v;
     pct[i] = percentDefect(v, nr);
-    // Insertion into the sorted Bebie curve (52 values: cheaper than a general sort).
-    let k = n++;
-    used.push(v);
-    while (k > 0 && used[k - 1]! > v) { used[k] = used[k - 1]!; k--; }
-    used[k] = v;
+    used[n++] = v;
     sd += v;
     sm += m;
   }
@@ -77,6 +73,9 @@ export function octopusIndices(normal: ReadonlyArray<number | null>, measured: R
     ms: n ? sm / n : NaN,
     md,
     slv: n > 1 ? Math.sqrt(lv / (n - 1)) : NaN,
-    bebie: used,
+    // Sorted on first read: most callers (lists, exports, progression) never look at the Bebie curve.
+    get bebie() {
+      return Array.from(used.subarray(0, n).sort());
+    },
   };
 }

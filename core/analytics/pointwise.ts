@@ -7,7 +7,25 @@ import { lutProbabilities, type LocationVector, type NormativeTables, type Proba
 
 /** Age-corrected normal sensitivity N(loc, age) = intercept + slope * age (null at blind spots). */
 export function normalSensitivity(nv: NormativeTables, age: number): Array<number | null> {
-  return nv.intercept.map((a, i) => (a === null ? null : a + nv.slope[i]! * age));
+  const out = new Array<number | null>(nv.nloc);
+  for (let i = 0; i < nv.nloc; i++) {
+    const a = nv.intercept[i];
+    out[i] = a === null || a === undefined ? null : a + nv.slope[i]! * age;
+  }
+  return out;
+}
+
+/**
+ * TD from precomputed normals: s - normal[i] is bit-identical to s - (intercept + slope * age) when `normal` came from
+ * `normalSensitivity` (same operations, same order), and saves a pass when both are needed.
+ */
+export function deviationFromNormal(normal: LocationVector, sensitivities: LocationVector): Array<number | null> {
+  const out = new Array<number | null>(sensitivities.length);
+  for (let i = 0; i < sensitivities.length; i++) {
+    const s = sensitivities[i], n = normal[i];
+    out[i] = s === null || s === undefined || n === null || n === undefined ? null : s - n;
+  }
+  return out;
 }
 
 /**

@@ -7,7 +7,7 @@ import { getNormativeDatabase, effectiveNormativeVersion } from "./normative/reg
 import type { GlobalIndexName, LocationVector, ProbabilityLevel } from "./normative/tables.ts";
 import { octopusIndices, meanSensitivityForDisplay, roundTo, type OctopusIndices } from "./octopus.ts";
 import { getPattern } from "./patterns.ts";
-import { generalHeight, normalSensitivity, patternDeviation, probabilityMap, totalDeviation } from "./pointwise.ts";
+import { deviationFromNormal, generalHeight, normalSensitivity, patternDeviation, probabilityMap } from "./pointwise.ts";
 import { reliability, type CatchTrials, type Reliability } from "./reliability.ts";
 
 /** What the analysis needs from a stored result (accounts seed §3 "Result"). */
@@ -84,25 +84,32 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
   if (input.thresholds.length !== geometry.points.length)
     throw new Error(`thresholds: pattern ${geometry.label} has ${geometry.points.length} locations, got ${input.thresholds.length}`);
   const nv = geometry.binocular ? null : getNormativeDatabase(input.pattern, input.normativeVersion);
-  const blind = new Set(geometry.blindSpotIndices);
-  const sens: LocationVector = input.thresholds.map((t, i) => (blind.has(i) ? null : t));
+  const blind = geometry.blindSpotIndices; // two entries at most: includes() beats building a Set per call
+  const sens: Array<number | null> = new Array(input.thresholds.length);
+  let complete = true;
+  for (let i = 0; i < sens.length; i++) {
+    const t = input.thresholds[i]!;
+    sens[i] = blind.includes(i) ? null : t;
+    if (t === null && !blind.includes(i)) complete = false;
+  }
 
   let normative: NormativeAnalysis | null = null;
-  if (nv && sens.every((s, i) => blind.has(i) || s !== null)) {
-    const td = totalDeviation(nv, input.thresholds, input.age);
+  if (nv && complete) {
+    const normal = normalSensitivity(nv, input.age);
+    const td = deviationFromNormal(normal, input.thresholds);
     const gh = generalHeight(td, nv.ghRank);
     const pd = patternDeviation(td, gh);
     const tdp = probabilityMap(nv.tdLut, td), pdp = probabilityMap(nv.pdLut, pd);
-    const global = globalIndices(nv, geometry, sens, td, pd, input.age, { tdp, pdp });
+    const global = globalIndices(nv, geometry, sens, td, pd, input.age, { tdp, pdp, gh });
     normative = {
       normativeVersion: effectiveNormativeVersion(input.normativeVersion),
-      normal: normalSensitivity(nv, input.age),
+      normal,
       td, tdp, pd, pdp, gh,
       global, globalLevels: globalLevels(nv, global), humphrey: humphreyMdPsd(nv, td),
-      ght: glaucomaHemifieldTest(nv, geometry, pd, gh),
+      ght: glaucomaHemifieldTest(nv, geometry, pd, gh, pdp),
     };
   }
-  const normals = normative?.normal ?? input.normValues?.map((v, i) => (blind.has(i) ? null : v)) ?? null;
+  const normals = normative?.normal ?? input.normValues?.map((v, i) => (blind.includes(i) ? null : v)) ?? null;
   const octopus = normals && !geometry.binocular ? octopusIndices(normals, sens) : null;
   const gaze = input.gazeTracking ? gazeSummary(input.gazeTracking.meanDistance, input.gazeTracking.fixationThreshold) : null;
   const r2 = (v: number | undefined | null) => (v === undefined || v === null || Number.isNaN(v) ? null : roundTo(v, 2));

@@ -3,7 +3,7 @@ import { globalIndices, type GlobalIndices } from "./global-indices.ts";
 import { getNormativeDatabase } from "./normative/registry.ts";
 import type { LocationVector } from "./normative/tables.ts";
 import { getPattern } from "./patterns.ts";
-import { generalHeight, patternDeviation, totalDeviation } from "./pointwise.ts";
+import { generalHeight, patternDeviation, probabilityMap, totalDeviation } from "./pointwise.ts";
 import { eventAnalysis, type EventAnalysis } from "./progression/events.ts";
 import { isoDateToDays, linearRegression, pointwiseRegression, yearsSinceFirst, type Regression } from "./progression/linear-regression.ts";
 import { poplr, type PoplrResult } from "./progression/poplr.ts";
@@ -56,7 +56,8 @@ export function analyseSeries(pattern: Pattern, visits: readonly SeriesVisit[], 
   if (nv) {
     td = sorted.map((v) => totalDeviation(nv, v.thresholds, v.age));
     pd = td.map((t) => patternDeviation(t, generalHeight(t, nv.ghRank)));
-    gl = sorted.map((v, k) => globalIndices(nv, geometry, s[k]!, td![k]!, pd![k]!, v.age));
+    gl = sorted.map((v, k) =>
+      globalIndices(nv, geometry, s[k]!, td![k]!, pd![k]!, v.age, { tdp: probabilityMap(nv.tdLut, td![k]!), pdp: probabilityMap(nv.pdLut, pd![k]!) }));
   }
   const pop = (m: LocationVector[] | null) =>
     m ? poplr(years, m, { ...(options.nperm !== undefined && { nperm: options.nperm }), seed: options.seed ?? 1 }) : null;

@@ -112,3 +112,15 @@ describe("properties (issue #3)", () => {
     );
   });
 });
+
+describe("TD through precomputed normals", () => {
+  it("deviationFromNormal(normalSensitivity) is bit-identical to totalDeviation (the strict level test depends on it)", async () => {
+    const { deviationFromNormal, normalSensitivity } = await import("../../core/analytics/pointwise.ts");
+    fc.assert(
+      fc.property(field, fc.double({ min: 10, max: 95, noNaN: true }), (s, a) => {
+        expect(deviationFromNormal(normalSensitivity(nv, a), s)).toEqual(totalDeviation(nv, s, a));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
