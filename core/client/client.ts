@@ -24,6 +24,7 @@ import { createQueryCache } from "./query-cache.ts";
 import { guardApi } from "./session-expiry.ts";
 import { runLifecycle, type LifecycleAction, type LifecycleItem } from "./lifecycle-commands.ts";
 import { debounce, PATIENT_SEARCH_DEBOUNCE_MS } from "./search-debounce.ts";
+import { readSchedulingV2 } from "./local-settings.ts";
 import { LOGIN_FAILED, loggedOut, type SessionEndDialog, type SessionState } from "./session.ts";
 
 // The headless client: one engine for the web app and the CLI. It speaks to the backend through the ports only,
@@ -115,8 +116,7 @@ export const ALIAS_ERROR_MS = 1_000;
 /** Scheduling seed §8 "Appointments missing". */
 export const APPOINTMENTS_MISSING = "Appointments field missing in one or more devices.";
 
-const storedVariant = (storage: Storage): SchedulingVariant =>
-  storage.local.get(StorageKeys.local.schedulingV2) === "true" ? "appointments" : "measurements";
+const storedVariant = (storage: Storage): SchedulingVariant => (readSchedulingV2(storage.local) ? "appointments" : "measurements");
 
 export function createClient(ports: ClientPorts, options: ClientOptions = {}): Client {
   const { socket, storage, clock } = ports;

@@ -17,3 +17,4 @@ export * from "./socket-state.ts";
 export * from "./events.ts";
 export * from "./lifecycle-commands.ts";
 export * from "./search-debounce.ts";
+export * from "./local-settings.ts";
