@@ -60,6 +60,8 @@ export interface ResultAnalysis {
 }
 
 export interface ResultDisplay {
+  /** "Display threshold offset is the 7th highest value" (accounts seed §9): the general height, 2 decimals. */
+  readonly thresholdOffset: number | null;
   /** "Mean sensitivity below 0 shows 0", 2 decimals. */
   readonly meanSensitivity: number | null;
   readonly meanDefect: number | null;
@@ -122,6 +124,7 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
     gaze,
     estermanScore: input.pattern === Pattern.Esterman ? estermanScore(input.thresholds) : null,
     display: {
+      thresholdOffset: r2(normative?.gh),
       meanSensitivity: r2(octopus ? meanSensitivityForDisplay(octopus.ms) : meanOf(sens)),
       meanDefect: r2(octopus?.md),
       slv: r2(octopus?.slv),
