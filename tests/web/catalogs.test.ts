@@ -1,4 +1,8 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Languages } from "../../core/model/enums.ts";
 
@@ -43,6 +47,21 @@ describe("translation catalogs", () => {
     expect(parsed.get("A")).toBe("");
     expect(parsed.get("B {name}")).toBe("B {name}");
   });
+
+  it("the English catalog is up to date with the sources (run `npx lingui extract` after changing texts)", () => {
+    const scratch = mkdtempSync(join(tmpdir(), "isopter-extract-"));
+    try {
+      const repo = fileURLToPath(new URL("../../", import.meta.url));
+      execFileSync(join(repo, "node_modules/.bin/lingui"), ["extract", "--config", join(repo, "tests/web/lingui-extract-check.config.ts")], {
+        cwd: repo, env: { ...process.env, EXTRACT_CHECK_DIR: scratch }, stdio: "pipe",
+      });
+      const fresh = parsePo(readFileSync(join(scratch, "en/messages.po"), "utf8"));
+      const notInCatalog = [...fresh.keys()].filter((id) => !source.has(id));
+      expect(notInCatalog).toEqual([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it.each(Languages.filter((l) => l !== "en"))("%s translates every English message, keeping its placeholders", (locale) => {
     const catalog = read(locale);
