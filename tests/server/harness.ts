@@ -70,7 +70,7 @@ export const raw = async (base: string, method: string, path: string, body?: unk
   const res = await fetch(`${base}/api/${path}`, {
     method,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(method === "GET" || method === "HEAD" ? {} : rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
   let json: unknown;
