@@ -49,9 +49,16 @@ export function gazeScene(input: GazeInput): Scene {
   const title = message("plots.gaze.title", "Gaze tracking");
   const { samples, medium } = input;
   const barWidth = gazeBarWidth(medium);
-  const margins = { left: 40, right: 10, top: input.showTitle === false ? 6 : 24, bottom: 8 };
+  // A low chart (the print layout's 7 % strip) puts a small title on the left instead of a title line.
+  const compact = input.height < 80;
+  const showTitle = input.showTitle !== false;
+  const margins = { left: compact ? 118 : 40, right: 10, top: showTitle && !compact ? 24 : 6, bottom: compact ? 4 : 8 };
   const width = medium === "screen" ? Math.max(input.width, margins.left + margins.right + samples.length * (barWidth + 1)) : input.width;
-  const nodes: SceneNode[] = [...titleNodes(title, width, input.showTitle)];
+  const nodes: SceneNode[] = compact
+    ? showTitle
+      ? [text(4, margins.top + 5, title, { size: 10, weight: "bold", anchor: "start" })]
+      : []
+    : [...titleNodes(title, width, input.showTitle)];
   if (!gazeDrawable(samples, medium)) {
     nodes.push(
       text(width / 2, (margins.top + input.height) / 2, { ...gazePrintExceeded, values: { count: samples.length, limit: gazePrintSampleLimit } }, { size: 10, fill: "plot-notice" }),
@@ -62,12 +69,16 @@ export function gazeScene(input: GazeInput): Scene {
   const max = gazeScaleMax(samples);
   // The seeds fix the scale's top, so the ticks divide [0, max] rather than rounding it.
   const count = tickCount(area.bottom - area.top, "y");
+  // Round steps below the top, and the top itself always labelled (it is the rule's number).
   const step = niceStep(max / Math.max(1, count - 1));
   const ticks: number[] = [];
-  for (let v = 0; v <= max + 1e-9; v += step) ticks.push(v);
+  for (let v = 0; v < max - step / 2; v += step) ticks.push(v);
+  ticks.push(max);
   const axis: ValueAxis = { min: 0, max, ticks, step, downward: false };
   const y = yOf(axis, area);
-  nodes.push(...yAxisNodes(axis, area, message("plots.gaze.distance", "Distance")));
+  const yAxis = yAxisNodes(axis, area, message("plots.gaze.distance", "Distance"));
+  // The rotated axis title does not fit a compact strip; the chart title says what it shows.
+  nodes.push(...(compact ? yAxis.slice(0, -1) : yAxis));
   const slot = (area.right - area.left) / Math.max(1, samples.length);
   const bars: SceneNode[] = [];
   const unmeasured: SceneNode[] = [];
@@ -90,10 +101,12 @@ export function gazeScene(input: GazeInput): Scene {
       text(area.right - 2, ty - 2, formatTick(input.fixationThreshold, 0.1), { size: 9, anchor: "end", baseline: "bottom", fill: "gaze-threshold", tabular: true }),
     );
   }
-  if (unmeasured.length > 0 && input.showTitle !== false)
+  if (unmeasured.length > 0 && showTitle) {
+    const [lx, ly] = compact ? [4, margins.top + 17] : [area.right - 118, 7];
     nodes.push(
-      { kind: "rect", x: area.right - 118, y: 7, width: 8, height: 10, fill: "gaze-unmeasured" },
-      text(area.right - 106, 12, message("plots.gaze.notMeasured", "could not measure"), { size: 10, anchor: "start", fill: "plot-ink-muted" }),
+      { kind: "rect", x: lx, y: ly, width: 8, height: 10, fill: "gaze-unmeasured" },
+      text(lx + 12, ly + 5, message("plots.gaze.notMeasured", "could not measure"), { size: compact ? 9 : 10, anchor: "start", fill: "plot-ink-muted" }),
     );
+  }
   return { plot: "gaze", title, width, height: input.height, background: "plot-background", nodes };
 }

@@ -19,3 +19,4 @@ export * from "./live.ts";
 export * from "./amsler.ts";
 export * from "./svg.ts";
 export * from "./result-plots.ts";
+export * from "./page.ts";

@@ -14,6 +14,8 @@ import { progressionScene, type ProgressionPoint } from "../../core/plots/progre
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { analyseResult } from "../../core/analytics/result-analysis.ts";
 import { resultPlots } from "../../core/plots/result-plots.ts";
+import { gridCells, pageScene, printRegions } from "../../core/plots/page.ts";
+import { text } from "../../core/plots/scene.ts";
 import { sampleDefects, sampleLevels, sampleThresholds, sampleTotalDeviation } from "./fixtures.ts";
 
 export function sampleScenes(): Record<string, Scene> {
@@ -31,7 +33,28 @@ export function sampleScenes(): Record<string, Scene> {
       field: { width: 280, height: 280 },
     }),
   ).flatMap(([k, v]) => (v ? [[`result-${k}`, v] as const] : []));
+  const printed = resultPlots({
+    result: { pattern: Pattern.P24_2, eye: Eye.Left, thresholds: t, gazeTracking: { meanDistance: sampleGaze(400), fixationThreshold: 6 } },
+    analysis: analysed,
+    medium: "print",
+    field: { width: 260, height: 260 },
+    gaze: { width: 560, height: 52 },
+  });
+  const regions = printRegions(595, 842);
+  const cells = gridCells(regions.plots, 2, 3, 6);
+  const onPage = [printed.grayscale, printed.octopusThresholds, printed.totalDeviationProbability, printed.patternDeviationProbability, printed.loss, printed.bebie];
+  const printPage = pageScene(
+    "print-page",
+    595,
+    842,
+    [...onPage.flatMap((scene, i) => (scene ? [{ scene, box: cells[i]! }] : [])), ...(printed.gaze ? [{ scene: printed.gaze, box: regions.gaze }] : [])],
+    [
+      text(regions.header.x, regions.header.y + 12, "Sample Patient · OS · 24-2 · 2026-11-20", { anchor: "start", size: 14, weight: "bold" }),
+      { kind: "line", x1: regions.header.x, y1: regions.header.y + regions.header.height - 4, x2: regions.header.x + regions.header.width, y2: regions.header.y + regions.header.height - 4, stroke: "plot-frame", strokeWidth: 0.5 },
+    ],
+  );
   return {
+    "print-page": printPage,
     ...Object.fromEntries(fromAnalysis),
     "octopus-thresholds": octopusThresholdsScene({ ...box, thresholds: t }),
     "octopus-grayscale": grayscaleScene({ ...box, thresholds: t }),
