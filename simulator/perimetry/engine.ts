@@ -137,6 +137,10 @@ export class PerimetryTest {
   private locationN = 0;
   private time = 0;
   private lastIndex: number | null = null;
+  /** The patient has stopped pressing the clicker (a fault): every response is "not seen". */
+  unresponsive = false;
+  /** Presentations in a row without a press. */
+  private silentRun = 0;
 
   constructor(
     readonly spec: PerimetryTestSpec,
@@ -170,6 +174,11 @@ export class PerimetryTest {
     return this.plan.locations.length;
   }
 
+  /** Presentations in a row without a press (a headset pauses a test when the patient seems to have stopped). */
+  get unansweredInARow(): number {
+    return this.silentRun;
+  }
+
   /** Show the next stimulus or catch trial. */
   step(): StepOutcome {
     if (this.done) throw new Error("PerimetryTest.step: the test is finished");
@@ -182,7 +191,11 @@ export class PerimetryTest {
     this.n++;
     const kind = this.pickCatchTrial();
     const window = cycleMs; // a response counts until the next onset
-    const inTime = (r: Response): Response => (r.seen && r.responseTime !== null && r.responseTime > window ? { seen: false, responseTime: null } : r);
+    const inTime = (r: Response): Response => {
+      const counted = this.unresponsive || (r.seen && r.responseTime !== null && r.responseTime > window) ? { seen: false, responseTime: null } : r;
+      this.silentRun = counted.seen ? 0 : this.silentRun + 1;
+      return counted;
+    };
 
     if (kind) {
       const { index, level, response } = this.catchTrial(kind, gaze);
@@ -306,15 +319,24 @@ export interface NewTestOptions {
   readonly spec: PerimetryTestSpec;
   readonly profile: ProfileName;
   readonly seed: number | string;
+  /** Seed of the patient's field, when the same patient sits several tests (default: derived from `seed`). */
+  readonly patientSeed?: number | string;
+  /** The patient's age in years (default: the profile's). */
+  readonly age?: number;
   readonly loadSors?: (pattern: Pattern) => SorsModel;
 }
 
 /** A seeded patient of the profile sitting the test: same seed, same patient and same responses. */
 export const createPerimetryTest = (o: NewTestOptions): PerimetryTest => {
   const root = createRng(o.seed);
-  const patientRng = root.fork();
+  const derivedPatientRng = root.fork();
   const testRng = root.fork();
-  const patient = createPatient(PROFILES[o.profile], { geometry: getPattern(o.spec.pattern), eye: o.spec.eye, rng: patientRng });
+  const profile = o.age === undefined ? PROFILES[o.profile] : { ...PROFILES[o.profile], age: o.age };
+  const geometry = getPattern(o.spec.pattern);
+  const patient =
+    o.patientSeed === undefined
+      ? createPatient(profile, { geometry, eye: o.spec.eye, rng: derivedPatientRng })
+      : createPatient(profile, { geometry, eye: o.spec.eye, rng: createRng(o.patientSeed), responseRng: derivedPatientRng });
   return new PerimetryTest(o.spec, patient, testRng, o.loadSors);
 };
 

@@ -43,7 +43,10 @@ export interface SimulatedPatient {
 export interface PatientOptions {
   readonly geometry: PatternGeometry;
   readonly eye: Eye;
+  /** Draws the true field. */
   readonly rng: Rng;
+  /** Draws responses and gaze (default: continues `rng`); separate so one patient can sit many different tests. */
+  readonly responseRng?: Rng;
 }
 
 /** The true field of one eye (right-eye orientation, as indices use), with the profile's loss and individual variation. */
@@ -54,16 +57,18 @@ const monocularField = (profile: PatientProfile, points: readonly PatternPoint[]
 };
 
 export const createPatient = (profile: PatientProfile, options: PatientOptions): SimulatedPatient => {
-  const { geometry, rng } = options;
+  const { geometry } = options;
   const points = geometry.points;
+  const fieldRng = options.rng;
   // Binocular (Esterman): each point is seen by the better eye; the left eye sees (x, y) at its mirrored point (-x, y).
   const trueThresholds = geometry.binocular
     ? (() => {
-        const right = monocularField(profile, points, false, rng);
-        const left = monocularField(profile, points.map((p) => ({ x: -p.x, y: p.y })), true, rng);
+        const right = monocularField(profile, points, false, fieldRng);
+        const left = monocularField(profile, points.map((p) => ({ x: -p.x, y: p.y })), true, fieldRng);
         return right.map((r, i) => Math.max(r, left[i]!));
       })()
-    : monocularField(profile, points, options.eye === Eye.Left, rng);
+    : monocularField(profile, points, options.eye === Eye.Left, fieldRng);
+  const rng = options.responseRng ?? fieldRng;
   const v: HensonVariability = profile.variability;
 
   const responseTime = (level: number, t: number): number => {

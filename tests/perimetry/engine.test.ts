@@ -132,3 +132,21 @@ describe("driving a test on a clock", () => {
     expect(test.done).toBe(false);
   });
 });
+
+describe("one patient, many tests", () => {
+  it("a patient seed fixes the field while each test's responses differ; age overrides the profile's", () => {
+    const a = createPerimetryTest({ spec, profile: "moderate", seed: "t1", patientSeed: "patient-7/OD", age: 50 });
+    const b = createPerimetryTest({ spec, profile: "moderate", seed: "t2", patientSeed: "patient-7/OD", age: 50 });
+    expect(a.patient.trueThresholds).toEqual(b.patient.trueThresholds);
+    expect(a.patient.age).toBe(50);
+    expect(runToEnd(a).thresholds).not.toEqual(runToEnd(b).thresholds);
+  });
+
+  it("an unresponsive patient answers nothing and the run of unanswered presentations grows", () => {
+    const t = createPerimetryTest({ spec, profile: "healthy", seed: 3 });
+    for (let i = 0; i < 5; i++) t.step();
+    t.unresponsive = true;
+    for (let i = 0; i < 12; i++) expect(t.step().presentation.seen).toBe(false);
+    expect(t.unansweredInARow).toBeGreaterThanOrEqual(12);
+  });
+});
