@@ -45,7 +45,7 @@ export function roundTo(value: number, digits: number): number {
   const f = 10 ** digits;
   // Nudge by a relative epsilon so 1.005 (stored as 1.00499999...) rounds to 1.01 as a reader expects.
   const r = Math.round(Math.abs(value) * f * (1 + Number.EPSILON)) / f;
-  return value < 0 ? -r : r;
+  return value < 0 && r !== 0 ? -r : r; // never -0
 }
 
 export function octopusIndices(normal: ReadonlyArray<number | null>, measured: ReadonlyArray<number | null>): OctopusIndices {

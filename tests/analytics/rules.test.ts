@@ -36,6 +36,8 @@ describe("accounts seed §9 display rules", () => {
     expect(roundTo(1.005, 2)).toBe(1.01);
     expect(roundTo(-2.675, 2)).toBe(-2.68);
     expect(roundTo(3.14159, 2)).toBe(3.14);
+    expect(Object.is(roundTo(-0.001, 2), 0)).toBe(true);
+    expect(roundTo(-1.05, 1)).toBe(-1.1); // half away from zero, also for negative slopes
   });
   it('"Esterman score: rounded percentage of seen points (threshold above 0)."', () => {
     const t = [...Array(120)].map((_, i) => (i < 101 ? 10 : 0));

@@ -1,4 +1,5 @@
 import { Pattern, type Eye } from "../../model/enums.ts";
+import { roundTo } from "../octopus.ts";
 
 /**
  * The progression chart's MD slope (accounts seed §5 and §9):
@@ -78,5 +79,5 @@ export function mdSlope(all: readonly ProgressionPoint[], options: MdSlopeOption
   if (now) points = inWindow(points, options.window ?? "all", now);
   const x = points.map((p) => Date.parse(p.takenAt) / MS_PER_DAY / DAYS_PER_YEAR);
   const unrounded = leastSquaresSlope(x, points.map((p) => p.meanDefect!));
-  return { slopePerYear: unrounded === null ? null : Math.round(unrounded * 10) / 10 + 0, unrounded, points };
+  return { slopePerYear: unrounded === null ? null : roundTo(unrounded, 1), unrounded, points };
 }
