@@ -45,8 +45,10 @@ export function LivePanel({ progress, measurement }: { progress: RunningTest; me
       thresholds: progress.thresholds, lastUpdatedIndex: progress.lastUpdatedIndex,
       progress: { done: progress.nTested, total: progress.nLocations },
     });
-    // Crop the scene's footer: our legend and bar replace it.
-    return toSvg(scene).replace(`viewBox="0 0 ${SCENE_WIDTH} ${SCENE_HEIGHT}"`, `viewBox="0 0 ${SCENE_WIDTH} ${SCENE_HEIGHT - SCENE_FOOTER}"`)
+    // Our HTML title, legend and bar replace the scene's: drop those nodes and crop the footer rows.
+    const { title: _title, ...rest } = scene;
+    const points = { ...rest, nodes: scene.nodes.filter((n) => !(n.kind === "group" && (n.role === "legend" || n.role === "progress"))) };
+    return toSvg(points).replace(`viewBox="0 0 ${SCENE_WIDTH} ${SCENE_HEIGHT}"`, `viewBox="0 0 ${SCENE_WIDTH} ${SCENE_HEIGHT - SCENE_FOOTER}"`)
       .replace(`height="${SCENE_HEIGHT}"`, `height="${SCENE_HEIGHT - SCENE_FOOTER}"`);
   }, [measurement, variant, progress]);
   const percent = progressPercent(progress.nTested, progress.nLocations);

@@ -160,7 +160,7 @@ export function MeasurementFormDialog({ request, onSaved }: { request: Measureme
           <Select label={t`SORS locations`} value={String(config.sorsStage)} error={errorText("sorsStage")}
             options={options.sorsLocations.map((n) => ({ value: String(n), label: String(n) }))}
             onChange={(v) => change({ field: "sorsStage", value: num<SorsLocations>(v) })} />
-        ) : <div />}
+        ) : null}
         <Select label={t`Stimuli update`} required value={String(config.stimuliUpdate)} error={errorText("stimuliUpdate")}
           options={options.stimuliUpdates.map((u) => ({ value: String(u), label: stimuliUpdateName(u, t`Adaptive`) }))}
           onChange={(v) => change({ field: "stimuliUpdate", value: num<StimuliUpdate>(v) })} />
@@ -170,7 +170,6 @@ export function MeasurementFormDialog({ request, onSaved }: { request: Measureme
         <Select label={t`Stimulus showtime`} required value={String(config.stimuliShowtime)} error={errorText("stimuliShowtime")}
           options={options.showtimes.map((s) => ({ value: String(s), label: `${s} ms` }))}
           onChange={(v) => change({ field: "stimuliShowtime", value: num<Showtime>(v) })} />
-        <div />
         <div className="span-2 toggles">
           <Toggle label={t`Play sound`} checked={config.playSound} onChange={(v) => change({ field: "playSound", value: v })} />
           <Toggle label={t`Track gaze`} checked={config.trackGaze} onChange={(v) => change({ field: "trackGaze", value: v })} />
