@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { analyseCsvText, analyseRows, analyseSeriesRows, type RowOutput, type SeriesOutput } from "../../core/analytics/analyse-csv.ts";
+import { CsvError, parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
+import { defineCommand, sharedOptions } from "../command.ts";
+import { CliError, ExitCode } from "../exit-codes.ts";
+import type { CliIo } from "../io.ts";
+import { formatTable } from "../table.ts";
+
+// isopter analyse FILE.csv [--series] [--json]: core/analytics on a visualFields-layout CSV, no server.
+// --json prints exactly what `npm run --silent analyse -- FILE.csv [--series]` prints: both call analyseCsvText.
+
+export function registerAnalyse(program: Command, io: CliIo): void {
+  defineCommand(program, "analyse <file>", "analyse a visualFields-layout CSV (one test per row) without a server")
+    .option("--series", "per id and eye with 3+ visits: MD regression (glr), pointwise (plr) and PoPLR", false)
+    .addHelpText(
+      "after",
+      "\nColumns: id, eye (OD/OS), date (YYYY-MM-DD), time, age, type, fpr, fnr, fl, duration, l1..ln (dB; 54 = 24-2, 68 = 10-2)." +
+        "\n--json prints the same JSON as `npm run --silent analyse -- FILE.csv [--series]`." +
+        "\n\nExample:\n  isopter analyse visits.csv --series\n  isopter export --all --pattern 24-2 --format csv --out all.csv && isopter analyse all.csv",
+    )
+    .action(async (file: string, opts: { series: boolean }, cmd: Command) => {
+      const shared = sharedOptions(cmd);
+      const path = resolve(io.cwd, file);
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch (e) {
+        throw new CliError(ExitCode.Failure, `${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      }
+      try {
+        if (shared.json) return void io.stdout.write(analyseCsvText(text, { series: opts.series }));
+        const rows = parseVisualFieldsCsv(text);
+        io.stdout.write(opts.series ? seriesTable(analyseSeriesRows(rows)) : rowsTable(analyseRows(rows)));
+      } catch (e) {
+        if (e instanceof CsvError) throw new CliError(ExitCode.Failure, `${file}: ${e.message}`);
+        throw e;
+      }
+    });
+}
+
+const f = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? "-" : v.toFixed(digits));
+
+function rowsTable(rows: readonly RowOutput[]): string {
+  if (rows.length === 0) return "No tests in the file.\n";
+  return formatTable(
+    ["id", "eye", "date", "MS dB", "MD dB", "PSD dB", "GH dB", "VFI %", "TD p<5%", "PD p<5%"],
+    rows.map((r) => [
+      r.id, r.eye, r.date, f(r.msens, 2), f(r.tmd, 2), f(r.psd, 2), f(r.gh, 2), f(r.vfi, 1),
+      String(r.tdp.filter((p) => p !== null && p <= 0.05).length),
+      String(r.pdp.filter((p) => p !== null && p <= 0.05).length),
+    ]),
+    ["left", "left", "left"],
+  );
+}
+
+function seriesTable(series: readonly SeriesOutput[]): string {
+  if (series.length === 0) return "No id and eye with 3 or more visits.\n";
+  return formatTable(
+    ["id", "eye", "visits", "MD slope dB/y", "p", "points p<1% (falling)", "PoPLR S", "PoPLR p"],
+    series.map((s) => [
+      s.id, s.eye, String(s.nvisits), f(s.glr.slope, 2), f(s.glr.p, 4),
+      String(s.plr.filter((r) => r !== null && r.slope < 0 && r.p < 0.01).length),
+      f(s.poplr.csl, 2), f(s.poplr.cslp, 4),
+    ]),
+    ["left", "left"],
+  );
+}

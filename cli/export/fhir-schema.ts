@@ -1,0 +1,70 @@
+import { Schema } from "effect";
+
+// The subset of FHIR R4 our export writes, as effect Schemas: what a receiver needs to parse it (required elements,
+// value sets of status and gender, the id / dateTime / reference formats of the R4 specification). Decoding with
+// onExcessProperty "error" also catches misspelt element names.
+
+/** R4 id: [A-Za-z0-9\-\.]{1,64}. */
+const Id = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9\-.]{1,64}$/));
+/** R4 dateTime with time and zone (what we write). */
+const DateTime = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/));
+const DateOnly = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/));
+const Uri = Schema.String.check(Schema.isPattern(/^(https?:\/\/|urn:)\S+$/));
+const UuidUrn = Schema.String.check(Schema.isPattern(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/));
+
+const NonEmptyArray = <S extends Schema.Top>(item: S) => Schema.Array(item).check(Schema.isMinLength(1));
+
+export const CodingSchema = Schema.Struct({ system: Uri, code: Schema.NonEmptyString, display: Schema.optionalKey(Schema.String) });
+export const CodeableConceptSchema = Schema.Struct({ coding: NonEmptyArray(CodingSchema), text: Schema.optionalKey(Schema.String) });
+export const ReferenceSchema = Schema.Struct({ reference: UuidUrn });
+export const IdentifierSchema = Schema.Struct({ system: Uri, value: Schema.NonEmptyString });
+export const QuantitySchema = Schema.Struct({ value: Schema.Finite, unit: Schema.String, system: Uri, code: Schema.NonEmptyString });
+
+export const PatientResourceSchema = Schema.Struct({
+  resourceType: Schema.Literal("Patient"),
+  id: Id,
+  identifier: Schema.Array(IdentifierSchema),
+  name: Schema.Array(Schema.Struct({ text: Schema.String })),
+  gender: Schema.Literals(["male", "female", "other", "unknown"]),
+  birthDate: DateOnly,
+});
+
+export const ObservationSchema = Schema.Struct({
+  resourceType: Schema.Literal("Observation"),
+  id: Id,
+  status: Schema.Literals(["registered", "preliminary", "final", "amended", "corrected", "cancelled", "entered-in-error", "unknown"]),
+  category: Schema.Array(CodeableConceptSchema),
+  code: CodeableConceptSchema,
+  subject: ReferenceSchema,
+  effectiveDateTime: DateTime,
+  valueQuantity: QuantitySchema,
+  bodySite: CodeableConceptSchema,
+});
+export type Observation = Schema.Schema.Type<typeof ObservationSchema>;
+
+export const DiagnosticReportSchema = Schema.Struct({
+  resourceType: Schema.Literal("DiagnosticReport"),
+  id: Id,
+  identifier: Schema.Array(IdentifierSchema),
+  status: Schema.Literals(["registered", "partial", "preliminary", "final", "amended", "corrected", "appended", "cancelled", "entered-in-error", "unknown"]),
+  code: CodeableConceptSchema,
+  subject: ReferenceSchema,
+  effectiveDateTime: DateTime,
+  issued: DateTime,
+  result: Schema.Array(ReferenceSchema),
+  conclusion: Schema.optionalKey(Schema.String),
+});
+export type DiagnosticReport = Schema.Schema.Type<typeof DiagnosticReportSchema>;
+
+export const BundleEntrySchema = Schema.Struct({
+  fullUrl: UuidUrn,
+  resource: Schema.Union([PatientResourceSchema, DiagnosticReportSchema, ObservationSchema]),
+});
+
+export const BundleSchema = Schema.Struct({
+  resourceType: Schema.Literal("Bundle"),
+  type: Schema.Literals(["document", "message", "transaction", "transaction-response", "batch", "batch-response", "history", "searchset", "collection"]),
+  timestamp: DateTime,
+  entry: Schema.Array(BundleEntrySchema),
+});
+export type Bundle = Schema.Schema.Type<typeof BundleSchema>;

@@ -1,0 +1,28 @@
+import { Command } from "commander";
+import { registerAnalyse } from "./commands/analyse.ts";
+import { registerExport } from "./commands/export.ts";
+import { registerLogin } from "./commands/login.ts";
+import { exitCodeHelp } from "./exit-codes.ts";
+import type { CliIo } from "./io.ts";
+
+/** The `isopter` command tree, writing to `io`; commander never exits the process (cli/run.ts maps errors to codes). */
+export function createProgram(io: CliIo): Command {
+  const program = new Command("isopter")
+    .description("Isopter from the command line: export results, check devices, run simulated headsets, analyse CSV.")
+    .version("0.1.0", "-V, --version")
+    .exitOverride()
+    .showHelpAfterError("(add --help for usage)")
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+    })
+    .addHelpText(
+      "after",
+      `\nEnvironment:\n  ISOPTER_HOME      where profiles and tokens live (default ~/.config/isopter)\n` +
+        `  ISOPTER_SERVER    server URL for this run\n  ISOPTER_PROFILE   profile for this run\n  ISOPTER_PASSWORD  password for \`isopter login\`\n\n${exitCodeHelp}\n`,
+    );
+  registerLogin(program, io);
+  registerExport(program, io);
+  registerAnalyse(program, io);
+  return program;
+}

@@ -1,0 +1,65 @@
+import { createHttpApi } from "../adapters/http/http-api.ts";
+import { memoryStore } from "../adapters/storage/memory-storage.ts";
+import type { Api, KeyValueStore } from "../core/ports.ts";
+import { StorageKeys } from "../core/ports.ts";
+import type { SharedOptions } from "./command.ts";
+import { CliError, ExitCode } from "./exit-codes.ts";
+import type { CliIo } from "./io.ts";
+import { configHome } from "./profiles/config-home.ts";
+import { ProfileStore, checkProfileName, checkServerUrl } from "./profiles/profile-store.ts";
+
+// Which server and profile a command talks to, and the Api port over HTTP with the profile's token. The token file
+// is the session storage: a fresh token the server sends back (seeds: "any response carrying an accessToken stores
+// it") lands in the same 0600 file.
+
+export interface Target {
+  readonly store: ProfileStore;
+  readonly profile: string;
+  /** Normalised server URL, or null when neither the options, the environment nor the profile name one. */
+  readonly server: string | null;
+}
+
+export function resolveTarget(options: SharedOptions, io: CliIo): Target {
+  const store = new ProfileStore(configHome(io.env));
+  const file = store.read();
+  const profile = checkProfileName(options.profile ?? io.env.ISOPTER_PROFILE ?? file.current);
+  const raw = options.server ?? io.env.ISOPTER_SERVER ?? file.profiles[profile]?.server ?? null;
+  return { store, profile, server: raw === null ? null : checkServerUrl(raw) };
+}
+
+export const apiBaseOf = (server: string) => `${server}/api/`;
+
+/** Session storage backed by the profile's token file. */
+function tokenSessionStore(store: ProfileStore, profile: string): KeyValueStore {
+  const other = memoryStore();
+  return {
+    get: (key) => (key === StorageKeys.session.accessToken ? store.readToken(profile) : other.get(key)),
+    set: (key, value) => (key === StorageKeys.session.accessToken ? store.writeToken(profile, value) : other.set(key, value)),
+    remove: (key) => (key === StorageKeys.session.accessToken ? store.removeToken(profile) : other.remove(key)),
+  };
+}
+
+export function apiFor(target: Target & { server: string }, fetchImpl?: typeof fetch): Api {
+  return createHttpApi({
+    apiBase: apiBaseOf(target.server),
+    storage: { session: tokenSessionStore(target.store, target.profile), local: memoryStore() },
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+}
+
+export interface Session {
+  readonly api: Api;
+  readonly server: string;
+  readonly profile: string;
+  readonly token: string;
+}
+
+/** A logged-in session, or exit 3 with what to do. */
+export function openSession(options: SharedOptions, io: CliIo): Session {
+  const target = resolveTarget(options, io);
+  if (target.server === null)
+    throw new CliError(ExitCode.NotLoggedIn, `profile "${target.profile}" has no server: run \`isopter login --server URL\``);
+  const token = target.store.readToken(target.profile);
+  if (token === null) throw new CliError(ExitCode.NotLoggedIn, `not logged in (profile "${target.profile}"): run \`isopter login\``);
+  return { api: apiFor({ ...target, server: target.server }), server: target.server, profile: target.profile, token };
+}

@@ -1,0 +1,176 @@
+// Synthetic patients and results for the CLI tests and bench/export.bench.ts, and an in-memory Api that serves them
+// lazily (a patient's results are made when asked for, so a 10,000-result bench never holds them all).
+import { getPattern } from "../../core/analytics/patterns.ts";
+import { DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { ApiError } from "../../core/model/contract/errors.ts";
+import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
+import type { Measurement } from "../../core/model/measurement.ts";
+import type { Patient } from "../../core/model/patient.ts";
+import type { Api } from "../../core/ports.ts";
+import type { TextSink } from "../../cli/export/sink.ts";
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+export function lcg(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+export function samplePatient(i: number): Patient {
+  return {
+    id: `p${String(i).padStart(5, "0")}`,
+    name: `Patient ${i}`,
+    uniqueId: `U-${1000 + i}`,
+    gender: (i % 3) as 0 | 1 | 2,
+    lang: "en",
+    birthdate: `19${40 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}`,
+    createdAt: "2024-01-01T00:00:00.000Z",
+    updatedAt: "2024-01-01T00:00:00.000Z",
+    trashedAt: null,
+  } as Patient;
+}
+
+export interface SampleOptions {
+  readonly pattern?: Pattern;
+  readonly eye?: Eye;
+  readonly takenAt?: string;
+  /** Catch-trial errors out of 10 false-positive presentations. */
+  readonly falsePositives?: number;
+  readonly reliable?: boolean;
+  readonly withResult?: boolean;
+}
+
+/** A hill of vision (about 31 dB at fixation, falling with eccentricity) with noise and, for some, an arcuate defect. */
+export function sampleThresholds(pattern: Pattern, eye: Eye, seed: number): number[] {
+  const rnd = lcg(seed);
+  const g = getPattern(pattern);
+  const defect = seed % 3 === 0;
+  return g.points.map((p, i) => {
+    if (g.blindSpotIndices.includes(i)) return 0;
+    const ecc = Math.hypot(p.x, p.y);
+    const arc = defect && p.y > 0 && ecc > 8 && ecc < 24 ? 12 * rnd() : 0;
+    return Math.max(-1, Math.round((31 - 0.25 * ecc - arc + (rnd() - 0.5) * 4) * 10) / 10);
+  });
+}
+
+export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions = {}): Measurement {
+  const pattern = o.pattern ?? Pattern.P24_2;
+  const eye = o.eye ?? (k % 2 === 0 ? Eye.Right : Eye.Left);
+  const seed = Number(patient.id.replace(/\D/g, "")) * 100 + k + 1;
+  const thresholds = sampleThresholds(pattern, eye, seed);
+  const takenAt = o.takenAt ?? new Date(Date.UTC(2020, 0, 1) + (k * 97 + seed % 13) * 86_400_000 + 9.5 * 3_600_000).toISOString();
+  const id = `${patient.id}-m${k}`;
+  return {
+    id,
+    patientId: patient.id,
+    deviceSn: "VR-0001",
+    displayName: `Test ${k}`,
+    eye,
+    pattern,
+    strategy: Strategy.SORS,
+    stimuliUpdate: 1500,
+    stimuliSize: 2,
+    stimuliShowtime: 200,
+    sorsStage: 54,
+    playSound: true,
+    trackGaze: true,
+    audioGuide: false,
+    tutorial: false,
+    notes: "",
+    createdAt: takenAt,
+    updatedAt: takenAt,
+    isFollowingEye: null,
+    reliable: o.reliable ?? true,
+    baseline: false,
+    cloned: false,
+    trashedAt: null,
+    result:
+      o.withResult === false
+        ? null
+        : {
+            measurementId: id,
+            patientId: patient.id,
+            takenAt,
+            eye,
+            pattern,
+            strategy: Strategy.SORS,
+            sorsStage: 54,
+            stimulusSize: 2,
+            stimuliShowtime: 200,
+            stimuliInterval: 1500,
+            meanUpdateTime: 1500,
+            presentations: 260,
+            examinationTimeInSeconds: 300 + (seed % 120),
+            maxIntensity: 3183,
+            thresholds,
+            defects: thresholds.map((t) => Math.round((30 - t) * 10) / 10),
+            normValues: null,
+            meanSensitivity: 27,
+            meanDefect: 2,
+            squareRootLossVariance: 2.1,
+            vfi: 95,
+            falseNegatives: 0,
+            falsePositives: o.falsePositives ?? 0,
+            fixationLosses: 1,
+            catchTrials: {
+              falseNegative: { errors: 0, presentations: 10 },
+              falsePositive: { errors: o.falsePositives ?? seed % 2, presentations: 10 },
+              blindSpot: { errors: 1, presentations: 12 },
+            },
+            gazeTracking: { meanDistance: Array.from({ length: 40 }, (_, i) => (i % 9 === 0 ? -1 : 2 + (i % 5) * 0.5)), fixationThreshold: 6 },
+            estermanScore: null,
+            reliabilityScore: null,
+            normativeVersion: DEFAULT_NORMATIVE_VERSION,
+            gazeCalibration: true,
+            background: 31.5,
+            deviceAlias: "Headset 1",
+          },
+  } as Measurement;
+}
+
+export interface FakeClinic {
+  readonly patients: number;
+  readonly resultsPerPatient: number;
+  readonly options?: (patientIndex: number, k: number) => SampleOptions;
+}
+
+/** The Api port over a generated clinic: patient.get, patient.search (paged) and perimetry.all. */
+export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
+  const calls: string[] = [];
+  const indexOf = (id: string) => {
+    const i = Number(id.slice(1));
+    if (!/^p\d{5}$/.test(id) || i >= clinic.patients) throw new ApiError({ status: 404, responseType: "not_found", message: `no patient ${id}` });
+    return i;
+  };
+  return {
+    calls,
+    async call(endpoint: string, input: any): Promise<any> {
+      calls.push(endpoint);
+      switch (endpoint) {
+        case "patient.get":
+          return samplePatient(indexOf(input.query.id));
+        case "patient.search": {
+          const { page, quantity } = input.body;
+          const from = page * quantity;
+          const to = Math.min(clinic.patients, from + quantity);
+          return { entries: Array.from({ length: Math.max(0, to - from) }, (_, j) => samplePatient(from + j)), remaining: Math.max(0, clinic.patients - to), page };
+        }
+        case "perimetry.all": {
+          const i = indexOf(input.query.patientId);
+          const p = samplePatient(i);
+          return Array.from({ length: clinic.resultsPerPatient }, (_, k) => sampleMeasurement(p, k, clinic.options?.(i, k)));
+        }
+        default:
+          throw new ApiError({ status: 404, responseType: "not_found", message: `fake api has no ${endpoint}` });
+      }
+    },
+  } as Api & { calls: string[] };
+}
+
+/** A text sink that keeps what was written (small exports in tests). */
+export function memorySink(): TextSink & { text: () => string; closed: () => boolean } {
+  let text = "", closed = false;
+  return { write: async (s) => void (text += s), close: async () => void (closed = true), text: () => text, closed: () => closed };
+}

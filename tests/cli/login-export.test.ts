@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Schema } from "effect";
+import { analyseRows } from "../../core/analytics/analyse-csv.ts";
+import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
+import { BundleSchema } from "../../cli/export/fhir-schema.ts";
+import { FAKE_TOKEN, FAKE_USER, startFakeBackend, type FakeBackend } from "./fake-backend.ts";
+import { isopter, tempHome } from "./harness.ts";
+
+// login and export against a backend that speaks the contract's envelope (tests/cli/fake-backend.ts).
+
+let backend: FakeBackend;
+beforeAll(async () => {
+  backend = await startFakeBackend({ patients: 12, resultsPerPatient: 3 });
+});
+afterAll(() => backend.close());
+
+async function loggedInHome(profile = "default"): Promise<string> {
+  const home = tempHome();
+  const run = await isopter(["login", "--server", backend.url, "--profile", profile, "-u", FAKE_USER.username, "--password-stdin"], {
+    env: { ISOPTER_HOME: home },
+    stdin: `${FAKE_USER.password}\n`,
+  });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return home;
+}
+
+describe("isopter login and profiles", () => {
+  it("stores the token in a 0600 file under ISOPTER_HOME and the server in the profile", async () => {
+    const home = await loggedInHome("clinic");
+    const tokenFile = join(home, "tokens", "clinic.token");
+    expect(readFileSync(tokenFile, "utf8")).toBe(FAKE_TOKEN);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(statSync(join(home, "tokens")).mode & 0o777).toBe(0o700);
+    const config = JSON.parse(readFileSync(join(home, "config.json"), "utf8"));
+    expect(config).toEqual({ current: "clinic", profiles: { clinic: { server: backend.url, username: FAKE_USER.username } } });
+    const list = await isopter(["profiles", "--json"], { env: { ISOPTER_HOME: home } });
+    expect(JSON.parse(list.stdout)).toEqual([{ name: "clinic", current: true, server: backend.url, username: FAKE_USER.username, loggedIn: true }]);
+  });
+
+  it("a wrong password exits 3 and writes no token", async () => {
+    const home = tempHome();
+    const run = await isopter(["login", "--server", backend.url, "-u", FAKE_USER.username], { env: { ISOPTER_HOME: home, ISOPTER_PASSWORD: "nope" } });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/Login failed/);
+    expect(() => readdirSync(join(home, "tokens"))).toThrow();
+  });
+
+  it("logout deletes the token; the next export exits 3", async () => {
+    const home = await loggedInHome();
+    expect((await isopter(["logout"], { env: { ISOPTER_HOME: home } })).code).toBe(0);
+    const run = await isopter(["export", "--all", "--format", "json"], { env: { ISOPTER_HOME: home } });
+    expect(run.code).toBe(3);
+  });
+
+  it("a token the server refuses exits 3 with a hint to log in", async () => {
+    const home = await loggedInHome();
+    writeFileSync(join(home, "tokens", "default.token"), "stale");
+    const run = await isopter(["export", "--all", "--format", "json"], { env: { ISOPTER_HOME: home } });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/session expired .*isopter login/);
+  });
+});
+
+describe("isopter export against a server", () => {
+  it("CSV of the whole organisation re-imports into analyse", async () => {
+    const home = await loggedInHome();
+    const out = join(mkdtempSync(join(tmpdir(), "isopter-out-")), "all.csv");
+    const run = await isopter(["export", "--all", "--pattern", "24-2", "--out", out, "--json"], { env: { ISOPTER_HOME: home } });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ format: "csv", patients: 12, results: 36, filteredOut: 0 });
+    const rows = parseVisualFieldsCsv(readFileSync(out, "utf8"));
+    expect(analyseRows(rows)).toHaveLength(36);
+    const analysed = await isopter(["analyse", out, "--json"], { env: { ISOPTER_HOME: home } });
+    expect(JSON.parse(analysed.stdout)).toHaveLength(36);
+  });
+
+  it("FHIR of two patients to stdout parses; the summary goes to stderr", async () => {
+    const home = await loggedInHome();
+    const run = await isopter(["export", "-p", "p00001", "-p", "p00002", "--format", "fhir"], { env: { ISOPTER_HOME: home } });
+    expect(run.code).toBe(0);
+    const bundle = Schema.decodeUnknownSync(BundleSchema)(JSON.parse(run.stdout), { onExcessProperty: "error" });
+    expect(bundle.entry.filter((e) => e.resource.resourceType === "DiagnosticReport")).toHaveLength(6);
+    expect(run.stderr).toMatch(/Exported 6 results of 2 patients as fhir to stdout/);
+  });
+
+  it("a patients file, the date filter and the eye filter", async () => {
+    const home = await loggedInHome();
+    const dir = mkdtempSync(join(tmpdir(), "isopter-out-"));
+    writeFileSync(join(dir, "ids.txt"), "# ward 3\np00003\np00004\n");
+    const run = await isopter(["export", "--patients-file", join(dir, "ids.txt"), "--format", "ndjson", "--eye", "right", "--to", "2020-03-01"], { env: { ISOPTER_HOME: home } });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) {
+      expect(["p00003", "p00004"]).toContain(l.patient.id);
+      expect(l.result.eye).toBe(0);
+      expect(l.result.takenAt.slice(0, 10) <= "2020-03-01").toBe(true);
+      expect(l.analysis.normative.global.tmd).toEqual(expect.any(Number));
+    }
+  });
+
+  it("an unknown patient exits 1 naming the server's answer", async () => {
+    const home = await loggedInHome();
+    const run = await isopter(["export", "-p", "nobody", "--format", "json"], { env: { ISOPTER_HOME: home } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/server answered 404 not_found: no patient nobody/);
+  });
+
+  it("DICOM and PDF write one file per result into --out", async () => {
+    const home = await loggedInHome();
+    const dir = mkdtempSync(join(tmpdir(), "isopter-out-"));
+    for (const format of ["dicom", "pdf"]) {
+      const run = await isopter(["export", "-p", "p00005", "--format", format, "--out", join(dir, format)], { env: { ISOPTER_HOME: home } });
+      expect(run.code).toBe(0);
+      expect(readdirSync(join(dir, format))).toHaveLength(3);
+    }
+  });
+});
