@@ -79,6 +79,6 @@ export function analyseSeries(pattern: Pattern, visits: readonly SeriesVisit[], 
       pd: pd ? pointwiseRegression(years, pd) : null,
     },
     poplr: options.poplr === false ? null : { s: pop(s), td: pop(td), pd: pop(pd) },
-    events: pd ? eventAnalysis(sorted.map((v, k) => ({ sensitivities: s[k]!, pd: pd![k]! }))) : null,
+    events: pd ? eventAnalysis(sorted.map((_, k) => ({ sensitivities: s[k]!, pd: pd![k]! }))) : null,
   };
 }

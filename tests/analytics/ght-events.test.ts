@@ -4,7 +4,6 @@ import { getPattern } from "../../core/analytics/patterns.ts";
 import { sunyiu24d2 } from "../../core/analytics/normative/generated/sunyiu-24d2.ts";
 import { GHT_SECTORS_1_BASED, ghtSectors, glaucomaHemifieldTest, ghtPointScore } from "../../core/analytics/ght.ts";
 import { analyseResult } from "../../core/analytics/result-analysis.ts";
-import { humphreyMdPsd } from "../../core/analytics/global-indices.ts";
 import { deteriorationLimit, eventAnalysis, testRetestSd } from "../../core/analytics/progression/events.ts";
 import { analyseSeries } from "../../core/analytics/series-analysis.ts";
 import { normalSensitivity } from "../../core/analytics/pointwise.ts";

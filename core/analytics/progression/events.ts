@@ -62,7 +62,7 @@ export function eventAnalysis(visits: readonly EventVisit[], minPoints = 3): Eve
   });
   const intersect = (a: number[], b: number[]) => { const s = new Set(b); return a.filter((x) => s.has(x)); };
   const repeated2 = flagged.map((f, k) => (k >= 1 ? intersect(f, flagged[k - 1]!) : []));
-  const repeated3 = flagged.map((f, k) => (k >= 2 ? intersect(repeated2[k]!, flagged[k - 2]!) : []));
+  const repeated3 = flagged.map((_, k) => (k >= 2 ? intersect(repeated2[k]!, flagged[k - 2]!) : []));
   const status = flagged.map((_, k): EventStatus =>
     repeated3[k]!.length >= minPoints ? "likely progression" : repeated2[k]!.length >= minPoints ? "possible progression" : "none");
   return { flagged, repeated2, repeated3, status, current: status[status.length - 1] ?? "none" };
