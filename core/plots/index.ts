@@ -1,4 +1,11 @@
 // core/plots: every plot of the result pages as a declarative scene, plus the SVG writer. See scene.ts for the model.
+//
+// Drawing a scene (react-konva or any canvas): draw `background` as a full-size rect, then the nodes in order.
+//   rect -> Rect; circle -> Circle (x = cx, y = cy, radius = r); line -> Line [x1, y1, x2, y2];
+//   polyline -> Line (points, closed, fill); group -> Group (x, y, scaleX = scaleY = scale);
+//   symbol -> the primitives of symbolShapes(node); text -> Text at y = textTopY(node), lineHeight 1, the text from
+//   resolveText(node.text, translate), x shifted left by anchorFraction[anchor] * measured width, rotation about (x, y),
+//   fontVariant tabular-nums where `tabular`; colours -> resolveColour(token) (or the CSS custom property of that name).
 export * from "./scene.ts";
 export * from "./palette.ts";
 export * from "./message.ts";
@@ -18,5 +25,6 @@ export * from "./esterman.ts";
 export * from "./live.ts";
 export * from "./amsler.ts";
 export * from "./svg.ts";
+export * from "./text-metrics.ts";
 export * from "./result-plots.ts";
 export * from "./page.ts";

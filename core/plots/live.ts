@@ -5,24 +5,25 @@
 // percent, hides fill at 2% or less."
 
 import type { Eye, Pattern } from "../model/enums.ts";
+import type { RunningTest } from "../model/running-test.ts";
 import { checkLength, fieldFrame, fieldAxes, titleNodes, type FieldBox } from "./field.ts";
 import { thresholdLabel } from "./format.ts";
 import type { ColourToken } from "./palette.ts";
 import { message, text, type Message, type Scene, type SceneNode } from "./scene.ts";
 
-/** One running threshold as the device reports it: location index, current dB and answer time (ms). */
+/** One running threshold as the device reports it (core/model/running-test ThresholdPoint). */
 export interface LiveThreshold {
   readonly index: number;
   readonly dBValue: number | null;
-  /** Response time of the patient's answer; null or 0 = no answer (yet). */
+  /** Time of the last response at the location (ms); null while nothing was answered there. */
   readonly answerTime: number | null;
 }
 
 export type LiveState = "answered" | "notAnswered" | "presented";
 
-/** Answered = the patient responded (a positive answer time). */
+/** Answered = the patient responded at the location (it has an answer time). */
 export function isAnswered(t: LiveThreshold): boolean {
-  return t.answerTime !== null && t.answerTime > 0;
+  return t.answerTime !== null;
 }
 
 /** "Green if answered, red if last updated and unanswered, gray otherwise." */
@@ -127,4 +128,17 @@ export function liveScene(input: LiveInput): Scene {
       { kind: "group", x: 0, y: 0, role: "progress", children: bar },
     ],
   };
+}
+
+/** The live panel of a running test as the model carries it: progress is nTested of nLocations. */
+export function runningTestScene(
+  running: Pick<RunningTest, "thresholds" | "lastUpdatedIndex" | "nTested" | "nLocations">,
+  view: FieldBox & { readonly variant: LiveVariant },
+): Scene {
+  return liveScene({
+    ...view,
+    thresholds: running.thresholds,
+    lastUpdatedIndex: running.lastUpdatedIndex,
+    progress: { done: running.nTested, total: running.nLocations },
+  });
 }

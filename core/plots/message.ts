@@ -1,4 +1,4 @@
-import type { Message, SceneText } from "./scene.ts";
+import type { Message, Scene, SceneNode, SceneText } from "./scene.ts";
 
 /**
  * Translates a message into final text (placeholders filled), e.g. with Lingui:
@@ -23,4 +23,22 @@ export function resolveText(content: SceneText, translate?: Translate): string {
     : undefined;
   const flat: Message = values ? { ...content, values } : content;
   return translate?.(flat) ?? interpolate(content.default, values);
+}
+
+/** Every message a scene shows (title, texts and nested values), e.g. to check a catalogue has them all. */
+export function sceneMessages(scene: Scene): Message[] {
+  const out: Message[] = [];
+  const add = (m: Message) => {
+    out.push(m);
+    for (const v of Object.values(m.values ?? {})) if (typeof v === "object") add(v);
+  };
+  if (scene.title) add(scene.title);
+  const visit = (nodes: readonly SceneNode[]) => {
+    for (const n of nodes) {
+      if (n.kind === "group") visit(n.children);
+      else if (n.kind === "text" && typeof n.text !== "string") add(n.text);
+    }
+  };
+  visit(scene.nodes);
+  return out;
 }

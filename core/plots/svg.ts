@@ -4,6 +4,7 @@ import { resolveText, type Translate } from "./message.ts";
 import { plotPalette, resolveColour, type Colour } from "./palette.ts";
 import type { Scene, SceneNode, TextNode } from "./scene.ts";
 import { symbolShapes } from "./symbols.ts";
+import { baselineY } from "./text-metrics.ts";
 
 export interface SvgOptions {
   readonly translate?: Translate;
@@ -26,11 +27,6 @@ const n = (v: number) => {
 
 const anchors = { start: "start", middle: "middle", end: "end" } as const;
 
-/**
- * Vertical offset from the node's y to the alphabetic baseline, as a fraction of the font size. Explicit offsets
- * instead of dominant-baseline, which PDF converters and older viewers ignore; Konva's renderer uses the same numbers.
- */
-export const baselineShift = { top: 0.8, middle: 0.35, bottom: -0.2 } as const;
 
 export function toSvg(scene: Scene, options: SvgOptions = {}): string {
   const palette = options.palette ?? plotPalette;
@@ -41,7 +37,7 @@ export function toSvg(scene: Scene, options: SvgOptions = {}): string {
       : ` stroke="${colour(node.stroke)}" stroke-width="${n(node.strokeWidth ?? 1)}"${node.dash ? ` stroke-dasharray="${node.dash.map(n).join(" ")}"` : ""}`;
 
   const textNode = (t: TextNode) => {
-    const y = t.y + baselineShift[t.baseline] * t.size;
+    const y = baselineY(t);
     const style = t.tabular ? ` font-variant-numeric="tabular-nums" style="font-variant-numeric: tabular-nums"` : "";
     const rotate = t.rotation ? ` transform="rotate(${n(t.rotation)} ${n(t.x)} ${n(t.y)})"` : "";
     return `<text x="${n(t.x)}" y="${n(y)}" font-size="${n(t.size)}" text-anchor="${anchors[t.anchor]}" font-weight="${t.weight}" fill="${colour(t.fill)}"${style}${rotate}>${escapeXml(resolveText(t.text, options.translate))}</text>`;

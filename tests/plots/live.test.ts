@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Eye, Pattern } from "../../core/model/enums.ts";
-import { liveScene, liveState, progressFillShown, progressPercent, type LiveThreshold } from "../../core/plots/live.ts";
+import { liveScene, liveState, progressFillShown, progressPercent, runningTestScene, type LiveThreshold } from "../../core/plots/live.ts";
 import { group, ofKind, textsOf } from "./helpers.ts";
 
 const box = { pattern: Pattern.P24_2, eye: Eye.Right, width: 320, height: 360 } as const;
@@ -12,7 +12,6 @@ describe("Live-view colour per point: green if answered, red if last updated and
     expect(liveState(t(3, 420), 3)).toBe("answered");
     expect(liveState(t(3, 420), 7)).toBe("answered");
     expect(liveState(t(3, null), 3)).toBe("notAnswered");
-    expect(liveState(t(3, 0), 3)).toBe("notAnswered");
     expect(liveState(t(3, null), 7)).toBe("presented");
     expect(liveState(t(3, null), null)).toBe("presented");
   });
@@ -62,6 +61,12 @@ describe("Progress bar shows floor of percent, hides fill at 2% or less", () => 
     expect(ofKind(group(at(2), "progress"), "rect")).toHaveLength(1);
     expect(ofKind(group(at(3), "progress"), "rect")).toHaveLength(2);
     expect(textsOf(group(at(57), "progress"))).toEqual(["57 %"]);
+  });
+
+  it("a running test's progress is nTested of nLocations", () => {
+    const scene = runningTestScene({ thresholds: [t(0, 300), t(5, null)], lastUpdatedIndex: 5, nTested: 2, nLocations: 54 }, { ...box, variant: "threshold" });
+    expect(textsOf(group(scene, "progress"))).toEqual(["3 %"]);
+    expect(ofKind(group(scene, "locations"), "circle").filter((c) => c.fill === "live-unanswered")).toHaveLength(1);
   });
 
   it("by default the ratio is locations reported over the pattern's locations", () => {
