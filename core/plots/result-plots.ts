@@ -95,7 +95,7 @@ export function resultPlots(input: ResultPlotsInput): ResultPlots {
     patternDeviationProbability: normative ? humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: plotLevels(normative.pdp) }) : null,
     bebie: analysis.octopus
       ? bebieScene({
-          defects: analysis.octopus.bebie,
+          defects: analysis.octopus.defects,
           ...(tables ? { normalBand: bebieNormalBand(tables) } : {}),
           ...(input.bebie ?? input.field),
           ...(input.showTitles === false ? { showTitle: false } : {}),

@@ -82,3 +82,6 @@ export function toSvg(scene: Scene, options: SvgOptions = {}): string {
     `</svg>`
   );
 }
+
+/** Kept here too for renderers that import it from the SVG writer (cli/export/pdf). */
+export { baselineShift } from "./text-metrics.ts";
