@@ -1,6 +1,22 @@
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 
+/** Resolves on 'drain', rejects on 'error', and removes both listeners either way. */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      stream.removeListener("drain", onDrain);
+      stream.removeListener("error", onError);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onError = (e: Error) => done(e);
+    stream.on("drain", onDrain);
+    stream.on("error", onError);
+  });
+}
+
 // Text output with backpressure: chunks are gathered up to 64 kB, then written; a full stream is waited for
 // ('drain'), so a slow disk or pipe holds the export back instead of filling memory.
 
@@ -21,7 +37,7 @@ export function streamSink(stream: NodeJS.WritableStream, owned: boolean): TextS
     if (buffer === "") return;
     const chunk = buffer;
     buffer = "";
-    if (!stream.write(chunk)) await Promise.race([once(stream, "drain"), once(stream, "error")]);
+    if (!stream.write(chunk)) await drained(stream);
     if (failure) throw failure;
   };
   return {
