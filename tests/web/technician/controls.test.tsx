@@ -1,0 +1,146 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+
+vi.mock("@lingui/core/macro", () => import("../lingui-shim.tsx"));
+vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
+
+import { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
+import { ALIAS_ERROR_MS } from "../../../web/technician/AliasEditor.tsx";
+import { measurementFormAtom } from "../../../web/state/technician.ts";
+import { fakeApi } from "../render-app.tsx";
+import { device, measurement } from "./fixtures.ts";
+import { fakeSocket, renderTechnician } from "./render.tsx";
+
+afterEach(() => { cleanup(); vi.useRealTimers(); });
+
+const status = (deviceSn: string, s: DeviceStatus) => ({ type: "device" as const, operation: "update" as const, data: { deviceSn, status: s } });
+
+async function lane(statusNow: DeviceStatus, handlers: Record<string, (input: any) => unknown> = {}, over = {}) {
+  const socket = fakeSocket();
+  const fake = fakeApi({ "device.all": () => [device(1, [measurement("a")], { status: statusNow, ...over })], ...handlers });
+  const rendered = renderTechnician(fake.api, { socket });
+  const el = await screen.findByTestId("lane");
+  return { ...rendered, ...fake, socket, lane: el };
+}
+
+describe("controls (scheduling seed §4 'Controls')", () => {
+  it("'Stop is disabled in standby, stopped or not connected.'", async () => {
+    const { lane: l, socket } = await lane(DeviceStatus.Standby);
+    expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Stop" }).disabled).toBe(true);
+    act(() => socket.emit(status("SN1", DeviceStatus.Stopped)));
+    expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Stop" }).disabled).toBe(true);
+    act(() => socket.emit(status("SN1", DeviceStatus.NotConnected)));
+    expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Stop" }).disabled).toBe(true);
+    act(() => socket.emit(status("SN1", DeviceStatus.Playing)));
+    expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Stop" }).disabled).toBe(false);
+  });
+
+  it("'a pause button shows, disabled during preparation. Otherwise start shows, or resume when paused.'", async () => {
+    const { lane: l, socket } = await lane(DeviceStatus.Countdown);
+    expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Pause" }).disabled).toBe(true);
+    act(() => socket.emit(status("SN1", DeviceStatus.Playing)));
+    expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Pause" }).disabled).toBe(false);
+    act(() => socket.emit(status("SN1", DeviceStatus.Paused)));
+    expect(within(l).getByRole("button", { name: "Resume" })).toBeTruthy();
+    act(() => socket.emit(status("SN1", DeviceStatus.Finished)));
+    expect(within(l).getByRole("button", { name: "Start" })).toBeTruthy();
+  });
+
+  it("confirms with one text per wanted status, sends it, shows 'command sent' and resets when the status changes", async () => {
+    let release!: () => void;
+    const { lane: l, socket, calls } = await lane(DeviceStatus.Playing, {
+      "device.update": () => new Promise((r) => { release = () => r(device(1)); }),
+    });
+    fireEvent.click(within(l).getByRole("button", { name: "Pause" }));
+    expect(screen.getByRole("alertdialog", { name: "Pause the test?" })).toBeTruthy();
+    fireEvent.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Pause" }));
+    expect(screen.getByText("command sent")).toBeTruthy();
+    expect(calls.find((c) => c.endpoint === "device.update")!.input).toEqual({ query: { id: "d1" }, body: { status: "paused" } });
+    await act(async () => release());
+    expect(screen.getByText("command sent")).toBeTruthy();
+    act(() => socket.emit(status("SN1", DeviceStatus.Paused)));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+
+    fireEvent.click(within(l).getByRole("button", { name: "Resume" }));
+    expect(screen.getByRole("alertdialog", { name: "Resume the test?" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    fireEvent.click(within(l).getByRole("button", { name: "Stop" }));
+    expect(screen.getByRole("alertdialog", { name: "Stop the test?" })).toBeTruthy();
+  });
+
+  it("shows the seed's failure message when the command fails", async () => {
+    const { lane: l } = await lane(DeviceStatus.Standby, { "device.update": () => { throw new Error("offline"); } });
+    fireEvent.click(within(l).getByRole("button", { name: "Start" }));
+    expect(screen.getByRole("alertdialog", { name: "Start the test?" })).toBeTruthy();
+    fireEvent.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Start" }));
+    expect(await screen.findByText("error sending the command to the VR device; use the controller or clicker")).toBeTruthy();
+  });
+});
+
+describe("alias ('The device alias form sends only a non-empty alias.'; 'alias error 1 s')", () => {
+  it("sends a trimmed non-empty alias and never an empty one", async () => {
+    const { lane: l, calls } = await lane(DeviceStatus.Standby, { "device.update": (i) => device(1, [], { alias: i.body.alias }) });
+    fireEvent.click(within(l).getByRole("button", { name: "Rename Room 1" }));
+    const input = within(l).getByLabelText("Device name");
+    fireEvent.change(input, { target: { value: "   " } });
+    expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Save" }).disabled).toBe(true);
+    fireEvent.submit(input.closest("form")!);
+    expect(calls.filter((c) => c.endpoint === "device.update")).toHaveLength(0);
+    fireEvent.click(within(l).getByRole("button", { name: "Rename Room 1" }));
+    fireEvent.change(within(l).getByLabelText("Device name"), { target: { value: "  Bay 7 " } });
+    fireEvent.click(within(l).getByRole("button", { name: "Save" }));
+    await within(l).findByRole("button", { name: "Rename Bay 7" });
+    expect(calls.filter((c) => c.endpoint === "device.update").map((c) => c.input.body)).toEqual([{ alias: "Bay 7" }]);
+  });
+
+  it("shows the error for 1 s when renaming fails", async () => {
+    const { lane: l } = await lane(DeviceStatus.Standby, { "device.update": () => { throw new Error("no"); } });
+    fireEvent.click(within(l).getByRole("button", { name: "Rename Room 1" }));
+    fireEvent.change(within(l).getByLabelText("Device name"), { target: { value: "Bay 7" } });
+    fireEvent.click(within(l).getByRole("button", { name: "Save" }));
+    expect(await within(l).findByText("The name could not be changed.")).toBeTruthy();
+    expect(ALIAS_ERROR_MS).toBe(1000);
+    await waitFor(() => expect(within(l).queryByText("The name could not be changed.")).toBeNull(), { timeout: 2500 });
+  });
+});
+
+describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
+  it("'shows only when the device is connected and in standby or await measurement'", async () => {
+    const { lane: l, socket } = await lane(DeviceStatus.Standby);
+    expect(within(l).getByRole("switch", { name: "Stand-alone" })).toBeTruthy();
+    act(() => socket.emit(status("SN1", DeviceStatus.Playing)));
+    expect(within(l).queryByRole("switch", { name: "Stand-alone" })).toBeNull();
+    act(() => socket.emit(status("SN1", DeviceStatus.AwaitMeasurement)));
+    expect(within(l).getByRole("switch", { name: "Stand-alone" })).toBeTruthy();
+    act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Disconnected } }));
+    expect(within(l).queryByRole("switch", { name: "Stand-alone" })).toBeNull();
+  });
+
+  it("'Turning on opens the measurement form in stand-alone mode; turning off sends null.'", async () => {
+    const { lane: l, store } = await lane(DeviceStatus.Standby);
+    fireEvent.click(within(l).getByRole("switch", { name: "Stand-alone" }));
+    expect(store.get(measurementFormAtom)).toEqual({ mode: "standalone", deviceSn: "SN1" });
+    expect(screen.getByRole("dialog", { name: "Stand-alone measurement" })).toBeTruthy();
+    cleanup();
+    const on = await lane(DeviceStatus.Standby, { "device.standalone": () => null }, { standaloneId: "s1" });
+    const toggle = within(on.lane).getByRole("switch", { name: "Stand-alone" });
+    expect(toggle.getAttribute("aria-checked")).toBe("true");
+    fireEvent.click(toggle);
+    await waitFor(() => expect(within(on.lane).getByRole("switch", { name: "Stand-alone" }).getAttribute("aria-checked")).toBe("false"));
+    expect(on.calls.find((c) => c.endpoint === "device.standalone")!.input).toEqual({ query: { deviceSn: "SN1" }, body: null });
+  });
+});
+
+describe("battery ('Display bands' and 'Battery LED')", () => {
+  it("shows each battery's band, level and LED colour", async () => {
+    const { lane: l } = await lane(DeviceStatus.Standby, {}, { battery: { vr: { level: 100, charging: false }, clicker: { level: 15, charging: false } } });
+    const vr = within(l).getByRole("img", { name: "VR battery 100%" });
+    expect(vr.getAttribute("data-band")).toBe("full");
+    expect(vr.querySelector(".led")!.getAttribute("data-colour")).toBe("green");
+    const clicker = within(l).getByRole("img", { name: "Clicker battery 15%" });
+    expect(clicker.getAttribute("data-band")).toBe("5-20");
+    expect(clicker.getAttribute("data-colour")).toBe("red");
+    expect(clicker.querySelector(".led")!.getAttribute("data-flashing")).toBe("true");
+  });
+});
