@@ -73,11 +73,14 @@ export interface LiveInput extends FieldBox {
   readonly lastUpdatedIndex: number | null;
   /** Progress ratio; by default locations reported / locations of the pattern. */
   readonly progress?: { readonly done: number; readonly total: number };
+  /** Draw the legend and progress bar rows (default true); false when the page draws them (e.g. in HTML). */
+  readonly showLegend?: boolean;
 }
 
 export function liveScene(input: LiveInput): Scene {
-  const legendHeight = 22;
-  const barHeight = 26;
+  const chrome = input.showLegend !== false;
+  const legendHeight = chrome ? 22 : 0;
+  const barHeight = chrome ? 26 : 0;
   const frame = fieldFrame({ ...input, height: input.height - legendHeight - barHeight });
   const title = liveTitles[input.variant];
   const latest = new Map<number, LiveThreshold>();
@@ -124,8 +127,12 @@ export function liveScene(input: LiveInput): Scene {
       ...titleNodes(title, input.width, input.showTitle),
       fieldAxes(frame),
       { kind: "group", x: 0, y: 0, role: "locations", children: marks },
-      { kind: "group", x: 0, y: 0, role: "legend", children: legend },
-      { kind: "group", x: 0, y: 0, role: "progress", children: bar },
+      ...(chrome
+        ? [
+            { kind: "group" as const, x: 0, y: 0, role: "legend", children: legend },
+            { kind: "group" as const, x: 0, y: 0, role: "progress", children: bar },
+          ]
+        : []),
     ],
   };
 }

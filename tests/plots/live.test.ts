@@ -69,6 +69,18 @@ describe("Progress bar shows floor of percent, hides fill at 2% or less", () => 
     expect(ofKind(group(scene, "locations"), "circle").filter((c) => c.fill === "live-unanswered")).toHaveLength(1);
   });
 
+  it("without its legend rows the panel gives the whole height to the field", () => {
+    const bare = liveScene({ ...box, variant: "threshold", thresholds: [], lastUpdatedIndex: null, showLegend: false });
+    expect(() => group(bare, "legend")).toThrow();
+    expect(() => group(bare, "progress")).toThrow();
+    const full = liveScene({ ...box, variant: "threshold", thresholds: [], lastUpdatedIndex: null });
+    const spread = (s: typeof bare) => {
+      const ys = ofKind(group(s, "locations"), "circle").map((c) => c.cy);
+      return Math.max(...ys) - Math.min(...ys);
+    };
+    expect(spread(bare)).toBeGreaterThan(spread(full));
+  });
+
   it("by default the ratio is locations reported over the pattern's locations", () => {
     const scene = liveScene({ ...box, variant: "threshold", thresholds: [t(0, 1), t(1, 1), t(1, 1)], lastUpdatedIndex: 1 });
     expect(textsOf(group(scene, "progress"))).toEqual([`${Math.floor(200 / 54)} %`]);
