@@ -94,6 +94,14 @@ export function ghtLimitsFromControls(
   };
 }
 
+function beyondLimits(differences: readonly number[], q: GhtLimits["differenceQuantiles"], lo: 0 | 1, hi: 2 | 3): boolean {
+  for (let s = 0; s < differences.length; s++) {
+    const d = differences[s]!;
+    if (d < q[s]![lo] || d > q[s]![hi]) return true;
+  }
+  return false;
+}
+
 /**
  * The outcome, in Humphrey's order of precedence: outside normal limits (any difference beyond 0.5/99.5 %),
  * borderline (beyond 1.5/98.5 %), general reduction (GH below its 0.5 % limit), abnormally high sensitivity
@@ -108,11 +116,10 @@ export function glaucomaHemifieldTest(
   if (geometry.pattern !== Pattern.P24_2 || !nv.ght) return null;
   const { upperScores, lowerScores, differences } = ghtDifferences(nv, geometry, pd, pdp);
   const q = nv.ght.differenceQuantiles;
-  const beyond = (lo: 0 | 1, hi: 2 | 3) => differences.some((d, s) => d < q[s]![lo] || d > q[s]![hi]);
   const ghLow = nv.globalLut[0]!.gh, ghHigh = nv.globalLut[nv.globalLut.length - 1]!.gh;
-  const outcome: GhtOutcome = beyond(0, 3)
+  const outcome: GhtOutcome = beyondLimits(differences, q, 0, 3)
     ? "outside normal limits"
-    : beyond(1, 2)
+    : beyondLimits(differences, q, 1, 2)
       ? "borderline"
       : gh < ghLow
         ? "general reduction of sensitivity"

@@ -77,10 +77,12 @@ export function humphreyMdPsd(nv: NormativeTables, td: LocationVector): { md: nu
 
 /** Level of one global index against the controls (strict comparisons, as for pointwise levels). */
 const PROBS: readonly ProbabilityLevel[] = [...lutProbabilities];
-const BETTER: ReadonlySet<GlobalIndexName> = new Set(higherIsBetter);
+const BETTER: Readonly<Record<GlobalIndexName, boolean>> = Object.fromEntries(
+  globalIndexNames.map((n) => [n, higherIsBetter.has(n)]),
+) as Record<GlobalIndexName, boolean>;
 
 export function globalLevel(nv: NormativeTables, name: GlobalIndexName, value: number): ProbabilityLevel {
-  const better = BETTER.has(name);
+  const better = BETTER[name];
   for (let i = 0; i < PROBS.length; i++) {
     const q = nv.globalLut[i]![name];
     if (better ? value < q : value > q) return PROBS[i]!;

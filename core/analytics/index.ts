@@ -25,7 +25,7 @@ export type { GlobalIndices } from "./global-indices.ts";
 export { visualFieldIndex, vfiWeight } from "./vfi.ts";
 export { glaucomaHemifieldTest, ghtSectors, ghtPointScore } from "./ght.ts";
 export type { GhtOutcome, GhtResult } from "./ght.ts";
-export { octopusIndices, defects, percentDefect, defectLabel, meanSensitivityForDisplay, roundTo } from "./octopus.ts";
+export { octopusIndices, bebieCurve, defects, percentDefect, defectLabel, meanSensitivityForDisplay, roundTo } from "./octopus.ts";
 export type { OctopusIndices } from "./octopus.ts";
 export { estermanScore } from "./esterman.ts";
 export { reliability, catchTrialRate, RELIABILITY_LIMITS } from "./reliability.ts";

@@ -12,8 +12,16 @@ export interface OctopusIndices {
   readonly md: number;
   /** Square root of loss variance: sqrt(sum (d - MD)^2 / (n - 1)). */
   readonly slv: number;
-  /** Bebie cumulative defect curve: defects sorted from the smallest to the largest (rank 1 = best location). */
-  readonly bebie: number[];
+}
+
+/**
+ * Bebie cumulative defect curve: the defects sorted from the smallest to the largest (rank 1 = best location).
+ * A function of the defects rather than a field, so the per-result analysis does not sort when nobody plots it.
+ */
+export function bebieCurve(defects: ReadonlyArray<number | null>): number[] {
+  const out: number[] = [];
+  for (const d of defects) if (d !== null && d !== undefined) out.push(d);
+  return Array.from(Float64Array.from(out).sort());
 }
 
 export function defects(normal: ReadonlyArray<number | null>, measured: ReadonlyArray<number | null>): Array<number | null> {
@@ -73,9 +81,5 @@ export function octopusIndices(normal: ReadonlyArray<number | null>, measured: R
     ms: n ? sm / n : NaN,
     md,
     slv: n > 1 ? Math.sqrt(lv / (n - 1)) : NaN,
-    // Sorted on first read: most callers (lists, exports, progression) never look at the Bebie curve.
-    get bebie() {
-      return Array.from(used.subarray(0, n).sort());
-    },
   };
 }

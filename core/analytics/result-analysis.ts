@@ -114,7 +114,6 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
   const normals = normative?.normal ?? input.normValues?.map((v, i) => (blind.includes(i) ? null : v)) ?? null;
   const octopus = normals && !geometry.binocular ? octopusIndices(normals, sens) : null;
   const gaze = input.gazeTracking ? gazeSummary(input.gazeTracking.meanDistance, input.gazeTracking.fixationThreshold) : null;
-  const r2 = (v: number | undefined | null) => (v === undefined || v === null || Number.isNaN(v) ? null : roundTo(v, 2));
   return {
     pattern: input.pattern,
     eye: input.eye,
@@ -133,6 +132,11 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
       psd: r2(normative?.global.psd),
     },
   };
+}
+
+/** 2 decimals for display; null for missing values. Module level: no closure per analysed result. */
+function r2(v: number | undefined | null): number | null {
+  return v === undefined || v === null || Number.isNaN(v) ? null : roundTo(v, 2);
 }
 
 function meanOf(v: LocationVector): number | null {
