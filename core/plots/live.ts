@@ -97,6 +97,8 @@ export function liveScene(input: LiveInput): Scene {
       return;
     }
     marks.push({ kind: "circle", cx: p.x, cy: p.y, r, fill: liveColours[liveState(t, input.lastUpdatedIndex)] });
+    // The latest location also gets a ring, so it stands out without telling red from green.
+    if (i === input.lastUpdatedIndex) marks.push({ kind: "circle", cx: p.x, cy: p.y, r: r + 2.5, stroke: "plot-ink", strokeWidth: 1.5 });
     if (t.dBValue !== null && r >= 6)
       marks.push(text(p.x, p.y, thresholdLabel(t.dBValue), { size: Math.min(frame.sizeAt[i]!, r * 1.1), tabular: true, fill: "plot-ink-inverse", weight: "bold" }));
   });

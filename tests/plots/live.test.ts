@@ -18,8 +18,13 @@ describe("Live-view colour per point: green if answered, red if last updated and
 
   it("colours in the scene: green, red, gray; untested locations are empty rings", () => {
     const scene = liveScene({ ...box, variant: "threshold", thresholds: [t(0, 400), t(1, null), t(2, null)], lastUpdatedIndex: 1 });
-    const circles = ofKind(group(scene, "locations"), "circle");
+    const all = ofKind(group(scene, "locations"), "circle");
+    // The last updated location also carries an ink ring (told apart without colour).
+    const rings = all.filter((c) => c.stroke === "plot-ink");
+    expect(rings).toHaveLength(1);
+    const circles = all.filter((c) => c.stroke !== "plot-ink");
     expect(circles).toHaveLength(54);
+    expect(rings[0]!.cx).toBe(circles[1]!.cx);
     expect(circles.slice(0, 3).map((c) => c.fill)).toEqual(["live-answered", "live-unanswered", "live-presented"]);
     expect(circles.slice(3).every((c) => c.fill === undefined && c.stroke !== undefined)).toBe(true);
   });
@@ -67,6 +72,7 @@ describe("Progress bar shows floor of percent, hides fill at 2% or less", () => 
     const scene = runningTestScene({ thresholds: [t(0, 300), t(5, null)], lastUpdatedIndex: 5, nTested: 2, nLocations: 54 }, { ...box, variant: "threshold" });
     expect(textsOf(group(scene, "progress"))).toEqual(["3 %"]);
     expect(ofKind(group(scene, "locations"), "circle").filter((c) => c.fill === "live-unanswered")).toHaveLength(1);
+    expect(ofKind(group(scene, "locations"), "circle").filter((c) => c.stroke === "plot-ink")).toHaveLength(1);
   });
 
   it("without its legend rows the panel gives the whole height to the field", () => {
