@@ -2,6 +2,7 @@
 // against rank with the normal band; defects grow downward, so a diffuse loss sinks the whole curve and a local loss
 // bends its right end down.
 
+import { bebieCurve } from "../analytics/octopus.ts";
 import { chartArea, valueAxis, xAxisNodes, yAxisNodes, yOf } from "./chart.ts";
 import { titleNodes } from "./field.ts";
 import { message, type Scene, type SceneNode } from "./scene.ts";
@@ -18,10 +19,8 @@ export interface BebieInput {
   readonly showTitle?: boolean;
 }
 
-/** The cumulative defect curve: defects sorted ascending (rank 1 = the best location). */
-export function bebieCurve(defects: ReadonlyArray<number | null>): number[] {
-  return defects.filter((d): d is number => d !== null && Number.isFinite(d)).sort((a, b) => a - b);
-}
+/** The cumulative defect curve (core/analytics): defects sorted ascending, rank 1 = the best location. */
+export { bebieCurve };
 
 export function bebieScene(input: BebieInput): Scene {
   const curve = bebieCurve(input.defects);
