@@ -13,7 +13,9 @@ if (!process.env.E2E_PORT) {
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "isopter-e2e-"));
 export const demoPassword = (process.env.E2E_DEMO_PASSWORD ??= "Demo-pass-1!");
 const port = process.env.E2E_PORT;
-const baseURL = `http://127.0.0.1:${port}`;
+// E2E_BASE_URL points the journeys at a stack that is already running (for development); then no server is started.
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -33,7 +35,7 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } }],
-  webServer: {
+  webServer: external ? undefined : {
     command: "npm run --silent build:web && npm start",
     url: `${baseURL}/api/version`,
     timeout: 180_000,

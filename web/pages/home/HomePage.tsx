@@ -29,12 +29,14 @@ export default function HomePage() {
         <h1 className="spacer" style={{ margin: 0 }}>{t`Home`}</h1>
         <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>{t`Create patient`}</button>
       </div>
+      <div className="home-grid">
       <PatientSearch refreshKey={0} />
-      <div className="grid-2">
+      <div className="stack">
         <TestList title={t`Recent tests`} empty={t`No tests have results yet.`} state={exams.status} entries={lists?.recent}
           names={names} link={(e) => `/patient/${e.patientId}/perimetry/${e.id}?scrollToMeasurement=1`} />
         <TestList title={t`Scheduled tests`} empty={t`No tests are scheduled.`} state={exams.status} entries={lists?.scheduled}
           names={names} link={(e) => `/technician?scrollTo=${e.deviceSn ?? ""}/${e.id}`} />
+      </div>
       </div>
       {creating && (
         <PatientFormModal onClose={() => setCreating(false)}

@@ -11,6 +11,7 @@ import { SearchBox } from "../../ui/SearchBox.tsx";
 import { Select } from "../../ui/Select.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
+import { useDateFormat } from "../../i18n/format.ts";
 
 export const searchPageSize = 20;
 
@@ -68,6 +69,7 @@ export function PatientSearch({ refreshKey }: { refreshKey: number }) {
   });
 
   const today = todayIso();
+  const format = useDateFormat();
   const part = (key: keyof BirthdateFilterParts) => (v: string) => setParts((p) => ({ ...p, [key]: v === "" ? null : v }));
   const filterActive = parts.day !== null || parts.month !== null || parts.year !== null;
 
@@ -88,7 +90,7 @@ export function PatientSearch({ refreshKey }: { refreshKey: number }) {
         <EmptyState title={t`No patients found`} hint={filter.name || filter.birthdate ? t`Check the spelling or the birthdate, or create the patient.` : t`Create the first patient to get started.`} />
       )}
       {results && results.entries.length > 0 && (
-        <ul className="list" aria-label={t`Search results`}>
+        <ul className="list search-results" aria-label={t`Search results`}>
           {results.entries.map((p) => (
             <li key={p.id}>
               <Link className="patient-row" to={`/patient/${p.id}/perimetry/all`}>
@@ -96,7 +98,7 @@ export function PatientSearch({ refreshKey }: { refreshKey: number }) {
                   <strong>{p.name}</strong><br />
                   <span className="muted">{t`ID`} {p.uniqueId}</span>
                 </span>
-                <span className="num">{p.birthdate} · {t`${ageOn(p.birthdate, today)} years`}</span>
+                <span className="num">{format.date(p.birthdate)} · {t`${ageOn(p.birthdate, today)} years`}</span>
               </Link>
             </li>
           ))}

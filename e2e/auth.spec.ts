@@ -1,0 +1,87 @@
+import { expect, test } from "@playwright/test";
+import { apiToken, expectAccessible, logIn, password, screenshot } from "./support.ts";
+
+test("log in and out, with the logout confirmation", async ({ page }) => {
+  await logIn(page, "user");
+  await expect(page.getByRole("heading", { name: "Home" })).toBeVisible();
+  await page.getByRole("button", { name: "Log out" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Log out?" });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  // Protected pages need a token again.
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("a wrong password says 'Login failed.' and editing clears it", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel(/^Username/).fill("  manager ");
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill("not-the-password");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("alert")).toContainText("Login failed.");
+  await expectAccessible(page);
+  await screenshot(page, "login-failed");
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill(password);
+  await expect(page.getByText("Login failed.")).toHaveCount(0);
+  // The username was typed with spaces: it is trimmed before sending.
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/home$/);
+});
+
+test("the chosen language persists after a reload", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("combobox", { name: "Language" }).selectOption("de");
+  await expect(page.getByRole("heading", { name: "Anmelden" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Anmelden" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  await screenshot(page, "login-de");
+  await page.getByLabel(/^Benutzername/).fill("user");
+  await page.getByRole("textbox", { name: "Passwort", exact: true }).fill(password);
+  await page.getByRole("button", { name: "Anmelden" }).click();
+  await expect(page.getByRole("heading", { name: "Startseite" })).toBeVisible();
+  await page.getByRole("link", { name: "Einstellungen" }).click();
+  await page.getByRole("combobox", { name: "Sprache" }).selectOption("en");
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+});
+
+test("an invalid session token shows the session-expired dialog, then the login banner", async ({ page }) => {
+  await logIn(page, "user");
+  // Let the home page's calls finish first: their answers carry a refreshed token that would replace ours.
+  await expect(page.getByRole("list", { name: "Search results" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  await page.evaluate(() => sessionStorage.setItem("accessToken", "x.eyJyb2xlIjoidXNlciJ9.y"));
+  await page.getByRole("link", { name: "Bin" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Session expired" });
+  await expect(dialog).toContainText("Your session has expired, please log in again.");
+  await dialog.getByRole("button", { name: "Go to login" }).click();
+  await expect(page.getByText("Your session has expired, please log in again.")).toBeVisible();
+  await screenshot(page, "login-session-expired");
+});
+
+test("password reset through the outbox", async ({ page, request }) => {
+  const userToken = await apiToken(request, "user");
+  const email = JSON.parse(Buffer.from(userToken.split(".")[1]!, "base64url").toString()).email as string;
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await page.getByLabel(/^E-mail/).fill(email);
+  await page.getByLabel(/^Repeat the e-mail/).fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("status")).toContainText("reset link is on its way");
+  await expectAccessible(page);
+
+  const adminToken = await apiToken(request, "admin");
+  const outbox = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${adminToken}` } });
+  const link = (await outbox.json()).data[0].link as string;
+  await page.goto(new URL(link).pathname);
+  await page.getByLabel(/^E-mail/).fill(email);
+  await page.getByLabel(/^New password/).fill(password);
+  await page.getByLabel(/^Repeat the new password/).fill(password);
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page.getByRole("status")).toContainText("Your password has been changed.");
+  await expect(page).toHaveURL(/\/login$/, { timeout: 6000 });
+  await logIn(page, "user");
+});
