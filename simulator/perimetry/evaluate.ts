@@ -1,5 +1,5 @@
 import { getPattern } from "../../core/analytics/patterns.ts";
-import { Eye, type Pattern, type SorsLocations, StimuliUpdate, Showtime, Strategy } from "../../core/model/enums.ts";
+import { Eye, Pattern, type SorsLocations, StimuliUpdate, Showtime, Strategy } from "../../core/model/enums.ts";
 import { type PerimetryOutcome, type PerimetryTestSpec, createPerimetryTest, runToEnd } from "./engine.ts";
 import { MAX_DB, MIN_DB } from "./procedures/procedure.ts";
 import type { ProfileName } from "./profiles.ts";
@@ -24,11 +24,12 @@ export interface Evaluation {
 
 export const specFor = (pattern: Pattern, strategy: Strategy, sorsStage: SorsLocations | null = null, stimuliUpdate: StimuliUpdate = StimuliUpdate.Ms2000): PerimetryTestSpec => ({
   pattern,
-  eye: Eye.Right,
+  eye: pattern === Pattern.Esterman ? Eye.Binocular : Eye.Right,
   strategy,
   sorsStage,
   stimuliUpdate,
-  stimuliShowtime: pattern === 6 ? Showtime.Ms500 : Showtime.Ms200,
+  // Esterman is locked to 500 ms (scheduling seed §5); the others default to 200 ms.
+  stimuliShowtime: pattern === Pattern.Esterman ? Showtime.Ms500 : Showtime.Ms200,
   trackGaze: true,
 });
 
