@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -50,16 +50,23 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     expect(() => parseVisualFieldsCsv(bad(cells.slice(0, 20).join(",")))).toThrow(/line 2: expected 64 fields/);
     expect(() => parseVisualFieldsCsv("id,eye\n")).toThrow(CsvError);
   });
-  it("npm run --silent analyse -- FILE.csv prints the same JSON; bad input exits 1 with a message", () => {
+  it("npm run --silent analyse -- FILE.csv prints the same JSON; bad input exits 1 with a message", async () => {
     const script = join(root, "scripts/analyse.ts");
-    const tsx = join(root, "node_modules/.bin/tsx");
-    const file = join(sharedDataDir, "vfpwgSunyiu24d2.csv");
-    const stdout = execFileSync(tsx, [script, file], { cwd: root, encoding: "utf8" });
-    expect(stdout).toBe(analyseCsvText(csv));
     const dir = mkdtempSync(join(tmpdir(), "analyse-"));
     writeFileSync(join(dir, "bad.csv"), "id,eye,date\n1,OD,2020-01-01\n");
-    const r = spawnSync(tsx, [script, join(dir, "bad.csv")], { cwd: root, encoding: "utf8" });
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/bad\.csv: header column 4 must be "time"/);
+    // One node process each with the tsx loader (the tsx binary would start a second one); both run at once.
+    const run = (file: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        const child = spawn(process.execPath, ["--import", "tsx", script, file], { cwd: root });
+        let stdout = "", stderr = "";
+        child.stdout.on("data", (d) => (stdout += d));
+        child.stderr.on("data", (d) => (stderr += d));
+        child.on("close", (code) => done({ code, stdout, stderr }));
+      });
+    const [good, bad] = await Promise.all([run(join(sharedDataDir, "vfpwgSunyiu24d2.csv")), run(join(dir, "bad.csv"))]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toBe(analyseCsvText(csv));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.csv: header column 4 must be "time"/);
   });
 });
