@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerAnalyse } from "./commands/analyse.ts";
+import { registerDevices } from "./commands/devices.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerLogin } from "./commands/login.ts";
 import { exitCodeHelp } from "./exit-codes.ts";
@@ -24,5 +25,6 @@ export function createProgram(io: CliIo): Command {
   registerLogin(program, io);
   registerExport(program, io);
   registerAnalyse(program, io);
+  registerDevices(program, io);
   return program;
 }

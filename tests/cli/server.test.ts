@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Schema } from "effect";
+import dcmjs from "dcmjs";
+import { analyseRows } from "../../core/analytics/analyse-csv.ts";
+import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
+import { BundleSchema } from "../../cli/export/fhir-schema.ts";
+import { OPV_SOP_CLASS_UID } from "../../cli/export/dicom.ts";
+import { startHeadsets, type Fleet } from "../../simulator/headset/index.ts";
+import { DEMO_PASSWORD, startTestServer, type TestServer } from "../server/harness.ts";
+import { isopter, tempHome } from "./harness.ts";
+
+// The CLI against the simulator's server, started in-process (PGlite in memory, the demo clinic seeded), with two
+// virtual headsets of simulator/headset on its device socket.
+
+let server: TestServer;
+let fleet: Fleet;
+let home: string;
+const env = () => ({ ISOPTER_HOME: home });
+
+beforeAll(async () => {
+  server = await startTestServer("pglite");
+  fleet = await startHeadsets({ url: `${server.url.replace(/^http/, "ws")}/device`, serials: ["VR-0001", "VR-0002"], log: () => undefined });
+  home = tempHome();
+  const login = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], { env: env(), stdin: `${DEMO_PASSWORD}\n` });
+  expect(login.code).toBe(0);
+  // Wait until both headsets have said hello.
+  for (let i = 0; i < 50; i++) {
+    const list = JSON.parse((await isopter(["devices", "list", "--json"], { env: env() })).stdout) as Array<{ connection: string }>;
+    if (list.filter((d) => d.connection === "CONNECTED").length >= 2) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await fleet?.stop();
+  await server?.drop();
+});
+
+describe("login against the simulator", () => {
+  it("keeps the token in a 0600 file; a wrong password exits 3", async () => {
+    expect(statSync(join(home, "tokens", "default.token")).mode & 0o777).toBe(0o600);
+    const bad = await isopter(["login", "--server", server.url, "-u", "manager"], { env: { ISOPTER_HOME: tempHome(), ISOPTER_PASSWORD: "wrong-Pass-1" } });
+    expect(bad.code).toBe(3);
+  });
+});
+
+describe("export against the simulator", () => {
+  it("CSV of the organisation re-imports into analyse with the same numbers as the JSON export", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "isopter-srv-"));
+    const csv = await isopter(["export", "--all", "--pattern", "24-2", "--out", join(dir, "all.csv"), "--json"], { env: env() });
+    expect(csv.code).toBe(0);
+    const summary = JSON.parse(csv.stdout);
+    expect(summary.results).toBeGreaterThan(0);
+    const json = await isopter(["export", "--all", "--pattern", "24-2", "--format", "ndjson"], { env: env() });
+    const records = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const analysed = analyseRows(parseVisualFieldsCsv(readFileSync(join(dir, "all.csv"), "utf8")));
+    expect(analysed).toHaveLength(records.length);
+    analysed.forEach((row, i) => {
+      const nv = records[i].analysis.normative;
+      if (records[i].result.normativeVersion === null || nv === null) return; // another version than analyse's default
+      expect(row.tmd).toBeCloseTo(nv.global.tmd, 8);
+      expect(row.psd).toBeCloseTo(nv.global.psd, 8);
+    });
+  });
+
+  it("reliable only keeps fewer or as many; FHIR parses; DICOM files carry the OPV SOP class", async () => {
+    const all = JSON.parse((await isopter(["export", "--all", "--format", "ndjson", "--out", "/dev/null", "--json"], { env: env() })).stdout);
+    const reliable = JSON.parse((await isopter(["export", "--all", "--format", "ndjson", "--reliable-only", "--out", "/dev/null", "--json"], { env: env() })).stdout);
+    expect(reliable.results).toBeLessThanOrEqual(all.results);
+    expect(reliable.results + reliable.filteredOut).toBe(all.results);
+
+    const fhir = await isopter(["export", "--all", "--format", "fhir"], { env: env() });
+    expect(fhir.code).toBe(0);
+    const bundle = Schema.decodeUnknownSync(BundleSchema)(JSON.parse(fhir.stdout), { onExcessProperty: "error" });
+    expect(bundle.entry.filter((e) => e.resource.resourceType === "DiagnosticReport")).toHaveLength(all.results);
+
+    const first = bundle.entry.find((e) => e.resource.resourceType === "Patient")!;
+    const patientId = JSON.parse((await isopter(["export", "--all", "--format", "ndjson"], { env: env() })).stdout.split("\n")[0]!).patient.id;
+    const dir = mkdtempSync(join(tmpdir(), "isopter-dcm-"));
+    const dcm = await isopter(["export", "-p", patientId, "--format", "dicom", "--out", dir], { env: env() });
+    expect(dcm.code).toBe(0);
+    const files = readdirSync(dir);
+    expect(files.length).toBeGreaterThan(0);
+    const buf = readFileSync(join(dir, files[0]!));
+    const dict = dcmjs.data.DicomMessage.readFile(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
+    expect((dcmjs.data.DicomMetaDictionary.naturalizeDataset(dict.dict) as { SOPClassUID: string }).SOPClassUID).toBe(OPV_SOP_CLASS_UID);
+    expect(first.fullUrl).toMatch(/^urn:uuid:/);
+  });
+});
+
+describe("devices against the simulator", () => {
+  it("list shows status, battery, connection and queue", async () => {
+    const run = await isopter(["devices", "list"], { env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^serial\s+alias\s+status\s+connection\s+VR battery\s+clicker\s+queue\s+last seen/);
+    expect(run.stdout).toMatch(/VR-0001 .* CONNECTED\s+\d+%/);
+    const rows = JSON.parse((await isopter(["devices", "list", "--json"], { env: env() })).stdout);
+    expect(rows.find((r: { deviceSn: string }) => r.deviceSn === "VR-0001")).toMatchObject({ connection: "CONNECTED", battery: { vr: expect.any(Number) } });
+  });
+
+  it("ping measures round trips over the live socket", async () => {
+    const run = await isopter(["devices", "ping", "-c", "3", "--interval", "20", "--json"], { env: env() });
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(r).toMatchObject({ sent: 3, received: 3 });
+    expect(r.rttMs.every((v: number) => v >= 0)).toBe(true);
+  });
+
+  it("diagnose sees about one heartbeat a second from a virtual headset", async () => {
+    const run = await isopter(["devices", "diagnose", "VR-0001", "--duration", "3.5", "--json"], { env: env() });
+    expect(run.code).toBe(0);
+    const d = JSON.parse(run.stdout);
+    expect(d.heartbeats).toBeGreaterThanOrEqual(2);
+    expect(d.interval.medianMs).toBeGreaterThan(500);
+    expect(d.interval.medianMs).toBeLessThan(2000);
+    expect(d.current.deviceSn).toBe("VR-0001");
+  });
+
+  it("diagnose of an unknown serial exits 1 naming the known ones", async () => {
+    const run = await isopter(["devices", "diagnose", "VR-9999", "--duration", "0"], { env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/no device VR-9999 .*known: .*VR-0001/);
+  });
+
+  it("watch prints the live table (piped: one table per change) and stops after --duration", async () => {
+    const run = await isopter(["devices", "watch", "--duration", "1.5", "--json"], { env: env() });
+    expect(run.code).toBe(0);
+    const frames = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(frames.length).toBeGreaterThanOrEqual(1);
+    expect(frames[0].devices.map((d: { deviceSn: string }) => d.deviceSn)).toEqual(expect.arrayContaining(["VR-0001", "VR-0002"]));
+  });
+});
