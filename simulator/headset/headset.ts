@@ -1,0 +1,555 @@
+import mitt, { type Emitter } from "mitt";
+import { Result } from "effect";
+import type { Clock, TimerId } from "../../core/ports.ts";
+import { DEVICE_HEARTBEAT_INTERVAL_MS } from "../../core/device/connection.ts";
+import { type CommandKind, type HeadsetMessage, PROTOCOL_VERSION, type QueueItem, type ServerMessage, type TestConfig, frame, readServerFrame } from "../../core/device/protocol.ts";
+import { formatFailure } from "../../core/device/decode.ts";
+import { isCommandAllowed } from "../../core/device/status.ts";
+import { DeviceStatus } from "../../core/model/enums.ts";
+import type { PerimetryTest } from "../perimetry/engine.ts";
+import type { ProfileName } from "../perimetry/profiles.ts";
+import { type Rng, createRng } from "../perimetry/random.ts";
+import { BatteryModel } from "./battery.ts";
+import { type FaultKind, scheduleFaults } from "./fault-schedule.ts";
+import { type FaultRates, NO_FAULTS } from "./faults.ts";
+import { Outbox, RETRY_MS } from "./outbox.ts";
+import { ageAt, profileForPatient } from "./patients.ts";
+import { type RunContext, type RunPlan, TestRun, type UploadMessage } from "./run.ts";
+import { END_HOLD_MS } from "./sequence.ts";
+import type { Connector, Link } from "./transport.ts";
+
+// A virtual headset. It connects to the server's device socket with its serial number (hello), beats every second
+// (DEVICE_HEARTBEAT_INTERVAL_MS: well inside the 4 s disconnect rule) with both batteries, reports its status, obeys
+// start / pause / resume / stop with acks, runs the leftmost queue item or repeats its stand-alone measurement, streams
+// progress and uploads every result until the server has it. Everything runs on the injected Clock; test time (steps,
+// stimuli, battery use) goes `speed` times faster than the clock, the heartbeat and reconnection do not.
+
+type S = DeviceStatus;
+
+export interface HeadsetOptions {
+  readonly deviceSn: string;
+  readonly connector: Connector;
+  readonly clock: Clock;
+  /** Device time per clock time (10: a test takes a tenth as long). Default 1. */
+  readonly speed?: number;
+  readonly seed?: number | string;
+  /** Every patient is of this profile (default: each patient id maps to a profile of a clinic's mix, patients.ts). */
+  readonly profile?: ProfileName;
+  /** Random fault rates (per hour of clock time); default none. */
+  readonly faults?: Partial<FaultRates>;
+  readonly battery?: { vr?: number; clicker?: number; vrCharging?: boolean };
+  /** Someone in the room: queued items start by themselves, a silent-patient pause is resumed. Default false. */
+  readonly autopilot?: boolean;
+  /** Default DEVICE_HEARTBEAT_INTERVAL_MS (1 s). */
+  readonly heartbeatMs?: number;
+  /** Reconnect attempt interval (seeds: reconnect every 1 s). */
+  readonly reconnectMs?: number;
+  /** Device time between stand-alone repetitions (the next patient sits down). Default 30 s. */
+  readonly standaloneGapMs?: number;
+  readonly firmware?: string;
+  readonly log?: (line: string) => void;
+}
+
+export type HeadsetEvents = {
+  status: S;
+  connection: boolean;
+  sent: HeadsetMessage;
+  dropped: HeadsetMessage;
+  received: ServerMessage;
+  fault: FaultKind;
+  upload: UploadMessage;
+};
+
+/** Device time before an autopilot starts the next queued item or resumes a silent-patient pause. */
+const AUTOPILOT_START_MS = 20_000;
+const AUTOPILOT_RESUME_MS = 15_000;
+/** Back off after the server refuses the headset (unknown serial: it may be registered later). */
+const REFUSED_RETRY_MS = 30_000;
+/** Clock time between battery updates. */
+const BATTERY_TICK_MS = 1_000;
+/** Staff dock a headset with nothing to run below this level (ours). */
+const DOCK_BELOW = 15;
+/** Device time a dead headset stays off on the dock before it switches on again, charging. */
+export const RECHARGE_OFF_MS = 5 * 60_000;
+
+export class VirtualHeadset {
+  readonly deviceSn: string;
+  readonly events: Emitter<HeadsetEvents> = mitt<HeadsetEvents>();
+  readonly battery: BatteryModel;
+  readonly outbox = new Outbox();
+  status: S = DeviceStatus.Standby;
+  queue: readonly QueueItem[] = [];
+  standalone: { readonly standaloneId: string; readonly config: TestConfig } | null = null;
+  /** Results made, in order (tests compare them with what the server stored). */
+  readonly produced: UploadMessage[] = [];
+  /** Random fault rates; may be changed while running (the next random wait uses the new rates). */
+  faults: FaultRates;
+
+  private readonly clock: Clock;
+  private readonly speed: number;
+  private readonly rng: Rng;
+  private readonly faultRng: Rng;
+  private readonly seed: string;
+  private readonly boot: string;
+  private link: Link | null = null;
+  private connecting = false;
+  private welcomed = false;
+  private alias: string | null = null;
+  private serverOffset = 0;
+  private powered = true;
+  private closed = false;
+  private offlineUntil = 0;
+  private dropNextN = 0;
+  private unresponsive = false;
+  private run: TestRun | null = null;
+  private runs = 0;
+  private timers = new Map<string, TimerId>();
+  private intervals = new Map<string, TimerId>();
+  private cancelFaults: (() => void) | null = null;
+
+  constructor(private readonly o: HeadsetOptions) {
+    this.deviceSn = o.deviceSn;
+    this.clock = o.clock;
+    this.speed = o.speed ?? 1;
+    if (!(this.speed > 0)) throw new Error(`VirtualHeadset: speed must be positive, got ${this.speed}`);
+    this.seed = String(o.seed ?? o.deviceSn);
+    const root = createRng(`headset/${this.seed}`);
+    this.rng = root.fork();
+    this.faultRng = root.fork();
+    this.battery = new BatteryModel(root.fork(), o.battery);
+    this.boot = `${Math.floor(this.clock.now()).toString(36)}${this.rng.int(2 ** 30).toString(36)}`;
+    this.faults = { ...NO_FAULTS, ...o.faults };
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------------------------------
+
+  /** Switch on: connect, beat, run. */
+  start(): this {
+    this.closed = false;
+    this.powerOn();
+    return this;
+  }
+
+  /** Switch off for good (no reconnection); pending results stay in the outbox. */
+  close(): void {
+    this.closed = true;
+    this.powered = false;
+    this.run?.abandon();
+    this.run = null;
+    this.clearAll();
+    const link = this.link;
+    this.link = null;
+    this.welcomed = false;
+    link?.close();
+  }
+
+  /** Same as close(). */
+  stop(): void {
+    this.close();
+  }
+
+  /** How many results this headset has made (each eye of a run, each examination). */
+  get resultsProduced(): number {
+    return this.produced.length;
+  }
+
+  /** Results not yet confirmed stored by the server. */
+  get pendingResults(): number {
+    return this.outbox.size;
+  }
+
+  get connected(): boolean {
+    return this.welcomed;
+  }
+
+  get isPowered(): boolean {
+    return this.powered;
+  }
+
+  /** The running test, for inspection. */
+  get running(): TestRun | null {
+    return this.run;
+  }
+
+  // ---- faults on demand ------------------------------------------------------------------------------------------
+
+  /** Network lost for `ms` of clock time (abnormal close), then reconnection every reconnectMs. */
+  disconnect(ms: number): void {
+    this.events.emit("fault", "disconnect");
+    this.offlineUntil = Math.max(this.offlineUntil, this.clock.now() + ms);
+    const link = this.link;
+    this.link = null;
+    this.lost();
+    link?.drop();
+  }
+
+  /** The next `n` outgoing frames are lost (hello excepted). */
+  dropMessages(n: number): void {
+    this.events.emit("fault", "drop");
+    this.dropNextN += n;
+  }
+
+  /** The clicker drops out for `ms` of clock time: a running test stops (clickerDisconnected, then status stopped). */
+  clickerDisconnect(ms = 30_000): void {
+    this.events.emit("fault", "clicker");
+    this.battery.clickerConnected = false;
+    if (this.run) {
+      this.send({ type: "clickerDisconnected" });
+      this.run.stop();
+    }
+    this.later("clicker", ms, () => {
+      this.battery.clickerConnected = true;
+    });
+  }
+
+  /** The headset battery is empty: it dies at once (abnormal close) and the running test is lost; someone docks it and
+   * after `offMs` of clock time (default RECHARGE_OFF_MS of device time) it is back on, charging. */
+  batteryEmpty(offMs?: number): void {
+    this.events.emit("fault", "battery");
+    this.battery.vr = 0;
+    this.powerOff(offMs);
+  }
+
+  /** The patient stops pressing (a test pauses after a long silent run): `true` until called with `false`, or a number
+   * of device-time ms. */
+  patientStopsResponding(on: boolean | number = 60_000): void {
+    if (on !== false) this.events.emit("fault", "unresponsive");
+    this.cancel("unresponsive");
+    this.unresponsive = on !== false;
+    this.run?.setUnresponsive(this.unresponsive);
+    if (typeof on === "number")
+      this.later("unresponsive", on / this.speed, () => {
+        this.unresponsive = false;
+        this.run?.setUnresponsive(false);
+      });
+  }
+
+  /** The running test's engine (perimetry), for inspection. */
+  get currentTest(): PerimetryTest | null {
+    return this.run?.currentTest ?? null;
+  }
+
+  // ---- power and connection ----------------------------------------------------------------------------------------
+
+  private powerOn(): void {
+    if (this.closed) return;
+    this.powered = true;
+    this.setStatus(this.hasWork() ? DeviceStatus.AwaitMeasurement : DeviceStatus.Standby);
+    this.every("battery", BATTERY_TICK_MS, () => this.batteryTick());
+    this.cancelFaults?.();
+    this.cancelFaults = scheduleFaults(this.clock, this.faultRng, () => this.faults, (kind) => this.randomFault(kind));
+    this.connect();
+    this.idle();
+  }
+
+  private powerOff(offMs = RECHARGE_OFF_MS / this.speed): void {
+    this.powered = false;
+    this.run?.abandon();
+    this.run = null;
+    this.clearAll();
+    const link = this.link;
+    this.link = null;
+    this.lost();
+    link?.drop();
+    this.status = DeviceStatus.NotConnected;
+    this.events.emit("status", this.status);
+    // Straight onto the dock; it charges while off and comes back on when it has some charge.
+    this.battery.vrCharging = true;
+    const offAt = this.clock.now();
+    this.later("recharge", offMs, () => {
+      this.battery.tick((this.clock.now() - offAt) * this.speed, false);
+      this.powerOn();
+    });
+  }
+
+  private connect(): void {
+    if (!this.powered || this.closed || this.link || this.connecting) return;
+    const wait = this.offlineUntil - this.clock.now();
+    if (wait > 0) return this.later("reconnect", wait, () => this.connect());
+    this.connecting = true;
+    let mine: Link | null = null;
+    let gone = false;
+    this.o.connector.open({
+      onOpen: (link) => {
+        this.connecting = false;
+        if (gone || !this.powered || this.closed || this.clock.now() < this.offlineUntil) return link.drop();
+        mine = link;
+        this.link = link;
+        this.sendNow({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: this.deviceSn, firmware: this.o.firmware ?? "isopter-sim-1" });
+      },
+      onMessage: (text) => {
+        if (mine !== null && this.link === mine) this.receive(text);
+      },
+      onClose: () => {
+        gone = true;
+        this.connecting = false;
+        if (mine !== null && this.link !== mine) return; // a link we already left
+        this.link = null;
+        this.lost();
+        this.later("reconnect", this.o.reconnectMs ?? 1_000, () => this.connect());
+      },
+    });
+  }
+
+  /** The link is gone (or going): no heartbeats until the next welcome. */
+  private lost(): void {
+    const was = this.welcomed;
+    this.welcomed = false;
+    this.stopEvery("heartbeat");
+    this.cancel("retry");
+    if (was) this.events.emit("connection", false);
+    if (this.powered && !this.closed) this.later("reconnect", Math.max(this.o.reconnectMs ?? 1_000, this.offlineUntil - this.clock.now()), () => this.connect());
+  }
+
+  private receive(text: string): void {
+    const decoded = readServerFrame(text);
+    if (Result.isFailure(decoded)) return this.log(`ignored a malformed frame: ${formatFailure(decoded.failure)}`);
+    const m = decoded.success;
+    this.events.emit("received", m);
+    switch (m.type) {
+      case "welcome":
+        this.welcomed = true;
+        this.alias = m.alias;
+        this.serverOffset = m.serverTime - this.clock.now();
+        this.sendStatus();
+        this.heartbeat();
+        this.every("heartbeat", this.o.heartbeatMs ?? DEVICE_HEARTBEAT_INTERVAL_MS, () => this.heartbeat());
+        this.flushOutbox(0);
+        this.every("retry", RETRY_MS, () => this.flushOutbox(RETRY_MS));
+        this.events.emit("connection", true);
+        return;
+      case "refused":
+        this.log(`refused (${m.reason}): ${m.message}`);
+        this.offlineUntil = this.clock.now() + REFUSED_RETRY_MS;
+        return this.link?.close();
+      case "command":
+        return this.command(m.commandId, m.kind);
+      case "queue":
+        this.queue = m.items;
+        this.outbox.settleByQueue(m.items);
+        if (!this.run && (this.status === DeviceStatus.Standby || this.status === DeviceStatus.AwaitMeasurement)) this.idle();
+        return;
+      case "standalone":
+        this.standalone = m.standaloneId && m.config ? { standaloneId: m.standaloneId, config: m.config } : null;
+        if (!this.run && (this.status === DeviceStatus.Standby || this.status === DeviceStatus.AwaitMeasurement)) this.idle();
+        return;
+      case "resultAccepted":
+        this.outbox.accepted(m.resultId);
+        return;
+    }
+  }
+
+  // ---- sending -----------------------------------------------------------------------------------------------------
+
+  private send(m: HeadsetMessage): void {
+    if (!this.welcomed) return;
+    if (this.dropNextN > 0 || (this.faults.dropRate > 0 && this.faultRng.chance(this.faults.dropRate))) {
+      if (this.dropNextN > 0) this.dropNextN--;
+      this.events.emit("dropped", m);
+      return;
+    }
+    this.sendNow(m);
+  }
+
+  private sendNow(m: HeadsetMessage): void {
+    if (!this.link) return;
+    this.link.send(frame(m));
+    this.events.emit("sent", m);
+  }
+
+  private heartbeat(): void {
+    this.send({ type: "heartbeat", battery: this.battery.snapshot() });
+  }
+
+  private sendStatus(): void {
+    this.send({ type: "status", status: this.status, gazeCalibration: this.run?.gazeCalibration ?? null });
+  }
+
+  private setStatus(s: S): void {
+    this.status = s;
+    this.events.emit("status", s);
+    this.sendStatus();
+  }
+
+  private flushOutbox(retryMs: number): void {
+    if (!this.welcomed) return;
+    for (const m of this.outbox.due(this.clock.now(), retryMs)) this.send(m);
+  }
+
+  // ---- commands and runs -------------------------------------------------------------------------------------------
+
+  private command(commandId: string, kind: CommandKind): void {
+    const ack = (ok: boolean, error?: string) => this.send({ type: "ack", commandId, ok, ...(error ? { error } : {}) });
+    if (!isCommandAllowed(kind, this.status)) return ack(false, `${kind} is not possible while ${this.status}`);
+    switch (kind) {
+      case "start":
+        if (this.run) return this.run.skipTutorial() ? ack(true) : ack(false, "a test is running");
+        return this.startNext() ? ack(true) : ack(false, "nothing to run: the queue is empty");
+      case "pause":
+        return ack(this.run?.pause() ?? false);
+      case "resume":
+        return ack(this.run?.resume() ?? false);
+      case "stop":
+        if (this.run) this.run.stop();
+        else {
+          this.cancel("idle");
+          this.setStatus(DeviceStatus.Stopped);
+          this.hold();
+        }
+        return ack(true);
+    }
+  }
+
+  private hasWork(): boolean {
+    return this.standalone !== null || this.queue.length > 0;
+  }
+
+  private nextPlan(): RunPlan | null {
+    if (this.standalone) return { kind: "standalone", ...this.standalone, resultId: `${this.deviceSn}:${this.boot}:${++this.runs}` };
+    return this.queue[0] ?? null;
+  }
+
+  /** Start the stand-alone measurement or the leftmost queue item; false when there is none. */
+  private startNext(): boolean {
+    if (!this.powered || this.run) return false;
+    const plan = this.nextPlan();
+    if (!plan) return false;
+    this.cancel("idle");
+    if (this.status !== DeviceStatus.AwaitMeasurement) this.setStatus(DeviceStatus.AwaitMeasurement);
+    const run: TestRun = new TestRun(plan, this.runContext(), {
+      status: (s) => {
+        if (this.run === run) this.setStatus(s);
+        if (s === DeviceStatus.Stopped && this.run === run) {
+          this.run = null;
+          this.hold();
+        }
+      },
+      progress: (p) => this.send(p),
+      upload: (m) => {
+        this.produced.push(m);
+        this.outbox.add(m);
+        this.events.emit("upload", m);
+        if (this.welcomed) {
+          this.outbox.sent(m, this.clock.now());
+          this.send(m);
+        }
+      },
+      patientSilent: () => {
+        if (this.run !== run || !run.pause()) return;
+        this.log("the patient stopped responding: test paused");
+        if (this.o.autopilot) this.later("resume", AUTOPILOT_RESUME_MS / this.speed, () => this.run === run && run.resume());
+      },
+      finished: () => {
+        if (this.run === run) this.run = null;
+        this.hold();
+      },
+      failed: (message) => this.log(message),
+    });
+    this.run = run;
+    if (this.unresponsive) run.setUnresponsive(true);
+    run.begin();
+    return true;
+  }
+
+  /** Show stopped or finished for a moment, then wait for the next test. */
+  private hold(): void {
+    this.later("idle", END_HOLD_MS / this.speed, () => {
+      if (!this.hasWork() && this.battery.vr < DOCK_BELOW) this.battery.vrCharging = true;
+      this.idle();
+    });
+  }
+
+  /** Between tests: awaitmeasurement with something to run, else standby; repeat stand-alone, or autopilot. */
+  private idle(): void {
+    if (!this.powered || this.run) return;
+    this.cancel("idle");
+    const s = this.hasWork() ? DeviceStatus.AwaitMeasurement : DeviceStatus.Standby;
+    if (s !== this.status) this.setStatus(s);
+    if (this.standalone) this.later("idle", (this.o.standaloneGapMs ?? 30_000) / this.speed, () => this.startNext());
+    else if (this.o.autopilot && this.queue.length > 0) this.later("idle", AUTOPILOT_START_MS / this.speed, () => this.startNext());
+  }
+
+  private runContext(): RunContext {
+    return {
+      clock: this.clock,
+      speed: this.speed,
+      rng: this.rng,
+      deviceSn: this.deviceSn,
+      seed: this.seed,
+      alias: () => this.alias,
+      now: () => this.clock.now() + this.serverOffset,
+      profileFor: (patientId) => this.o.profile ?? profileForPatient(patientId),
+      ageFor: (birthdate) => ageAt(birthdate, this.clock.now() + this.serverOffset) ?? undefined,
+    };
+  }
+
+  // ---- battery and random faults -----------------------------------------------------------------------------------
+
+  private batteryTick(): void {
+    this.battery.tick(BATTERY_TICK_MS * this.speed, this.run !== null);
+    if (this.battery.empty) {
+      this.log("battery empty");
+      this.events.emit("fault", "battery");
+      this.powerOff();
+    }
+  }
+
+  private randomFault(kind: FaultKind): void {
+    if (!this.powered) return;
+    switch (kind) {
+      case "disconnect": {
+        const [lo, hi] = this.faults.disconnectMs;
+        return this.disconnect(this.faultRng.uniform(lo, hi));
+      }
+      case "clicker":
+        return this.run ? this.clickerDisconnect() : undefined;
+      case "battery":
+        return this.batteryEmpty();
+      case "unresponsive":
+        return this.run ? this.patientStopsResponding() : undefined;
+      case "drop":
+        return;
+    }
+  }
+
+  // ---- timers ------------------------------------------------------------------------------------------------------
+
+  private later(name: string, ms: number, fn: () => void): void {
+    this.cancel(name);
+    this.timers.set(
+      name,
+      this.clock.setTimeout(() => {
+        this.timers.delete(name);
+        fn();
+      }, ms),
+    );
+  }
+
+  private cancel(name: string): void {
+    const t = this.timers.get(name);
+    if (t !== undefined) this.clock.clearTimeout(t);
+    this.timers.delete(name);
+    const i = this.intervals.get(name);
+    if (i !== undefined) this.clock.clearInterval(i);
+    this.intervals.delete(name);
+  }
+
+  private every(name: string, ms: number, fn: () => void): void {
+    this.cancel(name);
+    this.intervals.set(name, this.clock.setInterval(fn, ms));
+  }
+
+  private stopEvery(name: string): void {
+    this.cancel(name);
+  }
+
+  private clearAll(): void {
+    for (const name of [...this.timers.keys(), ...this.intervals.keys()]) this.cancel(name);
+    this.cancelFaults?.();
+    this.cancelFaults = null;
+  }
+
+  private log(line: string): void {
+    this.o.log?.(`[headset ${this.deviceSn}] ${line}`);
+  }
+}

@@ -1,0 +1,110 @@
+import type { Clock, TimerId } from "../../core/ports.ts";
+import type { LiveThreshold } from "../../core/device/protocol.ts";
+import type { PerimetryOutcome, PerimetryTest } from "../perimetry/engine.ts";
+import { runOnClock } from "../perimetry/run.ts";
+import { UNRESPONSIVE_PAUSE_AFTER } from "./sequence.ts";
+
+// What runs while the headset is "playing": a perimetry test on the engine, or a timed examination (Amsler, acuity,
+// colour). Both pause, resume and stop on the headset's Clock, and report progress as the device protocol carries it.
+
+export interface PlayProgress {
+  readonly nTested: number;
+  readonly nLocations: number;
+  readonly thresholds: readonly LiveThreshold[];
+  readonly lastUpdatedIndex: number | null;
+}
+
+export interface Player {
+  pause(): void;
+  resume(): void;
+  stop(): void;
+  /** The patient stops (true) or starts again (false) pressing the clicker. */
+  setUnresponsive(on: boolean): void;
+}
+
+export interface PlayHooks<R> {
+  progress(p: PlayProgress): void;
+  done(outcome: R): void;
+  /** The patient has not pressed for a long run of presentations: the headset pauses the test. */
+  patientSilent(): void;
+}
+
+/** A perimetry test on the engine: one presentation per stimulus cycle / speed. */
+export const playPerimetry = (test: PerimetryTest, clock: Clock, speed: number, hooks: PlayHooks<PerimetryOutcome>): Player => {
+  const run = runOnClock(test, clock, {
+    speed,
+    onStep: (s) => {
+      if (s.progress) hooks.progress(s.progress);
+      const silent = test.unansweredInARow;
+      // Deferred: runOnClock schedules the next cycle after onStep returns, and a pause must clear that timer.
+      if (!s.done && silent >= UNRESPONSIVE_PAUSE_AFTER && silent % UNRESPONSIVE_PAUSE_AFTER === 0) clock.setTimeout(() => hooks.patientSilent(), 0);
+    },
+    onDone: (o) => hooks.done(o),
+  });
+  return {
+    pause: () => run.pause(),
+    resume: () => run.resume(),
+    stop: () => run.stop(),
+    setUnresponsive: (on) => {
+      test.unresponsive = on;
+    },
+  };
+};
+
+/** A timed examination of `steps` equal steps over `totalMs` device time (Amsler: one answer; acuity: letters; colour:
+ * plates). An unresponsive patient does not advance it; after UNRESPONSIVE_PAUSE_AFTER silent step lengths it asks
+ * for a pause, like a perimetry test. */
+export const playTimed = (steps: number, totalMs: number, clock: Clock, speed: number, hooks: PlayHooks<null>): Player => {
+  const stepMs = totalMs / steps / speed;
+  let done = 0;
+  let silent = 0;
+  let unresponsive = false;
+  let timer: TimerId | null = null;
+  let paused = false;
+  let stopped = false;
+  const schedule = () => {
+    timer = clock.setTimeout(tick, stepMs);
+  };
+  const tick = () => {
+    timer = null;
+    if (paused || stopped) return;
+    if (unresponsive) {
+      silent++;
+      if (silent % UNRESPONSIVE_PAUSE_AFTER === 0) hooks.patientSilent();
+      if (!paused && !stopped) schedule();
+      return;
+    }
+    silent = 0;
+    done++;
+    hooks.progress({ nTested: done, nLocations: steps, thresholds: [], lastUpdatedIndex: null });
+    if (done >= steps) {
+      stopped = true;
+      hooks.done(null);
+    } else if (!paused && !stopped) schedule();
+  };
+  schedule();
+  const cancel = () => {
+    if (timer !== null) clock.clearTimeout(timer);
+    timer = null;
+  };
+  return {
+    pause: () => {
+      if (paused || stopped) return;
+      paused = true;
+      cancel();
+    },
+    resume: () => {
+      if (!paused || stopped) return;
+      paused = false;
+      schedule();
+    },
+    stop: () => {
+      stopped = true;
+      cancel();
+    },
+    setUnresponsive: (on) => {
+      unresponsive = on;
+      if (!on) silent = 0;
+    },
+  };
+};
