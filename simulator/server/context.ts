@@ -37,6 +37,8 @@ export interface ServerContext {
   now(): number;
   /** Verifies an access token and re-reads the user (deleted users and changed roles take effect at once). */
   authenticate(token: string): Promise<AuthCheck>;
+  /** Drops the cached account of a user whose row changed (role, session, state, deletion). */
+  forgetUser(userId: string): void;
   /** A fresh access token for the same session. */
   issueAccessToken(claims: Omit<TokenClaims, "exp" | "kind">): string;
 }

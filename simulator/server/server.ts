@@ -80,6 +80,18 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const devices = deviceHub(db, settingsIn.commandTimeoutMs);
   let settings = settingsIn;
 
+  // Accounts read on every authenticated call; kept for a moment and dropped on every write to a user row
+  // (ctx.forgetUser), so a role change or deletion takes effect on the next call.
+  const users = new Map<string, { row: Awaited<ReturnType<typeof userById>>; until: number }>();
+  const cachedUser = async (id: string) => {
+    const hit = users.get(id);
+    if (hit && hit.until > Date.now()) return hit.row;
+    const row = await userById(db, id);
+    users.set(id, { row, until: Date.now() + 2_000 });
+    if (users.size > 10_000) users.clear();
+    return row;
+  };
+
   const ctx: ServerContext = {
     db,
     signer,
@@ -94,11 +106,14 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     async authenticate(token) {
       const check = signer.verify(token, "access", now());
       if (!check.ok) return check;
-      const user = await userById(db, check.claims.sub);
+      const user = await cachedUser(check.claims.sub);
       if (!user || user.state !== "active" || user.organisationId !== check.claims.organisationId)
         return { ok: false, reason: "token_verification_error" };
       const claims: TokenClaims = { ...check.claims, role: user.role, email: user.email, username: user.username ?? user.email };
       return { ok: true, claims, superseded: check.claims.sid !== undefined && user.sessionId !== check.claims.sid };
+    },
+    forgetUser(id) {
+      users.delete(id);
     },
     issueAccessToken(claims) {
       return signer.sign({ ...claims, kind: "access", exp: Math.floor(now() / 1000) + settings.accessTokenTtlSeconds });

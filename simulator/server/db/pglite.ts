@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { Database, Queryable, Row } from "./database.ts";
 
@@ -7,6 +8,7 @@ import type { Database, Queryable, Row } from "./database.ts";
 // answering: with relaxedDurability false it is awaited.
 
 export const openPglite = async (dataDir: string | undefined): Promise<Database> => {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir ? { dataDir, relaxedDurability: false } : { relaxedDurability: false });
   const asQueryable = (q: Pick<PGlite, "query">): Queryable => ({
     async query<R extends Row>(sql: string, params: ReadonlyArray<unknown> = []) {

@@ -34,6 +34,7 @@ const organisationRow = async (q: Queryable, id: string) =>
 const startSession = async (ctx: ServerContext, user: users.UserRow) => {
   const sid = randomBytes(12).toString("base64url");
   await ctx.db.transaction((tx) => tx.query("update users set session_id = $2 where id = $1", [user.id, sid]));
+  ctx.forgetUser(user.id);
   ctx.live.endOtherSessions(user.id, sid);
   return ctx.issueAccessToken({ sub: user.id, organisationId: user.organisationId, role: user.role, username: user.username ?? user.email, email: user.email, sid });
 };
@@ -72,6 +73,7 @@ export const accountHandlers: SomeHandlers<
   logout: async (call) => {
     const claims = claimsOf(call);
     await call.ctx.db.transaction((tx) => tx.query("update users set session_id = null where id = $1 and session_id = $2", [claims.sub, claims.sid ?? ""]));
+    call.ctx.forgetUser(claims.sub);
     return { data: null };
   },
   checkToken: async (call) => {
@@ -123,6 +125,7 @@ export const accountHandlers: SomeHandlers<
       await tx.query("update password_resets set used_at = $2 where token_hash = $1", [sha256(call.token), nowIso(ctx)]);
       await tx.query("update users set password_hash = $2, session_id = null where id = $1", [claims.sub, hash]);
     });
+    ctx.forgetUser(claims.sub);
     ctx.live.endUser(claims.sub);
     return { data: null };
   },
@@ -222,6 +225,7 @@ export const accountHandlers: SomeHandlers<
     if (target.id === claims.sub) throw forbidden("You cannot change your own role");
     if (target.role === Role.Admin || call.body.role === Role.Admin) throw forbidden("Managers cannot grant or take the admin role");
     await write(call.ctx, (tx) => tx.query("update users set role = $2 where id = $1", [target.id, call.body.role]));
+    call.ctx.forgetUser(target.id);
     return { data: users.toUser({ ...target, role: call.body.role }) };
   },
   "user.delete": async (call) => {
@@ -232,6 +236,7 @@ export const accountHandlers: SomeHandlers<
     if (target.id === claims.sub) throw forbidden("You cannot delete your own account");
     if (target.role === Role.Admin) throw forbidden("Managers cannot delete an admin");
     await write(call.ctx, (tx) => tx.query("delete from users where id = $1", [target.id]));
+    call.ctx.forgetUser(target.id);
     call.ctx.live.endUser(target.id);
     return { data: { id: target.id } };
   },

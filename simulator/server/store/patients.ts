@@ -24,6 +24,7 @@ export const toPatient = (r: Row): Patient => {
 };
 
 const bodyOf = ({ name: _n, birthdate: _b, ...rest }: PatientFields) => JSON.stringify(rest);
+const searchText = (f: PatientFields) => `${f.name} ${f.uniqueId}`.toLowerCase();
 
 export const getPatient = async (q: Queryable, org: string, id: string): Promise<Patient | undefined> => {
   const rows = await q.query(`select ${columns} from patients where organisation_id = $1 and id = $2`, [org, id]);
@@ -52,36 +53,39 @@ export const searchPatients = async (q: Queryable, org: string, s: PatientSearch
   const params: unknown[] = [org];
   if (s.name && s.name.trim() !== "") {
     params.push(`%${s.name.trim().toLowerCase().replace(/[\\%_]/g, (c) => "\\" + c)}%`);
-    where.push(`(lower(name) like $${params.length} or lower(body->>'uniqueId') like $${params.length})`);
+    where.push(`search like $${params.length}`);
   }
   if (s.birthdate) {
     params.push(s.birthdate);
     where.push(`birthdate = $${params.length}`);
   }
-  const total = (await q.query<{ n: number }>(`select count(*)::int as n from patients where ${where.join(" and ")}`, params))[0]?.n ?? 0;
   params.push(s.quantity, (s.page - 1) * s.quantity);
+  // One statement: the page and, on each row, the number of all matches.
   const rows = await q.query(
-    `select ${columns} from patients where ${where.join(" and ")} order by lower(name), id limit $${params.length - 1} offset $${params.length}`,
+    `select ${columns}, count(*) over () as total from patients where ${where.join(" and ")}
+     order by lower(name), id limit $${params.length - 1} offset $${params.length}`,
     params,
   );
+  const total = Number(rows[0]?.total ?? 0);
   const entries = rows.map(toPatient);
   return { entries, remaining: Math.max(0, total - (s.page - 1) * s.quantity - entries.length), page: s.page };
 };
 
 export const insertPatient = async (q: Queryable, org: string, id: string, fields: PatientFields, now: string) => {
   await q.query(
-    "insert into patients (id, organisation_id, name, birthdate, body, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $6)",
-    [id, org, fields.name, fields.birthdate, bodyOf(fields), now],
+    "insert into patients (id, organisation_id, name, birthdate, body, search, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $7)",
+    [id, org, fields.name, fields.birthdate, bodyOf(fields), searchText(fields), now],
   );
 };
 
 export const updatePatient = async (q: Queryable, org: string, id: string, fields: PatientFields, now: string) => {
-  await q.query("update patients set name = $3, birthdate = $4, body = $5, updated_at = $6 where organisation_id = $1 and id = $2", [
+  await q.query("update patients set name = $3, birthdate = $4, body = $5, search = $6, updated_at = $7 where organisation_id = $1 and id = $2", [
     org,
     id,
     fields.name,
     fields.birthdate,
     bodyOf(fields),
+    searchText(fields),
     now,
   ]);
 };
