@@ -136,8 +136,8 @@ describe("notifications", () => {
     let nextId = 1;
     const clock = {
       now: () => now,
-      set: ((fn: () => void, ms: number) => { const id = nextId++; timers.push({ at: now + ms, fn, id }); return id; }) as unknown as typeof setTimeout,
-      clear: ((id: number) => { const i = timers.findIndex((x) => x.id === id); if (i >= 0) timers.splice(i, 1); }) as unknown as typeof clearTimeout,
+      set: (fn: () => void, ms: number) => { const id = nextId++; timers.push({ at: now + ms, fn, id }); return id; },
+      clear: (id: unknown) => { const i = timers.findIndex((x) => x.id === id); if (i >= 0) timers.splice(i, 1); },
     };
     const advance = (ms: number) => { now += ms; for (const t of [...timers]) if (t.at <= now) { timers.splice(timers.indexOf(t), 1); t.fn(); } };
     const done = vi.fn();

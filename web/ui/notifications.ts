@@ -32,10 +32,19 @@ export function useNotify() {
  * A pausable countdown: the remaining time survives pauses (hover), so a notification read for a while
  * still gets its full display time. Time and timers are passed in so the rule can be tested without waiting.
  */
-export function pausableTimer(durationMs: number, onDone: () => void, clock = { now: () => Date.now(), set: setTimeout, clear: clearTimeout }) {
+export interface TimerClock {
+  now: () => number;
+  set: (fn: () => void, ms: number) => unknown;
+  clear: (handle: unknown) => void;
+}
+
+// Wrapped so the browser's timer functions are called with their own `this` (a bare method call is an Illegal invocation).
+const systemClock: TimerClock = { now: () => Date.now(), set: (fn, ms) => setTimeout(fn, ms), clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+
+export function pausableTimer(durationMs: number, onDone: () => void, clock: TimerClock = systemClock) {
   let remaining = durationMs;
   let startedAt = 0;
-  let handle: ReturnType<typeof setTimeout> | undefined;
+  let handle: unknown;
   const resume = () => {
     if (handle !== undefined) return;
     startedAt = clock.now();
