@@ -9,12 +9,13 @@ import { LaneHeader } from "./LaneHeader.tsx";
 import { LivePanel } from "./LivePanel.tsx";
 import { MeasurementCard } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
+import type { LandingMark } from "./Lanes.tsx";
 
 export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
 
 /** One device: its header, its queue of measurement cards (leftmost runs next) and the live panel while a test runs. */
-export function Lane({ view, pinned, flashing, over, blinkingId }: {
-  view: DeviceView; pinned: boolean; flashing: boolean; over: boolean; blinkingId: string | null;
+export function Lane({ view, pinned, flashing, over, blinkingId, landing = null }: {
+  view: DeviceView; pinned: boolean; flashing: boolean; over: boolean; blinkingId: string | null; landing?: LandingMark | null;
 }) {
   const { t } = useLingui();
   const device = view.device;
@@ -31,7 +32,8 @@ export function Lane({ view, pinned, flashing, over, blinkingId }: {
           <div ref={setNodeRef} className="lane-cards" role="list" aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
             {items.length === 0 && <p className="lane-empty">{t`No measurements queued. Use + to add one, or drag a card here.`}</p>}
             {items.map((m, i) => (
-              <div role="listitem" key={m.id}>
+              <div role="listitem" key={m.id} className="lane-slot">
+                {landing?.index === i && <LandingBar refused={landing.refused} />}
                 <MeasurementCard deviceId={device.id} index={i}
                   info={{
                     measurement: m,
@@ -44,10 +46,17 @@ export function Lane({ view, pinned, flashing, over, blinkingId }: {
                   onClone={() => openForm({ mode: "clone", deviceSn: device.deviceSn, source: m })} />
               </div>
             ))}
+            {landing !== null && landing.index >= items.length && <LandingBar refused={landing.refused} />}
           </div>
         </SortableContext>
         {live && <LivePanel progress={live} measurement={items.find((m) => m.id === live.perimetryId)} />}
       </div>
     </section>
   );
+}
+
+/** Where a card dragged from another lane would land; red where the planner refuses it (between linked cards). */
+function LandingBar({ refused }: { refused: boolean }) {
+  const { t } = useLingui();
+  return <span className="landing-bar" data-refused={refused} role="presentation" title={refused ? t`cannot drop here` : undefined} />;
 }

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import {
   DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors,
-  type Announcements, type CollisionDetection, type DragEndEvent, type DragOverEvent, type DragStartEvent,
+  type Announcements, type CollisionDetection, type DragEndEvent, type DragMoveEvent, type DragOverEvent, type DragStartEvent,
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useAtomValue, useStore } from "jotai";
@@ -11,13 +11,16 @@ import type { Drop } from "../../core/scheduling/drop-plan.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
 import { useApi } from "../state/client.ts";
 import { devicesAtom, flashingLanesAtom, trackerAtom, trackerTickAtom } from "../state/devices.ts";
-import { dropMeasurement } from "../state/devices-commands.ts";
+import { dropMeasurement, measurementLanes } from "../state/devices-commands.ts";
+import { planDrop } from "../../core/scheduling/drop-plan.ts";
 import { pinsAtom } from "../state/technician.ts";
 import { orderPinnedFirst } from "../../core/scheduling/pinned-lanes.ts";
 import { useNotify } from "../ui/notifications.ts";
 import { Lane } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
+
+export interface LandingMark { readonly deviceId: string; readonly index: number; readonly refused: boolean }
 
 interface CardData { deviceId: string; index: number; lane?: undefined }
 interface LaneData { deviceId: string; lane: true }
@@ -64,6 +67,8 @@ export function Lanes({ blinkingId, refetch }: { blinkingId: string | null; refe
   const flashing = useAtomValue(flashingLanesAtom);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [overLane, setOverLane] = useState<string | null>(null);
+  /** Where a card dragged to another lane would land, and whether the planner would accept it there. */
+  const [landing, setLanding] = useState<LandingMark | null>(null);
 
   const views: DeviceView[] = orderPinnedFirst(devices, new Set(pins), (d) => d.deviceSn)
     .map((d) => deviceView(d, tracker?.get(d.deviceSn), "measurements"));
@@ -85,9 +90,17 @@ export function Lanes({ blinkingId, refetch }: { blinkingId: string | null; refe
 
   const onDragStart = (e: DragStartEvent) => setActiveId(String(e.active.id));
   const onDragOver = (e: DragOverEvent) => setOverLane((e.over?.data.current as DropData | undefined)?.deviceId ?? null);
+  const onDragMove = (e: DragMoveEvent) => {
+    const drop = dropOf(e, (id) => devices.find((d) => d.id === id)?.perimetries.length ?? 0);
+    const destination = drop?.destination;
+    if (!drop || !destination || destination.deviceId === drop.source.deviceId) return setLanding((l) => (l === null ? l : null));
+    const refused = planDrop(measurementLanes(store), drop).outcome === "refused";
+    setLanding((l) => (l && l.deviceId === destination.deviceId && l.index === destination.index && l.refused === refused ? l : { ...destination, refused }));
+  };
   const onDragEnd = async (e: DragEndEvent) => {
     setActiveId(null);
     setOverLane(null);
+    setLanding(null);
     const drop = dropOf(e, (id) => devices.find((d) => d.id === id)?.perimetries.length ?? 0);
     if (!drop) return;
     const result = await dropMeasurement({ store, api, refetch }, drop);
@@ -102,12 +115,13 @@ export function Lanes({ blinkingId, refetch }: { blinkingId: string | null; refe
 
   return (
     <DndContext sensors={sensors} collisionDetection={laneCollision} accessibility={{ announcements }}
-      onDragStart={onDragStart} onDragOver={onDragOver} onDragEnd={(e) => void onDragEnd(e)}
-      onDragCancel={() => { setActiveId(null); setOverLane(null); }}>
+      onDragStart={onDragStart} onDragOver={onDragOver} onDragMove={onDragMove} onDragEnd={(e) => void onDragEnd(e)}
+      onDragCancel={() => { setActiveId(null); setOverLane(null); setLanding(null); }}>
       <div className="lanes">
         {views.map((view) => (
           <Lane key={view.device.id} view={view} pinned={pins.includes(view.device.deviceSn)} flashing={flashing.has(view.device.id)}
-            over={overLane === view.device.id && active?.device.id !== view.device.id} blinkingId={blinkingId} />
+            over={overLane === view.device.id && active?.device.id !== view.device.id} blinkingId={blinkingId}
+            landing={landing?.deviceId === view.device.id ? landing : null} />
         ))}
       </div>
       <DragOverlay dropAnimation={null}>
