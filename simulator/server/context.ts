@@ -16,6 +16,8 @@ export interface ServerSettings {
   readonly loginWindowMs: number;
   /** How long PATCH device/update {status} waits for the headset's ack. */
   readonly commandTimeoutMs: number;
+  /** A connected headset silent this long is marked disconnected ("No heartbeat for 4 s marks it disconnected"). */
+  readonly deviceSilenceMs: number;
   /** Base of links in e-mails (reset, invitation). */
   readonly publicUrl: string;
 }

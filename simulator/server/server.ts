@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { WebSocketServer } from "ws";
 import { endpoints } from "../../core/model/contract/index.ts";
+import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../core/device/connection.ts";
 import { loginRateLimit } from "./auth/rate-limit.ts";
 import { tokenSigner, type TokenClaims } from "./auth/token.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
@@ -52,6 +53,7 @@ const defaults: ServerSettings = {
   loginFailuresAllowed: 10,
   loginWindowMs: 60_000,
   commandTimeoutMs: 5_000,
+  deviceSilenceMs: DEVICE_DISCONNECT_TIMEOUT_MS,
   publicUrl: "",
 };
 

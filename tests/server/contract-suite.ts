@@ -88,7 +88,7 @@ export const contractSuite = (backend: Backend) =>
       o("patient.register", { body: { name, uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate } });
 
     beforeAll(async () => {
-      server = await startTestServer(backend, { settings: { commandTimeoutMs: 400 } });
+      server = await startTestServer(backend, { settings: { commandTimeoutMs: 400, deviceSilenceMs: 60_000 } });
       base = server.url;
       manager = await login(base, "manager");
       exercised.add("login");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, liveSocket, login, raw, startTestServer, type TestServer } from "./harness.ts";
+import { call, fakeHeadset, liveSocket, login, raw, startTestServer, type TestServer } from "./harness.ts";
 
 // Roles and sessions, enforced by the server: "Managers can access the users page: invite by e-mail, change roles,
 // delete users ... The user role cannot reach the users page" (accounts §6); token expiry and "another session opened"
@@ -13,7 +13,7 @@ describe("roles, sessions and the login rate limit", () => {
   beforeAll(async () => {
     server = await startTestServer("pglite", {
       now: () => Date.now() + offsetMs,
-      settings: { loginFailuresAllowed: 3, loginWindowMs: 60_000, accessTokenTtlSeconds: 600 },
+      settings: { loginFailuresAllowed: 3, loginWindowMs: 60_000, accessTokenTtlSeconds: 600, deviceSilenceMs: 400 },
     });
     base = server.url;
   });
@@ -78,5 +78,23 @@ describe("roles, sessions and the login rate limit", () => {
     expect([limited.status, limited.responseType]).toEqual([429, "rate_limited"]);
     offsetMs += 61_000;
     expect((await call(base, "login", { body: { username: "user", password: "Demo-Pass-123" } })).status).toBe(200);
+  });
+
+  it("'No heartbeat for 4 s marks it disconnected' (here 0.4 s): a silent headset goes DISCONNECTED, its next message CONNECTED again", async () => {
+    const token = await login(base, "user");
+    const live = await liveSocket(base, token);
+    const sn = (await call(base, "device.all", {}, token)).data[0]!.deviceSn;
+    const headset = await fakeHeadset(base, sn);
+    const isConnection = (c: string) => (m: { type: string; deviceSn?: string; data?: unknown }) =>
+      m.type === "connection" && m.deviceSn === sn && (m.data as { connection: string }).connection === c;
+    await live.next(isConnection("CONNECTED") as never);
+    const mark = live.messages.length;
+    await live.next(isConnection("DISCONNECTED") as never, 5000, mark);
+    expect((await call(base, "device.all", {}, token)).data[0]!.connection).toBe("DISCONNECTED");
+    const mark2 = live.messages.length;
+    headset.send({ type: "heartbeat", battery: { vr: 50, clicker: 50, vrCharging: false, clickerCharging: false } });
+    await live.next(isConnection("CONNECTED") as never, 5000, mark2);
+    await headset.close();
+    live.close();
   });
 });

@@ -39,8 +39,9 @@ export const tokenSigner = (secret: string) => {
       const parts = token.split(".");
       if (parts.length !== 3) return { ok: false, reason: "token_verification_error" };
       const [h, p, s] = parts as [string, string, string];
-      const expected = sign(`${h}.${p}`);
-      const given = Buffer.from(s, "base64url");
+      // Compare the text, not decoded bytes: base64url ignores a last character's spare bits.
+      const expected = Buffer.from(sign(`${h}.${p}`).toString("base64url"));
+      const given = Buffer.from(s);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "token_verification_error" };
       let claims: TokenClaims;
       try {

@@ -23,6 +23,22 @@ const batteryOf = (b: { vr: number | null; clicker: number | null; vrCharging: b
 export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
   let device: DeviceRow | undefined;
   let chain = Promise.resolve();
+  // "A heartbeat marks a device connected ... No heartbeat for 4 s marks it disconnected." (scheduling §4)
+  let lastHeard = ctx.now();
+  let silent = false;
+  const setConnection = async (connection: "CONNECTED" | "DISCONNECTED") => {
+    if (!device) return;
+    // The status stays as last reported; the socket closing is what sets notconnected.
+    await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { connection }));
+    ctx.live.publish(device.organisationId, { type: "connection", operation: "update", data: { deviceSn: device.deviceSn, connection }, deviceSn: device.deviceSn });
+    await publishDevice();
+  };
+  const watchdog = setInterval(() => {
+    if (!device || silent || ctx.now() - lastHeard < ctx.settings.deviceSilenceMs) return;
+    silent = true;
+    chain = chain.then(() => setConnection("DISCONNECTED")).catch(() => undefined);
+  }, Math.min(1000, Math.max(50, ctx.settings.deviceSilenceMs / 4)));
+  watchdog.unref();
 
   const publishDevice = async () => {
     if (!device) return;
@@ -125,8 +141,13 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
 
   socket.on("message", (raw) => {
     const decoded = readHeadsetFrame(raw.toString());
+    lastHeard = ctx.now();
     chain = chain
       .then(async () => {
+        if (silent && device) {
+          silent = false;
+          await setConnection("CONNECTED");
+        }
         if (Result.isFailure(decoded)) {
           const text = formatFailure(decoded.failure);
           const versionProblem = !device && decoded.failure.field === "protocolVersion";
@@ -138,6 +159,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
       .catch((e) => console.error("[isopter server] device socket:", e));
   });
   socket.on("close", () => {
+    clearInterval(watchdog);
     chain = chain.then(async () => {
       if (!device) return;
       ctx.devices.detach(device.deviceSn, socket);
