@@ -9,13 +9,13 @@ export interface SharedOptions {
   readonly json: boolean;
 }
 
-export function defineCommand(parent: Command, nameAndArgs: string, summary: string): Command {
+export function defineCommand(parent: Command, nameAndArgs: string, summary: string, options: { isDefault?: boolean } = {}): Command {
   return parent
-    .command(nameAndArgs)
+    .command(nameAndArgs, options)
     .description(summary)
-    .option("--server <url>", "server URL, e.g. http://127.0.0.1:3000 (default: the profile's; env ISOPTER_SERVER)")
+    .option("--server <url>", "server URL, e.g. http://127.0.0.1:4170 (default: the profile's; env ISOPTER_SERVER)")
     .option("--profile <name>", "profile to use (default: the current one; env ISOPTER_PROFILE)")
-    .option("--json", "print machine-readable JSON instead of a table", false);
+    .option("--json", "machine-readable JSON output (data or summary) instead of text", false);
 }
 
 /** The shared options of the command an action runs in. */

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { registerAnalyse } from "./commands/analyse.ts";
 import { registerDevices } from "./commands/devices.ts";
 import { registerExport } from "./commands/export.ts";
+import { registerSimulate } from "./commands/simulate.ts";
 import { registerLogin } from "./commands/login.ts";
 import { exitCodeHelp } from "./exit-codes.ts";
 import type { CliIo } from "./io.ts";
@@ -26,5 +27,6 @@ export function createProgram(io: CliIo): Command {
   registerExport(program, io);
   registerAnalyse(program, io);
   registerDevices(program, io);
+  registerSimulate(program, io);
   return program;
 }

@@ -30,7 +30,7 @@ function untilStopped(seconds: number | undefined): Promise<void> {
 export function registerDevices(program: Command, io: CliIo): void {
   const devices = program.command("devices").description("VR headsets: status, battery, connection and queue; live watch, ping, diagnosis");
 
-  defineCommand(devices, "list", "list the organisation's devices with status, battery, connection and queue")
+  defineCommand(devices, "list", "list the organisation's devices with status, battery, connection and queue (the default)", { isDefault: true })
     .action(async (_o: unknown, cmd: Command) => {
       const shared = sharedOptions(cmd);
       const session = openSession(shared, io);

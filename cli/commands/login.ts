@@ -5,20 +5,30 @@ import { defineCommand, sharedOptions } from "../command.ts";
 import { badArguments } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { ask, readFirstLine } from "../prompt.ts";
+import type { ProfileStore } from "../profiles/profile-store.ts";
 import { apiBaseOf, apiFor, resolveTarget } from "../session.ts";
 
 // isopter login / logout / profiles / use: profiles map a name to a server; the token sits in a 0600 file.
+
+/** Logs in and, on success only, writes the token file and makes the profile current. */
+export async function logIn(store: ProfileStore, profile: string, server: string, username: string, password: string): Promise<void> {
+  // The login call itself runs without a stored token.
+  const api = createHttpApi({ apiBase: apiBaseOf(server), storage: memoryStorage() });
+  const { accessToken } = await api.call("login", { body: { username, password } });
+  store.writeToken(profile, accessToken);
+  store.saveProfile(profile, { server, username }, true);
+}
 
 export function registerLogin(program: Command, io: CliIo): void {
   defineCommand(program, "login", "log in to a server and keep the token in the profile (file mode 0600)")
     .option("-u, --username <name>", "user name (default: the profile's last one; asked on a terminal)")
     .option("--password-stdin", "read the password from the first line of stdin (else env ISOPTER_PASSWORD, else asked)")
-    .addHelpText("after", "\nExample:\n  isopter login --server http://127.0.0.1:3000 --username admin@clinic.test\n  echo \"$PW\" | isopter login --profile qa --server https://qa.example.org -u tech --password-stdin")
+    .addHelpText("after", "\nExample:\n  isopter login --server http://127.0.0.1:4170 --username admin@clinic.test\n  echo \"$PW\" | isopter login --profile qa --server https://qa.example.org -u tech --password-stdin")
     .action(async (opts: { username?: string; passwordStdin?: boolean }, cmd: Command) => {
       const shared = sharedOptions(cmd);
       const target = resolveTarget(shared, io);
       if (target.server === null)
-        throw badArguments(`--server is required: profile "${target.profile}" has no server yet (e.g. --server http://127.0.0.1:3000)`);
+        throw badArguments(`--server is required: profile "${target.profile}" has no server yet (e.g. --server http://127.0.0.1:4170)`);
       const profile = target.store.read().profiles[target.profile];
       let username = opts.username?.trim() ?? profile?.username;
       if (!username && io.stdin.isTTY && !opts.passwordStdin) username = (await ask(io, "Username: ", false)).trim();
@@ -29,11 +39,7 @@ export function registerLogin(program: Command, io: CliIo): void {
       else if (io.stdin.isTTY) password = await ask(io, "Password: ", true);
       if (!password) throw badArguments("no password: use --password-stdin, set ISOPTER_PASSWORD, or run on a terminal");
 
-      // The login call itself runs without a stored token; only success writes the token file.
-      const api = createHttpApi({ apiBase: apiBaseOf(target.server), storage: memoryStorage() });
-      const { accessToken } = await api.call("login", { body: { username, password } });
-      target.store.writeToken(target.profile, accessToken);
-      target.store.saveProfile(target.profile, { server: target.server, username }, true);
+      await logIn(target.store, target.profile, target.server, username, password);
       if (shared.json) io.stdout.write(JSON.stringify({ profile: target.profile, server: target.server, username }) + "\n");
       else io.stdout.write(`Logged in to ${target.server} as ${username} (profile "${target.profile}").\n`);
     });

@@ -32,7 +32,7 @@ export function checkServerUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw badArguments(`--server: "${raw}" is not a URL (expected e.g. http://127.0.0.1:3000)`);
+    throw badArguments(`--server: "${raw}" is not a URL (expected e.g. http://127.0.0.1:4170)`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw badArguments(`--server: "${raw}" must start with http:// or https://`);
   return url.href.replace(/\/+$/, "");

@@ -19,6 +19,9 @@ describe("bad arguments exit 2 with a message", () => {
     ["PDF without a directory", ["export", "--all", "--format", "pdf", "--server", "http://127.0.0.1:9"], /--format pdf writes one file per result: give a directory with --out DIR/],
     ["a server that is not a URL", ["login", "--server", "clinic", "-u", "a"], /--server: "clinic" is not a URL/],
     ["a bad profile name", ["profiles", "--profile", "a b"], /--profile: "a b" is not a valid profile name/],
+    ["a bad ping count", ["devices", "ping", "-c", "0"], /argument '0' is invalid. Expected a whole number above 0/],
+    ["diagnose without a serial", ["devices", "diagnose"], /missing required argument 'serial'/],
+    ["an unknown fault set", ["simulate", "--faults", "chaos"], /Allowed choices are none, demo/],
   ];
   for (const [what, args, message] of cases)
     it(what, async () => {
@@ -46,12 +49,12 @@ describe("other exit codes", () => {
     const run = await isopter(["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Exit codes:\n  0  success\n  1  failure.*\n  2  bad arguments.*\n  3  not logged in.*\n  4  server unreachable/);
-    for (const c of ["login", "logout", "profiles", "use", "export", "analyse"]) expect(run.stdout).toMatch(new RegExp(`\\n  ${c} `));
+    for (const c of ["login", "logout", "profiles", "use", "export", "analyse", "devices", "simulate"]) expect(run.stdout).toMatch(new RegExp(`\\n  ${c} `));
   });
 
   it("every command has --help with the shared options", async () => {
-    for (const c of ["login", "logout", "profiles", "export", "analyse"]) {
-      const run = await isopter([c, "--help"]);
+    for (const c of [["login"], ["logout"], ["profiles"], ["export"], ["analyse"], ["simulate"], ["devices", "list"], ["devices", "watch"], ["devices", "ping"], ["devices", "diagnose"]]) {
+      const run = await isopter([...c, "--help"]);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("--server <url>");
       expect(run.stdout).toContain("--profile <name>");
