@@ -1,0 +1,82 @@
+import { expect, test } from "@playwright/test";
+import { apiToken, expectAccessible, logIn, screenshot } from "./support.ts";
+
+test("users page: managers invite, the user role cannot reach it", async ({ page, request }) => {
+  await logIn(page, "user");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toHaveCount(0);
+  await page.goto("/admin");
+  await expect(page.getByRole("alert")).toContainText("Only managers can manage users.");
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Log out" }).click();
+
+  await logIn(page, "manager");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
+  await expect(page.getByRole("table")).toBeVisible();
+  const fresh = `invitee${Date.now() % 100000}@clinic.example`;
+  const managerEmail = JSON.parse(Buffer.from((await apiToken(request, "manager")).split(".")[1]!, "base64url").toString()).email as string;
+  await page.getByLabel(/^E-mail addresses/).fill(`${fresh}, ${managerEmail}`);
+  await page.getByRole("button", { name: "Send invitations" }).click();
+  // The manager is already registered: the warning names them and the other invitation goes out.
+  await expect(page.getByRole("alert").filter({ hasText: "already invited or registered" })).toContainText(managerEmail);
+  await expect(page.getByRole("cell", { name: fresh, exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "users");
+
+  await page.getByRole("button", { name: `Delete ${fresh}` }).click();
+  const confirm = page.getByRole("alertdialog", { name: `Delete ${fresh}?` });
+  await expect(confirm).toContainText("revokes their access to all tests and results");
+  await confirm.getByRole("button", { name: "Delete user" }).click();
+  await expect(page.getByRole("cell", { name: fresh, exact: true })).toHaveCount(0);
+});
+
+test("main pages render, are accessible and are captured", async ({ page }) => {
+  await logIn(page, "manager");
+  await expect(page.getByRole("list", { name: "Search results" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "home");
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+  await expect(page.getByText("manager", { exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "settings");
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Support" }).click();
+  await page.getByRole("button", { name: "Device" }).click();
+  await page.getByText("What do the battery LED colours mean?").click();
+  await expect(page.getByText(/Flashing red: below 20 %/)).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "support");
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "User manual" }).click();
+  await expect(page).toHaveURL(/\/users-manual\/part-one$/);
+  await expect(page.frameLocator("iframe").getByRole("heading", { level: 1 })).toContainText(/part 1|Teil 1|parte 1/);
+  await page.getByRole("link", { name: "Part 2" }).click();
+  await expect(page.frameLocator("iframe").getByRole("heading", { level: 1 })).toContainText(/part 2|Teil 2|parte 2/);
+  await expectAccessible(page);
+  await screenshot(page, "manual");
+
+  await page.goto("/design-system");
+  await expect(page.getByRole("heading", { name: "Design system" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "design-system");
+  await page.getByRole("button", { name: "Open a modal with a close button" }).click();
+  await expect(page.getByRole("dialog", { name: "Example modal" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  await page.goto("/no/such/page");
+  await expect(page.getByRole("heading", { name: "Sorry, this page does not exist." })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "not-found");
+  await page.getByRole("link", { name: "Back to the home page" }).click();
+  await expect(page).toHaveURL(/\/home$/);
+});
+
+test("small screens get one column with the navigation on top", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logIn(page, "user");
+  await expect(page.getByRole("list", { name: "Search results" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "home-small");
+});
