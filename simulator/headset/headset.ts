@@ -487,6 +487,7 @@ export class VirtualHeadset {
 
   private batteryTick(): void {
     this.battery.tick(BATTERY_TICK_MS * this.speed, this.run !== null);
+    if (!this.run && this.status === DeviceStatus.Standby && this.battery.vr < DOCK_BELOW) this.battery.vrCharging = true;
     if (this.battery.empty) {
       this.log("battery empty");
       this.events.emit("fault", "battery");
