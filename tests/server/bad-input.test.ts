@@ -119,6 +119,21 @@ describe("bad input never answers 500 and never half-writes", () => {
     );
   });
 
+  it("text PostgreSQL cannot store (NUL, unpaired surrogates) is refused with 400 naming the field, in any string field", async () => {
+    const patientId = ids[0]!;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("\u0000", "\ud800", "\udfff", "a\u0000b"), fc.constantFrom("notes", "displayName"), async (bad, field) => {
+        const body = { notes: "", displayName: "T", [field]: bad };
+        const r = await send("PATCH", "perimetry", { id: ids[3]! }, field === "notes" ? { notes: bad } : body, "token");
+        expect(r.status).toBe(400);
+        const reg = await send("POST", "patient/register", {}, { name: "Ok Name", uniqueId: bad, gender: 0, lang: "en", birthdate: "1970-01-01" }, "token");
+        expect([reg.status, (reg.json.data as { field: string }).field]).toEqual([400, "body.uniqueId"]);
+        expect(patientId).toBeTruthy();
+      }),
+      { numRuns: 8 },
+    );
+  });
+
   it("unknown paths and methods answer 404 in the envelope", async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE"), fc.stringMatching(/^[a-z_/]{0,20}$/), async (method, path) => {

@@ -5,6 +5,7 @@ import type { TokenClaims } from "../auth/token.ts";
 import type { ServerContext } from "../context.ts";
 import { sendFailure, sendJson, sendOk } from "./envelope.ts";
 import { Failure } from "./failure.ts";
+import { unstorableText } from "./text-safety.ts";
 
 // Mounts the contract under /api/: finds the endpoint by method and path, checks the token its `auth` asks for,
 // decodes query and body with the contract's schemas (400 naming the field), runs the handler, encodes `data` with the
@@ -79,6 +80,8 @@ export const apiRouter = (
         throw new Failure("validation_error", "body: not valid JSON", "body");
       }
     }
+    const unstorable = unstorableText(query, "query") ?? unstorableText(body, "body");
+    if (unstorable) throw new Failure("validation_error", `${unstorable}: NUL characters and unpaired surrogates are not allowed`, unstorable);
     const decoded = decodeRequest(spec, { query, body });
     if (Result.isFailure(decoded)) throw new Failure("validation_error", decoded.failure.message, decoded.failure.field);
     if (spec.query) call.query = decoded.success.query;
