@@ -11,7 +11,9 @@ import { FakeServer, testConfig } from "./fake-server.ts";
 const SPEED = 50;
 const config = testConfig({ strategy: 2, sorsStage: 10, audioGuide: false, trackGaze: false, stimuliUpdate: 1000 });
 
-const runSchedule = (outages: Array<{ at: number; length: number }>, lostAcks: number, dropRate: number) => {
+type Outage = { at: number; length: number; side: "server" | "headset" };
+
+const runSchedule = (outages: Array<Outage>, lostAcks: number, dropRate: number) => {
   const clock = new VirtualClock(0);
   const server = new FakeServer(clock);
   server.dropToHeadset = lostAcks;
@@ -24,9 +26,15 @@ const runSchedule = (outages: Array<{ at: number; length: number }>, lostAcks: n
   let t = 0;
   for (const o of [...outages].sort((a, b) => a.at - b.at)) {
     if (o.at > t) clock.advance(o.at - t);
-    server.cut(true);
-    clock.advance(o.length);
-    server.restore();
+    // The network goes from the server's side (every connection cut, none accepted) or the headset's (Wi-Fi lost).
+    if (o.side === "server") {
+      server.cut(true);
+      clock.advance(o.length);
+      server.restore();
+    } else {
+      headset.disconnect(o.length);
+      clock.advance(o.length);
+    }
     t = o.at + o.length;
   }
   // Switch stand-alone off (null, as the dashboard does), heal the network, let everything settle.
@@ -50,7 +58,10 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
   it("property: whatever the disconnect schedule, lost acknowledgements and dropped frames", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ at: fc.integer({ min: 0, max: 35_000 }), length: fc.integer({ min: 200, max: 8_000 }) }), { maxLength: 6 }),
+        fc.array(
+          fc.record({ at: fc.integer({ min: 0, max: 35_000 }), length: fc.integer({ min: 50, max: 8_000 }), side: fc.constantFrom("server" as const, "headset" as const) }),
+          { maxLength: 6 },
+        ),
         fc.constantFrom(0, 0.2, 0.5),
         fc.constantFrom(0, 0.1),
         (outages, lostAcks, dropRate) => {
@@ -60,6 +71,10 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
           // Every result arrived (the server keeps one per resultId, so a count equal to the results made means each
           // result has its own id and none was lost); resends after lost acknowledgements are absorbed by the id.
           expect(server.standaloneStored.size).toBe(headset.resultsProduced);
+          // ... and they are the very results made: each made result stored, nothing else.
+          const made = headset.produced.map((m) => (m.type === "standaloneResult" ? m.resultId : ""));
+          expect(new Set(made).size).toBe(made.length);
+          expect([...server.standaloneStored].sort()).toEqual([...made].sort());
           expect(server.standaloneReceived).toBeGreaterThanOrEqual(server.standaloneStored.size);
         },
       ),
