@@ -36,14 +36,11 @@ const main = async () => {
     console.log(`Virtual headsets: none available yet (simulator/headset is not built); ${serials.length} devices are registered and wait for a headset.`);
   }
 
-  console.log(`Isopter listening on ${server.url}`);
   console.log(`Storage: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${join(config.dataDir, "pglite")}`}`);
-  if (demo.created || config.demoPassword) {
-    console.log(`Demo logins (password ${config.demoPassword ? "from DEMO_PASSWORD" : password}): ${demo.usernames.join(", ")}`);
-    if (!config.demoPassword) console.log(`  e.g. username manager, password ${password}`);
-  } else {
-    console.log(`Demo logins: ${demo.usernames.join(", ")} (password as set on the first start; set DEMO_PASSWORD on a fresh DATA_DIR to choose it)`);
-  }
+  console.log(`Isopter listening on ${server.url}`);
+  const logins = demo.usernames.join(", ");
+  if (demo.created || config.demoPassword) console.log(`Demo logins: ${logins}; password: ${password}`);
+  else console.log(`Demo logins: ${logins}; password as printed on the first start (set DEMO_PASSWORD to choose a new one)`);
 
   let stopping = false;
   const stop = async () => {
