@@ -8,7 +8,8 @@ export interface Progress {
 
 const silent: Progress = { tick() {}, setTotal() {}, done() {} };
 
-export function progress(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, label: string, total?: number): Progress {
+/** `detail` adds to the line, e.g. how many results were written so far. */
+export function progress(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, label: string, total?: number, detail?: () => string): Progress {
   if (!stream.isTTY) return silent;
   let count = 0;
   let max = total;
@@ -28,7 +29,7 @@ export function progress(stream: NodeJS.WritableStream & { isTTY?: boolean; colu
     } else {
       line = `${label} ${count} ${rate.toFixed(0)}/s`;
     }
-    stream.write(`\r\x1b[2K${line}`);
+    stream.write(`\r\x1b[2K${line}${detail ? `  ${detail()}` : ""}`);
   };
   return {
     tick(by = 1) {

@@ -61,5 +61,12 @@ export function openSession(options: SharedOptions, io: CliIo): Session {
     throw new CliError(ExitCode.NotLoggedIn, `profile "${target.profile}" has no server: run \`isopter login --server URL\``);
   const token = target.store.readToken(target.profile);
   if (token === null) throw new CliError(ExitCode.NotLoggedIn, `not logged in (profile "${target.profile}"): run \`isopter login\``);
+  // A token only ever goes to the server that issued it: --server / ISOPTER_SERVER pointing elsewhere needs its own login.
+  const loggedInTo = target.store.read().profiles[target.profile]?.server;
+  if (loggedInTo !== undefined && checkServerUrl(loggedInTo) !== target.server)
+    throw new CliError(
+      ExitCode.NotLoggedIn,
+      `profile "${target.profile}" is logged in to ${loggedInTo}, not ${target.server}: run \`isopter login --server ${target.server} --profile NAME\``,
+    );
   return { api: apiFor({ ...target, server: target.server }), server: target.server, profile: target.profile, token };
 }

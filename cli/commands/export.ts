@@ -140,10 +140,12 @@ Examples:
       checkOutput(opts);
       const session = openSession(shared, io);
       const { writer, where } = writerFor(opts, io);
-      const bar = progress(io.stderr, "exporting", undefined);
+      let written = 0;
+      const bar = progress(io.stderr, "patients", undefined, () => `${written} results`);
       const summary = await runExport(session.api, selection, filters, writer, {
         patientsTotal: (n) => bar.setTotal(n),
         patientDone: () => bar.tick(),
+        resultWritten: () => void written++,
       });
       bar.done();
       const report = { format: opts.format, out: where, ...summary };

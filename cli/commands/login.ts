@@ -49,9 +49,11 @@ export function registerLogin(program: Command, io: CliIo): void {
       const shared = sharedOptions(cmd);
       const target = resolveTarget(shared, io);
       const had = target.store.readToken(target.profile) !== null;
-      if (had && target.server !== null) {
+      // The token goes only to the server that issued it (the profile's), never to a --server given here.
+      const issuer = target.store.read().profiles[target.profile]?.server;
+      if (had && issuer !== undefined) {
         // "Logout calls the server; local logout happens regardless of outcome" (accounts seed §4).
-        await apiFor({ ...target, server: target.server }).call("logout", {}).catch(() => undefined);
+        await apiFor({ ...target, server: issuer }).call("logout", {}).catch(() => undefined);
       }
       target.store.removeToken(target.profile);
       if (shared.json) io.stdout.write(JSON.stringify({ profile: target.profile, loggedOut: had }) + "\n");

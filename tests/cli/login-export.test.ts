@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Schema } from "effect";
@@ -101,6 +101,23 @@ describe("isopter export against a server", () => {
       expect(l.result.takenAt.slice(0, 10) <= "2020-03-01").toBe(true);
       expect(l.analysis.normative.global.tmd).toEqual(expect.any(Number));
     }
+  });
+
+  it("a server that went away exits 4", async () => {
+    const home = tempHome();
+    mkdirSync(join(home, "tokens"), { recursive: true });
+    writeFileSync(join(home, "config.json"), JSON.stringify({ current: "gone", profiles: { gone: { server: "http://127.0.0.1:9" } } }));
+    writeFileSync(join(home, "tokens", "gone.token"), "t", { mode: 0o600 });
+    const run = await isopter(["export", "--all", "--format", "json"], { env: { ISOPTER_HOME: home } });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/server unreachable: Network error calling patient.search/);
+  });
+
+  it("the token never goes to another server than the one it came from", async () => {
+    const home = await loggedInHome();
+    const run = await isopter(["export", "--all", "--format", "json", "--server", "http://127.0.0.1:9"], { env: { ISOPTER_HOME: home } });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/is logged in to http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:9/);
   });
 
   it("an unknown patient exits 1 naming the server's answer", async () => {

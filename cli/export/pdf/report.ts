@@ -52,8 +52,9 @@ export function headerScene(r: ExportRecord, width: number, height: number): Sce
     ["PSD", f2(a.display.psd, " dB")],
     ["VFI", a.display.vfi === null ? "–" : `${a.display.vfi} %`],
     ["Mean sensitivity", f2(a.display.meanSensitivity, " dB")],
-    ["Mean defect", f2(a.display.meanDefect, " dB")],
-    ["sLV", f2(a.display.slv, " dB")],
+    // Without normals of our own, the device's stored Octopus indices are what there is.
+    ["Mean defect", f2(a.display.meanDefect ?? res.meanDefect, " dB")],
+    ["sLV", f2(a.display.slv ?? res.squareRootLossVariance, " dB")],
     ["False positives", `${ct.falsePositive.errors}/${ct.falsePositive.presentations} (${pct(rel.falsePositiveRate)})`],
     ["False negatives", `${ct.falseNegative.errors}/${ct.falseNegative.presentations} (${pct(rel.falseNegativeRate)})`],
     ["Fixation losses", `${ct.blindSpot.errors}/${ct.blindSpot.presentations} (${pct(rel.fixationLossRate)})`],
