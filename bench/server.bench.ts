@@ -21,7 +21,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const main = async () => {
   const url = process.env.BENCH_DATABASE_URL;
   const server = await startServer({ storage: url ? { kind: "postgres", url } : { kind: "pglite", dataDir: undefined }, port: 0, webRoot: "/nonexistent" });
-  await seedDemo(server.db, { password, headsets: 4 });
+  await seedDemo(server.db, { password, headsets: 4, results: "fixtures" });
   const org = (await server.db.query<{ id: string }>("select organisation_id as id from users where username = 'manager'"))[0]!.id;
   const existing = (await server.db.query<{ n: number }>("select count(*)::int as n from patients"))[0]!.n;
   const t0 = performance.now();

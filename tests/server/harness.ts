@@ -45,7 +45,7 @@ export interface TestServer extends RunningServer {
 export const startTestServer = async (backend: Backend, options: Partial<ServerOptions> = {}): Promise<TestServer> => {
   const { storage, drop } = await testStorage(backend);
   const server = await startServer({ storage, port: 0, webRoot: "/nonexistent-web-root", ...options });
-  await seedDemo(server.db, { password: DEMO_PASSWORD, headsets: 3 });
+  await seedDemo(server.db, { password: DEMO_PASSWORD, headsets: 3, results: "fixtures" });
   return {
     ...server,
     ctx: server.ctx,

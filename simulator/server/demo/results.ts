@@ -27,7 +27,7 @@ export const seeded = (seed: number) => {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** Loss in dB at a location (x, y right-eye degrees) after `years` of the course. */
-const defectAt = (course: Course, x: number, y: number, years: number): number => {
+export const defectAt = (course: Course, x: number, y: number, years: number): number => {
   if (course === "healthy") return 0;
   const r = Math.hypot(x, y);
   // Superior arcuate (Bjerrum) region nasal-above the blind spot, the classic early glaucomatous loss.

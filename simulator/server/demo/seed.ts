@@ -12,7 +12,8 @@ import { insertMeasurement } from "../store/measurements.ts";
 import { insertPatient } from "../store/patients.ts";
 import { insertTemplate } from "../store/templates.ts";
 import { insertUser } from "../store/users.ts";
-import { demoResult, seeded, type Course } from "./results.ts";
+import { demoResult, seeded, type Course, type DemoResultInput } from "./results.ts";
+import { engineResult } from "./engine-results.ts";
 
 // The demo clinic (fixtures/demo/clinic.json), created once on the first start of an empty database: one organisation,
 // the users manager, user and admin, a few dozen patients, several years of results for most of them, queued
@@ -57,7 +58,21 @@ export const ensureDevices = async (db: Database, count: number): Promise<string
 
 const courses: Course[] = ["healthy", "early-glaucoma", "early-glaucoma", "advanced-glaucoma", "healthy", "early-glaucoma"];
 
-const addHistory = async (tx: Queryable, org: string, patientId: string, birthdate: string, index: number, now: Date, alias: string) => {
+/** Results from the perimetry engine (the default) or the quicker closed-form fixtures (tests). */
+export type DemoResults = "engine" | "fixtures";
+
+const resultFor = (how: DemoResults, input: DemoResultInput) => {
+  if (how === "fixtures") return demoResult(input);
+  try {
+    return engineResult(input);
+  } catch (e) {
+    // The engine is another helper's moving target; a demo must still start.
+    console.error(`[isopter demo] perimetry engine failed (${(e as Error).message}); using a closed-form fixture`);
+    return demoResult(input);
+  }
+};
+
+const addHistory = async (tx: Queryable, org: string, patientId: string, birthdate: string, index: number, now: Date, alias: string, how: DemoResults) => {
   const rng = seeded(1000 + index);
   const course = courses[index % courses.length]!;
   const visits = 2 + Math.floor(rng.next() * 5);
@@ -94,7 +109,7 @@ const addHistory = async (tx: Queryable, org: string, patientId: string, birthda
         reliable: true,
         baseline: false,
         cloned: false,
-        result: demoResult({
+        result: resultFor(how, {
           measurementId: id,
           patientId,
           takenAt: takenAt.toISOString(),
@@ -123,7 +138,10 @@ export interface DemoLogins {
 }
 
 /** Seeds the demo clinic into an empty database; does nothing (created false) when an organisation exists. */
-export const seedDemo = async (db: Database, options: { password: string; headsets: number; now?: Date }): Promise<DemoLogins> => {
+export const seedDemo = async (
+  db: Database,
+  options: { password: string; headsets: number; now?: Date; results?: DemoResults },
+): Promise<DemoLogins> => {
   const data = clinic();
   const usernames = data.users.map((u) => u.username);
   if ((await db.query("select 1 from organisations limit 1")).length) return { created: false, usernames };
@@ -161,7 +179,7 @@ export const seedDemo = async (db: Database, options: { password: string; headse
     for (const [index, [name, gender, lang, birthdate]] of data.patients.entries()) {
       const id = newId();
       await insertPatient(tx, org, id, { name, uniqueId: `P-${String(1001 + index)}`, gender, lang, birthdate }, iso);
-      if (index < 28) await addHistory(tx, org, id, birthdate, index, now, data.deviceAliases[index % 4] ?? "Room 1");
+      if (index < 28) await addHistory(tx, org, id, birthdate, index, now, data.deviceAliases[index % 4] ?? "Room 1", options.results ?? "engine");
       // A few measurements waiting in the lanes.
       if (index >= 28 && index < 28 + serials.length * 2) {
         const sn = serials[(index - 28) % serials.length]!;
