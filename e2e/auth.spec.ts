@@ -85,3 +85,16 @@ test("password reset through the outbox", async ({ page, request }) => {
   await expect(page).toHaveURL(/\/login$/, { timeout: 6000 });
   await logIn(page, "user");
 });
+
+test("a login of the same user elsewhere shows the another-session dialog", async ({ page, request }) => {
+  await logIn(page, "user");
+  await expect(page.getByRole("list", { name: "Search results" })).toBeVisible();
+  await page.waitForTimeout(500); // the live socket says hello with this session's token
+  await apiToken(request, "user");
+  const dialog = page.getByRole("alertdialog", { name: "Another session was opened" });
+  await expect(dialog).toContainText("different web client");
+  await expectAccessible(page);
+  await screenshot(page, "another-session");
+  await dialog.getByRole("button", { name: "Go to login" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});

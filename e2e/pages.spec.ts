@@ -2,6 +2,8 @@ import { expect, test } from "@playwright/test";
 import { apiToken, expectAccessible, logIn, screenshot } from "./support.ts";
 
 test("users page: managers invite, the user role cannot reach it", async ({ page, request }) => {
+  // Read the manager's e-mail before the browser logs in: a second login of the same user ends the first session.
+  const managerEmail = JSON.parse(Buffer.from((await apiToken(request, "manager")).split(".")[1]!, "base64url").toString()).email as string;
   await logIn(page, "user");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toHaveCount(0);
   await page.goto("/admin");
@@ -13,7 +15,6 @@ test("users page: managers invite, the user role cannot reach it", async ({ page
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
   await expect(page.getByRole("table")).toBeVisible();
   const fresh = `invitee${Date.now() % 100000}@clinic.example`;
-  const managerEmail = JSON.parse(Buffer.from((await apiToken(request, "manager")).split(".")[1]!, "base64url").toString()).email as string;
   await page.getByLabel(/^E-mail addresses/).fill(`${fresh}, ${managerEmail}`);
   await page.getByRole("button", { name: "Send invitations" }).click();
   // The manager is already registered: the warning names them and the other invitation goes out.

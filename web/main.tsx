@@ -9,7 +9,6 @@ import { createRouter } from "./router.tsx";
 import { activateLocale } from "./i18n/activate.ts";
 import { languageAtom, storedLanguage } from "./state/language.ts";
 import { startClient } from "./state/client.ts";
-import { offlineAtom, watchConnectivity } from "./state/offline.ts";
 
 async function start() {
   const store = createStore();
@@ -17,7 +16,6 @@ async function start() {
   await activateLocale(language);
   store.set(languageAtom, language);
   startClient(store);
-  watchConnectivity((offline) => store.set(offlineAtom, offline));
   const router = createRouter();
   createRoot(document.getElementById("root")!).render(
     <StrictMode>

@@ -1,11 +1,12 @@
-// Renders web pages inside a memory router and a jotai store whose Api is a fake, for component tests.
+// Renders web pages inside a memory router and a jotai store whose core/client runs over a fake Api, for component tests.
 import { render } from "@testing-library/react";
 import { Provider, createStore } from "jotai";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { memoryStorage } from "../../adapters/storage/index.ts";
-import type { Api } from "../../core/ports.ts";
-import { servicesAtom } from "../../web/state/client.ts";
-import { accessTokenAtom } from "../../web/state/session.ts";
+import { systemClock } from "../../adapters/clock/index.ts";
+import { SocketState } from "../../core/model/enums.ts";
+import { StorageKeys, type Api, type Socket } from "../../core/ports.ts";
+import { bindClient } from "../../web/state/client.ts";
 
 export type Handler = (input: any) => unknown;
 
@@ -23,14 +24,21 @@ export function fakeApi(handlers: Record<string, Handler>) {
   return { api, calls };
 }
 
+/** A live socket that never connects anywhere. */
+export const idleSocket = (): Socket => ({
+  state: SocketState.Uninstantiated, connect() {}, send() {}, close() {},
+  subscribe: () => () => undefined, onState: () => () => undefined,
+});
+
 export function renderRoutes(routes: RouteObject[], path: string, api: Api, token: string | null = null) {
   const store = createStore();
   const storage = memoryStorage();
-  store.set(servicesAtom, { api, storage });
-  store.set(accessTokenAtom, token);
+  if (token) storage.session.set(StorageKeys.session.accessToken, token);
+  const { client } = bindClient(store, { api, socket: idleSocket(), storage, clock: systemClock });
+  void client.start();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const view = render(<Provider store={store}><RouterProvider router={router} /></Provider>);
-  return { ...view, router, store, storage };
+  return { ...view, router, store, storage, client };
 }
 
 /** A token the web can read: header.payload.signature with a base64url JSON payload. */

@@ -1,7 +1,11 @@
+import { useEffect } from "react";
 import { Outlet, useNavigate } from "react-router-dom";
-import { useAtom } from "jotai";
+import { useAtom, useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { sessionEndAtom } from "../state/session.ts";
+import { clientNavigateAtom, clientNoticeAtom, useClient } from "../state/client.ts";
+import { useNotify } from "../ui/notifications.ts";
+import { useNoticeText } from "../i18n/notices.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { Notifications } from "../ui/Notifications.tsx";
 
@@ -12,16 +16,45 @@ export function Root() {
       <Outlet />
       <Notifications />
       <SessionEndDialog />
+      <ClientNotices />
     </>
   );
+}
+
+/** Shows core/client's notices (e.g. "measurement ready" with a link to the result) and follows its navigation. */
+function ClientNotices() {
+  const notice = useAtomValue(clientNoticeAtom);
+  const go = useAtomValue(clientNavigateAtom);
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const text = useNoticeText();
+  useEffect(() => {
+    if (!notice) return;
+    const action = notice.action;
+    const target = !action ? null
+      : action.kind === "open-result" ? `/patient/${action.patientId}/perimetry/${action.measurementId}?scrollToMeasurement=1`
+      : action.kind === "open-bin" ? "/bin" : null;
+    notify({
+      kind: notice.kind === "warning" ? "info" : notice.kind,
+      text: [text(notice.title), notice.hint && text(notice.hint)].filter(Boolean).join(" "),
+      durationMs: notice.durationMs,
+      ...(action && target ? { action: { label: text(action.label), run: () => navigate(target) } } : {}),
+    });
+  }, [notice, notify, navigate, text]);
+  useEffect(() => {
+    if (go?.to === "home") navigate("/home");
+  }, [go, navigate]);
+  return null;
 }
 
 function SessionEndDialog() {
   const { t } = useLingui();
   const [end, setEnd] = useAtom(sessionEndAtom);
+  const client = useClient();
   const navigate = useNavigate();
   if (!end) return null;
   const close = () => {
+    client.dismissSessionDialog();
     setEnd(null);
     navigate(end === "expired" ? "/login?sessionExpired=1" : "/login", { replace: true });
   };

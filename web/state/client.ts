@@ -1,67 +1,81 @@
-import { atom, useAtomValue, useSetAtom, type createStore } from "jotai";
+import { atom, useAtomValue, type createStore } from "jotai";
 import { useCallback } from "react";
 import { createHttpApi } from "../../adapters/http/index.ts";
 import { browserStorage } from "../../adapters/storage/index.ts";
-import { contract, isApiError } from "../../core/model/contract/index.ts";
+import { browserWebSocket, createLiveSocket } from "../../adapters/socket/index.ts";
+import { systemClock } from "../../adapters/clock/index.ts";
+import { createClient, type Client, type ClientPorts } from "../../core/client/index.ts";
+import type { Notice } from "../../core/scheduling/notice.ts";
 import { StorageKeys, type Api, type Storage } from "../../core/ports.ts";
 import { accessTokenAtom, sessionEndAtom, type SessionEnd } from "./session.ts";
+import { offlineAtom } from "./offline.ts";
 
-// The web's connection to the backend: the Api port (adapters/http) over browser storage (adapters/storage).
-// Screens reach it through atoms, so component tests can put a fake Api in the store.
+// The web's engine is core/client (session, live socket, caches, connectivity) over the adapters. Its mitt events
+// are mirrored into jotai atoms here, so screens read atoms and call the client; component tests build the same
+// client over a fake Api.
 
 export interface Services {
+  /** Absent only where a test provides a bare Api (screens that need the session use `useClient`). */
+  readonly client?: Client;
+  /** The client's Api: session expiry applied to every call. */
   readonly api: Api;
   readonly storage: Storage;
 }
 
 export const servicesAtom = atom<Services | null>(null);
+/** Notices announced by core/client (live events: "measurement ready", …); the shell shows them as notifications. */
+export const clientNoticeAtom = atom<Notice | null>(null);
+/** Where core/client asks the app to go (a viewed patient was trashed elsewhere, or the session ended). */
+export const clientNavigateAtom = atom<{ to: "home" | "login"; at: number } | null>(null);
 
 type Store = ReturnType<typeof createStore>;
 
-/**
- * "A token-expired or token-verification-error event, or any 4xx response above 400 and below 500, shows the
- * session-expired dialog" (accounts seed §4). Our reading, for calls made with the session token: a 401 ends the
- * session unless it is a wrong old password (password change). Other 4xx answers (403 forbidden, 404 a record gone,
- * 409 a conflict, 429 too many attempts) concern the request, not the session, and the screens explain them.
- */
-export function endsSession(auth: string, status: number, responseType: string | undefined): SessionEnd | null {
-  if (auth !== "bearer") return null;
-  if (responseType === "token_expired" || responseType === "token_verification_error") return "expired";
-  if (status === 401 && responseType !== "invalid_credentials") return "expired";
-  return null;
-}
+const endOf = (dialog: Client["session"]["dialog"]): SessionEnd | null =>
+  dialog === "session-expired" ? "expired" : dialog === "another-session-opened" ? "another-session" : null;
 
-/** Wraps the Api so that every call keeps the token atom in step and reports a session the server ended. */
-export function sessionAwareApi(api: Api, storage: Storage, onToken: (t: string | null) => void, onEnd: (end: SessionEnd) => void): Api {
-  const specs = contract as Record<string, { auth: string }>;
+/** Builds the client over the given ports and keeps the atoms in step with it. Returns a stop function. */
+export function bindClient(store: Store, ports: ClientPorts): { client: Client; stop: () => void } {
+  const client = createClient(ports);
+  const services: Services = { client, api: client.api, storage: ports.storage };
+  const syncSession = () => {
+    const token = ports.storage.session.get(StorageKeys.session.accessToken);
+    store.set(accessTokenAtom, client.session.status === "logged-out" ? null : token);
+    store.set(sessionEndAtom, endOf(client.session.dialog));
+  };
+  const onChange = (topic: string) => {
+    if (topic === "session") syncSession();
+    if (topic === "connectivity") store.set(offlineAtom, client.offline);
+  };
+  const onNotice = (notice: Notice) => store.set(clientNoticeAtom, notice);
+  const onNavigate = (to: { to: "home" | "login" }) => store.set(clientNavigateAtom, { to: to.to, at: Date.now() });
+  client.events.on("change", onChange);
+  client.events.on("notice", onNotice);
+  client.events.on("navigate", onNavigate);
+  store.set(servicesAtom, services);
+  syncSession();
   return {
-    async call(endpoint, input) {
-      try {
-        return await api.call(endpoint, input);
-      } catch (error) {
-        const end = isApiError(error) ? endsSession(specs[endpoint as string]?.auth ?? "bearer", error.status, error.responseType) : null;
-        if (end && storage.session.get(StorageKeys.session.accessToken)) {
-          storage.session.remove(StorageKeys.session.accessToken);
-          onEnd(end);
-        }
-        throw error;
-      } finally {
-        onToken(storage.session.get(StorageKeys.session.accessToken));
-      }
+    client,
+    stop: () => {
+      client.events.off("change", onChange);
+      client.events.off("notice", onNotice);
+      client.events.off("navigate", onNavigate);
+      client.dispose();
     },
   };
 }
 
-export function createServices(store: Store, apiBase: string, storage: Storage = browserStorage(), fetchFn?: typeof fetch): Services {
-  const raw = createHttpApi({ apiBase, storage, ...(fetchFn ? { fetch: fetchFn } : {}) });
-  const api = sessionAwareApi(raw, storage, (t) => store.set(accessTokenAtom, t), (end) => store.set(sessionEndAtom, end));
-  return { api, storage };
-}
-
+/** The browser app: fetch and WebSocket to this origin's /api/, session and local storage, the system clock. */
 export function startClient(store: Store) {
-  const services = createServices(store, new URL("/api/", window.location.origin).href);
-  store.set(servicesAtom, services);
-  store.set(accessTokenAtom, services.storage.session.get(StorageKeys.session.accessToken));
+  const storage = browserStorage();
+  const apiBase = new URL("/api/", window.location.origin).href;
+  const api = createHttpApi({ apiBase, storage });
+  const socket = createLiveSocket({ url: apiBase.replace(/^http/, "ws") + "ws", storage, clock: systemClock, create: browserWebSocket });
+  const { client } = bindClient(store, { api, socket, storage, clock: systemClock });
+  // "offline is reported only after 2 s; back online clears it at once": core/client applies the debounce.
+  window.addEventListener("online", () => client.setOnline(true));
+  window.addEventListener("offline", () => client.setOnline(false));
+  if (!navigator.onLine) client.setOnline(false);
+  void client.start();
 }
 
 export function useServices(): Services {
@@ -71,31 +85,20 @@ export function useServices(): Services {
 }
 
 export const useApi = (): Api => useServices().api;
-
-/** Logs in; the adapter stores the token from the answer. Throws the ApiError on failure (token cleared). */
-export function useLogin() {
-  const { api, storage } = useServices();
-  const setToken = useSetAtom(accessTokenAtom);
-  return useCallback(async (username: string, password: string) => {
-    try {
-      const { accessToken } = await api.call("login", { body: { username: username.trim(), password } });
-      storage.session.set(StorageKeys.session.accessToken, accessToken);
-      setToken(accessToken);
-    } catch (error) {
-      storage.session.remove(StorageKeys.session.accessToken);
-      setToken(null);
-      throw error;
-    }
-  }, [api, storage, setToken]);
+export function useClient(): Client {
+  const { client } = useServices();
+  if (!client) throw new Error("No core/client in the services (bindClient).");
+  return client;
 }
 
-/** "Logout calls the server; local logout happens regardless of outcome." (accounts seed §4) */
+/** Logs in through core/client (username trimmed); resolves false after "Login failed.". */
+export function useLogin() {
+  const client = useClient();
+  return useCallback((username: string, password: string) => client.login(username.trim(), password), [client]);
+}
+
+/** "Logout calls the server; local logout happens regardless of outcome." (core/client) */
 export function useLogout() {
-  const { api, storage } = useServices();
-  const setToken = useSetAtom(accessTokenAtom);
-  return useCallback(async () => {
-    try { await api.call("logout", {}); } catch { /* logged out locally regardless */ }
-    storage.session.remove(StorageKeys.session.accessToken);
-    setToken(null);
-  }, [api, storage, setToken]);
+  const client = useClient();
+  return useCallback(() => client.logout(), [client]);
 }

@@ -2,15 +2,12 @@ import { useState, type FormEvent } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
-import { isApiError } from "../../../core/model/contract/index.ts";
 import { validateLogin } from "../../../core/rules/login.ts";
 import { ruleDescriptor } from "../../i18n/rule-messages.ts";
 import { accessTokenAtom } from "../../state/session.ts";
 import { useLogin } from "../../state/client.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
-
-type Failure = "credentials" | "rate" | "server";
 
 export default function LoginPage() {
   const { t } = useLingui();
@@ -21,32 +18,27 @@ export default function LoginPage() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const [failed, setFailed] = useState(false);
   const [touched, setTouched] = useState(false);
 
   // "It redirects home when a token already exists." (accounts seed §2)
   if (token && !busy) return <Navigate to="/home" replace />;
 
   const errors = validateLogin({ username, password });
-  const edit = (set: (v: string) => void) => (v: string) => { set(v); setFailure(null); };
+  const edit = (set: (v: string) => void) => (v: string) => { set(v); setFailed(false); };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
     if (errors.username || errors.password) return;
     setBusy(true);
-    try {
-      await login(username.trim(), password);
+    if (await login(username.trim(), password)) {
       navigate("/home", { replace: true });
-    } catch (error) {
-      setFailure(isApiError(error) && error.status === 401 ? "credentials" : isApiError(error) && error.status === 429 ? "rate" : "server");
+    } else {
+      setFailed(true);
       setBusy(false);
     }
   };
-
-  const failureHint = failure === "credentials" ? t`The username or password is incorrect.`
-    : failure === "rate" ? t`Too many attempts. Wait a minute, then try again.`
-    : t`An error occurred during login. Try again later.`;
 
   return (
     <main className="center-page">
@@ -54,9 +46,9 @@ export default function LoginPage() {
         <p className="brand">Isopter</p>
         <h1>{t`Log in`}</h1>
         {params.get("sessionExpired") && <div className="alert alert-warning" role="status">{t`Your session has expired, please log in again.`}</div>}
-        {failure && (
+        {failed && (
           <div className="alert alert-error" role="alert">
-            <strong>{t`Login failed.`}</strong> {failureHint}
+            <strong>{t`Login failed.`}</strong> {t`Check your username and password. If they are right, try again in a minute.`}
           </div>
         )}
         <form onSubmit={submit} noValidate aria-busy={busy}>

@@ -5,7 +5,7 @@ import { ageOn } from "../../../core/model/patient.ts";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { languageNames, sexNames } from "../../i18n/names.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useApi } from "../../state/client.ts";
+import { useApi, useClient } from "../../state/client.ts";
 import { useQuery } from "../../state/use-query.ts";
 import { todayIso } from "../../state/today.ts";
 import { useNotify } from "../../ui/notifications.ts";
@@ -25,6 +25,13 @@ export default function PatientLayout() {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
+
+  // core/client sends the user home when this patient is trashed elsewhere (live event).
+  const client = useClient();
+  useEffect(() => {
+    client.setViewedPatient(patientId);
+    return () => client.setViewedPatient(null);
+  }, [client, patientId]);
 
   // "A trashed patient viewed on the profile navigates home." (accounts seed §2)
   useEffect(() => {

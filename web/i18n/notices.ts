@@ -1,0 +1,34 @@
+import { useCallback } from "react";
+import { msg } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react";
+import type { MessageDescriptor } from "@lingui/core";
+
+// core/client names its notices in English (core/scheduling/notice.ts); the web shows their translation.
+// A text core adds later without an entry here is shown as it comes (English).
+const noticeTexts: Record<string, MessageDescriptor> = {
+  "measurement ready": msg`measurement ready`,
+  "Open result": msg`Open result`,
+  "Open": msg`Open`,
+  "View": msg`View`,
+  "Open bin": msg`Open the bin`,
+  "Patient restored": msg`The patient was restored.`,
+  "Measurement restored": msg`The measurement was restored.`,
+  "Appointment restored": msg`The appointment was restored.`,
+  "Patient trashed": msg`The patient was moved to the bin.`,
+  "Measurement trashed": msg`The measurement was moved to the bin.`,
+  "Appointment trashed": msg`The appointment was moved to the bin.`,
+  "Error sending the command to the VR device": msg`error sending the command to the VR device; use the controller or clicker`,
+  "Use the controller or clicker": msg`Use the controller or clicker.`,
+  "cannot drop here": msg`cannot drop here`,
+  "no items between linked cards": msg`no items between linked cards`,
+  "Examination couldn't be reordered": msg`The examination could not be reordered.`,
+  "Please try again": msg`Please try again.`,
+};
+
+export function useNoticeText() {
+  const { i18n } = useLingui();
+  return useCallback((english: string) => {
+    const descriptor = noticeTexts[english];
+    return descriptor ? i18n._(descriptor) : english;
+  }, [i18n]);
+}
