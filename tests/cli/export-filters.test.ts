@@ -3,7 +3,7 @@ import { Eye, Pattern } from "../../core/model/enums.ts";
 import { matchesFilters, patternOption, eyeOption } from "../../cli/export/filters.ts";
 import { exportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
-import { resultsOf } from "../../cli/export/source.ts";
+import { READ_AHEAD, resultsOf } from "../../cli/export/source.ts";
 import { fakeApi, sampleMeasurement, samplePatient } from "./fixtures.ts";
 
 const p = samplePatient(2);
@@ -42,15 +42,34 @@ describe("export filters", () => {
 });
 
 describe("the export source streams", () => {
-  it("asks for the next patient's results only after the previous ones were written", async () => {
-    const api = fakeApi({ patients: 5, resultsPerPatient: 3 });
-    const seen: number[] = [];
+  it("reads at most READ_AHEAD patients ahead of the one being written", async () => {
+    const api = fakeApi({ patients: 12, resultsPerPatient: 3 });
+    const fetchedWhileWriting: number[] = [];
     await runExport(api, { kind: "organisation" }, { reliableOnly: false }, {
-      write: async () => void seen.push(api.calls.filter((c) => c === "perimetry.all").length),
+      write: async () => void fetchedWhileWriting.push(api.calls.filter((c) => c === "perimetry.all").length),
       end: async () => undefined,
     });
-    // Results 1-3 were written while only patient 1 had been fetched, 4-6 with 2 fetched, and so on.
+    // While patient k's results are written (k = 1..12), at most k + READ_AHEAD patients have been asked for.
+    fetchedWhileWriting.forEach((fetched, i) => expect(fetched).toBeLessThanOrEqual(Math.floor(i / 3) + 1 + READ_AHEAD));
+    expect(fetchedWhileWriting.at(-1)).toBe(12);
+  });
+
+  it("with no read-ahead, asks for the next patient only after the previous one's results were written", async () => {
+    const api = fakeApi({ patients: 5, resultsPerPatient: 3 });
+    const seen: number[] = [];
+    for await (const _ of resultsOf(api, { kind: "organisation" }, {}, 0)) seen.push(api.calls.filter((c) => c === "perimetry.all").length);
     expect(seen).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]);
+  });
+
+  it("a failed fetch ahead surfaces in order, after the results before it", async () => {
+    const api = fakeApi({ patients: 3, resultsPerPatient: 2 });
+    const ids: string[] = [];
+    await expect(
+      (async () => {
+        for await (const r of resultsOf(api, { kind: "patients", ids: ["p00000", "nobody", "p00002"] })) ids.push(r.patient.id);
+      })(),
+    ).rejects.toThrow(/no patient nobody/);
+    expect(ids).toEqual(["p00000", "p00000"]);
   });
 
   it("pages the organisation through patient/search and skips measurements without a result", async () => {
