@@ -60,6 +60,8 @@ export type HeadsetEvents = {
   upload: UploadMessage;
 };
 
+/** How many made results a headset remembers for inspection (a demo fleet runs for days). */
+const PRODUCED_KEPT = 1_000;
 /** Device time before an autopilot starts the next queued item or resumes a silent-patient pause. */
 const AUTOPILOT_START_MS = 20_000;
 const AUTOPILOT_RESUME_MS = 15_000;
@@ -67,7 +69,7 @@ const AUTOPILOT_RESUME_MS = 15_000;
 const REFUSED_RETRY_MS = 30_000;
 /** Clock time between battery updates. */
 const BATTERY_TICK_MS = 1_000;
-/** Staff dock a headset with nothing to run below this level (ours). */
+/** Staff dock a headset between tests below this level (ours). */
 const DOCK_BELOW = 15;
 /** Device time a dead headset stays off on the dock before it switches on again, charging. */
 export const RECHARGE_OFF_MS = 5 * 60_000;
@@ -80,8 +82,9 @@ export class VirtualHeadset {
   status: S = DeviceStatus.Standby;
   queue: readonly QueueItem[] = [];
   standalone: { readonly standaloneId: string; readonly config: TestConfig } | null = null;
-  /** Results made, in order (tests compare them with what the server stored). */
+  /** Results made, in order (tests compare them with what the server stored); the latest PRODUCED_KEPT only. */
   readonly produced: UploadMessage[] = [];
+  private producedCount = 0;
   /** Random fault rates; may be changed while running (the next random wait uses the new rates). */
   faults: FaultRates;
 
@@ -150,7 +153,7 @@ export class VirtualHeadset {
 
   /** How many results this headset has made (each eye of a run, each examination). */
   get resultsProduced(): number {
-    return this.produced.length;
+    return this.producedCount;
   }
 
   /** Results not yet confirmed stored by the server. */
@@ -426,7 +429,9 @@ export class VirtualHeadset {
       },
       progress: (p) => this.send(p),
       upload: (m) => {
+        this.producedCount++;
         this.produced.push(m);
+        if (this.produced.length > PRODUCED_KEPT) this.produced.shift();
         this.outbox.add(m);
         this.events.emit("upload", m);
         if (this.welcomed) {
@@ -487,7 +492,7 @@ export class VirtualHeadset {
 
   private batteryTick(): void {
     this.battery.tick(BATTERY_TICK_MS * this.speed, this.run !== null);
-    if (!this.run && this.status === DeviceStatus.Standby && this.battery.vr < DOCK_BELOW) this.battery.vrCharging = true;
+    if (!this.run && this.battery.vr < DOCK_BELOW) this.battery.vrCharging = true;
     if (this.battery.empty) {
       this.log("battery empty");
       this.events.emit("fault", "battery");
