@@ -36,7 +36,7 @@ export function registerSimulate(program: Command, io: CliIo): void {
     .addOption(new Option("--faults <set>", "random faults: none, or demo (disconnects, dropped frames, clicker loss, flat battery)").choices(["none", "demo"]).default("none"))
     .option("--port <port>", "port to listen on (0 = any free one)", (v) => (v === "0" ? 0 : positiveIntOption(v)), 4170)
     .option("--host <host>", "address to listen on (default 127.0.0.1)")
-    .option("--data-dir <dir>", "where PGlite keeps the database (default ./.data)")
+    .option("--data-dir <dir>", "where PGlite keeps the database (default ./.data in the current folder)")
     .option("--database-url <url>", "use this PostgreSQL database instead of PGlite")
     .option("--demo-password <password>", "password of the demo logins (default: generated and printed)")
     .option("--login", "log the profile in as the demo manager once the server is up")
@@ -60,7 +60,8 @@ export function registerSimulate(program: Command, io: CliIo): void {
         SPEED: String(o.speed),
         ISOPTER_HEADSET_FAULTS: o.faults === "demo" ? "demo" : "none",
         ...(o.host ? { HOST: o.host } : {}),
-        ...(o.dataDir ? { DATA_DIR: resolve(io.cwd, o.dataDir) } : {}),
+        // Relative to where the command runs (the child runs in the package folder, where tsx resolves).
+        DATA_DIR: resolve(io.cwd, o.dataDir ?? ".data"),
         ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
         ...(o.demoPassword ? { DEMO_PASSWORD: o.demoPassword } : {}),
       };
