@@ -69,13 +69,17 @@ export function registerSimulate(program: Command, io: CliIo): void {
       let url: string | null = null;
       let password = o.demoPassword ?? null;
       let loginFailure: unknown = null;
+      let loginStarted = false;
       const ready = (line: string) => {
         const listening = /^Isopter listening on (\S+)/.exec(line);
         if (listening) url = checkServerUrl(listening[1]!);
         const generated = /e\.g\. username (\S+), password (\S+)/.exec(line);
         if (generated && !password) password = generated[2]!;
-        // Logins are printed after "listening": log in once both are known.
-        if (url && (line.startsWith("Demo logins") || generated) && o.login && password) {
+        // Logins are printed after "listening": log in once both are known, once.
+        if (o.login && !loginStarted && url && line.startsWith("Demo logins") && !password && !/\(password /.test(line))
+          io.stderr.write("isopter: --login needs --demo-password here: this data directory keeps the password of its first start\n");
+        if (o.login && !loginStarted && url && (line.startsWith("Demo logins") || generated) && password) {
+          loginStarted = true;
           const server = url, pw = password;
           void logIn(target.store, target.profile, server, "manager", pw)
             .then(() => {
