@@ -35,6 +35,10 @@ export class FakeServer {
   readonly messages: HeadsetMessage[] = [];
   readonly acks = new Map<string, { ok: boolean; error?: string }>();
   up = true;
+  /** Called with each frame the server receives, at its arrival time. */
+  onReceive: ((m: HeadsetMessage, at: number) => void) | null = null;
+  /** Frames in both directions vanish without either side being told (a half-open connection). */
+  blackhole = false;
   /** Share of frames to the headset that are lost. */
   dropToHeadset = 0;
   private readonly conns = new Set<Conn>();
@@ -54,7 +58,9 @@ export class FakeServer {
       this.clock.setTimeout(() => {
         if (!conn.open) return;
         h.onOpen({
-          send: (text) => this.clock.setTimeout(() => conn.open && this.receive(conn, text), this.latencyMs),
+          send: (text) => {
+            if (!this.blackhole) this.clock.setTimeout(() => conn.open && this.receive(conn, text), this.latencyMs);
+          },
           close: () => this.close(conn),
           drop: () => this.close(conn),
         });
@@ -108,7 +114,7 @@ export class FakeServer {
   }
 
   private sendTo(conn: Conn, m: ServerMessage): void {
-    if (this.dropToHeadset > 0 && m.type !== "welcome" && this.rng.chance(this.dropToHeadset)) return;
+    if (this.blackhole || (this.dropToHeadset > 0 && m.type !== "welcome" && this.rng.chance(this.dropToHeadset))) return;
     const text = frame(m);
     this.clock.setTimeout(() => conn.open && conn.h.onMessage(text), this.latencyMs);
   }
@@ -118,6 +124,7 @@ export class FakeServer {
     if (Result.isFailure(decoded)) throw new Error(`fake server: bad frame ${text}: ${decoded.failure.field} ${decoded.failure.message}`);
     const m = decoded.success;
     this.messages.push(m);
+    this.onReceive?.(m, this.clock.now());
     switch (m.type) {
       case "hello":
         this.sendTo(conn, { type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: m.deviceSn, alias: "Sim", serverTime: this.clock.now() });
