@@ -1,27 +1,16 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { Device } from "../../core/model/device.ts";
-import { useSetAtom } from "jotai";
-import { useApi } from "../state/client.ts";
-import { patchDeviceAtom } from "../state/devices.ts";
+import { useClientTopics } from "../state/devices.ts";
 
-/** "alias error 1 s" (scheduling seed §9). */
-export const ALIAS_ERROR_MS = 1_000;
-
-/** The lane's name; a click renames it. "The device alias form sends only a non-empty alias." */
+/** The lane's name; a click renames it. "The device alias form sends only a non-empty alias." (core/client) */
 export function AliasEditor({ device }: { device: Device }) {
   const { t } = useLingui();
-  const api = useApi();
+  // core/client keeps the failure for "alias error 1 s" and announces its end.
+  const client = useClientTopics(["commands"]);
   const [draft, setDraft] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
   const [saving, setSaving] = useState(false);
-  const patchDevice = useSetAtom(patchDeviceAtom);
-
-  useEffect(() => {
-    if (!failed) return;
-    const timer = setTimeout(() => setFailed(false), ALIAS_ERROR_MS);
-    return () => clearTimeout(timer);
-  }, [failed]);
+  const failed = client.aliasError(device.deviceSn);
 
   const name = device.alias || device.deviceSn;
   if (draft === null)
@@ -37,16 +26,9 @@ export function AliasEditor({ device }: { device: Device }) {
     const alias = draft.trim();
     if (alias === "" || alias === device.alias) { setDraft(null); return; }
     setSaving(true);
-    try {
-      const answer = await api.call("device.update", { query: { id: device.id }, body: { alias } });
-      patchDevice({ id: device.id, patch: { alias: answer.alias } });
-      setDraft(null);
-    } catch {
-      setDraft(null);
-      setFailed(true);
-    } finally {
-      setSaving(false);
-    }
+    await client.renameDevice(device.deviceSn, alias);
+    setSaving(false);
+    setDraft(null);
   };
 
   return (

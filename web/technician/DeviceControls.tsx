@@ -1,67 +1,45 @@
-import { useEffect, useRef, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { DeviceView } from "../../core/client/device-view.ts";
 import { DeviceStatus } from "../../core/model/enums.ts";
 import type { WantedStatus } from "../../core/device/status.ts";
-import { useApi } from "../state/client.ts";
+import { useClientTopics } from "../state/devices.ts";
 import { Modal } from "../ui/Modal.tsx";
 
-// Stop / pause / play / resume (scheduling seed §4 "Controls"): availability from core/device, a confirmation dialog
-// with one text per wanted status, 'command sent' while loading, reset when the device status changes, and the
-// seed's failure message.
-
-type Phase = { kind: "confirm" } | { kind: "sending" } | { kind: "sent" } | { kind: "failed" };
+// Stop / pause / play / resume (scheduling seed §4 "Controls"): availability from core/device, and core/client's
+// command dialog: a confirmation with one text per wanted status, 'command sent' while loading, reset when the device
+// status changes; a failed command closes it with the seed's failure notice.
 
 export function DeviceControls({ view }: { view: DeviceView }) {
   const { t } = useLingui();
-  const api = useApi();
-  const [wanted, setWanted] = useState<WantedStatus | null>(null);
-  const [phase, setPhase] = useState<Phase>({ kind: "confirm" });
+  const client = useClientTopics(["commands"]);
+  const sn = view.device.deviceSn;
+  const dialog = client.commandDialog(sn);
   const status = view.status;
-  const first = useRef(true);
-
-  // "The dialog resets when the device status changes."
-  useEffect(() => {
-    if (first.current) { first.current = false; return; }
-    setWanted(null);
-    setPhase({ kind: "confirm" });
-  }, [status]);
-
   const play = view.playControl;
-  const ask = (w: WantedStatus) => { setWanted(w); setPhase({ kind: "confirm" }); };
-  const close = () => { setWanted(null); setPhase({ kind: "confirm" }); };
-  const send = async () => {
-    if (wanted === null) return;
-    setPhase({ kind: "sending" });
-    try {
-      await api.call("device.update", { query: { id: view.device.id }, body: { status: wanted } });
-      setPhase((p) => (p.kind === "sending" ? { kind: "sent" } : p));
-    } catch {
-      setPhase({ kind: "failed" });
-    }
-  };
+  const name = view.device.alias || sn;
 
   const texts: Record<WantedStatus, { title: string; body: string; confirm: string }> = {
     [DeviceStatus.Stopped]: {
       title: t`Stop the test?`,
-      body: t`The test on ${view.device.alias || view.device.deviceSn} stops now. Answers given so far are not saved as a result.`,
+      body: t`The test on ${name} stops now. Answers given so far are not saved as a result.`,
       confirm: t`Stop`,
     },
     [DeviceStatus.Paused]: {
       title: t`Pause the test?`,
-      body: t`The test on ${view.device.alias || view.device.deviceSn} pauses until you resume it.`,
+      body: t`The test on ${name} pauses until you resume it.`,
       confirm: t`Pause`,
     },
     [DeviceStatus.Playing]: {
       title: status === DeviceStatus.Paused ? t`Resume the test?` : t`Start the test?`,
       body: status === DeviceStatus.Paused
-        ? t`The test on ${view.device.alias || view.device.deviceSn} continues where it stopped.`
-        : t`The next test in the lane starts on ${view.device.alias || view.device.deviceSn}. Make sure the patient wears the headset.`,
+        ? t`The test on ${name} continues where it stopped.`
+        : t`The next test in the lane starts on ${name}. Make sure the patient wears the headset.`,
       confirm: status === DeviceStatus.Paused ? t`Resume` : t`Start`,
     },
   };
-  const text = wanted === null ? null : texts[wanted];
-  const busy = phase.kind === "sending" || phase.kind === "sent";
+  const text = dialog ? texts[dialog.wanted] : null;
+  const sending = dialog?.phase === "sending";
+  const ask = (wanted: WantedStatus) => client.askForStatus(sn, wanted);
 
   return (
     <div className="lane-controls" role="group" aria-label={t`Test controls`}>
@@ -75,19 +53,15 @@ export function DeviceControls({ view }: { view: DeviceView }) {
         <button type="button" className="btn btn-sm" disabled={status === DeviceStatus.NotConnected} onClick={() => ask(DeviceStatus.Playing)}>{t`Start`}</button>
       )}
       <button type="button" className="btn btn-sm" disabled={view.stopDisabled} onClick={() => ask(DeviceStatus.Stopped)}>{t`Stop`}</button>
-      {text && (
-        <Modal title={text.title} onClose={close} role="alertdialog"
+      {dialog && text && (
+        <Modal title={text.title} onClose={() => client.cancelCommand(sn)} role="alertdialog"
           actions={<>
-            <button type="button" className="btn" onClick={close}>{t`Cancel`}</button>
-            <button type="button" className={wanted === DeviceStatus.Stopped ? "btn btn-danger" : "btn btn-primary"} disabled={busy} onClick={() => void send()}>
-              {text.confirm}
-            </button>
+            <button type="button" className="btn" onClick={() => client.cancelCommand(sn)}>{t`Cancel`}</button>
+            <button type="button" className={dialog.wanted === DeviceStatus.Stopped ? "btn btn-danger" : "btn btn-primary"} disabled={sending}
+              onClick={() => void client.confirmCommand(sn)}>{text.confirm}</button>
           </>}>
           <p>{text.body}</p>
-          {busy && <p role="status">{t`command sent`}</p>}
-          {phase.kind === "failed" && (
-            <p className="alert alert-error" role="alert">{t`error sending the command to the VR device; use the controller or clicker`}</p>
-          )}
+          {sending && <p role="status">{t`command sent`}</p>}
         </Modal>
       )}
     </div>

@@ -1,11 +1,10 @@
-import { useAtomValue, useSetAtom } from "jotai";
+import { useSetAtom } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import type { DeviceView } from "../../core/client/device-view.ts";
 import { ConnectionStatus, DeviceStatus } from "../../core/model/enums.ts";
 import { isPreparing } from "../../core/device/status.ts";
-import { useApi, useServices } from "../state/client.ts";
-import { patchDeviceAtom } from "../state/devices.ts";
-import { measurementFormAtom, pinsAtom, togglePinAtom } from "../state/technician.ts";
+import { useClientTopics } from "../state/devices.ts";
+import { measurementFormAtom } from "../state/technician.ts";
 import { Toggle } from "../ui/Toggle.tsx";
 import { Tooltip } from "../ui/Tooltip.tsx";
 import { useNotify } from "../ui/notifications.ts";
@@ -28,14 +27,11 @@ const toneOf = (view: DeviceView): Tone =>
 /** A lane's header: identity, connection and status, batteries, pin, stand-alone switch, the plus control, controls. */
 export function LaneHeader({ view }: { view: DeviceView }) {
   const { t, i18n } = useLingui();
-  const api = useApi();
-  const { storage } = useServices();
+  const client = useClientTopics(["marks"]);
   const notify = useNotify();
   const device = view.device;
-  const pinned = useAtomValue(pinsAtom).includes(device.deviceSn);
-  const togglePin = useSetAtom(togglePinAtom);
+  const pinned = client.pinned.includes(device.deviceSn);
   const openForm = useSetAtom(measurementFormAtom);
-  const patchDevice = useSetAtom(patchDeviceAtom);
   const connected = view.connection === ConnectionStatus.Connected;
   const name = device.alias || device.deviceSn;
 
@@ -44,8 +40,7 @@ export function LaneHeader({ view }: { view: DeviceView }) {
     // "Turning on opens the measurement form in stand-alone mode; turning off sends null."
     if (on) return openForm({ mode: "standalone", deviceSn: device.deviceSn });
     try {
-      await api.call("device.standalone", { query: { deviceSn: device.deviceSn }, body: null });
-      patchDevice({ id: device.id, patch: { standaloneId: null } });
+      await client.setStandalone(device.deviceSn, null);
     } catch {
       notify({ kind: "error", text: t`Stand-alone mode could not be switched off. Try again.` });
     }
@@ -69,7 +64,7 @@ export function LaneHeader({ view }: { view: DeviceView }) {
         )}
         <Tooltip text={pinned ? t`Unpin ${name}` : t`Pin ${name} to the top`}>
           <button type="button" className="btn btn-sm btn-icon" aria-pressed={pinned} aria-label={pinned ? t`Unpin ${name}` : t`Pin ${name}`}
-            onClick={() => togglePin({ deviceSn: device.deviceSn, local: storage.local })}>{pinned ? "★" : "☆"}</button>
+            onClick={() => client.togglePin(device.deviceSn)}>{pinned ? "★" : "☆"}</button>
         </Tooltip>
         <Tooltip text={t`New measurement on ${name}`}>
           <button type="button" className="btn btn-sm btn-primary btn-icon" aria-label={t`New measurement on ${name}`}

@@ -4,18 +4,11 @@ import {
   type Announcements, type CollisionDetection, type DragEndEvent, type DragMoveEvent, type DragOverEvent, type DragStartEvent,
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
-import { useAtomValue, useStore } from "jotai";
 import { useLingui } from "@lingui/react/macro";
-import { deviceView, type DeviceView } from "../../core/client/device-view.ts";
-import type { Drop } from "../../core/scheduling/drop-plan.ts";
+import { measurementLane } from "../../core/client/device-view.ts";
+import { planDrop, type Drop } from "../../core/scheduling/drop-plan.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
-import { useApi } from "../state/client.ts";
-import { devicesAtom, flashingLanesAtom, trackerAtom, trackerTickAtom } from "../state/devices.ts";
-import { dropMeasurement, measurementLanes } from "../state/devices-commands.ts";
-import { planDrop } from "../../core/scheduling/drop-plan.ts";
-import { pinsAtom } from "../state/technician.ts";
-import { orderPinnedFirst } from "../../core/scheduling/pinned-lanes.ts";
-import { useNotify } from "../ui/notifications.ts";
+import { useClientTopics } from "../state/devices.ts";
 import { Lane } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
@@ -29,7 +22,7 @@ type DropData = CardData | LaneData;
 /**
  * Where a drop lands, in core/scheduling's convention: the index the card ends up at in the destination list, counted
  * without the dragged card when it stays in its lane. Over a card of another lane the card goes before or after it by
- * which half the pointer is over; over a lane's empty space it goes last.
+ * which half the dragged card's centre is over; over a lane's empty space it goes last.
  */
 export function dropOf(event: Pick<DragEndEvent, "active" | "over">, laneLength: (deviceId: string) => number): Drop | null {
   const source = event.active.data.current as CardData | undefined;
@@ -55,31 +48,27 @@ export const laneCollision: CollisionDetection = (args) => {
 };
 
 /** Every device lane, pinned first, in one drag-and-drop context so cards move within and across lanes. */
-export function Lanes({ blinkingId, refetch }: { blinkingId: string | null; refetch: () => Promise<void> }) {
+export function Lanes({ blinkingId }: { blinkingId: string | null }) {
   const { t } = useLingui();
-  const store = useStore();
-  const api = useApi();
-  const notify = useNotify();
-  const { devices } = useAtomValue(devicesAtom);
-  useAtomValue(trackerTickAtom);
-  const tracker = useAtomValue(trackerAtom);
-  const pins = useAtomValue(pinsAtom);
-  const flashing = useAtomValue(flashingLanesAtom);
+  const client = useClientTopics();
+  const views = client.devices();
+  const devices = views.map((v) => v.device);
+  const pins = client.pinned;
   const [activeId, setActiveId] = useState<string | null>(null);
   const [overLane, setOverLane] = useState<string | null>(null);
   /** Where a card dragged to another lane would land, and whether the planner would accept it there. */
   const [landing, setLanding] = useState<LandingMark | null>(null);
-
-  const views: DeviceView[] = orderPinnedFirst(devices, new Set(pins), (d) => d.deviceSn)
-    .map((d) => deviceView(d, tracker?.get(d.deviceSn), "measurements"));
-  const byId = useMemo(() => new Map(devices.flatMap((d) => d.perimetries.map((m, i) => [m.id, { device: d, index: i }] as const))), [devices]);
+  const byId = useMemo(() => new Map(devices.flatMap((d) => d.perimetries.map((m, i) => [m.id, { device: d, index: i }] as const))),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [devices.map((d) => d.perimetries.map((m) => m.id).join()).join("|")]);
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
-  const nameOf = (id: string | number) => byId.get(String(id))?.device.perimetries[byId.get(String(id))!.index]?.displayName ?? String(id);
+  const laneLength = (id: string) => devices.find((d) => d.id === id)?.perimetries.length ?? 0;
+  const nameOf = (id: string | number) => { const at = byId.get(String(id)); return at?.device.perimetries[at.index]?.displayName ?? String(id); };
   const laneName = (deviceId: string) => { const d = devices.find((x) => x.id === deviceId); return d ? d.alias || d.deviceSn : deviceId; };
   const announcements: Announcements = {
     onDragStart: ({ active }) => t`Picked up ${nameOf(active.id)}. Use the arrow keys to move it, space to drop, escape to cancel.`,
@@ -88,25 +77,22 @@ export function Lanes({ blinkingId, refetch }: { blinkingId: string | null; refe
     onDragCancel: ({ active }) => t`Moving ${nameOf(active.id)} was cancelled.`,
   };
 
+  const reset = () => { setActiveId(null); setOverLane(null); setLanding(null); };
   const onDragStart = (e: DragStartEvent) => setActiveId(String(e.active.id));
   const onDragOver = (e: DragOverEvent) => setOverLane((e.over?.data.current as DropData | undefined)?.deviceId ?? null);
   const onDragMove = (e: DragMoveEvent) => {
-    const drop = dropOf(e, (id) => devices.find((d) => d.id === id)?.perimetries.length ?? 0);
+    const drop = dropOf(e, laneLength);
     const destination = drop?.destination;
     if (!drop || !destination || destination.deviceId === drop.source.deviceId) return setLanding((l) => (l === null ? l : null));
-    const refused = planDrop(measurementLanes(store), drop).outcome === "refused";
+    const refused = planDrop(client.devices().map(measurementLane), drop).outcome === "refused";
     setLanding((l) => (l && l.deviceId === destination.deviceId && l.index === destination.index && l.refused === refused ? l : { ...destination, refused }));
   };
-  const onDragEnd = async (e: DragEndEvent) => {
-    setActiveId(null);
-    setOverLane(null);
-    setLanding(null);
-    const drop = dropOf(e, (id) => devices.find((d) => d.id === id)?.perimetries.length ?? 0);
-    if (!drop) return;
-    const result = await dropMeasurement({ store, api, refetch }, drop);
-    if (result.outcome === "refused")
-      // "A drop between two paired measurements of the same eye is refused with notice 'cannot drop here' (3 s) and a hint."
-      notify({ kind: "error", text: `${t`cannot drop here`}. ${t`no items between linked cards`}`, durationMs: result.notice.durationMs });
+  // core/client plans the drop, applies the order at once, sends it with the revisions, refetches on a conflict and
+  // flashes the lanes on other failures; a refused drop comes back as its 'cannot drop here' notice.
+  const onDragEnd = (e: DragEndEvent) => {
+    reset();
+    const drop = dropOf(e, laneLength);
+    if (drop) void client.moveMeasurement(drop);
   };
 
   const active = activeId ? byId.get(activeId) : undefined;
@@ -115,11 +101,10 @@ export function Lanes({ blinkingId, refetch }: { blinkingId: string | null; refe
 
   return (
     <DndContext sensors={sensors} collisionDetection={laneCollision} accessibility={{ announcements }}
-      onDragStart={onDragStart} onDragOver={onDragOver} onDragMove={onDragMove} onDragEnd={(e) => void onDragEnd(e)}
-      onDragCancel={() => { setActiveId(null); setOverLane(null); setLanding(null); }}>
+      onDragStart={onDragStart} onDragOver={onDragOver} onDragMove={onDragMove} onDragEnd={onDragEnd} onDragCancel={reset}>
       <div className="lanes">
         {views.map((view) => (
-          <Lane key={view.device.id} view={view} pinned={pins.includes(view.device.deviceSn)} flashing={flashing.has(view.device.id)}
+          <Lane key={view.device.id} view={view} pinned={pins.includes(view.device.deviceSn)} flashing={client.flashingLanes.has(view.device.id)}
             over={overLane === view.device.id && active?.device.id !== view.device.id} blinkingId={blinkingId}
             landing={landing?.deviceId === view.device.id ? landing : null} />
         ))}

@@ -13,8 +13,8 @@ import { notesCounter, notesLimit } from "../../core/rules/notes.ts";
 import { canSaveMeasurement, validateMeasurementConfig } from "../../core/rules/required-fields.ts";
 import { ruleDescriptor } from "../i18n/rule-messages.ts";
 import { eyeNames, strategyNames } from "../i18n/names.ts";
-import { useApi } from "../state/client.ts";
-import { patchDeviceAtom, devicesAtom } from "../state/devices.ts";
+import { CacheKey } from "../../core/client/cache-keys.ts";
+import { useClientTopics } from "../state/devices.ts";
 import { measurementFormAtom, type MeasurementFormRequest } from "../state/technician.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { Select } from "../ui/Select.tsx";
@@ -22,7 +22,6 @@ import { TextInput } from "../ui/TextInput.tsx";
 import { Toggle } from "../ui/Toggle.tsx";
 import { minutesSeconds, sizeNames, stimuliUpdateName } from "./names.ts";
 import { PatientPicker } from "./PatientPicker.tsx";
-import { useAtomValue } from "jotai";
 
 // The measurement form dialog (scheduling seed §2 "Measurement form"): create, edit, clone and stand-alone modes,
 // every option list, lock and dependency from core/rules, the estimate per eye, the notes counter, save disabled
@@ -33,12 +32,12 @@ const VARIANT = "older" as const;
 
 interface FormState { readonly config: MeasurementConfig; readonly context: ConfigContext; readonly patient: Patient | null }
 
-export function MeasurementFormDialog({ request, onSaved }: { request: MeasurementFormRequest; onSaved: () => void }) {
+export function MeasurementFormDialog({ request }: { request: MeasurementFormRequest }) {
   const { t, i18n } = useLingui();
-  const api = useApi();
+  const client = useClientTopics([]);
+  const api = client.api;
   const close = useSetAtom(measurementFormAtom);
-  const patchDevice = useSetAtom(patchDeviceAtom);
-  const device = useAtomValue(devicesAtom).devices.find((d) => d.deviceSn === request.deviceSn);
+  const device = client.device(request.deviceSn)?.device;
   const [form, setForm] = useState<FormState>(() => {
     const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, ...(request.source ? { source: request.source } : {}) });
     return { config: { ...opened.config, deviceSn: request.deviceSn }, context: opened.context, patient: null };
@@ -86,15 +85,16 @@ export function MeasurementFormDialog({ request, onSaved }: { request: Measureme
     try {
       if (standalone) {
         const { notes: _notes, deviceSn: _sn, ...standaloneConfig } = body;
-        const data = await api.call("device.standalone", { query: { deviceSn: request.deviceSn }, body: standaloneConfig });
-        if (device && data) patchDevice({ id: device.id, patch: { standaloneId: data.id } });
+        // False: "Stand-alone mode cannot change while another measurement runs."
+        if (!(await client.setStandalone(request.deviceSn, standaloneConfig))) throw new Error("device busy");
       } else if (request.mode === "edit" && request.source) {
         await api.call("perimetry.update", { query: { id: request.source.id }, body });
       } else {
         await api.call("perimetry.register", { body });
       }
       close(null);
-      onSaved();
+      // The live insert event adds the cards; reading the lanes again also covers a socket that is down.
+      void client.refetch(CacheKey.Devices);
     } catch {
       setFailed(true);
     } finally {

@@ -6,7 +6,7 @@ vi.mock("@lingui/core/macro", () => import("../lingui-shim.tsx"));
 vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
 
 import { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
-import { ALIAS_ERROR_MS } from "../../../web/technician/AliasEditor.tsx";
+import { ALIAS_ERROR_MS } from "../../../core/client/client.ts";
 import { measurementFormAtom } from "../../../web/state/technician.ts";
 import { fakeApi } from "../render-app.tsx";
 import { device, measurement } from "./fixtures.ts";
@@ -74,13 +74,19 @@ describe("controls (scheduling seed §4 'Controls')", () => {
     fireEvent.click(within(l).getByRole("button", { name: "Start" }));
     expect(screen.getByRole("alertdialog", { name: "Start the test?" })).toBeTruthy();
     fireEvent.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Start" }));
-    expect(await screen.findByText("error sending the command to the VR device; use the controller or clicker")).toBeTruthy();
+    // core/client closes the dialog and announces the seed's message as a notice.
+    expect(await screen.findByText(/error sending the command to the VR device; use the controller or clicker/)).toBeTruthy();
+    expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 });
 
 describe("alias ('The device alias form sends only a non-empty alias.'; 'alias error 1 s')", () => {
   it("sends a trimmed non-empty alias and never an empty one", async () => {
-    const { lane: l, calls } = await lane(DeviceStatus.Standby, { "device.update": (i) => device(1, [], { alias: i.body.alias }) });
+    const { lane: l, calls, socket } = await lane(DeviceStatus.Standby, { "device.update": (i) => {
+      // The server announces the change on the live socket.
+      setTimeout(() => socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", alias: i.body.alias } }), 0);
+      return device(1, [], { alias: i.body.alias });
+    } });
     fireEvent.click(within(l).getByRole("button", { name: "Rename Room 1" }));
     const input = within(l).getByLabelText("Device name");
     fireEvent.change(input, { target: { value: "   " } });
@@ -123,7 +129,10 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
     expect(store.get(measurementFormAtom)).toEqual({ mode: "standalone", deviceSn: "SN1" });
     expect(screen.getByRole("dialog", { name: "Stand-alone measurement" })).toBeTruthy();
     cleanup();
-    const on = await lane(DeviceStatus.Standby, { "device.standalone": () => null }, { standaloneId: "s1" });
+    const on = await lane(DeviceStatus.Standby, { "device.standalone": () => {
+      setTimeout(() => on.socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", standaloneId: null } }), 0);
+      return null;
+    } }, { standaloneId: "s1" });
     const toggle = within(on.lane).getByRole("switch", { name: "Stand-alone" });
     expect(toggle.getAttribute("aria-checked")).toBe("true");
     fireEvent.click(toggle);

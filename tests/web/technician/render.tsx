@@ -1,17 +1,19 @@
-// Renders /technician over a fake Api and a fake live socket.
+// Renders /technician inside the app's Root (notices, session dialogs) over core/client with a fake Api and a fake
+// live socket the test drives.
 import { render } from "@testing-library/react";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import { Provider, createStore } from "jotai";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { memoryStorage } from "../../../adapters/storage/index.ts";
+import { systemClock } from "../../../adapters/clock/index.ts";
 import type { LiveMessage } from "../../../core/model/live.ts";
 import { SocketState } from "../../../core/model/enums.ts";
-import type { Api, Socket } from "../../../core/ports.ts";
-import { servicesAtom } from "../../../web/state/client.ts";
-import { liveSocketFactoryAtom } from "../../../web/state/devices-socket.ts";
-import { Notifications } from "../../../web/ui/Notifications.tsx";
+import { StorageKeys, type Api, type Socket } from "../../../core/ports.ts";
+import { bindClient } from "../../../web/state/client.ts";
+import { Root } from "../../../web/shell/Root.tsx";
 import TechnicianPage from "../../../web/pages/technician/TechnicianPage.tsx";
+import { tokenFor } from "../render-app.tsx";
 
 export interface FakeSocket extends Socket {
   emit(message: LiveMessage): void;
@@ -38,17 +40,24 @@ export function fakeSocket(): FakeSocket {
 export function renderTechnician(api: Api, options: { path?: string; pins?: string[]; socket?: FakeSocket } = {}) {
   const store = createStore();
   const storage = memoryStorage();
-  if (options.pins) storage.local.set("pinnedSwimlanes", JSON.stringify(options.pins));
-  store.set(servicesAtom, { api, storage });
+  storage.session.set(StorageKeys.session.accessToken, tokenFor("user"));
+  if (options.pins) storage.local.set(StorageKeys.local.pinnedSwimlanes, JSON.stringify(options.pins));
   const socket = options.socket ?? fakeSocket();
-  store.set(liveSocketFactoryAtom, () => () => socket);
+  const withToken: Api = { call: (e, i) => (e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i)) };
+  const { client } = bindClient(store, { api: withToken, socket, storage, clock: systemClock });
+  void client.start();
   const router = createMemoryRouter(
-    [
-      { path: "/technician", element: <><TechnicianPage /><Notifications /></> },
-      { path: "/patient/:patientId/perimetry/:perimetryId", element: <p>result page</p> },
-    ],
+    [{
+      element: <Root />,
+      children: [
+        { path: "/technician", element: <TechnicianPage /> },
+        { path: "/patient/:patientId/perimetry/:perimetryId", element: <p>result page</p> },
+        { path: "/login", element: <p>login page</p> },
+        { path: "/home", element: <p>home page</p> },
+      ],
+    }],
     { initialEntries: [options.path ?? "/technician"] },
   );
   const view = render(<I18nProvider i18n={i18n}><Provider store={store}><RouterProvider router={router} /></Provider></I18nProvider>);
-  return { ...view, store, storage, router, socket };
+  return { ...view, store, storage, router, socket, client };
 }

@@ -1,16 +1,12 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
-import { useAtomValue, useSetAtom, useStore } from "jotai";
+import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
-import { createLiveSocket, browserWebSocket } from "../../../adapters/socket/index.ts";
-import { systemClock } from "../../../adapters/clock/system-clock.ts";
-import { useServices } from "../../state/client.ts";
-import { devicesAtom, socketStateAtom, startDevicesLive, type DevicesLive } from "../../state/devices.ts";
-import { liveSocketFactoryAtom } from "../../state/devices-socket.ts";
-import { measurementFormAtom, pinsAtom, readPins } from "../../state/technician.ts";
+import { CacheKey } from "../../../core/client/cache-keys.ts";
+import { devicesState, useClientTopics } from "../../state/devices.ts";
+import { measurementFormAtom } from "../../state/technician.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
-import { useNotify } from "../../ui/notifications.ts";
 import { Lanes } from "../../technician/Lanes.tsx";
 import { MeasurementFormDialog } from "../../technician/MeasurementFormDialog.tsx";
 import { socketStateNames } from "../../technician/names.ts";
@@ -22,74 +18,34 @@ export const CARD_BLINK_MS = 1_500;
 /** /technician: a lane per device with its queue, live state and controls (scheduling seed §2 "Technician view"). */
 export default function TechnicianPage() {
   const { t, i18n } = useLingui();
-  const services = useServices();
-  const store = useStore();
-  const notify = useNotify();
-  const navigate = useNavigate();
-  const state = useAtomValue(devicesAtom);
-  const socketState = useAtomValue(socketStateAtom);
-  const makeSocket = useAtomValue(liveSocketFactoryAtom);
-  const setPins = useSetAtom(pinsAtom);
+  const client = useClientTopics(["cache", "socket"]);
   const form = useAtomValue(measurementFormAtom);
-  const live = useRef<DevicesLive | null>(null);
-  // The live connection lives as long as the page; notices read the latest translations and router through a ref.
-  const latest = useRef({ notify, navigate, t });
-  latest.current = { notify, navigate, t };
 
-  useEffect(() => {
-    setPins(readPins(services.storage.local));
-    const socket = makeSocket
-      ? makeSocket(services.storage)
-      : createLiveSocket({
-          url: new URL("/api/ws", window.location.origin.replace(/^http/, "ws")).href,
-          storage: services.storage,
-          clock: systemClock,
-          create: browserWebSocket,
-        });
-    store.set(devicesAtom, { status: "loading", devices: [] });
-    const instance = startDevicesLive(store, {
-      api: services.api,
-      socket,
-      clock: systemClock,
-      onNotice: (notice) => {
-        const { notify, navigate, t } = latest.current;
-        // "Measurement result ready: ... a success notice 'measurement ready' for 10 s with an action to open the patient's result."
-        const action = notice.action;
-        notify({
-          kind: notice.kind === "error" ? "error" : notice.kind === "success" ? "success" : "info",
-          text: notice.title === "measurement ready" ? t`measurement ready` : notice.title,
-          durationMs: notice.durationMs,
-          ...(action?.kind === "open-result" && action.patientId && action.measurementId
-            ? { action: { label: t`Open result`, run: () => navigate(`/patient/${action.patientId}/perimetry/${action.measurementId}`) } }
-            : {}),
-        });
-      },
-    });
-    live.current = instance;
-    return () => { instance.dispose(); live.current = null; };
-  }, [services, store, makeSocket, setPins]);
+  // The lanes come from core/client's device cache, which live events keep current while the app runs.
+  useEffect(() => { void client.fetch(CacheKey.Devices, {}).catch(() => undefined); }, [client]);
 
+  const state = devicesState(client);
   const blinkingId = useScrollTo(state.status === "success");
-  const refetch = () => live.current?.refetch() ?? Promise.resolve();
+  const retry = () => void client.fetch(CacheKey.Devices, {}).catch(() => undefined);
 
   return (
     <div className="tech">
       <div className="tech-head">
         <h1>{t`Technician`}</h1>
-        <span className="tech-socket" role="status" data-socket={socketState}>{i18n._(socketStateNames[socketState])}</span>
+        <span className="tech-socket" role="status" data-socket={client.socketState}>{i18n._(socketStateNames[client.socketState])}</span>
       </div>
       {state.status === "loading" && <div className="lanes-loading"><Skeleton kind="tiles" count={3} /></div>}
       {state.status === "error" && (
         <div className="alert alert-error" role="alert">
           <p>{t`The devices could not be loaded. Try again or refresh the browser.`}</p>
-          <button type="button" className="btn" onClick={() => { store.set(devicesAtom, { status: "loading", devices: [] }); void refetch(); }}>{t`Try again`}</button>
+          <button type="button" className="btn" onClick={retry}>{t`Try again`}</button>
         </div>
       )}
-      {state.status === "success" && state.devices.length === 0 && (
+      {state.status === "success" && state.views.length === 0 && (
         <EmptyState title={t`No devices yet`} hint={t`A VR headset appears here as soon as it is registered to your organisation and switched on.`} />
       )}
-      {state.status === "success" && state.devices.length > 0 && <Lanes blinkingId={blinkingId} refetch={refetch} />}
-      {form && <MeasurementFormDialog request={form} onSaved={() => void refetch()} />}
+      {state.status === "success" && state.views.length > 0 && <Lanes blinkingId={blinkingId} />}
+      {form && <MeasurementFormDialog request={form} />}
     </div>
   );
 }
