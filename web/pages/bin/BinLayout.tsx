@@ -1,13 +1,12 @@
 import { NavLink, Outlet } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import { useApi } from "../../state/client.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useCachedQuery } from "../../state/use-cached.ts";
+import { CacheKey } from "../../../core/client/index.ts";
 
 /** "Tabs for deleted patients and deleted measurements (deleted appointments when the multi-tests plugin is on)." */
 export default function BinLayout() {
   const { t } = useLingui();
-  const api = useApi();
-  const organisation = useQuery("organisation", () => api.call("organisation.current", {}));
+  const organisation = useCachedQuery(CacheKey.CurrentOrganisation, {});
   return (
     <div className="page stack">
       <h1>{t`Bin`}</h1>

@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useQuery } from "../../state/use-query.ts";
+import type { CacheEntry } from "../../../core/client/cache-snapshot.ts";
+import { useClient } from "../../state/client.ts";
+import { useCached } from "../../state/use-cached.ts";
 import { useNotify } from "../../ui/notifications.ts";
 import { ConfirmDialog } from "../../ui/Modal.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -13,9 +15,11 @@ interface BinItem { id: string; trashedAt: string | null }
  * One bin tab: "Each row has restore and permanent-delete (confirm dialog); empty-state message when none."
  * "Restoring refetches and notifies with an action to open the item." (accounts seed §2, §4)
  */
-export function BinList<T extends BinItem>({ queryKey, load, describe, restore, remove, open, emptyTitle, restoredText, deleteQuestion }: {
-  queryKey: string;
-  load: () => Promise<ReadonlyArray<T>>;
+type TrashKey = "trashedPatients" | "trashedMeasurements" | "trashedAppointments";
+
+export function BinList<T extends BinItem>({ cacheKey, describe, restore, remove, open, emptyTitle, restoredText, deleteQuestion }: {
+  /** The core/client cache of this tab: live events from other users keep it current. */
+  cacheKey: TrashKey;
   describe: (item: T) => ReactNode;
   restore: (item: T) => Promise<unknown>;
   remove: (item: T) => Promise<unknown>;
@@ -27,18 +31,21 @@ export function BinList<T extends BinItem>({ queryKey, load, describe, restore, 
   const { t } = useLingui();
   const notify = useNotify();
   const format = useDateFormat();
-  const list = useQuery(queryKey, load);
+  const client = useClient();
+  const entry = useCached(cacheKey, {}) as CacheEntry | undefined;
+  const items = entry?.data as ReadonlyArray<T> | undefined;
+  const reload = () => void client.refetch(cacheKey);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
 
-  if (list.status === "loading") return <Skeleton kind="fields" count={4} />;
-  if (list.status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
-  if (list.data.length === 0) return <EmptyState title={emptyTitle} hint={t`Deleted items appear here until they are restored or deleted for good.`} />;
+  if (!items && entry?.status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  if (!items) return <Skeleton kind="fields" count={4} />;
+  if (items.length === 0) return <EmptyState title={emptyTitle} hint={t`Deleted items appear here until they are restored or deleted for good.`} />;
 
   const doRestore = async (item: T) => {
     try {
       await restore(item);
-      list.reload();
+      reload();
       notify({ kind: "success", text: restoredText, action: { label: t`Open`, run: () => open(item) } });
     } catch {
       notify({ kind: "error", text: t`The item could not be restored. Try again later.` });
@@ -49,7 +56,7 @@ export function BinList<T extends BinItem>({ queryKey, load, describe, restore, 
     setBusy(true);
     try {
       await remove(deleting);
-      list.reload();
+      reload();
       notify({ kind: "success", text: t`Deleted for good.` });
     } catch {
       notify({ kind: "error", text: t`The item could not be deleted. Try again later.` });
@@ -64,7 +71,7 @@ export function BinList<T extends BinItem>({ queryKey, load, describe, restore, 
       <table className="table">
         <thead><tr><th>{t`Item`}</th><th>{t`Deleted on`}</th><th><span className="visually-hidden">{t`Actions`}</span></th></tr></thead>
         <tbody>
-          {list.data.map((item) => (
+          {items.map((item) => (
             <tr key={item.id}>
               <td>{describe(item)}</td>
               <td className="num">{item.trashedAt ? format.dateTime(item.trashedAt) : "–"}</td>

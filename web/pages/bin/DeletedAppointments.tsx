@@ -2,6 +2,7 @@ import { useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { useApi } from "../../state/client.ts";
 import { TestTypeName } from "../home/TestTypeName.tsx";
+import type { Appointment } from "../../../core/model/appointment.ts";
 import { BinList } from "./BinList.tsx";
 
 export default function DeletedAppointments() {
@@ -9,7 +10,7 @@ export default function DeletedAppointments() {
   const api = useApi();
   const navigate = useNavigate();
   return (
-    <BinList queryKey="bin:appointments" load={() => api.call("appointment.allTrashed", {})}
+    <BinList<Appointment> cacheKey="trashedAppointments"
       describe={(a) => <>{t`Appointment`} · {a.examinations.map((e, i) => <span key={e.id}>{i > 0 && ", "}<TestTypeName type={e.type} /></span>)}</>}
       restore={(a) => api.call("appointment.restore", { query: { id: a.id } })}
       remove={(a) => api.call("appointment.delete", { query: { id: a.id } })}

@@ -2,6 +2,7 @@ import { useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { useApi } from "../../state/client.ts";
 import { MeasurementSummary } from "../patient/MeasurementSummary.tsx";
+import type { Measurement } from "../../../core/model/measurement.ts";
 import { BinList } from "./BinList.tsx";
 
 export default function DeletedMeasurements() {
@@ -9,7 +10,7 @@ export default function DeletedMeasurements() {
   const api = useApi();
   const navigate = useNavigate();
   return (
-    <BinList queryKey="bin:measurements" load={() => api.call("perimetry.allTrashed", {})}
+    <BinList<Measurement> cacheKey="trashedMeasurements"
       describe={(m) => <MeasurementSummary m={m} />}
       restore={(m) => api.call("perimetry.restore", { query: { id: m.id } })}
       remove={(m) => api.call("perimetry.delete", { query: { id: m.id } })}

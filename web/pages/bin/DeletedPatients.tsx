@@ -1,6 +1,7 @@
 import { useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { useApi } from "../../state/client.ts";
+import type { Patient } from "../../../core/model/patient.ts";
 import { BinList } from "./BinList.tsx";
 
 export default function DeletedPatients() {
@@ -8,7 +9,7 @@ export default function DeletedPatients() {
   const api = useApi();
   const navigate = useNavigate();
   return (
-    <BinList queryKey="bin:patients" load={() => api.call("patient.allTrashed", {})}
+    <BinList<Patient> cacheKey="trashedPatients"
       describe={(p) => <><strong>{p.name}</strong> <span className="muted">{t`ID`} {p.uniqueId}</span></>}
       restore={(p) => api.call("patient.restore", { query: { id: p.id } })}
       remove={(p) => api.call("patient.delete", { query: { id: p.id } })}

@@ -2,8 +2,9 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import type { Examination } from "../../../core/model/examination.ts";
-import { useApi } from "../../state/client.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useCachedQuery } from "../../state/use-cached.ts";
+import { CacheKey } from "../../../core/client/index.ts";
+import type { Patient } from "../../../core/model/patient.ts";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { PatientFormModal } from "../patient/PatientFormModal.tsx";
 import { PatientSearch } from "./PatientSearch.tsx";
@@ -13,14 +14,13 @@ import { useDateFormat } from "../../i18n/format.ts";
 
 export default function HomePage() {
   const { t } = useLingui();
-  const api = useApi();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
-  const organisation = useQuery("organisation", () => api.call("organisation.current", {}));
+  const organisation = useCachedQuery(CacheKey.CurrentOrganisation, {});
   const byAppointment = organisation.data?.multiTests ?? false;
-  const exams = useQuery("examinations", () => api.call("examination.all", { query: {} }));
-  const patients = useQuery("patients", () => api.call("patient.all", {}));
-  const names = new Map((patients.data ?? []).map((p) => [p.id, p.name]));
+  const exams = useCachedQuery(CacheKey.Examinations, {});
+  const patients = useCachedQuery(CacheKey.Patients, {});
+  const names = new Map(((patients.data ?? []) as readonly Patient[]).map((p) => [p.id, p.name]));
   const lists = exams.data ? homeTestLists(exams.data, byAppointment) : null;
 
   return (
@@ -30,7 +30,7 @@ export default function HomePage() {
         <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>{t`Create patient`}</button>
       </div>
       <div className="home-grid">
-      <PatientSearch refreshKey={0} />
+      <PatientSearch />
       <div className="stack">
         <TestList title={t`Recent tests`} empty={t`No tests have results yet.`} state={exams.status} entries={lists?.recent}
           names={names} link={(e) => `/patient/${e.patientId}/perimetry/${e.id}?scrollToMeasurement=1`} />

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import type { Patient } from "../../../core/model/patient.ts";
 import { ageOn } from "../../../core/model/patient.ts";
 import { birthdateFilter, birthdateFilterOptions, type BirthdateFilterParts } from "../../../core/rules/birthdate-filter.ts";
-import { useApi } from "../../state/client.ts";
+import { useClient } from "../../state/client.ts";
+import { useCached } from "../../state/use-cached.ts";
+import { CacheKey } from "../../../core/client/index.ts";
 import { searchDebounceMs, useDebounced } from "../../state/debounce.ts";
 import { todayIso } from "../../state/today.ts";
 import { SearchBox } from "../../ui/SearchBox.tsx";
@@ -13,47 +14,28 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { useDateFormat } from "../../i18n/format.ts";
 
-export const searchPageSize = 20;
-
-interface Results { entries: Patient[]; remaining: number; page: number }
-
 /** Patient search by name or ID with the birthdate filter; pages load as the list scrolls ("infinite scroll while remaining > 0"). */
-export function PatientSearch({ refreshKey }: { refreshKey: number }) {
+export function PatientSearch() {
   const { t } = useLingui();
-  const api = useApi();
   const [name, setName] = useState("");
   const [parts, setParts] = useState<BirthdateFilterParts>({ day: null, month: null, year: null });
   const currentYear = new Date().getFullYear();
   const options = birthdateFilterOptions(currentYear);
-  const filter = useDebounced({ name: name.trim(), birthdate: birthdateFilter(parts, currentYear) }, searchDebounceMs);
-  const [results, setResults] = useState<Results | null>(null);
-  const [failed, setFailed] = useState(false);
+  // Debounced as a string, so equal filters never restart the timer.
+  const settled = useDebounced(JSON.stringify({ name: name.trim(), birthdate: birthdateFilter(parts, currentYear) }), searchDebounceMs);
+  const filter = JSON.parse(settled) as { name: string; birthdate: string | null };
+  const client = useClient();
+  const entry = useCached(CacheKey.PatientSearch, filter);
+  const results = entry?.data;
+  const failed = entry?.status === "error" && !results;
   const [loadingMore, setLoadingMore] = useState(false);
-  const generation = useRef(0);
   const sentinel = useRef<HTMLLIElement>(null);
-  const filterKey = JSON.stringify(filter);
-
-  useEffect(() => {
-    const mine = ++generation.current;
-    setResults(null);
-    setFailed(false);
-    api.call("patient.search", { body: { filter, page: 0, quantity: searchPageSize } }).then(
-      (r) => { if (mine === generation.current) setResults({ entries: [...r.entries], remaining: r.remaining, page: r.page }); },
-      () => { if (mine === generation.current) setFailed(true); },
-    );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [filterKey, refreshKey, api]);
 
   const loadMore = async () => {
     if (!results || results.remaining <= 0 || loadingMore) return;
-    const mine = generation.current;
     setLoadingMore(true);
     try {
-      const r = await api.call("patient.search", { body: { filter, page: results.page + 1, quantity: searchPageSize } });
-      if (mine === generation.current)
-        setResults((prev) => prev && { entries: [...prev.entries, ...r.entries.filter((e) => !prev.entries.some((p) => p.id === e.id))], remaining: r.remaining, page: r.page });
-    } catch {
-      if (mine === generation.current) setFailed(true);
+      await client.fetchNextSearchPage(filter);
     } finally {
       setLoadingMore(false);
     }

@@ -3,9 +3,10 @@ import { Link, useParams, useSearchParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import type { Measurement } from "../../../core/model/measurement.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useApi } from "../../state/client.ts";
+import { useClient } from "../../state/client.ts";
+import { useCachedQuery } from "../../state/use-cached.ts";
+import { CacheKey } from "../../../core/client/index.ts";
 import { usePatient } from "../../state/patient-context.ts";
-import { useQuery } from "../../state/use-query.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { groupByDay } from "./measurement-groups.ts";
@@ -21,9 +22,9 @@ export default function PerimetryPage() {
   const { perimetryId = "all" } = useParams();
   const [params] = useSearchParams();
   const patient = usePatient();
-  const api = useApi();
+  const client = useClient();
   const format = useDateFormat();
-  const list = useQuery(`perimetry:${patient.id}`, () => api.call("perimetry.all", { query: { patientId: patient.id } }));
+  const list = useCachedQuery(CacheKey.Measurements, { patientId: patient.id });
   const [notesFor, setNotesFor] = useState<Measurement | null>(null);
 
   // "?scrollToMeasurement=1 scrolls to the selected measurement" (accounts seed §2)
@@ -60,7 +61,7 @@ export default function PerimetryPage() {
       ))}
       {notesFor && (
         <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)}
-          onSaved={(saved) => list.set(list.data.map((m) => (m.id === saved.id ? saved : m)))} />
+          onSaved={() => void client.refetch(CacheKey.Measurements)} />
       )}
     </section>
   );

@@ -6,9 +6,10 @@ import type { User } from "../../../core/model/user.ts";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { isValidEmail } from "../../../core/rules/email.ts";
 import { roleHints, roleNames } from "../../i18n/names.ts";
-import { useApi } from "../../state/client.ts";
+import { useApi, useClient } from "../../state/client.ts";
 import { isManagerAtom, tokenPayloadAtom } from "../../state/session.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useCachedQuery } from "../../state/use-cached.ts";
+import { CacheKey } from "../../../core/client/index.ts";
 import { useNotify } from "../../ui/notifications.ts";
 import { ConfirmDialog } from "../../ui/Modal.tsx";
 import { Select } from "../../ui/Select.tsx";
@@ -40,14 +41,16 @@ function ManagerUsers() {
   const api = useApi();
   const notify = useNotify();
   const me = useAtomValue(tokenPayloadAtom);
-  const users = useQuery("users", () => api.call("user.all", {}));
+  const client = useClient();
+  const users = useCachedQuery(CacheKey.Users, {});
+  const reloadUsers = () => void client.refetch(CacheKey.Users);
   const [deleting, setDeleting] = useState<User | null>(null);
   const roleOptions = roles.map((r) => ({ value: r, label: i18n._(roleNames[r]), hint: i18n._(roleHints[r]) }));
 
   const changeRole = async (user: User, role: Role) => {
     try {
       await api.call("user.update", { query: { id: user.id }, body: { role } });
-      users.reload();
+      reloadUsers();
       notify({ kind: "success", text: t`The role of ${user.email} is now ${i18n._(roleNames[role])}.` });
     } catch {
       notify({ kind: "error", text: t`The role could not be changed. Try again later.` });
@@ -57,7 +60,7 @@ function ManagerUsers() {
     if (!deleting) return;
     try {
       await api.call("user.delete", { query: { id: deleting.id } });
-      users.reload();
+      reloadUsers();
       notify({ kind: "success", text: t`The user was deleted.` });
     } catch {
       notify({ kind: "error", text: t`The user could not be deleted. Try again later.` });
@@ -69,7 +72,7 @@ function ManagerUsers() {
   return (
     <div className="page stack">
       <h1>{t`Users`}</h1>
-      <InviteForm roleOptions={roleOptions} onInvited={() => users.reload()} />
+      <InviteForm roleOptions={roleOptions} onInvited={reloadUsers} />
       <section className="card" aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">{t`Accounts`}</h2>
         {users.status === "loading" && <Skeleton kind="fields" count={3} />}

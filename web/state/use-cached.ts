@@ -1,0 +1,38 @@
+import { useCallback, useEffect, useSyncExternalStore } from "react";
+import type { CacheKey, ParamsOf } from "../../core/client/index.ts";
+import type { CacheEntry } from "../../core/client/cache-snapshot.ts";
+import { useClient } from "./client.ts";
+
+/**
+ * One list from core/client's caches, kept current by live events (insert, update, trash, restore, delete patch it).
+ * Loads the entry when it is not cached yet. `params` is compared by value.
+ */
+export function useCached<K extends CacheKey>(key: K, params: ParamsOf<K>): CacheEntry<K> | undefined {
+  const client = useClient();
+  const id = JSON.stringify(params);
+  const subscribe = useCallback((onChange: () => void) => {
+    const listener = (topic: string) => { if (topic === "cache") onChange(); };
+    client.events.on("change", listener);
+    return () => client.events.off("change", listener);
+  }, [client]);
+  // Entries live in an immutable snapshot, so the same entry object comes back until it changes.
+  const entry = useSyncExternalStore(subscribe, () => client.query(key, JSON.parse(id) as ParamsOf<K>));
+  useEffect(() => {
+    const p = JSON.parse(id) as ParamsOf<K>;
+    if (!client.query(key, p)) client.fetch(key, p).catch(() => undefined);
+  }, [client, key, id]);
+  return entry;
+}
+
+export type CachedState<T> =
+  | { status: "loading"; data: undefined; error: undefined }
+  | { status: "error"; data: undefined; error: unknown }
+  | { status: "success"; data: T; error: undefined };
+
+/** `useCached` shaped like a query: loading until the first data, error only when there is no data to show. */
+export function useCachedQuery<K extends CacheKey>(key: K, params: ParamsOf<K>): CachedState<NonNullable<CacheEntry<K>["data"]>> {
+  const entry = useCached(key, params);
+  if (entry?.data !== undefined) return { status: "success", data: entry.data as NonNullable<CacheEntry<K>["data"]>, error: undefined };
+  if (entry?.status === "error") return { status: "error", data: undefined, error: entry.error };
+  return { status: "loading", data: undefined, error: undefined };
+}
