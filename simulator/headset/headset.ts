@@ -16,6 +16,7 @@ import { Outbox, RETRY_MS } from "./outbox.ts";
 import { ageAt, profileForPatient } from "./patients.ts";
 import { type RunContext, type RunPlan, TestRun, type UploadMessage } from "./run.ts";
 import { END_HOLD_MS } from "./sequence.ts";
+import { guardedClock } from "./guarded-clock.ts";
 import type { Connector, Link } from "./transport.ts";
 
 // A virtual headset. It connects to the server's device socket with its serial number (hello), beats every second
@@ -48,6 +49,9 @@ export interface HeadsetOptions {
   readonly standaloneGapMs?: number;
   readonly firmware?: string;
   readonly log?: (line: string) => void;
+  /** An exception in one of the headset's timers: by default it is logged, the running test is dropped and the headset
+   * carries on (a fleet runs inside the server's process and must not take it down). Tests may rethrow. */
+  readonly onError?: (e: unknown) => void;
 }
 
 export type HeadsetEvents = {
@@ -58,6 +62,7 @@ export type HeadsetEvents = {
   received: ServerMessage;
   fault: FaultKind;
   upload: UploadMessage;
+  error: unknown;
 };
 
 /** How many made results a headset remembers for inspection (a demo fleet runs for days). */
@@ -112,7 +117,7 @@ export class VirtualHeadset {
 
   constructor(private readonly o: HeadsetOptions) {
     this.deviceSn = o.deviceSn;
-    this.clock = o.clock;
+    this.clock = guardedClock(o.clock, (e) => this.crashed(e));
     this.speed = o.speed ?? 1;
     if (!(this.speed > 0)) throw new Error(`VirtualHeadset: speed must be positive, got ${this.speed}`);
     this.seed = String(o.seed ?? o.deviceSn);
@@ -237,6 +242,9 @@ export class VirtualHeadset {
   private powerOn(): void {
     if (this.closed) return;
     this.powered = true;
+    // A power cycle pairs the clicker again and (in the simulation) ends a silent-patient fault.
+    this.battery.clickerConnected = true;
+    this.unresponsive = false;
     this.setStatus(this.hasWork() ? DeviceStatus.AwaitMeasurement : DeviceStatus.Standby);
     this.every("battery", BATTERY_TICK_MS, () => this.batteryTick());
     this.cancelFaults?.();
@@ -553,6 +561,19 @@ export class VirtualHeadset {
     for (const name of [...this.timers.keys(), ...this.intervals.keys()]) this.cancel(name);
     this.cancelFaults?.();
     this.cancelFaults = null;
+  }
+
+  private crashed(e: unknown): void {
+    this.events.emit("error", e);
+    if (this.o.onError) return this.o.onError(e);
+    this.log(`error, test dropped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    const run = this.run;
+    this.run = null;
+    run?.abandon();
+    if (run && this.powered) {
+      this.setStatus(DeviceStatus.Stopped);
+      this.hold();
+    }
   }
 
   private log(line: string): void {

@@ -179,3 +179,8 @@ export const testConfig = (over: Partial<TestConfig> = {}): TestConfig => ({
   tutorial: false,
   ...over,
 });
+
+/** Headsets under test let their errors out (the default logs and carries on, as a fleet beside the server must). */
+export const rethrow = (e: unknown): never => {
+  throw e;
+};

@@ -3,7 +3,7 @@ import type { FaultKind } from "../../simulator/headset/fault-schedule.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { NO_FAULTS } from "../../simulator/headset/faults.ts";
 import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
-import { FakeServer, testConfig } from "./fake-server.ts";
+import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 // Random faults (issue #5 part 4: disconnect and reconnect, dropped messages, clicker disconnected, battery empty, the
 // patient stops responding) at rates far above a clinic's, on an unattended (autopilot) headset working through a queue
@@ -15,7 +15,7 @@ describe("random faults", () => {
     const server = new FakeServer(clock);
     const config = testConfig({ strategy: 2, sorsStage: 10, audioGuide: false, trackGaze: false, stimuliUpdate: 1000 });
     server.queue = Array.from({ length: 6 }, (_, i) => ({ kind: "measurement" as const, measurementId: `q${i}`, config }));
-    const headset = new VirtualHeadset({
+    const headset = new VirtualHeadset({ onError: rethrow,
       deviceSn: "VR-F", clock, connector: server.connector, speed: 20, seed: 11, autopilot: true, battery: { vr: 100, vrCharging: true },
       faults: { disconnectsPerHour: 120, disconnectMs: [500, 6_000], dropRate: 0.05, clickerPerHour: 30, batteryEmptyPerHour: 6, unresponsivePerHour: 60 },
     });

@@ -3,12 +3,12 @@ import { DeviceStatus } from "../../core/model/enums.ts";
 import { isCommandAllowed } from "../../core/device/status.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
-import { FakeServer, testConfig } from "./fake-server.ts";
+import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 const setup = (o: { speed?: number; battery?: { vr?: number; clicker?: number; vrCharging?: boolean } } = {}) => {
   const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
   const server = new FakeServer(clock);
-  const headset = new VirtualHeadset({ deviceSn: "VR-1", clock, connector: server.connector, speed: o.speed ?? 100, seed: 1, battery: o.battery ?? { vr: 90, clicker: 80 } });
+  const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-1", clock, connector: server.connector, speed: o.speed ?? 100, seed: 1, battery: o.battery ?? { vr: 90, clicker: 80 } });
   return { clock, server, headset };
 };
 const S = DeviceStatus;
@@ -235,6 +235,47 @@ describe("virtual headset: faults", () => {
     clock.advance(20_000);
     expect(server.measurementResults).toEqual(["m1"]);
     expect(headset.pendingResults).toBe(0);
+    headset.stop();
+  });
+});
+
+describe("virtual headset: errors", () => {
+  it("a test the engine cannot run stops (status stopped, no result) and the headset carries on", () => {
+    const { clock, server, headset } = setup();
+    // SORS is trained for 24-2 and G only ("SORS strategies are not offered for 10-2 or 30-2").
+    server.queue = [{ kind: "measurement", measurementId: "bad", config: testConfig({ pattern: 4, strategy: 2, sorsStage: 36, audioGuide: false, trackGaze: false }) }];
+    headset.start();
+    clock.advance(100);
+    const id = server.command("start");
+    clock.advance(20_000);
+    expect(server.acks.get(id)).toEqual({ ok: true });
+    expect(server.statuses()).toContain(S.Stopped);
+    expect(server.messages.filter((m) => m.type === "result")).toHaveLength(0);
+    expect(headset.status).toBe(S.AwaitMeasurement);
+    expect(headset.connected).toBe(true);
+    headset.stop();
+  });
+
+  it("an exception in a timer is contained by default: logged, the test dropped, the headset still beats", () => {
+    const clock = new VirtualClock(0);
+    const server = new FakeServer(clock);
+    const lines: string[] = [];
+    const headset = new VirtualHeadset({ deviceSn: "VR-E", clock, connector: server.connector, speed: 100, seed: 2, log: (l) => lines.push(l) });
+    server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig({ audioGuide: false }) }];
+    headset.start();
+    clock.advance(100);
+    server.command("start");
+    clock.advance(2_000);
+    expect(headset.status).toBe(S.Playing);
+    headset.currentTest!.step = () => {
+      throw new Error("engine fault");
+    };
+    clock.advance(2_000);
+    expect(lines.some((l) => l.includes("engine fault"))).toBe(true);
+    expect(headset.running).toBeNull();
+    const beats = server.messages.filter((m) => m.type === "heartbeat").length;
+    clock.advance(3_000);
+    expect(server.messages.filter((m) => m.type === "heartbeat").length).toBeGreaterThan(beats);
     headset.stop();
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
-import { FakeServer, testConfig } from "./fake-server.ts";
+import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 // "The device repeats one chosen measurement until switched off and uploads results when back on the network."
 // (scheduling seed §4 Stand-alone mode). Exactly once: the headset keeps each result until the server's resultAccepted
@@ -17,7 +17,7 @@ const runSchedule = (outages: Array<Outage>, lostAcks: number, dropRate: number)
   const clock = new VirtualClock(0);
   const server = new FakeServer(clock);
   server.dropToHeadset = lostAcks;
-  const headset = new VirtualHeadset({
+  const headset = new VirtualHeadset({ onError: rethrow,
     deviceSn: "VR-SA", clock, connector: server.connector, speed: SPEED, seed: 5, battery: { vr: 100, clicker: 100, vrCharging: true },
     faults: { dropRate },
   });
@@ -85,7 +85,7 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
   it("runs while offline: results made with no network at all arrive after reconnecting", () => {
     const clock = new VirtualClock(0);
     const server = new FakeServer(clock);
-    const headset = new VirtualHeadset({ deviceSn: "VR-SB", clock, connector: server.connector, speed: SPEED, seed: 6, battery: { vr: 100, vrCharging: true } });
+    const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-SB", clock, connector: server.connector, speed: SPEED, seed: 6, battery: { vr: 100, vrCharging: true } });
     server.standalone = { standaloneId: "sa-2", config };
     headset.start();
     clock.advance(1_000);
