@@ -81,3 +81,14 @@ test("small screens get one column with the navigation on top", async ({ page })
   await expectAccessible(page);
   await screenshot(page, "home-small");
 });
+
+test("the no-internet page shows after 2 s offline and leaves as soon as the network is back", async ({ page, context }) => {
+  await logIn(page, "user");
+  await expect(page.getByRole("list", { name: "Search results" })).toBeVisible();
+  await context.setOffline(true);
+  await expect(page.getByRole("heading", { name: "No internet connection" })).toBeVisible({ timeout: 5000 });
+  await expectAccessible(page);
+  await screenshot(page, "offline");
+  await context.setOffline(false);
+  await expect(page.getByRole("heading", { name: "Home" })).toBeVisible();
+});
