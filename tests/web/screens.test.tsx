@@ -7,7 +7,7 @@ vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
 
 import type { Examination } from "../../core/model/examination.ts";
 import { ApiError } from "../../core/model/contract/index.ts";
-import { homeTestLists } from "../../web/pages/home/test-lists.ts";
+import { fromDevices, fromExamination, homeTestLists } from "../../web/pages/home/test-lists.ts";
 import { manualDocument } from "../../web/pages/manual/manual-document.ts";
 import { PatientFormModal } from "../../web/pages/patient/PatientFormModal.tsx";
 import UsersPage, { parseEmails } from "../../web/pages/users/UsersPage.tsx";
@@ -29,9 +29,9 @@ describe("home test lists", () => {
       ...Array.from({ length: 7 }, (_, i) => exam(`r${i}`, withResult(`2026-02-0${i + 1}T08:00:00.000Z`))),
       exam("s1"), exam("t1", { trashedAt: "2026-01-01T00:00:00.000Z" }),
     ];
-    const { recent, scheduled } = homeTestLists(list, false);
-    expect(recent.map((e) => e.examination.id)).toEqual(["r6", "r5", "r4", "r3", "r2"]);
-    expect(scheduled.map((e) => e.examination.id)).toEqual(["s1"]);
+    const { recent, scheduled } = homeTestLists(list.map(fromExamination), false);
+    expect(recent.map((e) => e.item.id)).toEqual(["r6", "r5", "r4", "r3", "r2"]);
+    expect(scheduled.map((e) => e.item.id)).toEqual(["s1"]);
   });
   it("'With appointments, recent means every examination has a result; scheduled means at least one has none.'", () => {
     const list = [
@@ -40,9 +40,20 @@ describe("home test lists", () => {
       exam("b1", { appointmentId: "B", ...withResult("2026-02-02T08:00:00.000Z") }),
       exam("b2", { appointmentId: "B", ...withResult("2026-02-03T08:00:00.000Z") }),
     ];
-    const { recent, scheduled } = homeTestLists(list, true);
-    expect(recent.map((e) => e.examinations.map((x) => x.id))).toEqual([["b1", "b2"]]);
-    expect(scheduled.map((e) => e.examinations.map((x) => x.id))).toEqual([["a1", "a2"]]);
+    const { recent, scheduled } = homeTestLists(list.map(fromExamination), true);
+    expect(recent.map((e) => e.items.map((x) => x.id))).toEqual([["b1", "b2"]]);
+    expect(scheduled.map((e) => e.items.map((x) => x.id))).toEqual([["a1", "a2"]]);
+  });
+});
+
+describe("home test lists, measurement variant", () => {
+  it("reads the measurements queued on the devices: taken ones are recent, the others scheduled", () => {
+    const m = (id: string, takenAt: string | null) => ({ id, patientId: "p1", deviceSn: null, createdAt: "2026-01-01T00:00:00.000Z", trashedAt: null,
+      result: takenAt ? { takenAt } : null });
+    const devices = [{ deviceSn: "SN7", perimetries: [m("a", "2026-03-01T00:00:00.000Z"), m("b", null)] }] as never;
+    const { recent, scheduled } = homeTestLists(fromDevices(devices), false);
+    expect(recent.map((e) => e.item.id)).toEqual(["a"]);
+    expect(scheduled.map((e) => [e.item.id, e.item.deviceSn])).toEqual([["b", "SN7"]]);
   });
 });
 

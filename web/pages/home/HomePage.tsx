@@ -1,14 +1,13 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import type { Examination } from "../../../core/model/examination.ts";
 import { useCachedQuery } from "../../state/use-cached.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import type { Patient } from "../../../core/model/patient.ts";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { PatientFormModal } from "../patient/PatientFormModal.tsx";
 import { PatientSearch } from "./PatientSearch.tsx";
-import { homeTestLists, type TestEntry } from "./test-lists.ts";
+import { fromDevices, fromExamination, homeTestLists, type TestEntry, type TestItem } from "./test-lists.ts";
 import { TestTypeName } from "./TestTypeName.tsx";
 import { useDateFormat } from "../../i18n/format.ts";
 
@@ -18,10 +17,15 @@ export default function HomePage() {
   const [creating, setCreating] = useState(false);
   const organisation = useCachedQuery(CacheKey.CurrentOrganisation, {});
   const byAppointment = organisation.data?.multiTests ?? false;
+  // Appointment variant: examinations; measurement variant: the measurements queued on the devices.
   const exams = useCachedQuery(CacheKey.Examinations, {});
+  const devices = useCachedQuery(CacheKey.Devices, {});
   const patients = useCachedQuery(CacheKey.Patients, {});
   const names = new Map(((patients.data ?? []) as readonly Patient[]).map((p) => [p.id, p.name]));
-  const lists = exams.data ? homeTestLists(exams.data, byAppointment) : null;
+  const source = byAppointment ? exams : devices;
+  const items = byAppointment ? exams.data?.map(fromExamination) : devices.data ? fromDevices(devices.data) : undefined;
+  const lists = organisation.data && items ? homeTestLists(items, byAppointment) : null;
+  const listState = organisation.status === "error" ? "error" : organisation.data ? source.status : "loading";
 
   return (
     <div className="page stack">
@@ -32,9 +36,9 @@ export default function HomePage() {
       <div className="home-grid">
       <PatientSearch />
       <div className="stack">
-        <TestList title={t`Recent tests`} empty={t`No tests have results yet.`} state={exams.status} entries={lists?.recent}
+        <TestList title={t`Recent tests`} empty={t`No tests have results yet.`} state={listState} entries={lists?.recent}
           names={names} link={(e) => `/patient/${e.patientId}/perimetry/${e.id}?scrollToMeasurement=1`} />
-        <TestList title={t`Scheduled tests`} empty={t`No tests are scheduled.`} state={exams.status} entries={lists?.scheduled}
+        <TestList title={t`Scheduled tests`} empty={t`No tests are scheduled.`} state={listState} entries={lists?.scheduled}
           names={names} link={(e) => `/technician?scrollTo=${e.deviceSn ?? ""}/${e.id}`} />
       </div>
       </div>
@@ -48,7 +52,7 @@ export default function HomePage() {
 
 function TestList({ title, empty, state, entries, names, link }: {
   title: string; empty: string; state: "loading" | "error" | "success"; entries: TestEntry[] | undefined;
-  names: Map<string, string>; link: (e: Examination) => string;
+  names: Map<string, string>; link: (e: TestItem) => string;
 }) {
   const { t } = useLingui();
   const format = useDateFormat();
@@ -61,10 +65,10 @@ function TestList({ title, empty, state, entries, names, link }: {
       {entries && entries.length > 0 && (
         <ul className="list">
           {entries.map((entry) => (
-            <li key={entry.examination.id}>
-              <Link className="patient-row" style={{ minHeight: 48 }} to={link(entry.examination)}>
-                <span className="spacer"><strong>{names.get(entry.examination.patientId) ?? t`Unknown patient`}</strong><br />
-                  <span className="muted">{entry.examinations.map((e) => <TestTypeName key={e.id} type={e.type} />).reduce<React.ReactNode[]>((acc, el, i) => (i ? [...acc, ", ", el] : [el]), [])}</span>
+            <li key={entry.item.id}>
+              <Link className="patient-row" style={{ minHeight: 48 }} to={link(entry.item)}>
+                <span className="spacer"><strong>{names.get(entry.item.patientId) ?? t`Unknown patient`}</strong><br />
+                  <span className="muted">{entry.items.map((e) => <TestTypeName key={e.id} type={e.type} />).reduce<React.ReactNode[]>((acc, el, i) => (i ? [...acc, ", ", el] : [el]), [])}</span>
                 </span>
                 <span className="num muted">{format.dateTime(entry.at)}</span>
               </Link>

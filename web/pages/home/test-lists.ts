@@ -1,38 +1,65 @@
 import type { Examination } from "../../../core/model/examination.ts";
+import type { Measurement } from "../../../core/model/measurement.ts";
+import type { Device } from "../../../core/model/device.ts";
+import type { TestType } from "../../../core/model/enums.ts";
 
 /** "Five most recent examinations" (accounts seed §9). */
 export const recentLimit = 5;
 
+/** A test as home lists it: an examination (appointment variant) or a queued measurement (measurement variant). */
+export interface TestItem {
+  readonly id: string;
+  readonly patientId: string;
+  readonly deviceSn: string | null;
+  readonly type: TestType;
+  readonly appointmentId: string | null;
+  /** When its result was taken; null while scheduled. */
+  readonly takenAt: string | null;
+  readonly createdAt: string;
+  readonly trashedAt: string | null;
+}
+
 export interface TestEntry {
-  /** The examination the link opens (the first of an appointment). */
-  readonly examination: Examination;
-  /** Every examination of the entry (one, or the appointment's). */
-  readonly examinations: ReadonlyArray<Examination>;
+  /** The test the link opens (the first of an appointment). */
+  readonly item: TestItem;
+  /** Every test of the entry (one, or the appointment's). */
+  readonly items: ReadonlyArray<TestItem>;
   /** When the last result was taken, or when it was scheduled. */
   readonly at: string;
 }
 
-const takenAt = (e: Examination): string => (e.result ? e.result.takenAt : e.updatedAt);
+export const fromExamination = (e: Examination): TestItem => ({
+  id: e.id, patientId: e.patientId, deviceSn: e.deviceSn, type: e.type, appointmentId: e.appointmentId,
+  takenAt: e.result ? e.result.takenAt : null, createdAt: e.createdAt, trashedAt: e.trashedAt,
+});
+
+/** Measurement variant: the lanes' queues hold every measurement, scheduled or taken (our reading: no cross-patient list exists). */
+export const fromDevices = (devices: ReadonlyArray<Device>): TestItem[] =>
+  devices.flatMap((d) => d.perimetries.map((m: Measurement): TestItem => ({
+    id: m.id, patientId: m.patientId, deviceSn: m.deviceSn ?? d.deviceSn, type: "perimetry", appointmentId: null,
+    takenAt: m.result ? m.result.takenAt : null, createdAt: m.createdAt, trashedAt: m.trashedAt,
+  })));
+
 const newestFirst = (a: TestEntry, b: TestEntry) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0);
 
 /**
  * "Scheduled examination: result is null. Recent: result present (the five latest). With appointments, recent means
  * every examination has a result; scheduled means at least one has none." (accounts seed §4)
- * Trashed examinations are left out; lists are newest first ("home lists in reverse order of arrival", §9).
+ * Trashed tests are left out; lists are newest first ("home lists in reverse order of arrival", §9).
  */
-export function homeTestLists(all: ReadonlyArray<Examination>, byAppointment: boolean): { recent: TestEntry[]; scheduled: TestEntry[] } {
-  const active = all.filter((e) => e.trashedAt === null);
-  const groups = new Map<string, Examination[]>();
-  for (const e of active) {
-    const key = byAppointment && e.appointmentId ? `a:${e.appointmentId}` : `e:${e.id}`;
-    groups.set(key, [...(groups.get(key) ?? []), e]);
+export function homeTestLists(all: ReadonlyArray<TestItem>, byAppointment: boolean): { recent: TestEntry[]; scheduled: TestEntry[] } {
+  const groups = new Map<string, TestItem[]>();
+  for (const t of all) {
+    if (t.trashedAt !== null) continue;
+    const key = byAppointment && t.appointmentId ? `a:${t.appointmentId}` : `t:${t.id}`;
+    groups.set(key, [...(groups.get(key) ?? []), t]);
   }
   const recent: TestEntry[] = [];
   const scheduled: TestEntry[] = [];
-  for (const examinations of groups.values()) {
-    const done = examinations.every((e) => e.result !== null);
-    const at = examinations.map(done ? takenAt : (e: Examination) => e.createdAt).sort().at(-1)!;
-    (done ? recent : scheduled).push({ examination: examinations[0]!, examinations, at });
+  for (const items of groups.values()) {
+    const done = items.every((t) => t.takenAt !== null);
+    const at = items.map((t) => (done ? t.takenAt! : t.createdAt)).sort().at(-1)!;
+    (done ? recent : scheduled).push({ item: items[0]!, items, at });
   }
   return { recent: recent.sort(newestFirst).slice(0, recentLimit), scheduled: scheduled.sort(newestFirst) };
 }
