@@ -1,6 +1,6 @@
 import mitt, { type Emitter } from "mitt";
 import { Result } from "effect";
-import type { Clock, TimerId } from "../../core/ports.ts";
+import type { Clock } from "../../core/ports.ts";
 import { DEVICE_HEARTBEAT_INTERVAL_MS } from "../../core/device/connection.ts";
 import { type CommandKind, type HeadsetMessage, PROTOCOL_VERSION, type QueueItem, type ServerMessage, type TestConfig, frame, readServerFrame } from "../../core/device/protocol.ts";
 import { formatFailure } from "../../core/device/decode.ts";
@@ -17,7 +17,9 @@ import { ageAt, profileForPatient } from "./patients.ts";
 import { type RunContext, type RunPlan, TestRun, type UploadMessage } from "./run.ts";
 import { END_HOLD_MS } from "./sequence.ts";
 import { guardedClock } from "./guarded-clock.ts";
-import type { Connector, Link } from "./transport.ts";
+import { NamedTimers } from "./timers.ts";
+import type { Connector } from "./transport.ts";
+import { Uplink } from "./uplink.ts";
 
 // A virtual headset. It connects to the server's device socket with its serial number (hello), beats every second
 // (DEVICE_HEARTBEAT_INTERVAL_MS: well inside the 4 s disconnect rule) with both batteries, reports its status, obeys
@@ -99,20 +101,17 @@ export class VirtualHeadset {
   private readonly faultRng: Rng;
   private readonly seed: string;
   private readonly boot: string;
-  private link: Link | null = null;
-  private connecting = false;
+  private readonly timers: NamedTimers;
+  private readonly uplink: Uplink;
   private welcomed = false;
   private alias: string | null = null;
   private serverOffset = 0;
   private powered = true;
   private closed = false;
-  private offlineUntil = 0;
   private dropNextN = 0;
   private unresponsive = false;
   private run: TestRun | null = null;
   private runs = 0;
-  private timers = new Map<string, TimerId>();
-  private intervals = new Map<string, TimerId>();
   private cancelFaults: (() => void) | null = null;
 
   constructor(private readonly o: HeadsetOptions) {
@@ -127,6 +126,12 @@ export class VirtualHeadset {
     this.battery = new BatteryModel(root.fork(), o.battery);
     this.boot = `${Math.floor(this.clock.now()).toString(36)}${this.rng.int(2 ** 30).toString(36)}`;
     this.faults = { ...NO_FAULTS, ...o.faults };
+    this.timers = new NamedTimers(this.clock);
+    this.uplink = new Uplink(o.connector, this.clock, this.timers, o.reconnectMs ?? 1_000, {
+      opened: () => this.sendNow({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: this.deviceSn, firmware: o.firmware ?? "isopter-sim-1" }),
+      message: (text) => this.receive(text),
+      closed: () => this.lost(),
+    });
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------------------------------
@@ -145,10 +150,7 @@ export class VirtualHeadset {
     this.run?.abandon();
     this.run = null;
     this.clearAll();
-    const link = this.link;
-    this.link = null;
-    this.welcomed = false;
-    link?.close();
+    this.uplink.disable("close");
   }
 
   /** Same as close(). */
@@ -184,11 +186,7 @@ export class VirtualHeadset {
   /** Network lost for `ms` of clock time (abnormal close), then reconnection every reconnectMs. */
   disconnect(ms: number): void {
     this.events.emit("fault", "disconnect");
-    this.offlineUntil = Math.max(this.offlineUntil, this.clock.now() + ms);
-    const link = this.link;
-    this.link = null;
-    this.lost();
-    link?.drop();
+    this.uplink.cut(ms);
   }
 
   /** The next `n` outgoing frames are lost (hello excepted). */
@@ -246,10 +244,10 @@ export class VirtualHeadset {
     this.battery.clickerConnected = true;
     this.unresponsive = false;
     this.setStatus(this.hasWork() ? DeviceStatus.AwaitMeasurement : DeviceStatus.Standby);
-    this.every("battery", BATTERY_TICK_MS, () => this.batteryTick());
+    this.timers.every("battery", BATTERY_TICK_MS, () => this.batteryTick());
     this.cancelFaults?.();
     this.cancelFaults = scheduleFaults(this.clock, this.faultRng, () => this.faults, (kind) => this.randomFault(kind));
-    this.connect();
+    this.uplink.enable();
     this.idle();
   }
 
@@ -258,10 +256,7 @@ export class VirtualHeadset {
     this.run?.abandon();
     this.run = null;
     this.clearAll();
-    const link = this.link;
-    this.link = null;
-    this.lost();
-    link?.drop();
+    this.uplink.disable("drop");
     this.status = DeviceStatus.NotConnected;
     this.events.emit("status", this.status);
     // Straight onto the dock; it charges while off and comes back on when it has some charge.
@@ -273,43 +268,13 @@ export class VirtualHeadset {
     });
   }
 
-  private connect(): void {
-    if (!this.powered || this.closed || this.link || this.connecting) return;
-    const wait = this.offlineUntil - this.clock.now();
-    if (wait > 0) return this.later("reconnect", wait, () => this.connect());
-    this.connecting = true;
-    let mine: Link | null = null;
-    let gone = false;
-    this.o.connector.open({
-      onOpen: (link) => {
-        this.connecting = false;
-        if (gone || !this.powered || this.closed || this.clock.now() < this.offlineUntil) return link.drop();
-        mine = link;
-        this.link = link;
-        this.sendNow({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: this.deviceSn, firmware: this.o.firmware ?? "isopter-sim-1" });
-      },
-      onMessage: (text) => {
-        if (mine !== null && this.link === mine) this.receive(text);
-      },
-      onClose: () => {
-        gone = true;
-        this.connecting = false;
-        if (mine !== null && this.link !== mine) return; // a link we already left
-        this.link = null;
-        this.lost();
-        this.later("reconnect", this.o.reconnectMs ?? 1_000, () => this.connect());
-      },
-    });
-  }
-
   /** The link is gone (or going): no heartbeats until the next welcome. */
   private lost(): void {
     const was = this.welcomed;
     this.welcomed = false;
-    this.stopEvery("heartbeat");
+    this.cancel("heartbeat");
     this.cancel("retry");
     if (was) this.events.emit("connection", false);
-    if (this.powered && !this.closed) this.later("reconnect", Math.max(this.o.reconnectMs ?? 1_000, this.offlineUntil - this.clock.now()), () => this.connect());
   }
 
   private receive(text: string): void {
@@ -324,15 +289,14 @@ export class VirtualHeadset {
         this.serverOffset = m.serverTime - this.clock.now();
         this.sendStatus();
         this.heartbeat();
-        this.every("heartbeat", this.o.heartbeatMs ?? DEVICE_HEARTBEAT_INTERVAL_MS, () => this.heartbeat());
+        this.timers.every("heartbeat", this.o.heartbeatMs ?? DEVICE_HEARTBEAT_INTERVAL_MS, () => this.heartbeat());
         this.flushOutbox(0);
-        this.every("retry", RETRY_MS, () => this.flushOutbox(RETRY_MS));
+        this.timers.every("retry", RETRY_MS, () => this.flushOutbox(RETRY_MS));
         this.events.emit("connection", true);
         return;
       case "refused":
         this.log(`refused (${m.reason}): ${m.message}`);
-        this.offlineUntil = this.clock.now() + REFUSED_RETRY_MS;
-        return this.link?.close();
+        return this.uplink.backOff(REFUSED_RETRY_MS);
       case "command":
         return this.command(m.commandId, m.kind);
       case "queue":
@@ -363,9 +327,7 @@ export class VirtualHeadset {
   }
 
   private sendNow(m: HeadsetMessage): void {
-    if (!this.link) return;
-    this.link.send(frame(m));
-    this.events.emit("sent", m);
+    if (this.uplink.send(frame(m))) this.events.emit("sent", m);
   }
 
   private heartbeat(): void {
@@ -529,36 +491,15 @@ export class VirtualHeadset {
   // ---- timers ------------------------------------------------------------------------------------------------------
 
   private later(name: string, ms: number, fn: () => void): void {
-    this.cancel(name);
-    this.timers.set(
-      name,
-      this.clock.setTimeout(() => {
-        this.timers.delete(name);
-        fn();
-      }, ms),
-    );
+    this.timers.later(name, ms, fn);
   }
 
   private cancel(name: string): void {
-    const t = this.timers.get(name);
-    if (t !== undefined) this.clock.clearTimeout(t);
-    this.timers.delete(name);
-    const i = this.intervals.get(name);
-    if (i !== undefined) this.clock.clearInterval(i);
-    this.intervals.delete(name);
-  }
-
-  private every(name: string, ms: number, fn: () => void): void {
-    this.cancel(name);
-    this.intervals.set(name, this.clock.setInterval(fn, ms));
-  }
-
-  private stopEvery(name: string): void {
-    this.cancel(name);
+    this.timers.cancel(name);
   }
 
   private clearAll(): void {
-    for (const name of [...this.timers.keys(), ...this.intervals.keys()]) this.cancel(name);
+    this.timers.cancelAll();
     this.cancelFaults?.();
     this.cancelFaults = null;
   }

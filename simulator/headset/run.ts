@@ -100,16 +100,6 @@ export class TestRun {
     this.tasks = this.plan.kind === "appointment" ? this.appointmentTasks(this.plan) : this.perimetryTasks(this.plan);
   }
 
-  /** The id the live progress carries: measurement, examination, or the stand-alone id for a stand-alone run. */
-  get runningId(): string {
-    return this.plan.kind === "measurement" ? this.plan.measurementId : this.plan.kind === "appointment" ? this.plan.appointmentId : this.plan.standaloneId;
-  }
-
-  /** Whether the headset is busy with a test (for the battery: drains faster). */
-  get active(): boolean {
-    return !this.ended;
-  }
-
   begin(): void {
     if (this.tasks.length === 0) return this.finish();
     this.next();
