@@ -25,7 +25,8 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  outputDir: "test-results",
+  // Parallel runs on one machine can each keep their own artifacts (E2E_OUTPUT_DIR).
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   use: {
     baseURL,
     trace: "retain-on-failure",
