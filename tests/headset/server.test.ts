@@ -123,6 +123,37 @@ describe("virtual headset against the in-process server", () => {
     expect(statuses).toContain(S.Finished);
   }, 40_000);
 
+  it("an appointment: the headset runs its examinations in order and the server marks each taken with its result", async () => {
+    const d = (await devices())[0]!;
+    const h = headsets.find((x) => x.deviceSn === d.deviceSn)!;
+    for (const x of d.perimetries) await ok(server.url, "perimetry.trash", { query: { id: x.id } }, token);
+    const p = await patient("Appoint Headset");
+    const exam = (type: "amsler" | "perimetry" | "acuity" | "color-blindness") => ({
+      patientId: p.id,
+      type,
+      deviceSn: d.deviceSn,
+      eye: Eye.Right,
+      notes: "",
+      config:
+        type === "perimetry"
+          ? { pattern: Pattern.P24_2, strategy: Strategy.Supra, stimuliUpdate: StimuliUpdate.Ms1000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsLocations: 36 as const, sorsStage: 36 as const, playSound: false, trackGaze: true, audioGuide: true }
+          : null,
+    });
+    const appt = await ok(
+      server.url,
+      "appointment.registerWithExaminations",
+      { body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: d.deviceSn, patientId: p.id, standaloneId: null, examinations: [exam("amsler"), exam("perimetry"), exam("acuity"), exam("color-blindness")] } },
+      token,
+    );
+    await until("the appointment on the headset", () => h.queue.length === 1 && h.queue[0]!.kind === "appointment" && h.queue[0]!.appointmentId === appt.id);
+    await ok(server.url, "device.update", { query: { id: d.id }, body: { status: S.Playing } }, token);
+    await until("every examination taken", async () => (await ok(server.url, "examination.all", { query: { patientId: p.id, taken: true } }, token)).length === 4, 30_000);
+    const taken = await ok(server.url, "examination.all", { query: { patientId: p.id, taken: true } }, token);
+    expect(taken.find((e) => e.type === "amsler")?.result).toMatchObject({ answer: expect.any(String), deviceSn: d.deviceSn, appointmentId: appt.id });
+    expect(taken.find((e) => e.type === "perimetry")?.result).toMatchObject({ pattern: Pattern.P24_2, strategy: Strategy.Supra });
+    await until("the lane empty and the headset in standby", () => h.queue.length === 0 && h.status === S.Standby);
+  }, 60_000);
+
   it("pause and stop are acknowledged; a refused command (pause while not playing) fails with the command error", async () => {
     const d = (await devices())[1]!;
     const h = headsetFor(d.deviceSn);
