@@ -98,3 +98,27 @@ test("a login of the same user elsewhere shows the another-session dialog", asyn
   await dialog.getByRole("button", { name: "Go to login" }).click();
   await expect(page).toHaveURL(/\/login$/);
 });
+
+test("sign-up by invitation, then log in with the new account", async ({ page, request }) => {
+  const email = `newcomer${Date.now() % 100000}@clinic.example`;
+  const manager = await apiToken(request, "manager");
+  const invite = await request.post("/api/user/invite", { headers: { authorization: `Bearer ${manager}` }, data: { emails: [email], role: "user" } });
+  expect(invite.ok()).toBe(true);
+  const admin = await apiToken(request, "admin");
+  const outbox = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${admin}` } });
+  const link = (await outbox.json()).data[0].link as string;
+
+  await page.goto(new URL(link).pathname);
+  await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+  await page.getByLabel(/^New password/).fill("Newcomer-2!");
+  await page.getByLabel(/^Repeat the new password/).fill("Newcomer-2!");
+  await expectAccessible(page);
+  await screenshot(page, "signup");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("status")).toContainText("Your account is ready.");
+  await expect(page).toHaveURL(/\/login$/, { timeout: 5000 });
+  await page.getByLabel(/^Username/).fill(email);
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill("Newcomer-2!");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/home$/);
+});

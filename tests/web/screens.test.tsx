@@ -12,6 +12,8 @@ import { manualDocument } from "../../web/pages/manual/manual-document.ts";
 import { PatientFormModal } from "../../web/pages/patient/PatientFormModal.tsx";
 import UsersPage, { parseEmails } from "../../web/pages/users/UsersPage.tsx";
 import { Protected } from "../../web/shell/Protected.tsx";
+import { ErrorPage } from "../../web/shell/ErrorPage.tsx";
+import { NotFound } from "../../web/shell/NotFound.tsx";
 import { switcherLocales, patientLocales } from "../../web/i18n/locales.ts";
 import { fakeApi, renderRoutes, tokenFor } from "./render-app.tsx";
 
@@ -75,6 +77,21 @@ describe("languages", () => {
   it("the switcher lists English, German, French, Italian, Spanish, Portuguese, Dutch and Turkish; patients have eight languages", () => {
     expect(switcherLocales).toEqual(["en", "de", "fr", "it", "es", "bp", "nl", "tr"]);
     expect(patientLocales).toEqual(["en", "nl", "de", "fr", "it", "mexsp", "bp", "chi"]);
+  });
+});
+
+describe("fallback pages", () => {
+  it("'An error has occurred' with a hint when a page fails, and the not-found page links back", async () => {
+    const Broken = () => { throw new Error("boom"); };
+    const { api } = fakeApi({});
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    renderRoutes([{ path: "/", element: <Broken />, errorElement: <ErrorPage /> }], "/", api);
+    expect(screen.getByRole("heading", { name: "An error has occurred" })).toBeTruthy();
+    expect(screen.getByText("Something went wrong. Try again or refresh the browser.")).toBeTruthy();
+    cleanup();
+    renderRoutes([{ path: "*", element: <NotFound /> }], "/nowhere", api);
+    expect(screen.getByRole("heading", { name: "Sorry, this page does not exist." })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Back to the home page" }).getAttribute("href")).toBe("/home");
   });
 });
 
