@@ -82,3 +82,26 @@ test("create, edit, trash, restore and delete a patient", async ({ page }) => {
   await page.getByRole("alertdialog", { name: "Delete this patient for good?" }).getByRole("button", { name: "Delete for good" }).click();
   await expect(page.getByRole("row", { name: new RegExp(renamed) })).toHaveCount(0);
 });
+
+test("perimetry list grouped by date with the notes dialog (256 characters, counter warns within 10)", async ({ page }) => {
+  await logIn(page, "user");
+  // A patient with a queued measurement: the first scheduled test on home.
+  const scheduled = page.getByRole("region", { name: "Scheduled tests" }).getByRole("link").first();
+  const name = (await scheduled.innerText()).split("\n")[0]!;
+  await page.getByRole("searchbox", { name: "Search patients by name or ID" }).fill(name);
+  await page.getByRole("list", { name: "Search results" }).getByRole("link", { name: new RegExp(name) }).click();
+  await expect(page.getByRole("heading", { name: "Perimetry tests" })).toBeVisible();
+  await page.getByRole("button", { name: "Notes" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Notes" });
+  const text = dialog.getByLabel("Notes on this measurement");
+  await text.fill("x".repeat(300));
+  await expect(dialog.getByText("256 of 256 characters")).toBeVisible();
+  await text.fill("Patient tired, repeat next visit.");
+  await expect(dialog.getByText("33 of 256 characters")).toBeVisible();
+  await dialog.getByRole("button", { name: "Save notes" }).click();
+  await expect(dialog.getByRole("status")).toContainText("The notes were saved.");
+  await expectAccessible(page);
+  await screenshot(page, "perimetry-notes");
+  await dialog.getByRole("button", { name: "Close" }).first().click();
+  await expect(page.getByText("Has notes").first()).toBeVisible();
+});
