@@ -43,7 +43,7 @@ describe("bad input never answers 500 and never half-writes", () => {
       ...(await pick("select id from devices order by id")),
     ];
     serials = (await server.db.query<{ device_sn: string }>("select device_sn from devices")).map((r) => r.device_sn);
-  });
+  }, 180_000);
   afterAll(async () => server?.drop());
 
   const idish = () => fc.oneof(fc.constantFrom(...ids, ...serials), fc.string({ maxLength: 12 }), fc.uuid());

@@ -93,7 +93,7 @@ export const contractSuite = (backend: Backend) =>
       manager = await login(base, "manager");
       exercised.add("login");
       live = await liveSocket(base, manager);
-    });
+    }, 180_000);
     afterAll(async () => {
       live?.close();
       await server?.drop();

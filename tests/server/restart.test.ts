@@ -71,7 +71,7 @@ const scenario = (label: string, env: () => Promise<Record<string, string>>) =>
     token = await login(third.url, "manager", password);
     expect((await ok(third.url, "patient.get", { query: { id: ids[0]! } }, token)).trashedAt).toBeNull();
     await stopped(third.child, "SIGTERM");
-  }, 120_000);
+  }, 300_000);
 
 describe("persistence across restarts and SIGKILL", () => {
   const cleanups: Array<() => Promise<void> | void> = [];

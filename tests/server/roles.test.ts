@@ -16,7 +16,7 @@ describe("roles, sessions and the login rate limit", () => {
       settings: { loginFailuresAllowed: 3, loginWindowMs: 60_000, accessTokenTtlSeconds: 600, deviceSilenceMs: 400 },
     });
     base = server.url;
-  });
+  }, 180_000);
   afterAll(async () => server?.drop());
 
   it("'The user role cannot reach the users page': user/all, invite, update and delete answer 403 for the user role", async () => {
