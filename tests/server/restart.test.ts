@@ -21,7 +21,7 @@ const startChild = (env: Record<string, string>) =>
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 90_000);
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
       const m = /Isopter listening on (http:\/\/\S+)/.exec(out);
