@@ -177,3 +177,14 @@ describe("users page", () => {
     expect(screen.getByText(/Some users were already invited or registered \(old@x.org\)/)).toBeTruthy();
   });
 });
+
+describe("interface language storage", () => {
+  it("'The chosen interface language is stored locally in the browser.': a stored language is used, anything else falls back to English", async () => {
+    const { storedLanguage } = await import("../../web/state/language.ts");
+    const store = (value: string | null) => ({ getItem: (key: string) => (key === "language" ? value : null) });
+    expect(storedLanguage(store("de"))).toBe("de");
+    expect(storedLanguage(store("mexsp"))).toBe("mexsp");
+    expect(storedLanguage(store("klingon"))).toBe("en");
+    expect(storedLanguage(store(null))).toBe("en");
+  });
+});
