@@ -94,3 +94,21 @@ test("the no-internet page shows after 2 s offline and leaves as soon as the net
   await context.setOffline(false);
   await expect(page.getByRole("heading", { name: "Home" })).toBeVisible();
 });
+
+test("the multi-tests setting switches home and bin to appointments", async ({ page, request }) => {
+  const admin = await apiToken(request, "admin");
+  const set = (multiTests: boolean) =>
+    request.patch("/api/dev/organisation", { headers: { authorization: `Bearer ${admin}` }, data: { multiTests } });
+  expect((await set(true)).ok()).toBe(true);
+  try {
+    await logIn(page, "manager");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Bin" }).click();
+    await expect(page.getByRole("navigation", { name: "Bin sections" }).getByRole("link", { name: "Deleted appointments" })).toBeVisible();
+    await page.getByRole("link", { name: "Deleted appointments" }).click();
+    await expect(page).toHaveURL(/\/bin\/deleted-appointments$/);
+    await expect(page.getByRole("heading", { name: "No deleted appointments" }).or(page.getByRole("table"))).toBeVisible();
+    await expectAccessible(page);
+  } finally {
+    await set(false);
+  }
+});
