@@ -1,25 +1,43 @@
 import WebSocket from "ws";
 import type { Connector } from "./transport.ts";
 
+export interface WsConnectorOptions {
+  /** A WebSocket ping this often (real time, ms) ... */
+  readonly pingMs?: number;
+  /** ... and the link is dropped when no pong came for this long: a half-open connection (the network vanished with no
+   * close on either side) is noticed and the headset reconnects. The device protocol has no server-to-headset beat. */
+  readonly deadAfterMs?: number;
+}
+
 /** A connector over the ws package to the server's device socket (e.g. ws://127.0.0.1:PORT/device). */
-export const wsConnector = (url: string): Connector => ({
+export const wsConnector = (url: string, o: WsConnectorOptions = {}): Connector => ({
   open(h) {
     const socket = new WebSocket(url);
     let closed = false;
+    let lastPong = Date.now();
+    let pinger: ReturnType<typeof setInterval> | undefined;
     const close = () => {
       if (closed) return;
       closed = true;
+      if (pinger) clearInterval(pinger);
       h.onClose();
     };
-    socket.on("open", () =>
+    socket.on("open", () => {
+      lastPong = Date.now();
+      pinger = setInterval(() => {
+        if (Date.now() - lastPong > (o.deadAfterMs ?? 15_000)) return socket.terminate();
+        socket.ping();
+      }, o.pingMs ?? 5_000);
+      pinger.unref?.();
       h.onOpen({
         send: (text) => {
           if (socket.readyState === WebSocket.OPEN) socket.send(text);
         },
         close: () => socket.close(1000, "headset closing"),
         drop: () => socket.terminate(),
-      }),
-    );
+      });
+    });
+    socket.on("pong", () => (lastPong = Date.now()));
     socket.on("message", (data) => h.onMessage(data.toString()));
     socket.on("close", close);
     socket.on("error", () => {
