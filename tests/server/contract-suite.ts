@@ -344,6 +344,22 @@ export const contractSuite = (backend: Backend) =>
       await live.next(isEvent("device", "update", (e) => (e.data as { status?: string }).status === "playing"));
       const busy = await c("device.standalone", { query: { deviceSn: d.deviceSn }, body: null });
       expect([busy.status, busy.responseType]).toEqual([409, "device_busy"]);
+      // "If a test is running on the target device ... the running item stays first": a drop ahead of it is refused.
+      const runningLane = await device(d.deviceSn);
+      const [extra] = await o("perimetry.register", { body: measurementBody(p.id, (await devices())[0]!.deviceSn) });
+      const source = (await devices())[0]!;
+      const lane = runningLane.perimetries.map((x) => x.id);
+      expect(lane.length).toBeGreaterThan(0); // the demo queues two measurements on every headset
+      {
+        const ahead = await c("device.dragAndDropPerimetry", {
+          body: { movedPerimetryId: extra!.id, from: { deviceId: source.id, perimetriesIds: source.perimetries.map((x) => x.id).filter((id) => id !== extra!.id), revision: source.revision }, to: { deviceId: runningLane.id, perimetriesIds: [extra!.id, ...lane], revision: runningLane.revision } },
+        });
+        expect([ahead.status, ahead.error?.field]).toEqual([409, "body.to.perimetriesIds"]);
+        const behind = await c("device.dragAndDropPerimetry", {
+          body: { movedPerimetryId: extra!.id, from: { deviceId: source.id, perimetriesIds: source.perimetries.map((x) => x.id).filter((id) => id !== extra!.id), revision: source.revision }, to: { deviceId: runningLane.id, perimetriesIds: [lane[0]!, extra!.id, ...lane.slice(1)], revision: runningLane.revision } },
+        });
+        expect(behind.status).toBe(200);
+      }
       const mark = live.messages.length;
       await headset.close();
       await live.next(isEvent("connection", "update", (e) => (e.data as { connection: string }).connection === "DISCONNECTED" && e.deviceSn === d.deviceSn), 5000, mark);

@@ -128,6 +128,14 @@ export const deviceHandlers: SomeHandlers<
       const wanted = sameLane ? [...to.perimetriesIds] : [...from.perimetriesIds, ...to.perimetriesIds];
       if (!sameSet(current, wanted) || !to.perimetriesIds.includes(movedPerimetryId))
         throw new Failure("device_revision_conflict", "The lists do not match the lanes; refetch the devices", "body.to.perimetriesIds");
+      // "If a test is running on the target device the target index shifts by one so the running item stays first."
+      // (scheduling §4): a lane whose test runs keeps its first card first, and that card cannot leave.
+      for (const [side, d, ids] of [["from", f, sameLane ? to.perimetriesIds : from.perimetriesIds], ["to", t, to.perimetriesIds]] as const) {
+        const running = isTestRunning({ hasLiveProgress: false, connection: d.connection, status: d.status });
+        const first = running ? (await queueOf(tx, org, d.deviceSn))[0]?.id : undefined;
+        if (first !== undefined && ids[0] !== first)
+          throw new Failure("device_revision_conflict", "A test is running on this device: its running measurement stays first", `body.${side}.perimetriesIds`);
+      }
       const place = async (sn: string, ids: ReadonlyArray<string>) => {
         for (const [i, id] of ids.entries()) await tx.query("update measurements set device_sn = $2, queue_position = $3 where id = $1", [id, sn, i + 1]);
       };
