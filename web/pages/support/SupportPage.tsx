@@ -4,6 +4,7 @@ import { useLingui } from "@lingui/react/macro";
 import { categoryNames, faq, type FaqCategory } from "./faq.ts";
 import { infoEmail, supportEmail } from "./contacts.ts";
 import { RegulatoryLabel } from "./RegulatoryLabel.tsx";
+import { BatteryLedFigure } from "./BatteryLedFigure.tsx";
 
 const chips: Array<FaqCategory | "all"> = ["all", "patient", "measurement", "device", "account", "troubleshooting"];
 
@@ -32,6 +33,7 @@ export default function SupportPage() {
             <summary>{i18n._(item.question)}</summary>
             <div className="faq-body">
               <p>{i18n._(item.answer)}</p>
+              {item.illustration === "battery-led" && <BatteryLedFigure />}
               {item.who && <div className="box box-who"><strong>{t`Who can use this feature`}</strong><br />{i18n._(item.who)}</div>}
               {item.note && <div className="box box-note"><strong>{t`Note`}</strong><br />{i18n._(item.note)}</div>}
             </div>

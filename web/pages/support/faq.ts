@@ -14,6 +14,8 @@ export interface FaqItem {
   who?: MessageDescriptor;
   /** notes box */
   note?: MessageDescriptor;
+  /** A drawing beside the answer (the answer text says the same, so it is decorative). */
+  illustration?: "battery-led";
 }
 
 export const categoryNames: Record<FaqCategory | "all", MessageDescriptor> = {
@@ -88,6 +90,7 @@ export const faq: FaqItem[] = [
     id: "battery-led", category: "device",
     question: msg`What do the battery LED colours mean?`,
     answer: msg`Blue: battery above 20 %. Flashing red: below 20 %. Green: fully charged. Yellow while charging: below 98 %. Red while charging: below 20 %.`,
+    illustration: "battery-led",
   },
   {
     id: "cleaning", category: "device",
