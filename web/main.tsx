@@ -10,6 +10,9 @@ import { activateLocale } from "./i18n/activate.ts";
 import { languageAtom, storedLanguage } from "./state/language.ts";
 import { startClient } from "./state/client.ts";
 
+// "console output is silenced" in production (accounts seed §1); errors still reach the console for support.
+if (import.meta.env.PROD) for (const level of ["log", "info", "debug", "warn"] as const) console[level] = () => undefined;
+
 async function start() {
   const store = createStore();
   const language = storedLanguage();
