@@ -106,7 +106,7 @@ export class VirtualHeadset {
   private welcomed = false;
   private alias: string | null = null;
   private serverOffset = 0;
-  private powered = true;
+  private powered = false;
   private closed = false;
   private dropNextN = 0;
   private unresponsive = false;
