@@ -40,6 +40,7 @@ test("main pages render, are accessible and are captured", async ({ page }) => {
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+  await expect(page).toHaveTitle("Settings · Isopter");
   await expect(page.getByText("manager", { exact: true })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "settings");

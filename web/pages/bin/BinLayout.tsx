@@ -2,10 +2,12 @@ import { NavLink, Outlet } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { useCachedQuery } from "../../state/use-cached.ts";
 import { CacheKey } from "../../../core/client/index.ts";
+import { useTitle } from "../../ui/useTitle.ts";
 
 /** "Tabs for deleted patients and deleted measurements (deleted appointments when the multi-tests plugin is on)." */
 export default function BinLayout() {
   const { t } = useLingui();
+  useTitle(t`Bin`);
   const organisation = useCachedQuery(CacheKey.CurrentOrganisation, {});
   return (
     <div className="page stack">

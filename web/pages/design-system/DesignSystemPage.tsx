@@ -11,12 +11,14 @@ import { TextInput } from "../../ui/TextInput.tsx";
 import { Toggle } from "../../ui/Toggle.tsx";
 import { Tooltip } from "../../ui/Tooltip.tsx";
 import { Zoom } from "../../ui/Zoom.tsx";
+import { useTitle } from "../../ui/useTitle.ts";
 
 const skeletons: SkeletonKind[] = ["widgets", "fields", "tiles", "patient-cards", "blocks"];
 
 /** Every design-system component with its states, for review and for the accessibility checks. */
 export default function DesignSystemPage() {
   const { t } = useLingui();
+  useTitle(t`Design system`);
   const notify = useNotify();
   const [modal, setModal] = useState<null | "plain" | "outside" | "full">(null);
   const [name, setName] = useState("Ana <b>");

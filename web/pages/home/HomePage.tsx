@@ -10,9 +10,11 @@ import { PatientSearch } from "./PatientSearch.tsx";
 import { fromDevices, fromExamination, homeTestLists, type TestEntry, type TestItem } from "./test-lists.ts";
 import { TestTypeName } from "./TestTypeName.tsx";
 import { useDateFormat } from "../../i18n/format.ts";
+import { useTitle } from "../../ui/useTitle.ts";
 
 export default function HomePage() {
   const { t } = useLingui();
+  useTitle(t`Home`);
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   const organisation = useCachedQuery(CacheKey.CurrentOrganisation, {});

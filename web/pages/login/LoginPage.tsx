@@ -8,9 +8,11 @@ import { accessTokenAtom } from "../../state/session.ts";
 import { useLogin } from "../../state/client.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
+import { useTitle } from "../../ui/useTitle.ts";
 
 export default function LoginPage() {
   const { t } = useLingui();
+  useTitle(t`Log in`);
   const token = useAtomValue(accessTokenAtom);
   const [params] = useSearchParams();
   const navigate = useNavigate();

@@ -4,10 +4,12 @@ import { useApi } from "../../state/client.ts";
 import { useQuery } from "../../state/use-query.ts";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { manualDocument } from "./manual-document.ts";
+import { useTitle } from "../../ui/useTitle.ts";
 
 /** "The user manual has tabs Part 1 and Part 2 in an embedded document" chosen from the user profile (accounts seed §2). */
 export default function ManualLayout() {
   const { t } = useLingui();
+  useTitle(t`User manual`);
   const api = useApi();
   const profile = useQuery("profile", () => api.call("user.profile", {}));
   const doc = profile.status === "success" ? manualDocument(profile.data) : null;

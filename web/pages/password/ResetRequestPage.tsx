@@ -6,12 +6,14 @@ import { emailToSend, validateEmailTwice } from "../../../core/rules/email.ts";
 import { ruleDescriptor } from "../../i18n/rule-messages.ts";
 import { useApi } from "../../state/client.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
+import { useTitle } from "../../ui/useTitle.ts";
 
 type State = "idle" | "sending" | "sent" | "error";
 
 /** "A page asking for an e-mail typed twice." (accounts seed §2) */
 export default function ResetRequestPage() {
   const { t } = useLingui();
+  useTitle(t`Reset your password`);
   const api = useApi();
   const [email, setEmail] = useState("");
   const [confirmation, setConfirmation] = useState("");

@@ -8,6 +8,7 @@ import { message } from "../../../core/rules/messages.ts";
 import { useApi } from "../../state/client.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { PasswordFields, passwordFormReady, type PasswordValues } from "../../ui/PasswordFields.tsx";
+import { useTitle } from "../../ui/useTitle.ts";
 
 /** "After success the user is sent to login after 3 s." (accounts seed §2) */
 export const resetRedirectMs = 3000;
@@ -16,6 +17,7 @@ type State = "idle" | "saving" | "done" | "expired" | "error";
 
 export default function ResetWithTokenPage() {
   const { t } = useLingui();
+  useTitle(t`Choose a new password`);
   const { temporaryToken } = useParams();
   const api = useApi();
   const navigate = useNavigate();

@@ -8,12 +8,14 @@ import { useApi } from "../../state/client.ts";
 import { tokenPayloadAtom } from "../../state/session.ts";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { PasswordFields, passwordFormReady, type PasswordValues } from "../../ui/PasswordFields.tsx";
+import { useTitle } from "../../ui/useTitle.ts";
 
 type State = "idle" | "saving" | "saved" | "wrong-password" | "error";
 
 /** "Language choice, a card showing the role and logged-in username, a change-password form, and the bin." (accounts seed §2) */
 export default function SettingsPage() {
   const { t, i18n } = useLingui();
+  useTitle(t`Settings`);
   const api = useApi();
   const payload = useAtomValue(tokenPayloadAtom);
   const empty: PasswordValues = { oldPassword: "", password: "", confirmation: "" };

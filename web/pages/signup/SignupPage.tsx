@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { useApi } from "../../state/client.ts";
 import { PasswordFields, passwordFormReady, type PasswordValues } from "../../ui/PasswordFields.tsx";
+import { useTitle } from "../../ui/useTitle.ts";
 
 /** "accept an invitation by choosing a password, then go to /login after 1 s" (accounts seed §2) */
 export const signupRedirectMs = 1000;
@@ -11,6 +12,7 @@ type State = "idle" | "loading" | "success" | "error";
 
 export default function SignupPage() {
   const { t } = useLingui();
+  useTitle(t`Create your account`);
   const { invitationId = "", invitationToken = "" } = useParams();
   const api = useApi();
   const navigate = useNavigate();

@@ -5,12 +5,14 @@ import { categoryNames, faq, type FaqCategory } from "./faq.ts";
 import { infoEmail, supportEmail } from "./contacts.ts";
 import { RegulatoryLabel } from "./RegulatoryLabel.tsx";
 import { BatteryLedFigure } from "./BatteryLedFigure.tsx";
+import { useTitle } from "../../ui/useTitle.ts";
 
 const chips: Array<FaqCategory | "all"> = ["all", "patient", "measurement", "device", "account", "troubleshooting"];
 
 /** Help centre: FAQ with category chips, expandable items, the label, contact and info mail, the manual (accounts seed §2). */
 export default function SupportPage() {
   const { t, i18n } = useLingui();
+  useTitle(t`Help centre`);
   const [category, setCategory] = useState<FaqCategory | "all">("all");
   const shown = faq.filter((f) => category === "all" || f.category === category);
   return (

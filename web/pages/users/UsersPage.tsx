@@ -15,6 +15,7 @@ import { ConfirmDialog } from "../../ui/Modal.tsx";
 import { Select } from "../../ui/Select.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
+import { useTitle } from "../../ui/useTitle.ts";
 
 const roles: Role[] = ["user", "manager", "admin"];
 
@@ -24,6 +25,7 @@ export const parseEmails = (text: string): string[] => [...new Set(text.split(/[
 /** "Accounts list, invite form, role change, delete. Managers only." (accounts seed §2, §6) */
 export default function UsersPage() {
   const { t } = useLingui();
+  useTitle(t`Users`);
   const isManager = useAtomValue(isManagerAtom);
   if (!isManager) {
     return (
