@@ -18,15 +18,15 @@ export interface CardInfo {
 }
 
 /** A measurement card's face: the seed's fields in a 56-unit-high card. */
-export const MeasurementCardFace = forwardRef<HTMLDivElement, CardInfo & HTMLAttributes<HTMLDivElement> & { actions?: React.ReactNode; dragging?: boolean }>(
-  function MeasurementCardFace({ measurement: m, running, progress, linkedToNext, blinking, actions, dragging, className, ...rest }, ref) {
+export const MeasurementCardFace = forwardRef<HTMLDivElement, CardInfo & HTMLAttributes<HTMLDivElement> & { dragging?: boolean; titleId?: string; extra?: React.ReactNode }>(
+  function MeasurementCardFace({ measurement: m, running, progress, linkedToNext, blinking, dragging, titleId, extra, className, ...rest }, ref) {
     const { t, i18n } = useLingui();
     const { date } = useDateFormat();
     const sors = m.strategy === Strategy.SORS ? String(m.sorsStage) : m.strategy === Strategy.SORS_screening ? "16" : "–";
     return (
       <div ref={ref} className={`mcard${blinking ? " mcard-blink" : ""}${className ? ` ${className}` : ""}`} data-running={running}
         data-dragging={dragging ?? false} data-linked={linkedToNext} data-card-id={m.id} id={`card-${m.id}`} {...rest}>
-        <div className="mcard-title" title={m.displayName}>{m.displayName || t`Test`}</div>
+        <div className="mcard-title" id={titleId} title={m.displayName}>{m.displayName || t`Test`}</div>
         <dl>
           <dt>{t`Eye`}</dt><dd>{i18n._(eyeNames[m.eye])}</dd>
           <dt>{t`Pattern`}</dt><dd>{patternLabel[m.pattern]}</dd>
@@ -40,38 +40,43 @@ export const MeasurementCardFace = forwardRef<HTMLDivElement, CardInfo & HTMLAtt
         <div className="mcard-foot">
           <span className="num" aria-label={t`${progress.tested} of ${progress.total} locations tested`}>{progress.tested}/{progress.total}</span>
           {running && <span className="lane-status" data-tone="running">{t`Running`}</span>}
-          <span className="spacer" />
-          {actions}
         </div>
+        {extra}
         {linkedToNext && <span className="mcard-link" aria-hidden="true" />}
       </div>
     );
   },
 );
 
-/** The card in its lane: draggable by pointer and keyboard (space to lift, arrows to move, space to drop). */
+/**
+ * The card in its lane: draggable by pointer and keyboard (space to lift, arrows to move, space to drop). The card face
+ * is the drag handle; Edit and Clone sit beside it in the same moving wrapper, so no button nests inside the handle.
+ */
 export function MeasurementCard({ info, deviceId, index, onEdit, onClone }: {
   info: CardInfo; deviceId: string; index: number; onEdit: () => void; onClone: () => void;
 }) {
   const { t } = useLingui();
   const m = info.measurement;
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: m.id,
     data: { deviceId, index },
     disabled: info.running,
   });
   const style: CSSProperties = { transform: transform ? `translate3d(${Math.round(transform.x)}px, ${Math.round(transform.y)}px, 0)` : undefined, transition };
-  const label = info.running ? t`${m.displayName}, running` : t`${m.displayName}, position ${index + 1}`;
+  // The handle's name comes from its content (what it shows), plus its place in the queue for screen readers.
+  const titleId = `card-title-${m.id}`;
+  const positionId = `card-position-${m.id}`;
   return (
-    <MeasurementCardFace ref={setNodeRef} style={style} {...info} dragging={isDragging} {...attributes} {...listeners}
-      aria-roledescription={t`draggable measurement`} aria-label={label}
-      actions={!info.running && (
-        <>
-          <button type="button" className="btn btn-sm" onPointerDown={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}
-            onClick={onEdit} aria-label={t`Edit ${m.displayName}`}>{t`Edit`}</button>
-          <button type="button" className="btn btn-sm" onPointerDown={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}
-            onClick={onClone} aria-label={t`Clone ${m.displayName}`}>{t`Clone`}</button>
-        </>
-      )} />
+    <div ref={setNodeRef} style={style} className="mcard-wrap">
+      <MeasurementCardFace ref={setActivatorNodeRef} {...info} dragging={isDragging} {...attributes} {...listeners}
+        aria-roledescription={t`draggable measurement`} titleId={titleId}
+        extra={<span id={positionId} className="visually-hidden">{info.running ? t`running` : t`position ${index + 1}`}</span>} />
+      {!info.running && (
+        <div className="mcard-actions">
+          <button type="button" className="btn btn-sm" onClick={onEdit} aria-label={t`Edit ${m.displayName}`}>{t`Edit`}</button>
+          <button type="button" className="btn btn-sm" onClick={onClone} aria-label={t`Clone ${m.displayName}`}>{t`Clone`}</button>
+        </div>
+      )}
+    </div>
   );
 }
