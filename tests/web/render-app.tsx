@@ -1,10 +1,13 @@
 // Renders web pages inside a memory router and a jotai store whose core/client runs over a fake Api, for component tests.
 import { render } from "@testing-library/react";
 import { Provider, createStore } from "jotai";
+import { i18n } from "@lingui/core";
+import { I18nProvider } from "@lingui/react";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { memoryStorage } from "../../adapters/storage/index.ts";
 import { systemClock } from "../../adapters/clock/index.ts";
 import { SocketState } from "../../core/model/enums.ts";
+import type { LiveMessage } from "../../core/model/live.ts";
 import { StorageKeys, type Api, type Socket } from "../../core/ports.ts";
 import { bindClient } from "../../web/state/client.ts";
 
@@ -30,14 +33,27 @@ export const idleSocket = (): Socket => ({
   subscribe: () => () => undefined, onState: () => () => undefined,
 });
 
-export function renderRoutes(routes: RouteObject[], path: string, api: Api, token: string | null = null) {
+/** A live socket the test drives: `emit` delivers a message as if the server sent it. */
+export function drivenSocket() {
+  const listeners = new Set<(m: LiveMessage) => void>();
+  const socket: Socket & { emit: (m: LiveMessage) => void } = {
+    state: SocketState.Open, connect() {}, send() {}, close() {},
+    subscribe: (l) => { listeners.add(l); return () => void listeners.delete(l); },
+    onState: () => () => undefined,
+    emit: (m) => { for (const l of [...listeners]) l(m); },
+  };
+  return socket;
+}
+
+export function renderRoutes(routes: RouteObject[], path: string, api: Api, token: string | null = null, socket: Socket = idleSocket()) {
   const store = createStore();
   const storage = memoryStorage();
   if (token) storage.session.set(StorageKeys.session.accessToken, token);
-  const { client } = bindClient(store, { api, socket: idleSocket(), storage, clock: systemClock });
+  const { client } = bindClient(store, { api, socket, storage, clock: systemClock });
   void client.start();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<Provider store={store}><RouterProvider router={router} /></Provider>);
+  if (!i18n.locale) i18n.loadAndActivate({ locale: "en", messages: {} });
+  const view = render(<I18nProvider i18n={i18n}><Provider store={store}><RouterProvider router={router} /></Provider></I18nProvider>);
   return { ...view, router, store, storage, client };
 }
 

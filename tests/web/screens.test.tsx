@@ -15,7 +15,8 @@ import { Protected } from "../../web/shell/Protected.tsx";
 import { ErrorPage } from "../../web/shell/ErrorPage.tsx";
 import { NotFound } from "../../web/shell/NotFound.tsx";
 import { switcherLocales, patientLocales } from "../../web/i18n/locales.ts";
-import { fakeApi, renderRoutes, tokenFor } from "./render-app.tsx";
+import { drivenSocket, fakeApi, renderRoutes, tokenFor } from "./render-app.tsx";
+import { Root } from "../../web/shell/Root.tsx";
 
 afterEach(() => { cleanup(); vi.useRealTimers(); });
 
@@ -120,6 +121,24 @@ describe("protected wrapper", () => {
     fireEvent.click(dialog.querySelector(".btn-primary")!);
     await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
     expect(calls.map((c) => c.endpoint).filter((e) => e !== "checkToken")).toEqual(["logout"]);
+  });
+});
+
+describe("session end dialogs", () => {
+  it("'A same-user login elsewhere shows the another-session-opened dialog and redirects to /login'", async () => {
+    const socket = drivenSocket();
+    const { api } = fakeApi({ checkToken: () => ({ role: "user", username: "user", email: "u@x.org", exp: 4_000_000_000 }) });
+    const routes = [{ element: <Root />, children: [
+      { path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] },
+      { path: "/login", element: <p>login page</p> },
+    ] }];
+    const { router } = renderRoutes(routes, "/home", api, tokenFor("user"), socket);
+    await act(async () => socket.emit({ type: "another_session_opened" } as never));
+    const dialog = await screen.findByRole("alertdialog", { name: "Another session was opened" });
+    expect(dialog.textContent).toContain("different web client");
+    fireEvent.click(screen.getByRole("button", { name: "Go to login" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 });
 
