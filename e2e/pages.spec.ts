@@ -113,3 +113,21 @@ test("the multi-tests setting switches home and bin to appointments", async ({ p
     await set(false);
   }
 });
+
+test("patient search pages in as the list scrolls, and a wrong current password is refused in settings", async ({ page }) => {
+  await logIn(page, "user");
+  const results = page.getByRole("list", { name: "Search results" });
+  await expect(results.getByRole("link")).toHaveCount(20);
+  // "infinite scroll while remaining > 0": scrolling to the end loads the next page.
+  await results.getByRole("button", { name: "Show more patients" }).scrollIntoViewIfNeeded();
+  await expect(results.getByRole("link").nth(20)).toBeVisible();
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByLabel(/^Current password/).fill("Not-the-password-1!");
+  await page.getByLabel(/^New password/).fill("Another-pass-2!");
+  await page.getByLabel(/^Repeat the new password/).fill("Another-pass-2!");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The current password is not correct." })).toBeVisible();
+  // The session survives a wrong old password.
+  await expect(page).toHaveURL(/\/settings$/);
+});
