@@ -6,7 +6,9 @@ import { isApiError } from "../../../core/model/contract/index.ts";
 import { languageNames, sexNames } from "../../i18n/names.ts";
 import { useDateFormat } from "../../i18n/format.ts";
 import { useApi, useClient } from "../../state/client.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useCachedQuery } from "../../state/use-cached.ts";
+import { CacheKey } from "../../../core/client/index.ts";
+import type { Patient } from "../../../core/model/patient.ts";
 import { todayIso } from "../../state/today.ts";
 import { useNotify } from "../../ui/notifications.ts";
 import { ConfirmDialog } from "../../ui/Modal.tsx";
@@ -21,7 +23,11 @@ export default function PatientLayout() {
   const navigate = useNavigate();
   const notify = useNotify();
   const format = useDateFormat();
-  const patient = useQuery(`patient:${patientId}`, () => api.call("patient.get", { query: { id: patientId } }));
+  // The patient from core/client's cache: an edit made elsewhere reaches the header through the live events.
+  const patient = useCachedQuery(CacheKey.Patients, { id: patientId }) as
+    | { status: "loading"; data: undefined; error: undefined }
+    | { status: "error"; data: undefined; error: unknown }
+    | { status: "success"; data: Patient; error: undefined };
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -87,7 +93,7 @@ export default function PatientLayout() {
         <NavLink to="amsler-grid">{t`Amsler grid`}</NavLink>
       </nav>
       <Outlet context={context} />
-      {editing && <PatientFormModal patient={p} onClose={() => setEditing(false)} onSaved={(saved) => { setEditing(false); patient.set(saved); notify({ kind: "success", text: t`The patient's details were saved.` }); }} />}
+      {editing && <PatientFormModal patient={p} onClose={() => setEditing(false)} onSaved={() => { setEditing(false); void client.refetch(CacheKey.Patients); notify({ kind: "success", text: t`The patient's details were saved.` }); }} />}
       {deleting && (
         <ConfirmDialog title={t`Delete this patient?`} confirmLabel={t`Move to the bin`} danger busy={busy}
           onCancel={() => setDeleting(false)} onConfirm={() => void trash()}>
