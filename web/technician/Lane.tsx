@@ -10,12 +10,15 @@ import { LivePanel } from "./LivePanel.tsx";
 import { MeasurementCard } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
 import type { LandingMark } from "./Lanes.tsx";
+import { AppointmentCard } from "./AppointmentCard.tsx";
 
 export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
 
 /** One device: its header, its queue of measurement cards (leftmost runs next) and the live panel while a test runs. */
-export function Lane({ view, pinned, flashing, over, blinkingId, landing = null }: {
+export function Lane({ view, pinned, flashing, over, blinkingId, landing = null, appointments = null }: {
   view: DeviceView; pinned: boolean; flashing: boolean; over: boolean; blinkingId: string | null; landing?: LandingMark | null;
+  /** Appointment variant: which appointments wiggle, which one's panel is open, and how to open one. */
+  appointments?: { wiggling: ReadonlySet<string>; selectedId: string | null; open: (id: string) => void } | null;
 }) {
   const { t } = useLingui();
   const device = view.device;
@@ -28,6 +31,21 @@ export function Lane({ view, pinned, flashing, over, blinkingId, landing = null 
       aria-label={device.alias || device.deviceSn} data-testid="lane" data-device-sn={device.deviceSn}>
       <LaneHeader view={view} />
       <div className="lane-body">
+        {appointments ? (
+          <SortableContext id={device.id} items={(device.appointments ?? []).map((a) => a.id)} strategy={horizontalListSortingStrategy}>
+            <div ref={setNodeRef} className="lane-cards lane-cards-appointments" role="list" aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
+              {(device.appointments ?? []).length === 0 && <p className="lane-empty">{t`No appointments queued.`}</p>}
+              {(device.appointments ?? []).map((a, i) => (
+                <div role="listitem" key={a.id} className="lane-slot">
+                  {landing?.index === i && <LandingBar refused={landing.refused} />}
+                  <AppointmentCard appointment={a} deviceId={device.id} index={i} running={view.runningId === a.id}
+                    wiggling={appointments.wiggling.has(a.id)} selected={appointments.selectedId === a.id} onOpen={() => appointments.open(a.id)} />
+                </div>
+              ))}
+              {landing !== null && landing.index >= (device.appointments ?? []).length && <LandingBar refused={landing.refused} />}
+            </div>
+          </SortableContext>
+        ) : (
         <SortableContext id={device.id} items={items.map((m) => m.id)} strategy={horizontalListSortingStrategy}>
           <div ref={setNodeRef} className="lane-cards" role="list" aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
             {items.length === 0 && <p className="lane-empty">{t`No measurements queued. Use + to add one, or drag a card here.`}</p>}
@@ -49,6 +67,7 @@ export function Lane({ view, pinned, flashing, over, blinkingId, landing = null 
             {landing !== null && landing.index >= items.length && <LandingBar refused={landing.refused} />}
           </div>
         </SortableContext>
+        )}
         {live && <LivePanel progress={live} measurement={items.find((m) => m.id === live.perimetryId)} />}
       </div>
     </section>

@@ -5,13 +5,15 @@ import {
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useLingui } from "@lingui/react/macro";
-import { measurementLane } from "../../core/client/device-view.ts";
+import { appointmentLane, measurementLane } from "../../core/client/device-view.ts";
+import type { Device } from "../../core/model/device.ts";
 import { planDrop, type Drop } from "../../core/scheduling/drop-plan.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
 import { useClientTopics } from "../state/devices.ts";
 import { Lane } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
+import { AppointmentPanel } from "./AppointmentPanel.tsx";
 
 export interface LandingMark { readonly deviceId: string; readonly index: number; readonly refused: boolean }
 
@@ -54,21 +56,25 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
   const views = client.devices();
   const devices = views.map((v) => v.device);
   const pins = client.pinned;
+  // The appointment variant queues whole appointments; the measurement variant queues measurements.
+  const byAppointment = client.variant === "appointments";
+  const queue = (d: Device): ReadonlyArray<{ id: string; displayName?: string }> => (byAppointment ? d.appointments ?? [] : d.perimetries);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [overLane, setOverLane] = useState<string | null>(null);
   /** Where a card dragged to another lane would land, and whether the planner would accept it there. */
   const [landing, setLanding] = useState<LandingMark | null>(null);
-  const byId = useMemo(() => new Map(devices.flatMap((d) => d.perimetries.map((m, i) => [m.id, { device: d, index: i }] as const))),
+  const byId = useMemo(() => new Map(devices.flatMap((d) => queue(d).map((m, i) => [m.id, { device: d, index: i }] as const))),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [devices.map((d) => d.perimetries.map((m) => m.id).join()).join("|")]);
+    [byAppointment, devices.map((d) => queue(d).map((m) => m.id).join()).join("|")]);
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
-  const laneLength = (id: string) => devices.find((d) => d.id === id)?.perimetries.length ?? 0;
-  const nameOf = (id: string | number) => { const at = byId.get(String(id)); return at?.device.perimetries[at.index]?.displayName ?? String(id); };
+  const laneLength = (id: string) => { const d = devices.find((x) => x.id === id); return d ? queue(d).length : 0; };
+  const nameOf = (id: string | number) => { const at = byId.get(String(id)); return (at && queue(at.device)[at.index]?.displayName) || t`the appointment`; };
   const laneName = (deviceId: string) => { const d = devices.find((x) => x.id === deviceId); return d ? d.alias || d.deviceSn : deviceId; };
   const announcements: Announcements = {
     onDragStart: ({ active }) => t`Picked up ${nameOf(active.id)}. Use the arrow keys to move it, space to drop, escape to cancel.`,
@@ -84,7 +90,8 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
     const drop = dropOf(e, laneLength);
     const destination = drop?.destination;
     if (!drop || !destination || destination.deviceId === drop.source.deviceId) return setLanding((l) => (l === null ? l : null));
-    const refused = planDrop(client.devices().map(measurementLane), drop).outcome === "refused";
+    const lanes = byAppointment ? client.devices().map(appointmentLane) : client.devices().map(measurementLane);
+    const refused = planDrop<{ id: string }>(lanes, drop).outcome === "refused";
     setLanding((l) => (l && l.deviceId === destination.deviceId && l.index === destination.index && l.refused === refused ? l : { ...destination, refused }));
   };
   // core/client plans the drop, applies the order at once, sends it with the revisions, refetches on a conflict and
@@ -92,11 +99,12 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
   const onDragEnd = (e: DragEndEvent) => {
     reset();
     const drop = dropOf(e, laneLength);
-    if (drop) void client.moveMeasurement(drop);
+    if (drop) void (byAppointment ? client.moveAppointment(drop) : client.moveMeasurement(drop));
   };
 
   const active = activeId ? byId.get(activeId) : undefined;
-  const activeCard = active?.device.perimetries[active.index];
+  const activeCard = byAppointment ? undefined : active?.device.perimetries[active.index];
+  const selectedAppointment = selectedId ? devices.flatMap((d) => d.appointments ?? []).find((a) => a.id === selectedId) : undefined;
   const activeView = active ? views.find((v) => v.device.id === active.device.id) : undefined;
 
   return (
@@ -106,7 +114,8 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
         {views.map((view) => (
           <Lane key={view.device.id} view={view} pinned={pins.includes(view.device.deviceSn)} flashing={client.flashingLanes.has(view.device.id)}
             over={overLane === view.device.id && active?.device.id !== view.device.id} blinkingId={blinkingId}
-            landing={landing?.deviceId === view.device.id ? landing : null} />
+            landing={landing?.deviceId === view.device.id ? landing : null}
+            appointments={byAppointment ? { wiggling: client.wigglingAppointments, selectedId, open: setSelectedId } : null} />
         ))}
       </div>
       <DragOverlay dropAnimation={null}>
@@ -116,6 +125,7 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
             linkedToNext={active.device.perimetries[active.index + 1] !== undefined && areLinked(activeCard, active.device.perimetries[active.index + 1]!)} />
         ) : null}
       </DragOverlay>
+      {byAppointment && selectedAppointment && <AppointmentPanel appointment={selectedAppointment} onClose={() => setSelectedId(null)} />}
     </DndContext>
   );
 }

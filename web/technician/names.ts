@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
-import { DeviceStatus, SocketState, type StimuliUpdate, type StimulusSize } from "../../core/model/enums.ts";
+import { DeviceStatus, SocketState, type StimuliUpdate, type StimulusSize, type TestType } from "../../core/model/enums.ts";
 
 // How the technician view names device statuses and measurement settings (translated).
 
@@ -37,4 +37,11 @@ export const socketStateNames: Record<SocketState, MessageDescriptor> = {
   [SocketState.Open]: msg`Live updates connected`,
   [SocketState.Closing]: msg`Closing live updates`,
   [SocketState.Closed]: msg`Live updates disconnected`,
+};
+
+export const testTypeNames: Record<TestType, MessageDescriptor> = {
+  perimetry: msg`Perimetry`,
+  amsler: msg`Amsler grid`,
+  acuity: msg`Visual acuity`,
+  "color-blindness": msg`Colour vision`,
 };

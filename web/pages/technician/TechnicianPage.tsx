@@ -44,6 +44,9 @@ export default function TechnicianPage() {
       {state.status === "success" && state.views.length === 0 && (
         <EmptyState title={t`No devices yet`} hint={t`A VR headset appears here as soon as it is registered to your organisation and switched on.`} />
       )}
+      {state.status === "success" && client.appointmentsMissing() && (
+        <p className="alert alert-warning" role="alert">{t`Appointments field missing in one or more devices.`}</p>
+      )}
       {state.status === "success" && state.views.length > 0 && <Lanes blinkingId={blinkingId} />}
       {form && <MeasurementFormDialog request={form} />}
     </div>

@@ -1,0 +1,40 @@
+import type { CSSProperties } from "react";
+import { useLingui } from "@lingui/react/macro";
+import { useSortable } from "@dnd-kit/sortable";
+import type { Appointment } from "../../core/model/appointment.ts";
+import { eyeNames } from "../i18n/names.ts";
+import { testTypeNames } from "./names.ts";
+
+/**
+ * An appointment card (appointment variant, 40 units high): its examinations in run order, how many are taken, and
+ * the error wiggle. The card is the drag handle for moving the whole appointment; a click opens its side panel.
+ */
+export function AppointmentCard({ appointment: a, deviceId, index, running, wiggling, selected, onOpen }: {
+  appointment: Appointment; deviceId: string; index: number; running: boolean; wiggling: boolean; selected: boolean; onOpen: () => void;
+}) {
+  const { t, i18n } = useLingui();
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: a.id,
+    data: { deviceId, index },
+    disabled: running,
+  });
+  const style: CSSProperties = { transform: transform ? `translate3d(${Math.round(transform.x)}px, ${Math.round(transform.y)}px, 0)` : undefined, transition };
+  const taken = a.examinations.filter((e) => e.taken).length;
+  return (
+    <div ref={setNodeRef} style={style} className={`acard${wiggling ? " acard-wiggle" : ""}`} data-running={running} data-dragging={isDragging}
+      data-selected={selected} data-card-id={a.id} id={`card-${a.id}`}
+      {...attributes} {...listeners} aria-roledescription={t`draggable appointment`} onClick={onOpen} onKeyDown={(e) => { listeners?.onKeyDown?.(e); if (e.key === "Enter") onOpen(); }}>
+      <div className="mcard-title">{t`Appointment`} · {t`${a.examinations.length} tests`}</div>
+      <ul className="acard-exams">
+        {a.examinations.slice(0, 3).map((e) => (
+          <li key={e.id} data-taken={e.taken}>{i18n._(testTypeNames[e.type])} · {i18n._(eyeNames[e.eye])}</li>
+        ))}
+        {a.examinations.length > 3 && <li className="muted">{t`and ${a.examinations.length - 3} more`}</li>}
+      </ul>
+      <div className="mcard-foot">
+        <span className="num">{taken}/{a.examinations.length}</span>
+        {running && <span className="lane-status" data-tone="running">{t`Running`}</span>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState, type CSSProperties } from "react";
+import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
+import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { useLingui } from "@lingui/react/macro";
+import type { Appointment } from "../../core/model/appointment.ts";
+import type { Examination } from "../../core/model/examination.ts";
+import { useClientTopics } from "../state/devices.ts";
+import { eyeNames } from "../i18n/names.ts";
+import { ConfirmDialog } from "../ui/Modal.tsx";
+import { testTypeNames } from "./names.ts";
+
+/**
+ * The appointment side panel (scheduling seed §2): the appointment's examinations in a draggable list (pointer and
+ * keyboard), reordered through core/client (optimistic; on failure the notice, the 500 ms wiggle, then revert), and a
+ * delete action per examination with confirmation. "Dragging is disabled with a single examination."
+ */
+export function AppointmentPanel({ appointment, onClose }: { appointment: Appointment; onClose: () => void }) {
+  const { t } = useLingui();
+  const client = useClientTopics(["lanes"]);
+  const [deleting, setDeleting] = useState<Examination | null>(null);
+  const exams = appointment.examinations;
+  const single = exams.length < 2;
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const onDragEnd = (e: DragEndEvent) => {
+    if (!e.over || e.active.id === e.over.id) return;
+    const from = exams.findIndex((x) => x.id === e.active.id);
+    const to = exams.findIndex((x) => x.id === e.over!.id);
+    if (from >= 0 && to >= 0) void client.reorderExaminations(appointment.id, from, to);
+  };
+  return (
+    <aside className={`apanel${client.wigglingAppointments.has(appointment.id) ? " acard-wiggle" : ""}`} aria-label={t`Appointment`} data-testid="appointment-panel">
+      <div className="row">
+        <h2 className="spacer">{t`Appointment`}</h2>
+        <button type="button" className="btn btn-sm btn-icon" aria-label={t`Close`} onClick={onClose}>×</button>
+      </div>
+      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <SortableContext items={exams.map((x) => x.id)} strategy={verticalListSortingStrategy}>
+          <ol className="apanel-list">
+            {exams.map((x) => <ExaminationRow key={x.id} examination={x} disabled={single || x.taken} onDelete={() => setDeleting(x)} />)}
+          </ol>
+        </SortableContext>
+      </DndContext>
+      {deleting && (
+        <ConfirmDialog title={t`Delete this examination?`} confirmLabel={t`Delete`} danger onCancel={() => setDeleting(null)}
+          onConfirm={() => { const id = deleting.id; setDeleting(null); void client.lifecycle("examination", "trash", id); }}>
+          <p>{t`The examination is removed from the appointment.`}</p>
+        </ConfirmDialog>
+      )}
+    </aside>
+  );
+}
+
+function ExaminationRow({ examination: x, disabled, onDelete }: { examination: Examination; disabled: boolean; onDelete: () => void }) {
+  const { t, i18n } = useLingui();
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: x.id, disabled });
+  const style: CSSProperties = { transform: transform ? `translate3d(0, ${Math.round(transform.y)}px, 0)` : undefined, transition };
+  const name = `${i18n._(testTypeNames[x.type])} · ${i18n._(eyeNames[x.eye])}`;
+  return (
+    <li ref={setNodeRef} style={style} className="apanel-row" data-taken={x.taken}>
+      <span ref={setActivatorNodeRef} className="apanel-handle" {...attributes} {...listeners} aria-roledescription={t`draggable examination`}
+        aria-disabled={disabled}>{name}</span>
+      {x.taken && <span className="muted">{t`taken`}</span>}
+      <button type="button" className="btn btn-sm" onClick={onDelete} aria-label={t`Delete ${name}`}>{t`Delete`}</button>
+    </li>
+  );
+}
