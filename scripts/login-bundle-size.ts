@@ -1,5 +1,6 @@
 // `npm run size:login`: the gzip size of the JavaScript the /login page loads (aim: under 200 kB).
-// Reads the Vite manifest of dist/web (building it first when missing or with --build): the entry chunk and its static
+// Builds the web app (skip with --no-build to measure the build in dist/web as it is), then reads the Vite manifest:
+// the entry chunk and its static
 // imports, the lazily loaded login page and its imports, and the catalog of the default language (English).
 import { existsSync, readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
@@ -10,7 +11,7 @@ interface Chunk { file: string; imports?: string[]; isEntry?: boolean; src?: str
 
 const dist = join(import.meta.dirname, "..", "dist", "web");
 const manifestPath = join(dist, ".vite", "manifest.json");
-if (process.argv.includes("--build") || !existsSync(manifestPath)) {
+if (!process.argv.includes("--no-build") || !existsSync(manifestPath)) {
   execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit", cwd: join(import.meta.dirname, "..") });
 }
 const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, Chunk>;
