@@ -1,7 +1,6 @@
 import { Languages, type Language } from "../../core/model/enums.ts";
 
 // Interface languages and the two lists the accounts seed §1 names.
-export const locales: ReadonlyArray<Language> = Languages;
 export const defaultLocale: Language = "en";
 
 export const isLocale = (value: unknown): value is Language =>

@@ -61,6 +61,3 @@ export function TextInput({ label, value, onChange, required, error, hint, chara
     </div>
   );
 }
-
-/** True when the value passes the character rule (forms disable submit otherwise). */
-export const passesCharacterRule = (value: string) => validateTextInput(value) === undefined;
