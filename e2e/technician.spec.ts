@@ -95,3 +95,21 @@ test("?scrollTo={deviceSn}/{id} blinks the card and returns to /technician", asy
   await expect(page).toHaveURL(/\/technician$/, { timeout: 5_000 });
   await expect(page.locator(`[data-card-id="${target.id}"]`)).not.toHaveClass(/mcard-blink/);
 });
+
+test("a drop between a linked pair is refused with 'cannot drop here' and its hint; the order stays", async ({ page }) => {
+  await openTechnician(page);
+  const queue = (await lanes(page))[0]!.perimetries;
+  const right = queue.findIndex((m, i) => queue[i + 1]?.isFollowingEye === m.id);
+  expect(right).toBeGreaterThan(0);
+  const cards = page.getByTestId("lane").first().locator("[data-card-id]");
+  const a = (await cards.nth(0).boundingBox())!;
+  const b = (await cards.nth(right).boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 10, a.y + 30, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2 + 10, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(page.getByText("cannot drop here no items between linked cards")).toBeVisible();
+  const after = (await lanes(page))[0]!.perimetries.map((m) => m.id);
+  expect(after).toEqual(queue.map((m) => m.id));
+});

@@ -68,7 +68,10 @@ export function Lane({ view, pinned, flashing, over, blinkingId, landing = null,
           </div>
         </SortableContext>
         )}
-        {live && <LivePanel progress={live} measurement={items.find((m) => m.id === live.perimetryId)} />}
+        {/* Once the result is ready the card leaves the lane; its last progress (kept 5 s) has nothing left to draw. */}
+        {live && !appointments && items.some((m) => m.id === live.perimetryId) && (
+          <LivePanel progress={live} measurement={items.find((m) => m.id === live.perimetryId)} />
+        )}
       </div>
     </section>
   );
