@@ -37,10 +37,11 @@ export function fakeSocket(): FakeSocket {
   return socket;
 }
 
-export function renderTechnician(api: Api, options: { path?: string; pins?: string[]; socket?: FakeSocket } = {}) {
+export function renderTechnician(api: Api, options: { path?: string; pins?: string[]; socket?: FakeSocket; appointments?: boolean } = {}) {
   const store = createStore();
   const storage = memoryStorage();
   storage.session.set(StorageKeys.session.accessToken, tokenFor("user"));
+  if (options.appointments) storage.local.set(StorageKeys.local.schedulingV2, "true");
   if (options.pins) storage.local.set(StorageKeys.local.pinnedSwimlanes, JSON.stringify(options.pins));
   const socket = options.socket ?? fakeSocket();
   const withToken: Api = { call: (e, i) => (e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i)) };

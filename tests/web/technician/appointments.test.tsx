@@ -1,0 +1,87 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+
+vi.mock("@lingui/core/macro", () => import("../lingui-shim.tsx"));
+vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
+
+import type { Appointment } from "../../../core/model/appointment.ts";
+import type { Examination } from "../../../core/model/examination.ts";
+import { dropOf } from "../../../web/technician/Lanes.tsx";
+import { fakeApi } from "../render-app.tsx";
+import { device } from "./fixtures.ts";
+import { renderTechnician } from "./render.tsx";
+
+afterEach(() => { cleanup(); vi.useRealTimers(); });
+
+const exam = (id: string, type: Examination["type"], over: Partial<Examination> = {}): Examination => ({
+  id, patientId: "p1", type, eye: 0, notes: "", taken: false, appointmentId: "A1", deviceSn: "SN1", result: null, config: null,
+  createdAt: "2026-01-01T10:00:00.000Z", updatedAt: "2026-01-01T10:00:00.000Z", trashedAt: null, ...over,
+});
+const appointment = (id: string, examinations: Examination[]): Appointment => ({
+  id, patientId: "p1", deviceSn: "SN1", examinations, audioGuide: true, tutorial: false, trackGaze: true, standaloneId: null,
+  createdAt: "2026-01-01T10:00:00.000Z", updatedAt: "2026-01-01T10:00:00.000Z", trashedAt: null,
+});
+
+describe("appointment variant (scheduling seed §2)", () => {
+  it("shows appointment cards, no measurement plus, and 'Appointments field missing in one or more devices.'", async () => {
+    const { api } = fakeApi({
+      "device.all": () => [
+        device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity", { taken: true })])] }),
+        device(2),
+      ],
+    });
+    renderTechnician(api, { appointments: true });
+    const lanes = await screen.findAllByTestId("lane");
+    const card = lanes[0]!.querySelector(".acard")!;
+    expect(card.textContent).toContain("Appointment · 2 tests");
+    expect(card.textContent).toContain("1/2");
+    expect(within(lanes[0]!).queryByRole("button", { name: /New measurement/ })).toBeNull();
+    expect(screen.getByText("Appointments field missing in one or more devices.")).toBeTruthy();
+  });
+
+  it("opens the side panel; a failed reorder wiggles and says 'Examination couldn't be reordered / Please try again'; delete asks first", async () => {
+    const { api, calls } = fakeApi({
+      "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity")])] })],
+      "appointment.reorderExaminations": () => { throw new Error("500"); },
+      "examination.trash": () => exam("e1", "amsler"),
+      "examination.all": () => [],
+      "appointment.all": () => [],
+    });
+    const { client } = renderTechnician(api, { appointments: true });
+    const lane = await screen.findByTestId("lane");
+    fireEvent.click(lane.querySelector(".acard")!);
+    const panel = screen.getByTestId("appointment-panel");
+    expect(within(panel).getByText("Amsler grid · Right eye")).toBeTruthy();
+    await act(async () => { await client.reorderExaminations("A1", 0, 1); });
+    expect(calls.find((c) => c.endpoint === "appointment.reorderExaminations")!.input.body).toEqual({ newExaminationsIds: ["e2", "e1"] });
+    await waitFor(() => expect(screen.getByTestId("appointment-panel").className).toContain("acard-wiggle"));
+    expect(await screen.findByText(/The examination could not be reordered/)).toBeTruthy();
+    // "then revert"
+    await waitFor(() => expect(within(screen.getByTestId("appointment-panel")).getAllByText(/·/).map((n) => n.textContent)).toEqual(["Amsler grid · Right eye", "Visual acuity · Right eye"]));
+
+    fireEvent.click(within(screen.getByTestId("appointment-panel")).getByRole("button", { name: "Delete Amsler grid · Right eye" }));
+    fireEvent.click(within(screen.getByRole("alertdialog", { name: "Delete this examination?" })).getByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(calls.some((c) => c.endpoint === "examination.trash" && c.input.query.id === "e1")).toBe(true));
+    expect(await screen.findByText(/Examination deleted/)).toBeTruthy();
+  });
+});
+
+describe("drop position (core/scheduling's index convention)", () => {
+  const event = (active: { deviceId: string; index: number }, over: { deviceId: string; index?: number; lane?: true } | null, pointerRight: boolean) => ({
+    active: { id: "x", data: { current: active }, rect: { current: { initial: null, translated: { left: pointerRight ? 160 : 100, width: 40, top: 0, height: 10, right: 0, bottom: 0 } } } },
+    over: over && { id: "y", data: { current: over }, rect: { left: 100, width: 100, top: 0, height: 10, right: 200, bottom: 10 }, disabled: false },
+  }) as never;
+  const lengths = (id: string) => (id === "d1" ? 3 : 2);
+
+  it("within a lane, the drop index is the card's new index; over another lane's card, before or after by its half", () => {
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d1", index: 2 }, false), lengths)!.destination).toEqual({ deviceId: "d1", index: 2 });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", index: 1 }, false), lengths)!.destination).toEqual({ deviceId: "d2", index: 1 });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", index: 1 }, true), lengths)!.destination).toEqual({ deviceId: "d2", index: 2 });
+  });
+  it("over a lane's empty space the card goes last; outside any lane there is no destination", () => {
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", lane: true }, false), lengths)!.destination).toEqual({ deviceId: "d2", index: 2 });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d1", lane: true }, false), lengths)!.destination).toEqual({ deviceId: "d1", index: 2 });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, null, false), lengths)!.destination).toBeNull();
+  });
+});
