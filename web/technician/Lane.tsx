@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, horizontalListSortingStrategy } from "@dnd-kit/sortable";
 import { useLingui } from "@lingui/react/macro";
@@ -15,7 +16,7 @@ import { AppointmentCard } from "./AppointmentCard.tsx";
 export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
 
 /** One device: its header, its queue of measurement cards (leftmost runs next) and the live panel while a test runs. */
-export function Lane({ view, pinned, flashing, over, blinkingId, landing = null, appointments = null }: {
+function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, appointments = null }: {
   view: DeviceView; pinned: boolean; flashing: boolean; over: boolean; blinkingId: string | null; landing?: LandingMark | null;
   /** Appointment variant: which appointments wiggle, which one's panel is open, and how to open one. */
   appointments?: { wiggling: ReadonlySet<string>; selectedId: string | null; open: (id: string) => void } | null;
@@ -82,3 +83,15 @@ function LandingBar({ refused }: { refused: boolean }) {
   const { t } = useLingui();
   return <span className="landing-bar" data-refused={refused} role="presentation" title={refused ? t`cannot drop here` : undefined} />;
 }
+
+type LaneProps = Parameters<typeof LaneView>[0];
+
+/** Lanes re-render only when their own device, live state or marks change (heartbeats of other headsets skip them). */
+export const Lane = memo(LaneView, (a: LaneProps, b: LaneProps) =>
+  a.view.device === b.view.device && a.view.status === b.view.status && a.view.connection === b.view.connection &&
+  a.view.liveProgress === b.view.liveProgress && a.view.runningId === b.view.runningId && a.pinned === b.pinned &&
+  a.flashing === b.flashing && a.over === b.over && a.blinkingId === b.blinkingId && a.landing === b.landing &&
+  a.appointments?.selectedId === b.appointments?.selectedId &&
+  // core/client mutates its wiggle set in place: compare what it holds.
+  [...(a.appointments?.wiggling ?? [])].join() === [...(b.appointments?.wiggling ?? [])].join() &&
+  (a.appointments === null || a.appointments === undefined) === (b.appointments === null || b.appointments === undefined));
