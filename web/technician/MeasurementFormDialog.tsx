@@ -3,7 +3,6 @@ import { useSetAtom } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import type { MeasurementConfig } from "../../core/model/measurement-config.ts";
 import type { Patient } from "../../core/model/patient.ts";
-import { patternLabel, type Eye, type Pattern, type Showtime, type SorsLocations, type StimuliUpdate, type StimulusSize, type Strategy } from "../../core/model/enums.ts";
 import { applyConfigChange, type ConfigChange } from "../../core/rules/config-reducer.ts";
 import type { ConfigContext } from "../../core/rules/form-context.ts";
 import { measurementFormOptions } from "../../core/rules/form-options.ts";
@@ -11,17 +10,14 @@ import { onPatientSelected } from "../../core/rules/form-dependencies.ts";
 import { openMeasurementForm } from "../../core/rules/prefill.ts";
 import { notesCounter, notesLimit } from "../../core/rules/notes.ts";
 import { canSaveMeasurement, validateMeasurementConfig } from "../../core/rules/required-fields.ts";
-import { ruleDescriptor } from "../i18n/rule-messages.ts";
-import { eyeNames, strategyNames } from "../i18n/names.ts";
 import { CacheKey } from "../../core/client/cache-keys.ts";
 import { useClientTopics } from "../state/devices.ts";
 import { measurementFormAtom, type MeasurementFormRequest } from "../state/technician.ts";
 import { Modal } from "../ui/Modal.tsx";
-import { Select } from "../ui/Select.tsx";
 import { TextInput } from "../ui/TextInput.tsx";
-import { Toggle } from "../ui/Toggle.tsx";
-import { minutesSeconds, sizeNames, stimuliUpdateName } from "./names.ts";
+import { minutesSeconds } from "./names.ts";
 import { PatientPicker } from "./PatientPicker.tsx";
+import { PerimetryFields } from "./PerimetryFields.tsx";
 
 // The measurement form dialog (scheduling seed §2 "Measurement form"): create, edit, clone and stand-alone modes,
 // every option list, lock and dependency from core/rules, the estimate per eye, the notes counter, save disabled
@@ -111,12 +107,6 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
   const deviceName = device ? device.alias || device.deviceSn : request.deviceSn;
   const counter = notesCounter(config.notes);
   const estimate = options.estimatedSeconds === undefined ? undefined : minutesSeconds(options.estimatedSeconds);
-  const num = <V extends number>(value: string) => Number(value) as V;
-  const errorText = (field: keyof MeasurementConfig) => {
-    const d = ruleDescriptor(errors[field]);
-    return d && field !== "patientId" ? i18n._(d) : undefined;
-  };
-
   return (
     <Modal title={titles[request.mode]} onClose={() => close(null)}
       actions={<>
@@ -147,37 +137,7 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
         <div className="span-2">
           <TextInput label={t`Display name`} value={config.displayName} characterRule onChange={(v) => change({ field: "displayName", value: v })} />
         </div>
-        <Select label={t`Eye`} required value={String(config.eye)} error={errorText("eye")}
-          options={options.eyes.map((e) => ({ value: String(e), label: i18n._(eyeNames[e]) }))}
-          onChange={(v) => change({ field: "eye", value: num<Eye>(v) })} />
-        <Select label={t`Pattern`} required value={String(config.pattern)} error={errorText("pattern")}
-          options={options.patterns.map((p) => ({ value: String(p), label: patternLabel[p] }))}
-          onChange={(v) => change({ field: "pattern", value: num<Pattern>(v) })} />
-        <Select label={t`Strategy`} required value={String(config.strategy)} error={errorText("strategy")}
-          options={options.strategies.map((s) => ({ value: String(s), label: i18n._(strategyNames[s]) }))}
-          onChange={(v) => change({ field: "strategy", value: num<Strategy>(v) })} />
-        {options.sorsLocations.length > 0 ? (
-          <Select label={t`SORS locations`} value={String(config.sorsStage)} error={errorText("sorsStage")}
-            options={options.sorsLocations.map((n) => ({ value: String(n), label: String(n) }))}
-            onChange={(v) => change({ field: "sorsStage", value: num<SorsLocations>(v) })} />
-        ) : null}
-        <Select label={t`Stimuli update`} required value={String(config.stimuliUpdate)} error={errorText("stimuliUpdate")}
-          options={options.stimuliUpdates.map((u) => ({ value: String(u), label: stimuliUpdateName(u, t`Adaptive`) }))}
-          onChange={(v) => change({ field: "stimuliUpdate", value: num<StimuliUpdate>(v) })} />
-        <Select label={t`Stimulus size`} required value={String(config.stimuliSize)} error={errorText("stimuliSize")}
-          options={options.sizes.map((s) => ({ value: String(s), label: sizeNames[s] }))}
-          onChange={(v) => change({ field: "stimuliSize", value: num<StimulusSize>(v) })} />
-        <Select label={t`Stimulus showtime`} required value={String(config.stimuliShowtime)} error={errorText("stimuliShowtime")}
-          options={options.showtimes.map((s) => ({ value: String(s), label: `${s} ms` }))}
-          onChange={(v) => change({ field: "stimuliShowtime", value: num<Showtime>(v) })} />
-        <div className="span-2 toggles">
-          <Toggle label={t`Play sound`} checked={config.playSound} onChange={(v) => change({ field: "playSound", value: v })} />
-          <Toggle label={t`Track gaze`} checked={config.trackGaze} onChange={(v) => change({ field: "trackGaze", value: v })} />
-          <Toggle label={t`Audio guide`} checked={config.audioGuide} onChange={(v) => change({ field: "audioGuide", value: v })} />
-          <Toggle label={t`Tutorial`} checked={config.tutorial} disabled={!options.tutorialEnabled && !config.tutorial}
-            onChange={(v) => change({ field: "tutorial", value: v })} />
-        </div>
-        {!options.tutorialEnabled && <p className="span-2 field-hint">{t`The tutorial needs the audio guide, gaze tracking and a patient whose language is English.`}</p>}
+        <PerimetryFields config={config} context={context} change={change} />
         {!standalone && (
           <div className="span-2 field">
             <label htmlFor="measurement-notes">{t`Notes`}</label>
