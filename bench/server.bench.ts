@@ -88,7 +88,7 @@ const main = async () => {
       return ws;
     }),
   );
-  const patient = (await server.db.query<{ id: string }>("select id from patients where organisation_id = $1 limit 1", [org]))[0]!.id;
+  const patient = (await server.db.query<{ id: string }>("select id from patients where organisation_id = $1 and body->>'uniqueId' = 'B-0'", [org]))[0]!.id;
   const endToEnd: number[] = [];
   const fanOut: number[] = [];
   for (let e = 0; e < EVENTS; e++) {
@@ -118,6 +118,7 @@ const main = async () => {
       headers,
       body: JSON.stringify({ name, uniqueId: "B-0", gender: 0, lang: "en", birthdate: "1950-01-01" }),
     });
+    if (r.status !== 200) throw new Error(`patient update answered ${r.status}: ${await r.text()}`);
     await r.arrayBuffer();
     await Promise.all(arrivals);
   }
