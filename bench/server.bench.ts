@@ -88,7 +88,10 @@ const main = async () => {
       return ws;
     }),
   );
-  const patient = (await server.db.query<{ id: string }>("select id from patients where organisation_id = $1 and body->>'uniqueId' = 'B-0'", [org]))[0]!.id;
+  const picked = (
+    await server.db.query<{ id: string; unique_id: string }>("select id, body->>'uniqueId' as unique_id from patients where organisation_id = $1 order by id limit 1", [org])
+  )[0]!;
+  const patient = picked.id;
   const endToEnd: number[] = [];
   const fanOut: number[] = [];
   for (let e = 0; e < EVENTS; e++) {
@@ -116,7 +119,7 @@ const main = async () => {
     const r = await fetch(`${server.url}/api/patient?id=${patient}`, {
       method: "PATCH",
       headers,
-      body: JSON.stringify({ name, uniqueId: "B-0", gender: 0, lang: "en", birthdate: "1950-01-01" }),
+      body: JSON.stringify({ name, uniqueId: picked.unique_id, gender: 0, lang: "en", birthdate: "1950-01-01" }),
     });
     if (r.status !== 200) throw new Error(`patient update answered ${r.status}: ${await r.text()}`);
     await r.arrayBuffer();
