@@ -12,3 +12,6 @@ export interface MeasurementFormRequest {
 }
 
 export const measurementFormAtom = atom<MeasurementFormRequest | null>(null);
+
+/** The examination wizard the technician has open (appointment variant): the device, and the appointment tests are added to. */
+export const wizardAtom = atom<{ readonly deviceSn: string; readonly appointmentId?: string; readonly patientId?: string } | null>(null);

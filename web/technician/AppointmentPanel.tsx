@@ -8,6 +8,8 @@ import { useClientTopics } from "../state/devices.ts";
 import { eyeNames } from "../i18n/names.ts";
 import { ConfirmDialog } from "../ui/Modal.tsx";
 import { testTypeNames } from "./names.ts";
+import { useSetAtom } from "jotai";
+import { wizardAtom } from "../state/technician.ts";
 
 /**
  * The appointment side panel (scheduling seed §2): the appointment's examinations in a draggable list (pointer and
@@ -18,6 +20,7 @@ export function AppointmentPanel({ appointment, onClose }: { appointment: Appoin
   const { t } = useLingui();
   const client = useClientTopics(["lanes"]);
   const [deleting, setDeleting] = useState<Examination | null>(null);
+  const openWizard = useSetAtom(wizardAtom);
   const exams = appointment.examinations;
   const single = exams.length < 2;
   const sensors = useSensors(
@@ -43,6 +46,10 @@ export function AppointmentPanel({ appointment, onClose }: { appointment: Appoin
           </ol>
         </SortableContext>
       </DndContext>
+      {appointment.deviceSn && (
+        <button type="button" className="btn" style={{ marginTop: "var(--space-3)" }}
+          onClick={() => openWizard({ deviceSn: appointment.deviceSn!, appointmentId: appointment.id, patientId: appointment.patientId })}>{t`Add`}</button>
+      )}
       {deleting && (
         <ConfirmDialog title={t`Delete this examination?`} confirmLabel={t`Delete`} danger onCancel={() => setDeleting(null)}
           onConfirm={() => { const id = deleting.id; setDeleting(null); void client.lifecycle("examination", "trash", id); }}>

@@ -4,7 +4,7 @@ import type { DeviceView } from "../../core/client/device-view.ts";
 import { ConnectionStatus, DeviceStatus } from "../../core/model/enums.ts";
 import { isPreparing } from "../../core/device/status.ts";
 import { useClientTopics } from "../state/devices.ts";
-import { measurementFormAtom } from "../state/technician.ts";
+import { measurementFormAtom, wizardAtom } from "../state/technician.ts";
 import { Toggle } from "../ui/Toggle.tsx";
 import { Tooltip } from "../ui/Tooltip.tsx";
 import { useNotify } from "../ui/notifications.ts";
@@ -32,6 +32,7 @@ export function LaneHeader({ view }: { view: DeviceView }) {
   const device = view.device;
   const pinned = client.pinned.includes(device.deviceSn);
   const openForm = useSetAtom(measurementFormAtom);
+  const openWizard = useSetAtom(wizardAtom);
   const connected = view.connection === ConnectionStatus.Connected;
   const name = device.alias || device.deviceSn;
 
@@ -66,11 +67,18 @@ export function LaneHeader({ view }: { view: DeviceView }) {
           <button type="button" className="btn btn-sm btn-icon" aria-pressed={pinned} aria-label={pinned ? t`Unpin ${name}` : t`Pin ${name}`}
             onClick={() => client.togglePin(device.deviceSn)}>{pinned ? "★" : "☆"}</button>
         </Tooltip>
-        {/* The appointment variant's plus opens the examination wizard, which is not built yet: no plus there. */}
-        {client.variant === "measurements" && <Tooltip text={t`New measurement on ${name}`}>
-          <button type="button" className="btn btn-sm btn-primary btn-icon" aria-label={t`New measurement on ${name}`}
-            onClick={() => openForm({ mode: "create", deviceSn: device.deviceSn })}>+</button>
-        </Tooltip>}
+        {/* "a plus control that opens a new-measurement form (or, in the appointment variant, a wizard)" */}
+        {client.variant === "measurements" ? (
+          <Tooltip text={t`New measurement on ${name}`}>
+            <button type="button" className="btn btn-sm btn-primary btn-icon" aria-label={t`New measurement on ${name}`}
+              onClick={() => openForm({ mode: "create", deviceSn: device.deviceSn })}>+</button>
+          </Tooltip>
+        ) : (
+          <Tooltip text={t`New appointment on ${name}`}>
+            <button type="button" className="btn btn-sm btn-primary btn-icon" aria-label={t`New appointment on ${name}`}
+              onClick={() => openWizard({ deviceSn: device.deviceSn })}>+</button>
+          </Tooltip>
+        )}
       </div>
     </header>
   );

@@ -85,3 +85,43 @@ describe("drop position (core/scheduling's index convention)", () => {
     expect(dropOf(event({ deviceId: "d1", index: 0 }, null, false), lengths)!.destination).toBeNull();
   });
 });
+
+describe("examination wizard ('Steps: patient selection, patient creation, test selection, configuration (one step per chosen test), then a summary')", () => {
+  it("walks the steps with Back and Next and registers the appointment with 'Save tests'", async () => {
+    const { api, calls } = fakeApi({
+      "device.all": () => [device(1, [], { appointments: [] })],
+      "patient.search": () => ({ entries: [{ id: "p1", name: "Ada Lovelace", uniqueId: "U-1", gender: 0, lang: "en", birthdate: "1960-01-01", createdAt: "x", updatedAt: "x", trashedAt: null }], remaining: 0, page: 0 }),
+      "appointment.registerWithExaminations": (i) => appointment("A9", i.body.examinations.map((e: Examination, k: number) => exam(`n${k}`, e.type))),
+    });
+    renderTechnician(api, { appointments: true });
+    const lane = await screen.findByTestId("lane");
+    fireEvent.click(within(lane).getByRole("button", { name: "New appointment on Room 1" }));
+    const wizard = screen.getByRole("dialog", { name: "New appointment" });
+    const next = () => within(wizard).getByRole<HTMLButtonElement>("button", { name: /^(Next|Save tests)$/ });
+    // "patient selection needs a chosen patient"
+    expect(next().disabled).toBe(true);
+    expect(within(wizard).queryByRole("button", { name: "Back" })).toBeNull();
+    fireEvent.click(await within(wizard).findByRole("option", { name: /Ada Lovelace/ }));
+    fireEvent.click(next());
+    // "test selection needs at least one test"
+    expect(next().disabled).toBe(true);
+    fireEvent.click(within(wizard).getByLabelText("Amsler grid"));
+    fireEvent.click(within(wizard).getByLabelText("Perimetry"));
+    fireEvent.click(next());
+    expect(within(wizard).getByText("Test 1 of 2: Perimetry")).toBeTruthy();
+    fireEvent.click(next());
+    expect(within(wizard).getByText("Test 2 of 2: Amsler grid")).toBeTruthy();
+    fireEvent.click(within(wizard).getByRole("button", { name: "Back" }));
+    expect(within(wizard).getByText("Test 1 of 2: Perimetry")).toBeTruthy();
+    fireEvent.click(next());
+    fireEvent.click(next());
+    expect(within(wizard).getByRole("heading", { name: "Summary" })).toBeTruthy();
+    expect(next().textContent).toBe("Save tests");
+    fireEvent.click(next());
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    const body = calls.find((c) => c.endpoint === "appointment.registerWithExaminations")!.input.body;
+    expect(body).toMatchObject({ deviceSn: "SN1", patientId: "p1", standaloneId: null });
+    expect(body.examinations.map((e: Examination) => e.type)).toEqual(["perimetry", "amsler"]);
+    expect(body.examinations[1]).toMatchObject({ eye: 0, config: null });
+  });
+});

@@ -4,11 +4,12 @@ import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { CacheKey } from "../../../core/client/cache-keys.ts";
 import { devicesState, useClientTopics } from "../../state/devices.ts";
-import { measurementFormAtom } from "../../state/technician.ts";
+import { measurementFormAtom, wizardAtom } from "../../state/technician.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { Lanes } from "../../technician/Lanes.tsx";
 import { MeasurementFormDialog } from "../../technician/MeasurementFormDialog.tsx";
+import { ExaminationWizard } from "../../technician/ExaminationWizard.tsx";
 import { socketStateNames } from "../../technician/names.ts";
 import "../../technician/technician.css";
 
@@ -20,6 +21,7 @@ export default function TechnicianPage() {
   const { t, i18n } = useLingui();
   const client = useClientTopics(["cache", "socket"]);
   const form = useAtomValue(measurementFormAtom);
+  const wizard = useAtomValue(wizardAtom);
 
   // The lanes come from core/client's device cache, which live events keep current while the app runs.
   useEffect(() => { void client.fetch(CacheKey.Devices, {}).catch(() => undefined); }, [client]);
@@ -49,6 +51,7 @@ export default function TechnicianPage() {
       )}
       {state.status === "success" && state.views.length > 0 && <Lanes blinkingId={blinkingId} />}
       {form && <MeasurementFormDialog request={form} />}
+      {wizard && <ExaminationWizard request={wizard} />}
     </div>
   );
 }

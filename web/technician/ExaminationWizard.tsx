@@ -1,0 +1,194 @@
+import { useState } from "react";
+import { useSetAtom } from "jotai";
+import { useLingui } from "@lingui/react/macro";
+import { CacheKey } from "../../core/client/cache-keys.ts";
+import type { ExaminationConfig, ExaminationPayload } from "../../core/model/examination.ts";
+import type { MeasurementConfig } from "../../core/model/measurement-config.ts";
+import type { Patient } from "../../core/model/patient.ts";
+import { Eye, PatientLanguages, Sex, TestType, type Language } from "../../core/model/enums.ts";
+import { applyConfigChange, type ConfigChange } from "../../core/rules/config-reducer.ts";
+import type { ConfigContext } from "../../core/rules/form-context.ts";
+import { amslerEyes } from "../../core/rules/eyes.ts";
+import { openMeasurementForm } from "../../core/rules/prefill.ts";
+import { canSaveMeasurement } from "../../core/rules/required-fields.ts";
+import { patientPayload, validatePatientForm, type PatientDraft } from "../../core/rules/patient-form.ts";
+import { canGoNext, nextStep, openWizard, previousStep, primaryButtonLabel, type WizardContext, type WizardState } from "../../core/scheduling/wizard.ts";
+import { eyeNames, languageNames, sexNames } from "../i18n/names.ts";
+import { ruleDescriptor } from "../i18n/rule-messages.ts";
+import { useClientTopics } from "../state/devices.ts";
+import { wizardAtom } from "../state/technician.ts";
+import { todayIso } from "../state/today.ts";
+import { Modal } from "../ui/Modal.tsx";
+import { Select } from "../ui/Select.tsx";
+import { TextInput } from "../ui/TextInput.tsx";
+import { PatientPicker } from "./PatientPicker.tsx";
+import { PerimetryFields } from "./PerimetryFields.tsx";
+import { testTypeNames } from "./names.ts";
+
+// The examination wizard of the appointment variant (scheduling seed §2): full screen; patient selection, patient
+// creation, test selection, one configuration step per chosen test, summary; Back and Next; the final button 'Save
+// tests'. Steps, their order and their gates come from core/scheduling/wizard. A new appointment is registered with its
+// examinations; from an appointment's panel the chosen tests are added to it.
+
+const ALL_TESTS = [TestType.Perimetry, TestType.Amsler, TestType.Acuity, TestType.ColorBlindness] as const;
+const CONTEXT: ConfigContext = { mode: "create", variant: "newer", patientLanguage: null };
+
+interface TestSettings { readonly eye: Eye; readonly perimetry: MeasurementConfig }
+
+export interface WizardRequest { readonly deviceSn: string; readonly appointmentId?: string; readonly patientId?: string }
+
+export function ExaminationWizard({ request }: { request: WizardRequest }) {
+  const { t, i18n } = useLingui();
+  const client = useClientTopics([]);
+  const close = useSetAtom(wizardAtom);
+  const context: WizardContext = { appointmentId: request.appointmentId ?? null };
+  const [state, setState] = useState<WizardState>(() => openWizard(context, { patientId: request.patientId ?? null }));
+  const [patient, setPatient] = useState<Patient | null>(null);
+  const [settings, setSettings] = useState<TestSettings[]>([]);
+  const [draft, setDraft] = useState<PatientDraft>({ name: "", uniqueId: "", gender: null, lang: null, birthdate: null });
+  const [failed, setFailed] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const configContext: ConfigContext = { ...CONTEXT, patientLanguage: patient?.lang ?? null };
+
+  const chooseTests = (tests: readonly TestType[]) => {
+    setState((s) => ({ ...s, tests }));
+    // Settings already made for a test stay when other tests are added or removed.
+    setSettings(tests.map((type) => settings[state.tests.indexOf(type)] ?? {
+      eye: type === TestType.Amsler ? Eye.Right : Eye.Both,
+      perimetry: openMeasurementForm({ mode: "create", variant: "newer", ...(patient ? { patient } : {}) }).config,
+    }));
+  };
+
+  const payloads = (): ExaminationPayload[] => state.tests.map((type, i) => {
+    const s = settings[i]!;
+    const p = s.perimetry;
+    const config: ExaminationConfig | null = type !== TestType.Perimetry ? null : {
+      pattern: p.pattern, strategy: p.strategy, stimuliUpdate: p.stimuliUpdate, stimuliSize: p.stimuliSize, stimuliShowtime: p.stimuliShowtime,
+      sorsLocations: p.sorsStage, sorsStage: p.sorsStage, playSound: p.playSound, trackGaze: p.trackGaze, audioGuide: p.audioGuide,
+    };
+    return { patientId: state.patientId!, type, deviceSn: request.deviceSn, eye: type === TestType.Perimetry ? p.eye : s.eye, notes: "", config };
+  });
+
+  const save = async () => {
+    setSaving(true);
+    setFailed(null);
+    try {
+      const examinations = payloads();
+      if (request.appointmentId) await client.api.call("appointment.insertExaminations", { query: { appointmentId: request.appointmentId }, body: { examinations } });
+      else {
+        const first = settings[state.tests.indexOf(TestType.Perimetry)]?.perimetry;
+        await client.api.call("appointment.registerWithExaminations", {
+          body: { audioGuide: first?.audioGuide ?? true, tutorial: first?.tutorial ?? false, trackGaze: first?.trackGaze ?? true,
+            deviceSn: request.deviceSn, patientId: state.patientId!, examinations, standaloneId: null },
+        });
+      }
+      close(null);
+      void client.refetch(CacheKey.Devices);
+    } catch {
+      setFailed(t`The tests could not be saved. Try again later.`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const createPatient = async () => {
+    const body = patientPayload(draft, todayIso());
+    if (!body) return;
+    try {
+      const { id } = await client.api.call("patient.register", { body });
+      const created = await client.api.call("patient.get", { query: { id } });
+      setPatient(created);
+      setState((s) => ({ ...s, patientId: created.id }));
+    } catch (e) {
+      setFailed(`${t`Couldn't create a patient`}${e instanceof Error && e.message ? `: ${e.message}` : ""}`);
+    }
+  };
+
+  const step = state.step;
+  const next = nextStep(state);
+  const back = previousStep(state, context);
+  const current = step.kind === "configuration" ? { type: state.tests[step.testIndex]!, index: step.testIndex } : null;
+  const configOk = !current || current.type !== TestType.Perimetry || canSaveMeasurement({ ...settings[current.index]!.perimetry, patientId: state.patientId }, configContext);
+  const primary = primaryButtonLabel(state);
+  const primaryText = primary === "Next" ? t`Next` : primary === "Save test" ? t`Save test` : t`Save tests`;
+  const patientErrors = validatePatientForm(draft, todayIso());
+  const fieldError = (f: keyof typeof patientErrors) => { const d = ruleDescriptor(patientErrors[f]); return d ? i18n._(d) : undefined; };
+  const setTestSettings = (index: number, change: Partial<TestSettings>) => setSettings((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
+
+  return (
+    <Modal title={request.appointmentId ? t`Add tests to the appointment` : t`New appointment`} onClose={() => close(null)} fullScreen
+      actions={<>
+        {back && <button type="button" className="btn" onClick={() => setState((s) => ({ ...s, step: back }))}>{t`Back`}</button>}
+        <button type="button" className="btn btn-primary" disabled={!canGoNext(state) || !configOk || saving}
+          onClick={() => { if (next === "done") void save(); else if (next) setState((s) => ({ ...s, step: next })); }}>{primaryText}</button>
+      </>}>
+      <div className="wizard" data-step={step.kind}>
+        {step.kind === "patient-selection" && (
+          <section aria-label={t`Patient`}>
+            <h3>{t`Choose the patient`}</h3>
+            {patient ? (
+              <div className="picked-patient"><strong>{patient.name}</strong><span className="muted">{patient.uniqueId}</span><span className="spacer" />
+                <button type="button" className="btn btn-sm" onClick={() => { setPatient(null); setState((s) => ({ ...s, patientId: null })); }}>{t`Change patient`}</button></div>
+            ) : <PatientPicker onPick={(p) => { setPatient(p); setState((s) => ({ ...s, patientId: p.id })); }} />}
+            <button type="button" className="btn" onClick={() => setState((s) => ({ ...s, step: { kind: "patient-creation" } }))}>{t`New patient`}</button>
+          </section>
+        )}
+        {step.kind === "patient-creation" && (
+          <section aria-label={t`New patient`} className="mform">
+            <div className="span-2"><TextInput label={t`Name`} required characterRule value={draft.name ?? ""} onChange={(name) => setDraft({ ...draft, name })} /></div>
+            <TextInput label={t`Patient ID`} required characterRule value={draft.uniqueId ?? ""} onChange={(uniqueId) => setDraft({ ...draft, uniqueId })} />
+            <TextInput label={t`Birthdate`} required type="date" value={draft.birthdate ?? ""} error={draft.birthdate ? fieldError("birthdate") : undefined}
+              onChange={(birthdate) => setDraft({ ...draft, birthdate: birthdate || null })} />
+            <Select label={t`Gender`} required value={draft.gender === null ? "" : String(draft.gender)} placeholder={t`Choose`}
+              options={Object.values(Sex).map((g) => ({ value: String(g), label: i18n._(sexNames[g]) }))} onChange={(g) => setDraft({ ...draft, gender: Number(g) as Sex })} />
+            <Select<Language> label={t`Language`} required value={draft.lang ?? ""} placeholder={t`Choose`}
+              options={PatientLanguages.map((l) => ({ value: l, label: i18n._(languageNames[l]) }))} onChange={(lang) => setDraft({ ...draft, lang })} />
+            <div className="span-2">
+              {patient ? <p className="alert alert-success">{t`Patient ${patient.name} created.`}</p>
+                : <button type="button" className="btn btn-primary" disabled={Object.keys(patientErrors).length > 0} onClick={() => void createPatient()}>{t`Create patient`}</button>}
+            </div>
+          </section>
+        )}
+        {step.kind === "test-selection" && (
+          <fieldset className="wizard-tests">
+            <legend>{t`Choose the tests`}</legend>
+            {ALL_TESTS.map((type) => (
+              <label key={type} className="row">
+                <input type="checkbox" checked={state.tests.includes(type)}
+                  onChange={(e) => chooseTests(e.target.checked ? ALL_TESTS.filter((x) => x === type || state.tests.includes(x)) : state.tests.filter((x) => x !== type))} />
+                {i18n._(testTypeNames[type])}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {current && (
+          <section aria-label={i18n._(testTypeNames[current.type])}>
+            <h3>{t`Test ${current.index + 1} of ${state.tests.length}: ${i18n._(testTypeNames[current.type])}`}</h3>
+            {current.type === TestType.Perimetry ? (
+              <div className="mform">
+                <PerimetryFields config={settings[current.index]!.perimetry} context={configContext}
+                  change={(c: ConfigChange) => setTestSettings(current.index, { perimetry: applyConfigChange(settings[current.index]!.perimetry, c, configContext) })} />
+              </div>
+            ) : (
+              <Select label={t`Eye`} required value={String(settings[current.index]!.eye)}
+                options={(current.type === TestType.Amsler ? amslerEyes("create") : [Eye.Right, Eye.Left, Eye.Both]).map((e) => ({ value: String(e), label: i18n._(eyeNames[e]) }))}
+                onChange={(v) => setTestSettings(current.index, { eye: Number(v) as Eye })} />
+            )}
+          </section>
+        )}
+        {step.kind === "summary" && (
+          <section aria-label={t`Summary`}>
+            <h3>{t`Summary`}</h3>
+            <p>{t`Patient`}: <strong>{patient?.name ?? state.patientId}</strong></p>
+            <ol>
+              {state.tests.map((type, i) => (
+                <li key={type}>{i18n._(testTypeNames[type])} · {i18n._(eyeNames[type === TestType.Perimetry ? settings[i]!.perimetry.eye : settings[i]!.eye])}</li>
+              ))}
+            </ol>
+          </section>
+        )}
+        {failed && <p className="alert alert-error" role="alert">{failed}</p>}
+      </div>
+    </Modal>
+  );
+}
