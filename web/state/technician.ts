@@ -1,6 +1,7 @@
 import { atom } from "jotai";
 import type { FormMode } from "../../core/rules/form-context.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
+import type { Examination } from "../../core/model/examination.ts";
 
 // Technician-view state that core/client does not hold: the measurement form the technician has open.
 
@@ -14,4 +15,10 @@ export interface MeasurementFormRequest {
 export const measurementFormAtom = atom<MeasurementFormRequest | null>(null);
 
 /** The examination wizard the technician has open (appointment variant): the device, and the appointment tests are added to. */
-export const wizardAtom = atom<{ readonly deviceSn: string; readonly appointmentId?: string; readonly patientId?: string } | null>(null);
+export const wizardAtom = atom<{
+  readonly deviceSn: string;
+  readonly appointmentId?: string;
+  readonly patientId?: string;
+  /** Editing one examination: the wizard starts at its configuration and saves it with 'Save test'. */
+  readonly examination?: Examination;
+} | null>(null);

@@ -42,7 +42,10 @@ export function AppointmentPanel({ appointment, onClose }: { appointment: Appoin
       <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
         <SortableContext items={exams.map((x) => x.id)} strategy={verticalListSortingStrategy}>
           <ol className="apanel-list">
-            {exams.map((x) => <ExaminationRow key={x.id} examination={x} disabled={single || x.taken} onDelete={() => setDeleting(x)} />)}
+            {exams.map((x) => (
+              <ExaminationRow key={x.id} examination={x} disabled={single || x.taken} onDelete={() => setDeleting(x)}
+                onEdit={appointment.deviceSn ? () => openWizard({ deviceSn: appointment.deviceSn!, examination: x }) : undefined} />
+            ))}
           </ol>
         </SortableContext>
       </DndContext>
@@ -60,7 +63,7 @@ export function AppointmentPanel({ appointment, onClose }: { appointment: Appoin
   );
 }
 
-function ExaminationRow({ examination: x, disabled, onDelete }: { examination: Examination; disabled: boolean; onDelete: () => void }) {
+function ExaminationRow({ examination: x, disabled, onDelete, onEdit }: { examination: Examination; disabled: boolean; onDelete: () => void; onEdit: (() => void) | undefined }) {
   const { t, i18n } = useLingui();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: x.id, disabled });
   const style: CSSProperties = { transform: transform ? `translate3d(0, ${Math.round(transform.y)}px, 0)` : undefined, transition };
@@ -70,6 +73,7 @@ function ExaminationRow({ examination: x, disabled, onDelete }: { examination: E
       <span ref={setActivatorNodeRef} className="apanel-handle" {...attributes} {...listeners} aria-roledescription={t`draggable examination`}
         aria-disabled={disabled}>{name}</span>
       {x.taken && <span className="muted">{t`taken`}</span>}
+      {onEdit && !x.taken && <button type="button" className="btn btn-sm" onClick={onEdit} aria-label={t`Edit ${name}`}>{t`Edit`}</button>}
       <button type="button" className="btn btn-sm" onClick={onDelete} aria-label={t`Delete ${name}`}>{t`Delete`}</button>
     </li>
   );

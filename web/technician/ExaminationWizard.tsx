@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useSetAtom } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { CacheKey } from "../../core/client/cache-keys.ts";
-import type { ExaminationConfig, ExaminationPayload } from "../../core/model/examination.ts";
+import type { Examination, ExaminationConfig, ExaminationPayload } from "../../core/model/examination.ts";
 import type { MeasurementConfig } from "../../core/model/measurement-config.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import { Eye, PatientLanguages, Sex, TestType, type Language } from "../../core/model/enums.ts";
@@ -35,20 +35,23 @@ const CONTEXT: ConfigContext = { mode: "create", variant: "newer", patientLangua
 
 interface TestSettings { readonly eye: Eye; readonly perimetry: MeasurementConfig }
 
-export interface WizardRequest { readonly deviceSn: string; readonly appointmentId?: string; readonly patientId?: string }
+export interface WizardRequest { readonly deviceSn: string; readonly appointmentId?: string; readonly patientId?: string; readonly examination?: Examination }
 
 export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const { t, i18n } = useLingui();
   const client = useClientTopics([]);
   const close = useSetAtom(wizardAtom);
-  const context: WizardContext = { appointmentId: request.appointmentId ?? null };
-  const [state, setState] = useState<WizardState>(() => openWizard(context, { patientId: request.patientId ?? null }));
+  const editing = request.examination;
+  const context: WizardContext = { appointmentId: request.appointmentId ?? null, examinationId: editing?.id ?? null };
+  const [state, setState] = useState<WizardState>(() =>
+    openWizard(context, { patientId: request.patientId ?? editing?.patientId ?? null, tests: editing ? [editing.type] : [] }));
   const [patient, setPatient] = useState<Patient | null>(null);
-  const [settings, setSettings] = useState<TestSettings[]>([]);
+  const [settings, setSettings] = useState<TestSettings[]>(() => (editing ? [settingsOf(editing)] : []));
   const [draft, setDraft] = useState<PatientDraft>({ name: "", uniqueId: "", gender: null, lang: null, birthdate: null });
   const [failed, setFailed] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const configContext: ConfigContext = { ...CONTEXT, patientLanguage: patient?.lang ?? null };
+  // "'Both eyes' is offered only when creating, not when editing" (perimetry and Amsler alike).
+  const configContext: ConfigContext = { ...CONTEXT, mode: editing ? "edit" : "create", patientLanguage: patient?.lang ?? null };
 
   const chooseTests = (tests: readonly TestType[]) => {
     setState((s) => ({ ...s, tests }));
@@ -74,7 +77,8 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
     setFailed(null);
     try {
       const examinations = payloads();
-      if (request.appointmentId) await client.api.call("appointment.insertExaminations", { query: { appointmentId: request.appointmentId }, body: { examinations } });
+      if (editing) await client.api.call("examination.update", { query: { id: editing.id }, body: { id: editing.id, ...examinations[0]!, notes: editing.notes } });
+      else if (request.appointmentId) await client.api.call("appointment.insertExaminations", { query: { appointmentId: request.appointmentId }, body: { examinations } });
       else {
         const first = settings[state.tests.indexOf(TestType.Perimetry)]?.perimetry;
         await client.api.call("appointment.registerWithExaminations", {
@@ -116,7 +120,7 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const setTestSettings = (index: number, change: Partial<TestSettings>) => setSettings((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
 
   return (
-    <Modal title={request.appointmentId ? t`Add tests to the appointment` : t`New appointment`} onClose={() => close(null)} fullScreen
+    <Modal title={editing ? t`Edit test` : request.appointmentId ? t`Add tests to the appointment` : t`New appointment`} onClose={() => close(null)} fullScreen
       actions={<>
         {back && <button type="button" className="btn" onClick={() => setState((s) => ({ ...s, step: back }))}>{t`Back`}</button>}
         <button type="button" className="btn btn-primary" disabled={!canGoNext(state) || !configOk || saving}
@@ -171,7 +175,7 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
               </div>
             ) : (
               <Select label={t`Eye`} required value={String(settings[current.index]!.eye)}
-                options={(current.type === TestType.Amsler ? amslerEyes("create") : [Eye.Right, Eye.Left, Eye.Both]).map((e) => ({ value: String(e), label: i18n._(eyeNames[e]) }))}
+                options={(current.type === TestType.Amsler ? amslerEyes(configContext.mode) : editing ? [Eye.Right, Eye.Left] : [Eye.Right, Eye.Left, Eye.Both]).map((e) => ({ value: String(e), label: i18n._(eyeNames[e]) }))}
                 onChange={(v) => setTestSettings(current.index, { eye: Number(v) as Eye })} />
             )}
           </section>
@@ -191,4 +195,17 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
       </div>
     </Modal>
   );
+}
+
+/** An existing examination's settings as the wizard edits them (perimetry: its configuration over the defaults). */
+function settingsOf(x: Examination): TestSettings {
+  const base = openMeasurementForm({ mode: "edit", variant: "newer" }).config;
+  const c = x.config;
+  return {
+    eye: x.eye,
+    perimetry: c === null ? { ...base, eye: x.eye } : {
+      ...base, eye: x.eye, pattern: c.pattern, strategy: c.strategy, stimuliUpdate: c.stimuliUpdate, stimuliSize: c.stimuliSize,
+      stimuliShowtime: c.stimuliShowtime, sorsStage: c.sorsStage, playSound: c.playSound, trackGaze: c.trackGaze, audioGuide: c.audioGuide,
+    },
+  };
 }

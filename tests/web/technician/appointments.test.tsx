@@ -125,3 +125,38 @@ describe("examination wizard ('Steps: patient selection, patient creation, test 
     expect(body.examinations[1]).toMatchObject({ eye: 0, config: null });
   });
 });
+
+describe("editing one examination ('existing examination gives configuration'; 'Save test' when editing)", () => {
+  it("starts at the configuration and saves the examination", async () => {
+    const { api, calls } = fakeApi({
+      "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler", { eye: 1 }), exam("e2", "acuity")])] })],
+      "examination.update": (i) => exam("e1", "amsler", { eye: i.body.eye }),
+    });
+    renderTechnician(api, { appointments: true });
+    const lane = await screen.findByTestId("lane");
+    fireEvent.click(lane.querySelector(".acard")!);
+    fireEvent.click(within(screen.getByTestId("appointment-panel")).getByRole("button", { name: "Edit Amsler grid · Left eye" }));
+    const wizard = screen.getByRole("dialog", { name: "Edit test" });
+    expect(within(wizard).getByText("Test 1 of 1: Amsler grid")).toBeTruthy();
+    expect(within(wizard).queryByRole("button", { name: "Back" })).toBeNull();
+    const eye = within(wizard).getByLabelText(/^Eye/) as HTMLSelectElement;
+    expect([...eye.options].map((o) => o.textContent)).toEqual(["Right eye", "Left eye"]);
+    fireEvent.change(eye, { target: { value: "0" } });
+    fireEvent.click(within(wizard).getByRole("button", { name: "Save test" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    const call = calls.find((c) => c.endpoint === "examination.update")!;
+    expect(call.input.query).toEqual({ id: "e1" });
+    expect(call.input.body).toMatchObject({ id: "e1", type: "amsler", eye: 0, config: null, deviceSn: "SN1", patientId: "p1" });
+  });
+});
+
+describe("'Malformed appointment data shows the text 'Appointments unsupported''", () => {
+  it("names a device list whose appointments did not decode", async () => {
+    const { ApiError } = await import("../../../core/model/contract/errors.ts");
+    const { api } = fakeApi({
+      "device.all": () => { throw new ApiError({ status: 200, responseType: undefined, message: "Unexpected response", field: "data[0].appointments[1].examinations" }); },
+    });
+    renderTechnician(api, { appointments: true });
+    expect(await screen.findByText("Appointments unsupported")).toBeTruthy();
+  });
+});

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from "react-router-dom";
 import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { CacheKey } from "../../../core/client/cache-keys.ts";
+import { isApiError } from "../../../core/model/contract/errors.ts";
 import { devicesState, useClientTopics } from "../../state/devices.ts";
 import { measurementFormAtom, wizardAtom } from "../../state/technician.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -39,7 +40,8 @@ export default function TechnicianPage() {
       {state.status === "loading" && <div className="lanes-loading"><Skeleton kind="tiles" count={3} /></div>}
       {state.status === "error" && (
         <div className="alert alert-error" role="alert">
-          <p>{t`The devices could not be loaded. Try again or refresh the browser.`}</p>
+          {/* "Malformed appointment data shows the text 'Appointments unsupported'": the device list failed to decode there. */}
+          <p>{malformedAppointments(state.error) ? t`Appointments unsupported` : t`The devices could not be loaded. Try again or refresh the browser.`}</p>
           <button type="button" className="btn" onClick={retry}>{t`Try again`}</button>
         </div>
       )}
@@ -55,6 +57,10 @@ export default function TechnicianPage() {
     </div>
   );
 }
+
+/** The device list answered, but an appointment in it did not match the model (the decode error names the field). */
+export const malformedAppointments = (error: unknown): boolean =>
+  isApiError(error) && /appointments/.test(error.field ?? "");
 
 /**
  * "/technician?scrollTo={deviceSn}/{id} scrolls to the device card and makes it blink for 1.5 s, then the route
