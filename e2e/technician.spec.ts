@@ -15,6 +15,15 @@ async function lanes(page: Page): Promise<Lane[]> {
 
 const cardNames = (page: Page) => page.getByTestId("lane").first().locator("[data-card-id] .mcard-title").allInnerTexts();
 
+/** Keyboard drag: space lifts the focused card, the right arrow moves it one place, space drops it. */
+async function liftMoveDrop(page: Page) {
+  await page.keyboard.press("Space");
+  await expect(page.locator("[data-dragging=true]")).toHaveCount(1);
+  await page.keyboard.press("ArrowRight");
+  await page.waitForTimeout(200);
+  await page.keyboard.press("Space");
+}
+
 async function openTechnician(page: Page, username: "user" | "manager" = "user") {
   await logIn(page, username);
   await page.getByRole("link", { name: "Technician" }).click();
@@ -55,9 +64,7 @@ test("reorder a lane by keyboard; the server keeps the new order", async ({ page
   expect(names.length).toBeGreaterThanOrEqual(2);
   const first = page.getByTestId("lane").first().locator("[data-card-id]").first();
   await first.focus();
-  await page.keyboard.press("Space");
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("Space");
+  await liftMoveDrop(page);
   const expected = [names[1]!, names[0]!, ...names.slice(2)];
   await expect.poll(() => cardNames(page)).toEqual(expected);
   await expect.poll(async () => (await lanes(page))[0]!.perimetries.map((m) => m.displayName)).toEqual(expected);
@@ -71,9 +78,7 @@ test("two browsers dragging at the same time end in the same order as the server
   const move = async (page: Page) => {
     const card = page.getByTestId("lane").first().locator("[data-card-id]").first();
     await card.focus();
-    await page.keyboard.press("Space");
-    await page.keyboard.press("ArrowRight");
-    await page.keyboard.press("Space");
+    await liftMoveDrop(page);
   };
   await Promise.all([move(a), move(b)]);
   // One drop wins; the other is refused as stale (409) and both pages refetch or follow the live event.

@@ -40,12 +40,29 @@ export function dropOf(event: Pick<DragEndEvent, "active" | "over">, laneLength:
   return { source, destination: { deviceId: target.deviceId, index: target.index + (after ? 1 : 0) } };
 }
 
-/** Under the pointer a card wins over its lane's empty space; by keyboard (no pointer) the closest centre. */
+/**
+ * Under the pointer a card wins over its lane's empty space. By keyboard (no pointer) the arrow keys move the card to
+ * another droppable's top-left corner: the droppable holding that corner wins (a card, else an empty lane), then the
+ * closest centre.
+ */
 export const laneCollision: CollisionDetection = (args) => {
-  const within = pointerWithin(args);
-  const cards = within.filter((c) => !(c.data?.droppableContainer.data.current as DropData | undefined)?.lane);
-  if (cards.length > 0) return cards;
-  if (within.length > 0) return within;
+  const isLane = (c: { data?: Record<string, any> }) => Boolean((c.data?.droppableContainer.data.current as DropData | undefined)?.lane);
+  if (args.pointerCoordinates) {
+    const within = pointerWithin(args);
+    const cards = within.filter((c) => !isLane(c));
+    if (cards.length > 0) return cards;
+    if (within.length > 0) return within;
+  } else {
+    const x = args.collisionRect.left + 4;
+    const y = args.collisionRect.top + 4;
+    const holding = args.droppableContainers.filter((c) => {
+      const r = args.droppableRects.get(c.id);
+      return c.id !== args.active.id && r !== undefined && x >= r.left && x <= r.left + r.width && y >= r.top && y <= r.top + r.height;
+    }).map((c) => ({ id: c.id, data: { droppableContainer: c, value: 0 } }));
+    const cards = holding.filter((c) => !isLane(c));
+    if (cards.length > 0) return cards;
+    if (holding.length > 0) return holding;
+  }
   return closestCenter(args);
 };
 
