@@ -47,7 +47,9 @@ function ManagerUsers() {
   const users = useCachedQuery(CacheKey.Users, {});
   const reloadUsers = () => void client.refetch(CacheKey.Users);
   const [deleting, setDeleting] = useState<User | null>(null);
+  // The invite form's selector shows each role's hint; the table's compact selectors name the role only.
   const roleOptions = roles.map((r) => ({ value: r, label: i18n._(roleNames[r]), hint: i18n._(roleHints[r]) }));
+  const roleNamesOnly = roleOptions.map(({ value, label }) => ({ value, label }));
 
   const changeRole = async (user: User, role: Role) => {
     try {
@@ -93,7 +95,7 @@ function ManagerUsers() {
                     <td>{u.status === "invited" ? t`Invited` : t`Active`}</td>
                     <td style={{ minWidth: 220 }}>
                       {self ? i18n._(roleNames[u.role]) : (
-                        <Select<Role> label={t`Role of ${u.email}`} hideLabel value={u.role} options={roleOptions} onChange={(r) => void changeRole(u, r)} />
+                        <Select<Role> label={t`Role of ${u.email}`} hideLabel value={u.role} options={roleNamesOnly} onChange={(r) => void changeRole(u, r)} />
                       )}
                     </td>
                     <td>{!self && <button type="button" className="btn btn-danger" aria-label={t`Delete ${u.email}`} onClick={() => setDeleting(u)}>{t`Delete`}</button>}</td>
