@@ -23,6 +23,9 @@ test("users page: managers invite, the user role cannot reach it", async ({ page
   await expectAccessible(page);
   await screenshot(page, "users");
 
+  await page.getByRole("combobox", { name: `Role of ${fresh}` }).selectOption("manager");
+  await expect(page.getByRole("status").filter({ hasText: `The role of ${fresh} is now Manager.` })).toBeVisible();
+
   await page.getByRole("button", { name: `Delete ${fresh}` }).click();
   const confirm = page.getByRole("alertdialog", { name: `Delete ${fresh}?` });
   await expect(confirm).toContainText("revokes their access to all tests and results");
