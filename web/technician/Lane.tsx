@@ -71,7 +71,7 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
         )}
         {/* Once the result is ready the card leaves the lane; its last progress (kept 5 s) has nothing left to draw. */}
         {live && !appointments && items.some((m) => m.id === live.perimetryId) && (
-          <LivePanel progress={live} measurement={items.find((m) => m.id === live.perimetryId)} />
+          <LivePanel progress={live} measurement={items.find((m) => m.id === live.perimetryId)} gazeCalibration={view.gazeCalibration} />
         )}
       </div>
     </section>
@@ -89,7 +89,7 @@ type LaneProps = Parameters<typeof LaneView>[0];
 /** Lanes re-render only when their own device, live state or marks change (heartbeats of other headsets skip them). */
 export const Lane = memo(LaneView, (a: LaneProps, b: LaneProps) =>
   a.view.device === b.view.device && a.view.status === b.view.status && a.view.connection === b.view.connection &&
-  a.view.liveProgress === b.view.liveProgress && a.view.runningId === b.view.runningId && a.pinned === b.pinned &&
+  a.view.liveProgress === b.view.liveProgress && a.view.gazeCalibration === b.view.gazeCalibration && a.view.runningId === b.view.runningId && a.pinned === b.pinned &&
   a.flashing === b.flashing && a.over === b.over && a.blinkingId === b.blinkingId && a.landing === b.landing &&
   a.appointments?.selectedId === b.appointments?.selectedId &&
   // core/client mutates its wiggle set in place: compare what it holds.

@@ -9,6 +9,8 @@ import { Pattern, Strategy, patternLabel } from "../../core/model/enums.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { RunningTest } from "../../core/model/running-test.ts";
 import { ProgressBar } from "../ui/ProgressBar.tsx";
+import type { GazeCalibration } from "../../core/model/enums.ts";
+import { gazeCalibrationNames } from "./names.ts";
 
 // The live measurement panel (scheduling seed §2; accounts seed §4 "green if answered, red if last updated and
 // unanswered, gray otherwise"): core/plots draws the locations; the title, legend and progress bar are HTML so they
@@ -34,7 +36,7 @@ const legendNames: Record<LiveState, MessageDescriptor> = {
 export const liveVariantOf = (m: Pick<Measurement, "pattern" | "strategy">): LiveVariant =>
   m.pattern === Pattern.Esterman ? "esterman" : m.strategy === Strategy.Supra ? "supra" : "threshold";
 
-export function LivePanel({ progress, measurement }: { progress: RunningTest; measurement: Measurement | undefined }) {
+export function LivePanel({ progress, measurement, gazeCalibration }: { progress: RunningTest; measurement: Measurement | undefined; gazeCalibration?: GazeCalibration }) {
   const { t, i18n } = useLingui();
   const variant = measurement ? liveVariantOf(measurement) : "threshold";
   const title = i18n._(liveTitleNames[variant]);
@@ -58,6 +60,7 @@ export function LivePanel({ progress, measurement }: { progress: RunningTest; me
       {measurement && (
         <div className="live-meta">{measurement.displayName} · {patternLabel[measurement.pattern]}</div>
       )}
+      {gazeCalibration && <div className="live-meta" data-testid="gaze-calibration">{i18n._(gazeCalibrationNames[gazeCalibration])}</div>}
       {svg && <div className="live-plot" role="img" aria-label={t`${progress.nTested} of ${progress.nLocations} locations tested`}
         // The SVG is our own scene serialised by core/plots (text escaped there), not user HTML.
         dangerouslySetInnerHTML={{ __html: svg }} />}

@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
-import { DeviceStatus, SocketState, type StimuliUpdate, type StimulusSize, type TestType } from "../../core/model/enums.ts";
+import { DeviceStatus, GazeCalibration, SocketState, type StimuliUpdate, type StimulusSize, type TestType } from "../../core/model/enums.ts";
 
 // How the technician view names device statuses and measurement settings (translated).
 
@@ -44,4 +44,12 @@ export const testTypeNames: Record<TestType, MessageDescriptor> = {
   amsler: msg`Amsler grid`,
   acuity: msg`Visual acuity`,
   "color-blindness": msg`Colour vision`,
+};
+
+/** "Gaze calibration: in progress when calibrating, not tested when null, passed when true, failed when false." */
+export const gazeCalibrationNames: Record<GazeCalibration, MessageDescriptor> = {
+  [GazeCalibration.InProgress]: msg`Gaze calibration in progress`,
+  [GazeCalibration.NotTested]: msg`Gaze calibration not tested`,
+  [GazeCalibration.Passed]: msg`Gaze calibration passed`,
+  [GazeCalibration.Failed]: msg`Gaze calibration failed`,
 };
