@@ -72,7 +72,8 @@ export function ScheduleDialog({ template, variant, onDone, onClose }: {
   const deviceOptions = devices.status === "success"
     ? devices.data.map((d) => ({ value: d.deviceSn, label: d.alias ? `${d.alias} (${d.deviceSn})` : d.deviceSn }))
     : [];
-  const title = t`Schedule ${template.name}`;
+  const name = template.name;
+  const title = t`Schedule ${name}`;
   return (
     <Modal title={title} onClose={onClose}
       actions={<>

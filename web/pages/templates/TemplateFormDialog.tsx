@@ -4,21 +4,16 @@ import { Eye, TestType } from "../../../core/model/enums.ts";
 import type { Template, TemplateFields, TemplateTest } from "../../../core/model/template.ts";
 import { applyConfigChange, type ConfigChange } from "../../../core/rules/config-reducer.ts";
 import type { Variant } from "../../../core/rules/form-context.ts";
-import { validateTextInput } from "../../../core/rules/text-input.ts";
 import { eyeNames } from "../../i18n/names.ts";
 import { PerimetryFields } from "../../technician/PerimetryFields.tsx";
 import { Modal } from "../../ui/Modal.tsx";
 import { Select } from "../../ui/Select.tsx";
 import { TextInput } from "../../ui/TextInput.tsx";
-import { fromMeasurementConfig, newTemplateTest, templateContext, toMeasurementConfig } from "./template-tests.ts";
+import { canSaveTemplate, fromMeasurementConfig, newTemplateTest, templateContext, toMeasurementConfig } from "./template-tests.ts";
 import { TestTypeIcon, useTestTypeNames } from "./TestTypeIcon.tsx";
 
 const testTypes: TestType[] = [TestType.Perimetry, TestType.Amsler, TestType.Acuity, TestType.ColorBlindness];
 const simpleEyes = [Eye.Right, Eye.Left, Eye.Both] as const;
-
-/** Whether the fields can be saved: a name within the text-input rule and at least one test (the server's checks). */
-export const canSaveTemplate = (fields: TemplateFields): boolean =>
-  fields.name.trim() !== "" && validateTextInput(fields.name) === undefined && fields.tests.length > 0;
 
 /** Create (no template) or edit a template: its name and its tests, perimetry configured by the core/rules form. */
 export function TemplateFormDialog({ template, variant, onSave, onClose }: {
@@ -65,13 +60,14 @@ export function TemplateFormDialog({ template, variant, onSave, onClose }: {
         <ol className="stack template-tests" aria-label={t`Tests of the template`}>
           {tests.map((test, i) => {
             const typeName = typeNames[test.type];
+            const position = i + 1;
             return (
-              <li key={i} className="card" aria-label={t`Test ${i + 1}: ${typeName}`}>
+              <li key={i} className="card" aria-label={t`Test ${position}: ${typeName}`}>
                 <div className="row">
                   <TestTypeIcon type={test.type} label={typeName} />
                   <strong>{typeName}</strong>
                   <span className="spacer" />
-                  <button type="button" className="btn btn-sm" aria-label={t`Remove test ${i + 1}`} onClick={() => remove(i)}>{t`Remove`}</button>
+                  <button type="button" className="btn btn-sm" aria-label={t`Remove test ${position}`} onClick={() => remove(i)}>{t`Remove`}</button>
                 </div>
                 {test.type === TestType.Perimetry ? (
                   <div className="mform">

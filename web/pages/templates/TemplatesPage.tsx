@@ -33,6 +33,7 @@ export default function TemplatesPage() {
   const [deleting, setDeleting] = useState<Template | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [scheduling, setScheduling] = useState<Template | null>(null);
+  const deletingName = deleting?.name ?? "";
   const reload = () => void client.refetch(CacheKey.Templates);
 
   const save = async (fields: TemplateFields) => {
@@ -40,13 +41,15 @@ export default function TemplatesPage() {
     else await client.api.call("template.create", { body: fields });
     setEditing(null);
     reload();
-    notify({ kind: "success", text: t`The template ${fields.name} was saved.` });
+    const name = fields.name;
+    notify({ kind: "success", text: t`The template ${name} was saved.` });
   };
   const copy = async (template: Template) => {
     try {
       const created = await client.api.call("template.copy", { query: { id: template.id } });
       reload();
-      notify({ kind: "success", text: t`The template was copied as ${created.name}.` });
+      const name = created.name;
+      notify({ kind: "success", text: t`The template was copied as ${name}.` });
     } catch {
       notify({ kind: "error", text: t`The template could not be copied. Try again later.` });
     }
@@ -82,24 +85,28 @@ export default function TemplatesPage() {
         <table className="table">
           <thead><tr><th>{t`Name`}</th><th>{t`Tests`}</th><th><span className="visually-hidden">{t`Actions`}</span></th></tr></thead>
           <tbody>
-            {templates.data.map((template) => (
+            {templates.data.map((template) => {
+              const name = template.name;
+              const count = template.tests.length;
+              return (
               <tr key={template.id} data-testid="template-row">
                 <td>{template.name}</td>
                 <td>
-                  <span className="row" aria-label={t`Tests: ${template.tests.length}`}>
+                  <span className="row" aria-label={t`Tests: ${count}`}>
                     {template.tests.map((test, i) => <TestTypeIcon key={i} type={test.type} label={typeNames[test.type]} />)}
                   </span>
                 </td>
                 <td>
                   <div className="row">
-                    <button type="button" className="btn btn-primary btn-sm" aria-label={t`Schedule ${template.name}`} onClick={() => setScheduling(template)}>{t`Schedule`}</button>
-                    <button type="button" className="btn btn-sm" aria-label={t`Edit ${template.name}`} onClick={() => setEditing({ kind: "edit", template })}>{t`Edit`}</button>
-                    <button type="button" className="btn btn-sm" aria-label={t`Copy ${template.name}`} onClick={() => void copy(template)}>{t`Copy`}</button>
-                    <button type="button" className="btn btn-danger btn-sm" aria-label={t`Delete ${template.name}`} onClick={() => setDeleting(template)}>{t`Delete`}</button>
+                    <button type="button" className="btn btn-primary btn-sm" aria-label={t`Schedule ${name}`} onClick={() => setScheduling(template)}>{t`Schedule`}</button>
+                    <button type="button" className="btn btn-sm" aria-label={t`Edit ${name}`} onClick={() => setEditing({ kind: "edit", template })}>{t`Edit`}</button>
+                    <button type="button" className="btn btn-sm" aria-label={t`Copy ${name}`} onClick={() => void copy(template)}>{t`Copy`}</button>
+                    <button type="button" className="btn btn-danger btn-sm" aria-label={t`Delete ${name}`} onClick={() => setDeleting(template)}>{t`Delete`}</button>
                   </div>
                 </td>
               </tr>
-            ))}
+              );
+            })}
           </tbody>
         </table>
       )}
@@ -108,7 +115,7 @@ export default function TemplatesPage() {
           onSave={save} onClose={() => setEditing(null)} />
       )}
       {deleting && (
-        <ConfirmDialog title={t`Delete ${deleting.name}?`} confirmLabel={t`Delete template`} danger busy={deleteBusy}
+        <ConfirmDialog title={t`Delete ${deletingName}?`} confirmLabel={t`Delete template`} danger busy={deleteBusy}
           onCancel={() => setDeleting(null)} onConfirm={() => void remove()}>
           <p>{t`The template is removed for everyone in the organisation. Tests already scheduled from it stay.`}</p>
         </ConfirmDialog>
@@ -116,7 +123,8 @@ export default function TemplatesPage() {
       {scheduling && (
         <ScheduleDialog template={scheduling} variant={variant} onClose={() => setScheduling(null)}
           onDone={(count) => {
-            notify({ kind: "success", text: t`Tests scheduled from ${scheduling.name}: ${count}.` });
+            const name = scheduling.name;
+            notify({ kind: "success", text: t`Tests scheduled from ${name}: ${count}.` });
             setScheduling(null);
           }} />
       )}

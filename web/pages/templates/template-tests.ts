@@ -2,11 +2,12 @@ import { Eye, TestType } from "../../../core/model/enums.ts";
 import type { ExaminationConfig, ExaminationPayload } from "../../../core/model/examination.ts";
 import type { MeasurementBody } from "../../../core/model/measurement.ts";
 import type { MeasurementConfig } from "../../../core/model/measurement-config.ts";
-import type { TemplateTest } from "../../../core/model/template.ts";
+import type { TemplateFields, TemplateTest } from "../../../core/model/template.ts";
 import { defaultMeasurementConfig } from "../../../core/rules/defaults.ts";
 import { displayNameFor } from "../../../core/rules/display-name.ts";
 import type { ConfigContext, Variant } from "../../../core/rules/form-context.ts";
 import { normaliseConfig } from "../../../core/rules/form-dependencies.ts";
+import { validateTextInput } from "../../../core/rules/text-input.ts";
 
 // A template test keeps an eye and, for perimetry, an examination config (core/model/template.ts). The page edits the
 // perimetry part with the measurement form's fields and rules, so these convert between the two shapes.
@@ -66,3 +67,7 @@ export const examinationPayloads = (tests: readonly TemplateTest[], target: Sche
     patientId: target.patient.id, type: t.type, deviceSn: target.deviceSn, eye: t.eye ?? Eye.Both, notes: "",
     config: t.type === TestType.Perimetry ? t.config : null,
   }));
+
+/** Whether the fields can be saved: a name within the text-input rule and at least one test (the server's checks). */
+export const canSaveTemplate = (fields: TemplateFields): boolean =>
+  fields.name.trim() !== "" && validateTextInput(fields.name) === undefined && fields.tests.length > 0;
