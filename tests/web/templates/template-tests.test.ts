@@ -27,7 +27,7 @@ describe("template tests and what scheduling sends", () => {
   });
 
   it("an appointment carries every test; tests without an eye go to both eyes", () => {
-    const payloads = examinationPayloads([{ type: TestType.Acuity, eye: null, config: null }, newTemplateTest(TestType.Perimetry, "newer")], target);
+    const payloads = examinationPayloads([{ type: TestType.Acuity, eye: null, config: null }, newTemplateTest(TestType.Perimetry, "newer")], target, "newer");
     expect(payloads.map((p) => [p.type, p.eye, p.config === null])).toEqual([["acuity", Eye.Both, true], ["perimetry", Eye.Both, false]]);
   });
 

@@ -49,7 +49,7 @@ export function ScheduleDialog({ template, variant, onDone, onClose }: {
           body: {
             patientId: patient.id, deviceSn, standaloneId: null, tutorial: false,
             audioGuide: settings.audioGuide, trackGaze: settings.trackGaze,
-            examinations: examinationPayloads(template.tests, target),
+            examinations: examinationPayloads(template.tests, target, variant),
           },
         });
       } else {

@@ -61,11 +61,16 @@ export const perimetryBodies = (tests: readonly TemplateTest[], target: Schedule
     };
   });
 
-/** Every test of the template as an examination of one appointment (appointment variant); no eye means both. */
-export const examinationPayloads = (tests: readonly TemplateTest[], target: ScheduleTarget): ExaminationPayload[] =>
+/**
+ * Every test of the template as an examination of one appointment (appointment variant); no eye means both. Perimetry
+ * configs are brought into the rules of the variant (a template saved before the organisation switched may not fit).
+ */
+export const examinationPayloads = (tests: readonly TemplateTest[], target: ScheduleTarget, variant: Variant): ExaminationPayload[] =>
   tests.map((t) => ({
     patientId: target.patient.id, type: t.type, deviceSn: target.deviceSn, eye: t.eye ?? Eye.Both, notes: "",
-    config: t.type === TestType.Perimetry ? t.config : null,
+    config: t.type === TestType.Perimetry
+      ? fromMeasurementConfig(normaliseConfig(toMeasurementConfig(t, variant), templateContext(variant))).config
+      : null,
   }));
 
 /** Whether the fields can be saved: a name within the text-input rule and at least one test (the server's checks). */
