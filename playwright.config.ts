@@ -37,7 +37,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } }],
   webServer: external ? undefined : {
-    command: "npm run --silent build:web && npm start",
+    command: "npm start", // builds the web app first
     url: `${baseURL}/api/version`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -60,7 +60,7 @@ describe("virtual headset against the in-process server", () => {
     ok(server.url, "patient.register", { body: { name, uniqueId: `H-${name.replace(/\W/g, "")}`, gender: 0, lang: "en", birthdate: "1958-03-03" } }, token);
 
   beforeAll(async () => {
-    server = await startTestServer("pglite", { settings: { commandTimeoutMs: 3_000 } });
+    server = await startTestServer("pglite", { settings: { commandTimeoutMs: 8_000 } });
     token = await login(server.url, "manager");
     live = await liveSocket(server.url, token);
   }, 150_000);
