@@ -9,24 +9,9 @@ import type { Template } from "../model/template.ts";
 import type { User } from "../model/user.ts";
 import type { TestType } from "../model/enums.ts";
 
-// "Cache keys (client): devices, patient search, measurements, patients, trashed measurements, trashed patients, users,
-// examinations, amsler grid, templates, current organisation, appointments, trashed appointments." (scheduling seed §3)
-export const CacheKey = {
-  Devices: "devices",
-  PatientSearch: "patientSearch",
-  Measurements: "measurements",
-  Patients: "patients",
-  TrashedMeasurements: "trashedMeasurements",
-  TrashedPatients: "trashedPatients",
-  Users: "users",
-  Examinations: "examinations",
-  AmslerGrid: "amslerGrid",
-  Templates: "templates",
-  CurrentOrganisation: "currentOrganisation",
-  Appointments: "appointments",
-  TrashedAppointments: "trashedAppointments",
-} as const;
-export type CacheKey = (typeof CacheKey)[keyof typeof CacheKey];
+// The seeds' client cache keys are an enumeration of the model (core/model/enums.ts); the client keys its caches by them.
+import { CacheKey } from "../model/enums.ts";
+export { CacheKey };
 
 /** The filter of one patient-search list; its pages accumulate while remaining > 0. */
 export interface PatientSearchParams {
