@@ -239,6 +239,13 @@ export const contractSuite = (backend: Backend) =>
       expect((await device(sn)).perimetries.map((x) => x.id)).not.toContain(m!.id);
       const again = await c("perimetry.upload", { body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result } });
       expect(again.status).toBe(409);
+      // Home's recent tests (our call): the five latest results, newest first; a trashed one leaves the list.
+      const recent = await o("perimetry.recent", {});
+      expect(recent.length).toBeLessThanOrEqual(5);
+      expect(recent[0]!.id).toBe(m!.id);
+      expect(recent.every((x) => x.result !== null && x.trashedAt === null)).toBe(true);
+      const taken = recent.map((x) => x.result!.takenAt);
+      expect(taken).toEqual([...taken].sort().reverse());
       // Baseline: at most one per eye; marking unreliable then reliable again clears it.
       const base1 = await o("perimetry.update", { query: { id: m!.id }, body: { baseline: true } });
       expect(base1.baseline).toBe(true);
@@ -248,6 +255,9 @@ export const contractSuite = (backend: Backend) =>
       expect([cannot.status, cannot.error?.field]).toEqual([400, "body.baseline"]);
       const reliableAgain = await o("perimetry.update", { query: { id: m!.id }, body: { reliable: true } });
       expect([reliableAgain.reliable, reliableAgain.baseline]).toEqual([true, false]);
+      await o("perimetry.trash", { query: { id: m!.id } });
+      expect((await o("perimetry.recent", {})).map((x) => x.id)).not.toContain(m!.id);
+      await o("perimetry.restore", { query: { id: m!.id } });
     });
 
     it("drag and drop of measurements: new order with revisions, 409 device_revision_conflict on a stale revision, transfer events", async () => {

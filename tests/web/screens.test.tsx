@@ -7,7 +7,7 @@ vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
 
 import type { Examination } from "../../core/model/examination.ts";
 import { ApiError } from "../../core/model/contract/index.ts";
-import { fromDevices, fromExamination, homeTestLists } from "../../web/pages/home/test-lists.ts";
+import { fromDevicesAndResults, fromExamination, homeTestLists } from "../../web/pages/home/test-lists.ts";
 import { manualDocument } from "../../web/pages/manual/manual-document.ts";
 import { PatientFormModal } from "../../web/pages/patient/PatientFormModal.tsx";
 import UsersPage, { parseEmails } from "../../web/pages/users/UsersPage.tsx";
@@ -54,9 +54,19 @@ describe("home test lists, measurement variant", () => {
     const m = (id: string, takenAt: string | null) => ({ id, patientId: "p1", deviceSn: null, createdAt: "2026-01-01T00:00:00.000Z", trashedAt: null,
       result: takenAt ? { takenAt } : null });
     const devices = [{ deviceSn: "SN7", perimetries: [m("a", "2026-03-01T00:00:00.000Z"), m("b", null)] }] as never;
-    const { recent, scheduled } = homeTestLists(fromDevices(devices), false);
+    const { recent, scheduled } = homeTestLists(fromDevicesAndResults(devices, []), false);
     expect(recent.map((e) => e.item.id)).toEqual(["a"]);
     expect(scheduled.map((e) => [e.item.id, e.item.deviceSn])).toEqual([["b", "SN7"]]);
+  });
+
+  it("adds the latest results (which have left their lanes), five at most, newest first, each once", () => {
+    const m = (id: string, takenAt: string | null) => ({ id, patientId: "p1", deviceSn: "SN7", createdAt: "2026-01-01T00:00:00.000Z", trashedAt: null,
+      result: takenAt ? { takenAt } : null });
+    const devices = [{ deviceSn: "SN7", perimetries: [m("q", null), m("r1", "2026-03-01T00:00:00.000Z")] }] as never;
+    const results = ["r1", "r2", "r3", "r4", "r5", "r6"].map((id, i) => m(id, `2026-03-0${i + 1}T00:00:00.000Z`)) as never;
+    const { recent, scheduled } = homeTestLists(fromDevicesAndResults(devices, results), false);
+    expect(recent.map((e) => e.item.id)).toEqual(["r6", "r5", "r4", "r3", "r2"]);
+    expect(scheduled.map((e) => e.item.id)).toEqual(["q"]);
   });
 });
 

@@ -82,6 +82,7 @@ export const contract = byName([
   // perimetry
   perimetry.perimetryGet,
   perimetry.perimetryAll,
+  perimetry.perimetryRecent,
   perimetry.perimetryRegister,
   perimetry.perimetryUpdate,
   perimetry.perimetryRestore,

@@ -17,6 +17,17 @@ export const perimetryAll = endpoint({
   errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "both §7",
 });
 
+/** "Recent: result present (the five latest)" (accounts seed §4) for the measurement variant's home page. */
+export const RECENT_RESULTS_LIMIT = 5;
+
+export const perimetryRecent = endpoint({
+  name: "perimetry.recent", method: "GET", path: "perimetry/recent", response: Schema.Array(MeasurementSchema),
+  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "our design",
+  ourDesign:
+    "the seeds list recent tests on home but give no call across patients for the measurement variant: the " +
+    "organisation's five latest measurements with a result (newest takenAt first), leaving out trashed ones and those of trashed patients",
+});
+
 export const perimetryRegister = endpoint({
   name: "perimetry.register", method: "POST", path: "perimetry/register", body: MeasurementBodySchema,
   response: Schema.Array(MeasurementSchema),

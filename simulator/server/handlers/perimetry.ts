@@ -1,4 +1,5 @@
 import type { Measurement, MeasurementBody } from "../../../core/model/measurement.ts";
+import { RECENT_RESULTS_LIMIT } from "../../../core/model/contract/perimetry.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { invalid, notFound } from "../http/failure.ts";
 import type { Queryable } from "../db/database.ts";
@@ -60,6 +61,7 @@ const withFlags = async (tx: Queryable, org: string, m: Measurement, flags: { re
 export const perimetryHandlers: SomeHandlers<
   | "perimetry.get"
   | "perimetry.all"
+  | "perimetry.recent"
   | "perimetry.register"
   | "perimetry.update"
   | "perimetry.restore"
@@ -74,6 +76,9 @@ export const perimetryHandlers: SomeHandlers<
     if (!(await getPatient(call.ctx.db, org, call.query.patientId))) throw notFound("Patient", "query.patientId");
     return { data: await measurements.measurementsOfPatient(call.ctx.db, org, call.query.patientId) };
   },
+  "perimetry.recent": async (call) => ({
+    data: await measurements.recentResults(call.ctx.db, claimsOf(call).organisationId, RECENT_RESULTS_LIMIT),
+  }),
   "perimetry.allTrashed": async (call) => ({ data: await measurements.trashedMeasurements(call.ctx.db, claimsOf(call).organisationId) }),
   "perimetry.register": async (call) => {
     const org = claimsOf(call).organisationId;

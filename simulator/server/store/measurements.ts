@@ -40,6 +40,17 @@ export const measurementsOfPatient = async (q: Queryable, org: string, patientId
     )
   ).map(toMeasurement);
 
+/** The organisation's latest results (newest first), outside the bin, of patients outside the bin. */
+export const recentResults = async (q: Queryable, org: string, limit: number): Promise<Measurement[]> =>
+  (
+    await q.query(
+      `select ${columns} from measurements m join patients p on p.id = m.patient_id
+       where m.organisation_id = $1 and m.result is not null and m.trashed_at is null and p.trashed_at is null
+       order by m.taken_at desc, m.id limit $2`,
+      [org, limit],
+    )
+  ).map(toMeasurement);
+
 export const trashedMeasurements = async (q: Queryable, org: string): Promise<Measurement[]> =>
   (
     await q.query(`select ${columns} from measurements m where m.organisation_id = $1 and m.trashed_at is not null order by m.trashed_at desc, m.id`, [

@@ -2,12 +2,15 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { useCachedQuery } from "../../state/use-cached.ts";
+import { useQuery } from "../../state/use-query.ts";
+import { useApi } from "../../state/client.ts";
+import type { Measurement } from "../../../core/model/measurement.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import type { Patient } from "../../../core/model/patient.ts";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { PatientFormModal } from "../patient/PatientFormModal.tsx";
 import { PatientSearch } from "./PatientSearch.tsx";
-import { fromDevices, fromExamination, homeTestLists, type TestEntry, type TestItem } from "./test-lists.ts";
+import { fromDevicesAndResults, fromExamination, homeTestLists, type TestEntry, type TestItem } from "./test-lists.ts";
 import { TestTypeName } from "./TestTypeName.tsx";
 import { useDateFormat } from "../../i18n/format.ts";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -24,10 +27,17 @@ export default function HomePage() {
   const devices = useCachedQuery(CacheKey.Devices, {});
   const patients = useCachedQuery(CacheKey.Patients, {});
   const names = new Map(((patients.data ?? []) as readonly Patient[]).map((p) => [p.id, p.name]));
-  const source = byAppointment ? exams : devices;
-  const items = byAppointment ? exams.data?.map(fromExamination) : devices.data ? fromDevices(devices.data) : undefined;
+  // Measurement variant: the latest results, fetched again whenever a lane changes (a result arriving leaves its lane).
+  const api = useApi();
+  const laneKey = devices.data ? devices.data.map((d) => `${d.deviceSn}:${d.revision}:${d.perimetries.length}`).join() : "";
+  const results = useQuery<ReadonlyArray<Measurement>>(`recent:${byAppointment ? "" : laneKey}`, () =>
+    byAppointment ? Promise.resolve([]) : api.call("perimetry.recent", {}));
+  const items = byAppointment
+    ? exams.data?.map(fromExamination)
+    : devices.data && results.data ? fromDevicesAndResults(devices.data, results.data) : undefined;
   const lists = organisation.data && items ? homeTestLists(items, byAppointment) : null;
-  const listState = organisation.status === "error" ? "error" : organisation.data ? source.status : "loading";
+  const sourceState = byAppointment ? exams.status : devices.status === "success" ? results.status : devices.status;
+  const listState = organisation.status === "error" ? "error" : organisation.data ? sourceState : "loading";
 
   return (
     <div className="page stack">

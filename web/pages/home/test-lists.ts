@@ -33,12 +33,20 @@ export const fromExamination = (e: Examination): TestItem => ({
   takenAt: e.result ? e.result.takenAt : null, createdAt: e.createdAt, trashedAt: e.trashedAt,
 });
 
-/** Measurement variant: the lanes' queues hold every measurement, scheduled or taken (our reading: no cross-patient list exists). */
-export const fromDevices = (devices: ReadonlyArray<Device>): TestItem[] =>
-  devices.flatMap((d) => d.perimetries.map((m: Measurement): TestItem => ({
-    id: m.id, patientId: m.patientId, deviceSn: m.deviceSn ?? d.deviceSn, type: "perimetry", appointmentId: null,
-    takenAt: m.result ? m.result.takenAt : null, createdAt: m.createdAt, trashedAt: m.trashedAt,
-  })));
+export const fromMeasurement = (m: Measurement, laneSn: string | null = null): TestItem => ({
+  id: m.id, patientId: m.patientId, deviceSn: m.deviceSn ?? laneSn, type: "perimetry", appointmentId: null,
+  takenAt: m.result ? m.result.takenAt : null, createdAt: m.createdAt, trashedAt: m.trashedAt,
+});
+
+/**
+ * Measurement variant: the lanes' queues hold the scheduled measurements; the latest results come from
+ * `perimetry/recent` (our call: the seeds give none across patients). A measurement in both counts once.
+ */
+export const fromDevicesAndResults = (devices: ReadonlyArray<Device>, results: ReadonlyArray<Measurement>): TestItem[] => {
+  const queued = devices.flatMap((d) => d.perimetries.map((m) => fromMeasurement(m, d.deviceSn)));
+  const seen = new Set(queued.map((t) => t.id));
+  return [...queued, ...results.filter((m) => !seen.has(m.id)).map((m) => fromMeasurement(m))];
+};
 
 const newestFirst = (a: TestEntry, b: TestEntry) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0);
 
