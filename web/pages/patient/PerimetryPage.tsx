@@ -12,10 +12,12 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { groupByDay } from "./measurement-groups.ts";
 import { MeasurementSummary } from "./MeasurementSummary.tsx";
 import { NotesDialog } from "./NotesDialog.tsx";
+import { PerimetryResults } from "../../results/PerimetryResults.tsx";
 
 /**
- * The perimetry list grouped by date with notes. The result plots, progression chart and baseline/unreliable
- * toggles are web part 2 (they draw core/plots scenes with Konva).
+ * The perimetry page: the selected result (plots, indices, baseline and unreliable toggles, print), the progression
+ * chart and the visual-field history from web/results, then the measurement list grouped by date with notes.
+ * /patient/:id/perimetry/all is the full history (perimetryId "all").
  */
 export default function PerimetryPage() {
   const { t } = useLingui();
@@ -39,6 +41,8 @@ export default function PerimetryPage() {
   if (groups.length === 0) return <EmptyState title={t`No perimetry tests yet`} hint={t`Schedule a test from the technician view.`} />;
 
   return (
+    <div className="stack">
+    <PerimetryResults patient={patient} measurements={list.data} perimetryId={perimetryId} />
     <section aria-labelledby="perimetry-heading" className="stack">
       <h2 id="perimetry-heading">{t`Perimetry tests`}</h2>
       {groups.map((g) => (
@@ -64,5 +68,6 @@ export default function PerimetryPage() {
           onSaved={() => void client.refetch(CacheKey.Measurements)} />
       )}
     </section>
+    </div>
   );
 }

@@ -1,0 +1,139 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { msg } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react/macro";
+import type { MessageDescriptor } from "@lingui/core";
+import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import { patternLabel } from "../../core/model/enums.ts";
+import { grayscaleScene } from "../../core/plots/grayscale.ts";
+import { humphreyDeviationSymbolsScene } from "../../core/plots/humphrey.ts";
+import { octopusLossScene, octopusThresholdsScene } from "../../core/plots/octopus.ts";
+import { plotLevels } from "../../core/plots/result-plots.ts";
+import type { Scene } from "../../core/plots/scene.ts";
+import { estermanScene } from "../../core/plots/esterman.ts";
+import { strategyNames } from "../i18n/names.ts";
+import { useDateFormat } from "../i18n/format.ts";
+import { dB2, isEsterman, pairsByDay, type WithResult } from "./result-model.ts";
+import { SceneView } from "./SceneView.tsx";
+
+// The visual-field history (accounts seed §2): per date the right and left eye side by side, with show/hide toggles
+// for the plots each result shows. Plots draw only once scrolled near (a full history of 40 results would otherwise
+// build a hundred canvases up front).
+
+export type HistoryPlot = "grayscale" | "thresholds" | "loss" | "totalDeviationProbability" | "patternDeviationProbability";
+export const historyPlots: readonly HistoryPlot[] = ["grayscale", "thresholds", "loss", "totalDeviationProbability", "patternDeviationProbability"];
+const historyPlotNames: Record<HistoryPlot, MessageDescriptor> = {
+  grayscale: msg`Greyscale`,
+  thresholds: msg`Thresholds`,
+  loss: msg`Comparison`,
+  totalDeviationProbability: msg`Total deviation probability`,
+  patternDeviationProbability: msg`Pattern deviation probability`,
+};
+export const HISTORY_PLOT_SIZE = 170;
+
+/** The scene of one history plot for a result, or null when the result has no data for it. */
+export function historyScene(m: WithResult, analysis: ResultAnalysis | null, kind: HistoryPlot, size = HISTORY_PLOT_SIZE): Scene | null {
+  if (!analysis) return null;
+  const r = m.result;
+  if (isEsterman(r)) return kind === "grayscale" ? estermanScene({ thresholds: r.thresholds, score: analysis.estermanScore, width: size, height: size, showTitle: false }) : null;
+  const box = { pattern: r.pattern, eye: r.eye, width: size, height: size, showTitle: false };
+  switch (kind) {
+    case "grayscale":
+      return grayscaleScene({ ...box, thresholds: r.thresholds });
+    case "thresholds":
+      return octopusThresholdsScene({ ...box, thresholds: r.thresholds });
+    case "loss":
+      return analysis.octopus ? octopusLossScene({ ...box, defects: analysis.octopus.defects }) : null;
+    case "totalDeviationProbability":
+      return analysis.normative ? humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: plotLevels(analysis.normative.tdp) }) : null;
+    case "patternDeviationProbability":
+      return analysis.normative ? humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: plotLevels(analysis.normative.pdp) }) : null;
+  }
+}
+
+/** Renders its children once the placeholder comes within a screen of the viewport. */
+function WhenNear({ height, children }: { height: number; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(typeof IntersectionObserver === "undefined");
+  useEffect(() => {
+    if (near || !ref.current) return;
+    const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) setNear(true); }, { rootMargin: "100% 0px" });
+    observer.observe(ref.current);
+    return () => observer.disconnect();
+  }, [near]);
+  return <div ref={ref} style={near ? undefined : { minHeight: height }}>{near ? children : null}</div>;
+}
+
+function HistoryCell({ m, analysis, shown, patientId, selected, unreliable }: {
+  m: WithResult; analysis: ResultAnalysis | null; shown: readonly HistoryPlot[]; patientId: string; selected: boolean; unreliable: boolean;
+}) {
+  const { t, i18n } = useLingui();
+  const format = useDateFormat();
+  const scenes = useMemo(() => shown.map((k) => historyScene(m, analysis, k)).filter((s): s is Scene => s !== null), [m, analysis, shown]);
+  const r = m.result;
+  return (
+    <div className={`history-cell${selected ? " is-selected" : ""}`} data-testid="history-cell" data-measurement={m.id}>
+      <p className="history-meta num">
+        <Link to={`/patient/${patientId}/perimetry/${m.id}`} aria-current={selected ? "true" : undefined}>
+          {format.dateTime(r.takenAt)} · {patternLabel[r.pattern]} · {i18n._(strategyNames[r.strategy])}
+        </Link>
+        <span> · {t`MD`} {dB2(analysis?.display.meanDefect ?? r.meanDefect)} dB</span>
+        {unreliable && <span className="badge">{t`Unreliable`}</span>}
+      </p>
+      <WhenNear height={HISTORY_PLOT_SIZE}>
+        <div className="history-plots">{scenes.map((s) => <SceneView key={s.plot} scene={s} />)}</div>
+      </WhenNear>
+    </div>
+  );
+}
+
+export interface HistorySectionProps {
+  readonly results: readonly WithResult[];
+  readonly analyses: ReadonlyMap<string, ResultAnalysis | null>;
+  readonly unreliable: ReadonlySet<string>;
+  readonly patientId: string;
+  readonly selectedId: string | null;
+  readonly expanded: boolean;
+  onExpanded(expanded: boolean): void;
+}
+
+export function HistorySection({ results, analyses, unreliable, patientId, selectedId, expanded, onExpanded }: HistorySectionProps) {
+  const { t, i18n } = useLingui();
+  const format = useDateFormat();
+  const [shown, setShown] = useState<readonly HistoryPlot[]>(["grayscale", "totalDeviationProbability"]);
+  const days = useMemo(() => pairsByDay(results), [results]);
+  const toggle = (k: HistoryPlot) => setShown((s) => (s.includes(k) ? s.filter((x) => x !== k) : historyPlots.filter((x) => x === k || s.includes(x))));
+  const cell = (m: WithResult) => (
+    <HistoryCell key={m.id} m={m} analysis={analyses.get(m.id) ?? null} shown={shown} patientId={patientId} selected={m.id === selectedId} unreliable={unreliable.has(m.id)} />
+  );
+  return (
+    <section className="card history" aria-labelledby="history-heading" data-testid="history">
+      <div className="row">
+        <h3 id="history-heading" className="spacer">{t`Visual-field history`}</h3>
+        <button type="button" className="btn btn-link" aria-expanded={expanded} aria-controls="history-body" onClick={() => onExpanded(!expanded)}>
+          {expanded ? t`Hide` : t`Show`}
+        </button>
+      </div>
+      {expanded && (
+        <div id="history-body">
+          <div className="chips" role="group" aria-label={t`Plots shown`}>
+            {historyPlots.map((k) => (
+              <button key={k} type="button" className="chip" aria-pressed={shown.includes(k)} onClick={() => toggle(k)}>{i18n._(historyPlotNames[k])}</button>
+            ))}
+          </div>
+          {days.length === 0 && <p className="muted">{t`No results yet.`}</p>}
+          {days.map((d) => (
+            <div key={d.day} className="history-day" data-testid="history-day">
+              <h4 className="num">{format.date(d.day)}</h4>
+              <div className="history-pair">
+                <div className="history-eye"><h5>{t`Right eye (OD)`}</h5>{d.right.length ? d.right.map(cell) : <p className="muted">{t`No result`}</p>}</div>
+                <div className="history-eye"><h5>{t`Left eye (OS)`}</h5>{d.left.length ? d.left.map(cell) : <p className="muted">{t`No result`}</p>}</div>
+              </div>
+              {d.other.length > 0 && <div className="history-eye"><h5>{t`Binocular`}</h5>{d.other.map(cell)}</div>}
+            </div>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import { useEffect, useMemo } from "react";
+import { useSearchParams } from "react-router-dom";
+import { useLingui } from "@lingui/react/macro";
+import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import type { Measurement } from "../../core/model/measurement.ts";
+import type { Patient } from "../../core/model/patient.ts";
+import { HistorySection } from "./HistorySection.tsx";
+import { PrintLayout } from "./PrintLayout.tsx";
+import { ProgressionSection } from "./ProgressionSection.tsx";
+import { ResultDisplay } from "./ResultDisplay.tsx";
+import { analyseStored, hasResult, previousOfSameKind, progressionPoints, type WithResult } from "./result-model.ts";
+import { useClientSettings, useResultMarks } from "./use-marks.ts";
+import "./results.css";
+
+// The result side of the patient's perimetry page: the selected result (or, on /perimetry/all, the full history),
+// the progression chart and the visual-field history. The page around it lists the measurements by date with notes.
+
+export interface PerimetryResultsProps {
+  readonly patient: Patient;
+  readonly measurements: readonly Measurement[];
+  /** The selected measurement id, or "all" for the full history page. */
+  readonly perimetryId: string;
+  /** ISO time the progression windows count back from (tests); default now. */
+  readonly now?: string;
+}
+
+export function PerimetryResults({ patient, measurements, perimetryId, now }: PerimetryResultsProps) {
+  const { t } = useLingui();
+  const [params] = useSearchParams();
+  const marks = useResultMarks();
+  const [settings, updateSettings] = useClientSettings();
+  const results = useMemo(() => measurements.filter((m) => m.trashedAt === null).filter(hasResult), [measurements]);
+  const analyses = useMemo(() => {
+    const map = new Map<string, ResultAnalysis | null>();
+    for (const m of results) {
+      try { map.set(m.id, analyseStored(m.result, patient.birthdate)); } catch { map.set(m.id, null); }
+    }
+    return map;
+  }, [results, patient.birthdate]);
+  const points = useMemo(() => progressionPoints(results, marks.unreliable, analyses), [results, marks.unreliable, analyses]);
+  const all = perimetryId === "all";
+  const selected = all ? null : (results.find((m) => m.id === perimetryId) ?? null);
+  const waiting = !all && !selected && measurements.some((m) => m.id === perimetryId);
+  const reference = useMemo(() => (selected ? previousOfSameKind(results, selected) : null), [results, selected]);
+  const analysis = selected ? (analyses.get(selected.id) ?? null) : null;
+
+  // "?scrollToMeasurement=1 scrolls to the selected measurement" (accounts seed §2): the result itself.
+  useEffect(() => {
+    if (!selected || params.get("scrollToMeasurement") !== "1") return;
+    // After the list's own scroll (a parent effect runs after ours) and layout.
+    const frame = requestAnimationFrame(() => document.getElementById(`result-${selected.id}`)?.scrollIntoView({ block: "start" }));
+    return () => cancelAnimationFrame(frame);
+  }, [selected, params]);
+
+  return (
+    <div className="perimetry-results stack" data-testid="perimetry-results">
+      {selected && (
+        <ResultDisplay key={selected.id} measurement={selected} analysis={analysis} reference={reference} marks={marks}
+          analysisExpanded={settings.analysisExpanded} onAnalysisExpanded={(analysisExpanded) => updateSettings({ analysisExpanded })}
+          renderPrint={() => analysis && <PrintLayout measurement={selected as WithResult} analysis={analysis} reference={reference} patient={patient} />} />
+      )}
+      {waiting && <p className="alert alert-info">{t`This test has no result yet.`}</p>}
+      {!all && !selected && !waiting && <p className="alert alert-warning">{t`This test was not found. It may have been deleted.`}</p>}
+      <ProgressionSection points={points} baseline={marks.baseline} pattern={settings.pattern} onPattern={(pattern) => updateSettings({ pattern })}
+        expanded={settings.progressionChartExpanded} onExpanded={(progressionChartExpanded) => updateSettings({ progressionChartExpanded })}
+        {...(now ? { now } : {})} />
+      <HistorySection results={results} analyses={analyses} unreliable={marks.unreliable} patientId={patient.id} selectedId={selected?.id ?? null}
+        // The full history page always shows it; under a selected result it folds (client setting historyExpanded).
+        expanded={all || settings.historyExpanded} onExpanded={(historyExpanded) => updateSettings({ historyExpanded })} />
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useLingui } from "@lingui/react/macro";
+import { mdSlope, type ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
+import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
+import { Eye, Pattern, patternLabel } from "../../core/model/enums.ts";
+import { progressionFilterLabels, progressionScene, progressionWindows, slopeLabel, type ProgressionFilter } from "../../core/plots/progression.ts";
+import { resolveText } from "../../core/plots/message.ts";
+import { eyeNames } from "../i18n/names.ts";
+import { SceneView, usePlotTranslate } from "./SceneView.tsx";
+
+// The progression chart (accounts seed §2, §5, §9): mean defect over time per eye with its slope per year, filters
+// all / 12 months / 1 month / 1 week / 1 day, from the baseline onwards when one is set. Only valid, reliable results
+// of the analysis pattern (client setting `pattern`, G or 24-2) are drawn: the two patterns' means differ in scale.
+
+const filters: readonly ProgressionFilter[] = ["all", "12m", "1m", "1w", "1d"];
+export const chartPatterns = [Pattern.P24_2, Pattern.G] as const;
+const CHART_HEIGHT = 260;
+
+/** Width of an element, following resizes (the chart is drawn at the width it gets). */
+export function useWidth<T extends HTMLElement>(fallback: number): [React.RefObject<T | null>, number] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => { const w = Math.floor(el.getBoundingClientRect().width); if (w > 0) setWidth(w); };
+    measure();
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
+}
+
+export interface ProgressionSectionProps {
+  readonly points: readonly ProgressionPoint[];
+  readonly baseline: BaselineIds;
+  readonly pattern: Pattern;
+  onPattern(pattern: Pattern): void;
+  readonly expanded: boolean;
+  onExpanded(expanded: boolean): void;
+  /** ISO time the windows count back from (default now). */
+  readonly now?: string;
+}
+
+export function ProgressionSection({ points, baseline, pattern, onPattern, expanded, onExpanded, now }: ProgressionSectionProps) {
+  const { t, i18n } = useLingui();
+  const translate = usePlotTranslate();
+  const [filter, setFilter] = useState<ProgressionFilter>("all");
+  const [ref, sectionWidth] = useWidth<HTMLElement>(834);
+  // The card's padding (16 px) and border each side.
+  const width = sectionWidth - 34;
+  const at = useMemo(() => now ?? new Date().toISOString(), [now]);
+  const chartPattern = chartPatterns.includes(pattern as (typeof chartPatterns)[number]) ? pattern : Pattern.P24_2;
+  const own = useMemo(() => points.filter((p) => p.pattern === chartPattern), [points, chartPattern]);
+  const baselines = { ...(baseline.right ? { right: baseline.right } : {}), ...(baseline.left ? { left: baseline.left } : {}) };
+  const scene = useMemo(
+    () => (expanded ? progressionScene({ points: own, filter, now: at, baselines, width: Math.max(320, width), height: CHART_HEIGHT, showTitle: false }) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [expanded, own, filter, at, baseline.left, baseline.right, width],
+  );
+  const slopes = [Eye.Right, Eye.Left].map((eye) => {
+    const s = mdSlope(own, { eye, window: progressionWindows[filter], now: at, baselineId: eye === Eye.Right ? baseline.right : baseline.left });
+    return { eye, slope: s.slopePerYear, count: s.points.length };
+  });
+  const title = t`Progression of mean defect`;
+  return (
+    <section ref={ref} className="card progression" aria-labelledby="progression-heading" data-testid="progression">
+      <div className="row">
+        <h3 id="progression-heading" className="spacer">{title}</h3>
+        <button type="button" className="btn btn-link" aria-expanded={expanded} aria-controls="progression-body" onClick={() => onExpanded(!expanded)}>
+          {expanded ? t`Hide` : t`Show`}
+        </button>
+      </div>
+      {expanded && (
+        <div id="progression-body">
+          <div className="row progression-controls">
+            <div className="chips" role="group" aria-label={t`Period`}>
+              {filters.map((f) => (
+                <button key={f} type="button" className="chip" aria-pressed={filter === f} onClick={() => setFilter(f)}>
+                  {resolveText(progressionFilterLabels[f], translate)}
+                </button>
+              ))}
+            </div>
+            <div className="chips" role="group" aria-label={t`Pattern`}>
+              {chartPatterns.map((p) => (
+                <button key={p} type="button" className="chip" aria-pressed={chartPattern === p} onClick={() => onPattern(p)}>{patternLabel[p]}</button>
+              ))}
+            </div>
+          </div>
+          <ul className="slopes num" aria-label={t`Slopes`}>
+            {slopes.map((s) => (
+              <li key={s.eye} data-eye={s.eye}>
+                <strong>{i18n._(eyeNames[s.eye])}</strong>{" "}
+                {s.slope === null ? t`too few results for a slope` : resolveText(slopeLabel(s.slope), translate)}
+                <span className="muted"> · {t`${s.count} results`}</span>
+              </li>
+            ))}
+          </ul>
+          <div className="progression-chart">{scene && <SceneView scene={scene} label={title} />}</div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+import { useMemo, useState } from "react";
+import { useLingui } from "@lingui/react/macro";
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import { baselineToggleState, type BaselineToggleState } from "../../core/analytics/progression/baseline.ts";
+import { patternLabel } from "../../core/model/enums.ts";
+import { resultPlots, type ResultPlots } from "../../core/plots/result-plots.ts";
+import { thresholdColourLegend, totalDeviationLegend, valueLegend } from "../../core/plots/legends.ts";
+import type { Scene } from "../../core/plots/scene.ts";
+import { eyeNames, strategyNames } from "../i18n/names.ts";
+import { useDateFormat } from "../i18n/format.ts";
+import { Toggle } from "../ui/Toggle.tsx";
+import { IndicesTable } from "./IndicesTable.tsx";
+import { PrintButton } from "./PrintButton.tsx";
+import { markedResult, type WithResult } from "./result-model.ts";
+import { SceneView } from "./SceneView.tsx";
+import type { ResultMarks } from "./use-marks.ts";
+
+// The result display (accounts seed §2 "Result view and print"): every index, every plot of the result, the
+// baseline and unreliable toggles with their rules, and the print button. Plots keep the field's natural order:
+// Octopus-style first (greyscale, thresholds, values, comparison), then the Humphrey probability maps; the
+// remaining analysis (Humphrey values, Bebie, difference, legends) folds away (client setting analysisExpanded).
+
+export const FIELD_SIZE = 240;
+
+const disabledReasons: Record<Exclude<BaselineToggleState, { enabled: true }>["reason"], MessageDescriptor> = {
+  invalid: msg`Only a complete, valid result can be the baseline.`,
+  unreliable: msg`An unreliable result cannot be the baseline.`,
+  "no-normative-database": msg`This result has no normative database, so it cannot be the baseline.`,
+  "not-monocular": msg`Only a right- or left-eye result can be the baseline.`,
+};
+
+export function screenPlots(m: WithResult, analysis: ResultAnalysis, reference: WithResult | null): ResultPlots {
+  return resultPlots({
+    result: m.result,
+    analysis,
+    reference: reference?.result.thresholds ?? null,
+    medium: "screen",
+    field: { width: FIELD_SIZE, height: FIELD_SIZE },
+    gaze: { width: FIELD_SIZE * 4, height: 130 },
+  });
+}
+
+function PlotGrid({ scenes }: { scenes: ReadonlyArray<Scene | null> }) {
+  const shown = scenes.filter((s): s is Scene => s !== null);
+  if (shown.length === 0) return null;
+  return <div className="plot-grid">{shown.map((s) => <SceneView key={s.plot} scene={s} />)}</div>;
+}
+
+export interface ResultDisplayProps {
+  readonly measurement: WithResult;
+  readonly analysis: ResultAnalysis | null;
+  readonly reference: WithResult | null;
+  readonly marks: ResultMarks;
+  readonly analysisExpanded: boolean;
+  onAnalysisExpanded(expanded: boolean): void;
+  /** Draws the printed page of this result (PrintLayout) while printing. */
+  renderPrint(): React.ReactNode;
+}
+
+export function ResultDisplay({ measurement: m, analysis, reference, marks, analysisExpanded, onAnalysisExpanded, renderPrint }: ResultDisplayProps) {
+  const { t, i18n } = useLingui();
+  const format = useDateFormat();
+  const r = m.result;
+  const plots = useMemo(() => (analysis ? screenPlots(m, analysis, reference) : null), [m, analysis, reference]);
+  const legends = useMemo(() => [thresholdColourLegend(130), totalDeviationLegend(130), valueLegend(90, 220)], []);
+  const marked = markedResult(m);
+  const unreliable = marks.unreliable.has(m.id);
+  const isBaseline = marks.baseline.left === m.id || marks.baseline.right === m.id;
+  const state = baselineToggleState(marked, marks.unreliable);
+  const [announce, setAnnounce] = useState("");
+  const detailsId = `analysis-${m.id}`;
+
+  return (
+    <article className="card result" id={`result-${m.id}`} aria-labelledby={`result-title-${m.id}`} data-testid="result-display">
+      <header className="result-head">
+        <div className="spacer">
+          <h3 id={`result-title-${m.id}`}>
+            {i18n._(eyeNames[r.eye])} · {patternLabel[r.pattern]} · {i18n._(strategyNames[r.strategy])}
+          </h3>
+          <p className="muted num">{format.dateTime(r.takenAt)}{m.displayName ? ` · ${m.displayName}` : ""}</p>
+        </div>
+        <div className="result-marks">
+          <Toggle label={t`Baseline`} checked={isBaseline} disabled={!isBaseline && !state.enabled}
+            onChange={() => { marks.toggleBaseline(marked); setAnnounce(isBaseline ? t`Baseline cleared.` : t`Marked as baseline.`); }} />
+          <Toggle label={t`Unreliable`} checked={unreliable}
+            onChange={(on) => { marks.setUnreliable(m.id, on); setAnnounce(on ? t`Marked unreliable: left out of the progression chart.` : t`Marked reliable again.`); }} />
+          {!state.enabled && !isBaseline && <p className="muted hint">{i18n._(disabledReasons[state.reason])}</p>}
+          <PrintButton renderPrint={renderPrint} />
+        </div>
+        <p className="visually-hidden" role="status">{announce}</p>
+      </header>
+
+      <IndicesTable result={r} analysis={analysis} />
+
+      {!plots ? (
+        <p className="alert alert-warning">{t`This result is incomplete, so its plots cannot be drawn.`}</p>
+      ) : (
+        <>
+          <PlotGrid scenes={[plots.esterman, plots.grayscale, plots.octopusThresholds, plots.numerical, plots.loss, plots.totalDeviationProbability, plots.patternDeviationProbability]} />
+          {plots.gaze ? (
+            <div className="gaze-scroll"><SceneView scene={plots.gaze} /></div>
+          ) : (
+            <p className="muted">{t`Gaze was not tracked in this test.`}</p>
+          )}
+          {!plots.esterman && (
+            <section className="analysis">
+              <button type="button" className="btn btn-link" aria-expanded={analysisExpanded} aria-controls={detailsId}
+                onClick={() => onAnalysisExpanded(!analysisExpanded)}>
+                {analysisExpanded ? t`Hide the detailed analysis` : t`Show the detailed analysis`}
+              </button>
+              {analysisExpanded && (
+                <div id={detailsId}>
+                  <PlotGrid scenes={[plots.humphreyThresholds, plots.totalDeviation, plots.patternDeviation, plots.bebie, plots.difference]} />
+                  {!plots.difference && <p className="muted">{t`No earlier result of this eye and pattern to compare with.`}</p>}
+                  <div className="plot-grid legends">{legends.map((s) => <SceneView key={s.plot} scene={s} />)}</div>
+                </div>
+              )}
+            </section>
+          )}
+        </>
+      )}
+    </article>
+  );
+}

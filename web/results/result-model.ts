@@ -1,0 +1,119 @@
+// What the result page computes from stored measurements, as pure functions (tested in tests/web/results):
+// which results are valid, their analysis, the marks' inputs, the progression points and the indices as printed.
+
+import { analyseResult, ageAtTest, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import { hasNormativeDatabase, DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { patternsWithGeometry, getPattern } from "../../core/analytics/patterns.ts";
+import type { MarkedResult } from "../../core/analytics/progression/baseline.ts";
+import type { ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
+import { Eye, Pattern } from "../../core/model/enums.ts";
+import type { Measurement } from "../../core/model/measurement.ts";
+import type { MeasurementResult } from "../../core/model/measurement-result.ts";
+
+export type WithResult = Measurement & { readonly result: MeasurementResult };
+
+export const hasResult = (m: Measurement): m is WithResult => m.result !== null;
+
+/**
+ * A result is valid when it has a value for every location of its pattern (a test stopped early or sent with a
+ * broken location list is not): only valid results may be baseline and appear on the progression chart.
+ */
+export function resultValid(r: MeasurementResult): boolean {
+  if (!patternsWithGeometry.includes(r.pattern)) return false;
+  return r.thresholds.length === getPattern(r.pattern).points.length && r.thresholds.every((t) => Number.isFinite(t));
+}
+
+/** The full analysis of a stored result for a patient born on `birthdate`; null when it cannot be analysed. */
+export function analyseStored(r: MeasurementResult, birthdate: string): ResultAnalysis | null {
+  if (!resultValid(r)) return null;
+  return analyseResult({
+    pattern: r.pattern,
+    eye: r.eye,
+    age: ageAtTest(birthdate, r.takenAt),
+    thresholds: r.thresholds,
+    normativeVersion: r.normativeVersion,
+    catchTrials: r.catchTrials,
+    gazeTracking: r.gazeTracking,
+    normValues: r.normValues,
+  });
+}
+
+/** "Only results with a normative database can be baseline": a stored null version means none was used. */
+export const resultHasNormativeDatabase = (r: MeasurementResult): boolean =>
+  r.normativeVersion !== null && hasNormativeDatabase(r.pattern, r.normativeVersion);
+
+export function markedResult(m: WithResult): MarkedResult {
+  return {
+    id: m.id,
+    eye: m.result.eye,
+    pattern: m.result.pattern,
+    takenAt: m.result.takenAt,
+    valid: resultValid(m.result),
+    hasNormativeDatabase: resultHasNormativeDatabase(m.result),
+  };
+}
+
+/** The mean defect the chart plots: the analysis' (same normals as the page shows), else the stored one. */
+export function meanDefectOf(r: MeasurementResult, analysis: ResultAnalysis | null): number | null {
+  return analysis?.display.meanDefect ?? r.meanDefect;
+}
+
+/** Progression points of a patient's results; the chart's own rules (valid, reliable, G or 24-2) filter them. */
+export function progressionPoints(
+  results: readonly WithResult[], unreliable: ReadonlySet<string>, analyses: ReadonlyMap<string, ResultAnalysis | null>,
+): ProgressionPoint[] {
+  return results.map((m) => ({
+    measurementId: m.id,
+    takenAt: m.result.takenAt,
+    meanDefect: meanDefectOf(m.result, analyses.get(m.id) ?? null),
+    eye: m.result.eye,
+    pattern: m.result.pattern,
+    valid: resultValid(m.result),
+    unreliable: unreliable.has(m.id),
+  }));
+}
+
+/** "Test duration m:s" (accounts seed §9). */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+/** "Values to 2 decimals" (accounts seed §9); a dash where there is none. */
+export const dB2 = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? "–" : v.toFixed(2));
+
+/** A catch-trial tally as "errors/presentations (rate %)". */
+export function catchTrialText(t: { errors: number; presentations: number } | null | undefined): string {
+  if (!t || t.presentations <= 0) return "–";
+  return `${t.errors}/${t.presentations} (${Math.round((100 * t.errors) / t.presentations)} %)`;
+}
+
+/** Normative version as shown: older results without one use the default database (it carries its date). */
+export const normativeVersionText = (v: string | null | undefined, hasDatabase: boolean): string | null =>
+  hasDatabase ? (v ?? DEFAULT_NORMATIVE_VERSION) : null;
+
+/** Results by day, newest first, with each day's right eye before its left (the history's pairs). */
+export function pairsByDay(results: readonly WithResult[]): Array<{ day: string; right: WithResult[]; left: WithResult[]; other: WithResult[] }> {
+  const sorted = [...results].sort((a, b) => b.result.takenAt.localeCompare(a.result.takenAt));
+  const days: Array<{ day: string; right: WithResult[]; left: WithResult[]; other: WithResult[] }> = [];
+  for (const m of sorted) {
+    const day = m.result.takenAt.slice(0, 10);
+    let entry = days.at(-1);
+    if (!entry || entry.day !== day) days.push((entry = { day, right: [], left: [], other: [] }));
+    (m.result.eye === Eye.Right ? entry.right : m.result.eye === Eye.Left ? entry.left : entry.other).push(m);
+  }
+  return days;
+}
+
+/** The earlier result of the same eye and pattern: the reference of the difference plot. */
+export function previousOfSameKind(results: readonly WithResult[], current: WithResult): WithResult | null {
+  let best: WithResult | null = null;
+  for (const m of results) {
+    if (m.id === current.id || m.result.eye !== current.result.eye || m.result.pattern !== current.result.pattern) continue;
+    if (m.result.takenAt >= current.result.takenAt || !resultValid(m.result)) continue;
+    if (!best || m.result.takenAt > best.result.takenAt) best = m;
+  }
+  return best;
+}
+
+export const isEsterman = (r: MeasurementResult) => r.pattern === Pattern.Esterman;
