@@ -8,7 +8,7 @@ export interface CalendarDate {
 
 const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
-/** A real calendar date from "YYYY-MM-DD", else undefined (so 2023-02-29 is refused). */
+/** The real calendar date a "YYYY-MM-DD" text names, else undefined (so 2023-02-29 is refused). */
 export const parseIsoDate = (value: string): CalendarDate | undefined => {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return undefined;
