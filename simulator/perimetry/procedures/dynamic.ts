@@ -1,4 +1,4 @@
-import { type Procedure, MAX_DB, MIN_DB, bracketEstimate, clampDb } from "./procedure.ts";
+import { type Procedure, MAX_DB, MIN_DB, bracketing } from "./procedure.ts";
 
 /**
  * DS, the Octopus Dynamic strategy (Weber & Klimaschka 1995): one crossing of the threshold with a step that grows with
@@ -9,31 +9,8 @@ import { type Procedure, MAX_DB, MIN_DB, bracketEstimate, clampDb } from "./proc
 export const dynamicStep = (level: number, expected: number): number =>
   Math.round(Math.min(10, Math.max(2, 2 + 0.4 * (expected - level))));
 
-export const dynamicStrategy = (start: number, expected: number): Procedure => {
-  let level = clampDb(start);
-  let lastSeen: number | null = null;
-  let lastUnseen: number | null = null;
-  let presentations = 0;
-  let done = false;
-  return {
-    get done() {
-      return done;
-    },
-    get presentations() {
-      return presentations;
-    },
-    seen: null,
-    nextLevel: () => level,
-    record: (shown, seen) => {
-      presentations++;
-      if (seen) lastSeen = shown;
-      else lastUnseen = shown;
-      if ((lastSeen !== null && lastUnseen !== null) || (seen && shown >= MAX_DB) || (!seen && shown <= MIN_DB)) {
-        done = true;
-        return;
-      }
-      level = clampDb(seen ? shown + 2 : shown - dynamicStep(shown, expected));
-    },
-    estimate: () => bracketEstimate(lastSeen, lastUnseen),
-  };
-};
+export const dynamicStrategy = (start: number, expected: number): Procedure =>
+  bracketing(start, (shown, seen, { lastSeen, lastUnseen }) => {
+    if ((lastSeen !== null && lastUnseen !== null) || (seen && shown >= MAX_DB) || (!seen && shown <= MIN_DB)) return "done";
+    return seen ? shown + 2 : shown - dynamicStep(shown, expected);
+  });

@@ -25,3 +25,39 @@ export const bracketEstimate = (lastSeen: number | null, lastUnseen: number | nu
   if (lastUnseen === null) return lastSeen; // seen at the dimmest level: at least that
   return (lastSeen + lastUnseen) / 2;
 };
+
+/** What a bracketing procedure has seen so far: the last levels seen and not seen. */
+export interface Bracket {
+  readonly lastSeen: number | null;
+  readonly lastUnseen: number | null;
+}
+
+/**
+ * The skeleton the thresholding procedures share: show a level, record the response in the bracket, and ask the
+ * procedure's stepping rule for the next level or "done". The estimate is the midpoint of the final bracket.
+ */
+export const bracketing = (start: number, next: (shown: number, seen: boolean, bracket: Bracket) => number | "done"): Procedure => {
+  let level = clampDb(start);
+  const bracket = { lastSeen: null as number | null, lastUnseen: null as number | null };
+  let presentations = 0;
+  let done = false;
+  return {
+    get done() {
+      return done;
+    },
+    get presentations() {
+      return presentations;
+    },
+    seen: null,
+    nextLevel: () => level,
+    record: (shown, seen) => {
+      presentations++;
+      if (seen) bracket.lastSeen = shown;
+      else bracket.lastUnseen = shown;
+      const step = next(shown, seen, bracket);
+      if (step === "done") done = true;
+      else level = clampDb(step);
+    },
+    estimate: () => bracketEstimate(bracket.lastSeen, bracket.lastUnseen),
+  };
+};

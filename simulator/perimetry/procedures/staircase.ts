@@ -1,4 +1,4 @@
-import { type Procedure, MAX_DB, MIN_DB, bracketEstimate, clampDb } from "./procedure.ts";
+import { type Procedure, MAX_DB, MIN_DB, bracketing } from "./procedure.ts";
 
 /**
  * Normal strategy: the 4-2 staircase (full threshold). Start at the expected level, move 4 dB against each response
@@ -7,43 +7,21 @@ import { type Procedure, MAX_DB, MIN_DB, bracketEstimate, clampDb } from "./proc
  * brightest, ends the staircase.
  */
 export const staircase42 = (start: number): Procedure => {
-  let level = clampDb(start);
   let step = 4;
   let reversals = 0;
   let lastDirection = 0;
-  let lastSeen: number | null = null;
-  let lastUnseen: number | null = null;
   let missesAtMin = 0;
-  let presentations = 0;
-  let done = false;
-  return {
-    get done() {
-      return done;
-    },
-    get presentations() {
-      return presentations;
-    },
-    seen: null,
-    nextLevel: () => level,
-    record: (shown, seen) => {
-      presentations++;
-      if (seen) lastSeen = shown;
-      else lastUnseen = shown;
-      const direction = seen ? 1 : -1;
-      if (lastDirection !== 0 && direction !== lastDirection) {
-        reversals++;
-        step = 2;
-      }
-      lastDirection = direction;
-      if (!seen && shown === MIN_DB) missesAtMin++;
-      if (reversals >= 2 || (seen && shown === MAX_DB) || missesAtMin >= 2) {
-        done = true;
-        return;
-      }
-      level = clampDb(shown + direction * step);
-    },
-    estimate: () => bracketEstimate(lastSeen, lastUnseen),
-  };
+  return bracketing(start, (shown, seen) => {
+    const direction = seen ? 1 : -1;
+    if (lastDirection !== 0 && direction !== lastDirection) {
+      reversals++;
+      step = 2;
+    }
+    lastDirection = direction;
+    if (!seen && shown === MIN_DB) missesAtMin++;
+    if (reversals >= 2 || (seen && shown === MAX_DB) || missesAtMin >= 2) return "done";
+    return shown + direction * step;
+  });
 };
 
 /** A second determination is made where the first differs from the expected level by more than this (dB). */
