@@ -1,5 +1,4 @@
 import { getPattern } from "../../../core/analytics/patterns.ts";
-import { DEFAULT_NORMATIVE_VERSION, getNormativeDatabase } from "../../../core/analytics/normative/registry.ts";
 import { Showtime, StimuliUpdate, StimulusSize } from "../../../core/model/enums.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import { PerimetryTest, runToEnd, type PerimetryTestSpec } from "../../perimetry/engine.ts";
@@ -7,14 +6,13 @@ import { createPatient } from "../../perimetry/patient.ts";
 import { PROFILES, type PatientProfile } from "../../perimetry/profiles.ts";
 import { createRng } from "../../perimetry/random.ts";
 import { toMeasurementResult } from "../../perimetry/result.ts";
-import { defectAt, type DemoResultInput } from "./results.ts";
+import { birthdateOf, defectAt, type DemoResultInput } from "./results.ts";
 
 // Demo results run by the simulator's perimetry engine: a simulated patient whose true field follows the demo course
 // (the same eye keeps the same field noise from visit to visit, its loss deepening with the years) sits a real test
-// procedure. Where a normative database exists (24-2, 10-2) the result is scored against it, so it can be a
-// progression baseline; elsewhere it keeps the headset's own hill-of-vision scoring.
-
-const round2 = (x: number) => Math.round(x * 100) / 100;
+// procedure. Where a normative database exists (24-2, 10-2) the result is scored against it at the patient's age in
+// completed years (toMeasurementResult with the birthdate), so it can be a progression baseline and its stored MD is
+// the one the result page recomputes; elsewhere it keeps the headset's own hill-of-vision scoring.
 
 export const engineResult = (i: DemoResultInput): MeasurementResult => {
   const geometry = getPattern(i.pattern);
@@ -40,27 +38,12 @@ export const engineResult = (i: DemoResultInput): MeasurementResult => {
     trackGaze: true,
   };
   const outcome = runToEnd(new PerimetryTest(spec, patient, createRng(`demo-test/${i.seed}`)));
-  const result = toMeasurementResult(outcome, spec, {
+  return toMeasurementResult(outcome, spec, {
     measurementId: i.measurementId,
     patientId: i.patientId,
     takenAt: i.takenAt,
     deviceAlias: i.deviceAlias,
     gazeCalibration: true,
+    patientBirthdate: birthdateOf(i),
   });
-  const norms = getNormativeDatabase(i.pattern, DEFAULT_NORMATIVE_VERSION);
-  if (!norms) return result;
-  const blind = new Set(geometry.blindSpotIndices);
-  const normValues = result.thresholds.map((_, k) => round2((norms.intercept[k] ?? 0) + (norms.slope[k] ?? 0) * i.ageYears));
-  const defects = result.thresholds.map((t, k) => round2(normValues[k]! - t));
-  const used = defects.filter((_, k) => !blind.has(k));
-  const md = used.reduce((a, b) => a + b, 0) / used.length;
-  const slv = Math.sqrt(used.reduce((a, d) => a + (d - md) ** 2, 0) / (used.length - 1));
-  return {
-    ...result,
-    normValues,
-    defects,
-    meanDefect: round2(md),
-    squareRootLossVariance: round2(slv),
-    normativeVersion: DEFAULT_NORMATIVE_VERSION,
-  };
 };

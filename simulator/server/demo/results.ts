@@ -2,11 +2,14 @@ import { Eye, Pattern, Showtime, StimulusSize, Strategy, type Eye as EyeT, type 
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import { getPattern, pointsForEye } from "../../../core/analytics/patterns.ts";
 import { DEFAULT_NORMATIVE_VERSION, getNormativeDatabase } from "../../../core/analytics/normative/registry.ts";
+import { ageAtTest } from "../../../core/analytics/result-analysis.ts";
+import { withStoredIndices } from "../../perimetry/result.ts";
 
 // Realistic demo result histories (issue #4 item 7: "realistic fixtures" until results come from the perimetry
 // engine). Thresholds are the normative database's age-corrected normal per location, minus a defect that follows a
 // chosen course (healthy, a glaucomatous superior arcuate defect that deepens over the years, or advanced loss), plus
-// test-retest noise that grows where sensitivity is low. Deterministic for a seed.
+// test-retest noise that grows where sensitivity is low. Deterministic for a seed. The stored indices are
+// core/analytics' own (withStoredIndices), at the patient's age in completed years, as the result page recomputes them.
 
 export type Course = "healthy" | "early-glaucoma" | "advanced-glaucoma";
 
@@ -25,6 +28,7 @@ export const seeded = (seed: number) => {
 };
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** Loss in dB at a location (x, y right-eye degrees) after `years` of the course. */
 export const defectAt = (course: Course, x: number, y: number, years: number): number => {
@@ -50,7 +54,15 @@ export interface DemoResultInput {
   readonly strategy: StrategyT;
   readonly deviceAlias: string;
   readonly seed: number;
+  /** The patient's birthdate; when absent, the one `ageYears` before `takenAt`. Normals use the completed years. */
+  readonly birthdate?: string;
 }
+
+const dayMs = 86400_000;
+
+/** The birthdate of a demo input, given or derived from its age at the test. */
+export const birthdateOf = (i: DemoResultInput): string =>
+  i.birthdate ?? new Date(Date.parse(i.takenAt) - i.ageYears * 365.25 * dayMs).toISOString().slice(0, 10);
 
 export const demoResult = (i: DemoResultInput): MeasurementResult => {
   const rng = seeded(i.seed);
@@ -58,10 +70,11 @@ export const demoResult = (i: DemoResultInput): MeasurementResult => {
   const points = pointsForEye(geometry, i.eye);
   const norms = getNormativeDatabase(i.pattern, DEFAULT_NORMATIVE_VERSION);
   const blind = new Set(geometry.blindSpotIndices);
+  const age = ageAtTest(birthdateOf(i), i.takenAt);
   const normValues = points.map((p, k) => {
     const intercept = norms?.intercept[k];
     const slope = norms?.slope[k];
-    if (intercept !== null && intercept !== undefined && slope !== null && slope !== undefined) return round1(intercept + slope * i.ageYears);
+    if (intercept !== null && intercept !== undefined && slope !== null && slope !== undefined) return round2(intercept + slope * age);
     return round1(33 - 0.25 * Math.hypot(p.x, p.y) - 0.07 * (i.ageYears - 20)); // hill of vision when no table
   });
   const mirror = i.eye === Eye.Left ? -1 : 1;
@@ -73,15 +86,12 @@ export const demoResult = (i: DemoResultInput): MeasurementResult => {
   });
   const defects = thresholds.map((t, k) => (blind.has(k) ? 0 : round1(normValues[k]! - t)));
   const counted = defects.filter((_, k) => !blind.has(k));
-  const md = counted.reduce((a, b) => a + b, 0) / counted.length;
-  const lv = counted.reduce((a, d) => a + (d - md) ** 2, 0) / (counted.length - 1);
-  const ms = thresholds.filter((_, k) => !blind.has(k)).reduce((a, b) => a + b, 0) / counted.length;
   const presentations = Math.round(counted.length * (i.strategy === Strategy.Normal ? 5.5 : 3.2) + 20);
   const fp = Math.round(rng.next() * 2);
   const fn = Math.round(rng.next() * (i.course === "healthy" ? 1 : 3));
   const fl = Math.round(rng.next() * 2);
   const meanDistance = Array.from({ length: 120 }, () => round1(Math.abs(rng.normal()) * 0.9));
-  return {
+  return withStoredIndices({
     measurementId: i.measurementId,
     patientId: i.patientId,
     takenAt: i.takenAt,
@@ -99,10 +109,10 @@ export const demoResult = (i: DemoResultInput): MeasurementResult => {
     thresholds,
     defects,
     normValues: norms ? normValues : null,
-    meanSensitivity: round1(ms),
-    meanDefect: norms ? round1(md) : null,
-    squareRootLossVariance: norms ? round1(Math.sqrt(lv)) : null,
-    vfi: norms ? Math.max(0, Math.min(100, Math.round(100 - md * 3.2))) : null,
+    meanSensitivity: 0,
+    meanDefect: null,
+    squareRootLossVariance: null,
+    vfi: null,
     falseNegatives: fn,
     falsePositives: fp,
     fixationLosses: fl,
@@ -118,7 +128,7 @@ export const demoResult = (i: DemoResultInput): MeasurementResult => {
     gazeCalibration: true,
     background: 31.5,
     deviceAlias: i.deviceAlias,
-  };
+  }, age);
 };
 
 export { Pattern };

@@ -114,6 +114,7 @@ const addHistory = async (tx: Queryable, org: string, patientId: string, birthda
           patientId,
           takenAt: takenAt.toISOString(),
           ageYears: age,
+          birthdate,
           yearsIntoCourse: startYearsAgo - yearsAgo + (eye === Eye.Left ? 0.5 : 0),
           course,
           eye,
