@@ -42,8 +42,8 @@ export interface ShapeOptions {
   readonly translate?: Translate;
   readonly palette?: Readonly<Record<string, string>>;
   readonly fontFamily?: string;
-  /** Font of tabular text. Canvas has no font-variant-numeric (Konva's fontVariant only takes small-caps), so
-   * columns of numbers align through a family whose digits are tabular by default. */
+  /** Font of tabular text. Canvas has no font-variant-numeric, and Konva's fontVariant only feeds the canvas `font`
+   * shorthand (normal or small-caps), so columns of numbers align through a family whose digits are tabular by default. */
   readonly tabularFontFamily?: string;
 }
 
