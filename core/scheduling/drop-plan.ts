@@ -44,7 +44,8 @@ export type DropPlan<C extends Card> =
  * - "Drops where destination equals source are ignored."
  * - "A measurement paired with another-eye one moves together with it."
  * - "Cards are not droppable between linked perimetry cards" -> refused with CANNOT_DROP_NOTICE.
- * - "If a test is running on the target device the target index shifts by one so the running item stays first."
+ * - "If a test is running on the target device the target index shifts by one so the running item stays first":
+ *   past the running item and its other-eye partner, which stay first together.
  * The running item itself (first card of a running lane, with its partner) does not move.
  */
 export function planDrop<C extends Card>(lanes: readonly Lane<C>[], drop: Drop): DropPlan<C> {
@@ -68,7 +69,7 @@ export function planDrop<C extends Card>(lanes: readonly Lane<C>[], drop: Drop):
   const rest = indexed.filter((c) => !movingIds.has(c.id));
   const landing = Math.max(0, Math.min(destination.index, indexed.length));
   let gap = indexed.slice(0, landing).filter((c) => !movingIds.has(c.id)).length;
-  if (to.running && gap === 0 && rest.length > 0) gap = runningTargetIndex(gap);
+  if (to.running) gap = runningTargetIndex(rest, gap);
 
   if (isGapBetweenLinked(rest, gap)) return { outcome: "refused", notice: CANNOT_DROP_NOTICE };
 
@@ -87,8 +88,16 @@ export function planDrop<C extends Card>(lanes: readonly Lane<C>[], drop: Drop):
   };
 }
 
-/** "If a test is running on the target device the target index shifts by one so the running item stays first." */
-export const runningTargetIndex = (index: number): number => index + 1;
+/**
+ * "If a test is running on the target device the target index shifts by one so the running item stays first."
+ * `items` is the running lane without the dragged cards. The running item's other-eye partner stays beside it ("A
+ * measurement paired with another-eye one moves together with it"), so a drop in front lands after the pair, not
+ * between it (which would be refused).
+ */
+export function runningTargetIndex(items: readonly Card[], index: number): number {
+  if (index > 0 || items.length === 0) return index;
+  return blockAt(items, 0).length;
+}
 
 /** The lanes with a plan's optimistic order applied (other lanes untouched). */
 export function applyDropPlan<C extends Card>(lanes: readonly Lane<C>[], plan: DropPlan<C>): Lane<C>[] {

@@ -59,10 +59,36 @@ describe("planDrop (scheduling seed §4 'Drag and drop of measurements')", () =>
   });
 
   it("'If a test is running on the target device the target index shifts by one so the running item stays first.'", () => {
-    expect(runningTargetIndex(0)).toBe(1);
+    expect(runningTargetIndex([card("run"), card("y")], 0)).toBe(1);
+    expect(runningTargetIndex([card("run"), card("l", "run"), card("y")], 0)).toBe(2);
+    expect(runningTargetIndex([card("run"), card("y")], 2)).toBe(2);
     const lanes = [lane("A", [card("a")]), lane("B", [card("run"), card("y")], true)];
     const plan = planDrop(lanes, { source: { deviceId: "A", index: 0 }, destination: { deviceId: "B", index: 0 } });
     expect(ids(applyDropPlan(lanes, plan)[1])).toEqual(["run", "a", "y"]);
+  });
+
+  it("a drop at index 0 of a lane whose running item has an other-eye partner lands after the pair", () => {
+    // Seed §4: "If a test is running on the target device the target index shifts by one so the running item stays
+    // first." and "A measurement paired with another-eye one moves together with it.": the running item and its
+    // partner stay first, the dropped card goes after them (it is not a drop between the pair).
+    const lanes = [lane("A", [card("a")]), lane("B", [card("run"), card("l", "run"), card("y")], true)];
+    const plan = planDrop(lanes, { source: { deviceId: "A", index: 0 }, destination: { deviceId: "B", index: 0 } });
+    expect(plan.outcome).toBe("moved");
+    expect(ids(applyDropPlan(lanes, plan)[1])).toEqual(["run", "l", "a", "y"]);
+    // Within the running lane too: the last card dragged to the front stops behind the running pair.
+    const within = planDrop(lanes, { source: { deviceId: "B", index: 2 }, destination: { deviceId: "B", index: 0 } });
+    expect(within).toEqual({ outcome: "ignored", reason: "same-place" });
+    const longer = [lane("B", [card("run"), card("l", "run"), card("x"), card("y")], true)];
+    const front = planDrop(longer, { source: { deviceId: "B", index: 3 }, destination: { deviceId: "B", index: 0 } });
+    expect(ids(applyDropPlan(longer, front)[0])).toEqual(["run", "l", "y", "x"]);
+  });
+
+  it("a drop between the running item and its partner is still refused ('Cards are not droppable between linked perimetry cards')", () => {
+    const lanes = [lane("A", [card("a")]), lane("B", [card("run"), card("l", "run")], true)];
+    expect(planDrop(lanes, { source: { deviceId: "A", index: 0 }, destination: { deviceId: "B", index: 1 } })).toEqual({
+      outcome: "refused",
+      notice: CANNOT_DROP_NOTICE,
+    });
   });
 
   it("the running item (and its partner) does not move", () => {
