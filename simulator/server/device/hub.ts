@@ -12,7 +12,10 @@ import { getPatient } from "../store/patients.ts";
 import type { StandaloneConfig } from "../../../core/model/measurement.ts";
 
 // Connected headsets by serial. Sends each one its queue and stand-alone setting whenever they change, and carries
-// commands (start, pause, resume, stop) that wait for the headset's ack.
+// commands (start, pause, resume, stop) that wait for the headset's ack. The sends of one kind to one headset go one after
+// the other: each reads the database in several steps, and overlapping ones (a reconnecting headset's hello and the
+// technician's switch-off at the same moment) could otherwise finish out of order and leave the headset with a setting
+// or queue that no longer holds. Each send starts after its change is committed, so the last one sent was read last.
 
 export interface DeviceHub {
   attach(deviceSn: string, socket: WebSocket): void;
@@ -46,8 +49,24 @@ const testConfig = (c: Omit<StandaloneConfig, "patientId"> & { patientId: string
   tutorial: c.tutorial,
 });
 
+/** Runs tasks of the same key one after the other (in call order); tasks of different keys run side by side. */
+const sendsInOrder = () => {
+  const tails = new Map<string, Promise<void>>();
+  return (key: string, task: () => Promise<void>): Promise<void> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(task, task);
+    tails.set(key, run);
+    void run
+      .finally(() => {
+        if (tails.get(key) === run) tails.delete(key);
+      })
+      .catch(() => undefined);
+    return run;
+  };
+};
+
 export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => {
   const sockets = new Map<string, WebSocket>();
+  const inOrder = sendsInOrder();
   const pending = new Map<string, { sn: string; resolve: () => void; reject: (e: Failure) => void; timer: NodeJS.Timeout }>();
 
   const send = (sn: string, message: ServerMessage) => {
@@ -89,6 +108,21 @@ export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => 
     return items;
   };
 
+  const pushStandaloneNow = async (sn: string) => {
+    if (!sockets.has(sn)) return;
+    try {
+      const device = await deviceBySnAnywhere(db, sn);
+      if (!device?.standaloneId) return send(sn, { type: "standalone", standaloneId: null, config: null });
+      const rows = await db.query<{ body: StandaloneConfig }>("select body from standalone_configs where id = $1", [device.standaloneId]);
+      const config = rows[0]?.body;
+      if (!config) return send(sn, { type: "standalone", standaloneId: null, config: null });
+      const patient = await getPatient(db, device.organisationId, config.patientId);
+      send(sn, { type: "standalone", standaloneId: device.standaloneId, config: testConfig(config, patient) });
+    } catch (e) {
+      console.error(`[isopter server] stand-alone setting for ${sn}:`, e);
+    }
+  };
+
   return {
     attach(sn, socket) {
       const old = sockets.get(sn);
@@ -125,28 +159,16 @@ export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => 
       if (ok) p.resolve();
       else p.reject(new Failure("device_not_connected", `${commandFailed}${error ? ` (${error})` : ""}`));
     },
-    async pushQueue(sn) {
-      if (!sockets.has(sn)) return;
-      try {
-        send(sn, { type: "queue", items: await queueItems(sn) });
-      } catch (e) {
-        console.error(`[isopter server] queue for ${sn}:`, e);
-      }
-    },
-    async pushStandalone(sn) {
-      if (!sockets.has(sn)) return;
-      try {
-        const device = await deviceBySnAnywhere(db, sn);
-        if (!device?.standaloneId) return send(sn, { type: "standalone", standaloneId: null, config: null });
-        const rows = await db.query<{ body: StandaloneConfig }>("select body from standalone_configs where id = $1", [device.standaloneId]);
-        const config = rows[0]?.body;
-        if (!config) return send(sn, { type: "standalone", standaloneId: null, config: null });
-        const patient = await getPatient(db, device.organisationId, config.patientId);
-        send(sn, { type: "standalone", standaloneId: device.standaloneId, config: testConfig(config, patient) });
-      } catch (e) {
-        console.error(`[isopter server] stand-alone setting for ${sn}:`, e);
-      }
-    },
+    pushQueue: (sn) =>
+      inOrder(`queue/${sn}`, async () => {
+        if (!sockets.has(sn)) return;
+        try {
+          send(sn, { type: "queue", items: await queueItems(sn) });
+        } catch (e) {
+          console.error(`[isopter server] queue for ${sn}:`, e);
+        }
+      }),
+    pushStandalone: (sn) => inOrder(`standalone/${sn}`, () => pushStandaloneNow(sn)),
     send,
     closeAll() {
       for (const s of sockets.values()) s.close(1001, "server shutting down");
