@@ -104,6 +104,9 @@ export class VirtualHeadset {
   private readonly timers: NamedTimers;
   private readonly uplink: Uplink;
   private welcomed = false;
+  /** Welcomed, and the server has not yet sent its stand-alone setting on this connection. It may have been switched off
+   * while we were away, so no new repetition starts until it says (offline, the last setting holds). */
+  private settingAwaited = false;
   private alias: string | null = null;
   private serverOffset = 0;
   private powered = false;
@@ -272,6 +275,7 @@ export class VirtualHeadset {
   private lost(): void {
     const was = this.welcomed;
     this.welcomed = false;
+    this.settingAwaited = false;
     this.cancel("heartbeat");
     this.cancel("retry");
     if (was) this.events.emit("connection", false);
@@ -285,6 +289,7 @@ export class VirtualHeadset {
     switch (m.type) {
       case "welcome":
         this.welcomed = true;
+        this.settingAwaited = true;
         this.alias = m.alias;
         this.serverOffset = m.serverTime - this.clock.now();
         this.sendStatus();
@@ -306,6 +311,7 @@ export class VirtualHeadset {
         return;
       case "standalone":
         this.standalone = m.standaloneId && m.config ? { standaloneId: m.standaloneId, config: m.config } : null;
+        this.settingAwaited = false;
         if (!this.run && (this.status === DeviceStatus.Standby || this.status === DeviceStatus.AwaitMeasurement)) this.idle();
         return;
       case "resultAccepted":
@@ -378,6 +384,7 @@ export class VirtualHeadset {
   }
 
   private nextPlan(): RunPlan | null {
+    if (this.standalone && this.settingAwaited) return null;
     if (this.standalone) return { kind: "standalone", ...this.standalone, resultId: `${this.deviceSn}:${this.boot}:${++this.runs}` };
     return this.queue[0] ?? null;
   }
@@ -440,8 +447,9 @@ export class VirtualHeadset {
     this.cancel("idle");
     const s = this.hasWork() ? DeviceStatus.AwaitMeasurement : DeviceStatus.Standby;
     if (s !== this.status) this.setStatus(s);
-    if (this.standalone) this.later("idle", (this.o.standaloneGapMs ?? 30_000) / this.speed, () => this.startNext());
-    else if (this.o.autopilot && this.queue.length > 0) this.later("idle", AUTOPILOT_START_MS / this.speed, () => this.startNext());
+    if (this.standalone) {
+      if (!this.settingAwaited) this.later("idle", (this.o.standaloneGapMs ?? 30_000) / this.speed, () => this.startNext());
+    } else if (this.o.autopilot && this.queue.length > 0) this.later("idle", AUTOPILOT_START_MS / this.speed, () => this.startNext());
   }
 
   private runContext(): RunContext {

@@ -41,6 +41,9 @@ export class FakeServer {
   blackhole = false;
   /** Share of frames to the headset that are lost. */
   dropToHeadset = 0;
+  /** How long after the welcome the queue and stand-alone setting follow (the real server reads them from its
+   * database first). */
+  settingsDelayMs = 0;
   private readonly conns = new Set<Conn>();
   private readonly rng = createRng("fake-server");
   private commandSeq = 0;
@@ -128,8 +131,13 @@ export class FakeServer {
     switch (m.type) {
       case "hello":
         this.sendTo(conn, { type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: m.deviceSn, alias: "Sim", serverTime: this.clock.now() });
-        this.sendTo(conn, { type: "queue", items: this.queue });
-        this.sendTo(conn, { type: "standalone", standaloneId: this.standalone?.standaloneId ?? null, config: this.standalone?.config ?? null });
+        const settings = () => {
+          if (!conn.open) return;
+          this.sendTo(conn, { type: "queue", items: this.queue });
+          this.sendTo(conn, { type: "standalone", standaloneId: this.standalone?.standaloneId ?? null, config: this.standalone?.config ?? null });
+        };
+        if (this.settingsDelayMs > 0) this.clock.setTimeout(settings, this.settingsDelayMs);
+        else settings();
         return;
       case "ack":
         this.acks.set(m.commandId, { ok: m.ok, ...(m.error !== undefined ? { error: m.error } : {}) });

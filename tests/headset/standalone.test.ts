@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { DeviceStatus } from "../../core/model/enums.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
 import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
@@ -97,6 +98,43 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
     server.restore();
     clock.advance(3_000);
     expect(server.standaloneStored.size).toBeGreaterThanOrEqual(madeOffline);
+    headset.stop();
+  });
+
+  // "The device repeats one chosen measurement until switched off and uploads results when back on the network."
+  // (scheduling §4 Stand-alone mode). Switched off while the headset was away, it hears so only once back: the server
+  // sends the setting right after the welcome, but only after reading it from its database. A repetition must not
+  // start in between on the setting the headset had before.
+  it("switched off while offline: after reconnecting it starts no further repetition, not even before the setting arrives", () => {
+    const clock = new VirtualClock(0);
+    const server = new FakeServer(clock);
+    server.settingsDelayMs = 10_000; // far longer than a gap between repetitions (30 s / SPEED)
+    const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-SC", clock, connector: server.connector, speed: SPEED, seed: 7, battery: { vr: 100, vrCharging: true } });
+    server.standalone = { standaloneId: "sa-3", config };
+    headset.start();
+    clock.advance(12_000);
+    expect(headset.resultsProduced).toBeGreaterThan(0);
+    server.cut(true);
+    clock.advance(6_000);
+    const madeOffline = headset.resultsProduced;
+    server.standalone = null; // the technician switches it off while the headset is away
+    let runAtWelcome: unknown = undefined;
+    let startedAfterWelcome = 0;
+    headset.events.on("received", (m) => {
+      if (m.type === "welcome") runAtWelcome = headset.running;
+    });
+    headset.events.on("status", (st) => {
+      if (st === DeviceStatus.Countdown && runAtWelcome !== undefined && headset.running !== runAtWelcome) startedAfterWelcome++;
+    });
+    server.restore();
+    clock.advance(30_000);
+    expect(runAtWelcome).not.toBeUndefined(); // it did reconnect
+    expect(startedAfterWelcome).toBe(0);
+    expect(headset.standalone).toBeNull();
+    expect(headset.status).toBe(DeviceStatus.Standby);
+    // A run under way when it reconnected may finish; nothing after it.
+    expect(headset.resultsProduced - madeOffline).toBeLessThanOrEqual(1);
+    expect(server.standaloneStored.size).toBe(headset.resultsProduced);
     headset.stop();
   });
 });
