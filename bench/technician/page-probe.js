@@ -1,0 +1,154 @@
+// In-page instrumentation for bench/technician.bench.ts, installed with addInitScript before the app's own scripts on
+// every navigation. Plain JavaScript read as text (tsx would wrap named functions in a helper the page lacks).
+// window.__benchConfig = { lanes, cards } is prepended by the bench.
+(() => {
+  const config = window.__benchConfig;
+  const now = () => performance.now();
+
+  // ---- live events: every message the app's live socket receives, by type/operation --------------------------------
+  const live = { messages: 0, bytes: 0, kinds: Object.create(null) };
+  const NativeWebSocket = window.WebSocket;
+  const kindOf = (text) => {
+    const head = text.slice(0, 160);
+    const type = /"type"\s*:\s*"([^"]*)"/.exec(head);
+    const op = /"operation"\s*:\s*"([^"]*)"/.exec(head);
+    return `${type ? type[1] : "?"}${op ? `/${op[1]}` : ""}`;
+  };
+  window.WebSocket = class CountedWebSocket extends NativeWebSocket {
+    constructor(url, protocols) {
+      super(url, protocols);
+      this.addEventListener("message", (e) => {
+        if (typeof e.data !== "string") return;
+        live.messages++;
+        live.bytes += e.data.length;
+        const k = kindOf(e.data);
+        live.kinds[k] = (live.kinds[k] || 0) + 1;
+      });
+    }
+  };
+
+  // ---- long animation frames and long tasks, buffered from the start ------------------------------------------------
+  const loafs = [];
+  const longtasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        loafs.push({
+          startTime: e.startTime,
+          duration: e.duration,
+          blockingDuration: e.blockingDuration,
+          renderStart: e.renderStart,
+          styleAndLayoutStart: e.styleAndLayoutStart,
+          scripts: e.scripts.map((s) => ({
+            invoker: s.invoker,
+            invokerType: s.invokerType,
+            sourceFunctionName: s.sourceFunctionName,
+            sourceURL: s.sourceURL,
+            duration: s.duration,
+            forcedStyleAndLayoutDuration: s.forcedStyleAndLayoutDuration,
+          })),
+        });
+    }).observe({ type: "long-animation-frame", buffered: true });
+  } catch {}
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longtasks.push({ startTime: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  } catch {}
+
+  // ---- first render: all lanes with all their cards in the DOM, then painted ----------------------------------------
+  // t0 is the navigation start (0) on a page load, or the moment of the click for an in-app navigation (arm()).
+  // dom: the mutation that completed the lanes; frame: the next animation frame (style, layout and paint of that frame
+  // follow it); painted: a task queued from that frame's callback, which runs once the frame has been produced.
+  let watch = null;
+  const counts = () => ({
+    lanes: document.querySelectorAll('[data-testid="lane"]').length,
+    cards: document.querySelectorAll('[data-testid="lane"] [data-card-id]').length,
+  });
+  const check = () => {
+    if (!watch || watch.dom !== null) return;
+    const c = counts();
+    if (c.lanes < config.lanes || c.cards < config.cards) return;
+    const w = watch;
+    w.dom = now();
+    w.seen = c;
+    observer.disconnect();
+    requestAnimationFrame(() => {
+      w.frame = now();
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        w.painted = now();
+        const devices = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/device/all") && r.responseEnd <= w.dom);
+        const last = devices[devices.length - 1];
+        w.devicesRequest = last ? { start: last.startTime, requestStart: last.requestStart, responseStart: last.responseStart, responseEnd: last.responseEnd } : null;
+        w.done = true;
+      };
+      channel.port2.postMessage(0);
+    });
+  };
+  const observer = new MutationObserver(check);
+  const arm = (label, t0) => {
+    watch = { label, t0, dom: null, frame: null, painted: null, seen: null, devicesRequest: null, done: false };
+    observer.observe(document, { childList: true, subtree: true });
+    check();
+  };
+  arm("load", 0);
+
+  // ---- frames over a window: gaps between animation frames --------------------------------------------------------
+  let frames = null;
+  const loop = (ts) => {
+    if (!frames) return;
+    frames.times.push(ts);
+    requestAnimationFrame(loop);
+  };
+  const startFrames = () => {
+    frames = { start: now(), times: [], mutations: 0, liveAtStart: live.messages, kindsAtStart: { ...live.kinds } };
+    frames.observer = new MutationObserver((records) => { frames.mutations += records.length; });
+    frames.observer.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+    requestAnimationFrame(loop);
+  };
+  const stopFrames = () => {
+    const f = frames;
+    frames = null;
+    f.observer.disconnect();
+    const end = now();
+    const gaps = [];
+    for (let i = 1; i < f.times.length; i++) gaps.push(f.times[i] - f.times[i - 1]);
+    const kinds = {};
+    for (const k of Object.keys(live.kinds)) {
+      const n = live.kinds[k] - (f.kindsAtStart[k] || 0);
+      if (n > 0) kinds[k] = n;
+    }
+    const windowLoafs = loafs.filter((l) => l.startTime >= f.start - 1000 && l.startTime < end);
+    // Each frame over 50 ms, and whether a long animation frame of this page overlaps it (the page's own work) or not
+    // (the renderer waited: CPU contention from other processes, or the compositor).
+    const slow = [];
+    for (let i = 1; i < f.times.length; i++) {
+      const a = f.times[i - 1];
+      const b = f.times[i];
+      if (b - a <= 50) continue;
+      const loaf = windowLoafs.find((l) => l.startTime < b && l.startTime + l.duration > a);
+      slow.push({ at: a, gap: b - a, loaf: loaf ? loaf.duration : null });
+    }
+    return {
+      seconds: (end - f.start) / 1000,
+      gaps,
+      slow,
+      mutations: f.mutations,
+      liveMessages: live.messages - f.liveAtStart,
+      kinds,
+      loafs: loafs.filter((l) => l.startTime >= f.start && l.startTime < end),
+      longtasks: longtasks.filter((l) => l.startTime >= f.start && l.startTime < end),
+      counts: counts(),
+    };
+  };
+
+  window.__bench = {
+    arm,
+    firstRender: () => watch,
+    startFrames,
+    stopFrames,
+    live: () => ({ messages: live.messages, bytes: live.bytes, kinds: { ...live.kinds } }),
+    loafsSince: (t) => loafs.filter((l) => l.startTime >= t),
+  };
+})();
