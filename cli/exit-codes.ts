@@ -7,6 +7,7 @@ export const ExitCode = {
   BadArguments: 2,
   NotLoggedIn: 3,
   Unreachable: 4,
+  NoSimulator: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -17,6 +18,8 @@ export const exitCodeHelp = [
   "  2  bad arguments (unknown option, missing or malformed value)",
   "  3  not logged in, or the session expired / was refused (run `isopter login`)",
   "  4  server unreachable (network error, nothing listening at the URL)",
+  "  5  no simulated headsets there (`isopter simulate headsets|fault|profile|speed` need a server started by",
+  "     `npm start` or `isopter simulate`)",
 ].join("\n");
 
 /** A failure the CLI reports as one line on stderr and an exit code. */

@@ -1,5 +1,6 @@
 import { createHttpApi } from "../adapters/http/http-api.ts";
 import { memoryStore } from "../adapters/storage/memory-storage.ts";
+import type { EndpointSpec, RequestOfSpec, ResponseOfSpec } from "../core/model/contract/index.ts";
 import type { Api, KeyValueStore } from "../core/ports.ts";
 import { StorageKeys } from "../core/ports.ts";
 import type { SharedOptions } from "./command.ts";
@@ -47,8 +48,21 @@ export function apiFor(target: Target & { server: string }, fetchImpl?: typeof f
   });
 }
 
+/** A typed caller of calls outside core/model/contract (e.g. adapters/http/simulator-control.ts), with the session's
+ * token, through the same HTTP adapter (envelope, errors, fresh tokens stored). */
+export function callerFor<C extends Readonly<Record<string, EndpointSpec>>>(session: Session, calls: C) {
+  const api = createHttpApi({
+    apiBase: apiBaseOf(session.server),
+    storage: { session: tokenSessionStore(session.store, session.profile), local: memoryStore() },
+    contract: calls,
+  });
+  return <K extends keyof C & string>(name: K, input: RequestOfSpec<C[K]>): Promise<ResponseOfSpec<C[K]>> =>
+    api.call(name as never, input as never) as Promise<ResponseOfSpec<C[K]>>;
+}
+
 export interface Session {
   readonly api: Api;
+  readonly store: ProfileStore;
   readonly server: string;
   readonly profile: string;
   readonly token: string;
@@ -68,5 +82,5 @@ export function openSession(options: SharedOptions, io: CliIo): Session {
       ExitCode.NotLoggedIn,
       `profile "${target.profile}" is logged in to ${loggedInTo}, not ${target.server}: run \`isopter login --server ${target.server} --profile NAME\``,
     );
-  return { api: apiFor({ ...target, server: target.server }), server: target.server, profile: target.profile, token };
+  return { api: apiFor({ ...target, server: target.server }), store: target.store, server: target.server, profile: target.profile, token };
 }

@@ -1,8 +1,10 @@
 // `npm start`: the whole system in one process tree: the clinic server (HTTP API, live socket, headset socket, the
-// built web app) and the virtual headsets. Configuration by environment: see simulator/server/config.ts.
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// built web app) and the virtual headsets, which `isopter simulate headsets|fault|profile|speed` control while it runs
+// (simulator/control). Configuration by environment: see simulator/server/config.ts.
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { headsetControl } from "./control/headset-control.ts";
+import { startHeadsets } from "./headset/index.ts";
 import { ConfigError, readConfig } from "./server/config.ts";
 import { ensureDevices, generatedPassword, seedDemo, setDemoPasswords } from "./server/demo/seed.ts";
 import { startServer } from "./server/server.ts";
@@ -11,7 +13,11 @@ const main = async () => {
   const config = readConfig(process.env);
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
   const password = config.demoPassword ?? generatedPassword();
+  // The headsets' control: the server gets it (dev routes for `isopter simulate headsets|fault|profile|speed`), this
+  // process owns the headsets; the server never imports simulator/headset.
+  const control = headsetControl({ speed: config.speed });
   const server = await startServer({
+    simulator: control,
     storage: config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
     host: config.host,
     port: config.port,
@@ -19,22 +25,10 @@ const main = async () => {
   const demo = await seedDemo(server.db, { password, headsets: config.headsets });
   if (!demo.created && config.demoPassword) await setDemoPasswords(server.db, config.demoPassword);
   const serials = await ensureDevices(server.db, config.headsets);
+  const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
 
-  let stopHeadsets: (() => Promise<void>) | undefined;
-  const headsetModule = fileURLToPath(new URL("./headset/index.ts", import.meta.url));
-  if (config.headsets > 0 && existsSync(headsetModule)) {
-    try {
-      const mod = (await import(headsetModule)) as { startHeadsets?: (o: { url: string; serials: string[]; speed: number }) => Promise<{ stop(): Promise<void> }> };
-      if (mod.startHeadsets) {
-        const fleet = await mod.startHeadsets({ url: server.url.replace(/^http/, "ws") + "/device", serials, speed: config.speed });
-        stopHeadsets = () => fleet.stop();
-      } else console.log("Virtual headsets: simulator/headset has no startHeadsets export yet; none started.");
-    } catch (e) {
-      console.log(`Virtual headsets could not start: ${(e as Error).message}`);
-    }
-  } else if (config.headsets > 0) {
-    console.log(`Virtual headsets: none available yet (simulator/headset is not built); ${serials.length} devices are registered and wait for a headset.`);
-  }
+  if (config.headsets > 0) control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials, speed: config.speed }));
+  else control.attach(deviceUrl);
 
   console.log(`Storage: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${join(config.dataDir, "pglite")}`}`);
   console.log(`Isopter listening on ${server.url}`);
@@ -46,7 +40,7 @@ const main = async () => {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await stopHeadsets?.().catch(() => undefined);
+    await control.stop().catch(() => undefined);
     await server.close();
     process.exit(0);
   };

@@ -9,6 +9,7 @@ import type { CliIo } from "../io.ts";
 import { checkServerUrl } from "../profiles/profile-store.ts";
 import { resolveTarget } from "../session.ts";
 import { logIn } from "./login.ts";
+import { registerSimulateControl } from "./simulate-control.ts";
 
 // isopter simulate: the clinic server and N virtual headsets in a child process (`simulator/start.ts`, what `npm start`
 // runs). The CLI never imports the simulator (architecture rule): it starts it and talks to it over the network.
@@ -30,7 +31,18 @@ interface SimulateOptions {
 }
 
 export function registerSimulate(program: Command, io: CliIo): void {
-  defineCommand(program, "simulate", "start the clinic server with N virtual headsets (Ctrl-C stops both)")
+  const simulate = program
+    .command("simulate")
+    .description("run the clinic server with virtual headsets (start, the default), and control them while it runs")
+    .addHelpText(
+      "after",
+      "\nWhile it runs (in another terminal, logged in as an admin or manager of the simulator):" +
+        "\n  isopter simulate headsets [list]        isopter simulate headsets add 2 --speed 20" +
+        "\n  isopter simulate headsets remove VR-0005" +
+        "\n  isopter simulate fault VR-0001 disconnect --for 8" +
+        "\n  isopter simulate profile VR-0001 advanced   isopter simulate speed --all 10",
+    );
+  defineCommand(simulate, "start", "start the clinic server with N virtual headsets (Ctrl-C stops both; the default)", { isDefault: true })
     .option("-n, --headsets <n>", "virtual headsets to run", (v) => (v === "0" ? 0 : positiveIntOption(v)), 4)
     .option("--speed <factor>", "simulated-time factor of the headsets (1 = real time)", nonNegativeNumberOption, 1)
     .addOption(new Option("--faults <set>", "random faults: none, or demo (disconnects, dropped frames, clicker loss, flat battery)").choices(["none", "demo"]).default("none"))
@@ -44,9 +56,9 @@ export function registerSimulate(program: Command, io: CliIo): void {
     .addHelpText(
       "after",
       "\nThe same as `npm start` with PORT, HOST, DATA_DIR, DATABASE_URL, HEADSETS, SPEED, DEMO_PASSWORD and ISOPTER_HEADSET_FAULTS." +
-        "\nNot yet possible from the CLI: adding or removing headsets, injecting one fault, or setting patient profiles while it runs" +
-        "\n(the simulator offers no control channel for them yet)." +
-        "\n\nExample:\n  isopter simulate --headsets 6 --speed 20 --faults demo --login --profile sim\n  isopter devices watch --profile sim",
+        "\nWhile it runs: isopter simulate headsets|fault|profile|speed (see isopter simulate --help)." +
+        "\n\nExample:\n  isopter simulate --headsets 6 --speed 20 --faults demo --login --profile sim\n  isopter devices watch --profile sim" +
+        "\n  isopter simulate headsets add 2 --profile sim",
     )
     .action(async (o: SimulateOptions, cmd: Command) => {
       const shared = sharedOptions(cmd);
@@ -107,4 +119,5 @@ export function registerSimulate(program: Command, io: CliIo): void {
       if (code !== 0 && code !== null) throw new CliError(ExitCode.Failure, `the simulator exited with code ${code}`);
       if (url === null) throw new CliError(ExitCode.Failure, "the simulator stopped before it was listening");
     });
+  registerSimulateControl(simulate, io);
 }

@@ -10,6 +10,7 @@ import { loginRateLimit } from "./auth/rate-limit.ts";
 import { tokenSigner, type TokenClaims } from "./auth/token.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";
+import type { HeadsetControl } from "../control/port.ts";
 import { openDatabase, type Storage } from "./db/open.ts";
 import { acceptDeviceSocket } from "./device/device-socket.ts";
 import { deviceHub } from "./device/hub.ts";
@@ -36,6 +37,8 @@ export interface ServerOptions {
   readonly settings?: Partial<ServerSettings>;
   /** Clock (tests move it). */
   readonly now?: () => number;
+  /** The virtual headsets running beside this server (simulator/start.ts): their control calls go under /api/dev/simulator/. */
+  readonly simulator?: HeadsetControl;
 }
 
 export interface RunningServer {
@@ -124,7 +127,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
 
   let openapi: unknown;
   const api = apiRouter(ctx, endpoints, handlers as never, {
-    ...devRoutes(ctx),
+    ...devRoutes(ctx, options.simulator),
     "GET openapi.json": async (_req, res) => {
       openapi ??= openApiDocument(endpoints, ctx.version);
       sendJson(res, 200, openapi);

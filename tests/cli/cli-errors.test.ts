@@ -48,12 +48,15 @@ describe("other exit codes", () => {
   it("--help lists the exit codes and every command, and exits 0", async () => {
     const run = await isopter(["--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Exit codes:\n  0  success\n  1  failure.*\n  2  bad arguments.*\n  3  not logged in.*\n  4  server unreachable/);
+    expect(run.stdout).toMatch(/Exit codes:\n  0  success\n  1  failure.*\n  2  bad arguments.*\n  3  not logged in.*\n  4  server unreachable.*\n  5  no simulated headsets/);
     for (const c of ["login", "logout", "profiles", "use", "export", "analyse", "devices", "simulate"]) expect(run.stdout).toMatch(new RegExp(`\\n  ${c} `));
   });
 
   it("every command has --help with the shared options", async () => {
-    for (const c of [["login"], ["logout"], ["profiles"], ["export"], ["analyse"], ["simulate"], ["devices", "list"], ["devices", "watch"], ["devices", "ping"], ["devices", "diagnose"]]) {
+    for (const c of [
+      ["login"], ["logout"], ["profiles"], ["export"], ["analyse"], ["simulate", "start"], ["devices", "list"], ["devices", "watch"], ["devices", "ping"], ["devices", "diagnose"],
+      ["simulate", "headsets", "list"], ["simulate", "headsets", "add"], ["simulate", "headsets", "remove"], ["simulate", "fault"], ["simulate", "profile"], ["simulate", "speed"],
+    ]) {
       const run = await isopter([...c, "--help"]);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("--server <url>");

@@ -7,7 +7,7 @@ import { isopter, tempHome } from "./harness.ts";
 // isopter simulate starts simulator/start.ts in a child process (server + virtual headsets) and logs the profile in.
 
 describe("isopter simulate", () => {
-  it("starts the server with N headsets, logs in, and the devices show up connected", async () => {
+  it("starts the server with N headsets, logs in, the devices show up connected, and one more can be added", async () => {
     const home = tempHome();
     const env = { ISOPTER_HOME: home };
     const data = mkdtempSync(join(tmpdir(), "isopter-sim-"));
@@ -20,6 +20,15 @@ describe("isopter simulate", () => {
       if (list.code === 0) connected = (JSON.parse(list.stdout) as typeof connected).filter((d) => d.connection === "CONNECTED");
     }
     expect(connected.map((d) => d.deviceSn).sort()).toEqual(["VR-0001", "VR-0002"]);
+    // While it runs, the CLI controls its headsets (simulator/start.ts gives the server the headsets' control).
+    const added = await isopter(["simulate", "headsets", "add", "--json"], { env });
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout).headsets.map((h: { deviceSn: string }) => h.deviceSn)).toEqual(["VR-0003"]);
+    for (let i = 0; i < 200 && connected.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      connected = (JSON.parse((await isopter(["devices", "list", "--json"], { env })).stdout) as typeof connected).filter((d) => d.connection === "CONNECTED");
+    }
+    expect(connected.map((d) => d.deviceSn).sort()).toEqual(["VR-0001", "VR-0002", "VR-0003"]);
     process.emit("SIGINT"); // the command forwards Ctrl-C to the simulator, which shuts down cleanly
     const run = await sim;
     expect(run.code).toBe(0);

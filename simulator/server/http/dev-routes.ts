@@ -3,13 +3,17 @@ import { Result, Schema } from "effect";
 import { decodeJson } from "../../../core/model/decode.ts";
 import { Role } from "../../../core/model/enums.ts";
 import type { ServerContext } from "../context.ts";
+import type { HeadsetControl } from "../../control/port.ts";
 import { sendFailure, sendOk } from "./envelope.ts";
 import { Failure } from "./failure.ts";
+import { simulatorRoutes } from "../../control/http-routes.ts";
 
 // Routes outside the seeds' contract (our design), all under /api/dev/ and for admins only:
 //  GET   /api/dev/outbox[?to=email]   the e-mails the server "sent" (reset links, invitations), newest first
 //  PATCH /api/dev/organisation        {multiTests: boolean}: switch the organisation's multi-tests (appointments) plugin
 // The contract has no call for either; the lead should add them to core/model/contract if the web app or CLI needs them.
+// With `simulator` (the headsets simulator/start.ts runs beside this server), also the simulator's control calls
+// (adapters/http/simulator-control.ts, simulator/control/http-routes.ts), for admins and managers.
 
 const admin = async (ctx: ServerContext, req: IncomingMessage) => {
   const match = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "");
@@ -34,7 +38,8 @@ const readText = (req: IncomingMessage) =>
 
 const OrganisationSettings = Schema.Struct({ multiTests: Schema.Boolean });
 
-export const devRoutes = (ctx: ServerContext) => ({
+export const devRoutes = (ctx: ServerContext, simulator?: HeadsetControl) => ({
+  ...simulatorRoutes(ctx, simulator),
   "GET dev/outbox": async (req: IncomingMessage, res: ServerResponse) => {
     const claims = await admin(ctx, req);
     const to = new URL(req.url ?? "/", "http://x").searchParams.get("to");

@@ -1,0 +1,215 @@
+import { systemClock } from "../../adapters/clock/system-clock.ts";
+import type { HeadsetFault, SimulatedHeadset, SimulatedProfile } from "../../adapters/http/simulator-control.ts";
+import type { Clock } from "../../core/ports.ts";
+import { type Connector, type FaultRates, type Fleet, VirtualHeadset, faultsFromEnv, wsConnector } from "../headset/index.ts";
+import { RECHARGE_OFF_MS } from "../headset/headset.ts";
+import { type HeadsetControl, type HeadsetSettings, type HeadsetTarget, UnknownHeadset } from "./port.ts";
+
+// The running headsets under control: those npm start began with (adopted from startHeadsets' fleet) and those added
+// later, each with its own speed and patient profile. A VirtualHeadset takes both at construction, so a change restarts
+// the headset with them (a power cycle: it says hello again, keeps its battery). A running test or a result not yet
+// stored would be lost by that, so a busy headset gets the change when it is next idle.
+
+/** Clock seconds a fault lasts when not told (disconnect: a Wi-Fi drop; the rest are the headset's own defaults). */
+export const DEFAULT_DISCONNECT_SECONDS = 10;
+const DEFAULT_CLICKER_SECONDS = 30;
+/** Device time the patient stays silent by default (the headset's own default). */
+const DEFAULT_SILENT_DEVICE_SECONDS = 60;
+
+interface Entry {
+  headset: VirtualHeadset;
+  speed: number;
+  profile: SimulatedProfile | null;
+  pending: { speed: number; profile: SimulatedProfile | null } | null;
+  unwatch: (() => void) | null;
+}
+
+export interface HeadsetControlOptions {
+  /** The speed of headsets added without one (the start command's SPEED). */
+  readonly speed: number;
+  readonly clock?: Clock;
+  /** Random fault rates of every headset (default from ISOPTER_HEADSET_FAULTS, as startHeadsets). */
+  readonly faults?: FaultRates;
+  readonly log?: (line: string) => void;
+  /** Tests give an in-memory connector; default wsConnector(deviceUrl) once attached. */
+  readonly connector?: Connector;
+}
+
+export interface AttachableHeadsetControl extends HeadsetControl {
+  /** Start controlling: headsets connect to `deviceUrl` (the server's /device socket); `fleet` headsets are adopted. */
+  attach(deviceUrl: string, fleet?: Fleet): void;
+}
+
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetControl => {
+  const clock = o.clock ?? systemClock;
+  const log = o.log ?? ((line: string) => console.log(line));
+  const faults = o.faults ?? faultsFromEnv(process.env.ISOPTER_HEADSET_FAULTS);
+  let connector: Connector | null = o.connector ?? null;
+  let stopped = false;
+  const entries = new Map<string, Entry>();
+
+  const view = (deviceSn: string, e: Entry): SimulatedHeadset => {
+    const h = e.headset;
+    return {
+      deviceSn,
+      connected: h.connected,
+      powered: h.isPowered,
+      status: h.status,
+      speed: e.speed,
+      profile: e.profile,
+      testing: h.running !== null,
+      battery: { vr: round1(h.battery.vr), clicker: round1(h.battery.clicker), vrCharging: h.battery.vrCharging },
+      resultsProduced: h.resultsProduced,
+      pendingResults: h.pendingResults,
+      pendingSettings: e.pending,
+    };
+  };
+
+  const entryOf = (deviceSn: string): Entry => {
+    const e = entries.get(deviceSn);
+    if (!e) throw new UnknownHeadset(deviceSn);
+    return e;
+  };
+
+  const launch = (deviceSn: string, speed: number, profile: SimulatedProfile | null, battery?: VirtualHeadset["battery"]) => {
+    if (!connector) throw new Error("the headsets are not attached to a server yet");
+    return new VirtualHeadset({
+      deviceSn,
+      connector,
+      clock,
+      speed,
+      faults,
+      ...(profile ? { profile } : {}),
+      ...(battery ? { battery: { vr: battery.vr, clicker: battery.clicker, vrCharging: battery.vrCharging } } : {}),
+      log,
+    }).start();
+  };
+
+  /** Idle enough to restart without losing anything: on, no test, every result stored. */
+  const idle = (h: VirtualHeadset) => h.isPowered && h.running === null && h.pendingResults === 0;
+
+  const restart = (deviceSn: string, e: Entry) => {
+    const next = e.pending!;
+    e.unwatch?.();
+    e.unwatch = null;
+    e.pending = null;
+    const old = e.headset;
+    old.stop();
+    e.headset = launch(deviceSn, next.speed, next.profile, old.battery);
+    e.speed = next.speed;
+    e.profile = next.profile;
+    log(`[simulator] ${deviceSn} restarted with speed ${next.speed}, patients ${next.profile ?? "of the clinic mix"}`);
+  };
+
+  /** Restart when idle: now, or on the first event after which the headset is (checked a moment later, outside the
+   * headset's own handler, when it has finished handling what it received). */
+  const whenIdle = (deviceSn: string, e: Entry) => {
+    if (idle(e.headset)) return restart(deviceSn, e);
+    if (e.unwatch) return;
+    const h = e.headset;
+    let timer: ReturnType<Clock["setTimeout"]> | null = null;
+    const check = () => {
+      if (timer !== null) return;
+      timer = clock.setTimeout(() => {
+        timer = null;
+        if (entries.get(deviceSn) === e && e.headset === h && e.pending && idle(h)) restart(deviceSn, e);
+      }, 0);
+    };
+    h.events.on("status", check);
+    h.events.on("received", check);
+    e.unwatch = () => {
+      h.events.off("status", check);
+      h.events.off("received", check);
+      if (timer !== null) clock.clearTimeout(timer);
+    };
+  };
+
+  return {
+    get ready() {
+      return connector !== null && !stopped;
+    },
+
+    attach(deviceUrl, fleet) {
+      connector ??= wsConnector(deviceUrl);
+      for (const h of fleet?.headsets ?? []) entries.set(h.deviceSn, { headset: h, speed: o.speed, profile: null, pending: null, unwatch: null });
+    },
+
+    list: () => [...entries].map(([sn, e]) => view(sn, e)).sort((a, b) => a.deviceSn.localeCompare(b.deviceSn)),
+
+    has: (deviceSn) => entries.has(deviceSn),
+
+    add(serials, settings) {
+      const speed = settings.speed ?? o.speed;
+      const profile = settings.profile ?? null;
+      return serials.map((sn) => {
+        if (entries.has(sn)) throw new Error(`a simulated headset ${sn} is already running`);
+        const e: Entry = { headset: launch(sn, speed, profile), speed, profile, pending: null, unwatch: null };
+        entries.set(sn, e);
+        log(`[simulator] ${sn} added (speed ${speed}, patients ${profile ?? "of the clinic mix"})`);
+        return view(sn, e);
+      });
+    },
+
+    remove(deviceSn) {
+      const e = entryOf(deviceSn);
+      const before = view(deviceSn, e);
+      e.unwatch?.();
+      e.headset.stop();
+      entries.delete(deviceSn);
+      log(`[simulator] ${deviceSn} removed`);
+      return before;
+    },
+
+    fault(deviceSn, fault: HeadsetFault, seconds) {
+      const e = entryOf(deviceSn);
+      const h = e.headset;
+      switch (fault) {
+        case "disconnect": {
+          const s = seconds ?? DEFAULT_DISCONNECT_SECONDS;
+          h.disconnect(s * 1000);
+          return { seconds: s };
+        }
+        case "battery-empty": {
+          const s = seconds ?? RECHARGE_OFF_MS / 1000 / e.speed;
+          h.batteryEmpty(s * 1000);
+          return { seconds: s };
+        }
+        case "clicker-lost": {
+          const s = seconds ?? DEFAULT_CLICKER_SECONDS;
+          h.clickerDisconnect(s * 1000);
+          return { seconds: s };
+        }
+        case "stop-responding": {
+          // The headset counts the silence in device time.
+          const s = seconds ?? DEFAULT_SILENT_DEVICE_SECONDS / e.speed;
+          h.patientStopsResponding(s * 1000 * e.speed);
+          return { seconds: s };
+        }
+      }
+    },
+
+    configure(target: HeadsetTarget, settings: HeadsetSettings) {
+      const chosen = "all" in target ? [...entries] : [[target.deviceSn, entryOf(target.deviceSn)] as const];
+      return chosen.map(([sn, e]) => {
+        const base = e.pending ?? { speed: e.speed, profile: e.profile };
+        e.pending = { speed: settings.speed ?? base.speed, profile: settings.profile !== undefined ? settings.profile : base.profile };
+        if (e.pending.speed === e.speed && e.pending.profile === e.profile) {
+          e.unwatch?.();
+          e.unwatch = null;
+          e.pending = null;
+        } else whenIdle(sn, e);
+        return view(sn, e);
+      });
+    },
+
+    async stop() {
+      stopped = true;
+      for (const e of entries.values()) {
+        e.unwatch?.();
+        e.headset.stop();
+      }
+    },
+  };
+};
