@@ -68,14 +68,42 @@ export function typicalSpacing(points: ReadonlyArray<{ x: number; y: number }>):
 
 const fontFor = (px: number) => Math.max(7, Math.min(16, Math.round(px * 0.42 * 2) / 2));
 
+interface Layout {
+  readonly geometry: PatternGeometry;
+  readonly points: ReadonlyArray<{ readonly x: number; readonly y: number }>;
+  readonly spacing: number;
+  readonly maxX: number;
+  readonly maxY: number;
+  /** nearestSquareRoom of the points, in degrees. */
+  readonly room: readonly number[];
+}
+
+// The degree-space layout depends on the pattern and eye only; its neighbour searches are quadratic in the locations
+// and a result page lays out a dozen fields, so each pattern and eye is worked out once.
+const layouts = new Map<string, Layout>();
+
+function layoutOf(pattern: Pattern, eye: Eye): Layout {
+  const key = `${pattern}/${eye}`;
+  const hit = layouts.get(key);
+  if (hit) return hit;
+  const geometry = getPattern(pattern);
+  const points = pointsForEye(geometry, eye);
+  const layout: Layout = {
+    geometry,
+    points,
+    spacing: typicalSpacing(points),
+    maxX: Math.max(...points.map((p) => Math.abs(p.x))),
+    maxY: Math.max(...points.map((p) => Math.abs(p.y))),
+    room: nearestSquareRoom(points),
+  };
+  layouts.set(key, layout);
+  return layout;
+}
+
 /** Lays out a pattern in the box: square degrees, centred, room for the degree labels. */
 export function fieldFrame(box: FieldBox): FieldFrame {
-  const geometry = getPattern(box.pattern);
-  const points = pointsForEye(geometry, box.eye);
+  const { geometry, points, spacing, maxX, maxY, room } = layoutOf(box.pattern, box.eye);
   const label = degreeLabel(box.pattern);
-  const spacing = typicalSpacing(points);
-  const maxX = Math.max(...points.map((p) => Math.abs(p.x)));
-  const maxY = Math.max(...points.map((p) => Math.abs(p.y)));
   const extentX = Math.max(label, maxX + spacing / 2);
   const extentY = Math.max(label, maxY + spacing / 2);
   const top = box.showTitle === false ? 0 : titleHeight;
@@ -86,7 +114,7 @@ export function fieldFrame(box: FieldBox): FieldFrame {
   const toPx = (xDeg: number, yDeg: number) => ({ x: centre.x + xDeg * pxPerDegree, y: centre.y - yDeg * pxPerDegree });
   const cell = spacing * pxPerDegree;
   const valueSize = fontFor(cell);
-  const localCell = nearestSquareRoom(points).map((d) => Math.min(d, spacing) * pxPerDegree);
+  const localCell = room.map((d) => Math.min(d, spacing) * pxPerDegree);
   return {
     geometry,
     at: points.map((p) => toPx(p.x, p.y)),

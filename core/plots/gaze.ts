@@ -58,7 +58,9 @@ export function gazeScene(input: GazeInput): Scene {
     ? showTitle
       ? [text(4, margins.top + 5, title, { size: 10, weight: "bold", anchor: "start" })]
       : []
-    : [...titleNodes(title, width, input.showTitle)];
+    // On screen a long test widens the chart past its box (the page scrolls it): the title stays over the box's
+    // visible part instead of in the middle of the scroll.
+    : [...titleNodes(title, Math.min(width, input.width), input.showTitle)];
   if (!gazeDrawable(samples, medium)) {
     nodes.push(
       text(width / 2, (margins.top + input.height) / 2, { ...gazePrintExceeded, values: { count: samples.length, limit: gazePrintSampleLimit } }, { size: 10, fill: "plot-notice" }),

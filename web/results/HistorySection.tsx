@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
@@ -13,7 +13,8 @@ import type { Scene } from "../../core/plots/scene.ts";
 import { estermanScene } from "../../core/plots/esterman.ts";
 import { strategyNames } from "../i18n/names.ts";
 import { useDateFormat } from "../i18n/format.ts";
-import { dB2, isEsterman, pairsByDay, type WithResult } from "./result-model.ts";
+import { expectDraw } from "./draw-timing.ts";
+import { dB2, displayMeanDefect, isEsterman, pairsByDay, type WithResult } from "./result-model.ts";
 import { SceneView } from "./SceneView.tsx";
 
 // The visual-field history (accounts seed §2): per date the right and left eye side by side, with show/hide toggles
@@ -51,25 +52,48 @@ export function historyScene(m: WithResult, analysis: ResultAnalysis | null, kin
   }
 }
 
-/** Renders its children once the placeholder comes within a screen of the viewport. */
+/**
+ * Renders its children once the placeholder comes within a screen of the viewport. Until the observer's first answer
+ * it holds a draw (draw-timing.ts): cells near on arrival count in the page's drawn mark, the others do not.
+ */
 function WhenNear({ height, children }: { height: number; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(typeof IntersectionObserver === "undefined");
+  const held = useRef<(() => void) | null>(null);
+  useLayoutEffect(() => {
+    if (near) return;
+    const release = expectDraw();
+    held.current = release;
+    return release;
+  }, [near]);
   useEffect(() => {
     if (near || !ref.current) return;
-    const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) setNear(true); }, { rootMargin: "100% 0px" });
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setNear(true);
+      else held.current?.();
+    }, { rootMargin: "100% 0px" });
     observer.observe(ref.current);
     return () => observer.disconnect();
   }, [near]);
   return <div ref={ref} style={near ? undefined : { minHeight: height }}>{near ? children : null}</div>;
 }
 
-function HistoryCell({ m, analysis, shown, patientId, selected, unreliable }: {
-  m: WithResult; analysis: ResultAnalysis | null; shown: readonly HistoryPlot[]; patientId: string; selected: boolean; unreliable: boolean;
+type DateFormat = ReturnType<typeof useDateFormat>;
+
+/** A cell's plots, built only once the cell is near the viewport (WhenNear): the scenes are the costly part. */
+function HistoryPlots({ m, analyse, shown }: { m: WithResult; analyse: (m: WithResult) => ResultAnalysis | null; shown: readonly HistoryPlot[] }) {
+  const scenes = useMemo(() => {
+    const analysis = analyse(m);
+    return shown.map((k) => historyScene(m, analysis, k)).filter((s): s is Scene => s !== null);
+  }, [m, analyse, shown]);
+  return <div className="history-plots">{scenes.map((s) => <SceneView key={s.plot} scene={s} />)}</div>;
+}
+
+function HistoryCell({ m, analyse, meanDefect, shown, patientId, selected, unreliable, format }: {
+  m: WithResult; analyse: (m: WithResult) => ResultAnalysis | null; meanDefect: number | null; shown: readonly HistoryPlot[];
+  patientId: string; selected: boolean; unreliable: boolean; format: DateFormat;
 }) {
   const { t, i18n } = useLingui();
-  const format = useDateFormat();
-  const scenes = useMemo(() => shown.map((k) => historyScene(m, analysis, k)).filter((s): s is Scene => s !== null), [m, analysis, shown]);
   const r = m.result;
   return (
     <div className={`history-cell${selected ? " is-selected" : ""}`} data-testid="history-cell" data-measurement={m.id}>
@@ -77,11 +101,11 @@ function HistoryCell({ m, analysis, shown, patientId, selected, unreliable }: {
         <Link to={`/patient/${patientId}/perimetry/${m.id}`} aria-current={selected ? "true" : undefined}>
           {format.dateTime(r.takenAt)} · {patternLabel[r.pattern]} · {i18n._(strategyNames[r.strategy])}
         </Link>
-        <span> · {t`MD`} {dB2(analysis?.display.meanDefect ?? r.meanDefect)} dB</span>
+        <span> · {t`MD`} {dB2(meanDefect)} dB</span>
         {unreliable && <span className="badge">{t`Unreliable`}</span>}
       </p>
       <WhenNear height={HISTORY_PLOT_SIZE}>
-        <div className="history-plots">{scenes.map((s) => <SceneView key={s.plot} scene={s} />)}</div>
+        <HistoryPlots m={m} analyse={analyse} shown={shown} />
       </WhenNear>
     </div>
   );
@@ -89,7 +113,10 @@ function HistoryCell({ m, analysis, shown, patientId, selected, unreliable }: {
 
 export interface HistorySectionProps {
   readonly results: readonly WithResult[];
-  readonly analyses: ReadonlyMap<string, ResultAnalysis | null>;
+  /** The analysis of a result (cached by the page), asked for once its plots are near. */
+  analyse(m: WithResult): ResultAnalysis | null;
+  /** The patient's birthdate: the printed mean defect is the analysis' (displayMeanDefect). */
+  readonly birthdate: string;
   readonly unreliable: ReadonlySet<string>;
   readonly patientId: string;
   readonly selectedId: string | null;
@@ -97,14 +124,15 @@ export interface HistorySectionProps {
   onExpanded(expanded: boolean): void;
 }
 
-export function HistorySection({ results, analyses, unreliable, patientId, selectedId, expanded, onExpanded }: HistorySectionProps) {
+export function HistorySection({ results, analyse, birthdate, unreliable, patientId, selectedId, expanded, onExpanded }: HistorySectionProps) {
   const { t, i18n } = useLingui();
   const format = useDateFormat();
   const [shown, setShown] = useState<readonly HistoryPlot[]>(["grayscale", "totalDeviationProbability"]);
   const days = useMemo(() => pairsByDay(results), [results]);
   const toggle = (k: HistoryPlot) => setShown((s) => (s.includes(k) ? s.filter((x) => x !== k) : historyPlots.filter((x) => x === k || s.includes(x))));
   const cell = (m: WithResult) => (
-    <HistoryCell key={m.id} m={m} analysis={analyses.get(m.id) ?? null} shown={shown} patientId={patientId} selected={m.id === selectedId} unreliable={unreliable.has(m.id)} />
+    <HistoryCell key={m.id} m={m} analyse={analyse} meanDefect={displayMeanDefect(m.result, birthdate)} shown={shown} patientId={patientId} selected={m.id === selectedId}
+      unreliable={unreliable.has(m.id)} format={format} />
   );
   return (
     <section className="card history" aria-labelledby="history-heading" data-testid="history">

@@ -1,32 +1,34 @@
-import { Circle, Group, Layer, Line, Rect, Stage, Text } from "react-konva";
-import type { Shape } from "./scene-shapes.ts";
+import { useCallback, useLayoutEffect, useRef } from "react";
+import type Konva from "konva";
+// The core build: Stage, Layer and Shape are all a plot needs (no Text, Rect, ... classes to download and parse).
+import { Layer, Shape, Stage } from "react-konva/lib/ReactKonvaCore";
+import { drawShapes } from "./canvas-draw.ts";
+import type { Shape as SceneShape } from "./scene-shapes.ts";
 
-// The react-konva renderer of a scene's shapes (scene-shapes.ts). Loaded lazily by SceneView so routes that draw no
-// plot never download Konva. One Stage per scene, one Layer without hit testing (plots are not interactive; Konva
-// then skips its hit canvas). Konva batches redraws by animation frames.
+// The react-konva renderer of a scene's shapes. Loaded on its own by SceneView so routes that draw no plot never
+// download Konva. One Stage per scene, one Layer without hit testing (plots are not interactive; Konva then skips its
+// hit canvas), and one custom Shape whose sceneFunc draws every primitive (canvas-draw.ts): Konva batches the redraws
+// by animation frames and handles the device pixel ratio.
 
-function Node({ shape }: { shape: Shape }) {
-  switch (shape.type) {
-    case "rect":
-      return <Rect {...shape} perfectDrawEnabled={false} listening={false} />;
-    case "circle":
-      return <Circle {...shape} perfectDrawEnabled={false} listening={false} />;
-    case "line":
-      return <Line {...shape} lineJoin="round" perfectDrawEnabled={false} listening={false} />;
-    case "text":
-      return <Text {...shape} perfectDrawEnabled={false} listening={false} />;
-    case "group": {
-      const { children, type: _type, ...props } = shape;
-      return <Group {...props} listening={false}>{children.map((c, i) => <Node key={i} shape={c} />)}</Group>;
-    }
-  }
-}
-
-export default function KonvaScene({ width, height, shapes, pixelRatio }: { width: number; height: number; shapes: readonly Shape[]; pixelRatio?: number }) {
+export default function KonvaScene({ width, height, shapes, pixelRatio, onDrawn }: {
+  width: number; height: number; shapes: readonly SceneShape[]; pixelRatio?: number; onDrawn?: () => void;
+}) {
+  const layer = useRef<Konva.Layer>(null);
+  const sceneFunc = useCallback((context: Konva.Context) => drawShapes(context._context, shapes), [shapes]);
+  // Report the first draw of these shapes. The layer draws on the next animation frame (batchDraw), after this
+  // layout effect has listened; asking for one makes sure a commit that changed nothing still reports.
+  useLayoutEffect(() => {
+    const l = layer.current;
+    if (!l || !onDrawn) return;
+    const drawn = () => { l.off("draw.timing"); onDrawn(); };
+    l.on("draw.timing", drawn);
+    l.batchDraw();
+    return () => void l.off("draw.timing");
+  }, [shapes, onDrawn]);
   return (
     <Stage width={width} height={height} listening={false}>
-      <Layer listening={false} {...(pixelRatio ? { pixelRatio } : {})}>
-        {shapes.map((s, i) => <Node key={i} shape={s} />)}
+      <Layer ref={layer} listening={false} {...(pixelRatio ? { pixelRatio } : {})}>
+        <Shape sceneFunc={sceneFunc} listening={false} perfectDrawEnabled={false} />
       </Layer>
     </Stage>
   );

@@ -1,14 +1,14 @@
-import { useEffect, useMemo } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { Patient } from "../../core/model/patient.ts";
+import { markResultsData, settleResultsDrawn } from "./draw-timing.ts";
 import { HistorySection } from "./HistorySection.tsx";
 import { PrintLayout } from "./PrintLayout.tsx";
 import { ProgressionSection } from "./ProgressionSection.tsx";
 import { ResultDisplay } from "./ResultDisplay.tsx";
-import { analyseStored, hasResult, previousOfSameKind, progressionPoints, type WithResult } from "./result-model.ts";
+import { analysisOf, displayMeanDefect, hasResult, previousOfSameKind, progressionPoints, type WithResult } from "./result-model.ts";
 import { useClientSettings, useResultMarks } from "./use-marks.ts";
 import "./results.css";
 
@@ -29,20 +29,25 @@ export function PerimetryResults({ patient, measurements, perimetryId, now }: Pe
   const [params] = useSearchParams();
   const marks = useResultMarks();
   const [settings, updateSettings] = useClientSettings();
-  const results = useMemo(() => measurements.filter((m) => m.trashedAt === null).filter(hasResult), [measurements]);
-  const analyses = useMemo(() => {
-    const map = new Map<string, ResultAnalysis | null>();
-    for (const m of results) {
-      try { map.set(m.id, analyseStored(m.result, patient.birthdate)); } catch { map.set(m.id, null); }
-    }
-    return map;
-  }, [results, patient.birthdate]);
-  const points = useMemo(() => progressionPoints(results, marks.unreliable, analyses), [results, marks.unreliable, analyses]);
+  const results = useMemo(() => {
+    markResultsData(); // the measurements reached the page: draw-timing counts from here
+    return measurements.filter((m) => m.trashedAt === null).filter(hasResult);
+  }, [measurements]);
+  // After this commit's plots have registered their draws (children's layout effects run first).
+  useLayoutEffect(settleResultsDrawn, [results]);
+  const birthdate = patient.birthdate;
+  // Full analyses are built on demand (the selected result, its reference, history cells scrolled near) and cached per
+  // result; the chart needs only each result's mean defect.
+  const analyse = useCallback((m: WithResult) => analysisOf(m.result, birthdate), [birthdate]);
+  const points = useMemo(
+    () => progressionPoints(results, marks.unreliable, (m) => displayMeanDefect(m.result, birthdate)),
+    [results, marks.unreliable, birthdate],
+  );
   const all = perimetryId === "all";
   const selected = all ? null : (results.find((m) => m.id === perimetryId) ?? null);
   const waiting = !all && !selected && measurements.some((m) => m.id === perimetryId);
   const reference = useMemo(() => (selected ? previousOfSameKind(results, selected) : null), [results, selected]);
-  const analysis = selected ? (analyses.get(selected.id) ?? null) : null;
+  const analysis = selected ? analyse(selected) : null;
 
   // "?scrollToMeasurement=1 scrolls to the selected measurement" (accounts seed §2): the result itself.
   useEffect(() => {
@@ -64,7 +69,7 @@ export function PerimetryResults({ patient, measurements, perimetryId, now }: Pe
       <ProgressionSection points={points} baseline={marks.baseline} pattern={settings.pattern} onPattern={(pattern) => updateSettings({ pattern })}
         expanded={settings.progressionChartExpanded} onExpanded={(progressionChartExpanded) => updateSettings({ progressionChartExpanded })}
         {...(now ? { now } : {})} />
-      <HistorySection results={results} analyses={analyses} unreliable={marks.unreliable} patientId={patient.id} selectedId={selected?.id ?? null}
+      <HistorySection results={results} analyse={analyse} birthdate={birthdate} unreliable={marks.unreliable} patientId={patient.id} selectedId={selected?.id ?? null}
         // The full history page always shows it; under a selected result it folds (client setting historyExpanded).
         expanded={all || settings.historyExpanded} onExpanded={(historyExpanded) => updateSettings({ historyExpanded })} />
     </div>

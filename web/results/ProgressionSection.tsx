@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { mdSlope, type ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
@@ -15,15 +15,20 @@ import { SceneView, usePlotTranslate } from "./SceneView.tsx";
 const filters: readonly ProgressionFilter[] = ["all", "12m", "1m", "1w", "1d"];
 export const chartPatterns = [Pattern.P24_2, Pattern.G] as const;
 const CHART_HEIGHT = 260;
+const FALLBACK_WIDTH = 834;
 
-/** Width of an element, following resizes (the chart is drawn at the width it gets). */
-export function useWidth<T extends HTMLElement>(fallback: number): [React.RefObject<T | null>, number] {
+/**
+ * Width of an element, following resizes (the chart is drawn at the width it gets); null until measured. Measured in
+ * a layout effect: the chart is built once, at its real width, before the first paint.
+ */
+export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number | null] {
   const ref = useRef<T>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const measure = () => { const w = Math.floor(el.getBoundingClientRect().width); if (w > 0) setWidth(w); };
+    // An element without layout (hidden, or a DOM without layout such as happy-dom) measures 0: a default width then.
+    const measure = () => { const w = Math.floor(el.getBoundingClientRect().width); setWidth((prev) => (w > 0 ? w : (prev ?? FALLBACK_WIDTH))); };
     measure();
     if (typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(measure);
@@ -48,15 +53,15 @@ export function ProgressionSection({ points, baseline, pattern, onPattern, expan
   const { t, i18n } = useLingui();
   const translate = usePlotTranslate();
   const [filter, setFilter] = useState<ProgressionFilter>("all");
-  const [ref, sectionWidth] = useWidth<HTMLElement>(834);
+  const [ref, sectionWidth] = useWidth<HTMLElement>();
   // The card's padding (16 px) and border each side.
-  const width = sectionWidth - 34;
+  const width = sectionWidth === null ? null : sectionWidth - 34;
   const at = useMemo(() => now ?? new Date().toISOString(), [now]);
   const chartPattern = chartPatterns.includes(pattern as (typeof chartPatterns)[number]) ? pattern : Pattern.P24_2;
   const own = useMemo(() => points.filter((p) => p.pattern === chartPattern), [points, chartPattern]);
   const baselines = { ...(baseline.right ? { right: baseline.right } : {}), ...(baseline.left ? { left: baseline.left } : {}) };
   const scene = useMemo(
-    () => (expanded ? progressionScene({ points: own, filter, now: at, baselines, width: Math.max(320, width), height: CHART_HEIGHT, showTitle: false }) : null),
+    () => (expanded && width !== null ? progressionScene({ points: own, filter, now: at, baselines, width: Math.max(320, width), height: CHART_HEIGHT, showTitle: false }) : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [expanded, own, filter, at, baseline.left, baseline.right, width],
   );

@@ -1,20 +1,54 @@
-import { createContext, lazy, Suspense, useContext, useMemo, type ComponentType } from "react";
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from "react";
 import { useLingui } from "@lingui/react";
 import { resolveText } from "../../core/plots/message.ts";
 import type { Scene } from "../../core/plots/scene.ts";
+import { expectDraw } from "./draw-timing.ts";
 import { plotTranslate } from "./plot-messages.ts";
 import { sceneShapes, type Shape } from "./scene-shapes.ts";
 
 // One plot on screen: a figure named by the scene's (translated) title for assistive technology, drawing the scene's
-// shapes with Konva. Konva arrives with the first plot (lazy import), so pages without plots never load it.
+// shapes with Konva. Konva is a chunk of its own that only modules drawing plots import, so pages without plots
+// never load it.
 
 export interface ShapeRendererProps {
   readonly width: number;
   readonly height: number;
   readonly shapes: readonly Shape[];
+  /** Called once these shapes are on screen (draw-timing.ts). */
+  readonly onDrawn?: () => void;
 }
 
-const LazyKonvaScene = lazy(() => import("./KonvaScene.tsx"));
+type Renderer = ComponentType<ShapeRendererProps>;
+let konvaRenderer: Renderer | null = null;
+let konvaLoad: Promise<Renderer> | null = null;
+
+/** Konva's renderer, loaded once. */
+export function loadKonvaRenderer(): Promise<Renderer> {
+  konvaLoad ??= import("./KonvaScene.tsx").then((m) => (konvaRenderer = m.default));
+  konvaLoad.catch(() => { konvaLoad = null; }); // the next plot tries again
+  return konvaLoad;
+}
+
+// The chunk starts loading as soon as this module runs (a route that draws), so the download overlaps the
+// measurements' fetch instead of following it.
+if (typeof window !== "undefined" && typeof document !== "undefined") void loadKonvaRenderer().catch(() => undefined);
+
+/**
+ * The Konva renderer once loaded (null while loading). Deliberately not React.lazy: a Suspense boundary that resolves
+ * is revealed on React's fallback throttle (about 300 ms), which alone would exceed the page's 200 ms drawing aim.
+ */
+function useKonvaRenderer(wanted: boolean): Renderer | null {
+  const [renderer, setRenderer] = useState<Renderer | null>(() => konvaRenderer);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (!wanted || renderer) return;
+    let live = true;
+    loadKonvaRenderer().then((r) => { if (live) setRenderer(() => r); }, (e: unknown) => { if (live) setError(() => e ?? new Error("Konva failed to load")); });
+    return () => { live = false; };
+  }, [wanted, renderer]);
+  if (error) throw error; // to the route's error boundary, as a failed lazy import would
+  return renderer;
+}
 
 /** The component that draws shapes; tests put a DOM renderer here (happy-dom has no canvas). */
 export const ShapeRendererContext = createContext<ComponentType<ShapeRendererProps> | null>(null);
@@ -28,14 +62,24 @@ export function usePlotTranslate() {
 export function SceneView({ scene, label, className }: { scene: Scene; label?: string; className?: string }) {
   const translate = usePlotTranslate();
   const shapes = useMemo(() => sceneShapes(scene, { translate }), [scene, translate]);
-  const Renderer = useContext(ShapeRendererContext) ?? LazyKonvaScene;
+  const provided = useContext(ShapeRendererContext);
+  const konva = useKonvaRenderer(provided === null);
+  const Renderer = provided ?? konva;
+  // Each new set of shapes waits for its draw (draw-timing.ts) until the renderer reports it or the plot goes.
+  const release = useRef<(() => void) | null>(null);
+  useLayoutEffect(() => {
+    const done = expectDraw();
+    release.current = done;
+    return done;
+  }, [shapes]);
+  const onDrawn = useCallback(() => release.current?.(), []);
   const name = label ?? (scene.title ? resolveText(scene.title, translate) : scene.plot);
   return (
     <figure className={`plot${className ? ` ${className}` : ""}`} role="img" aria-label={name} data-plot={scene.plot}
       style={{ width: scene.width, height: scene.height }}>
-      <Suspense fallback={<div className="skeleton plot-pending" style={{ width: scene.width, height: scene.height }} />}>
-        <Renderer width={scene.width} height={scene.height} shapes={shapes} />
-      </Suspense>
+      {Renderer
+        ? <Renderer width={scene.width} height={scene.height} shapes={shapes} onDrawn={onDrawn} />
+        : <div className="skeleton plot-pending" style={{ width: scene.width, height: scene.height }} />}
     </figure>
   );
 }

@@ -2,7 +2,9 @@
 // which results are valid, their analysis, the marks' inputs, the progression points and the indices as printed.
 
 import { analyseResult, ageAtTest, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
-import { hasNormativeDatabase, DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { getNormativeDatabase, hasNormativeDatabase, DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { octopusIndices, roundTo } from "../../core/analytics/octopus.ts";
+import { normalSensitivity } from "../../core/analytics/pointwise.ts";
 import { patternsWithGeometry, getPattern } from "../../core/analytics/patterns.ts";
 import type { MarkedResult } from "../../core/analytics/progression/baseline.ts";
 import type { ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
@@ -38,6 +40,43 @@ export function analyseStored(r: MeasurementResult, birthdate: string): ResultAn
   });
 }
 
+// A patient's results are analysed again whenever the page renders them (another result selected, the history
+// opened): the analysis of a stored result object is kept while that object lives (the cache holds a new list).
+const analyses = new WeakMap<MeasurementResult, Map<string, ResultAnalysis | null>>();
+
+/** analyseStored, once per stored result and birthdate; null also when the analysis fails on a malformed result. */
+export function analysisOf(r: MeasurementResult, birthdate: string): ResultAnalysis | null {
+  let byBirthdate = analyses.get(r);
+  if (!byBirthdate) analyses.set(r, (byBirthdate = new Map()));
+  if (byBirthdate.has(birthdate)) return byBirthdate.get(birthdate)!;
+  let analysis: ResultAnalysis | null;
+  try {
+    analysis = analyseStored(r, birthdate);
+  } catch {
+    analysis = null;
+  }
+  byBirthdate.set(birthdate, analysis);
+  return analysis;
+}
+
+/**
+ * The mean defect the page prints and charts for a result: analyseStored(r).display.meanDefect, computed alone (the
+ * same normals, the same Octopus mean, the same rounding) so the chart of 40 results does not run 40 full analyses.
+ * tests/web/results keeps the two equal. The stored value where the result cannot be analysed.
+ */
+export function displayMeanDefect(r: MeasurementResult, birthdate: string): number | null {
+  if (!resultValid(r)) return r.meanDefect;
+  const geometry = getPattern(r.pattern);
+  if (geometry.binocular) return null;
+  const blind = geometry.blindSpotIndices;
+  const tables = getNormativeDatabase(r.pattern, r.normativeVersion);
+  const normals = tables ? normalSensitivity(tables, ageAtTest(birthdate, r.takenAt)) : r.normValues;
+  if (!normals) return null;
+  const sens = r.thresholds.map((t, i) => (blind.includes(i) ? null : t));
+  const md = octopusIndices(normals.map((v, i) => (blind.includes(i) ? null : v)), sens).md;
+  return Number.isNaN(md) ? null : roundTo(md, 2);
+}
+
 /** "Only results with a normative database can be baseline": a stored null version means none was used. */
 export const resultHasNormativeDatabase = (r: MeasurementResult): boolean =>
   r.normativeVersion !== null && hasNormativeDatabase(r.pattern, r.normativeVersion);
@@ -53,19 +92,14 @@ export function markedResult(m: WithResult): MarkedResult {
   };
 }
 
-/** The mean defect the chart plots: the analysis' (same normals as the page shows), else the stored one. */
-export function meanDefectOf(r: MeasurementResult, analysis: ResultAnalysis | null): number | null {
-  return analysis?.display.meanDefect ?? r.meanDefect;
-}
-
 /** Progression points of a patient's results; the chart's own rules (valid, reliable, G or 24-2) filter them. */
 export function progressionPoints(
-  results: readonly WithResult[], unreliable: ReadonlySet<string>, analyses: ReadonlyMap<string, ResultAnalysis | null>,
+  results: readonly WithResult[], unreliable: ReadonlySet<string>, meanDefect: (m: WithResult) => number | null,
 ): ProgressionPoint[] {
   return results.map((m) => ({
     measurementId: m.id,
     takenAt: m.result.takenAt,
-    meanDefect: meanDefectOf(m.result, analyses.get(m.id) ?? null),
+    meanDefect: meanDefect(m),
     eye: m.result.eye,
     pattern: m.result.pattern,
     valid: resultValid(m.result),

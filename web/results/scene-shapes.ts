@@ -1,12 +1,13 @@
-// Scene -> drawing instructions for Konva, as plain data. Kept apart from react-konva so the mapping is tested
-// without a canvas (happy-dom has none) and so the page bundle only pulls Konva in where a plot is drawn.
-// The recipe is core/plots/index.ts' header; text placement uses core/plots' shared metrics so screen and paper agree.
+// Scene -> drawing instructions for a canvas, as plain data (canvas-draw.ts draws them inside one Konva shape).
+// Kept apart from react-konva so the mapping is tested without a canvas (happy-dom has none) and so the page bundle
+// only pulls Konva in where a plot is drawn. The recipe is core/plots/index.ts' header; text sits on the alphabetic
+// baseline core/plots' shared metrics give (text-metrics.ts), the same one the SVG print uses, so screen and paper agree.
 
 import { resolveText, type Translate } from "../../core/plots/message.ts";
 import { plotPalette, resolveColour, type Colour } from "../../core/plots/palette.ts";
 import type { Scene, SceneNode, TextNode } from "../../core/plots/scene.ts";
 import { symbolShapes } from "../../core/plots/symbols.ts";
-import { anchorFraction, textTopY } from "../../core/plots/text-metrics.ts";
+import { baselineY } from "../../core/plots/text-metrics.ts";
 
 interface StrokeProps {
   readonly stroke?: string;
@@ -20,6 +21,7 @@ export type Shape =
   | ({ readonly type: "line"; readonly points: number[]; readonly closed: boolean; readonly fill?: string } & StrokeProps)
   | {
       readonly type: "text";
+      /** The anchor point: alignment and rotation are about it. */
       readonly x: number;
       readonly y: number;
       readonly text: string;
@@ -27,14 +29,12 @@ export type Shape =
       readonly fontStyle: "normal" | "bold";
       readonly fontFamily: string;
       readonly fill: string;
+      /** Canvas textAlign at the anchor: start, middle or end of the text. */
       readonly align: "left" | "center" | "right";
-      /** Box width the alignment works in; offsetX puts the anchor at x whatever the measured width. */
-      readonly width: number;
-      readonly offsetX: number;
-      readonly offsetY: number;
+      /** The alphabetic baseline's distance below y, in px (text-metrics.ts baselineY - y). */
+      readonly baseline: number;
+      /** Degrees, clockwise, about (x, y). */
       readonly rotation: number;
-      readonly lineHeight: 1;
-      readonly wrap: "none";
     }
   | { readonly type: "group"; readonly x: number; readonly y: number; readonly scaleX: number; readonly scaleY: number; readonly name?: string; readonly children: Shape[] };
 
@@ -52,30 +52,19 @@ export const tabularFontFamily = "Roboto, 'Segoe UI', 'DejaVu Sans', 'Helvetica 
 
 const align = { start: "left", middle: "center", end: "right" } as const;
 
-/** A generous box for the alignment: the text keeps its anchor even when it is wider (wrap none). */
-const boxWidth = (s: string, size: number) => Math.ceil(s.length * size * 0.7 + size);
-
 export function textShape(t: TextNode, options: ShapeOptions = {}): Shape {
-  const content = resolveText(t.text, options.translate);
-  const width = boxWidth(content, t.size);
-  const colour = (c: Colour) => resolveColour(c, options.palette ?? plotPalette);
   return {
     type: "text",
-    // The group's origin is the anchor point: rotation turns about (x, y) as the scene asks.
     x: t.x,
     y: t.y,
-    text: content,
+    text: resolveText(t.text, options.translate),
     fontSize: t.size,
     fontStyle: t.weight,
     fontFamily: t.tabular ? (options.tabularFontFamily ?? tabularFontFamily) : (options.fontFamily ?? plotFontFamily),
-    fill: colour(t.fill),
+    fill: resolveColour(t.fill, options.palette ?? plotPalette),
     align: align[t.anchor],
-    width,
-    offsetX: anchorFraction[t.anchor] * width,
-    offsetY: t.y - textTopY(t),
+    baseline: baselineY(t) - t.y,
     rotation: t.rotation ?? 0,
-    lineHeight: 1,
-    wrap: "none",
   };
 }
 
@@ -120,7 +109,7 @@ export function shapeTexts(shapes: readonly Shape[]): string[] {
   return shapes.flatMap((s) => (s.type === "text" ? [s.text] : s.type === "group" ? shapeTexts(s.children) : []));
 }
 
-/** Number of primitives (not groups) in a shape list: what Konva creates nodes for. */
+/** Number of primitives (not groups) in a shape list: what the canvas draws. */
 export function shapeCount(shapes: readonly Shape[]): number {
   return shapes.reduce((n, s) => n + (s.type === "group" ? shapeCount(s.children) : 1), 0);
 }
