@@ -16,7 +16,8 @@ export function AppointmentCard({ appointment: a, deviceId, index, running, wigg
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
     id: a.id,
     data: { deviceId, index },
-    disabled: running,
+    // The running appointment stays first but takes drops in front of it (they land after it).
+    disabled: { draggable: running, droppable: false },
   });
   const style: CSSProperties = { transform: transform ? `translate3d(${Math.round(transform.x)}px, ${Math.round(transform.y)}px, 0)` : undefined, transition };
   const taken = a.examinations.filter((e) => e.taken).length;

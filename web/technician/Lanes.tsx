@@ -66,6 +66,13 @@ export const laneCollision: CollisionDetection = (args) => {
   return closestCenter(args);
 };
 
+/** The place of the first card a cross-lane move brought into the destination lane. */
+export function landingIndex(before: readonly { id: string }[], after: readonly { id: string }[]): number {
+  const present = new Set(before.map((c) => c.id));
+  const i = after.findIndex((c) => !present.has(c.id));
+  return i < 0 ? after.length : i;
+}
+
 /** Every device lane, pinned first, in one drag-and-drop context so cards move within and across lanes. */
 export function Lanes({ blinkingId }: { blinkingId: string | null }) {
   const { t } = useLingui();
@@ -108,8 +115,11 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
     const destination = drop?.destination;
     if (!drop || !destination || destination.deviceId === drop.source.deviceId) return setLanding((l) => (l === null ? l : null));
     const lanes = byAppointment ? client.devices().map(appointmentLane) : client.devices().map(measurementLane);
-    const refused = planDrop<{ id: string }>(lanes, drop).outcome === "refused";
-    setLanding((l) => (l && l.deviceId === destination.deviceId && l.index === destination.index && l.refused === refused ? l : { ...destination, refused }));
+    const plan = planDrop<{ id: string }>(lanes, drop);
+    const refused = plan.outcome === "refused";
+    // Where the planner puts it (after a running item and its partner, say), else where the pointer is.
+    const index = plan.outcome === "moved" ? landingIndex(plan.before.to.items, plan.after.to.items) : destination.index;
+    setLanding((l) => (l && l.deviceId === destination.deviceId && l.index === index && l.refused === refused ? l : { deviceId: destination.deviceId, index, refused }));
   };
   // core/client plans the drop, applies the order at once, sends it with the revisions, refetches on a conflict and
   // flashes the lanes on other failures; a refused drop comes back as its 'cannot drop here' notice.

@@ -60,7 +60,9 @@ export function MeasurementCard({ info, deviceId, index, onEdit, onClone }: {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: m.id,
     data: { deviceId, index },
-    disabled: info.running,
+    // The running card stays put but still takes drops: one dropped in front of it lands after it ("the target index
+    // shifts by one so the running item stays first", core/scheduling planDrop).
+    disabled: { draggable: info.running, droppable: false },
   });
   const style: CSSProperties = { transform: transform ? `translate3d(${Math.round(transform.x)}px, ${Math.round(transform.y)}px, 0)` : undefined, transition };
   // The handle's name comes from its content (what it shows), plus its place in the queue for screen readers.
