@@ -89,8 +89,15 @@ export const StandaloneResult = Schema.Struct({
   resultId: Id,
   result: PerimetryResult,
 });
-/** The clicker dropped out: the running test stopped (error catalogue: "Clicker disconnected: test stopped message"). */
-export const ClickerDisconnected = Schema.Struct({ type: Schema.Literal("clickerDisconnected") });
+/** The clicker dropped out: the running test stopped (error catalogue: "Clicker disconnected: test stopped message").
+ * Which test, as progress names it (a stand-alone run's measurementId is its standaloneId); the ids are absent when
+ * no test was under way. Sent before the status stopped that follows it. */
+export const ClickerDisconnected = Schema.Struct({
+  type: Schema.Literal("clickerDisconnected"),
+  measurementId: Schema.optionalKey(Id),
+  examinationId: Schema.optionalKey(Id),
+  appointmentId: Schema.optionalKey(Id),
+});
 
 export const headsetMessages = {
   hello: Hello,

@@ -203,7 +203,7 @@ export class VirtualHeadset {
     this.events.emit("fault", "clicker");
     this.battery.clickerConnected = false;
     if (this.run) {
-      this.send({ type: "clickerDisconnected" });
+      this.send({ type: "clickerDisconnected", ...this.run.currentIds });
       this.run.stop();
     }
     this.later("clicker", ms, () => {

@@ -49,11 +49,14 @@ export interface RunHooks {
   failed(message: string): void;
 }
 
+/** Which test: a measurement (a stand-alone run's standaloneId) or an appointment's examination, as progress names it. */
+export type TestIds = { readonly measurementId: string } | { readonly examinationId: string; readonly appointmentId: string };
+
 /** One test within a run: what it prepares and what it plays. */
 interface Task {
   readonly prelude: readonly S[];
   readonly calibrate: boolean;
-  readonly id: { measurementId: string } | { examinationId: string; appointmentId: string };
+  readonly id: TestIds;
   readonly patientId: string;
   play(onProgress: (p: PlayProgress) => void, onDone: (m: UploadMessage) => void, silent: () => void, gaze: boolean | null): Player;
 }
@@ -98,6 +101,11 @@ export class TestRun {
     private readonly hooks: RunHooks,
   ) {
     this.tasks = this.plan.kind === "appointment" ? this.appointmentTasks(this.plan) : this.perimetryTasks(this.plan);
+  }
+
+  /** The test under way (preparing or playing), null once the run has ended. */
+  get currentIds(): TestIds | null {
+    return this.ended ? null : (this.tasks[this.taskIndex]?.id ?? null);
   }
 
   begin(): void {

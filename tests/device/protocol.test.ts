@@ -42,6 +42,8 @@ const headset: HeadsetMessage[] = [
   { type: "ack", commandId: "c1", ok: false, error: "not allowed in standby" },
   { type: "standaloneResult", standaloneId: "s1", resultId: "r1", result },
   { type: "clickerDisconnected" },
+  { type: "clickerDisconnected", measurementId: "m1" },
+  { type: "clickerDisconnected", examinationId: "e1", appointmentId: "a1" },
 ];
 const server: ServerMessage[] = [
   { type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0001", alias: null, serverTime: 1 },

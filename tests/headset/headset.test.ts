@@ -165,11 +165,33 @@ describe("virtual headset: faults", () => {
     expect(headset.status).toBe(S.Playing);
     headset.clickerDisconnect(5_000);
     clock.advance(1_100);
-    expect(server.messages.some((m) => m.type === "clickerDisconnected")).toBe(true);
-    expect(server.statuses()).toContain(S.Stopped);
+    // It names the stopped test, and comes before the status stopped.
+    const at = server.messages.findIndex((m) => m.type === "clickerDisconnected");
+    expect(server.messages[at]).toEqual({ type: "clickerDisconnected", measurementId: "m1" });
+    expect(server.messages.findIndex((m) => m.type === "status" && m.status === S.Stopped)).toBeGreaterThan(at);
     expect(server.messages.filter((m) => m.type === "heartbeat").at(-1)).toMatchObject({ battery: { clicker: null } });
     clock.advance(6_000);
     expect(server.messages.filter((m) => m.type === "heartbeat").at(-1)).toMatchObject({ battery: { clicker: expect.any(Number) } });
+    headset.stop();
+  });
+
+  it("clicker disconnected during an appointment: the message names the examination and the appointment", () => {
+    const { clock, server, headset } = setup({ speed: 10 });
+    server.queue = [
+      {
+        kind: "appointment", appointmentId: "a1", patientId: "patient-2", audioGuide: false, tutorial: false, trackGaze: false,
+        examinations: [{ examinationId: "e1", type: "amsler", eye: 0, config: null }, { examinationId: "e2", type: "acuity", eye: 0, config: null }],
+      },
+    ];
+    headset.start();
+    clock.advance(100);
+    server.command("start");
+    clock.advance(2_000);
+    expect(headset.status).toBe(S.Playing);
+    headset.clickerDisconnect(5_000);
+    clock.advance(100);
+    expect(server.messages.filter((m) => m.type === "clickerDisconnected")).toEqual([{ type: "clickerDisconnected", examinationId: "e1", appointmentId: "a1" }]);
+    expect(server.examinationResults).toEqual([]);
     headset.stop();
   });
 
