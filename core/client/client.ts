@@ -167,6 +167,8 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
         return tracker.progress(effect.deviceSn, effect.progress);
       case "invalid-event":
         return events.emit("invalidEvent", effect.message);
+      case "clicker-disconnected":
+        return events.emit("clickerDisconnected", effect.stopped);
     }
   };
 

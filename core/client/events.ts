@@ -1,3 +1,4 @@
+import type { ClickerDisconnectedData } from "../model/live-data.ts";
 import type { Notice } from "../scheduling/notice.ts";
 
 // What the client announces (mitt). Views subscribe to `change` and re-read the part named by the topic.
@@ -11,4 +12,8 @@ export type ClientEvents = {
   navigate: { readonly to: "home" | "login" };
   /** A live event whose data did not decode (dropped). */
   invalidEvent: string;
+  /** A headset's clicker dropped out and it stopped the test (scheduling §8 "Clicker disconnected | test stopped
+   * message"): {deviceSn, perimetryId, appointmentId, examinationId} of the stopped test. Emitted before the device's
+   * status turns stopped. */
+  clickerDisconnected: ClickerDisconnectedData;
 };

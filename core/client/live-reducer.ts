@@ -1,7 +1,7 @@
 import { Result } from "effect";
 import { LiveEventType as T, LiveOperation as Op, type ConnectionStatus, type DeviceStatus } from "../model/enums.ts";
 import type { LiveEvent } from "../model/live.ts";
-import { decodeLiveEventData, type ConnectionData, type DeviceChangeData, type ProgressData } from "../model/live-data.ts";
+import { decodeLiveEventData, type ClickerDisconnectedData, type ConnectionData, type DeviceChangeData, type ProgressData } from "../model/live-data.ts";
 import type { Appointment } from "../model/appointment.ts";
 import type { Device } from "../model/device.ts";
 import type { Examination } from "../model/examination.ts";
@@ -24,6 +24,7 @@ export type LiveEffect =
   | { readonly kind: "device-status"; readonly deviceSn: string; readonly status: DeviceStatus }
   | { readonly kind: "connection"; readonly deviceSn: string; readonly connection: ConnectionStatus }
   | { readonly kind: "progress"; readonly deviceSn: string; readonly progress: RunningTest }
+  | { readonly kind: "clicker-disconnected"; readonly stopped: ClickerDisconnectedData }
   | { readonly kind: "invalid-event"; readonly message: string };
 
 export interface LiveContext {
@@ -58,6 +59,8 @@ export function reduceLiveEvent(snapshot: CacheSnapshot, event: LiveEvent, conte
     const { deviceSn, ...progress } = data as ProgressData;
     return { snapshot, effects: [{ kind: "progress", deviceSn, progress }] };
   }
+  // "Clicker disconnected | test stopped message" (§8): the view says so; the status stopped comes as its own event.
+  if (op === Op.ClickerDisconnected) return { snapshot, effects: [{ kind: "clicker-disconnected", stopped: data as ClickerDisconnectedData }] };
   // "Device transfer in or out refetches devices."
   if (op === Op.DeviceTransferIn || op === Op.DeviceTransferOut) return { snapshot, effects: [{ kind: "refetch", key: CacheKey.Devices }] };
 

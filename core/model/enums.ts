@@ -143,6 +143,9 @@ export const LiveOperation = {
   DeviceTransferOut: "device_transfer_out",
   MeasurementProgress: "measurement_progress",
   ExaminationProgress: "examination_progress",
+  /** Ours (type device): the headset's clicker dropped out and it stopped the test (scheduling §8 "Clicker disconnected |
+   * test stopped message"); the seeds' operation list has no entry for it. */
+  ClickerDisconnected: "clicker_disconnected",
 } as const;
 export const LiveOperationSchema = literals(LiveOperation);
 export type LiveOperation = Schema.Schema.Type<typeof LiveOperationSchema>;

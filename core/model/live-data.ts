@@ -19,7 +19,9 @@ import type { Result } from "effect";
 //  - connection carries {deviceSn, connection} (a heartbeat is a CONNECTED connection event);
 //  - measurement/examination progress carry the running test with deviceSn;
 //  - measurement result ready carries the measurement with its result; device transfer in/out carries {deviceSn};
-//  - drag_and_drop carries the new lane revisions; reorder carries the reordered appointment.
+//  - drag_and_drop carries the new lane revisions; reorder carries the reordered appointment;
+//  - device clicker_disconnected (ours) carries {deviceSn, perimetryId, appointmentId, examinationId}: the test the
+//    headset stopped because its clicker dropped out (the status stopped follows as a device update).
 
 export const RemovedDataSchema = Schema.Struct({ id: IdSchema });
 
@@ -42,6 +44,17 @@ export const ProgressDataSchema = Schema.Struct({ deviceSn: DeviceSnSchema, ...R
 export type ProgressData = Schema.Schema.Type<typeof ProgressDataSchema>;
 
 export const DeviceTransferDataSchema = Schema.Struct({ deviceSn: DeviceSnSchema });
+
+/** Scheduling §8 "Clicker disconnected | test stopped message": which headset stopped which test. perimetryId is the
+ * measurement's id (a stand-alone run's standaloneId); an appointment's examination has appointmentId and
+ * examinationId instead; all null when no test was under way. */
+export const ClickerDisconnectedDataSchema = Schema.Struct({
+  deviceSn: DeviceSnSchema,
+  perimetryId: Schema.NullOr(IdSchema),
+  appointmentId: Schema.NullOr(IdSchema),
+  examinationId: Schema.NullOr(IdSchema),
+});
+export type ClickerDisconnectedData = Schema.Schema.Type<typeof ClickerDisconnectedDataSchema>;
 
 export const LaneMoveDataSchema = Schema.Struct({
   from: Schema.Struct({ deviceId: IdSchema, revision: Schema.Finite }),
@@ -67,6 +80,8 @@ export const liveEventDataSchema = (type: LiveEvent["type"], operation: LiveEven
     case LiveOperation.DeviceTransferIn:
     case LiveOperation.DeviceTransferOut:
       return DeviceTransferDataSchema as never;
+    case LiveOperation.ClickerDisconnected:
+      return ClickerDisconnectedDataSchema as never;
     case LiveOperation.Trash:
     case LiveOperation.Delete:
       return RemovedDataSchema as never;

@@ -3,6 +3,7 @@ import { Result } from "effect";
 import { frame, PROTOCOL_VERSION, readHeadsetFrame, type HeadsetMessage } from "../../../core/device/protocol.ts";
 import { formatFailure } from "../../../core/device/decode.ts";
 import type { DeviceBattery } from "../../../core/model/device.ts";
+import type { ClickerDisconnectedData } from "../../../core/model/live-data.ts";
 import type { ServerContext } from "../context.ts";
 import { deviceBySnAnywhere, deviceChange, recordLiveState, type DeviceRow } from "../store/devices.ts";
 import { getExamination, saveExamination } from "../store/examinations.ts";
@@ -133,9 +134,13 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
         socket.send(frame({ type: "resultAccepted", resultId: m.resultId }));
         return;
       }
-      case "clickerDisconnected":
-        // No live event carries it yet (live-data has no field for it); the headset's following status event shows the stop.
+      case "clickerDisconnected": {
+        // "Clicker disconnected | test stopped message" (scheduling §8): the browsers say which test stopped; the
+        // headset's status stopped follows as a device update.
+        const data: ClickerDisconnectedData = { deviceSn: sn, perimetryId: m.measurementId ?? null, appointmentId: m.appointmentId ?? null, examinationId: m.examinationId ?? null };
+        ctx.live.publish(org, { type: "device", operation: "clicker_disconnected", data, deviceSn: sn });
         return;
+      }
     }
   };
 
