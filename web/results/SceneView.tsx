@@ -14,8 +14,8 @@ export interface ShapeRendererProps {
   readonly width: number;
   readonly height: number;
   readonly shapes: readonly Shape[];
-  /** Called once these shapes are on screen (draw-timing.ts). */
-  readonly onDrawn?: () => void;
+  /** Called with the shapes once they are on screen (draw-timing.ts). */
+  readonly onDrawn?: (shapes: readonly Shape[]) => void;
 }
 
 type Renderer = ComponentType<ShapeRendererProps>;
@@ -65,14 +65,23 @@ export function SceneView({ scene, label, className }: { scene: Scene; label?: s
   const provided = useContext(ShapeRendererContext);
   const konva = useKonvaRenderer(provided === null);
   const Renderer = provided ?? konva;
-  // Each new set of shapes waits for its draw (draw-timing.ts) until the renderer reports it or the plot goes.
-  const release = useRef<(() => void) | null>(null);
+  // Each new set of shapes waits for its draw (draw-timing.ts) until the renderer reports it or the plot goes. A
+  // renderer may report from its own layout effect, before this one (children's run first): then nothing waits.
+  const drawn = useRef<readonly Shape[] | null>(null);
+  const waiting = useRef<{ shapes: readonly Shape[]; done: () => void } | null>(null);
   useLayoutEffect(() => {
+    if (drawn.current === shapes) return;
     const done = expectDraw();
-    release.current = done;
-    return done;
+    waiting.current = { shapes, done };
+    return () => {
+      waiting.current = null;
+      done();
+    };
   }, [shapes]);
-  const onDrawn = useCallback(() => release.current?.(), []);
+  const onDrawn = useCallback((s: readonly Shape[]) => {
+    drawn.current = s;
+    if (waiting.current?.shapes === s) waiting.current.done();
+  }, []);
   const name = label ?? (scene.title ? resolveText(scene.title, translate) : scene.plot);
   return (
     <figure className={`plot${className ? ` ${className}` : ""}`} role="img" aria-label={name} data-plot={scene.plot}

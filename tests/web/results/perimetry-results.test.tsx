@@ -1,0 +1,198 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, screen, within } from "@testing-library/react";
+
+vi.mock("@lingui/core/macro", () => import("./lingui-shim.tsx"));
+vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
+
+import { memoryStorage } from "../../../adapters/storage/index.ts";
+import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
+import { StorageKeys } from "../../../core/ports.ts";
+import { pendingDraws } from "../../../web/results/draw-timing.ts";
+import { analyseStored } from "../../../web/results/result-model.ts";
+import { engine, esterman, fixture, InViewObserver, patient, renderResults } from "./fixtures.tsx";
+
+// The result side of the perimetry page (accounts seed §2 "Patient dashboard and profile", §3 client settings, §4
+// "Baseline"), rendered with a DOM stand-in for Konva.
+
+const right1 = fixture("r1", Eye.Right, "2025-02-03T09:00:00.000Z");
+const left1 = fixture("l1", Eye.Left, "2025-02-03T09:10:00.000Z");
+const right2 = fixture("r2", Eye.Right, "2026-01-10T09:00:00.000Z");
+const left2 = fixture("l2", Eye.Left, "2026-01-10T09:12:00.000Z");
+const rightG = engine("rg", Eye.Right, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal);
+const all = [right1, left1, right2, left2, rightG];
+
+const plots = () => [...document.querySelectorAll("figure[data-plot]")].map((f) => f.getAttribute("data-plot"));
+const plotsIn = (el: Element) => [...el.querySelectorAll("figure[data-plot]")].map((f) => f.getAttribute("data-plot"));
+const local = (storage: ReturnType<typeof memoryStorage>, key: string) => JSON.parse(storage.local.get(key) ?? "null");
+const switchNamed = (name: string) => within(screen.getByTestId("result-display")).getByRole("switch", { name });
+const slopeCount = (eye: number) => document.querySelector(`.slopes li[data-eye="${eye}"]`)!.textContent!;
+
+beforeEach(() => { vi.stubGlobal("IntersectionObserver", InViewObserver); });
+afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+
+describe("the result display", () => {
+  it("shows every index of the seed and every plot of a 24-2 result", () => {
+    renderResults(all, "r2");
+    const indices = [...document.querySelectorAll("tr[data-index]")].map((r) => r.getAttribute("data-index"));
+    expect(indices).toEqual(["ms", "md", "slv", "psd", "vfi", "ght", "fp", "fn", "fl", "reliability", "duration", "presentations", "background", "maxIntensity", "normative", "gazeCalibration", "device"]);
+    const analysis = analyseStored(right2.result!, patient.birthdate)!;
+    expect(document.querySelector('tr[data-index="md"] td.num')!.textContent).toBe(analysis.display.meanDefect!.toFixed(2));
+    expect(document.querySelector('tr[data-index="background"] td.num')!.textContent).toBe("31.5");
+    expect(document.querySelector('tr[data-index="normative"] td.num')!.textContent).toContain("2024-06-05");
+    expect(plots()).toEqual(expect.arrayContaining(["octopus.grayscale", "octopus.thresholds", "octopus.numerical", "octopus.loss", "humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability", "gaze"]));
+  });
+
+  it("every plot that mounted reports its draw (draw-timing)", () => {
+    renderResults(all, "r2");
+    expect(pendingDraws()).toBe(0);
+  });
+
+  it("an Esterman result shows its Esterman score and the Esterman plot, and cannot be a baseline", () => {
+    const e = esterman("e1", "2026-02-01T10:00:00.000Z");
+    renderResults([...all, e], "e1");
+    expect(document.querySelector('tr[data-index="esterman"] td.num')!.textContent).toBe(String(e.result!.estermanScore));
+    expect(plots()).toContain("esterman");
+    expect((switchNamed("Baseline") as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe("client settings in local storage (accounts seed §3)", () => {
+  it("'analysisExpanded': the detailed analysis opens, and stays open on the next visit", () => {
+    const { storage } = renderResults(all, "r2");
+    expect(plots()).not.toContain("humphrey.thresholds");
+    fireEvent.click(screen.getByRole("button", { name: "Show the detailed analysis" }));
+    expect(plots()).toEqual(expect.arrayContaining(["humphrey.thresholds", "humphrey.totalDeviation", "humphrey.patternDeviation", "bebie", "octopus.difference"]));
+    expect(local(storage, StorageKeys.local.clientSettings)).toMatchObject({ analysisExpanded: true });
+    cleanup();
+    renderResults(all, "r2", storage);
+    expect(plots()).toContain("humphrey.thresholds");
+  });
+
+  it("'progressionChartExpanded (default true)': the chart shows at first; hiding it is remembered", () => {
+    const { storage } = renderResults(all, "r2");
+    const section = screen.getByTestId("progression");
+    expect(plotsIn(section)).toEqual(["progression"]);
+    fireEvent.click(within(section).getByRole("button", { name: "Hide" }));
+    expect(plotsIn(section)).toEqual([]);
+    expect(local(storage, StorageKeys.local.clientSettings)).toMatchObject({ progressionChartExpanded: false });
+  });
+
+  it("'pattern (default analysis pattern 24-2)': the chart's pattern choice is stored", () => {
+    const { storage } = renderResults(all, "r2");
+    const group = screen.getByRole("group", { name: "Pattern" });
+    expect(within(group).getByRole("button", { name: "24-2" }).getAttribute("aria-pressed")).toBe("true");
+    fireEvent.click(within(group).getByRole("button", { name: "G" }));
+    expect(within(group).getByRole("button", { name: "G" }).getAttribute("aria-pressed")).toBe("true");
+    expect(local(storage, StorageKeys.local.clientSettings)).toMatchObject({ pattern: Pattern.G });
+    // Only G results on the chart now: one right-eye result.
+    expect(slopeCount(Eye.Right)).toContain("1 results");
+  });
+
+  it("'historyExpanded': the history under a result opens and the choice is stored; the full history page always shows it", async () => {
+    const { storage } = renderResults(all, "r2");
+    const history = screen.getByTestId("history");
+    expect(within(history).queryAllByTestId("history-day")).toHaveLength(0);
+    fireEvent.click(within(history).getByRole("button", { name: "Show" }));
+    expect(within(history).getAllByTestId("history-day").length).toBeGreaterThan(0);
+    expect(local(storage, StorageKeys.local.clientSettings)).toMatchObject({ historyExpanded: true });
+    cleanup();
+    renderResults(all, "all", memoryStorage());
+    expect(screen.queryByTestId("result-display")).toBeNull();
+    expect(screen.getAllByTestId("history-day").length).toBeGreaterThan(0);
+  });
+});
+
+describe("baseline and unreliable toggles (accounts seed §4)", () => {
+  it("'Baseline: at most one per eye; toggling the same id clears it'", () => {
+    const storage = memoryStorage();
+    renderResults(all, "r2", storage);
+    expect(switchNamed("Baseline").getAttribute("aria-checked")).toBe("false");
+    fireEvent.click(switchNamed("Baseline"));
+    expect(switchNamed("Baseline").getAttribute("aria-checked")).toBe("true");
+    // Stored as "baseline ids (left id, right id)".
+    expect(local(storage, StorageKeys.local.baselineResultIds)).toEqual([null, "r2"]);
+    cleanup();
+    // Another right-eye result replaces it; the left eye keeps its own.
+    renderResults(all, "l2", storage);
+    fireEvent.click(switchNamed("Baseline"));
+    cleanup();
+    renderResults(all, "r1", storage);
+    fireEvent.click(switchNamed("Baseline"));
+    expect(local(storage, StorageKeys.local.baselineResultIds)).toEqual(["l2", "r1"]);
+    fireEvent.click(switchNamed("Baseline"));
+    expect(local(storage, StorageKeys.local.baselineResultIds)).toEqual(["l2", null]);
+  });
+
+  it("'Only results with a normative database can be baseline': a G result's toggle is disabled, with the reason", () => {
+    renderResults(all, "rg");
+    expect((switchNamed("Baseline") as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText("This result has no normative database, so it cannot be the baseline.")).toBeTruthy();
+  });
+
+  it("'Baseline toggle is disabled when ... the measurement is unreliable'; 'Marking a measurement unreliable excludes it from the chart'", () => {
+    const { storage } = renderResults(all, "r2");
+    expect(slopeCount(Eye.Right)).toContain("2 results");
+    fireEvent.click(switchNamed("Unreliable"));
+    expect(local(storage, StorageKeys.local.unreliableResultIds)).toEqual(["r2"]);
+    expect((switchNamed("Baseline") as HTMLButtonElement).disabled).toBe(true);
+    expect(slopeCount(Eye.Right)).toContain("1 results");
+    fireEvent.click(switchNamed("Unreliable"));
+    expect(local(storage, StorageKeys.local.unreliableResultIds)).toEqual([]);
+    expect(slopeCount(Eye.Right)).toContain("2 results");
+  });
+
+  it("'marking it reliable again also clears a baseline mark'", () => {
+    const { storage } = renderResults(all, "r2");
+    fireEvent.click(switchNamed("Baseline"));
+    fireEvent.click(switchNamed("Unreliable"));
+    expect(local(storage, StorageKeys.local.baselineResultIds)).toEqual([null, "r2"]);
+    fireEvent.click(switchNamed("Unreliable"));
+    expect(local(storage, StorageKeys.local.baselineResultIds)).toEqual([null, null]);
+    expect(switchNamed("Baseline").getAttribute("aria-checked")).toBe("false");
+  });
+
+  it("a baseline starts the chart's slope from it ('computed from the baseline onwards if one exists')", () => {
+    renderResults([...all, fixture("r3", Eye.Right, "2026-04-01T09:00:00.000Z")], "r2");
+    expect(slopeCount(Eye.Right)).toContain("3 results");
+    fireEvent.click(switchNamed("Baseline"));
+    expect(slopeCount(Eye.Right)).toContain("2 results");
+  });
+});
+
+describe("the visual-field history (accounts seed §2)", () => {
+  const open = async () => {
+    renderResults(all, "all");
+    await act(async () => { await Promise.resolve(); });
+  };
+
+  it("'a result-detail history shows left/right eye pairs per date', newest day first", async () => {
+    await open();
+    const days = screen.getAllByTestId("history-day");
+    const cells = (day: HTMLElement, heading: string) => {
+      const column = within(day).getByRole("heading", { name: heading }).parentElement!;
+      return within(column).queryAllByTestId("history-cell").map((c) => c.getAttribute("data-measurement"));
+    };
+    expect(days).toHaveLength(3);
+    expect([cells(days[0]!, "Right eye (OD)"), cells(days[0]!, "Left eye (OS)")]).toEqual([["r2"], ["l2"]]);
+    expect([cells(days[1]!, "Right eye (OD)"), cells(days[1]!, "Left eye (OS)")]).toEqual([["rg"], []]);
+    expect(within(days[1]!).getByText("No result")).toBeTruthy();
+    expect([cells(days[2]!, "Right eye (OD)"), cells(days[2]!, "Left eye (OS)")]).toEqual([["r1"], ["l1"]]);
+  });
+
+  it("show/hide toggles choose the plots every cell draws", async () => {
+    await open();
+    const cell = () => screen.getAllByTestId("history-cell").find((c) => c.getAttribute("data-measurement") === "r2")!;
+    const chips = screen.getByRole("group", { name: "Plots shown" });
+    expect(plotsIn(cell())).toEqual(["octopus.grayscale", "humphrey.totalDeviationProbability"]);
+    fireEvent.click(within(chips).getByRole("button", { name: "Thresholds" }));
+    await act(async () => { await Promise.resolve(); });
+    expect(plotsIn(cell())).toEqual(["octopus.grayscale", "octopus.thresholds", "humphrey.totalDeviationProbability"]);
+    fireEvent.click(within(chips).getByRole("button", { name: "Greyscale" }));
+    expect(within(chips).getByRole("button", { name: "Greyscale" }).getAttribute("aria-pressed")).toBe("false");
+    expect(plotsIn(cell())).toEqual(["octopus.thresholds", "humphrey.totalDeviationProbability"]);
+    // A G result has no normative database: no probability map in its cell.
+    const g = screen.getAllByTestId("history-cell").find((c) => c.getAttribute("data-measurement") === "rg")!;
+    expect(plotsIn(g)).toEqual(["octopus.thresholds"]);
+  });
+});
