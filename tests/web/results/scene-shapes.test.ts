@@ -43,7 +43,7 @@ describe("scene -> shapes", () => {
     expect(at("start", "top")).toMatchObject({ type: "text", x: 20, y: 30, align: "left", baseline: 8, fontSize: 10 });
     expect(at("middle", "middle")).toMatchObject({ align: "center", baseline: 3.5 });
     expect(at("end", "bottom")).toMatchObject({ align: "right", baseline: -2 });
-    expect(textShape(text(0, 0, "5", { tabular: true })).fontFamily).toBe(tabularFontFamily);
+    expect(textShape(text(0, 0, "5", { tabular: true }))).toMatchObject({ fontFamily: tabularFontFamily });
     expect(textShape(text(0, 0, "Rank", { weight: "bold", rotation: -90 }))).toMatchObject({ fontFamily: plotFontFamily, fontStyle: "bold", rotation: -90 });
     const translated = textShape(text(0, 0, message("plots.bebie.rank", "Rank")), { translate: (m) => (m.id === "plots.bebie.rank" ? "Rang" : undefined) });
     expect(translated).toMatchObject({ text: "Rang" });
