@@ -7,7 +7,11 @@ import type { DeviceView } from "../../core/client/device-view.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
 import { measurementFormAtom } from "../state/technician.ts";
 import { LaneHeader } from "./LaneHeader.tsx";
-import { LivePanel } from "./LivePanel.tsx";
+import { LivePanel, type LiveTest } from "./LivePanel.tsx";
+import type { Appointment } from "../../core/model/appointment.ts";
+import type { RunningTest } from "../../core/model/running-test.ts";
+import { TestType } from "../../core/model/enums.ts";
+import { testTypeNames } from "./names.ts";
 import { MeasurementCard } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
 import type { LandingMark } from "./Lanes.tsx";
@@ -21,12 +25,15 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
   /** Appointment variant: which appointments wiggle, which one's panel is open, and how to open one. */
   appointments?: { wiggling: ReadonlySet<string>; selectedId: string | null; open: (id: string) => void } | null;
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const device = view.device;
   const openForm = useSetAtom(measurementFormAtom);
   const { setNodeRef } = useDroppable({ id: laneDropId(device.id), data: { deviceId: device.id, lane: true } });
   const items = device.perimetries;
   const live = view.liveProgress;
+  const liveTest = live === null ? undefined
+    : appointments ? perimetryUnderWay(device.appointments ?? [], live, i18n._(testTypeNames[TestType.Perimetry]))
+    : items.find((m) => m.id === live.perimetryId);
   return (
     <section className={`lane${flashing ? " lane-flash" : ""}`} data-pinned={pinned} data-over={over} id={`lane-${device.deviceSn}`}
       aria-label={device.alias || device.deviceSn} data-testid="lane" data-device-sn={device.deviceSn}>
@@ -70,12 +77,20 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
         </SortableContext>
         )}
         {/* Once the result is ready the card leaves the lane; its last progress (kept 5 s) has nothing left to draw. */}
-        {live && !appointments && items.some((m) => m.id === live.perimetryId) && (
-          <LivePanel progress={live} measurement={items.find((m) => m.id === live.perimetryId)} gazeCalibration={view.gazeCalibration} />
-        )}
+        {live && liveTest && <LivePanel progress={live} measurement={liveTest} gazeCalibration={view.gazeCalibration} />}
       </div>
     </section>
   );
+}
+
+/**
+ * Appointment variant: the perimetry examination the live progress belongs to, drawn like a measurement (the other
+ * examinations have no locations to show). Undefined when the progress is of another test or its appointment left.
+ */
+export function perimetryUnderWay(appointments: readonly Appointment[], live: RunningTest, name: string): LiveTest | undefined {
+  const exam = appointments.find((a) => a.id === live.appointmentId)?.examinations.find((e) => e.id === live.examinationId);
+  if (!exam || exam.type !== TestType.Perimetry || !exam.config) return undefined;
+  return { displayName: name, pattern: exam.config.pattern, strategy: exam.config.strategy, eye: exam.eye };
 }
 
 /** Where a card dragged from another lane would land; red where the planner refuses it (between linked cards). */

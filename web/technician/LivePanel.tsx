@@ -36,7 +36,10 @@ const legendNames: Record<LiveState, MessageDescriptor> = {
 export const liveVariantOf = (m: Pick<Measurement, "pattern" | "strategy">): LiveVariant =>
   m.pattern === Pattern.Esterman ? "esterman" : m.strategy === Strategy.Supra ? "supra" : "threshold";
 
-export function LivePanel({ progress, measurement, gazeCalibration }: { progress: RunningTest; measurement: Measurement | undefined; gazeCalibration?: GazeCalibration }) {
+/** What the panel shows of the test under way: a queued measurement, or a perimetry examination of an appointment. */
+export type LiveTest = Pick<Measurement, "displayName" | "pattern" | "strategy" | "eye">;
+
+export function LivePanel({ progress, measurement, gazeCalibration }: { progress: RunningTest; measurement: LiveTest | undefined; gazeCalibration?: GazeCalibration }) {
   const { t, i18n } = useLingui();
   const variant = measurement ? liveVariantOf(measurement) : "threshold";
   const title = i18n._(liveTitleNames[variant]);
