@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import {
   DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors,
   type Announcements, type CollisionDetection, type DragEndEvent, type DragMoveEvent, type DragOverEvent, type DragStartEvent,
@@ -14,6 +14,8 @@ import { Lane } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
 import { AppointmentPanel } from "./AppointmentPanel.tsx";
+import { useNotify } from "../ui/notifications.ts";
+import type { ClickerDisconnectedData } from "../../core/model/live-data.ts";
 
 export interface LandingMark { readonly deviceId: string; readonly index: number; readonly refused: boolean }
 
@@ -91,6 +93,18 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
   const byId = useMemo(() => new Map(devices.flatMap((d) => queue(d).map((m, i) => [m.id, { device: d, index: i }] as const))),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [byAppointment, devices.map((d) => queue(d).map((m) => m.id).join()).join("|")]);
+
+  // "Clicker disconnected | test stopped message" (scheduling seed §8): the headset stopped the test by itself.
+  const notify = useNotify();
+  useEffect(() => {
+    const onClicker = ({ deviceSn }: ClickerDisconnectedData) => {
+      const d = client.device(deviceSn)?.device;
+      const name = d ? d.alias || d.deviceSn : deviceSn;
+      notify({ kind: "error", text: t`${name}: the clicker disconnected, so the test was stopped.` });
+    };
+    client.events.on("clickerDisconnected", onClicker);
+    return () => client.events.off("clickerDisconnected", onClicker);
+  }, [client, notify, t]);
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),

@@ -141,6 +141,14 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
   });
 });
 
+describe("clicker disconnected (scheduling seed §8 'Clicker disconnected | test stopped message')", () => {
+  it("says which headset stopped its test because the clicker dropped out", async () => {
+    const { socket } = await lane(DeviceStatus.Playing);
+    act(() => socket.emit({ type: "device", operation: "clicker_disconnected", data: { deviceSn: "SN1", perimetryId: "a", appointmentId: null, examinationId: null } }));
+    expect((await screen.findByRole("alert")).textContent).toContain("Room 1: the clicker disconnected, so the test was stopped.");
+  });
+});
+
 describe("battery ('Display bands' and 'Battery LED')", () => {
   it("shows each battery's band, level and LED colour", async () => {
     const { lane: l } = await lane(DeviceStatus.Standby, {}, { battery: { vr: { level: 100, charging: false }, clicker: { level: 15, charging: false } } });
