@@ -33,3 +33,49 @@ export async function apiToken(request: APIRequestContext, username: string): Pr
   expect(res.ok()).toBe(true);
   return (await res.json()).data.accessToken as string;
 }
+
+/** A device lane as GET device/all answers it (the fields the technician journeys read). */
+export interface ServerLane {
+  id: string;
+  deviceSn: string;
+  alias: string;
+  revision: number;
+  status: string;
+  connection: string;
+  perimetries: Array<{ id: string; displayName: string; patientId: string; isFollowingEye: string | null }>;
+  appointments?: Array<{ id: string; patientId: string; examinations: Array<{ id: string; type: string; taken: boolean }> }>;
+}
+
+/**
+ * Calls the API with the page's own session (a second login of the same user would end the page's session).
+ * Answers the envelope's data; fails the test on an error status.
+ */
+export async function pageApi<T = unknown>(page: Page, method: "GET" | "POST" | "PATCH" | "DELETE", path: string, data?: unknown): Promise<T> {
+  const token = await page.evaluate(() => sessionStorage.getItem("accessToken"));
+  const res = await page.request.fetch(`/api/${path}`, { method, headers: { authorization: `Bearer ${token}` }, ...(data === undefined ? {} : { data }) });
+  expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()).data as T;
+}
+
+/** The lanes as the server stores them, read with the page's session. */
+export const serverLanes = (page: Page) => pageApi<ServerLane[]>(page, "GET", "device/all");
+
+/** The technician view's lane of one headset. */
+export const laneOf = (page: Page, deviceSn: string) => page.locator(`[data-testid="lane"][data-device-sn="${deviceSn}"]`);
+
+/** Card ids of a lane in the order the page shows them. */
+export const shownCardIds = (page: Page, deviceSn: string) =>
+  laneOf(page, deviceSn).locator(".lane-cards [data-card-id]").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-card-id")!));
+
+/**
+ * Drags with the mouse: presses on `from`, passes the 6 px activation distance, then glides to `to` (page coordinates)
+ * in small steps so the drag library sees every move.
+ */
+export async function pointerDrag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 10, from.y + 10, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 16 });
+  // The drag library settles on the last position before the drop.
+  await page.mouse.move(to.x + 1, to.y, { steps: 2 });
+}

@@ -38,7 +38,7 @@ test("schedule a measurement for both eyes: the pair joins the lane, linked", as
   const dialog = page.getByRole("dialog", { name: "New measurement" });
   const save = dialog.getByRole("button", { name: "Save", exact: true });
   await expect(save).toBeDisabled();
-  await dialog.getByRole("option").first().click();
+  await dialog.getByRole("listbox", { name: "Patients" }).getByRole("option").first().click();
   await expect(dialog.getByLabel("Display name")).toHaveValue(/^Test /);
   await dialog.getByLabel(/^Eye/).selectOption({ label: "Both eyes" });
   await dialog.getByLabel(/^Pattern/).selectOption({ label: "24-2" });
