@@ -100,11 +100,12 @@ export function gazeScene(input: GazeInput): Scene {
     const ty = y(input.fixationThreshold);
     nodes.push(
       { kind: "line", x1: area.left, y1: ty, x2: area.right, y2: ty, stroke: "gaze-threshold", strokeWidth: 1, dash: [4, 3] },
-      text(area.right - 2, ty - 2, formatTick(input.fixationThreshold, 0.1), { size: 9, anchor: "end", baseline: "bottom", fill: "gaze-threshold", tabular: true }),
+      text(Math.min(area.right, input.width - margins.right) - 2, ty - 2, formatTick(input.fixationThreshold, 0.1), { size: 9, anchor: "end", baseline: "bottom", fill: "gaze-threshold", tabular: true }),
     );
   }
   if (unmeasured.length > 0 && showTitle) {
-    const [lx, ly] = compact ? [4, margins.top + 17] : [area.right - 118, 7];
+    // Top right of the visible box (a long chart scrolls on screen), beside the title.
+    const [lx, ly] = compact ? [4, margins.top + 17] : [Math.min(area.right, input.width - margins.right) - 118, 7];
     nodes.push(
       { kind: "rect", x: lx, y: ly, width: 8, height: 10, fill: "gaze-unmeasured" },
       text(lx + 12, ly + 5, message("plots.gaze.notMeasured", "could not measure"), { size: compact ? 9 : 10, anchor: "start", fill: "plot-ink-muted" }),

@@ -25,6 +25,7 @@ export * from "./bebie.ts";
 export * from "./progression.ts";
 export * from "./gaze.ts";
 export * from "./esterman.ts";
+export * from "./screening.ts";
 export * from "./live.ts";
 export * from "./amsler.ts";
 export * from "./svg.ts";

@@ -4,7 +4,7 @@
 import { lutProbabilities, type NormativeTables } from "../analytics/normative/tables.ts";
 import { getNormativeDatabase } from "../analytics/normative/registry.ts";
 import type { ResultAnalysis } from "../analytics/result-analysis.ts";
-import { Pattern, type Eye } from "../model/enums.ts";
+import { Pattern, type Eye, type Strategy } from "../model/enums.ts";
 import { bebieScene } from "./bebie.ts";
 import { estermanScene } from "./esterman.ts";
 import { gazeScene } from "./gaze.ts";
@@ -12,6 +12,7 @@ import { grayscaleScene } from "./grayscale.ts";
 import { humphreyDeviationSymbolsScene, humphreyDeviationValuesScene, humphreyThresholdsScene } from "./humphrey.ts";
 import { octopusDifferenceScene, octopusLossScene, octopusNumericalScene, octopusThresholdsScene, type LocationValues } from "./octopus.ts";
 import type { Medium, ProbabilityLevel, Scene } from "./scene.ts";
+import { isScreening, screeningScene } from "./screening.ts";
 import { toProbabilityLevel } from "./symbols.ts";
 
 export interface ResultPlotsInput {
@@ -21,6 +22,8 @@ export interface ResultPlotsInput {
     readonly eye: Eye;
     readonly thresholds: LocationValues;
     readonly normativeVersion?: string | null;
+    /** Supra-threshold and one-level results are screenings (screening.ts): drawn seen / not seen, not as thresholds. */
+    readonly strategy?: Strategy | null;
     readonly gazeTracking?: { readonly meanDistance: readonly number[]; readonly fixationThreshold?: number | null } | null;
   };
   readonly analysis: ResultAnalysis;
@@ -50,6 +53,8 @@ export interface ResultPlots {
   readonly patternDeviationProbability: Scene | null;
   readonly bebie: Scene | null;
   readonly esterman: Scene | null;
+  /** A monocular screening result's seen / not-seen plot; its threshold and deviation plots are then all null. */
+  readonly screening: Scene | null;
   readonly gaze: Scene | null;
 }
 
@@ -76,24 +81,27 @@ export function resultPlots(input: ResultPlotsInput): ResultPlots {
   const { result, analysis, medium } = input;
   const box = { pattern: result.pattern, eye: result.eye, ...input.field, ...(input.showTitles === false ? { showTitle: false } : {}) };
   const esterman = result.pattern === Pattern.Esterman;
+  const screening = !esterman && isScreening(result.strategy);
   const normative = analysis.normative;
   const defects = analysis.octopus?.defects ?? null;
   const tables = esterman ? null : getNormativeDatabase(result.pattern, result.normativeVersion);
   const gaze = result.gazeTracking && result.gazeTracking.meanDistance.length > 0 ? result.gazeTracking : null;
-  const field = (make: () => Scene) => (esterman ? null : make());
+  // Esterman and screening results are seen / not seen: no threshold, defect or deviation plot reads them right.
+  const seenOnly = esterman || screening;
+  const field = (make: () => Scene) => (seenOnly ? null : make());
   return {
     octopusThresholds: field(() => octopusThresholdsScene({ ...box, thresholds: result.thresholds })),
     grayscale: field(() => grayscaleScene({ ...box, thresholds: result.thresholds })),
     numerical: field(() => octopusNumericalScene({ ...box, thresholds: result.thresholds })),
-    loss: defects && !esterman ? octopusLossScene({ ...box, defects }) : null,
+    loss: defects && !seenOnly ? octopusLossScene({ ...box, defects }) : null,
     difference:
-      input.reference && !esterman ? octopusDifferenceScene({ ...box, current: result.thresholds, reference: input.reference }) : null,
+      input.reference && !seenOnly ? octopusDifferenceScene({ ...box, current: result.thresholds, reference: input.reference }) : null,
     humphreyThresholds: field(() => humphreyThresholdsScene({ ...box, thresholds: result.thresholds })),
-    totalDeviation: normative ? humphreyDeviationValuesScene({ ...box, kind: "total", values: normative.td }) : null,
-    totalDeviationProbability: normative ? humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: plotLevels(normative.tdp) }) : null,
-    patternDeviation: normative ? humphreyDeviationValuesScene({ ...box, kind: "pattern", values: normative.pd }) : null,
-    patternDeviationProbability: normative ? humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: plotLevels(normative.pdp) }) : null,
-    bebie: analysis.octopus
+    totalDeviation: normative && !seenOnly ? humphreyDeviationValuesScene({ ...box, kind: "total", values: normative.td }) : null,
+    totalDeviationProbability: normative && !seenOnly ? humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: plotLevels(normative.tdp) }) : null,
+    patternDeviation: normative && !seenOnly ? humphreyDeviationValuesScene({ ...box, kind: "pattern", values: normative.pd }) : null,
+    patternDeviationProbability: normative && !seenOnly ? humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: plotLevels(normative.pdp) }) : null,
+    bebie: analysis.octopus && !seenOnly
       ? bebieScene({
           defects: analysis.octopus.defects,
           ...(tables ? { normalBand: bebieNormalBand(tables) } : {}),
@@ -101,6 +109,7 @@ export function resultPlots(input: ResultPlotsInput): ResultPlots {
           ...(input.showTitles === false ? { showTitle: false } : {}),
         })
       : null,
+    screening: screening ? screeningScene({ pattern: result.pattern, eye: result.eye, values: result.thresholds, ...input.field, ...(input.showTitles === false ? { showTitle: false } : {}) }) : null,
     esterman: esterman
       ? estermanScene({ thresholds: result.thresholds, score: analysis.estermanScore, ...input.field, ...(input.showTitles === false ? { showTitle: false } : {}) })
       : null,

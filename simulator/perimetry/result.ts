@@ -3,6 +3,7 @@ import { getPattern } from "../../core/analytics/patterns.ts";
 import { normalSensitivity } from "../../core/analytics/pointwise.ts";
 import { ageAtTest, analyseResult } from "../../core/analytics/result-analysis.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
+import { isScreening } from "../../core/plots/screening.ts";
 import { Strategy } from "../../core/model/enums.ts";
 import type { PerimetryOutcome, PerimetryTestSpec } from "./engine.ts";
 import { sorsCount } from "./strategy-plan.ts";
@@ -53,19 +54,21 @@ export function scoringNormals(
  * The indices a result stores, from core/analytics' analysis of its thresholds, normals and normative version: the
  * values the result page recomputes (2 decimals, "mean sensitivity below 0 shows 0", VFI a rounded integer), so the
  * two never disagree. Binocular patterns (Esterman) have no defects: MD and sLV are null, the Esterman score is set.
+ * A screening (supra-threshold, one level) measures no thresholds, only the level seen or 0: no MD, sLV or VFI either.
  */
 export function withStoredIndices<R extends MeasurementResult>(r: R, age: number): R {
   const analysis = analyseResult({
     pattern: r.pattern, eye: r.eye, age, thresholds: r.thresholds, normativeVersion: r.normativeVersion, normValues: r.normValues,
   });
   const d = analysis.display;
+  const thresholds = !isScreening(r.strategy);
   return {
     ...r,
     defects: r.normValues ? r.thresholds.map((t, i) => round2(r.normValues![i]! - t)) : r.defects,
     meanSensitivity: d.meanSensitivity ?? 0,
-    meanDefect: d.meanDefect,
-    squareRootLossVariance: d.slv,
-    vfi: d.vfi,
+    meanDefect: thresholds ? d.meanDefect : null,
+    squareRootLossVariance: thresholds ? d.slv : null,
+    vfi: thresholds ? d.vfi : null,
     estermanScore: analysis.estermanScore ?? r.estermanScore,
   };
 }

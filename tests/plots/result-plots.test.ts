@@ -15,8 +15,9 @@ describe("resultPlots: every plot of a result from core/analytics' analysis", ()
     const gazeTracking = { meanDistance: [1, 2, -1, 3], fixationThreshold: 5 };
     const analysis = analyseResult({ pattern: Pattern.P24_2, eye: Eye.Right, age: 60, thresholds, gazeTracking });
     const plots = resultPlots({ result: { pattern: Pattern.P24_2, eye: Eye.Right, thresholds, gazeTracking }, analysis, reference: thresholds, medium: "screen", field });
-    for (const [name, scene] of Object.entries(plots)) if (name !== "esterman") expect(scene, name).not.toBeNull();
+    for (const [name, scene] of Object.entries(plots)) if (name !== "esterman" && name !== "screening") expect(scene, name).not.toBeNull();
     expect(plots.esterman).toBeNull();
+    expect(plots.screening).toBeNull();
     // Symbols follow the analysis' TD probability levels location by location (blind spots left out).
     const blind = new Set(getPattern(Pattern.P24_2).blindSpotIndices);
     const levels = plotLevels(analysis.normative!.tdp).filter((_, i) => !blind.has(i));

@@ -11,6 +11,7 @@ import { octopusLossScene, octopusThresholdsScene } from "../../core/plots/octop
 import { plotLevels } from "../../core/plots/result-plots.ts";
 import type { Scene } from "../../core/plots/scene.ts";
 import { estermanScene } from "../../core/plots/esterman.ts";
+import { isScreening, screeningScene, seenAt, seenPercent } from "../../core/plots/screening.ts";
 import { strategyNames } from "../i18n/names.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import { expectDraw } from "./draw-timing.ts";
@@ -37,6 +38,8 @@ export function historyScene(m: WithResult, analysis: ResultAnalysis | null, kin
   if (!analysis) return null;
   const r = m.result;
   if (isEsterman(r)) return kind === "grayscale" ? estermanScene({ thresholds: r.thresholds, score: analysis.estermanScore, width: size, height: size, showTitle: false }) : null;
+  // A screening shows seen / not seen in the greyscale's place and nothing else (screening.ts).
+  if (isScreening(r.strategy)) return kind === "grayscale" ? screeningScene({ pattern: r.pattern, eye: r.eye, values: r.thresholds, width: size, height: size, showTitle: false }) : null;
   const box = { pattern: r.pattern, eye: r.eye, width: size, height: size, showTitle: false };
   switch (kind) {
     case "grayscale":
@@ -101,7 +104,9 @@ function HistoryCell({ m, analyse, meanDefect, shown, patientId, selected, unrel
         <Link to={`/patient/${patientId}/perimetry/${m.id}`} aria-current={selected ? "true" : undefined}>
           {format.dateTime(r.takenAt)} · {patternLabel[r.pattern]} · {i18n._(strategyNames[r.strategy])}
         </Link>
-        <span> · {t`MD`} {dB2(meanDefect)} dB</span>
+        {isEsterman(r) || isScreening(r.strategy)
+          ? <span> · {t`Seen`} {seenPercent(seenAt(r.thresholds))} %</span>
+          : <span> · {t`MD`} {dB2(meanDefect)} dB</span>}
         {unreliable && <span className="badge">{t`Unreliable`}</span>}
       </p>
       <WhenNear height={HISTORY_PLOT_SIZE}>

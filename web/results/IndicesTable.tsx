@@ -4,6 +4,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
 import type { GhtOutcome } from "../../core/analytics/ght.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
+import { isScreening, seenAt, seenPercent } from "../../core/plots/screening.ts";
 import { catchTrialText, dB2, formatDuration, isEsterman, normativeVersionText, resultHasNormativeDatabase } from "./result-model.ts";
 
 // Every index of a result (accounts seed §2 and §3), in two aligned tables: the field's indices and the test's
@@ -48,10 +49,18 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
   const d = analysis?.display;
   const ght = analysis?.normative?.ght?.outcome;
   const esterman = isEsterman(result);
+  // A screening's values are levels seen, not thresholds: its index is the share of locations seen (screening.ts).
+  const screening = !esterman && isScreening(result.strategy);
+  const seen = seenAt(result.thresholds);
   const calibration = result.gazeCalibration === null ? t`Not tested` : result.gazeCalibration ? t`Passed` : t`Failed`;
   const version = normativeVersionText(result.normativeVersion, resultHasNormativeDatabase(result));
   const field: IndexRow[] = esterman
     ? [{ key: "esterman", label: t`Esterman score`, value: String(analysis?.estermanScore ?? result.estermanScore ?? "–"), unit: "%" }]
+    : screening
+    ? [
+        { key: "seen", label: t`Seen`, value: String(seenPercent(seen)), unit: "%" },
+        { key: "seenCount", label: t`Locations seen`, value: `${seen.filter((s) => s === true).length}/${seen.filter((s) => s !== null).length}` },
+      ]
     : [
         { key: "ms", label: t`MS`, hint: t`Mean sensitivity`, value: dB2(d?.meanSensitivity ?? Math.max(0, result.meanSensitivity)), unit: "dB" },
         { key: "md", label: t`MD`, hint: t`Mean defect`, value: dB2(d?.meanDefect ?? result.meanDefect), unit: "dB" },

@@ -6,6 +6,7 @@ import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
 import { baselineToggleState, type BaselineToggleState } from "../../core/analytics/progression/baseline.ts";
 import { patternLabel } from "../../core/model/enums.ts";
 import { resultPlots, type ResultPlots } from "../../core/plots/result-plots.ts";
+import { isScreening } from "../../core/plots/screening.ts";
 import { thresholdColourLegend, totalDeviationLegend, valueLegend } from "../../core/plots/legends.ts";
 import type { Scene } from "../../core/plots/scene.ts";
 import { eyeNames, strategyNames } from "../i18n/names.ts";
@@ -13,7 +14,7 @@ import { useDateFormat } from "../i18n/format.ts";
 import { Toggle } from "../ui/Toggle.tsx";
 import { IndicesTable } from "./IndicesTable.tsx";
 import { PrintButton } from "./PrintButton.tsx";
-import { markedResult, type WithResult } from "./result-model.ts";
+import { isEsterman, markedResult, type WithResult } from "./result-model.ts";
 import { SceneView } from "./SceneView.tsx";
 import type { ResultMarks } from "./use-marks.ts";
 
@@ -24,12 +25,20 @@ import type { ResultMarks } from "./use-marks.ts";
 
 export const FIELD_SIZE = 240;
 
-const disabledReasons: Record<Exclude<BaselineToggleState, { enabled: true }>["reason"], MessageDescriptor> = {
+const disabledReasons: Record<Exclude<BaselineToggleState, { enabled: true }>["reason"] | "screening", MessageDescriptor> = {
   invalid: msg`Only a complete, valid result can be the baseline.`,
+  screening: msg`A screening result has no thresholds, so it cannot be the baseline.`,
   unreliable: msg`An unreliable result cannot be the baseline.`,
   "no-normative-database": msg`This result has no normative database, so it cannot be the baseline.`,
   "not-monocular": msg`Only a right- or left-eye result can be the baseline.`,
 };
+
+/** A seen / not-seen result is the page's only field plot: drawn larger (Esterman's 120 points span 150 degrees). */
+function fieldSize(r: WithResult["result"]) {
+  if (isEsterman(r)) return { width: FIELD_SIZE * 2, height: FIELD_SIZE * 1.5 };
+  if (isScreening(r.strategy)) return { width: FIELD_SIZE * 1.5, height: FIELD_SIZE * 1.5 };
+  return { width: FIELD_SIZE, height: FIELD_SIZE };
+}
 
 export function screenPlots(m: WithResult, analysis: ResultAnalysis, reference: WithResult | null): ResultPlots {
   return resultPlots({
@@ -37,7 +46,7 @@ export function screenPlots(m: WithResult, analysis: ResultAnalysis, reference: 
     analysis,
     reference: reference?.result.thresholds ?? null,
     medium: "screen",
-    field: { width: FIELD_SIZE, height: FIELD_SIZE },
+    field: fieldSize(m.result),
     gaze: { width: FIELD_SIZE * 4, height: 130 },
   });
 }
@@ -69,6 +78,8 @@ export function ResultDisplay({ measurement: m, analysis, reference, marks, anal
   const unreliable = marks.unreliable.has(m.id);
   const isBaseline = marks.baseline.left === m.id || marks.baseline.right === m.id;
   const state = baselineToggleState(marked, marks.unreliable);
+  // A screening result is not "valid" for the baseline (result-model.ts): say why in its own words.
+  const reason = state.enabled ? null : isScreening(r.strategy) && state.reason === "invalid" ? "screening" : state.reason;
   const [announce, setAnnounce] = useState("");
   const detailsId = `analysis-${m.id}`;
 
@@ -86,8 +97,8 @@ export function ResultDisplay({ measurement: m, analysis, reference, marks, anal
             onChange={() => { marks.toggleBaseline(marked); setAnnounce(isBaseline ? t`Baseline cleared.` : t`Marked as baseline.`); }} />
           <Toggle label={t`Unreliable`} checked={unreliable}
             onChange={(on) => { marks.setUnreliable(m.id, on); setAnnounce(on ? t`Marked unreliable: left out of the progression chart.` : t`Marked reliable again.`); }} />
-          {!state.enabled && !isBaseline && <p className="muted hint">{i18n._(disabledReasons[state.reason])}</p>}
           <PrintButton renderPrint={renderPrint} />
+          {reason && !isBaseline && <p className="muted hint">{i18n._(disabledReasons[reason])}</p>}
         </div>
         <p className="visually-hidden" role="status">{announce}</p>
       </header>
@@ -98,13 +109,13 @@ export function ResultDisplay({ measurement: m, analysis, reference, marks, anal
         <p className="alert alert-warning">{t`This result is incomplete, so its plots cannot be drawn.`}</p>
       ) : (
         <>
-          <PlotGrid scenes={[plots.esterman, plots.grayscale, plots.octopusThresholds, plots.numerical, plots.loss, plots.totalDeviationProbability, plots.patternDeviationProbability]} />
+          <PlotGrid scenes={[plots.esterman, plots.screening, plots.grayscale, plots.octopusThresholds, plots.numerical, plots.loss, plots.totalDeviationProbability, plots.patternDeviationProbability]} />
           {plots.gaze ? (
             <div className="gaze-scroll"><SceneView scene={plots.gaze} /></div>
           ) : (
             <p className="muted">{t`Gaze was not tracked in this test.`}</p>
           )}
-          {!plots.esterman && (
+          {!plots.esterman && !plots.screening && (
             <section className="analysis">
               <button type="button" className="btn btn-link" aria-expanded={analysisExpanded} aria-controls={detailsId}
                 onClick={() => onAnalysisExpanded(!analysisExpanded)}>

@@ -57,6 +57,8 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.progression.slope": msg({ message: "{slope} dB/year" }),
   "plots.progression.title": msg`Progression of mean defect`,
   "plots.progression.tooFew": msg`too few results for a slope`,
+  "plots.screening.seen": msg({ message: "Seen: {percent} %" }),
+  "plots.screening.title": msg`Screening: seen and not seen`,
 };
 
 /**

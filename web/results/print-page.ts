@@ -34,20 +34,21 @@ export function printPage(m: WithResult, analysis: ResultAnalysis, reference: Wi
     field: { width: cell.width, height: cell.height },
     gaze: { width: regions.gaze.width, height: regions.gaze.height },
   });
-  const scenes: Scene[] = plots.esterman
-    ? [plots.esterman]
+  const single = plots.esterman ?? plots.screening;
+  const scenes: Scene[] = single
+    ? [single]
     : [
         plots.grayscale, plots.octopusThresholds, plots.numerical,
         plots.loss, plots.totalDeviationProbability, plots.patternDeviationProbability,
         plots.humphreyThresholds, plots.totalDeviation, plots.patternDeviation,
         plots.bebie, plots.difference,
       ].filter((s): s is Scene => s !== null);
-  const placed: Array<{ scene: Scene; box: Box }> = plots.esterman
-    ? [{ scene: plots.esterman, box: area }]
+  const placed: Array<{ scene: Scene; box: Box }> = single
+    ? [{ scene: single, box: area }]
     : scenes.slice(0, columns * rows).map((scene, i) => ({ scene, box: cells[i]! }));
   // A free cell holds the legends a reader of the printed colours and symbols needs, side by side at their own size
   // (placeScene would enlarge them to the cell).
-  const free = plots.esterman ? undefined : cells[scenes.length];
+  const free = single ? undefined : cells[scenes.length];
   if (free) {
     const legends = [thresholdColourLegend(Math.floor(free.width / 2) - 2), totalDeviationLegend(Math.floor(free.width / 2) - 2)];
     legends.forEach((scene, i) => {

@@ -8,6 +8,7 @@ import { normalSensitivity } from "../../core/analytics/pointwise.ts";
 import { patternsWithGeometry, getPattern } from "../../core/analytics/patterns.ts";
 import type { MarkedResult } from "../../core/analytics/progression/baseline.ts";
 import type { ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
+import { isScreening } from "../../core/plots/screening.ts";
 import { Eye, Pattern } from "../../core/model/enums.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
@@ -24,6 +25,13 @@ export function resultValid(r: MeasurementResult): boolean {
   if (!patternsWithGeometry.includes(r.pattern)) return false;
   return r.thresholds.length === getPattern(r.pattern).points.length && r.thresholds.every((t) => Number.isFinite(t));
 }
+
+/**
+ * A valid result that measured thresholds: not a screening (supra-threshold, one level), whose values are the level
+ * seen or 0. Only these can be a baseline, a point of the mean-defect chart, or the reference of a difference plot:
+ * a screening's "mean defect" measures nothing a threshold test's can be compared with.
+ */
+export const thresholdResult = (r: MeasurementResult): boolean => resultValid(r) && !isScreening(r.strategy);
 
 /** The full analysis of a stored result for a patient born on `birthdate`; null when it cannot be analysed. */
 export function analyseStored(r: MeasurementResult, birthdate: string): ResultAnalysis | null {
@@ -87,7 +95,7 @@ export function markedResult(m: WithResult): MarkedResult {
     eye: m.result.eye,
     pattern: m.result.pattern,
     takenAt: m.result.takenAt,
-    valid: resultValid(m.result),
+    valid: thresholdResult(m.result),
     hasNormativeDatabase: resultHasNormativeDatabase(m.result),
   };
 }
@@ -102,7 +110,7 @@ export function progressionPoints(
     meanDefect: meanDefect(m),
     eye: m.result.eye,
     pattern: m.result.pattern,
-    valid: resultValid(m.result),
+    valid: thresholdResult(m.result),
     unreliable: unreliable.has(m.id),
   }));
 }
@@ -144,7 +152,7 @@ export function previousOfSameKind(results: readonly WithResult[], current: With
   let best: WithResult | null = null;
   for (const m of results) {
     if (m.id === current.id || m.result.eye !== current.result.eye || m.result.pattern !== current.result.pattern) continue;
-    if (m.result.takenAt >= current.result.takenAt || !resultValid(m.result)) continue;
+    if (m.result.takenAt >= current.result.takenAt || !thresholdResult(m.result)) continue;
     if (!best || m.result.takenAt > best.result.takenAt) best = m;
   }
   return best;

@@ -14,6 +14,7 @@ import { insertTemplate } from "../store/templates.ts";
 import { insertUser } from "../store/users.ts";
 import { demoResult, seeded, type Course, type DemoResultInput } from "./results.ts";
 import { engineResult } from "./engine-results.ts";
+import { addShowcase, SHOWCASE_PATIENT_INDEX } from "./showcase.ts";
 
 // The demo clinic (fixtures/demo/clinic.json), created once on the first start of an empty database: one organisation,
 // the users manager, user and admin, a few dozen patients, several years of results for most of them, queued
@@ -181,6 +182,8 @@ export const seedDemo = async (
       const id = newId();
       await insertPatient(tx, org, id, { name, uniqueId: `P-${String(1001 + index)}`, gender, lang, birthdate }, iso);
       if (index < 28) await addHistory(tx, org, id, birthdate, index, now, data.deviceAliases[index % 4] ?? "Room 1", options.results ?? "engine");
+      if (index === SHOWCASE_PATIENT_INDEX)
+        await addShowcase(tx, org, id, birthdate, now, data.deviceAliases[1] ?? "Room 2", (input) => resultFor(options.results ?? "engine", input));
       // A few measurements waiting in the lanes.
       if (index >= 28 && index < 28 + serials.length * 2) {
         const sn = serials[(index - 28) % serials.length]!;

@@ -57,6 +57,26 @@ describe("the result display", () => {
   });
 });
 
+describe("a screening result (supra-threshold, one level)", () => {
+  const supra = engine("su", Eye.Right, "2026-03-01T09:00:00.000Z", Pattern.P24_2, Strategy.Supra);
+
+  it("shows the share of locations seen and the seen / not-seen plot, not thresholds or deviations", () => {
+    renderResults([...all, supra], "su");
+    const seen = supra.result!.thresholds.filter((t) => t > 0).length;
+    expect([...document.querySelectorAll("tr[data-index]")].map((r) => r.getAttribute("data-index")).slice(0, 2)).toEqual(["seen", "seenCount"]);
+    expect(document.querySelector('tr[data-index="seenCount"] td.num')!.textContent).toBe(`${seen}/54`);
+    expect(plotsIn(screen.getByTestId("result-display"))).toEqual(["screening", "gaze"]);
+    expect(screen.queryByRole("button", { name: "Show the detailed analysis" })).toBeNull();
+  });
+
+  it("cannot be a baseline, says why, and stays off the mean-defect chart", () => {
+    renderResults([...all, supra], "su");
+    expect((switchNamed("Baseline") as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText("A screening result has no thresholds, so it cannot be the baseline.")).toBeTruthy();
+    expect(slopeCount(Eye.Right)).toContain("2 results");
+  });
+});
+
 describe("client settings in local storage (accounts seed §3)", () => {
   it("'analysisExpanded': the detailed analysis opens, and stays open on the next visit", () => {
     const { storage } = renderResults(all, "r2");
