@@ -16,6 +16,9 @@ test("a result shows its indices and plots; unreliable changes the chart; the pr
     await expect(results.getByText(row, { exact: true }).first()).toBeVisible();
   }
   await expect(results.getByText("31.5", { exact: true })).toBeVisible();
+  // The measurement list prints the stored MD, the indices table the recomputed one: the same number.
+  const md = (await results.locator('tr[data-index="md"] td.num').first().textContent())!;
+  await expect(page.locator('li[aria-current="true"]')).toContainText(`MD ${md} dB`);
   // Each plot is a figure named by its title, drawn on a canvas once Konva has loaded.
   for (const name of ["Greyscale", "Thresholds (dB)", "Total deviation probability", "Pattern deviation probability", "Gaze tracking"]) {
     await expect(results.getByRole("img", { name }).first()).toBeVisible();
