@@ -1,4 +1,6 @@
-import { createHttpApi } from "../adapters/http/http-api.ts";
+import { compiledDecoder } from "../adapters/http/compiled-decoder.ts";
+import { createHttpApi, type FetchLike } from "../adapters/http/http-api.ts";
+import { nodeFetch } from "../adapters/http/node-fetch.ts";
 import { memoryStore } from "../adapters/storage/memory-storage.ts";
 import type { EndpointSpec, RequestOfSpec, ResponseOfSpec } from "../core/model/contract/index.ts";
 import type { Api, KeyValueStore } from "../core/ports.ts";
@@ -30,21 +32,53 @@ export function resolveTarget(options: SharedOptions, io: CliIo): Target {
 
 export const apiBaseOf = (server: string) => `${server}/api/`;
 
-/** Session storage backed by the profile's token file. */
+/** A fresh token is written to the file at most this often (and once more on exit). */
+const TOKEN_WRITE_MS = 5_000;
+
+/** Session storage backed by the profile's token file. Every answer carries a fresh token (sliding session); an export
+ * gets a thousand of them, so the token lives in memory and reaches the 0600 file every few seconds and on exit,
+ * instead of a write (four file operations) per call. */
 function tokenSessionStore(store: ProfileStore, profile: string): KeyValueStore {
   const other = memoryStore();
+  let token: string | null | undefined; // undefined: not read yet
+  let unwritten = false;
+  let writtenAt = 0;
+  let hooked = false;
+  const flush = () => {
+    if (!unwritten || token == null) return;
+    unwritten = false;
+    writtenAt = Date.now();
+    store.writeToken(profile, token);
+  };
   return {
-    get: (key) => (key === StorageKeys.session.accessToken ? store.readToken(profile) : other.get(key)),
-    set: (key, value) => (key === StorageKeys.session.accessToken ? store.writeToken(profile, value) : other.set(key, value)),
-    remove: (key) => (key === StorageKeys.session.accessToken ? store.removeToken(profile) : other.remove(key)),
+    get: (key) => (key === StorageKeys.session.accessToken ? (token === undefined ? (token = store.readToken(profile)) : token) : other.get(key)),
+    set: (key, value) => {
+      if (key !== StorageKeys.session.accessToken) return other.set(key, value);
+      if (!hooked) process.once("exit", flush);
+      hooked = true;
+      token = value;
+      unwritten = true;
+      if (Date.now() - writtenAt >= TOKEN_WRITE_MS) flush();
+    },
+    remove: (key) => {
+      if (key !== StorageKeys.session.accessToken) return other.remove(key);
+      token = null;
+      unwritten = false;
+      store.removeToken(profile);
+    },
   };
 }
 
-export function apiFor(target: Target & { server: string }, fetchImpl?: typeof fetch): Api {
+/** One keep-alive transport for the process (node:http; an export makes a thousand calls). */
+let transport: FetchLike | undefined;
+const processTransport = () => (transport ??= nodeFetch());
+
+export function apiFor(target: Target & { server: string }, fetchImpl?: FetchLike): Api {
   return createHttpApi({
     apiBase: apiBaseOf(target.server),
     storage: { session: tokenSessionStore(target.store, target.profile), local: memoryStore() },
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    fetch: fetchImpl ?? processTransport(),
+    decoder: compiledDecoder,
   });
 }
 
@@ -55,6 +89,8 @@ export function callerFor<C extends Readonly<Record<string, EndpointSpec>>>(sess
     apiBase: apiBaseOf(session.server),
     storage: { session: tokenSessionStore(session.store, session.profile), local: memoryStore() },
     contract: calls,
+    fetch: processTransport(),
+    decoder: compiledDecoder,
   });
   return <K extends keyof C & string>(name: K, input: RequestOfSpec<C[K]>): Promise<ResponseOfSpec<C[K]>> =>
     api.call(name as never, input as never) as Promise<ResponseOfSpec<C[K]>>;

@@ -1,4 +1,4 @@
-import { Result } from "effect";
+import { Result, Schema } from "effect";
 import {
   contract as defaultContract,
   ApiError,
@@ -6,18 +6,41 @@ import {
   ErrorDataSchema,
   type EndpointSpec,
 } from "../../core/model/contract/index.ts";
-import { decode, encode } from "../../core/model/decode.ts";
+import { encode, toDecodeError, type Decodable, type DecodeError } from "../../core/model/decode.ts";
 import { StorageKeys, type Api, type Storage } from "../../core/ports.ts";
 
 // The Api port over fetch (scheduling seed §7, accounts seed §7): "All calls carry a bearer token. Failed responses are
 // thrown as errors; queries retry once. Any response with an accessToken field stores it in session storage."
 // The response is decoded once, here, with the contract's schema; callers get typed data or an ApiError.
 
+/** What the adapter needs of a response: the global fetch's Response has it, so has node-fetch.ts's. */
+export interface HttpResponseLike {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly statusText: string;
+  json(): Promise<unknown>;
+}
+
+/** What the adapter needs of fetch (the global fetch fits; node-fetch.ts is the CLI's keep-alive transport). */
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<HttpResponseLike>;
+
+/** Makes the decoder of a schema (once per schema): the response's `data`, the envelope, error data. */
+export type DecoderFactory = <T>(schema: Decodable<T>) => (input: unknown) => Result.Result<T, DecodeError>;
+
+/** effect's interpreter, every issue reported (errors: "all"), naming the field (core/model/decode.ts). */
+export const interpretedDecoder: DecoderFactory = <T>(schema: Decodable<T>) => {
+  const run = Schema.decodeUnknownResult(schema);
+  return (input: unknown) => Result.mapError(run(input, { errors: "all" }), (e) => toDecodeError(e.issue));
+};
+
 export interface HttpApiOptions {
   /** Base of every call, e.g. "http://127.0.0.1:3000/api/" (see backend.ts). */
   readonly apiBase: string;
   readonly storage: Storage;
-  readonly fetch?: typeof globalThis.fetch;
+  /** Default: the global fetch. */
+  readonly fetch?: FetchLike;
+  /** Default interpretedDecoder; Node processes pass compiled-decoder.ts's (effect's JIT), the same validation faster. */
+  readonly decoder?: DecoderFactory;
   /** The calls by name; defaults to core/model/contract. */
   readonly contract?: Readonly<Record<string, EndpointSpec>>;
 }
@@ -29,7 +52,16 @@ export const shouldRetryQuery = (method: string, error: ApiError): boolean =>
   method === "GET" && !(error.status >= 400 && error.status < 500);
 
 export function createHttpApi(options: HttpApiOptions): Api {
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const doFetch: FetchLike = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const makeDecoder = options.decoder ?? interpretedDecoder;
+  const decoders = new Map<EndpointSpec, (input: unknown) => Result.Result<unknown, DecodeError>>();
+  const responseDecoder = (spec: EndpointSpec) => {
+    let d = decoders.get(spec);
+    if (!d) decoders.set(spec, (d = makeDecoder(spec.response)));
+    return d;
+  };
+  const decodeEnvelope = makeDecoder(EnvelopeSchema);
+  const decodeErrorData = makeDecoder(ErrorDataSchema);
   const calls = options.contract ?? (defaultContract as Readonly<Record<string, EndpointSpec>>);
   const base = options.apiBase.endsWith("/") ? options.apiBase : `${options.apiBase}/`;
   const session = options.storage.session;
@@ -37,7 +69,7 @@ export function createHttpApi(options: HttpApiOptions): Api {
   const failure = (status: number, message: string, responseType?: string, field?: string) =>
     new ApiError({ status, responseType, message, field });
 
-  function request(spec: EndpointSpec, input: AnyInput): { url: string; init: RequestInit } {
+  function request(spec: EndpointSpec, input: AnyInput): { url: string; init: Parameters<FetchLike>[1] } {
     let url = base + spec.path;
     if (spec.query) {
       const encoded = encode(spec.query, input.query);
@@ -61,8 +93,8 @@ export function createHttpApi(options: HttpApiOptions): Api {
     return { url, init: { method: spec.method, headers, ...(body !== undefined ? { body } : {}) } };
   }
 
-  async function once(spec: EndpointSpec, url: string, init: RequestInit): Promise<unknown> {
-    let res: Response;
+  async function once(spec: EndpointSpec, url: string, init: Parameters<FetchLike>[1]): Promise<unknown> {
+    let res: HttpResponseLike;
     try {
       res = await doFetch(url, init);
     } catch (e) {
@@ -74,17 +106,17 @@ export function createHttpApi(options: HttpApiOptions): Api {
     } catch {
       throw failure(res.status, res.ok ? `Unexpected response from ${spec.name}: not JSON` : res.statusText || `HTTP ${res.status}`);
     }
-    const envelope = decode(EnvelopeSchema, json);
+    const envelope = decodeEnvelope(json);
     if (Result.isFailure(envelope))
       throw failure(res.status, res.ok ? `Unexpected response from ${spec.name}: ${envelope.failure.message}` : res.statusText || `HTTP ${res.status}`);
     const { data, responseType, accessToken } = envelope.success;
     if (accessToken) session.set(StorageKeys.session.accessToken, accessToken);
     if (!res.ok) {
-      const error = decode(ErrorDataSchema, data);
+      const error = decodeErrorData(data);
       const message = Result.isSuccess(error) ? error.success.message : res.statusText || `HTTP ${res.status}`;
       throw failure(res.status, message, responseType, Result.isSuccess(error) ? error.success.field : undefined);
     }
-    const decoded = decode(spec.response, data);
+    const decoded = responseDecoder(spec)(data);
     if (Result.isFailure(decoded))
       throw failure(res.status, `Unexpected response from ${spec.name}: ${decoded.failure.message}`, undefined, decoded.failure.field);
     return decoded.success;

@@ -59,60 +59,66 @@ export function fhirPatient(r: ExportRecord): { fullUrl: string; resource: Json 
   };
 }
 
-interface IndexValue {
+/** One index the report carries as an Observation: how it is coded, and where its value comes from. */
+interface IndexDefinition {
   readonly key: string;
   readonly code: { system: string; code: string; display?: string };
   readonly text: string;
-  readonly value: number | null;
   readonly unit: { unit: string; code: string };
+  value(r: ExportRecord): number | null;
 }
 
-function indexValues(r: ExportRecord): IndexValue[] {
-  const a = r.analysis();
-  const g = a.normative?.global;
-  const rel = a.reliability;
-  const dB = { unit: "dB", code: "dB" };
-  const ratio = { unit: "ratio", code: "1" };
-  return [
-    { key: "md", code: coding(systems.snomed, MD_SNOMED, "Mean deviation of visual field"), text: "Mean deviation (MD)", value: g?.tmd ?? null, unit: dB },
-    { key: "psd", code: coding(systems.isopter, "psd", "Pattern standard deviation"), text: "Pattern standard deviation (PSD)", value: g?.psd ?? null, unit: dB },
-    { key: "vfi", code: coding(systems.dicom, "111852", "Visual Field Index"), text: "Visual field index (VFI)", value: g?.vfi ?? null, unit: { unit: "%", code: "%" } },
-    { key: "ms", code: coding(systems.isopter, "ms", "Mean sensitivity"), text: "Mean sensitivity", value: g?.msens ?? a.octopus?.ms ?? null, unit: dB },
-    { key: "duration", code: coding(systems.snomed, "252129004", "Test duration"), text: "Test duration", value: r.result.examinationTimeInSeconds, unit: { unit: "s", code: "s" } },
-    { key: "fl", code: coding(systems.eyecare, "400204", "Fixation loss"), text: "Fixation-loss ratio", value: rel.fixationLossRate, unit: ratio },
-    { key: "fpr", code: coding(systems.eyecare, "400205", "False positive ratio"), text: "False-positive ratio", value: rel.falsePositiveRate, unit: ratio },
-    { key: "fnr", code: coding(systems.eyecare, "400206", "False negative ratio"), text: "False-negative ratio", value: rel.falseNegativeRate, unit: ratio },
-  ];
-}
+const dB = { unit: "dB", code: "dB" };
+const ratio = { unit: "ratio", code: "1" };
+const indexDefinitions: readonly IndexDefinition[] = [
+  { key: "md", code: coding(systems.snomed, MD_SNOMED, "Mean deviation of visual field"), text: "Mean deviation (MD)", unit: dB, value: (r) => r.analysis().normative?.global.tmd ?? null },
+  { key: "psd", code: coding(systems.isopter, "psd", "Pattern standard deviation"), text: "Pattern standard deviation (PSD)", unit: dB, value: (r) => r.analysis().normative?.global.psd ?? null },
+  { key: "vfi", code: coding(systems.dicom, "111852", "Visual Field Index"), text: "Visual field index (VFI)", unit: { unit: "%", code: "%" }, value: (r) => r.analysis().normative?.global.vfi ?? null },
+  { key: "ms", code: coding(systems.isopter, "ms", "Mean sensitivity"), text: "Mean sensitivity", unit: dB, value: (r) => r.analysis().normative?.global.msens ?? r.analysis().octopus?.ms ?? null },
+  { key: "duration", code: coding(systems.snomed, "252129004", "Test duration"), text: "Test duration", unit: { unit: "s", code: "s" }, value: (r) => r.result.examinationTimeInSeconds },
+  { key: "fl", code: coding(systems.eyecare, "400204", "Fixation loss"), text: "Fixation-loss ratio", unit: ratio, value: (r) => r.analysis().reliability.fixationLossRate },
+  { key: "fpr", code: coding(systems.eyecare, "400205", "False positive ratio"), text: "False-positive ratio", unit: ratio, value: (r) => r.analysis().reliability.falsePositiveRate },
+  { key: "fnr", code: coding(systems.eyecare, "400206", "False negative ratio"), text: "False-negative ratio", unit: ratio, value: (r) => r.analysis().reliability.falseNegativeRate },
+];
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** The indices with a value, rounded as written. */
+const presentIndices = (r: ExportRecord) =>
+  indexDefinitions.flatMap((d) => {
+    const v = d.value(r);
+    return v !== null && Number.isFinite(v) ? [{ d, value: round(v, 4) }] : [];
+  });
+
+const observationCategory = [{ coding: [coding(systems.observationCategory, "exam", "Exam")] }];
+const reportCode = (label: string) => ({ coding: [coding(systems.loinc, REPORT_LOINC), coding(systems.snomed, "103752008", "Perimetry")], text: `Perimetry ${label}` });
+const conclusionOf = (r: ExportRecord) => {
+  const rel = r.analysis().reliability;
+  return rel.reliable && r.measurement.reliable ? "Reliable test." : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
+};
 
 /** The report and its observations for one result; the patient is referenced by fullUrl. */
 export function fhirResources(r: ExportRecord): Array<{ fullUrl: string; resource: Json }> {
   const subject = { reference: fullUrl("Patient", r.patient.id) };
   const effective = new Date(r.result.takenAt).toISOString();
   const bodySite = bodySiteOf(r.result.eye);
-  const observations = indexValues(r)
-    .filter((v) => v.value !== null && Number.isFinite(v.value))
-    .map((v) => {
-      const url = fullUrl("Observation", `${r.measurement.id}:${v.key}`);
-      return {
-        fullUrl: url,
-        resource: {
-          resourceType: "Observation",
-          id: idOf(url),
-          status: "final",
-          category: [{ coding: [coding(systems.observationCategory, "exam", "Exam")] }],
-          code: { coding: [v.code], text: v.text },
-          subject,
-          effectiveDateTime: effective,
-          valueQuantity: { value: round(v.value!, 4), unit: v.unit.unit, system: systems.ucum, code: v.unit.code },
-          bodySite,
-        },
-      };
-    });
-  const label = `${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`;
-  const rel = r.analysis().reliability;
+  const observations = presentIndices(r).map(({ d, value }) => {
+    const url = fullUrl("Observation", `${r.measurement.id}:${d.key}`);
+    return {
+      fullUrl: url,
+      resource: {
+        resourceType: "Observation",
+        id: idOf(url),
+        status: "final",
+        category: observationCategory,
+        code: { coding: [d.code], text: d.text },
+        subject,
+        effectiveDateTime: effective,
+        valueQuantity: { value, unit: d.unit.unit, system: systems.ucum, code: d.unit.code },
+        bodySite,
+      },
+    };
+  });
   const reportUrl = fullUrl("DiagnosticReport", r.measurement.id);
   const report = {
     fullUrl: reportUrl,
@@ -121,22 +127,58 @@ export function fhirResources(r: ExportRecord): Array<{ fullUrl: string; resourc
       id: idOf(reportUrl),
       identifier: [{ system: systems.measurementId, value: r.measurement.id }],
       status: "final",
-      code: { coding: [coding(systems.loinc, REPORT_LOINC), coding(systems.snomed, "103752008", "Perimetry")], text: `Perimetry ${label}` },
+      code: reportCode(`${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`),
       subject,
       effectiveDateTime: effective,
       issued: effective,
       result: observations.map((o) => ({ reference: o.fullUrl })),
-      conclusion: rel.reliable && r.measurement.reliable ? "Reliable test." : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`,
+      conclusion: conclusionOf(r),
     },
   };
   return [report, ...observations];
+}
+
+// The same entries as JSON text, built from pieces serialised once (the constant codings, units and eye structures):
+// an export writes ten entries a result and JSON.stringify of each whole object was most of its time. A test keeps it
+// equal, character for character, to JSON.stringify of fhirResources.
+const q = (s: string) => JSON.stringify(s);
+const observationHead = `{"resourceType":"Observation","id":`;
+const observationStatus = `,"status":"final","category":${JSON.stringify(observationCategory)},"code":`;
+const indexJson = new Map(
+  indexDefinitions.map((d) => [d, { code: JSON.stringify({ coding: [d.code], text: d.text }), unit: `,"unit":${q(d.unit.unit)},"system":${q(systems.ucum)},"code":${q(d.unit.code)}}` }]),
+);
+const bodySiteJson = new Map([0, 1, 2].map((eye) => [eye, JSON.stringify(bodySiteOf(eye))]));
+const identifierSystem = q(systems.measurementId);
+
+/** JSON.stringify of each of fhirResources(r), joined by ",\n". */
+export function fhirResourcesJson(r: ExportRecord): string {
+  const subject = `{"reference":${q(fullUrl("Patient", r.patient.id))}}`;
+  const effective = q(new Date(r.result.takenAt).toISOString());
+  const bodySite = bodySiteJson.get(r.result.eye) ?? JSON.stringify(bodySiteOf(r.result.eye));
+  const refs: string[] = [];
+  let observations = "";
+  for (const { d, value } of presentIndices(r)) {
+    const url = fullUrl("Observation", `${r.measurement.id}:${d.key}`);
+    const json = indexJson.get(d)!;
+    refs.push(`{"reference":${q(url)}}`);
+    observations +=
+      `,\n{"fullUrl":${q(url)},"resource":${observationHead}${q(idOf(url))}${observationStatus}${json.code},"subject":${subject},` +
+      `"effectiveDateTime":${effective},"valueQuantity":{"value":${JSON.stringify(value)}${json.unit},"bodySite":${bodySite}}}`;
+  }
+  const reportUrl = fullUrl("DiagnosticReport", r.measurement.id);
+  const report =
+    `{"fullUrl":${q(reportUrl)},"resource":{"resourceType":"DiagnosticReport","id":${q(idOf(reportUrl))},` +
+    `"identifier":[{"system":${identifierSystem},"value":${q(r.measurement.id)}}],"status":"final",` +
+    `"code":${JSON.stringify(reportCode(`${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`))},"subject":${subject},` +
+    `"effectiveDateTime":${effective},"issued":${effective},"result":[${refs.join(",")}],"conclusion":${q(conclusionOf(r))}}}`;
+  return report + observations;
 }
 
 /** One Bundle (type collection): each patient once, then each result's report and observations. */
 export function fhirBundleWriter(sink: TextSink, now: () => Date = () => new Date()): ExportWriter {
   const seen = new Set<string>();
   let count = 0;
-  const entry = (e: { fullUrl: string; resource: Json }) => sink.write((count++ === 0 ? "" : ",\n") + JSON.stringify(e));
+  const entry = (e: { fullUrl: string; resource: Json }) => (count++ === 0 ? "" : ",\n") + JSON.stringify(e);
   let opened = false;
   const open = async () => {
     if (opened) return;
@@ -146,11 +188,14 @@ export function fhirBundleWriter(sink: TextSink, now: () => Date = () => new Dat
   return {
     async write(r) {
       await open();
+      // One write per result: the sink gathers chunks anyway, and an await per entry costs more than the entry.
+      let text = "";
       if (!seen.has(r.patient.id)) {
         seen.add(r.patient.id);
-        await entry(fhirPatient(r));
+        text += entry(fhirPatient(r));
       }
-      for (const e of fhirResources(r)) await entry(e);
+      text += (count++ === 0 ? "" : ",\n") + fhirResourcesJson(r);
+      await sink.write(text);
     },
     async end() {
       await open();

@@ -2,10 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Schema } from "effect";
-import { createHttpApi, backendFor, socketUrlFor, shouldRetryQuery } from "../../adapters/http/index.ts";
+import fc from "fast-check";
+import { createHttpApi, backendFor, interpretedDecoder, socketUrlFor, shouldRetryQuery, type HttpApiOptions } from "../../adapters/http/index.ts";
+import { compiledDecoder } from "../../adapters/http/compiled-decoder.ts";
+import { nodeFetch } from "../../adapters/http/node-fetch.ts";
 import { memoryStorage } from "../../adapters/storage/index.ts";
-import { ApiError, endpoint, type EndpointSpec } from "../../core/model/contract/index.ts";
+import { ApiError, contract, endpoint, type EndpointSpec } from "../../core/model/contract/index.ts";
+import { sampleMeasurement, samplePatient } from "../cli/fixtures.ts";
 import { StorageKeys, type Api } from "../../core/ports.ts";
+
+/** A patient's results as the server sends them (the CLI's fixtures: both eyes, with and without normative data). */
+const sampleMeasurementsPage = () => {
+  const p = samplePatient(3);
+  return Array.from({ length: 6 }, (_, k) => sampleMeasurement(p, k, { falsePositives: k % 3 }));
+};
 
 // A small contract of our own so the adapter is tested apart from the project's call list.
 const calls = {
@@ -73,9 +83,15 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const make = () => {
+/** The web app's transport (global fetch, interpreted decoding) and the CLI's (node:http keep-alive, JIT-compiled). */
+const transports: ReadonlyArray<[string, Pick<HttpApiOptions, "fetch" | "decoder">]> = [
+  ["global fetch, interpreted decoder", {}],
+  ["node:http keep-alive, compiled decoder", { fetch: nodeFetch(), decoder: compiledDecoder }],
+];
+
+const make = (transport: Pick<HttpApiOptions, "fetch" | "decoder">) => {
   const storage = memoryStorage();
-  const api = createHttpApi({ apiBase: base, storage, contract: calls }) as unknown as {
+  const api = createHttpApi({ apiBase: base, storage, contract: calls, ...transport }) as unknown as {
     call(name: keyof typeof calls, input: unknown): Promise<unknown>;
   } & Api;
   return { storage, api };
@@ -91,9 +107,10 @@ const failureOf = async (p: Promise<unknown>): Promise<ApiError> => {
   throw new Error("expected a failure");
 };
 
-describe("http adapter (seeds §7: bearer token, queries retry once, failures thrown, accessToken stored)", () => {
+describe.each(transports)("http adapter over %s (seeds §7: bearer token, queries retry once, failures thrown, accessToken stored)", (_name, transport) => {
+
   it("'All calls carry a bearer token' from session storage, builds the query, decodes data", async () => {
-    const { storage, api } = make();
+    const { storage, api } = make(transport);
     storage.session.set(StorageKeys.session.accessToken, "tok0");
     expect(await api.call("thing", { query: { id: "7" } })).toEqual({ name: "thing 7" });
     const last = seen.at(-1)!;
@@ -102,7 +119,7 @@ describe("http adapter (seeds §7: bearer token, queries retry once, failures th
   });
 
   it("'Any response with an accessToken field stores it in session storage'", async () => {
-    const { storage, api } = make();
+    const { storage, api } = make(transport);
     await api.call("thing", { query: { id: "1" } });
     expect(storage.session.get(StorageKeys.session.accessToken)).toBe("fresh");
     await api.call("login", { body: { username: "u", password: "p" } });
@@ -112,7 +129,7 @@ describe("http adapter (seeds §7: bearer token, queries retry once, failures th
   });
 
   it("'queries retry once' (GET), commands do not", async () => {
-    const { api } = make();
+    const { api } = make(transport);
     flakyCalls = 0;
     expect(await api.call("flaky", {})).toBe(2);
     flakyCalls = 0;
@@ -123,7 +140,7 @@ describe("http adapter (seeds §7: bearer token, queries retry once, failures th
   });
 
   it("'Failed responses are thrown as errors' with the server's message, type and field", async () => {
-    const { api } = make();
+    const { api } = make(transport);
     const e = await failureOf(api.call("move", { body: { movedPerimetryId: "m" } }));
     expect(e.status).toBe(409);
     expect(e.responseType).toBe("device_revision_conflict");
@@ -133,7 +150,7 @@ describe("http adapter (seeds §7: bearer token, queries retry once, failures th
   });
 
   it("sends the reset token as bearer for reset-token calls", async () => {
-    const { storage, api } = make();
+    const { storage, api } = make(transport);
     storage.session.set(StorageKeys.session.accessToken, "session");
     const e = await failureOf(api.call("reset", { body: { password: "12345678" }, token: "reset-tok" }));
     expect(seen.at(-1)!.authorization).toBe("Bearer reset-tok");
@@ -141,12 +158,12 @@ describe("http adapter (seeds §7: bearer token, queries retry once, failures th
   });
 
   it("a malformed answer is an ApiError naming the field; a non-envelope body has no responseType", async () => {
-    const { api } = make();
+    const { api } = make(transport);
     const e = await failureOf(api.call("bad", {}));
     expect(e.field).toBe("count");
     expect(e.responseType).toBeUndefined();
     const unknownPath = createHttpApi({
-      apiBase: base, storage: memoryStorage(),
+      apiBase: base, storage: memoryStorage(), ...transport,
       contract: { nothing: { ...calls.flakyPost, name: "nothing", path: "nothing" } },
     }) as unknown as { call(n: string, i: unknown): Promise<unknown> };
     const e2 = await failureOf(unknownPath.call("nothing", {}));
@@ -155,7 +172,7 @@ describe("http adapter (seeds §7: bearer token, queries retry once, failures th
   });
 
   it("a network failure is an ApiError with status 0", async () => {
-    const api = createHttpApi({ apiBase: "http://127.0.0.1:1/api/", storage: memoryStorage(), contract: calls }) as unknown as {
+    const api = createHttpApi({ apiBase: "http://127.0.0.1:1/api/", storage: memoryStorage(), contract: calls, ...transport }) as unknown as {
       call(n: string, i: unknown): Promise<unknown>;
     };
     const e = await failureOf(api.call("flakyPost", {}));
@@ -176,5 +193,32 @@ describe("backend configuration ('A QA preview host maps to a QA backend')", () 
     expect(backendFor(config, "app.isopter.example").apiBase).toBe("https://api.isopter.example/api/");
     expect(backendFor(config).socketUrl).toBe("wss://api.isopter.example/api/ws");
     expect(socketUrlFor("http://127.0.0.1:3000/api/")).toBe("ws://127.0.0.1:3000/api/ws");
+  });
+});
+
+describe("compiled decoder (effect's JIT) against the interpreter", () => {
+  it("decodes contract answers to the same values and refuses broken ones with the same issues", () => {
+    const page = JSON.parse(JSON.stringify(sampleMeasurementsPage())) as Array<Record<string, unknown>>;
+    const schema = contract["perimetry.all"].response;
+    const fast = compiledDecoder(schema), slow = interpretedDecoder(schema);
+    // Every top-level field of a measurement and of its result, dropped or replaced by a wrong type.
+    const paths = [
+      ...Object.keys(page[0]!).map((k) => [k]),
+      ...Object.keys(page[0]!.result as object).map((k) => ["result", k]),
+    ];
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: page.length - 1 }), fc.constantFrom(...paths), fc.constantFrom("drop", "string", "null", "array", "keep"), (i, path, how) => {
+        const input = structuredClone(page);
+        let holder = input[i] as Record<string, unknown>;
+        for (const k of path.slice(0, -1)) holder = holder[k] as Record<string, unknown>;
+        const key = path.at(-1)!;
+        if (how === "drop") delete holder[key];
+        else if (how === "string") holder[key] = "x";
+        else if (how === "null") holder[key] = null;
+        else if (how === "array") holder[key] = [1];
+        expect(fast(input)).toEqual(slow(input));
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { Schema } from "effect";
 import { Eye, Pattern } from "../../core/model/enums.ts";
-import { fhirBundleWriter, fhirResources, MD_SNOMED, REPORT_LOINC, systems } from "../../cli/export/fhir.ts";
+import { fhirBundleWriter, fhirResources, fhirResourcesJson, MD_SNOMED, REPORT_LOINC, systems } from "../../cli/export/fhir.ts";
 import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../cli/export/fhir-schema.ts";
 import { exportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
+import { stableUuid } from "../../cli/export/stable-id.ts";
 import { fakeApi, memorySink, sampleMeasurement, samplePatient } from "./fixtures.ts";
 
 const strict = { onExcessProperty: "error" } as const;
@@ -87,5 +88,32 @@ describe("FHIR R4 export", () => {
   it("an empty export is still a valid bundle", async () => {
     const bundle = Schema.decodeUnknownSync(BundleSchema)(await bundleOf(0, 0), strict);
     expect(bundle.entry).toEqual([]);
+  });
+});
+
+describe("FHIR JSON text", () => {
+  it("the writer's pre-serialised entries are JSON.stringify of fhirResources, character for character", () => {
+    // Patients and results of every kind the fixtures make: both eyes, reliable or not, with and without normative data.
+    for (let i = 0; i < 30; i++) {
+      const p = samplePatient(i);
+      for (let k = 0; k < 4; k++) {
+        const r = exportRecord(p, sampleMeasurement(p, k, { eye: ([Eye.Right, Eye.Left, Eye.Both] as const)[(i + k) % 3], falsePositives: (i * k) % 5, reliable: k !== 2 }))!;
+        expect(fhirResourcesJson(r)).toBe(fhirResources(r).map((e) => JSON.stringify(e)).join(",\n"));
+      }
+    }
+    // No normative version recorded, and ids that need escaping.
+    const p = { ...samplePatient(7), id: 'p"7\\' };
+    const m = sampleMeasurement(p, 1);
+    const bare = exportRecord(p, { ...m, id: 'm"1', result: { ...m.result!, normativeVersion: null } })!;
+    expect(fhirResourcesJson(bare)).toBe(fhirResources(bare).map((e) => JSON.stringify(e)).join(",\n"));
+  });
+});
+
+describe("stable ids", () => {
+  it("name-based UUIDs (version 5, RFC 4122 variant) stay what earlier exports wrote", () => {
+    // Values from the first implementation (createHash): receivers de-duplicate on them, so they must never change.
+    expect(stableUuid("Patient:p00001")).toBe("836a7dac-7fb1-5bc7-a101-a4d52af081b6");
+    expect(stableUuid("Observation:m1:md")).toBe("0ab8a437-4010-56cc-b9ac-df3bc57e030f");
+    for (let i = 0; i < 200; i++) expect(stableUuid(`DiagnosticReport:m${i}`)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

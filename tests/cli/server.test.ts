@@ -9,7 +9,7 @@ import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
 import { BundleSchema } from "../../cli/export/fhir-schema.ts";
 import { OPV_SOP_CLASS_UID } from "../../cli/export/dicom.ts";
 import { startHeadsets, type Fleet } from "../../simulator/headset/index.ts";
-import { DEMO_PASSWORD, startTestServer, type TestServer } from "../server/harness.ts";
+import { call, DEMO_PASSWORD, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
 import { isopter, tempHome } from "./harness.ts";
 
 // The CLI against the simulator's server, started in-process (PGlite in memory, the demo clinic seeded), with two
@@ -131,5 +131,25 @@ describe("devices against the simulator", () => {
     const frames = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.length).toBeGreaterThanOrEqual(1);
     expect(frames[0].devices.map((d: { deviceSn: string }) => d.deviceSn)).toEqual(expect.arrayContaining(["VR-0001", "VR-0002"]));
+  });
+});
+
+describe("perimetry.all as the export reads it (one query for the patient and its results)", () => {
+  it("answers a patient's results newest first, [] for a patient without any, not_found for an unknown one", async () => {
+    const token = await login(server.url, "manager");
+    const first = (await ok(server.url, "patient.search", { body: { filter: { name: "", birthdate: null }, page: 0, quantity: 50 } }, token)).entries;
+    let checked = 0;
+    for (const p of first) {
+      const all = await ok(server.url, "perimetry.all", { query: { patientId: p.id } }, token);
+      const taken = all.map((m) => m.result?.takenAt ?? m.createdAt);
+      expect(taken).toEqual([...taken].sort().reverse());
+      expect(all.every((m) => m.patientId === p.id && m.trashedAt === null)).toBe(true);
+      checked += all.length;
+    }
+    expect(checked).toBeGreaterThan(0);
+    const fresh = await ok(server.url, "patient.register", { body: { name: "No Results", uniqueId: "NR-1", gender: 0, lang: "en", birthdate: "1970-01-01" } }, token);
+    expect(await ok(server.url, "perimetry.all", { query: { patientId: fresh.id } }, token)).toEqual([]);
+    const unknown = await call(server.url, "perimetry.all", { query: { patientId: "no-such-patient" } }, token);
+    expect(unknown).toMatchObject({ status: 404, responseType: "not_found", error: { field: "query.patientId" } });
   });
 });
