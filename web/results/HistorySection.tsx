@@ -55,6 +55,22 @@ export function historyScene(m: WithResult, analysis: ResultAnalysis | null, kin
   }
 }
 
+// One observer for every history cell (a full history has dozens): within a screen of the viewport counts as near.
+const nearWatchers = new Map<Element, (near: boolean) => void>();
+let nearObserver: IntersectionObserver | null = null;
+
+function watchNear(el: Element, onChange: (near: boolean) => void): () => void {
+  nearObserver ??= new IntersectionObserver((entries) => {
+    for (const e of entries) nearWatchers.get(e.target)?.(e.isIntersecting);
+  }, { rootMargin: "100% 0px" });
+  nearWatchers.set(el, onChange);
+  nearObserver.observe(el);
+  return () => {
+    nearWatchers.delete(el);
+    nearObserver?.unobserve(el);
+  };
+}
+
 /**
  * Renders its children once the placeholder comes within a screen of the viewport. Until the observer's first answer
  * it holds a draw (draw-timing.ts): cells near on arrival count in the page's drawn mark, the others do not.
@@ -71,12 +87,10 @@ function WhenNear({ height, children }: { height: number; children: ReactNode })
   }, [near]);
   useEffect(() => {
     if (near || !ref.current) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setNear(true);
+    return watchNear(ref.current, (isNear) => {
+      if (isNear) setNear(true);
       else held.current?.();
-    }, { rootMargin: "100% 0px" });
-    observer.observe(ref.current);
-    return () => observer.disconnect();
+    });
   }, [near]);
   return <div ref={ref} style={near ? undefined : { minHeight: height }}>{near ? children : null}</div>;
 }

@@ -73,6 +73,15 @@ export function analysisOf(r: MeasurementResult, birthdate: string): ResultAnaly
  * tests/web/results keeps the two equal. The stored value where the result cannot be analysed.
  */
 export function displayMeanDefect(r: MeasurementResult, birthdate: string): number | null {
+  let byBirthdate = meanDefects.get(r);
+  if (!byBirthdate) meanDefects.set(r, (byBirthdate = new Map()));
+  if (!byBirthdate.has(birthdate)) byBirthdate.set(birthdate, computeMeanDefect(r, birthdate));
+  return byBirthdate.get(birthdate)!;
+}
+
+const meanDefects = new WeakMap<MeasurementResult, Map<string, number | null>>();
+
+function computeMeanDefect(r: MeasurementResult, birthdate: string): number | null {
   if (!resultValid(r)) return r.meanDefect;
   const geometry = getPattern(r.pattern);
   if (geometry.binocular) return null;

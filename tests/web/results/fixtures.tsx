@@ -65,8 +65,8 @@ export function DomShapes({ shapes, onDrawn }: ShapeRendererProps) {
 
 /** IntersectionObserver that reports every target in view at once (happy-dom lays nothing out). */
 export class InViewObserver {
-  constructor(private readonly callback: (entries: Array<{ isIntersecting: boolean }>) => void) {}
-  observe() { queueMicrotask(() => this.callback([{ isIntersecting: true }])); }
+  constructor(private readonly callback: (entries: Array<{ target: Element; isIntersecting: boolean }>) => void) {}
+  observe(target: Element) { queueMicrotask(() => this.callback([{ target, isIntersecting: true }])); }
   disconnect() {}
   unobserve() {}
 }
