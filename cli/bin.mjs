@@ -3,4 +3,7 @@
 import { register } from "tsx/esm/api";
 
 register();
+// tsx turns source maps on; Node then reads and keeps the map of every module it loads (effect ships one per file),
+// about 10 MB for nothing: the CLI prints messages, not stack traces. ISOPTER_SOURCE_MAPS=1 keeps them for debugging.
+if (!process.env.ISOPTER_SOURCE_MAPS) process.setSourceMapsEnabled(false);
 await import("./main.ts");

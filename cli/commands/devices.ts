@@ -1,18 +1,18 @@
 import type { Command } from "commander";
-import { systemClock } from "../../adapters/clock/system-clock.ts";
-import { createClient } from "../../core/client/client.ts";
-import { CacheKey } from "../../core/client/cache-keys.ts";
 import { isLiveEvent, type LiveMessage } from "../../core/model/live.ts";
 import type { Device } from "../../core/model/device.ts";
 import { defineCommand, nonNegativeNumberOption, positiveIntOption, sharedOptions } from "../command.ts";
 import { CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
-import { openLiveSocket, sessionEnded, sessionStorage, whenOpen } from "../live.ts";
+import type * as Live from "../live.ts";
 import { openSession } from "../session.ts";
 import { deviceRow, devicesTable } from "../devices/device-table.ts";
 import { diagnose, diagnosisText, type Observation } from "../devices/diagnosis.ts";
 
 // isopter devices list | watch | ping | diagnose SN
+
+/** The live socket (ws) and the headless client load with the commands that use them, not with every `isopter` run. */
+const live = (): Promise<typeof Live> => import("../live.ts");
 
 /** Resolves after `seconds` (when given) or on Ctrl-C. */
 function untilStopped(seconds: number | undefined): Promise<void> {
@@ -47,6 +47,12 @@ export function registerDevices(program: Command, io: CliIo): void {
       const session = openSession(shared, io);
       // The headless client (core/client) keeps the device cache, applies live events and tracks heartbeats
       // (a device without one for 4 s shows disconnected), exactly as the technician view does.
+      const [{ openLiveSocket, sessionStorage }, { createClient }, { CacheKey }, { systemClock }] = await Promise.all([
+        live(),
+        import("../../core/client/client.ts"),
+        import("../../core/client/cache-keys.ts"),
+        import("../../adapters/clock/system-clock.ts"),
+      ]);
       const client = createClient({ api: session.api, socket: openLiveSocket(session), storage: sessionStorage(session), clock: systemClock });
       const tty = io.stdout.isTTY === true && !shared.json;
       let drawnLines = 0, last = "", ended: CliError | null = null;
@@ -94,6 +100,7 @@ export function registerDevices(program: Command, io: CliIo): void {
     .action(async (o: { count: number; interval: number; timeout: number }, cmd: Command) => {
       const shared = sharedOptions(cmd);
       const session = openSession(shared, io);
+      const { openLiveSocket, sessionEnded, whenOpen } = await live();
       const socket = openLiveSocket(session, { reconnect: false });
       let waiting: ((ok: boolean) => void) | null = null;
       let ended: CliError | null = null;
@@ -150,6 +157,7 @@ export function registerDevices(program: Command, io: CliIo): void {
       const list = await session.api.call("device.all", {});
       const device: Device | undefined = list.find((d) => d.deviceSn === serial);
       if (!device) throw new CliError(ExitCode.Failure, `no device ${serial} in this organisation (known: ${list.map((d) => d.deviceSn).join(", ") || "none"})`);
+      const { openLiveSocket, sessionEnded, whenOpen } = await live();
       const socket = openLiveSocket(session);
       const observations: Observation[] = [];
       let status: string = device.status;

@@ -9,11 +9,9 @@ import type { CliIo } from "../io.ts";
 import { progress } from "../progress.ts";
 import { openSession } from "../session.ts";
 import { csvWriter } from "../export/csv.ts";
-import { dicomWriter } from "../export/dicom.ts";
 import { fhirBundleWriter } from "../export/fhir.ts";
 import { eyeOption, patternOption, type ExportFilters } from "../export/filters.ts";
 import { jsonWriter, ndjsonWriter } from "../export/json.ts";
-import { pdfWriter } from "../export/pdf/report.ts";
 import { runExport } from "../export/run-export.ts";
 import { fileSink, streamSink } from "../export/sink.ts";
 import type { Selection } from "../export/source.ts";
@@ -74,7 +72,8 @@ function checkOutput(o: ExportOptions): void {
     throw badArguments("--format csv holds one pattern per file (the l1..ln columns): add --pattern, e.g. --pattern 24-2");
 }
 
-function writerFor(o: ExportOptions, io: CliIo): { writer: ExportWriter; where: string } {
+/** DICOM (dcmjs) and PDF load only when asked for: they are most of the CLI's memory at start. */
+async function writerFor(o: ExportOptions, io: CliIo): Promise<{ writer: ExportWriter; where: string }> {
   if (perResultFiles.has(o.format) && o.out !== undefined) {
     const dir = resolve(io.cwd, o.out);
     try {
@@ -83,7 +82,8 @@ function writerFor(o: ExportOptions, io: CliIo): { writer: ExportWriter; where: 
     } catch (e) {
       throw new CliError(ExitCode.Failure, `--out ${o.out}: cannot use as a directory (${(e as Error).message})`);
     }
-    return { writer: o.format === "dicom" ? dicomWriter(dir) : pdfWriter(dir), where: dir };
+    const writer = o.format === "dicom" ? (await import("../export/dicom.ts")).dicomWriter(dir) : (await import("../export/pdf/report.ts")).pdfWriter(dir);
+    return { writer, where: dir };
   }
   const sink = o.out === undefined || o.out === "-" ? streamSink(io.stdout, false) : fileSink(resolve(io.cwd, o.out));
   const where = o.out === undefined || o.out === "-" ? "stdout" : resolve(io.cwd, o.out);
@@ -139,7 +139,7 @@ Examples:
       const filters = filtersOf(opts);
       checkOutput(opts);
       const session = openSession(shared, io);
-      const { writer, where } = writerFor(opts, io);
+      const { writer, where } = await writerFor(opts, io);
       let written = 0;
       const bar = progress(io.stderr, "patients", undefined, () => `${written} results`);
       const summary = await runExport(session.api, selection, filters, writer, {
