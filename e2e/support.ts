@@ -68,8 +68,9 @@ export const shownCardIds = (page: Page, deviceSn: string) =>
   laneOf(page, deviceSn).locator(".lane-cards [data-card-id]").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-card-id")!));
 
 /**
- * Drags with the mouse: presses on `from`, passes the 6 px activation distance, then glides to `to` (page coordinates)
- * in small steps so the drag library sees every move.
+ * Starts a mouse drag: presses on `from`, passes the 6 px activation distance, then glides to `to` (page coordinates)
+ * in small steps so the drag library sees every move. The button stays down: the caller looks at the landing mark,
+ * then drops with `page.mouse.up()`.
  */
 export async function pointerDrag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
   await page.mouse.move(from.x, from.y);

@@ -65,11 +65,11 @@ export function AppointmentPanel({ appointment, onClose }: { appointment: Appoin
 
 function ExaminationRow({ examination: x, disabled, onDelete, onEdit }: { examination: Examination; disabled: boolean; onDelete: () => void; onEdit: (() => void) | undefined }) {
   const { t, i18n } = useLingui();
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: x.id, disabled });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: x.id, disabled });
   const style: CSSProperties = { transform: transform ? `translate3d(0, ${Math.round(transform.y)}px, 0)` : undefined, transition };
   const name = `${i18n._(testTypeNames[x.type])} · ${i18n._(eyeNames[x.eye])}`;
   return (
-    <li ref={setNodeRef} style={style} className="apanel-row" data-taken={x.taken}>
+    <li ref={setNodeRef} style={style} className="apanel-row" data-taken={x.taken} data-dragging={isDragging}>
       <span ref={setActivatorNodeRef} className="apanel-handle" {...attributes} {...listeners} aria-roledescription={t`draggable examination`}
         aria-disabled={disabled}>{name}</span>
       {x.taken && <span className="muted">{t`taken`}</span>}
