@@ -10,7 +10,6 @@ import {
 import { decode, decodeJson } from "../../core/model/decode.ts";
 import { Role } from "../../core/model/enums.ts";
 import type { ServerContext } from "../server/context.ts";
-import { deviceSerial, ensureDevices } from "../server/demo/seed.ts";
 import { sendOk } from "../server/http/envelope.ts";
 import { Failure } from "../server/http/failure.ts";
 import { deviceBySn, insertDevice, withQueues } from "../server/store/devices.ts";
@@ -27,6 +26,9 @@ import { type HeadsetControl, UnknownHeadset } from "./port.ts";
 // field "simulator".
 
 const MAX_SERIAL = 9999; // deviceSerial pads to four digits
+
+/** The demo seed (serial names, ensureDevices) loads with the first add, not with every server. */
+const demoSeed = () => import("../server/demo/seed.ts");
 
 const staff = async (ctx: ServerContext, req: IncomingMessage) => {
   const match = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "");
@@ -86,6 +88,7 @@ const known = <T>(field: string, run: () => T): T => {
  * registered elsewhere (a serial is unique across organisations); a device registered here with no headset is reused.
  */
 const freeSerials = async (ctx: ServerContext, org: string, control: HeadsetControl, count: number) => {
+  const { deviceSerial } = await demoSeed();
   const rows = await ctx.db.query<{ sn: string; org: string }>(`select device_sn as sn, organisation_id as org from devices where device_sn like 'VR-%'`);
   const owner = new Map(rows.map((r) => [r.sn, r.org]));
   const chosen: Array<{ sn: string; n: number; registered: boolean }> = [];
@@ -105,7 +108,7 @@ const register = async (ctx: ServerContext, org: string, chosen: ReadonlyArray<{
   const fresh = chosen.filter((c) => !c.registered);
   if (fresh.length === 0) return;
   const demoOrg = (await ctx.db.query<{ id: string }>("select id from organisations order by created_at limit 1"))[0]?.id;
-  if (org === demoOrg) await ensureDevices(ctx.db, Math.max(...fresh.map((c) => c.n)));
+  if (org === demoOrg) await (await demoSeed()).ensureDevices(ctx.db, Math.max(...fresh.map((c) => c.n)));
   else
     await ctx.db.transaction(async (tx) => {
       for (const c of fresh) await insertDevice(tx, org, newId(), c.sn, `Headset ${c.n}`, new Date(ctx.now()).toISOString());
