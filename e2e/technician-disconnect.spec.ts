@@ -33,11 +33,15 @@ test("a headset that goes silent or drops its connection shows as disconnected w
     const frozenAt = Date.now();
     await expect(connection).toHaveText("Disconnected", { timeout: 4_000 + 1_500 });
     info.annotations.push({ type: "silent headset shown disconnected after", description: `${Date.now() - frozenAt} ms` });
+    // It cannot take a command until it beats again.
+    await expect(laneOf(page, SN).getByRole("group", { name: "Test controls" }).getByRole("button")).toHaveCount(2);
+    for (const control of await laneOf(page, SN).getByRole("group", { name: "Test controls" }).getByRole("button").all()) await expect(control).toBeDisabled();
     await screenshot(page, "technician-disconnect-silent");
 
     // Back: the heartbeats resume and the lane is connected again.
     headset.kill("SIGCONT");
     await expect(connection).toContainText("Connected", { timeout: 10_000 });
+    await expect(laneOf(page, SN).getByRole("button", { name: "Start", exact: true })).toBeEnabled();
 
     // Killed: its socket closes abnormally; the server says so at once.
     headset.kill("SIGKILL");

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import type { DeviceView } from "../../core/client/device-view.ts";
-import { DeviceStatus } from "../../core/model/enums.ts";
+import { ConnectionStatus, DeviceStatus } from "../../core/model/enums.ts";
 import type { WantedStatus } from "../../core/device/status.ts";
 import { useClientTopics } from "../state/devices.ts";
 import { Modal } from "../ui/Modal.tsx";
@@ -17,6 +17,9 @@ export function DeviceControls({ view }: { view: DeviceView }) {
   const status = view.status;
   const play = view.playControl;
   const name = view.device.alias || sn;
+  // A headset that stopped beating (disconnected, "No heartbeat for 4 s") keeps its last status but cannot take a
+  // command: every control waits until it is connected again, as for the status 'not connected'.
+  const unreachable = view.connection !== ConnectionStatus.Connected;
 
   const texts: Record<WantedStatus, { title: string; body: string; confirm: string }> = {
     [DeviceStatus.Stopped]: {
@@ -44,15 +47,15 @@ export function DeviceControls({ view }: { view: DeviceView }) {
   return (
     <div className="lane-controls" role="group" aria-label={t`Test controls`}>
       {play.kind === "pause" && (
-        <button type="button" className="btn btn-sm" disabled={play.disabled} onClick={() => ask(DeviceStatus.Paused)}>{t`Pause`}</button>
+        <button type="button" className="btn btn-sm" disabled={play.disabled || unreachable} onClick={() => ask(DeviceStatus.Paused)}>{t`Pause`}</button>
       )}
       {play.kind === "resume" && (
-        <button type="button" className="btn btn-sm" onClick={() => ask(DeviceStatus.Playing)}>{t`Resume`}</button>
+        <button type="button" className="btn btn-sm" disabled={unreachable} onClick={() => ask(DeviceStatus.Playing)}>{t`Resume`}</button>
       )}
       {play.kind === "start" && (
-        <button type="button" className="btn btn-sm" disabled={status === DeviceStatus.NotConnected} onClick={() => ask(DeviceStatus.Playing)}>{t`Start`}</button>
+        <button type="button" className="btn btn-sm" disabled={status === DeviceStatus.NotConnected || unreachable} onClick={() => ask(DeviceStatus.Playing)}>{t`Start`}</button>
       )}
-      <button type="button" className="btn btn-sm" disabled={view.stopDisabled} onClick={() => ask(DeviceStatus.Stopped)}>{t`Stop`}</button>
+      <button type="button" className="btn btn-sm" disabled={view.stopDisabled || unreachable} onClick={() => ask(DeviceStatus.Stopped)}>{t`Stop`}</button>
       {dialog && text && (
         <Modal title={text.title} onClose={() => client.cancelCommand(sn)} role="alertdialog"
           actions={<>

@@ -32,8 +32,21 @@ describe("controls (scheduling seed §4 'Controls')", () => {
     expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Stop" }).disabled).toBe(true);
     act(() => socket.emit(status("SN1", DeviceStatus.NotConnected)));
     expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Stop" }).disabled).toBe(true);
+    // Back on the network: its status, then a heartbeat ("A heartbeat marks a device connected").
     act(() => socket.emit(status("SN1", DeviceStatus.Playing)));
+    act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Connected } }));
     expect(within(l).getByRole<HTMLButtonElement>("button", { name: "Stop" }).disabled).toBe(false);
+  });
+
+  it("a headset that stopped beating ('No heartbeat for 4 s marks it disconnected') keeps its status but takes no command", async () => {
+    const { lane: l, socket } = await lane(DeviceStatus.Playing, {}, { connection: ConnectionStatus.Connected });
+    const enabled = () => within(l).getAllByRole<HTMLButtonElement>("button").filter((b) => ["Pause", "Stop"].includes(b.textContent ?? "")).map((b) => !b.disabled);
+    expect(enabled()).toEqual([true, true]);
+    act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Disconnected } }));
+    expect(within(l).getByTestId("connection").textContent).toBe("Disconnected");
+    expect(enabled()).toEqual([false, false]);
+    act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Connected } }));
+    expect(enabled()).toEqual([true, true]);
   });
 
   it("'a pause button shows, disabled during preparation. Otherwise start shows, or resume when paused.'", async () => {
