@@ -90,9 +90,12 @@ test("schedule an appointment with the wizard, reorder its examinations, drag it
   await rows.first().focus();
   await page.keyboard.press("Space");
   await expect(panel.locator(".apanel-row[data-dragging=true]")).toHaveCount(1);
-  await page.keyboard.press("ArrowDown");
-  // The row below makes way (moves up) once the lifted one is over it; then the drop lands there.
-  await expect(panel.locator(".apanel-row").nth(1)).toHaveAttribute("style", /translate3d\(0(px)?, -\d+px/);
+  // The row below makes way (moves up) once the lifted one is over it. The drag library measures the rows just after
+  // the lift, so an arrow pressed too early can go unheard: press again (there is no place further down to overshoot).
+  await expect(async () => {
+    await page.keyboard.press("ArrowDown");
+    await expect(panel.locator(".apanel-row").nth(1)).toHaveAttribute("style", /translate3d\(0(px)?, -\d+px/, { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
   await page.keyboard.press("Space");
   await expect(rows).toHaveText(["Amsler grid · Right eye", "Perimetry · Right eye"]);
   await expect.poll(async () => (await appointmentsOf(page, first))[0]!.examinations.map((e) => e.type)).toEqual(["amsler", "perimetry"]);
@@ -110,6 +113,8 @@ test("schedule an appointment with the wizard, reorder its examinations, drag it
 
   // Run it: the Amsler test first (the new order), then perimetry; taken examinations are counted on the card.
   const moved = laneOf(page, second).locator(".acard");
+  // The headset has the appointment in its queue (a status change would reset the confirmation dialog).
+  await expect(laneOf(page, second).getByTestId("connection")).toContainText("Waiting for a measurement", { timeout: 15_000 });
   await laneOf(page, second).getByRole("button", { name: "Start", exact: true }).click();
   const confirm = page.getByRole("alertdialog", { name: "Start the test?" });
   await confirm.getByRole("button", { name: "Start", exact: true }).click();

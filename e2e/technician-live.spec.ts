@@ -187,6 +187,8 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   await expect(notice).toBeVisible();
   await notice.getByRole("button", { name: "Open result" }).click();
   await expect(page).toHaveURL(new RegExp(`/patient/${patientId}/perimetry/${measurementId}`));
+  await expect(page.getByRole("main")).toBeVisible();
+  await screenshot(page, "technician-live-opened-result");
   const stored = await pageApi<{ result: { takenAt: string } | null }>(page, "GET", `perimetry?id=${measurementId}`);
   expect(stored.result).not.toBeNull();
 });
@@ -275,6 +277,8 @@ test("a card dropped in front of a running pair lands after the pair; stop ends 
   const [from, to] = ["VR-0003", "VR-0002"];
   const [moved] = await resetLane(page, from, 1);
   const [right, left] = await resetLane(page, to, 0, true);
+  // The headset has the pair in its queue (a status change would reset the confirmation dialog).
+  await expect(status(page, to)).toContainText("Waiting for a measurement", { timeout: RUN_MS / 3 });
   await command(page, to, "Start", { title: "Start the test?", body: "The next test in the lane starts on Room 2. Make sure the patient wears the headset." });
   const running = laneOf(page, to).locator(`[data-card-id="${right}"]`);
   await expect(running).toHaveAttribute("data-running", "true");
@@ -311,12 +315,19 @@ test("two people dragging across the same lanes at the same time end with the se
   };
   await Promise.all([drag(a, y, x, "before"), drag(b, x, y, "after")]);
   // One drop may be refused as stale (409 device_revision_conflict): that page refetches; live events bring the other.
-  await expect.poll(async () => {
+  const picture = async () => {
     const server = await serverLanes(a);
     const want = [x, y].map((sn) => server.find((l) => l.deviceSn === sn)!.perimetries.map((m) => m.id));
-    const shown = await Promise.all([a, b].flatMap((p) => [shownCardIds(p, x), shownCardIds(p, y)]));
-    return JSON.stringify(shown) === JSON.stringify([...want, ...want]);
-  }, { timeout: 15_000 }).toBe(true);
+    const [ax, ay, bx, by] = await Promise.all([a, b].flatMap((p) => [shownCardIds(p, x), shownCardIds(p, y)]));
+    return { server: want, a: [ax, ay], b: [bx, by] };
+  };
+  const agree = async () => {
+    const p = await picture();
+    return JSON.stringify(p.a) === JSON.stringify(p.server) && JSON.stringify(p.b) === JSON.stringify(p.server);
+  };
+  await expect.poll(agree, { timeout: 15_000 }).toBe(true).catch(async () => {
+    throw new Error(`the screens do not show the server's order: ${JSON.stringify(await picture())}`);
+  });
   // Nothing lost or doubled.
   const server = await serverLanes(a);
   expect([...server.find((l) => l.deviceSn === x)!.perimetries, ...server.find((l) => l.deviceSn === y)!.perimetries].map((m) => m.id).sort()).toEqual(all);
