@@ -158,8 +158,8 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
       case "navigate":
         return events.emit("navigate", { to: effect.to });
       case "device-status":
-        // "The dialog resets when the device status changes."
-        if (dialogs.delete(effect.deviceSn)) changed("commands");
+        // "The dialog resets when the device status changes." Heartbeats repeat the status: only a change resets it.
+        if (tracker.get(effect.deviceSn)?.status !== effect.status && dialogs.delete(effect.deviceSn)) changed("commands");
         return tracker.status(effect.deviceSn, effect.status);
       case "connection":
         return tracker.connection(effect.deviceSn, effect.connection);

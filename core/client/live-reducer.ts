@@ -134,11 +134,16 @@ function deviceEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown
       return { snapshot: patchDevices(s, (list) => addItem(list, data as Device)), effects: [] };
     case Op.Update: {
       const change = data as DeviceChangeData;
-      const { deviceSn, ...fields } = change;
+      const { deviceSn, revision, ...fields } = change;
       const effects: LiveEffect[] = [];
       // "A status event from the live socket sets the device's status"
       if (fields.status !== undefined) effects.push({ kind: "device-status", deviceSn, status: fields.status });
       if (fields.connection !== undefined) effects.push({ kind: "connection", deviceSn, connection: fields.connection });
+      // The change carries the server's revision but not the queue: a revision other than the cached one means the
+      // lanes changed; refetch them instead of pairing a fresh revision with a stale queue (a drop would then pass
+      // the server's conflict check with lists from before the other change).
+      const cached = entriesOf(s, CacheKey.Devices).flatMap((e) => e.data ?? []).find((d) => d.deviceSn === deviceSn);
+      if (revision !== undefined && cached !== undefined && cached.revision !== revision) effects.push(...refetchIfCached(s, CacheKey.Devices));
       return { snapshot: patchDevice(s, deviceSn, (d) => ({ ...d, ...fields })), effects };
     }
     case Op.Trash:

@@ -270,6 +270,18 @@ describe("device controls (scheduling seed §4 'Controls')", () => {
     expect(client.device("SN1")!.playControl).toEqual({ kind: "resume" });
   });
 
+  it("a heartbeat repeating the same status keeps the dialog open: only a status change resets it", async () => {
+    const api = fakeApi({ "device.all": () => [device("SN1", { status: "playing" })] });
+    const { client, socket } = setup(api);
+    await client.fetch(CacheKey.Devices, {});
+    socket.receive({ type: "device", operation: "update", data: { deviceSn: "SN1", status: "playing" } });
+    client.askForStatus("SN1", "paused");
+    socket.receive({ type: "device", operation: "update", data: { deviceSn: "SN1", status: "playing" } });
+    expect(client.commandDialog("SN1")).toMatchObject({ phase: "confirm", wanted: "paused" });
+    socket.receive({ type: "device", operation: "update", data: { deviceSn: "SN1", status: "paused" } });
+    expect(client.commandDialog("SN1")).toBeUndefined();
+  });
+
   it("a failed command shows the 'use the controller or clicker' error", async () => {
     const api = fakeApi({ "device.all": () => [device("SN1", { status: "playing" })], "device.update": fail(409, "device_not_connected") });
     const { client, notices } = setup(api);

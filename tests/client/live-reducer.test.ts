@@ -229,6 +229,15 @@ describe("drag and drop and connection events", () => {
     expect(reduce(base, ev(T.DragAndDrop, Op.Update, theirs)).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
   });
 
+  it("a device update with another revision refetches the lanes instead of pairing that revision with a stale queue", () => {
+    const sameRevision = reduce(base, ev(T.Device, Op.Update, { deviceSn: "SN1", revision: 4, status: "standby" }));
+    expect(sameRevision.effects.filter((e) => e.kind === "refetch")).toEqual([]);
+    const newer = reduce(base, ev(T.Device, Op.Update, { deviceSn: "SN1", revision: 5, status: "standby" }));
+    expect(newer.effects).toContainEqual({ kind: "refetch", key: CacheKey.Devices });
+    // The cached revision stays the one that goes with the cached queue (a drop sends it as its conflict check).
+    expect((data(newer.snapshot, CacheKey.Devices, {}) as ReturnType<typeof device>[])[0]!.revision).toBe(4);
+  });
+
   it("a connection event sets the device's connection and feeds tracking (CONNECTED is a heartbeat)", () => {
     const out = reduce(base, ev(T.Connection, Op.Update, { deviceSn: "SN2", connection: "DISCONNECTED" }));
     expect((data(out.snapshot, CacheKey.Devices, {}) as ReturnType<typeof device>[])[1]!.connection).toBe("DISCONNECTED");
