@@ -251,7 +251,7 @@ export class TestRun {
           patientSilent: silent,
           done: (outcome) => {
             const measurementId = "measurementId" in id ? id.measurementId : id.examinationId;
-            onDone(upload(toMeasurementResult(outcome, spec, { measurementId, patientId: config.patientId, takenAt: this.takenAt(), deviceAlias: ctx.alias(), gazeCalibration: gaze })));
+            onDone(upload(toMeasurementResult(outcome, spec, { measurementId, patientId: config.patientId, takenAt: this.takenAt(), deviceAlias: ctx.alias(), gazeCalibration: gaze, patientBirthdate: config.patientBirthdate })));
           },
         });
       },

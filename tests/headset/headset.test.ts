@@ -72,6 +72,8 @@ describe("virtual headset: running the queue", () => {
     const results = server.messages.filter((m) => m.type === "result");
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ measurementId: "m1", result: { measurementId: "m1", patientId: "patient-1", pattern: 1, strategy: 2, sorsStage: 10, deviceAlias: "Sim" } });
+    // A 24-2 result of a patient with a birthdate is scored against the normative database, as the result page scores it.
+    expect(results[0]).toMatchObject({ result: { normativeVersion: expect.any(String), meanDefect: expect.any(Number), normValues: expect.any(Array), vfi: expect.any(Number) } });
     expect(server.measurementResults).toEqual(["m1"]);
     expect(headset.pendingResults).toBe(0);
     headset.stop();
