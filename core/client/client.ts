@@ -1,5 +1,6 @@
 import mitt, { type Emitter } from "mitt";
 import type { WantedStatus } from "../device/status.ts";
+import type { Organisation } from "../model/organisation.ts";
 import type { Device } from "../model/device.ts";
 import { SocketState, type Eye } from "../model/enums.ts";
 import { isLiveEvent, type LiveMessage } from "../model/live.ts";
@@ -24,7 +25,7 @@ import { createQueryCache } from "./query-cache.ts";
 import { guardApi } from "./session-expiry.ts";
 import { runLifecycle, type LifecycleAction, type LifecycleItem } from "./lifecycle-commands.ts";
 import { debounce, PATIENT_SEARCH_DEBOUNCE_MS } from "./search-debounce.ts";
-import { readSchedulingV2 } from "./local-settings.ts";
+import { readSchedulingV2, writeSchedulingV2 } from "./local-settings.ts";
 import { LOGIN_FAILED, loggedOut, type SessionEndDialog, type SessionState } from "./session.ts";
 
 // The headless client: one engine for the web app and the CLI. It speaks to the backend through the ports only,
@@ -121,7 +122,9 @@ const storedVariant = (storage: Storage): SchedulingVariant => (readSchedulingV2
 export function createClient(ports: ClientPorts, options: ClientOptions = {}): Client {
   const { socket, storage, clock } = ports;
   const events = mitt<ClientEvents>();
-  const variant = options.variant ?? storedVariant(storage);
+  // The multi-tests flag of the organisation chooses the variant; it is kept in the v2 scheduling key (seed: "a v2
+  // scheduling key in local storage") so the technician view opens in the right variant before the organisation loads.
+  const currentVariant = (): SchedulingVariant => options.variant ?? storedVariant(storage);
   let session: SessionState = loggedOut;
   let viewedPatientId: string | null = null;
   let closingSocket = false;
@@ -139,6 +142,13 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     () => changed("cache"),
     (key, data) => {
       if (key === CacheKey.Devices) tracker.seed(data as readonly Device[]);
+      if (key === CacheKey.CurrentOrganisation) {
+        const multiTests = (data as Organisation).multiTests;
+        if (readSchedulingV2(storage.local) !== multiTests) {
+          writeSchedulingV2(storage.local, multiTests);
+          changed("devices");
+        }
+      }
     },
   );
   const connectivity = createConnectivity(clock, () => changed("connectivity"));
@@ -239,7 +249,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
 
   // ---- lanes ---------------------------------------------------------------------------------------------------------
   const cachedDevices = (): readonly Device[] => entriesOf(cache.snapshot, CacheKey.Devices).flatMap((e) => e.data ?? []);
-  const views = (): DeviceView[] => cachedDevices().map((d) => deviceView(d, tracker.get(d.deviceSn), variant));
+  const views = (): DeviceView[] => cachedDevices().map((d) => deviceView(d, tracker.get(d.deviceSn), currentVariant()));
   const laneContext: LaneCommandContext = {
     api,
     clock,
@@ -323,7 +333,9 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
         id,
       ),
 
-    variant,
+    get variant() {
+      return currentVariant();
+    },
     get socketState() {
       return socket.state;
     },
@@ -382,7 +394,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
       }
     },
     aliasError: (sn) => aliasErrors.has(sn),
-    appointmentsMissing: () => variant === "appointments" && cachedDevices().some((d) => d.appointments === undefined),
+    appointmentsMissing: () => currentVariant() === "appointments" && cachedDevices().some((d) => d.appointments === undefined),
 
     get pinned() {
       return readPinned(storage.local);

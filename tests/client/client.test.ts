@@ -294,6 +294,23 @@ describe("device controls (scheduling seed §4 'Controls')", () => {
   });
 });
 
+describe("scheduling variant", () => {
+  it("'A feature flag chooses between them': the organisation's multi-tests flag switches the lanes to appointments and is kept in the v2 scheduling key", async () => {
+    let multiTests = true;
+    const api = fakeApi({ "organisation.current": () => ({ id: "o1", name: "Clinic", multiTests, market: "MDR", country: "DE" }) });
+    const storage = memoryStorage();
+    storage.session.set(StorageKeys.session.accessToken, "tok");
+    const client = createClient({ api, socket: fakeSocket(), storage, clock: createVirtualClock(0) });
+    expect(client.variant).toBe("measurements");
+    await client.fetch(CacheKey.CurrentOrganisation, {});
+    expect(client.variant).toBe("appointments");
+    expect(storage.local.get(StorageKeys.local.schedulingV2)).toBe("true");
+    multiTests = false;
+    await client.refetch(CacheKey.CurrentOrganisation);
+    expect(client.variant).toBe("measurements");
+  });
+});
+
 describe("marks in local storage", () => {
   it("pinned lanes come first and persist", async () => {
     const api = fakeApi({ "device.all": () => [device("SN1"), device("SN2"), device("SN3")] });

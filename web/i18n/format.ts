@@ -3,13 +3,28 @@ import type { Language } from "../../core/model/enums.ts";
 import { bcp47 } from "./locales.ts";
 
 /** Dates formatted in the interface language. */
-export function useDateFormat() {
+export function useDateFormat(): DateFormat {
   const { i18n } = useLingui();
-  const tag = bcp47[i18n.locale as Language] ?? "en";
-  const date = new Intl.DateTimeFormat(tag, { dateStyle: "medium" });
-  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short" });
-  return {
-    date: (iso: string) => date.format(new Date(iso.length === 10 ? `${iso}T00:00:00` : iso)),
-    dateTime: (iso: string) => dateTime.format(new Date(iso)),
-  };
+  return formatFor(bcp47[i18n.locale as Language] ?? "en");
 }
+
+export interface DateFormat {
+  date(iso: string): string;
+  dateTime(iso: string): string;
+}
+
+// One pair of formatters per language: building Intl.DateTimeFormat is costly and lists call this once per row.
+const formats = new Map<string, DateFormat>();
+const formatFor = (tag: string): DateFormat => {
+  let f = formats.get(tag);
+  if (!f) {
+    const date = new Intl.DateTimeFormat(tag, { dateStyle: "medium" });
+    const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short" });
+    f = {
+      date: (iso) => date.format(new Date(iso.length === 10 ? `${iso}T00:00:00` : iso)),
+      dateTime: (iso) => dateTime.format(new Date(iso)),
+    };
+    formats.set(tag, f);
+  }
+  return f;
+};

@@ -25,7 +25,11 @@ export default function TechnicianPage() {
   const wizard = useAtomValue(wizardAtom);
 
   // The lanes come from core/client's device cache, which live events keep current while the app runs.
-  useEffect(() => { void client.fetch(CacheKey.Devices, {}).catch(() => undefined); }, [client]);
+  // The organisation's multi-tests flag chooses the variant (measurements or appointments); core/client keeps it.
+  useEffect(() => {
+    void client.fetch(CacheKey.Devices, {}).catch(() => undefined);
+    void client.fetch(CacheKey.CurrentOrganisation, {}).catch(() => undefined);
+  }, [client]);
 
   const state = devicesState(client);
   const blinkingId = useScrollTo(state.status === "success");
