@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { inflateSync } from "node:zlib";
-import { Eye, Pattern } from "../../core/model/enums.ts";
+import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { text, type Scene } from "../../core/plots/scene.ts";
 import { pdfDocument } from "../../cli/export/pdf/pdf-document.ts";
 import { fieldScenes, reportPdf, A4 } from "../../cli/export/pdf/report.ts";
@@ -52,6 +52,8 @@ describe("PDF report", () => {
     const plots = (o: Parameters<typeof sampleMeasurement>[2]) => fieldScenes(exportRecord(p, sampleMeasurement(p, 0, o))!, 280, 200, 560, 600).map((s) => s.plot);
     expect(plots({})).toEqual(["octopus.thresholds", "octopus.grayscale", "humphrey.thresholds", "humphrey.totalDeviation", "humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability"].map((x) => expect.stringContaining(x.split(".")[1]!)));
     expect(plots({ pattern: Pattern.Esterman, eye: Eye.Binocular })).toEqual(["esterman"]);
+    // A screening has levels seen or not, no thresholds: drawn seen / not seen, as the result page draws it.
+    expect(plots({ strategy: Strategy.Supra })).toEqual(["screening"]);
   });
 
   it("maps scene primitives to PDF operators", () => {

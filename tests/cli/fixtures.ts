@@ -40,6 +40,7 @@ export interface SampleOptions {
   readonly falsePositives?: number;
   readonly reliable?: boolean;
   readonly withResult?: boolean;
+  readonly strategy?: Strategy;
 }
 
 /** A hill of vision (about 31 dB at fixation, falling with eccentricity) with noise and, for some, an arcuate defect. */
@@ -69,7 +70,7 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
     displayName: `Test ${k}`,
     eye,
     pattern,
-    strategy: Strategy.SORS,
+    strategy: o.strategy ?? Strategy.SORS,
     stimuliUpdate: 1500,
     stimuliSize: 2,
     stimuliShowtime: 200,
@@ -95,7 +96,7 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
             takenAt,
             eye,
             pattern,
-            strategy: Strategy.SORS,
+            strategy: o.strategy ?? Strategy.SORS,
             sorsStage: 54,
             stimulusSize: 2,
             stimuliShowtime: 200,

@@ -6,6 +6,7 @@ import { estermanScene } from "../../../core/plots/esterman.ts";
 import { gazeScene } from "../../../core/plots/gaze.ts";
 import { grayscaleScene } from "../../../core/plots/grayscale.ts";
 import { humphreyDeviationSymbolsScene, humphreyDeviationValuesScene, humphreyThresholdsScene } from "../../../core/plots/humphrey.ts";
+import { isScreening, screeningScene } from "../../../core/plots/screening.ts";
 import { octopusLossScene, octopusThresholdsScene } from "../../../core/plots/octopus.ts";
 import { text, type Scene, type SceneNode } from "../../../core/plots/scene.ts";
 import { toProbabilityLevel } from "../../../core/plots/symbols.ts";
@@ -80,6 +81,8 @@ export function fieldScenes(r: ExportRecord, cellWidth: number, cellHeight: numb
   const res = r.result, a = r.analysis();
   if (res.pattern === Pattern.Esterman) return [estermanScene({ thresholds: res.thresholds, score: res.estermanScore, width: fullWidth, height: fullHeight })];
   const box = { pattern: res.pattern, eye: res.eye, width: cellWidth, height: cellHeight };
+  // Screenings (Supra, 1LT) have levels seen or not, not thresholds: the seen / not-seen plot, as on screen.
+  if (isScreening(res.strategy)) return [screeningScene({ ...box, values: res.thresholds, width: fullWidth, height: fullHeight })];
   const scenes: Scene[] = [octopusThresholdsScene({ ...box, thresholds: res.thresholds }), grayscaleScene({ ...box, thresholds: res.thresholds })];
   const nv = a.normative;
   if (nv) {
