@@ -1,4 +1,4 @@
-import { forwardRef, type CSSProperties, type HTMLAttributes } from "react";
+import { forwardRef, memo, type CSSProperties, type HTMLAttributes } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useSortable } from "@dnd-kit/sortable";
 import { patternLabel, Strategy } from "../../core/model/enums.ts";
@@ -52,9 +52,22 @@ export const MeasurementCardFace = forwardRef<HTMLDivElement, CardInfo & HTMLAtt
  * The card in its lane: draggable by pointer and keyboard (space to lift, arrows to move, space to drop). The card face
  * is the drag handle; Edit and Clone sit beside it in the same moving wrapper, so no button nests inside the handle.
  */
-export function MeasurementCard({ info, deviceId, index, onEdit, onClone }: {
+interface MeasurementCardProps {
   info: CardInfo; deviceId: string; index: number; onEdit: () => void; onClone: () => void;
-}) {
+}
+
+/**
+ * A lane re-renders on every heartbeat of its device; a card re-renders only when what it shows changes. The edit and
+ * clone callbacks are left out of the comparison: they open the form for this card's measurement in this lane, which
+ * the compared fields already cover.
+ */
+const sameCard = (a: MeasurementCardProps, b: MeasurementCardProps): boolean =>
+  a.deviceId === b.deviceId && a.index === b.index && a.info.measurement === b.info.measurement &&
+  a.info.running === b.info.running && a.info.progress.tested === b.info.progress.tested &&
+  a.info.progress.total === b.info.progress.total && a.info.linkedToNext === b.info.linkedToNext &&
+  a.info.blinking === b.info.blinking;
+
+export const MeasurementCard = memo(function MeasurementCard({ info, deviceId, index, onEdit, onClone }: MeasurementCardProps) {
   const { t } = useLingui();
   const m = info.measurement;
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
@@ -81,4 +94,4 @@ export function MeasurementCard({ info, deviceId, index, onEdit, onClone }: {
       )}
     </div>
   );
-}
+}, sameCard);
