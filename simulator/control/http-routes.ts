@@ -12,6 +12,7 @@ import { Role } from "../../core/model/enums.ts";
 import type { ServerContext } from "../server/context.ts";
 import { sendOk } from "../server/http/envelope.ts";
 import { Failure } from "../server/http/failure.ts";
+import { readBodyText } from "../server/http/request-body.ts";
 import { deviceBySn, insertDevice, withQueues } from "../server/store/devices.ts";
 import { newId } from "../server/store/ids.ts";
 import { type HeadsetControl, UnknownHeadset } from "./port.ts";
@@ -39,20 +40,9 @@ const staff = async (ctx: ServerContext, req: IncomingMessage) => {
   return check.claims;
 };
 
-const readText = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => {
-      text += c;
-      if (text.length > 65536) reject(new Failure("validation_error", "body: too large", "body"));
-    });
-    req.on("end", () => resolve(text));
-    req.on("error", reject);
-  });
 
 const body = async <T>(req: IncomingMessage, schema: Schema.Codec<T, any, never, never>): Promise<T> => {
-  const decoded = decodeJson(schema, await readText(req));
+  const decoded = decodeJson(schema, await readBodyText(req));
   if (Result.isFailure(decoded)) {
     const field = `body${decoded.failure.field ? "." + decoded.failure.field : ""}`;
     throw new Failure("validation_error", `${field}: ${decoded.failure.issues[0]?.message ?? decoded.failure.message}`, field);

@@ -6,6 +6,7 @@ import type { ServerContext } from "../context.ts";
 import type { HeadsetControl } from "../../control/port.ts";
 import { sendFailure, sendOk } from "./envelope.ts";
 import { Failure } from "./failure.ts";
+import { readBodyText } from "./request-body.ts";
 import { simulatorRoutes } from "../../control/http-routes.ts";
 
 // Routes outside the seeds' contract (our design), all under /api/dev/ and for admins only:
@@ -24,17 +25,6 @@ const admin = async (ctx: ServerContext, req: IncomingMessage) => {
   return check.claims;
 };
 
-const readText = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => {
-      text += c;
-      if (text.length > 65536) reject(new Failure("validation_error", "body: too large", "body"));
-    });
-    req.on("end", () => resolve(text));
-    req.on("error", reject);
-  });
 
 const OrganisationSettings = Schema.Struct({ multiTests: Schema.Boolean });
 
@@ -52,7 +42,7 @@ export const devRoutes = (ctx: ServerContext, simulator?: HeadsetControl) => ({
   },
   "PATCH dev/organisation": async (req: IncomingMessage, res: ServerResponse) => {
     const claims = await admin(ctx, req);
-    const body = decodeJson(OrganisationSettings, await readText(req));
+    const body = decodeJson(OrganisationSettings, await readBodyText(req));
     if (Result.isFailure(body)) return sendFailure(res, "validation_error", body.failure.message, `body${body.failure.field ? "." + body.failure.field : ""}`);
     await ctx.db.transaction((tx) => tx.query("update organisations set multi_tests = $2 where id = $1", [claims.organisationId, body.success.multiTests]));
     sendOk(res, { data: { multiTests: body.success.multiTests } });
