@@ -1,5 +1,6 @@
-import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
+import { Eye, Pattern, Showtime, StimulusSize, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
 import type { Measurement } from "../../../core/model/measurement.ts";
+import { defaultMeasurementConfig } from "../../../core/rules/defaults.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import type { Queryable } from "../db/database.ts";
 import { newId } from "../store/ids.ts";
@@ -38,6 +39,8 @@ export const addShowcase = async (
     const id = newId();
     const iso = takenAt.toISOString();
     const m: Measurement = {
+      // The form's defaults for the newer variant (seed §9), with this showcase's test and its size and showtime.
+      ...defaultMeasurementConfig("newer"),
       id,
       patientId,
       deviceSn: null,
@@ -45,15 +48,8 @@ export const addShowcase = async (
       eye: t.eye,
       pattern: t.pattern,
       strategy: t.strategy,
-      stimuliUpdate: StimuliUpdate.Ms2000,
       stimuliSize: t.strategy === Strategy.SORS || t.strategy === Strategy.SORS_screening ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
       stimuliShowtime: t.pattern === Pattern.Esterman ? Showtime.Ms500 : Showtime.Ms200,
-      sorsStage: 36,
-      playSound: false,
-      trackGaze: true,
-      audioGuide: true,
-      tutorial: false,
-      notes: "",
       isFollowingEye: null,
       reliable: true,
       baseline: false,
