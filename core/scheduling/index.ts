@@ -3,6 +3,7 @@ export * from "./lane.ts";
 export * from "./notice.ts";
 export * from "./drop-plan.ts";
 export * from "./drop-request.ts";
+export * from "./move-check.ts";
 export * from "./examination-order.ts";
 export * from "./wizard.ts";
 export * from "./pinned-lanes.ts";

@@ -289,6 +289,87 @@ export const contractSuite = (backend: Backend) =>
       expect((await device(b!.deviceSn)).perimetries.map((x) => x.id)).toEqual(reversed);
     });
 
+    it("drag and drop is one move of one card (core/scheduling checkMove): smuggled, swapped or unmoved cards are 409 naming the lane, and nothing changes", async () => {
+      const p = await newPatient("Lane Keeper");
+      const [a, b] = (await devices()).slice(0, 2);
+      const [x] = await o("perimetry.register", { body: measurementBody(p.id, a!.deviceSn) });
+      const [z] = await o("perimetry.register", { body: measurementBody(p.id, a!.deviceSn) });
+      const pair = await o("perimetry.register", { body: measurementBody(p.id, a!.deviceSn, { eye: Eye.Both }) });
+      const lanes = async () => ({ from: await device(a!.deviceSn), to: await device(b!.deviceSn) });
+      const ids = (d: { perimetries: ReadonlyArray<{ id: string }> }) => d.perimetries.map((m) => m.id);
+      const send = (moved: string, from: { id: string; revision: number }, fromIds: string[], to: { id: string; revision: number }, toIds: string[]) =>
+        c("device.dragAndDropPerimetry", { body: { movedPerimetryId: moved, from: { deviceId: from.id, perimetriesIds: fromIds, revision: from.revision }, to: { deviceId: to.id, perimetriesIds: toIds, revision: to.revision } } });
+      const before = await lanes();
+      const [A, B] = [ids(before.from), ids(before.to)];
+      expect(A).toEqual(expect.arrayContaining([x!.id, z!.id, pair[0]!.id, pair[1]!.id]));
+      expect(B.length).toBeGreaterThan(0);
+
+      // Smuggling z from lane A into lane B while moving x: the union of both lanes is unchanged, yet refused.
+      const smuggle = await send(x!.id, before.from, A.filter((id) => id !== x!.id && id !== z!.id), before.to, [x!.id, z!.id, ...B]);
+      expect([smuggle.status, smuggle.responseType, smuggle.error?.field]).toEqual([409, "device_revision_conflict", "body.from.perimetriesIds"]);
+      // A swap: x goes to B while B's first card comes to A.
+      const swap = await send(x!.id, before.from, [...A.filter((id) => id !== x!.id), B[0]!], before.to, [x!.id, ...B.slice(1)]);
+      expect([swap.status, swap.error?.field]).toEqual([409, "body.from.perimetriesIds"]);
+      // Moving a card the source lane does not lose: B's own card named as moved "from" A, B reordered.
+      const unmoved = await send(B[0]!, before.from, A, before.to, [...B].reverse());
+      expect([unmoved.status, unmoved.error?.field]).toEqual([409, "body.movedPerimetryId"]);
+      // The target loses one of its own cards to the source while gaining x.
+      const lose = await send(x!.id, before.from, A.filter((id) => id !== x!.id), before.to, [x!.id, ...B.slice(1)]);
+      expect([lose.status, lose.error?.field]).toEqual([409, "body.to.perimetriesIds"]);
+      // One eye of a pair leaves without its partner ("A measurement paired with another-eye one moves together with it").
+      const alone = await send(pair[1]!.id, before.from, A.filter((id) => id !== pair[1]!.id), before.to, [pair[1]!.id, ...B]);
+      expect([alone.status, alone.error?.field]).toEqual([409, "body.from.perimetriesIds"]);
+      // A card dropped between the pair in its own lane ("Cards are not droppable between linked perimetry cards").
+      const between = [...A.filter((id) => id !== z!.id)];
+      between.splice(between.indexOf(pair[1]!.id), 0, z!.id);
+      const split = await send(z!.id, before.from, between, before.from, between);
+      expect([split.status, split.error?.field]).toEqual([409, "body.to.perimetriesIds"]);
+      const still = await lanes();
+      expect([ids(still.from), ids(still.to), still.from.revision, still.to.revision]).toEqual([A, B, before.from.revision, before.to.revision]);
+
+      // A valid move across lanes (the pair together, in one piece) and a valid reorder are accepted; revisions advance.
+      const moved = await send(pair[0]!.id, before.from, A.filter((id) => id !== pair[0]!.id && id !== pair[1]!.id), before.to, [B[0]!, pair[0]!.id, pair[1]!.id, ...B.slice(1)]);
+      expect(moved.status).toBe(200);
+      expect(moved.data).toEqual({ from: { deviceId: before.from.id, revision: before.from.revision + 1 }, to: { deviceId: before.to.id, revision: before.to.revision + 1 } });
+      const after = await lanes();
+      expect(ids(after.to)).toEqual([B[0]!, pair[0]!.id, pair[1]!.id, ...B.slice(1)]);
+      expect(ids(after.from)).toEqual(A.filter((id) => id !== pair[0]!.id && id !== pair[1]!.id));
+      const reorder = [z!.id, ...ids(after.from).filter((id) => id !== z!.id)];
+      const within = await send(z!.id, after.from, reorder, after.from, reorder);
+      expect([within.status, within.data?.to.revision]).toEqual([200, after.from.revision + 1]);
+      expect(ids(await device(a!.deviceSn))).toEqual(reorder);
+    });
+
+    it("drag and drop of appointments: only the moved appointment changes lanes; a smuggled one is 409 conflict naming the lane", async () => {
+      const p = await newPatient("Appoint Keeper");
+      const [a, b] = (await devices()).slice(0, 2);
+      const register = (sn: string) =>
+        o("appointment.registerWithExaminations", { body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: sn, patientId: p.id, standaloneId: null, examinations: [amslerExam(p.id, sn)] } });
+      const [x, z, y] = [await register(a!.deviceSn), await register(a!.deviceSn), await register(b!.deviceSn)];
+      const appts = async (sn: string) => (await device(sn)).appointments!.map((x) => x.id);
+      const [A, B] = [await appts(a!.deviceSn), await appts(b!.deviceSn)];
+      expect(A).toEqual(expect.arrayContaining([x.id, z.id]));
+      expect(B).toContain(y.id);
+      const send = (moved: string, fromIds: string[], toIds: string[], to = b!) =>
+        c("device.dragAndDropAppointment", { body: { movedAppointmentId: moved, from: { deviceId: a!.id, appointmentsIds: fromIds }, to: { deviceId: to.id, appointmentsIds: toIds } } });
+      const smuggle = await send(x.id, A.filter((id) => id !== x.id && id !== z.id), [x.id, z.id, ...B]);
+      expect([smuggle.status, smuggle.responseType, smuggle.error?.field]).toEqual([409, "conflict", "body.from.appointmentsIds"]);
+      const swap = await send(x.id, [...A.filter((id) => id !== x.id), y.id], [x.id, ...B.filter((id) => id !== y.id)]);
+      expect([swap.status, swap.error?.field]).toEqual([409, "body.from.appointmentsIds"]);
+      const unmoved = await send(y.id, A, [...B].reverse());
+      expect([unmoved.status, unmoved.error?.field]).toEqual([409, "body.movedAppointmentId"]);
+      expect([await appts(a!.deviceSn), await appts(b!.deviceSn)]).toEqual([A, B]);
+      const revs = [(await device(a!.deviceSn)).revision, (await device(b!.deviceSn)).revision];
+      const ok1 = await send(x.id, A.filter((id) => id !== x.id), [...B, x.id]);
+      expect([ok1.status, ok1.data?.from.revision, ok1.data?.to.revision]).toEqual([200, revs[0]! + 1, revs[1]! + 1]);
+      expect(await appts(b!.deviceSn)).toEqual([...B, x.id]);
+      const rest = await appts(a!.deviceSn);
+      const reordered = [...rest].reverse();
+      expect((await send(z.id, reordered, reordered, a!)).status).toBe(200);
+      expect(await appts(a!.deviceSn)).toEqual(reordered);
+      for (const id of [x.id, z.id, y.id]) await o("appointment.delete", { query: { id } });
+    });
+
     it("device/update: alias; a status is a command to the headset that waits for its ack (not connected, refused or silent: the command-failed error)", async () => {
       const d = (await devices())[2]!;
       const renamed = await o("device.update", { query: { id: d.id }, body: { alias: "Room Blue" } });

@@ -2,6 +2,7 @@ import { commandForWantedStatus, isTestRunning } from "../../../core/device/stat
 import { DeviceStatus } from "../../../core/model/enums.ts";
 import type { StandaloneData } from "../../../core/model/device.ts";
 import type { StandaloneConfig } from "../../../core/model/measurement.ts";
+import { checkMove, type Card, type Lane, type MoveCheck } from "../../../core/scheduling/index.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { Failure, invalid, notFound } from "../http/failure.ts";
 import type { Queryable } from "../db/database.ts";
@@ -23,7 +24,18 @@ const deviceOr404 = async (q: Queryable, org: string, id: string, field = "query
   return d;
 };
 
-const sameSet = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && new Set(a).size === a.length && a.every((x) => b.includes(x));
+/** A lane as core/scheduling sees it: the queue, and whether its first card is the running item (scheduling §4). */
+const laneOf = <C extends Card>(d: devices.DeviceRow, items: readonly C[]): Lane<C> => ({
+  deviceId: d.id,
+  revision: d.revision,
+  running: isTestRunning({ hasLiveProgress: false, connection: d.connection, status: d.status }),
+  items,
+});
+
+/** A drag that is not one move of one card (core/scheduling checkMove) is answered 409 with the field that is wrong: the
+ * client's view of the lanes is not the server's, and core/client refetches on a conflict. */
+const refusedMove = (check: Extract<MoveCheck, { ok: false }>, type: "device_revision_conflict" | "conflict", list: string, moved: string) =>
+  new Failure(type, check.reason, check.field === "moved" ? `body.${moved}` : `body.${check.field}.${list}`);
 
 const standaloneData = async (q: Queryable, org: string, id: string): Promise<StandaloneData | undefined> => {
   const rows = await q.query<{ id: string; device_sn: string; body: StandaloneConfig; created_at: string }>(
@@ -123,19 +135,11 @@ export const deviceHandlers: SomeHandlers<
         );
       if (!(await getMeasurement(tx, org, movedPerimetryId))) throw notFound("Measurement", "body.movedPerimetryId");
       const sameLane = f.id === t.id;
-      const fromBefore = (await queueOf(tx, org, f.deviceSn)).map((m) => m.id);
-      const current = sameLane ? fromBefore : [...fromBefore, ...(await queueOf(tx, org, t.deviceSn)).map((m) => m.id)];
-      const wanted = sameLane ? [...to.perimetriesIds] : [...from.perimetriesIds, ...to.perimetriesIds];
-      if (!sameSet(current, wanted) || !to.perimetriesIds.includes(movedPerimetryId))
-        throw new Failure("device_revision_conflict", "The lists do not match the lanes; refetch the devices", "body.to.perimetriesIds");
-      // "If a test is running on the target device the target index shifts by one so the running item stays first."
-      // (scheduling §4): a lane whose test runs keeps its first card first, and that card cannot leave.
-      for (const [side, d, ids] of [["from", f, sameLane ? to.perimetriesIds : from.perimetriesIds], ["to", t, to.perimetriesIds]] as const) {
-        const running = isTestRunning({ hasLiveProgress: false, connection: d.connection, status: d.status });
-        const first = running ? (await queueOf(tx, org, d.deviceSn))[0]?.id : undefined;
-        if (first !== undefined && ids[0] !== first)
-          throw new Failure("device_revision_conflict", "A test is running on this device: its running measurement stays first", `body.${side}.perimetriesIds`);
-      }
+      const fromLane = laneOf(f, await queueOf(tx, org, f.deviceSn));
+      const toLane = sameLane ? fromLane : laneOf(t, await queueOf(tx, org, t.deviceSn));
+      const check = checkMove({ from: fromLane, to: toLane }, { movedId: movedPerimetryId, from: from.perimetriesIds, to: to.perimetriesIds });
+      if (!check.ok) throw refusedMove(check, "device_revision_conflict", "perimetriesIds", "movedPerimetryId");
+      const fromBefore = fromLane.items.map((m) => m.id);
       const place = async (sn: string, ids: ReadonlyArray<string>) => {
         for (const [i, id] of ids.entries()) await tx.query("update measurements set device_sn = $2, queue_position = $3 where id = $1", [id, sn, i + 1]);
       };
@@ -160,15 +164,18 @@ export const deviceHandlers: SomeHandlers<
     const org = claimsOf(call).organisationId;
     const { movedAppointmentId, from, to } = call.body;
     const data = await write(call.ctx, async (tx, fx) => {
-      const f = await deviceOr404(tx, org, from.deviceId, "body.from.deviceId");
-      const t = await deviceOr404(tx, org, to.deviceId, "body.to.deviceId");
-      await devices.lockDevices(tx, [f.deviceSn, t.deviceSn]);
+      const fromDevice = await deviceOr404(tx, org, from.deviceId, "body.from.deviceId");
+      const toDevice = await deviceOr404(tx, org, to.deviceId, "body.to.deviceId");
+      await devices.lockDevices(tx, [fromDevice.deviceSn, toDevice.deviceSn]);
+      // Re-read under the lock: the running state checked is the committed one.
+      const f = (await devices.deviceById(tx, org, fromDevice.id))!;
+      const t = (await devices.deviceById(tx, org, toDevice.id))!;
       const sameLane = f.id === t.id;
-      const current = [...(await appointmentQueueOf(tx, org, f.deviceSn)), ...(sameLane ? [] : await appointmentQueueOf(tx, org, t.deviceSn))].map((a) => a.id);
-      const wanted = sameLane ? [...to.appointmentsIds] : [...from.appointmentsIds, ...to.appointmentsIds];
-      if (!current.includes(movedAppointmentId)) throw notFound("Appointment", "body.movedAppointmentId");
-      if (!sameSet(current, wanted) || !to.appointmentsIds.includes(movedAppointmentId))
-        throw new Failure("conflict", "The lists do not match the lanes; refetch the devices", "body.to.appointmentsIds");
+      const fromLane = laneOf(f, await appointmentQueueOf(tx, org, f.deviceSn));
+      const toLane = sameLane ? fromLane : laneOf(t, await appointmentQueueOf(tx, org, t.deviceSn));
+      if (![...fromLane.items, ...toLane.items].some((a) => a.id === movedAppointmentId)) throw notFound("Appointment", "body.movedAppointmentId");
+      const check = checkMove({ from: fromLane, to: toLane }, { movedId: movedAppointmentId, from: from.appointmentsIds, to: to.appointmentsIds });
+      if (!check.ok) throw refusedMove(check, "conflict", "appointmentsIds", "movedAppointmentId");
       const place = async (sn: string, ids: ReadonlyArray<string>) => {
         for (const [i, id] of ids.entries()) {
           await tx.query("update appointments set device_sn = $2, queue_position = $3 where id = $1", [id, sn, i + 1]);
