@@ -1,5 +1,5 @@
 import { Result } from "effect";
-import { LiveEventType as T, LiveOperation as Op, type ConnectionStatus, type DeviceStatus } from "../model/enums.ts";
+import { LiveEventType as T, LiveOperation as Op, TestType, type ConnectionStatus, type DeviceStatus } from "../model/enums.ts";
 import type { LiveEvent } from "../model/live.ts";
 import { decodeLiveEventData, type ClickerDisconnectedData, type ConnectionData, type DeviceChangeData, type ProgressData } from "../model/live-data.ts";
 import type { Appointment } from "../model/appointment.ts";
@@ -8,7 +8,7 @@ import type { Examination } from "../model/examination.ts";
 import type { Measurement } from "../model/measurement.ts";
 import type { Patient } from "../model/patient.ts";
 import type { RunningTest } from "../model/running-test.ts";
-import type { Notice } from "../scheduling/notice.ts";
+import type { Notice, NoticeAction } from "../scheduling/notice.ts";
 import { CacheKey, type ExaminationParams } from "./cache-keys.ts";
 import { entriesOf, hasKey, mapData, type CacheSnapshot } from "./cache-snapshot.ts";
 import { addItem, removeItem, replaceItem } from "./list-ops.ts";
@@ -38,13 +38,39 @@ export interface LiveOutcome {
 }
 
 /** "Measurement result ready: ... shows a success notice 'measurement ready' for 10 s with an action to open the
- * patient's result." */
-export const measurementReadyNotice = (patientId: string, measurementId: string): Notice => ({
+ * patient's result." The action says which test the result is of and whether it is an examination's, so it opens the
+ * page that shows it (resultRoute): an Amsler examination's id is no perimetry page's. */
+export const measurementReadyNotice = (
+  patientId: string,
+  measurementId: string,
+  of: { readonly testType: TestType; readonly examination: boolean } = { testType: TestType.Perimetry, examination: false },
+): Notice => ({
   kind: "success",
   title: "measurement ready",
   durationMs: 10_000,
-  action: { kind: "open-result", label: "Open result", patientId, measurementId },
+  action: { kind: "open-result", label: "Open result", patientId, measurementId, testType: of.testType, examination: of.examination },
 });
+
+/**
+ * The route (accounts and scheduling seeds' route tables) that shows the result an open-result action names:
+ * perimetry, a measurement's or an examination's: patient/{patientId}/perimetry/{perimetryId} with
+ * ?scrollToMeasurement=1 ("scrolls to the selected measurement"); Amsler: patient/{patientId}/amsler-grid; acuity and
+ * colour vision have no result route in the tables, so the patient's overview. Null for another kind of action.
+ */
+export function resultRoute(action: NoticeAction): string | null {
+  if (action.kind !== "open-result" || action.patientId === undefined) return null;
+  const patient = `/patient/${encodeURIComponent(action.patientId)}`;
+  switch (action.testType ?? TestType.Perimetry) {
+    case TestType.Perimetry:
+      return action.measurementId === undefined
+        ? `${patient}/perimetry/all`
+        : `${patient}/perimetry/${encodeURIComponent(action.measurementId)}?scrollToMeasurement=1`;
+    case TestType.Amsler:
+      return `${patient}/amsler-grid`;
+    default:
+      return `${patient}/overview`;
+  }
+}
 
 export function reduceLiveEvent(snapshot: CacheSnapshot, event: LiveEvent, context: LiveContext): LiveOutcome {
   const decoded = decodeLiveEventData(event);
@@ -288,7 +314,7 @@ function examinationEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
       next = mapData(next, CacheKey.AmslerGrid, (list, p) => put(list, e.type === "amsler" && e.patientId === p.patientId));
       next = patchAppointmentExaminations(next, (list, a) => put(list, a.id === e.appointmentId));
       const effects: LiveEffect[] =
-        op === Op.MeasurementResultReady ? [{ kind: "notice", notice: measurementReadyNotice(e.patientId, e.id) }] : [];
+        op === Op.MeasurementResultReady ? [{ kind: "notice", notice: measurementReadyNotice(e.patientId, e.id, { testType: e.type, examination: true }) }] : [];
       return { snapshot: next, effects };
     }
     case Op.Trash:

@@ -9,6 +9,10 @@ export interface NoticeAction {
   readonly patientId?: string | undefined;
   readonly measurementId?: string | undefined;
   readonly itemId?: string | undefined;
+  /** For open-result: which test the result is of, and whether it is an examination's (appointment variant) rather
+   * than a measurement's, so the UI opens the page that shows it (core/client resultRoute). */
+  readonly testType?: "perimetry" | "amsler" | "acuity" | "color-blindness" | undefined;
+  readonly examination?: boolean | undefined;
 }
 
 export interface Notice {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CacheKey, type DataOf, type ParamsOf } from "../../core/client/cache-keys.ts";
 import { getEntry, setEntry, emptySnapshot, type CacheSnapshot } from "../../core/client/cache-snapshot.ts";
-import { reduceLiveEvent, measurementReadyNotice, type LiveOutcome } from "../../core/client/live-reducer.ts";
+import { reduceLiveEvent, measurementReadyNotice, resultRoute, type LiveOutcome } from "../../core/client/live-reducer.ts";
 import { LiveEventType, LiveOperation } from "../../core/model/enums.ts";
 import type { LiveEvent } from "../../core/model/live.ts";
 import { liveEventDataSchema } from "../../core/model/live-data.ts";
@@ -140,6 +140,9 @@ describe("measurement events", () => {
     expect(measurementReadyNotice("p1", "m1")).toMatchObject({
       kind: "success", title: "measurement ready", durationMs: 10_000, action: { kind: "open-result", patientId: "p1", measurementId: "m1" },
     });
+    // Its action opens the measurement on the perimetry page (seed route patient/{patientId}/perimetry/{perimetryId}).
+    const notice = out.effects[0]!.kind === "notice" ? out.effects[0]!.notice : undefined;
+    expect(resultRoute(notice!.action!)).toBe("/patient/p1/perimetry/m1?scrollToMeasurement=1");
   });
 
   it("measurement progress feeds device tracking", () => {
@@ -189,7 +192,27 @@ describe("examination and appointment events ('handled alike')", () => {
     const taken = examination("e1", { taken: true, result: { answer: "healthy", takenAt: "2026-11-03T00:00:00.000Z", deviceSn: "SN1", appointmentId: "a1" } });
     const out = reduce(base, ev(T.Examination, Op.MeasurementResultReady, taken));
     expect(ids(data(out.snapshot, CacheKey.Examinations, { patientId: "p1", taken: true }))).toEqual(["e1"]);
-    expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "e1") }]);
+    expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "e1", { testType: "amsler", examination: true }) }]);
+  });
+
+  it("the 'measurement ready' action of an examination opens the page of its test type, not a perimetry page (Amsler, acuity, colour)", () => {
+    const routes = (["perimetry", "amsler", "acuity", "color-blindness"] as const).map((type) => {
+      const taken = examination("e7", {
+        type,
+        taken: true,
+        result: type === "amsler" ? { answer: "wavy", takenAt: "2026-11-03T00:00:00.000Z", deviceSn: "SN1", appointmentId: "a1" } : type === "perimetry" ? result("e7", "p1") : null,
+      });
+      const effect = reduce(base, ev(T.Examination, Op.MeasurementResultReady, taken)).effects.find((e) => e.kind === "notice");
+      expect(effect?.kind === "notice" && effect.notice.action).toMatchObject({ kind: "open-result", patientId: "p1", measurementId: "e7", testType: type, examination: true });
+      return effect?.kind === "notice" ? resultRoute(effect.notice.action!) : undefined;
+    });
+    expect(routes).toEqual([
+      "/patient/p1/perimetry/e7?scrollToMeasurement=1",
+      "/patient/p1/amsler-grid",
+      "/patient/p1/overview",
+      "/patient/p1/overview",
+    ]);
+    expect(resultRoute({ kind: "open-bin", label: "Open bin" })).toBeNull();
   });
 
   it("examination progress feeds device tracking", () => {
