@@ -24,7 +24,8 @@ const main = async () => {
   });
   const demo = await seedDemo(server.db, { password, headsets: config.headsets });
   if (!demo.created && config.demoPassword) await setDemoPasswords(server.db, config.demoPassword);
-  const serials = await ensureDevices(server.db, config.headsets);
+  // The first clinic's headsets VR-0001 ..., then the appointment clinic's own (VR-A001, VR-A002) when headsets run.
+  const serials = [...(await ensureDevices(server.db, config.headsets)), ...(config.headsets > 0 ? demo.appointments.serials : [])];
   const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
 
   if (config.headsets > 0) control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials, speed: config.speed }));
@@ -35,6 +36,10 @@ const main = async () => {
   const logins = demo.usernames.join(", ");
   if (demo.created || config.demoPassword) console.log(`Demo logins: ${logins}; password: ${password}`);
   else console.log(`Demo logins: ${logins}; password as printed on the first start (set DEMO_PASSWORD to choose a new one)`);
+  // The second demo organisation, on the appointment variant (appointments with examinations on its own headsets).
+  const appointments = `Appointment variant demo (${demo.appointments.name}, headsets ${demo.appointments.serials.join(", ")}): ${demo.appointments.usernames.join(", ")}`;
+  if (demo.appointments.created || config.demoPassword) console.log(`${appointments}; password: ${password}`);
+  else console.log(`${appointments}; password as printed on the first start`);
 
   let stopping = false;
   const stop = async () => {

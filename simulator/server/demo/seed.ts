@@ -15,10 +15,13 @@ import { insertUser } from "../store/users.ts";
 import { demoResult, seeded, type Course, type DemoResultInput } from "./results.ts";
 import { engineResult } from "./engine-results.ts";
 import { addShowcase, SHOWCASE_PATIENT_INDEX } from "./showcase.ts";
+import { APPOINTMENT_CLINIC, appointmentClinicSerials, appointmentClinicUsers, hasAppointmentClinic, seedAppointmentClinic } from "./appointment-clinic.ts";
 
 // The demo clinic (fixtures/demo/clinic.json), created once on the first start of an empty database: one organisation,
 // the users manager, user and admin, a few dozen patients, several years of results for most of them, queued
-// measurements on the headsets and two templates.
+// measurements on the headsets and two templates. Beside it, a second organisation on the appointment variant
+// (appointment-clinic.ts: appt.manager, appt.user, appt.admin), added on a later start too when a data directory
+// predates it.
 
 interface Clinic {
   organisation: { name: string; market: string; country: string; multiTests: boolean };
@@ -135,22 +138,55 @@ const addHistory = async (tx: Queryable, org: string, patientId: string, birthda
 };
 
 export interface DemoLogins {
+  /** The first clinic (measurement variant) was created now, with the password given. */
   readonly created: boolean;
   readonly usernames: readonly string[];
+  /** The second clinic, on the appointment variant (organisation multiTests true), with its own headsets. */
+  readonly appointments: { readonly name: string; readonly created: boolean; readonly usernames: readonly string[]; readonly serials: readonly string[] };
 }
 
-/** Seeds the demo clinic into an empty database; does nothing (created false) when an organisation exists. */
+/**
+ * Seeds the demo clinic into an empty database (does nothing to it, created false, when an organisation exists), and
+ * the appointment clinic whenever it is missing (a later start on a data directory from before it gets it too).
+ */
 export const seedDemo = async (
   db: Database,
   options: { password: string; headsets: number; now?: Date; results?: DemoResults },
 ): Promise<DemoLogins> => {
   const data = clinic();
   const usernames = data.users.map((u) => u.username);
-  if ((await db.query("select 1 from organisations limit 1")).length) return { created: false, usernames };
   const now = options.now ?? new Date();
+  const hash = await hashPassword(options.password);
+  const created = (await db.query("select 1 from organisations limit 1")).length === 0;
+  if (created) await seedClinic(db, data, options, now, hash);
+  const appointmentsCreated = !(await hasAppointmentClinic(db));
+  if (appointmentsCreated) {
+    // Later than the first clinic's: that one stays "the demo organisation" (the oldest).
+    const first = (await db.query<{ created_at: string }>("select max(created_at) as created_at from organisations"))[0]?.created_at;
+    const after = new Date(Math.max(now.getTime(), Date.parse(first ?? now.toISOString()) + 1000)).toISOString();
+    await db.transaction((tx) => seedAppointmentClinic(tx, { passwordHash: hash, createdAt: after }));
+  }
+  return {
+    created,
+    usernames,
+    appointments: {
+      name: APPOINTMENT_CLINIC.name,
+      created: appointmentsCreated,
+      usernames: appointmentClinicUsers.map((u) => u.username),
+      serials: appointmentClinicSerials,
+    },
+  };
+};
+
+const seedClinic = async (
+  db: Database,
+  data: Clinic,
+  options: { headsets: number; results?: DemoResults },
+  now: Date,
+  hash: string,
+): Promise<void> => {
   const iso = now.toISOString();
   const org = newId();
-  const hash = await hashPassword(options.password);
   await db.transaction(async (tx) => {
     await tx.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, $2, $3, $4, $5, $6)", [
       org,
@@ -235,12 +271,11 @@ export const seedDemo = async (
     await insertTemplate(tx, org, newId(), { name: "Glaucoma follow-up", tests: [perimetry(Pattern.P24_2, Strategy.DS), { type: "amsler", eye: Eye.Both, config: null }] }, iso);
     await insertTemplate(tx, org, newId(), { name: "Screening", tests: [perimetry(Pattern.G, Strategy.SORS)] }, iso);
   });
-  return { created: true, usernames };
 };
 
 /** DEMO_PASSWORD given on a later start: the demo accounts take it (they are the demo's, not real staff). */
 export const setDemoPasswords = async (db: Database, password: string): Promise<void> => {
   const hash = await hashPassword(password);
-  const usernames = clinic().users.map((u) => u.username);
+  const usernames = [...clinic().users, ...appointmentClinicUsers].map((u) => u.username);
   await db.transaction((tx) => tx.query("update users set password_hash = $1 where username = any($2::text[])", [hash, usernames]));
 };
