@@ -1,13 +1,13 @@
 import type { Api } from "../../core/ports.ts";
 import { matchesFilters, type ExportFilters } from "./filters.ts";
-import { resultsOf, type Selection, type SourceEvents } from "./source.ts";
+import { READ_AHEAD, resultsOf, type Selection, type SourceEvents } from "./source.ts";
 import type { ExportWriter } from "./writer.ts";
 
 export interface ExportSummary {
   readonly patients: number;
   /** Results written. */
   readonly results: number;
-  /** Results read but left out by the filters. */
+  /** Results read but left out by the filters (the server may already have left out some: perimetry.page). */
   readonly filteredOut: number;
 }
 
@@ -20,13 +20,22 @@ export async function runExport(
   events: SourceEvents & { resultWritten?(): void } = {},
 ): Promise<ExportSummary> {
   let patients = 0, results = 0, filteredOut = 0;
-  const source = resultsOf(api, selection, {
-    ...events,
-    patientDone: (p) => {
-      patients++;
-      events.patientDone?.(p);
+  // The server may leave out what the date, pattern and eye filters would (perimetry.page); every record is still checked.
+  const { from, to, pattern, eye } = filters;
+  const serverFilters = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), ...(pattern !== undefined ? { pattern } : {}), ...(eye !== undefined ? { eye } : {}) };
+  const source = resultsOf(
+    api,
+    selection,
+    {
+      ...events,
+      patientDone: (p) => {
+        patients++;
+        events.patientDone?.(p);
+      },
     },
-  });
+    READ_AHEAD,
+    { filters: serverFilters },
+  );
   for await (const record of source) {
     if (!matchesFilters(record, filters)) {
       filteredOut++;

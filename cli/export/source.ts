@@ -1,11 +1,18 @@
+import { ApiError } from "../../core/model/contract/errors.ts";
+import type { PerimetryPage, PerimetryPageFilter } from "../../core/model/contract/index.ts";
+import type { Eye, Pattern } from "../../core/model/enums.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import type { Api } from "../../core/ports.ts";
 import { exportRecord, type ExportRecord } from "./record.ts";
 
-// Where exported results come from: patient by patient through the Api port. A few patients are asked for ahead of
-// the one being written (READ_AHEAD), so network round trips overlap with writing, but never more: the memory an
-// export needs is bounded by READ_AHEAD patients' measurements, whatever the size of the organisation.
+// Where exported results come from, through the Api port.
+// - The whole organisation: perimetry.page, the results across patients a page at a time (patients by id, each
+//   patient's results oldest first). The next page is asked for while this one is written, never more: the memory
+//   an export needs is two pages and one patient's results, whatever the size of the organisation.
+// - A list of patients, or a backend without perimetry.page (it answers 404): patient by patient (patient.search
+//   pages for the organisation, then perimetry.all per patient). A few patients are asked for ahead of the one being
+//   written (READ_AHEAD), so round trips overlap with writing, but never more.
 
 export type Selection =
   | { readonly kind: "patients"; readonly ids: readonly string[] }
@@ -15,6 +22,23 @@ export interface SourceEvents {
   /** How many patients will be read (known up front for a list, after the first search page for the organisation). */
   patientsTotal?(total: number): void;
   patientDone?(patient: Patient): void;
+}
+
+/** Results per perimetry.page call. */
+export const RESULTS_PAGE_SIZE = 500;
+
+/** What the server may filter on before sending (the export still checks every record: see filters.ts). */
+export interface ServerFilters {
+  readonly from?: string;
+  readonly to?: string;
+  readonly pattern?: Pattern;
+  readonly eye?: Eye;
+}
+
+export interface SourceOptions {
+  readonly filters?: ServerFilters;
+  /** Results per perimetry.page call (default RESULTS_PAGE_SIZE). */
+  readonly pageSize?: number;
 }
 
 /** Organisation-wide patient paging: patient/search with an empty name matches everyone (our contract's design). */
@@ -55,8 +79,84 @@ function fetchPatient(api: Api, ref: PatientRef): Promise<Fetched> {
   return pending;
 }
 
-/** Every result of the selection, patients in order, oldest result first within a patient. */
-export async function* resultsOf(api: Api, selection: Selection, events: SourceEvents = {}, readAhead = READ_AHEAD): AsyncGenerator<ExportRecord> {
+/**
+ * Every result of the selection, patient by patient, oldest result first within a patient. Patients come in the
+ * order given (a list), by id (the organisation through perimetry.page), or by name (the organisation through
+ * patient.search, when the backend lacks perimetry.page).
+ */
+export async function* resultsOf(
+  api: Api,
+  selection: Selection,
+  events: SourceEvents = {},
+  readAhead = READ_AHEAD,
+  options: SourceOptions = {},
+): AsyncGenerator<ExportRecord> {
+  if (selection.kind === "organisation") {
+    const filter = pageFilter(options.filters ?? {});
+    const quantity = options.pageSize ?? RESULTS_PAGE_SIZE;
+    const first = await firstPage(api, filter, quantity);
+    if (first !== null) {
+      yield* pagedResults(api, filter, quantity, first, events);
+      return;
+    }
+  }
+  yield* perPatientResults(api, selection, events, readAhead);
+}
+
+const pageFilter = (f: ServerFilters): PerimetryPageFilter => ({ from: f.from ?? null, to: f.to ?? null, pattern: f.pattern ?? null, eye: f.eye ?? null });
+
+/** A backend that does not know a call answers 404 (or 405/501); anything else is a real failure. */
+const unknownCall = (e: unknown) => e instanceof ApiError && (e.status === 404 || e.status === 405 || e.status === 501);
+
+/** The first page, or null when the backend has no perimetry.page (then the export reads patient by patient). */
+async function firstPage(api: Api, filter: PerimetryPageFilter, quantity: number): Promise<PerimetryPage | null> {
+  try {
+    return await api.call("perimetry.page", { body: { filter, after: null, quantity } });
+  } catch (e) {
+    if (unknownCall(e)) return null;
+    throw e;
+  }
+}
+
+/** A patient's records, oldest first (stable: equal instants keep the server's order). */
+const byTakenAt = (records: ExportRecord[]) => records.sort((a, b) => Date.parse(a.result.takenAt) - Date.parse(b.result.takenAt));
+
+async function* pagedResults(api: Api, filter: PerimetryPageFilter, quantity: number, first: PerimetryPage, events: SourceEvents): AsyncGenerator<ExportRecord> {
+  events.patientsTotal?.(first.total?.patients ?? first.patients.length);
+  // The patient being gathered: its results may run on into the next page.
+  let patient: Patient | null = null;
+  let records: ExportRecord[] = [];
+  let page: PerimetryPage | null = first;
+  while (page !== null) {
+    let next: Promise<PerimetryPage> | null = null;
+    if (page.next !== null) {
+      next = api.call("perimetry.page", { body: { filter, after: page.next, quantity } });
+      next.catch(() => undefined); // surfaces when awaited below, after this page's results
+    }
+    const patients = new Map(page.patients.map((p) => [p.id, p]));
+    for (const m of page.entries) {
+      if (patient === null || m.patientId !== patient.id) {
+        if (patient !== null) {
+          for (const r of byTakenAt(records)) yield r;
+          events.patientDone?.(patient);
+        }
+        patient = patients.get(m.patientId) ?? null;
+        if (patient === null) throw new Error(`perimetry.page answered result ${m.id} without its patient ${m.patientId}`);
+        records = [];
+      }
+      const r = exportRecord(patient, m);
+      if (r) records.push(r);
+    }
+    page = next === null ? null : await next;
+  }
+  if (patient !== null) {
+    for (const r of byTakenAt(records)) yield r;
+    events.patientDone?.(patient);
+  }
+}
+
+/** Patient by patient: the list given, or the organisation through patient.search. */
+async function* perPatientResults(api: Api, selection: Selection, events: SourceEvents, readAhead: number): AsyncGenerator<ExportRecord> {
   const refs = patientRefs(api, selection, events);
   const queue: Array<Promise<Fetched>> = [];
   let exhausted = false;

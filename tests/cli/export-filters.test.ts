@@ -3,8 +3,11 @@ import { Eye, Pattern } from "../../core/model/enums.ts";
 import { matchesFilters, patternOption, eyeOption } from "../../cli/export/filters.ts";
 import { exportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
-import { READ_AHEAD, resultsOf } from "../../cli/export/source.ts";
-import { fakeApi, sampleMeasurement, samplePatient } from "./fixtures.ts";
+import { READ_AHEAD, RESULTS_PAGE_SIZE, resultsOf } from "../../cli/export/source.ts";
+import { ApiError } from "../../core/model/contract/errors.ts";
+import type { Api } from "../../core/ports.ts";
+import type { ExportRecord } from "../../cli/export/record.ts";
+import { fakeApi, sampleMeasurement, samplePatient, type FakeClinic } from "./fixtures.ts";
 
 const p = samplePatient(2);
 const rec = (o: Parameters<typeof sampleMeasurement>[2]) => exportRecord(p, sampleMeasurement(p, 0, o))!;
@@ -42,8 +45,8 @@ describe("export filters", () => {
 });
 
 describe("the export source streams", () => {
-  it("reads at most READ_AHEAD patients ahead of the one being written", async () => {
-    const api = fakeApi({ patients: 12, resultsPerPatient: 3 });
+  it("(per patient, a backend without perimetry.page) reads at most READ_AHEAD patients ahead of the one being written", async () => {
+    const api = fakeApi({ patients: 12, resultsPerPatient: 3, pageCall: false });
     const fetchedWhileWriting: number[] = [];
     await runExport(api, { kind: "organisation" }, { reliableOnly: false }, {
       write: async () => void fetchedWhileWriting.push(api.calls.filter((c) => c === "perimetry.all").length),
@@ -54,8 +57,8 @@ describe("the export source streams", () => {
     expect(fetchedWhileWriting.at(-1)).toBe(12);
   });
 
-  it("with no read-ahead, asks for the next patient only after the previous one's results were written", async () => {
-    const api = fakeApi({ patients: 5, resultsPerPatient: 3 });
+  it("(per patient) with no read-ahead, asks for the next patient only after the previous one's results were written", async () => {
+    const api = fakeApi({ patients: 5, resultsPerPatient: 3, pageCall: false });
     const seen: number[] = [];
     for await (const _ of resultsOf(api, { kind: "organisation" }, {}, 0)) seen.push(api.calls.filter((c) => c === "perimetry.all").length);
     expect(seen).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]);
@@ -72,13 +75,14 @@ describe("the export source streams", () => {
     expect(ids).toEqual(["p00000", "p00000"]);
   });
 
-  it("pages the organisation through patient/search and skips measurements without a result", async () => {
-    const api = fakeApi({ patients: 230, resultsPerPatient: 2, options: (i, k) => ({ withResult: !(i === 3 && k === 1) }) });
+  it("(a backend without perimetry.page) pages the organisation through patient/search and skips measurements without a result", async () => {
+    const api = fakeApi({ patients: 230, resultsPerPatient: 2, pageCall: false, options: (i, k) => ({ withResult: !(i === 3 && k === 1) }) });
     let total = 0, count = 0;
     for await (const _ of resultsOf(api, { kind: "organisation" }, { patientsTotal: (n) => (total = n) })) count++;
     expect(total).toBe(230);
     expect(count).toBe(459);
     expect(api.calls.filter((c) => c === "patient.search")).toHaveLength(3);
+    expect(api.calls[0]).toBe("perimetry.page"); // asked first, answered 404, then the fallback
   });
 
   it("a list reads each patient once, in the order given", async () => {
@@ -86,5 +90,106 @@ describe("the export source streams", () => {
     const ids: string[] = [];
     for await (const r of resultsOf(api, { kind: "patients", ids: ["p00004", "p00001", "p00004"] })) ids.push(r.patient.id);
     expect(ids).toEqual(["p00004", "p00001"]);
+  });
+});
+
+describe("the organisation through perimetry.page", () => {
+  const all = async (api: Api, pageSize?: number, filters = {}) => {
+    const out: ExportRecord[] = [];
+    for await (const r of resultsOf(api, { kind: "organisation" }, {}, READ_AHEAD, { filters, ...(pageSize ? { pageSize } : {}) })) out.push(r);
+    return out;
+  };
+  const key = (r: ExportRecord) => `${r.patient.id}/${r.measurement.id}`;
+  // Takes out of order within a patient (k = 2 is the oldest), one eye left, one 10-2, one without a result.
+  const clinic: FakeClinic = {
+    patients: 9,
+    resultsPerPatient: 4,
+    options: (i, k) => ({
+      takenAt: new Date(Date.UTC(2021, 0, 10 + ((k + 2) % 4) * 30 + i)).toISOString(),
+      eye: k === 1 ? Eye.Left : Eye.Right,
+      pattern: i === 4 && k === 0 ? Pattern.P10_2 : Pattern.P24_2,
+      withResult: !(i === 2 && k === 3),
+    }),
+  };
+
+  it("gives the same records, in the same order, as the per-patient path (patients by id, each one's results oldest first)", async () => {
+    const paged = fakeApi(clinic);
+    const perPatient = fakeApi({ ...clinic, pageCall: false });
+    const viaPages = await all(paged, 5);
+    expect(viaPages.map(key)).toEqual((await all(perPatient)).map(key));
+    expect(viaPages).toHaveLength(9 * 4 - 1);
+    expect(paged.calls.filter((c) => c !== "perimetry.page")).toEqual([]);
+    expect(paged.calls).toHaveLength(Math.ceil(35 / 5));
+    // A patient whose results run across a page boundary keeps them together, oldest first.
+    for (let i = 1; i < viaPages.length; i++) {
+      const [a, b] = [viaPages[i - 1]!, viaPages[i]!];
+      if (a.patient.id === b.patient.id) expect(Date.parse(a.result.takenAt)).toBeLessThanOrEqual(Date.parse(b.result.takenAt));
+      else expect(a.patient.id < b.patient.id).toBe(true);
+    }
+  });
+
+  it("asks for the next page while this one is written, never further ahead", async () => {
+    expect(RESULTS_PAGE_SIZE).toBeGreaterThanOrEqual(100); // a 10,000-result export takes tens of calls, not thousands
+    const api = fakeApi({ patients: 40, resultsPerPatient: 3 });
+    let written = 0;
+    for await (const _ of resultsOf(api, { kind: "organisation" }, {}, READ_AHEAD, { pageSize: 10 })) {
+      // While result n (0-based) is written, at most these were asked for: the page holding it, the next one (which
+      // may hold the rest of its patient's results) and the one after, being fetched meanwhile.
+      expect(api.calls.length).toBeLessThanOrEqual(Math.floor(written / 10) + 3);
+      written++;
+    }
+    expect(written).toBe(120);
+    expect(api.calls).toHaveLength(12);
+  });
+
+  it("passes the date, pattern and eye filters to the server; the export keeps what filtering every record keeps", async () => {
+    const filters = { from: "2021-02-15", to: "2021-04-30", pattern: Pattern.P24_2, eye: Eye.Right };
+    const everything = await all(fakeApi({ ...clinic, pageCall: false }));
+    const expected = everything.filter((r) => matchesFilters(r, { reliableOnly: false, ...filters })).map(key);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(everything.length);
+    const api = fakeApi(clinic);
+    const written: string[] = [];
+    const summary = await runExport(api, { kind: "organisation" }, { reliableOnly: false, ...filters }, {
+      write: async (r) => void written.push(key(r)),
+      end: async () => undefined,
+    });
+    expect(written).toEqual(expected);
+    // The server left the others out: none was read only to be dropped.
+    expect(summary).toMatchObject({ results: expected.length, filteredOut: 0 });
+  });
+
+  it("counts the patients up front from the first page; patients without results are not read", async () => {
+    let total = -1;
+    const done: string[] = [];
+    const api = fakeApi({ ...clinic, options: (i, k) => ({ ...clinic.options!(i, k), withResult: i !== 5 }) });
+    for await (const _ of resultsOf(api, { kind: "organisation" }, { patientsTotal: (n) => (total = n), patientDone: (p) => void done.push(p.id) }, READ_AHEAD, { pageSize: 7 })) void 0;
+    expect(total).toBe(8);
+    expect(done).toEqual(Array.from({ length: 9 }, (_, i) => samplePatient(i).id).filter((id) => id !== samplePatient(5).id));
+  });
+
+  it("a failure of perimetry.page other than 'no such call' is not hidden by the fallback", async () => {
+    const inner = fakeApi(clinic);
+    let pages = 0;
+    const failing = (status: number, responseType: string, onPage: number): Api => ({
+      call: async (endpoint: string, input: unknown) => {
+        if (endpoint === "perimetry.page" && pages++ === onPage) throw new ApiError({ status, responseType, message: `page failed with ${status}` });
+        return inner.call(endpoint as never, input as never);
+      },
+    }) as Api;
+    await expect(all(failing(401, "token_expired", 0))).rejects.toThrow(/page failed with 401/);
+    pages = 0;
+    await expect(all(failing(500, "internal_error", 0))).rejects.toThrow(/page failed with 500/);
+    // A later page failing surfaces after the results before it, even a 404.
+    pages = 0;
+    const got: string[] = [];
+    await expect(
+      (async () => {
+        for await (const r of resultsOf(failing(404, "not_found", 2), { kind: "organisation" }, {}, READ_AHEAD, { pageSize: 5 })) got.push(key(r));
+      })(),
+    ).rejects.toThrow(/page failed with 404/);
+    expect(got.length).toBeGreaterThanOrEqual(5);
+    expect(got.length).toBeLessThanOrEqual(10);
+    expect(inner.calls.filter((c) => c === "perimetry.all")).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ const routes: Record<string, string> = {
   "GET /api/patient": "patient.get",
   "POST /api/patient/search": "patient.search",
   "GET /api/perimetry/all": "perimetry.all",
+  "POST /api/perimetry/page": "perimetry.page",
 };
 
 export async function startFakeBackend(clinic: FakeClinic): Promise<FakeBackend> {

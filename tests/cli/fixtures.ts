@@ -135,9 +135,29 @@ export interface FakeClinic {
   readonly patients: number;
   readonly resultsPerPatient: number;
   readonly options?: (patientIndex: number, k: number) => SampleOptions;
+  /** false: a backend without perimetry.page (answers 404 for it, as an older or other compatible backend would). */
+  readonly pageCall?: boolean;
 }
 
-/** The Api port over a generated clinic: patient.get, patient.search (paged) and perimetry.all. */
+/** perimetry.page's order within a patient: takenAt, then id, as text in byte order (the server's collate "C"). */
+const byTakenAtThenId = (a: Measurement, b: Measurement) =>
+  a.result!.takenAt < b.result!.takenAt ? -1 : a.result!.takenAt > b.result!.takenAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+interface PageFilter {
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly pattern: number | null;
+  readonly eye: number | null;
+}
+
+const keeps = (f: PageFilter, m: Measurement) => {
+  const r = m.result;
+  if (r === null || m.trashedAt !== null) return false;
+  const day = new Date(r.takenAt).toISOString().slice(0, 10);
+  return (f.pattern === null || r.pattern === f.pattern) && (f.eye === null || r.eye === f.eye) && (f.from === null || day >= f.from) && (f.to === null || day <= f.to);
+};
+
+/** The Api port over a generated clinic: patient.get, patient.search (paged), perimetry.all and perimetry.page. */
 export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
   const calls: string[] = [];
   const indexOf = (id: string) => {
@@ -163,9 +183,52 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
           const p = samplePatient(i);
           return Array.from({ length: clinic.resultsPerPatient }, (_, k) => sampleMeasurement(p, k, clinic.options?.(i, k)));
         }
-        default:
-          throw new ApiError({ status: 404, responseType: "not_found", message: `fake api has no ${endpoint}` });
+        case "perimetry.page": {
+          if (clinic.pageCall === false) break;
+          // Patients by id (p00000, p00001, ... is index order), each patient's results by takenAt then id; the cursor
+          // is the last result's [patient index, takenAt, id], as opaque to the client as the server's.
+          const { filter, after, quantity } = input.body as { filter: PageFilter; after: string | null; quantity: number };
+          const cursor = after === null ? null : (JSON.parse(after) as [number, string, string]);
+          const resultsOf = (i: number) => {
+            const p = samplePatient(i);
+            return Array.from({ length: clinic.resultsPerPatient }, (_, k) => sampleMeasurement(p, k, clinic.options?.(i, k)))
+              .filter((m) => keeps(filter, m))
+              .sort(byTakenAtThenId);
+          };
+          const entries: Measurement[] = [];
+          let more = false;
+          for (let i = cursor?.[0] ?? 0; i < clinic.patients && !more; i++)
+            for (const m of resultsOf(i)) {
+              if (cursor && i === cursor[0] && byTakenAtThenId(m, { id: cursor[2], result: { takenAt: cursor[1] } } as Measurement) <= 0) continue;
+              if (entries.length === quantity) {
+                more = true;
+                break;
+              }
+              entries.push(m);
+            }
+          const last = entries.at(-1);
+          const patientIds = [...new Set(entries.map((m) => m.patientId))];
+          const counted = () => {
+            // Without options every sample is a 24-2 result: the count needs no generation (the bench's 10,000).
+            const plain = !clinic.options && filter.from === null && filter.to === null && filter.eye === null && (filter.pattern === null || filter.pattern === Pattern.P24_2);
+            if (plain) return { results: clinic.patients * clinic.resultsPerPatient, patients: clinic.resultsPerPatient > 0 ? clinic.patients : 0 };
+            let results = 0, patients = 0;
+            for (let i = 0; i < clinic.patients; i++) {
+              const n = resultsOf(i).length;
+              results += n;
+              if (n > 0) patients++;
+            }
+            return { results, patients };
+          };
+          return {
+            entries,
+            patients: patientIds.map((id) => samplePatient(indexOf(id))),
+            next: more && last ? JSON.stringify([indexOf(last.patientId), last.result!.takenAt, last.id]) : null,
+            total: after === null ? counted() : null,
+          };
+        }
       }
+      throw new ApiError({ status: 404, responseType: "not_found", message: `fake api has no ${endpoint}` });
     },
   } as Api & { calls: string[] };
 }

@@ -78,6 +78,32 @@ describe("isopter export against a server", () => {
     expect(JSON.parse(analysed.stdout)).toHaveLength(36);
   });
 
+  it("the organisation comes through perimetry/page; a backend without it (404) is read patient by patient, same file", async () => {
+    const home = await loggedInHome();
+    const dir = mkdtempSync(join(tmpdir(), "isopter-out-"));
+    const from = backend.requests.length;
+    const paged = await isopter(["export", "--all", "--pattern", "24-2", "--out", join(dir, "paged.csv")], { env: { ISOPTER_HOME: home } });
+    expect(paged.code).toBe(0);
+    const asked = backend.requests.slice(from).map((r) => r.split("?")[0]);
+    expect(asked).toEqual(["POST /api/perimetry/page"]);
+
+    const older = await startFakeBackend({ patients: 12, resultsPerPatient: 3, pageCall: false });
+    try {
+      const olderHome = tempHome();
+      const login = await isopter(["login", "--server", older.url, "-u", FAKE_USER.username, "--password-stdin"], { env: { ISOPTER_HOME: olderHome }, stdin: `${FAKE_USER.password}\n` });
+      expect(login.code).toBe(0);
+      const run = await isopter(["export", "--all", "--pattern", "24-2", "--out", join(dir, "older.csv"), "--json"], { env: { ISOPTER_HOME: olderHome } });
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ patients: 12, results: 36 });
+      const calls = older.requests.map((r) => r.split("?")[0]);
+      expect(calls.filter((c) => c === "POST /api/perimetry/page")).toHaveLength(1);
+      expect(calls.filter((c) => c === "GET /api/perimetry/all")).toHaveLength(12);
+      expect(readFileSync(join(dir, "older.csv"), "utf8")).toBe(readFileSync(join(dir, "paged.csv"), "utf8"));
+    } finally {
+      await older.close();
+    }
+  });
+
   it("FHIR of two patients to stdout parses; the summary goes to stderr", async () => {
     const home = await loggedInHome();
     const run = await isopter(["export", "-p", "p00001", "-p", "p00002", "--format", "fhir"], { env: { ISOPTER_HOME: home } });
@@ -110,7 +136,7 @@ describe("isopter export against a server", () => {
     writeFileSync(join(home, "tokens", "gone.token"), "t", { mode: 0o600 });
     const run = await isopter(["export", "--all", "--format", "json"], { env: { ISOPTER_HOME: home } });
     expect(run.code).toBe(4);
-    expect(run.stderr).toMatch(/server unreachable: Network error calling patient.search/);
+    expect(run.stderr).toMatch(/server unreachable: Network error calling perimetry.page/);
   });
 
   it("the token never goes to another server than the one it came from", async () => {

@@ -9,6 +9,7 @@ import type { ExaminationPayload } from "../../core/model/examination.ts";
 import { demoResult } from "../../simulator/server/demo/results.ts";
 import { newId } from "../../simulator/server/store/ids.ts";
 import { call, fakeHeadset, liveSocket, login, ok, raw, startTestServer, type Backend, type TestServer } from "./harness.ts";
+import { perimetryPageCases } from "./perimetry-page-suite.ts";
 
 // The contract suite: every call of both seeds' call tables (and our template and profile calls) against a running
 // server, with the seeds' behaviour: paging, filters, lifecycle with cascade, revisions and 409, stand-alone, results,
@@ -621,6 +622,8 @@ export const contractSuite = (backend: Backend) =>
       const t = await login(base, "manager");
       expect((await c("logout", {}, t)).status).toBe(200);
     });
+
+    perimetryPageCases({ server: () => server, c: (name, input) => c(name, input), o: (name, input) => o(name, input), newPatient, raw: (method, path, body) => raw(base, method, path, body, manager) });
 
     it("every call of the contract was exercised", () => {
       const missing = endpoints.map((e) => e.name).filter((n) => !exercised.has(n as Endpoint));

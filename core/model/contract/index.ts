@@ -25,8 +25,15 @@ export {
   MeasurementFlagsBodySchema,
   MeasurementPatchBodySchema,
   PerimetryUploadBodySchema,
+  PerimetryPageFilterSchema,
+  PerimetryPageBodySchema,
+  PerimetryPageSchema,
+  PERIMETRY_PAGE_MAX,
   type MeasurementPatchBody,
   type PerimetryUploadBody,
+  type PerimetryPageFilter,
+  type PerimetryPageBody,
+  type PerimetryPage,
 } from "./perimetry.ts";
 export {
   DeviceUpdateBodySchema,
@@ -90,6 +97,7 @@ export const contract = byName([
   perimetry.perimetryDelete,
   perimetry.perimetryAllTrashed,
   perimetry.perimetryUpload,
+  perimetry.perimetryPage,
   // devices
   devices.deviceAll,
   devices.deviceUpdate,

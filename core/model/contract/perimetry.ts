@@ -1,7 +1,9 @@
 import { Schema } from "effect";
-import { DeviceSnSchema, IdSchema } from "../ids.ts";
+import { EyeSchema, PatternSchema } from "../enums.ts";
+import { DeviceSnSchema, IdSchema, IsoDateSchema } from "../ids.ts";
 import { MeasurementBodySchema, MeasurementSchema } from "../measurement.ts";
 import { MeasurementResultSchema } from "../measurement-result.ts";
+import { PatientSchema } from "../patient.ts";
 import { commonErrors, endpoint } from "./endpoint.ts";
 import { Deleted, IdQuery, PatientIdQuery } from "./shared.ts";
 
@@ -15,6 +17,50 @@ export const perimetryGet = endpoint({
 export const perimetryAll = endpoint({
   name: "perimetry.all", method: "GET", path: "perimetry/all", query: PatientIdQuery, response: Schema.Array(MeasurementSchema),
   errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "both §7",
+});
+
+/** Largest page perimetry.page answers. */
+export const PERIMETRY_PAGE_MAX = 1000;
+
+/** What perimetry.page filters on: each null means "any". Dates are inclusive UTC days of result.takenAt. */
+export const PerimetryPageFilterSchema = Schema.Struct({
+  from: Schema.NullOr(IsoDateSchema),
+  to: Schema.NullOr(IsoDateSchema),
+  pattern: Schema.NullOr(PatternSchema),
+  eye: Schema.NullOr(EyeSchema),
+});
+export type PerimetryPageFilter = Schema.Schema.Type<typeof PerimetryPageFilterSchema>;
+
+export const PerimetryPageBodySchema = Schema.Struct({
+  filter: PerimetryPageFilterSchema,
+  /** null for the first page, then the previous page's `next` (an opaque cursor). */
+  after: Schema.NullOr(Schema.String),
+  /** Results per page, 1..PERIMETRY_PAGE_MAX. */
+  quantity: Schema.Int,
+});
+export type PerimetryPageBody = Schema.Schema.Type<typeof PerimetryPageBodySchema>;
+
+export const PerimetryPageSchema = Schema.Struct({
+  /** Measurements with a result, by patient id, then oldest takenAt first (then id). */
+  entries: Schema.Array(MeasurementSchema),
+  /** The patient of every entry, each once, in the entries' order. */
+  patients: Schema.Array(PatientSchema),
+  /** Cursor of the next page (send it as `after`), or null when this page is the last. */
+  next: Schema.NullOr(Schema.String),
+  /** On the first page (after: null) only: how many results and patients the whole selection has; else null. */
+  total: Schema.NullOr(Schema.Struct({ results: Schema.Int, patients: Schema.Int })),
+});
+export type PerimetryPage = Schema.Schema.Type<typeof PerimetryPageSchema>;
+
+export const perimetryPage = endpoint({
+  name: "perimetry.page", method: "POST", path: "perimetry/page", body: PerimetryPageBodySchema, response: PerimetryPageSchema,
+  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "our design",
+  ourDesign:
+    "the seeds read results patient by patient (perimetry/all); exports of a whole organisation need one call across " +
+    "patients: the organisation's results (measurements with a result, outside the bin, of patients outside the bin) " +
+    "in pages ordered by patient id, then takenAt, then id, continued with an opaque cursor (keyset paging), optionally " +
+    "filtered by UTC test day, pattern and eye of the result. A backend without it answers 404; clients then fall back " +
+    "to patient/search and perimetry/all",
 });
 
 /** "Recent: result present (the five latest)" (accounts seed §4) for the measurement variant's home page. */

@@ -4,6 +4,7 @@ import { appointmentHandlers } from "./appointments.ts";
 import { deviceHandlers } from "./devices.ts";
 import { patientHandlers } from "./patients.ts";
 import { perimetryHandlers } from "./perimetry.ts";
+import { perimetryPageHandlers } from "./perimetry-page.ts";
 import { templateHandlers } from "./templates.ts";
 
 /** One handler for every call of the contract (the type makes a missing one a compile error). */
@@ -11,6 +12,7 @@ export const handlers: Handlers = {
   ...accountHandlers,
   ...patientHandlers,
   ...perimetryHandlers,
+  ...perimetryPageHandlers,
   ...deviceHandlers,
   ...appointmentHandlers,
   ...templateHandlers,

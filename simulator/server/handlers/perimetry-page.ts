@@ -1,0 +1,20 @@
+import { PERIMETRY_PAGE_MAX } from "../../../core/model/contract/index.ts";
+import { claimsOf, type SomeHandlers } from "../http/handler.ts";
+import { invalid } from "../http/failure.ts";
+import { decodeCursor, encodeCursor, resultsPage, resultsTotal } from "../store/results-page.ts";
+
+// perimetry/page (our design): the organisation's results across patients, a page at a time, for exports. The first
+// page (after: null) also counts the whole selection, for a progress bar; later pages only continue the keyset scan.
+
+export const perimetryPageHandlers: SomeHandlers<"perimetry.page"> = {
+  "perimetry.page": async (call) => {
+    const { filter, after, quantity } = call.body;
+    if (quantity < 1 || quantity > PERIMETRY_PAGE_MAX) throw invalid("body.quantity", `must be between 1 and ${PERIMETRY_PAGE_MAX}`);
+    const cursor = after === null ? null : decodeCursor(after);
+    if (cursor === undefined) throw invalid("body.after", "not a cursor this server gave (send null or a page's next)");
+    const org = claimsOf(call).organisationId;
+    const page = await resultsPage(call.ctx.db, org, filter, cursor, quantity);
+    const total = cursor === null ? await resultsTotal(call.ctx.db, org, filter) : null;
+    return { data: { entries: page.entries, patients: page.patients, next: page.next ? encodeCursor(page.next) : null, total } };
+  },
+};
