@@ -11,8 +11,10 @@
 // Each run opens a fresh browser context, logged in (the session's access token in session storage), and measures in
 // the page (bench/technician/page-probe.js):
 // - first render, page load: from the device list's arrival (responseEnd of GET /api/device/all) to the first frame
-//   painted with all lanes and all their cards in the DOM ("painted" = a task queued from the next animation frame's
-//   callback, i.e. after that frame's style, layout and paint). Also printed: from navigation start (bundle, token,
+//   painted with every lane in the DOM and each lane inside the window complete with all its cards ("painted" = a task
+//   queued from the next animation frame's callback, i.e. after that frame's style, layout and paint). The view fills
+//   the lanes out of sight in idle time (web/technician/lane-rendering.ts), so the bench also prints when all lanes ×
+//   all cards were painted, and the long frames until then. Also printed: from navigation start (bundle, token,
 //   device list and render together) and the device list request itself.
 // - first render, in-app: from a click on Technician in the navigation (coming from Settings, a page without live
 //   content, so the figure is the technician view's own; the device list is already cached) to the same painted frame.
@@ -57,6 +59,8 @@ interface Watch {
   frame: number;
   painted: number;
   seen: { lanes: number; cards: number };
+  /** Every lane with every card in the DOM, then painted. */
+  all: { dom: number; frame: number; painted: number; seen: { lanes: number; cards: number } };
   devicesRequest: { start: number; requestStart: number; responseStart: number; responseEnd: number } | null;
 }
 interface Loaf {
@@ -85,6 +89,8 @@ interface FrameWork {
   total: number;
   script: number;
   styleLayout: number;
+  /** The longest of them (0: no frame over 50 ms, Chrome reports long animation frames only). */
+  longest: number;
 }
 interface RunFigures {
   load: Watch;
@@ -124,12 +130,13 @@ const waitDone = (page: Page, timeout = 90_000) =>
 
 const longFramesOf = async (page: Page, w: Watch): Promise<FrameWork> => {
   const from = w.label === "load" ? (w.devicesRequest?.responseEnd ?? 0) : w.t0;
-  const loafs = ((await page.evaluate(`window.__bench.loafsSince(${from - 1000})`)) as Loaf[]).filter((l) => l.startTime + l.duration > from && l.startTime < w.painted);
+  const loafs = ((await page.evaluate(`window.__bench.loafsSince(${from - 1000})`)) as Loaf[]).filter((l) => l.startTime + l.duration > from && l.startTime < w.all.painted);
   return {
     frames: loafs.length,
     total: loafs.reduce((a, l) => a + l.duration, 0),
     script: loafs.reduce((a, l) => a + l.scripts.reduce((b, x) => b + x.duration, 0), 0),
     styleLayout: loafs.reduce((a, l) => a + (l.styleAndLayoutStart > 0 ? l.startTime + l.duration - l.styleAndLayoutStart : 0), 0),
+    longest: loafs.reduce((a, l) => Math.max(a, l.duration), 0),
   };
 };
 const work = (f: FrameWork | null) => (f ? `${f.frames} long frames: ${ms(f.total)} (script ${ms(f.script)}, style+layout ${ms(f.styleLayout)})` : "–");
@@ -215,6 +222,7 @@ async function run(browser: Browser, stack: Stack, cards: number, profile = fals
 // ---- report ----------------------------------------------------------------------------------------------------------
 
 const dataToPaint = (w: Watch) => (w.devicesRequest ? w.painted - w.devicesRequest.responseEnd : NaN);
+const dataToAll = (w: Watch) => (w.devicesRequest ? w.all.painted - w.devicesRequest.responseEnd : NaN);
 
 function printRun(i: number, r: RunFigures) {
   const w = r.window;
@@ -228,8 +236,8 @@ function printRun(i: number, r: RunFigures) {
   const req = r.load.devicesRequest;
   console.log(
     `run ${i}: load: nav→painted ${ms(r.load.painted)}, device list ${req ? ms(req.responseEnd - req.start) : "–"} (arrived at ${req ? ms(req.responseEnd) : "–"}), ` +
-      `list→DOM ${req ? ms(r.load.dom - req.responseEnd) : "–"}, list→painted ${ms(dataToPaint(r.load))} (${r.load.seen.lanes} lanes, ${r.load.seen.cards} cards; ${work(r.loadFrames)})` +
-      (r.inApp ? `; in-app click→painted ${ms(r.inApp.painted - r.inApp.t0)} (DOM ${ms(r.inApp.dom - r.inApp.t0)}; ${work(r.inAppFrames)})` : "") +
+      `list→DOM ${req ? ms(r.load.dom - req.responseEnd) : "–"}, list→painted ${ms(dataToPaint(r.load))} (${r.load.seen.lanes} lanes, ${r.load.seen.cards} cards), list→all painted ${ms(dataToAll(r.load))} (${r.load.all.seen.cards} cards; until then ${work(r.loadFrames)})` +
+      (r.inApp ? `; in-app click→painted ${ms(r.inApp.painted - r.inApp.t0)} (DOM ${ms(r.inApp.dom - r.inApp.t0)}; all ${ms(r.inApp.all.painted - r.inApp.t0)}; ${work(r.inAppFrames)})` : "") +
       (r.inAppMissing ? `; in-app: ${r.inAppMissing}` : ""),
   );
   console.log(
@@ -242,6 +250,8 @@ function printRun(i: number, r: RunFigures) {
 function printSummary(runs: RunFigures[]) {
   const listToPaint = runs.map((r) => dataToPaint(r.load));
   const navToPaint = runs.map((r) => r.load.painted);
+  const listToAll = runs.map((r) => dataToAll(r.load));
+  const loadLongest = runs.flatMap((r) => (r.loadFrames ? [r.loadFrames.longest] : []));
   // A route change that never finished counts as the timeout (a lower bound).
   const inApp = runs.flatMap((r) => (r.inApp ? [r.inApp.painted - r.inApp.t0] : r.inAppMissing ? [IN_APP_TIMEOUT_MS] : []));
   const inAppMissing = runs.filter((r) => r.inAppMissing).length;
@@ -252,7 +262,8 @@ function printSummary(runs: RunFigures[]) {
   const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
   console.log("");
   console.log(`Summary over ${runs.length} runs (median / worst; load average now ${loadavg()[0]!.toFixed(1)}):`);
-  console.log(`  first render, device list arrival → ${LANES} lanes × ${CARDS} cards painted: ${ms(median(listToPaint))} / ${ms(worst(listToPaint))}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(listToPaint) <= AIM_FIRST_RENDER_MS)})`);
+  console.log(`  first render, device list arrival → ${LANES} lanes, those in the window with all their cards, painted: ${ms(median(listToPaint))} / ${ms(worst(listToPaint))}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(listToPaint) <= AIM_FIRST_RENDER_MS)})`);
+  console.log(`  complete, device list arrival → ${LANES} lanes × ${CARDS} cards painted (lanes out of sight filled in idle time): ${ms(median(listToAll))} / ${ms(worst(listToAll))}; longest frame meanwhile ${worst(loadLongest) > 0 ? `${ms(median(loadLongest))} / ${ms(worst(loadLongest))}` : "none over 50 ms"}`);
   console.log(`  first render, navigation start → painted (page load): ${ms(median(navToPaint))} / ${ms(worst(navToPaint))}`);
   console.log(`  first render, click on Technician (from Settings) → painted: ${ms(median(inApp))} / ${ms(worst(inApp))}${inAppMissing ? ` (${inAppMissing} runs did not finish in ${IN_APP_TIMEOUT_MS / 1000} s, counted as ${IN_APP_TIMEOUT_MS / 1000} s)` : ""}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(inApp) <= AIM_FIRST_RENDER_MS)})`);
   const pageOwn = runs.reduce((a, r) => a + r.window.slow.filter((x) => x.loaf !== null).length, 0);

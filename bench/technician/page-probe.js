@@ -56,40 +56,67 @@
     }).observe({ type: "longtask", buffered: true });
   } catch {}
 
-  // ---- first render: all lanes with all their cards in the DOM, then painted ----------------------------------------
+  // ---- first render: the lanes in view complete, then every card -------------------------------------------------
+  // The view fills lanes out of sight during idle time (web/technician/lane-rendering.ts), so two milestones:
+  // - first render ("view"): every lane in the DOM, and each lane inside the viewport with all its cards (none still a
+  //   placeholder, aria-busy): what the technician sees is complete;
+  // - complete ("all"): every lane with every card in the DOM (at least config.cards).
   // t0 is the navigation start (0) on a page load, or the moment of the click for an in-app navigation (arm()).
-  // dom: the mutation that completed the lanes; frame: the next animation frame (style, layout and paint of that frame
-  // follow it); painted: a task queued from that frame's callback, which runs once the frame has been produced.
+  // dom: the mutation that reached the milestone; frame: the next animation frame (style, layout and paint of that
+  // frame follow it); painted: a task queued from that frame's callback, which runs once the frame has been produced.
+  // Reading the lanes' rectangles forces a layout in the page's time: the figures include it (they err high, not low).
   let watch = null;
+  const lanesNow = () => document.querySelectorAll('[data-testid="lane"]');
   const counts = () => ({
-    lanes: document.querySelectorAll('[data-testid="lane"]').length,
+    lanes: lanesNow().length,
     cards: document.querySelectorAll('[data-testid="lane"] [data-card-id]').length,
   });
-  const check = () => {
-    if (!watch || watch.dom !== null) return;
-    const c = counts();
-    if (c.lanes < config.lanes || c.cards < config.cards) return;
-    const w = watch;
-    w.dom = now();
-    w.seen = c;
-    observer.disconnect();
+  const inViewComplete = () => {
+    const lanes = lanesNow();
+    if (lanes.length < config.lanes) return false;
+    let seen = 0;
+    for (const lane of lanes) {
+      const r = lane.getBoundingClientRect();
+      if (r.bottom <= 0 || r.top >= window.innerHeight) continue;
+      if (lane.getAttribute("aria-busy") === "true") return false;
+      seen++;
+    }
+    return seen > 0 && document.querySelector('[data-testid="lane"] [data-card-id]') !== null;
+  };
+  const stamp = (milestone, then) => {
+    milestone.dom = now();
+    milestone.seen = counts();
     requestAnimationFrame(() => {
-      w.frame = now();
+      milestone.frame = now();
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
-        w.painted = now();
-        const devices = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/device/all") && r.responseEnd <= w.dom);
-        const last = devices[devices.length - 1];
-        w.devicesRequest = last ? { start: last.startTime, requestStart: last.requestStart, responseStart: last.responseStart, responseEnd: last.responseEnd } : null;
-        w.done = true;
+        milestone.painted = now();
+        then();
       };
       channel.port2.postMessage(0);
     });
   };
+  const finish = (w) => {
+    if (w.painted === null || w.all.painted === null) return;
+    const devices = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/device/all") && r.responseEnd <= w.dom);
+    const last = devices[devices.length - 1];
+    w.devicesRequest = last ? { start: last.startTime, requestStart: last.requestStart, responseStart: last.responseStart, responseEnd: last.responseEnd } : null;
+    w.done = true;
+  };
+  const check = () => {
+    const w = watch;
+    if (!w) return;
+    if (w.dom === null && inViewComplete()) stamp(w, () => finish(w));
+    if (w.dom !== null && w.all.dom === null) {
+      const c = counts();
+      if (c.lanes >= config.lanes && c.cards >= config.cards) stamp(w.all, () => finish(w));
+    }
+    if (w.all.dom !== null) observer.disconnect();
+  };
   const observer = new MutationObserver(check);
   const arm = (label, t0) => {
-    watch = { label, t0, dom: null, frame: null, painted: null, seen: null, devicesRequest: null, done: false };
-    observer.observe(document, { childList: true, subtree: true });
+    watch = { label, t0, dom: null, frame: null, painted: null, seen: null, all: { dom: null, frame: null, painted: null, seen: null }, devicesRequest: null, done: false };
+    observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
     check();
   };
   arm("load", 0);

@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useRef } from "react";
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, horizontalListSortingStrategy } from "@dnd-kit/sortable";
 import { useLingui } from "@lingui/react/macro";
@@ -20,8 +20,10 @@ import { AppointmentCard } from "./AppointmentCard.tsx";
 export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
 
 /** One device: its header, its queue of measurement cards (leftmost runs next) and the live panel while a test runs. */
-function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, appointments = null }: {
+function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, appointments = null, pending = false, watch }: {
   view: DeviceView; pinned: boolean; flashing: boolean; over: boolean; blinkingId: string | null; landing?: LandingMark | null;
+  /** Not yet filled in (lane-rendering.ts): the header over a placeholder as wide as the queue; `watch` sees it near. */
+  pending?: boolean; watch?: (element: Element | null) => void;
   /** Appointment variant: which appointments wiggle, which one's panel is open, and how to open one. */
   appointments?: { wiggling: ReadonlySet<string>; selectedId: string | null; open: (id: string) => void } | null;
 }) {
@@ -30,17 +32,23 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
   const openForm = useSetAtom(measurementFormAtom);
   const { setNodeRef } = useDroppable({ id: laneDropId(device.id), data: { deviceId: device.id, lane: true } });
   const items = device.perimetries;
+  const ids = useSameIds(appointments ? device.appointments ?? [] : items);
   const live = view.liveProgress;
   const liveTest = live === null ? undefined
     : appointments ? perimetryUnderWay(device.appointments ?? [], live, i18n._(testTypeNames[TestType.Perimetry]))
     : items.find((m) => m.id === live.perimetryId);
   return (
     <section className={`lane${flashing ? " lane-flash" : ""}`} data-pinned={pinned} data-over={over} id={`lane-${device.deviceSn}`}
-      aria-label={device.alias || device.deviceSn} data-testid="lane" data-device-sn={device.deviceSn}>
+      aria-label={device.alias || device.deviceSn} data-testid="lane" data-device-sn={device.deviceSn} ref={pending ? watch : undefined}
+      aria-busy={pending || undefined}>
       <LaneHeader view={view} />
       <div className="lane-body">
-        {appointments ? (
-          <SortableContext id={device.id} items={(device.appointments ?? []).map((a) => a.id)} strategy={horizontalListSortingStrategy}>
+        {pending ? (
+          <div ref={setNodeRef} className={`lane-cards${appointments ? " lane-cards-appointments" : ""}`}>
+            <div className="lane-pending" style={{ width: `calc(${queueLength(device, appointments !== null)} * (224px + var(--space-2)))` }} />
+          </div>
+        ) : appointments ? (
+          <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
             <div ref={setNodeRef} className="lane-cards lane-cards-appointments" role="list" aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
               {(device.appointments ?? []).length === 0 && <p className="lane-empty">{t`No appointments queued.`}</p>}
               {(device.appointments ?? []).map((a, i) => (
@@ -54,7 +62,7 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
             </div>
           </SortableContext>
         ) : (
-        <SortableContext id={device.id} items={items.map((m) => m.id)} strategy={horizontalListSortingStrategy}>
+        <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
           <div ref={setNodeRef} className="lane-cards" role="list" aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
             {items.length === 0 && <p className="lane-empty">{t`No measurements queued. Use + to add one, or drag a card here.`}</p>}
             {items.map((m, i) => (
@@ -93,6 +101,20 @@ export function perimetryUnderWay(appointments: readonly Appointment[], live: Ru
   return { displayName: name, pattern: exam.config.pattern, strategy: exam.config.strategy, eye: exam.eye };
 }
 
+/**
+ * The queue's ids, the same array while they stay the same: SortableContext gives its cards a new context value for
+ * a new array, and every card of the lane would re-render on each heartbeat of the headset.
+ */
+function useSameIds(queue: ReadonlyArray<{ id: string }>): string[] {
+  const kept = useRef<string[]>([]);
+  const same = kept.current.length === queue.length && queue.every((q, i) => q.id === kept.current[i]);
+  if (!same) kept.current = queue.map((q) => q.id);
+  return kept.current;
+}
+
+const queueLength = (device: DeviceView["device"], byAppointment: boolean) =>
+  byAppointment ? (device.appointments ?? []).length : device.perimetries.length;
+
 /** Where a card dragged from another lane would land; red where the planner refuses it (between linked cards). */
 function LandingBar({ refused }: { refused: boolean }) {
   const { t } = useLingui();
@@ -105,7 +127,7 @@ type LaneProps = Parameters<typeof LaneView>[0];
 export const Lane = memo(LaneView, (a: LaneProps, b: LaneProps) =>
   a.view.device === b.view.device && a.view.status === b.view.status && a.view.connection === b.view.connection &&
   a.view.liveProgress === b.view.liveProgress && a.view.gazeCalibration === b.view.gazeCalibration && a.view.runningId === b.view.runningId && a.pinned === b.pinned &&
-  a.flashing === b.flashing && a.over === b.over && a.blinkingId === b.blinkingId && a.landing === b.landing &&
+  a.flashing === b.flashing && a.pending === b.pending && a.over === b.over && a.blinkingId === b.blinkingId && a.landing === b.landing &&
   a.appointments?.selectedId === b.appointments?.selectedId &&
   // core/client mutates its wiggle set in place: compare what it holds.
   [...(a.appointments?.wiggling ?? [])].join() === [...(b.appointments?.wiggling ?? [])].join() &&

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { memo, useCallback, useEffect, useState } from "react";
 import {
   DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors,
   type Announcements, type CollisionDetection, type DragEndEvent, type DragMoveEvent, type DragOverEvent, type DragStartEvent,
@@ -10,10 +10,12 @@ import type { Device } from "../../core/model/device.ts";
 import { planDrop, type Drop } from "../../core/scheduling/drop-plan.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
 import { useClientTopics } from "../state/devices.ts";
+import { useClient } from "../state/client.ts";
 import { Lane } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
 import { AppointmentPanel } from "./AppointmentPanel.tsx";
+import { useLaneRendering } from "./lane-rendering.ts";
 import { useNotify } from "../ui/notifications.ts";
 import type { ClickerDisconnectedData } from "../../core/model/live-data.ts";
 
@@ -80,24 +82,21 @@ export function landingIndex(before: readonly { id: string }[], after: readonly 
   return i < 0 ? after.length : i;
 }
 
-/** Every device lane, pinned first, in one drag-and-drop context so cards move within and across lanes. */
-export function Lanes({ blinkingId }: { blinkingId: string | null }) {
+/**
+ * Every device lane, pinned first, in one drag-and-drop context so cards move within and across lanes.
+ *
+ * The drag-and-drop context re-renders only with the drag (and the page's own props): dnd-kit hands a fresh transform
+ * to a context on each of its renders, and React then walks the whole tree of cards looking for readers of it. Device
+ * events, 70 a second with fifty headsets streaming, re-render the lane list below it instead (LaneList).
+ */
+export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blinkingId: string | null; revealSn?: string | null }) {
   const { t } = useLingui();
-  const client = useClientTopics();
-  const views = client.devices();
-  const devices = views.map((v) => v.device);
-  const pins = client.pinned;
-  // The appointment variant queues whole appointments; the measurement variant queues measurements.
-  const byAppointment = client.variant === "appointments";
-  const queue = (d: Device): ReadonlyArray<{ id: string; displayName?: string }> => (byAppointment ? d.appointments ?? [] : d.perimetries);
+  const client = useClient();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [overLane, setOverLane] = useState<string | null>(null);
   /** Where a card dragged to another lane would land, and whether the planner would accept it there. */
   const [landing, setLanding] = useState<LandingMark | null>(null);
-  const byId = useMemo(() => new Map(devices.flatMap((d) => queue(d).map((m, i) => [m.id, { device: d, index: i }] as const))),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [byAppointment, devices.map((d) => queue(d).map((m) => m.id).join()).join("|")]);
 
   // "Clicker disconnected | test stopped message" (scheduling seed §8): the headset stopped the test by itself.
   const notify = useNotify();
@@ -116,9 +115,16 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
     useSensor(KeyboardSensor, keyboardOptions),
   );
 
-  const laneLength = (id: string) => { const d = devices.find((x) => x.id === id); return d ? queue(d).length : 0; };
-  const nameOf = (id: string | number) => { const at = byId.get(String(id)); return (at && queue(at.device)[at.index]?.displayName) || t`the appointment`; };
-  const laneName = (deviceId: string) => { const d = devices.find((x) => x.id === deviceId); return d ? d.alias || d.deviceSn : deviceId; };
+  // The handlers read the lanes when they run (the client's current state), not from a render.
+  const byAppointment = () => client.variant === "appointments";
+  const devices = () => client.devices().map((v) => v.device);
+  const queue = (d: Device): ReadonlyArray<{ id: string; displayName?: string }> => (byAppointment() ? d.appointments ?? [] : d.perimetries);
+  const laneLength = (id: string) => { const d = devices().find((x) => x.id === id); return d ? queue(d).length : 0; };
+  const nameOf = (id: string | number) => {
+    for (const d of devices()) { const item = queue(d).find((m) => m.id === String(id)); if (item) return item.displayName || t`the appointment`; }
+    return t`the appointment`;
+  };
+  const laneName = (deviceId: string) => { const d = devices().find((x) => x.id === deviceId); return d ? d.alias || d.deviceSn : deviceId; };
   const announcements: Announcements = {
     onDragStart: ({ active }) => t`Picked up ${nameOf(active.id)}. Use the arrow keys to move it, space to drop, escape to cancel.`,
     onDragOver: ({ active, over }) => over ? t`${nameOf(active.id)} is over ${laneName((over.data.current as DropData).deviceId)}.` : t`${nameOf(active.id)} is not over a lane.`,
@@ -133,7 +139,7 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
     const drop = dropOf(e, laneLength);
     const destination = drop?.destination;
     if (!drop || !destination || destination.deviceId === drop.source.deviceId) return setLanding((l) => (l === null ? l : null));
-    const lanes = byAppointment ? client.devices().map(appointmentLane) : client.devices().map(measurementLane);
+    const lanes = byAppointment() ? client.devices().map(appointmentLane) : client.devices().map(measurementLane);
     const plan = planDrop<{ id: string }>(lanes, drop);
     const refused = plan.outcome === "refused";
     // Where the planner puts it (after a running item and its partner, say), else where the pointer is.
@@ -145,33 +151,57 @@ export function Lanes({ blinkingId }: { blinkingId: string | null }) {
   const onDragEnd = (e: DragEndEvent) => {
     reset();
     const drop = dropOf(e, laneLength);
-    if (drop) void (byAppointment ? client.moveAppointment(drop) : client.moveMeasurement(drop));
+    if (drop) void (byAppointment() ? client.moveAppointment(drop) : client.moveMeasurement(drop));
   };
-
-  const active = activeId ? byId.get(activeId) : undefined;
-  const activeCard = byAppointment ? undefined : active?.device.perimetries[active.index];
-  const selectedAppointment = selectedId ? devices.flatMap((d) => d.appointments ?? []).find((a) => a.id === selectedId) : undefined;
-  const activeView = active ? views.find((v) => v.device.id === active.device.id) : undefined;
 
   return (
     <DndContext sensors={sensors} collisionDetection={laneCollision} accessibility={{ announcements }}
       onDragStart={onDragStart} onDragOver={onDragOver} onDragMove={onDragMove} onDragEnd={onDragEnd} onDragCancel={reset}>
+      <LaneList blinkingId={blinkingId} revealSn={revealSn} activeId={activeId} overLane={overLane} landing={landing}
+        selectedId={selectedId} select={setSelectedId} />
+    </DndContext>
+  );
+});
+
+/** The lanes themselves, the dragged card's overlay and the appointment panel: these follow the devices. */
+function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedId, select }: {
+  blinkingId: string | null; revealSn: string | null; activeId: string | null; overLane: string | null; landing: LandingMark | null;
+  selectedId: string | null; select: (id: string | null) => void;
+}) {
+  const client = useClientTopics();
+  const views = client.devices();
+  const pins = client.pinned;
+  // The appointment variant queues whole appointments; the measurement variant queues measurements.
+  const byAppointment = client.variant === "appointments";
+  const revealId = revealSn ? views.find((v) => v.device.deviceSn === revealSn)?.device.id ?? null : null;
+  const rendering = useLaneRendering(views.length, revealId);
+
+  const activeView = activeId ? views.find((v) => (byAppointment ? v.device.appointments ?? [] : v.device.perimetries).some((m) => m.id === activeId)) : undefined;
+  const activeIndex = activeView ? activeView.device.perimetries.findIndex((m) => m.id === activeId) : -1;
+  const activeCard = byAppointment || !activeView ? undefined : activeView.device.perimetries[activeIndex];
+  const nextCard = activeView?.device.perimetries[activeIndex + 1];
+  const selectedAppointment = selectedId ? views.flatMap((v) => v.device.appointments ?? []).find((a) => a.id === selectedId) : undefined;
+  const open = useCallback((id: string) => select(id), [select]);
+
+  return (
+    <>
       <div className="lanes">
-        {views.map((view) => (
-          <Lane key={view.device.id} view={view} pinned={pins.includes(view.device.deviceSn)} flashing={client.flashingLanes.has(view.device.id)}
-            over={overLane === view.device.id && active?.device.id !== view.device.id} blinkingId={blinkingId}
+        {views.map((view, i) => (
+          <Lane key={view.device.id} view={view} pending={!rendering.full(i, view.device.id)} watch={rendering.watch(view.device.id)}
+            pinned={pins.includes(view.device.deviceSn)} flashing={client.flashingLanes.has(view.device.id)}
+            over={overLane === view.device.id && activeView?.device.id !== view.device.id} blinkingId={blinkingId}
             landing={landing?.deviceId === view.device.id ? landing : null}
-            appointments={byAppointment ? { wiggling: client.wigglingAppointments, selectedId, open: setSelectedId } : null} />
+            appointments={byAppointment ? { wiggling: client.wigglingAppointments, selectedId, open } : null} />
         ))}
       </div>
       <DragOverlay dropAnimation={null}>
-        {activeCard && active && activeView ? (
+        {activeCard && activeView ? (
           <MeasurementCardFace className="mcard-overlay" measurement={activeCard} running={false}
             progress={progressRatio(activeCard, activeView.liveProgress)} blinking={false}
-            linkedToNext={active.device.perimetries[active.index + 1] !== undefined && areLinked(activeCard, active.device.perimetries[active.index + 1]!)} />
+            linkedToNext={nextCard !== undefined && areLinked(activeCard, nextCard)} />
         ) : null}
       </DragOverlay>
-      {byAppointment && selectedAppointment && <AppointmentPanel appointment={selectedAppointment} onClose={() => setSelectedId(null)} />}
-    </DndContext>
+      {byAppointment && selectedAppointment && <AppointmentPanel appointment={selectedAppointment} onClose={() => select(null)} />}
+    </>
   );
 }

@@ -33,6 +33,8 @@ export default function TechnicianPage() {
 
   const state = devicesState(client);
   const blinkingId = useScrollTo(state.status === "success");
+  // The lane ?scrollTo names renders complete in the first paint, wherever it is (lanes out of view fill in later).
+  const scrollTarget = useSearchParams()[0].get("scrollTo")?.split("/")[0] || null;
   const retry = () => void client.fetch(CacheKey.Devices, {}).catch(() => undefined);
 
   return (
@@ -55,7 +57,7 @@ export default function TechnicianPage() {
       {state.status === "success" && client.appointmentsMissing() && (
         <p className="alert alert-warning" role="alert">{t`Appointments field missing in one or more devices.`}</p>
       )}
-      {state.status === "success" && state.views.length > 0 && <Lanes blinkingId={blinkingId} />}
+      {state.status === "success" && state.views.length > 0 && <Lanes blinkingId={blinkingId} revealSn={scrollTarget} />}
       {form && <MeasurementFormDialog request={form} />}
       {wizard && <ExaminationWizard request={wizard} />}
     </div>

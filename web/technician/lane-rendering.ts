@@ -1,0 +1,77 @@
+import { startTransition, useCallback, useEffect, useRef, useState } from "react";
+
+// A clinic's day can hold fifty lanes of twenty cards. Drawing every card before the first paint kept the technician
+// waiting ~0.4 s (bench:technician), though a screen shows three or four lanes. So the lanes in view render at once
+// with their cards; the others start as a header over a placeholder and fill in during idle time, a few lanes per
+// step (each step a small, interruptible transition), or at once when scrolled near.
+
+/** A lane with a short queue is about this tall; enough lanes to fill the window render in the first paint. */
+const LANE_ESTIMATE_PX = 300;
+/** Lanes filled per idle step: ~40 cards, a commit within one frame's budget. */
+const LANES_PER_STEP = 2;
+
+const initialBudget = () => Math.ceil((typeof window === "undefined" ? 1080 : window.innerHeight) / LANE_ESTIMATE_PX) + 1;
+
+const whenIdle = (run: () => void): (() => void) => {
+  if (typeof requestIdleCallback === "function") {
+    const id = requestIdleCallback(run, { timeout: 200 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(run, 16);
+  return () => clearTimeout(id);
+};
+
+export interface LaneRendering {
+  /** Whether the lane at this place (pinned first, as drawn) renders its cards, or still a placeholder. */
+  full(index: number, deviceId: string): boolean;
+  /** Ref callback for a placeholder lane: it fills in as soon as it comes near the viewport. */
+  watch(deviceId: string): (element: Element | null) => void;
+}
+
+/** `reveal`: a lane that must render complete from the first paint (the target of ?scrollTo). */
+export function useLaneRendering(laneCount: number, reveal: string | null): LaneRendering {
+  const [budget, setBudget] = useState(initialBudget);
+  const [near, setNear] = useState<ReadonlySet<string>>(() => new Set(reveal ? [reveal] : []));
+
+  // Idle filling, one step per commit, until every lane is full.
+  useEffect(() => {
+    if (budget >= laneCount) return;
+    return whenIdle(() => startTransition(() => setBudget((b) => b + LANES_PER_STEP)));
+  }, [budget, laneCount]);
+
+  useEffect(() => {
+    if (reveal) setNear((s) => (s.has(reveal) ? s : new Set([...s, reveal])));
+  }, [reveal]);
+
+  // Scrolled near: fill now (an urgent update, the technician is looking there).
+  const observer = useRef<IntersectionObserver | null>(null);
+  const watched = useRef(new Map<Element, string>());
+  useEffect(() => {
+    if (typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver((entries) => {
+      const seen = entries.filter((e) => e.isIntersecting).map((e) => watched.current.get(e.target)).filter((id): id is string => id !== undefined);
+      if (seen.length > 0) setNear((s) => new Set([...s, ...seen]));
+    }, { rootMargin: "50% 0px" });
+    observer.current = io;
+    for (const element of watched.current.keys()) io.observe(element);
+    return () => io.disconnect();
+  }, []);
+
+  // One ref callback per lane, kept, so a lane's element is observed once, not again on every render.
+  const refs = useRef(new Map<string, (element: Element | null) => void>());
+  const watch = useCallback((deviceId: string) => {
+    let ref = refs.current.get(deviceId);
+    if (!ref) {
+      let current: Element | null = null;
+      ref = (element) => {
+        if (current) { observer.current?.unobserve(current); watched.current.delete(current); }
+        current = element;
+        if (element) { watched.current.set(element, deviceId); observer.current?.observe(element); }
+      };
+      refs.current.set(deviceId, ref);
+    }
+    return ref;
+  }, []);
+
+  return { full: (index, deviceId) => index < budget || near.has(deviceId), watch };
+}
