@@ -1,9 +1,10 @@
-import { startTransition, useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 
 // A clinic's day can hold fifty lanes of twenty cards. Drawing every card before the first paint kept the technician
 // waiting ~0.4 s (bench:technician), though a screen shows three or four lanes. So the lanes in view render at once
 // with their cards; the others start as a header over a placeholder and fill in during idle time, a few lanes per
-// step (each step a small, interruptible transition), or at once when scrolled near.
+// step, or at once when scrolled near. A step is a plain update, not a transition: with fifty headsets streaming, live
+// events would interrupt and restart a transition over and over, and its eventual forced render was the long frame.
 
 /** A lane with a short queue is about this tall; enough lanes to fill the window render in the first paint. */
 const LANE_ESTIMATE_PX = 300;
@@ -36,7 +37,7 @@ export function useLaneRendering(laneCount: number, reveal: string | null): Lane
   // Idle filling, one step per commit, until every lane is full.
   useEffect(() => {
     if (budget >= laneCount) return;
-    return whenIdle(() => startTransition(() => setBudget((b) => b + LANES_PER_STEP)));
+    return whenIdle(() => setBudget((b) => b + LANES_PER_STEP));
   }, [budget, laneCount]);
 
   useEffect(() => {
