@@ -6,6 +6,7 @@ import { sessionEndAtom } from "../state/session.ts";
 import { clientNavigateAtom, clientNoticeAtom, useClient } from "../state/client.ts";
 import { useNotify } from "../ui/notifications.ts";
 import { useNoticeText } from "../i18n/notices.ts";
+import { resultRoute } from "../../core/client/live-reducer.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { Notifications } from "../ui/Notifications.tsx";
 
@@ -32,7 +33,8 @@ function ClientNotices() {
     if (!notice) return;
     const action = notice.action;
     const target = !action ? null
-      : action.kind === "open-result" ? `/patient/${action.patientId}/perimetry/${action.measurementId}?scrollToMeasurement=1`
+      // An Amsler examination's result has its own page, not a perimetry one (core/client resultRoute).
+      : action.kind === "open-result" ? resultRoute(action)
       : action.kind === "open-bin" ? "/bin" : null;
     notify({
       kind: notice.kind === "warning" ? "info" : notice.kind,

@@ -7,10 +7,11 @@ vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
 
 import type { Appointment } from "../../../core/model/appointment.ts";
 import type { Examination } from "../../../core/model/examination.ts";
+import { AmslerAnswer } from "../../../core/model/enums.ts";
 import { dropOf } from "../../../web/technician/Lanes.tsx";
 import { fakeApi } from "../render-app.tsx";
 import { device } from "./fixtures.ts";
-import { renderTechnician } from "./render.tsx";
+import { fakeSocket, renderTechnician } from "./render.tsx";
 
 afterEach(() => { cleanup(); vi.useRealTimers(); });
 
@@ -158,5 +159,24 @@ describe("'Malformed appointment data shows the text 'Appointments unsupported''
     });
     renderTechnician(api, { appointments: true });
     expect(await screen.findByText("Appointments unsupported")).toBeTruthy();
+  });
+});
+
+describe("'measurement ready' in the appointment variant: 'shows a success notice \"measurement ready\" for 10 s with an action opening the patient's result'", () => {
+  const amslerResult = { answer: AmslerAnswer.Healthy, takenAt: "2026-01-02T10:00:00.000Z", deviceSn: "SN1", appointmentId: "A1" };
+  it.each([
+    ["an Amsler examination opens the patient's Amsler grid", "amsler" as const, "/patient/p1/amsler-grid"],
+    ["an acuity examination, which has no result page, opens the patient's overview", "acuity" as const, "/patient/p1/overview"],
+  ])("%s", async (_name, type, path) => {
+    const socket = fakeSocket();
+    const { api } = fakeApi({ "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", type)])] })] });
+    const { router } = renderTechnician(api, { appointments: true, socket });
+    await screen.findByTestId("lane");
+    act(() => socket.emit({
+      type: "examination", operation: "measurement_result_ready",
+      data: exam("e1", type, { taken: true, result: type === "amsler" ? amslerResult : null }),
+    }));
+    fireEvent.click(await screen.findByRole("button", { name: "Open result" }));
+    expect(router.state.location.pathname).toBe(path);
   });
 });
