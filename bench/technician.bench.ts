@@ -91,6 +91,8 @@ interface FrameWork {
   styleLayout: number;
   /** The longest of them (0: no frame over 50 ms, Chrome reports long animation frames only). */
   longest: number;
+  /** The longest that started after the first render was painted: the idle filling of the lanes out of sight. */
+  longestAfterFirst: number;
 }
 interface RunFigures {
   load: Watch;
@@ -137,6 +139,7 @@ const longFramesOf = async (page: Page, w: Watch): Promise<FrameWork> => {
     script: loafs.reduce((a, l) => a + l.scripts.reduce((b, x) => b + x.duration, 0), 0),
     styleLayout: loafs.reduce((a, l) => a + (l.styleAndLayoutStart > 0 ? l.startTime + l.duration - l.styleAndLayoutStart : 0), 0),
     longest: loafs.reduce((a, l) => Math.max(a, l.duration), 0),
+    longestAfterFirst: loafs.filter((l) => l.startTime >= w.painted).reduce((a, l) => Math.max(a, l.duration), 0),
   };
 };
 const work = (f: FrameWork | null) => (f ? `${f.frames} long frames: ${ms(f.total)} (script ${ms(f.script)}, style+layout ${ms(f.styleLayout)})` : "–");
@@ -251,7 +254,7 @@ function printSummary(runs: RunFigures[]) {
   const listToPaint = runs.map((r) => dataToPaint(r.load));
   const navToPaint = runs.map((r) => r.load.painted);
   const listToAll = runs.map((r) => dataToAll(r.load));
-  const loadLongest = runs.flatMap((r) => (r.loadFrames ? [r.loadFrames.longest] : []));
+  const fillLongest = runs.flatMap((r) => (r.loadFrames ? [r.loadFrames.longestAfterFirst] : []));
   // A route change that never finished counts as the timeout (a lower bound).
   const inApp = runs.flatMap((r) => (r.inApp ? [r.inApp.painted - r.inApp.t0] : r.inAppMissing ? [IN_APP_TIMEOUT_MS] : []));
   const inAppMissing = runs.filter((r) => r.inAppMissing).length;
@@ -263,7 +266,7 @@ function printSummary(runs: RunFigures[]) {
   console.log("");
   console.log(`Summary over ${runs.length} runs (median / worst; load average now ${loadavg()[0]!.toFixed(1)}):`);
   console.log(`  first render, device list arrival → ${LANES} lanes, those in the window with all their cards, painted: ${ms(median(listToPaint))} / ${ms(worst(listToPaint))}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(listToPaint) <= AIM_FIRST_RENDER_MS)})`);
-  console.log(`  complete, device list arrival → ${LANES} lanes × ${CARDS} cards painted (lanes out of sight filled in idle time): ${ms(median(listToAll))} / ${ms(worst(listToAll))}; longest frame meanwhile ${worst(loadLongest) > 0 ? `${ms(median(loadLongest))} / ${ms(worst(loadLongest))}` : "none over 50 ms"}`);
+  console.log(`  complete, device list arrival → ${LANES} lanes × ${CARDS} cards painted (lanes out of sight filled in idle time): ${ms(median(listToAll))} / ${ms(worst(listToAll))}; longest frame after the first render ${worst(fillLongest) > 0 ? `${ms(median(fillLongest))} / ${ms(worst(fillLongest))}` : "none over 50 ms"}`);
   console.log(`  first render, navigation start → painted (page load): ${ms(median(navToPaint))} / ${ms(worst(navToPaint))}`);
   console.log(`  first render, click on Technician (from Settings) → painted: ${ms(median(inApp))} / ${ms(worst(inApp))}${inAppMissing ? ` (${inAppMissing} runs did not finish in ${IN_APP_TIMEOUT_MS / 1000} s, counted as ${IN_APP_TIMEOUT_MS / 1000} s)` : ""}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(inApp) <= AIM_FIRST_RENDER_MS)})`);
   const pageOwn = runs.reduce((a, r) => a + r.window.slow.filter((x) => x.loaf !== null).length, 0);

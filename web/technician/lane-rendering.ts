@@ -8,8 +8,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 
 /** A lane with a short queue is about this tall; enough lanes to fill the window render in the first paint. */
 const LANE_ESTIMATE_PX = 300;
-/** Lanes filled per idle step: ~40 cards, a commit within one frame's budget. */
-const LANES_PER_STEP = 2;
+/** Lanes filled per idle step: one lane (~20 cards) keeps every step under a frame while headsets stream (bench:technician). */
+const LANES_PER_STEP = 1;
 
 const initialBudget = () => Math.ceil((typeof window === "undefined" ? 1080 : window.innerHeight) / LANE_ESTIMATE_PX) + 1;
 
