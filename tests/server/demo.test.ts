@@ -87,6 +87,25 @@ describe("the appointment clinic (second demo organisation)", () => {
     expect(await login(server.url, "appt.user")).toEqual(expect.any(String));
   });
 
+  it("has one done appointment: both eyes' 24-2 perimetry examinations taken, with results, queued on no lane", async () => {
+    const token = await login(server.url, "appt.user");
+    const taken = await ok(server.url, "examination.all", { query: { taken: true } }, token);
+    expect(taken.map((e) => `${e.type} ${e.eye}`).sort()).toEqual([`perimetry ${Eye.Left}`, `perimetry ${Eye.Right}`].sort());
+    const [first, second] = taken;
+    expect(first!.appointmentId).toBe(second!.appointmentId);
+    expect(new Set(taken.map((e) => e.patientId)).size).toBe(1);
+    for (const e of taken) {
+      expect(Result.isSuccess(decode(MeasurementResultSchema, e.result))).toBe(true);
+      expect(e.result).toMatchObject({ eye: e.eye, pattern: Pattern.P24_2, strategy: Strategy.DS, patientId: e.patientId, measurementId: e.id });
+      expect(Date.parse((e.result as { takenAt: string }).takenAt)).toBeLessThan(Date.now());
+    }
+    // What the patient's perimetry page asks for (web/pages/patient/PerimetryPage.tsx).
+    const page = await ok(server.url, "examination.all", { query: { patientId: first!.patientId, examinationType: "perimetry", taken: true } }, token);
+    expect(page.map((e) => e.id).sort()).toEqual(taken.map((e) => e.id).sort());
+    const queued = (await ok(server.url, "device.all", {}, token)).flatMap((d) => d.appointments!.map((a) => a.id));
+    expect(queued).not.toContain(first!.appointmentId);
+  });
+
   it("stays apart from the first clinic, which keeps the measurement variant and stays the oldest organisation", async () => {
     const token = await login(server.url, "manager");
     expect((await ok(server.url, "organisation.current", {}, token)).multiTests).toBe(false);

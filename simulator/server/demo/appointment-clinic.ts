@@ -5,6 +5,7 @@ import { insertAppointment } from "../store/appointments.ts";
 import { insertDevice } from "../store/devices.ts";
 import { insertExamination } from "../store/examinations.ts";
 import { newId } from "../store/ids.ts";
+import { demoResult } from "./results.ts";
 import { insertPatient } from "../store/patients.ts";
 import { insertTemplate } from "../store/templates.ts";
 import { insertUser } from "../store/users.ts";
@@ -13,7 +14,9 @@ import { insertUser } from "../store/users.ts";
 // view's appointments with examinations can be seen without switching the first clinic through PATCH
 // /api/dev/organisation. A few patients, and on each of its own headsets (VR-A001, VR-A002, which `npm start` runs
 // beside the first clinic's VR-0001 ...) appointments whose examinations cover every test type the simulator runs:
-// perimetry, Amsler grid, visual acuity and colour vision.
+// perimetry, Amsler grid, visual acuity and colour vision. One appointment is already done: both eyes' 24-2 perimetry
+// examinations taken a month before, with results (demoResult), so home's recent tests open the appointment variant's
+// result page (/patient/{id}/perimetry/{examinationId}). It queues nowhere (a lane lists appointments with a test left).
 
 export const APPOINTMENT_CLINIC = { name: "Isopter Demo Appointments Clinic", market: "MDR", country: "DE", multiTests: true } as const;
 
@@ -89,6 +92,9 @@ const queues: ReadonlyArray<ReadonlyArray<{ patient: number; examinations: reado
   ],
 ];
 
+/** The done appointment: patient index, headset index, days before the clinic was created, eyes in running order. */
+export const takenAppointment = { patient: 0, lane: 0, daysBefore: 30, eyes: [Eye.Right, Eye.Left] } as const;
+
 /** True when the appointment clinic is there (its manager exists): a data directory from before it was added lacks it. */
 export const hasAppointmentClinic = async (q: Queryable): Promise<boolean> =>
   (await q.query("select 1 from users where username = $1", [appointmentClinicUsers[0]!.username])).length > 0;
@@ -163,6 +169,7 @@ export const seedAppointmentClinic = async (tx: Queryable, options: { passwordHa
       }
     }
   }
+  await seedTakenAppointment(tx, org, patientIds, Date.parse(iso));
   await insertTemplate(
     tx,
     org,
@@ -178,4 +185,56 @@ export const seedAppointmentClinic = async (tx: Queryable, options: { passwordHa
     },
     iso,
   );
+};
+
+/** The done appointment (takenAppointment): both eyes' 24-2 examinations taken, the second a few minutes after the first. */
+const seedTakenAppointment = async (tx: Queryable, org: string, patientIds: readonly string[], createdMs: number) => {
+  const { patient: index, lane, daysBefore, eyes } = takenAppointment;
+  const patientId = patientIds[index]!;
+  const birthdate = patients[index]![3];
+  const deviceSn = appointmentClinicSerials[lane]!;
+  const start = new Date(createdMs - daysBefore * 86400_000);
+  start.setUTCHours(9, 30, 0, 0);
+  const created = new Date(start.getTime() - 3600_000).toISOString();
+  const appointmentId = newId();
+  await insertAppointment(
+    tx,
+    org,
+    { id: appointmentId, patientId, deviceSn, audioGuide: true, tutorial: false, trackGaze: true, standaloneId: null, createdAt: created, updatedAt: created, trashedAt: null },
+    0,
+  );
+  for (const [k, eye] of eyes.entries()) {
+    const id = newId();
+    const takenAt = new Date(start.getTime() + k * 9 * 60_000).toISOString();
+    const result = demoResult({
+      measurementId: id,
+      patientId,
+      takenAt,
+      ageYears: (Date.parse(takenAt) - Date.parse(birthdate)) / (365.25 * 86400_000),
+      birthdate,
+      yearsIntoCourse: 2,
+      course: "early-glaucoma",
+      eye,
+      pattern: Pattern.P24_2,
+      strategy: Strategy.DS,
+      deviceAlias: aliases[lane] ?? deviceSn,
+      seed: 2001 + k,
+    });
+    const e: Examination = {
+      id,
+      patientId,
+      type: TestType.Perimetry,
+      eye,
+      notes: "",
+      taken: true,
+      appointmentId,
+      deviceSn,
+      result,
+      config: perimetryConfig(Pattern.P24_2, Strategy.DS),
+      createdAt: created,
+      updatedAt: takenAt,
+      trashedAt: null,
+    };
+    await insertExamination(tx, org, e, k);
+  }
 };
