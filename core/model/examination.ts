@@ -9,8 +9,10 @@ import {
   StrategySchema,
   TestTypeSchema,
 } from "./enums.ts";
-import { AmslerResultSchema } from "./amsler.ts";
-import { MeasurementResultSchema } from "./measurement-result.ts";
+import { type AmslerResult, AmslerResultSchema } from "./amsler.ts";
+import { type AcuityResult, AcuityResultSchema } from "./acuity.ts";
+import { type ColourVisionResult, ColourVisionResultSchema } from "./colour-vision.ts";
+import { type MeasurementResult, MeasurementResultSchema } from "./measurement-result.ts";
 import { DeviceSnSchema, IdSchema, IsoDateTimeSchema } from "./ids.ts";
 
 // Examination: one test inside an appointment (scheduling §3, appointment variant).
@@ -34,11 +36,19 @@ export const ExaminationConfigSchema = Schema.Struct({
 export type ExaminationConfig = Schema.Schema.Type<typeof ExaminationConfigSchema>;
 
 /**
- * Result by test type: perimetry gives a MeasurementResult, Amsler an AmslerResult. Acuity and colour-blindness
- * results are not described by the seeds and are not modelled yet (such examinations keep result null).
+ * Result by test type: perimetry gives a MeasurementResult, Amsler an AmslerResult, acuity an AcuityResult and colour
+ * vision a ColourVisionResult (the last two are ours: the seeds name the test types but describe no result). The members
+ * need no tag: each has required fields the others lack (perimetry measurementId and thresholds, Amsler answer, acuity
+ * chart and eyes, colour classification and plates), so a value decodes as exactly one of them, and perimetry and Amsler
+ * results decode as before. The examination's `type` says which to expect; the guards below narrow a result.
  */
-export const ExaminationResultSchema = Schema.Union([MeasurementResultSchema, AmslerResultSchema]);
+export const ExaminationResultSchema = Schema.Union([MeasurementResultSchema, AmslerResultSchema, AcuityResultSchema, ColourVisionResultSchema]);
 export type ExaminationResult = Schema.Schema.Type<typeof ExaminationResultSchema>;
+
+export const isMeasurementResult = (r: ExaminationResult | null): r is MeasurementResult => r !== null && "thresholds" in r;
+export const isAmslerResult = (r: ExaminationResult | null): r is AmslerResult => r !== null && "answer" in r;
+export const isAcuityResult = (r: ExaminationResult | null): r is AcuityResult => r !== null && "eyes" in r && "chart" in r;
+export const isColourVisionResult = (r: ExaminationResult | null): r is ColourVisionResult => r !== null && "classification" in r;
 
 /** Examination payload (scheduling §3): what examination/register and appointment calls send per test. */
 export const ExaminationPayloadSchema = Schema.Struct({
