@@ -1,38 +1,39 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import type { Measurement } from "../../core/model/measurement.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import { markResultsData, settleResultsDrawn } from "./draw-timing.ts";
 import { HistorySection } from "./HistorySection.tsx";
 import { PrintLayout } from "./PrintLayout.tsx";
 import { ProgressionSection } from "./ProgressionSection.tsx";
 import { ResultDisplay } from "./ResultDisplay.tsx";
-import { analysisOf, displayMeanDefect, hasResult, previousOfSameKind, progressionPoints, type WithResult } from "./result-model.ts";
+import { analysisOf, displayMeanDefect, hasResult, previousOfSameKind, progressionPoints, type PerimetryTest, type WithResult } from "./result-model.ts";
 import { useClientSettings, useResultMarks } from "./use-marks.ts";
 import "./results.css";
 
 // The result side of the patient's perimetry page: the selected result (or, on /perimetry/all, the full history),
-// the progression chart and the visual-field history. The page around it lists the measurements by date with notes.
+// the progression chart and the visual-field history. The page around it lists the tests by date with notes. A test is
+// a measurement or, in the appointment variant, a perimetry examination (result-model.ts PerimetryTest): one history.
 
 export interface PerimetryResultsProps {
   readonly patient: Patient;
-  readonly measurements: readonly Measurement[];
-  /** The selected measurement id, or "all" for the full history page. */
+  /** The patient's measurements and perimetry examinations (result-model.ts perimetryTests). */
+  readonly tests: readonly PerimetryTest[];
+  /** The selected measurement's or examination's id, or "all" for the full history page. */
   readonly perimetryId: string;
   /** ISO time the progression windows count back from (tests); default now. */
   readonly now?: string;
 }
 
-export function PerimetryResults({ patient, measurements, perimetryId, now }: PerimetryResultsProps) {
+export function PerimetryResults({ patient, tests, perimetryId, now }: PerimetryResultsProps) {
   const { t } = useLingui();
   const [params] = useSearchParams();
   const marks = useResultMarks();
   const [settings, updateSettings] = useClientSettings();
   const results = useMemo(() => {
     markResultsData(); // the measurements reached the page: draw-timing counts from here
-    return measurements.filter((m) => m.trashedAt === null).filter(hasResult);
-  }, [measurements]);
+    return tests.filter((m) => m.trashedAt === null).filter(hasResult);
+  }, [tests]);
   // After this commit's plots have registered their draws (children's layout effects run first).
   useLayoutEffect(settleResultsDrawn, [results]);
   const birthdate = patient.birthdate;
@@ -45,7 +46,7 @@ export function PerimetryResults({ patient, measurements, perimetryId, now }: Pe
   );
   const all = perimetryId === "all";
   const selected = all ? null : (results.find((m) => m.id === perimetryId) ?? null);
-  const waiting = !all && !selected && measurements.some((m) => m.id === perimetryId);
+  const waiting = !all && !selected && tests.some((m) => m.id === perimetryId && m.trashedAt === null);
   const reference = useMemo(() => (selected ? previousOfSameKind(results, selected) : null), [results, selected]);
   const analysis = selected ? analyse(selected) : null;
 

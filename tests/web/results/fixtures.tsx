@@ -17,6 +17,7 @@ import { toMeasurementResult } from "../../../simulator/perimetry/result.ts";
 import { demoResult } from "../../../simulator/server/demo/results.ts";
 import { servicesAtom } from "../../../web/state/client.ts";
 import { PerimetryResults } from "../../../web/results/PerimetryResults.tsx";
+import { fromMeasurement, type PerimetryTest } from "../../../web/results/result-model.ts";
 import { shapeCount, shapeTexts } from "../../../web/results/scene-shapes.ts";
 import { ShapeRendererContext, type ShapeRendererProps } from "../../../web/results/SceneView.tsx";
 
@@ -71,7 +72,9 @@ export class InViewObserver {
   unobserve() {}
 }
 
-export function renderResults(measurements: readonly Measurement[], perimetryId: string, storage: Storage = memoryStorage()) {
+/** The result side of the page over measurements (mapped as the page maps them) or perimetry tests already mapped. */
+export function renderResults(measurements: ReadonlyArray<Measurement | PerimetryTest>, perimetryId: string, storage: Storage = memoryStorage()) {
+  const tests = measurements.map((m) => ("source" in m ? m : fromMeasurement(m)));
   const store = createStore();
   store.set(servicesAtom, { api: { call: () => Promise.reject(new Error("no API in this test")) }, storage });
   if (!i18n.locale) i18n.loadAndActivate({ locale: "en", messages: {} });
@@ -80,7 +83,7 @@ export function renderResults(measurements: readonly Measurement[], perimetryId:
       <Provider store={store}>
         <MemoryRouter initialEntries={[`/patient/${patient.id}/perimetry/${perimetryId}`]}>
           <ShapeRendererContext.Provider value={DomShapes}>
-            <PerimetryResults patient={patient} measurements={measurements} perimetryId={perimetryId} now="2026-06-01T12:00:00.000Z" />
+            <PerimetryResults patient={patient} tests={tests} perimetryId={perimetryId} now="2026-06-01T12:00:00.000Z" />
           </ShapeRendererContext.Provider>
         </MemoryRouter>
       </Provider>

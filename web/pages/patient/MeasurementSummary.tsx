@@ -1,12 +1,12 @@
 import { useLingui } from "@lingui/react/macro";
 import { patternLabel } from "../../../core/model/enums.ts";
-import type { Measurement } from "../../../core/model/measurement.ts";
+import type { PerimetryTest } from "../../results/result-model.ts";
 import { eyeNames, strategyNames } from "../../i18n/names.ts";
 
 const dB = (v: number | null | undefined) => (v === null || v === undefined ? "–" : `${v.toFixed(2)} dB`);
 
-/** One line per measurement: eye, pattern, strategy, and the global indices when a result exists. */
-export function MeasurementSummary({ m }: { m: Measurement }) {
+/** One line per measurement (or perimetry examination): eye, pattern, strategy, and the global indices when a result exists. */
+export function MeasurementSummary({ m }: { m: Pick<PerimetryTest, "eye" | "pattern" | "strategy" | "result"> }) {
   const { t, i18n } = useLingui();
   return (
     <span>

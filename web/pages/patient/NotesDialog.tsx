@@ -1,14 +1,20 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { clipNotes, notesCounter } from "../../../core/rules/notes.ts";
-import type { Measurement } from "../../../core/model/measurement.ts";
+import type { PerimetryTest } from "../../results/result-model.ts";
 import { useApi } from "../../state/client.ts";
 import { Modal } from "../../ui/Modal.tsx";
 
 type State = "open" | "saving" | "saved" | "error";
 
-/** "Notes dialog: open, saving, then saved (success text) or error text." (accounts seed §4); 256 characters, warns within 10. */
-export function NotesDialog({ measurement, onClose, onSaved }: { measurement: Measurement; onClose: () => void; onSaved: (m: Measurement) => void }) {
+/**
+ * "Notes dialog: open, saving, then saved (success text) or error text." (accounts seed §4); 256 characters, warns
+ * within 10. A measurement's notes go through PATCH perimetry, a perimetry examination's through PATCH
+ * examination/update with its notes-only body (appointment variant).
+ */
+export function NotesDialog({ measurement, onClose, onSaved }: {
+  measurement: Pick<PerimetryTest, "id" | "source" | "notes">; onClose: () => void; onSaved: () => void;
+}) {
   const { t } = useLingui();
   const api = useApi();
   const [notes, setNotes] = useState(measurement.notes);
@@ -17,9 +23,11 @@ export function NotesDialog({ measurement, onClose, onSaved }: { measurement: Me
   const save = async () => {
     setState("saving");
     try {
-      const saved = await api.call("perimetry.update", { query: { id: measurement.id }, body: { notes } });
+      const { id, source } = measurement;
+      if (source === "examination") await api.call("examination.update", { query: { id }, body: { id, notes } });
+      else await api.call("perimetry.update", { query: { id }, body: { notes } });
       setState("saved");
-      onSaved(saved);
+      onSaved();
     } catch {
       setState("error");
     }

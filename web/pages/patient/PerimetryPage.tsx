@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import type { Measurement } from "../../../core/model/measurement.ts";
+import { TestType } from "../../../core/model/enums.ts";
 import { useDateFormat } from "../../i18n/format.ts";
 import { useClient } from "../../state/client.ts";
 import { useCachedQuery } from "../../state/use-cached.ts";
@@ -13,11 +13,17 @@ import { groupByDay } from "./measurement-groups.ts";
 import { MeasurementSummary } from "./MeasurementSummary.tsx";
 import { NotesDialog } from "./NotesDialog.tsx";
 import { PerimetryResults } from "../../results/PerimetryResults.tsx";
+import { perimetryTests, type PerimetryTest } from "../../results/result-model.ts";
+
+const none: readonly never[] = [];
 
 /**
  * The perimetry page: the selected result (plots, indices, baseline and unreliable toggles, print), the progression
  * chart and the visual-field history from web/results, then the measurement list grouped by date with notes.
  * /patient/:id/perimetry/all is the full history (perimetryId "all").
+ * Both variants' tests are read: the patient's measurements and their taken perimetry examinations (appointment
+ * variant, whose home and 'measurement ready' notice open /perimetry/{examinationId}). A clinic that switched its
+ * multi-tests flag keeps the other variant's results, so the two lists are always shown as one history.
  */
 export default function PerimetryPage() {
   const { t } = useLingui();
@@ -26,23 +32,35 @@ export default function PerimetryPage() {
   const patient = usePatient();
   const client = useClient();
   const format = useDateFormat();
-  const list = useCachedQuery(CacheKey.Measurements, { patientId: patient.id });
-  const [notesFor, setNotesFor] = useState<Measurement | null>(null);
+  const measurements = useCachedQuery(CacheKey.Measurements, { patientId: patient.id });
+  const examinations = useCachedQuery(CacheKey.Examinations, { patientId: patient.id, examinationType: TestType.Perimetry, taken: true });
+  // One list is enough to show the page; the other failing only says so (the page still shows what it has).
+  const status = measurements.status === "loading" || examinations.status === "loading" ? "loading"
+    : measurements.status === "error" && examinations.status === "error" ? "error" : "success";
+  const partial = status === "success" && (measurements.status === "error" || examinations.status === "error");
+  const tests = useMemo(
+    () => perimetryTests(measurements.data ?? none, examinations.data ?? none),
+    [measurements.data, examinations.data],
+  );
+  const [notesFor, setNotesFor] = useState<PerimetryTest | null>(null);
 
   // "?scrollToMeasurement=1 scrolls to the selected measurement" (accounts seed §2)
   useEffect(() => {
-    if (list.status !== "success" || perimetryId === "all" || params.get("scrollToMeasurement") !== "1") return;
+    if (status !== "success" || perimetryId === "all" || params.get("scrollToMeasurement") !== "1") return;
     document.getElementById(`measurement-${perimetryId}`)?.scrollIntoView({ block: "center" });
-  }, [list.status, perimetryId, params]);
+  }, [status, perimetryId, params]);
 
-  if (list.status === "loading") return <Skeleton kind="patient-cards" count={4} />;
-  if (list.status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
-  const groups = groupByDay(list.data);
-  if (groups.length === 0) return <EmptyState title={t`No perimetry tests yet`} hint={t`Schedule a test from the technician view.`} />;
+  if (status === "loading") return <Skeleton kind="patient-cards" count={4} />;
+  if (status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  // The tests that did load are shown under the page's usual error text (no new words to translate).
+  const warning = partial && <div className="alert alert-warning" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  const groups = groupByDay(tests);
+  if (groups.length === 0) return <>{warning}<EmptyState title={t`No perimetry tests yet`} hint={t`Schedule a test from the technician view.`} /></>;
 
   return (
     <div className="stack">
-    <PerimetryResults patient={patient} measurements={list.data} perimetryId={perimetryId} />
+    {warning}
+    <PerimetryResults patient={patient} tests={tests} perimetryId={perimetryId} />
     <section aria-labelledby="perimetry-heading" className="stack">
       <h2 id="perimetry-heading">{t`Perimetry tests`}</h2>
       {groups.map((g) => (
@@ -56,7 +74,7 @@ export default function PerimetryPage() {
                   <span className="spacer"><MeasurementSummary m={m} /></span>
                   {m.notes && <span className="muted" title={m.notes}>{t`Has notes`}</span>}
                   <button type="button" className="btn" onClick={() => setNotesFor(m)}>{t`Notes`}</button>
-                  {m.id !== perimetryId && <Link className="btn" to={`../perimetry/${m.id}`} relative="path">{t`Select`}</Link>}
+                  {m.id !== perimetryId && <Link className="btn" to={`/patient/${patient.id}/perimetry/${m.id}`}>{t`Select`}</Link>}
                 </div>
               </li>
             ))}
@@ -65,7 +83,7 @@ export default function PerimetryPage() {
       ))}
       {notesFor && (
         <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)}
-          onSaved={() => void client.refetch(CacheKey.Measurements)} />
+          onSaved={() => void client.refetch(notesFor.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements)} />
       )}
     </section>
     </div>
