@@ -25,7 +25,7 @@ export interface SourceEvents {
 }
 
 /** Results per perimetry.page call. */
-export const RESULTS_PAGE_SIZE = 500;
+export const RESULTS_PAGE_SIZE = 200;
 
 /** What the server may filter on before sending (the export still checks every record: see filters.ts). */
 export interface ServerFilters {

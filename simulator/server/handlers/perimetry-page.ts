@@ -1,7 +1,8 @@
 import { PERIMETRY_PAGE_MAX } from "../../../core/model/contract/index.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { invalid } from "../http/failure.ts";
-import { decodeCursor, encodeCursor, resultsPage, resultsTotal } from "../store/results-page.ts";
+import { preEncoded } from "../http/pre-encoded.ts";
+import { decodeCursor, encodeCursor, resultsPageJson, resultsTotal } from "../store/results-page.ts";
 
 // perimetry/page (our design): the organisation's results across patients, a page at a time, for exports. The first
 // page (after: null) also counts the whole selection, for a progress bar; later pages only continue the keyset scan.
@@ -13,8 +14,10 @@ export const perimetryPageHandlers: SomeHandlers<"perimetry.page"> = {
     const cursor = after === null ? null : decodeCursor(after);
     if (cursor === undefined) throw invalid("body.after", "not a cursor this server gave (send null or a page's next)");
     const org = claimsOf(call).organisationId;
-    const page = await resultsPage(call.ctx.db, org, filter, cursor, quantity);
+    const page = await resultsPageJson(call.ctx.db, org, filter, cursor, quantity);
     const total = cursor === null ? await resultsTotal(call.ctx.db, org, filter) : null;
-    return { data: { entries: page.entries, patients: page.patients, next: page.next ? encodeCursor(page.next) : null, total } };
+    // JSON text (http/pre-encoded.ts): a page is hundreds of stored results, passed through as PostgreSQL prints them.
+    const next = page.next ? JSON.stringify(encodeCursor(page.next)) : "null";
+    return { data: preEncoded(`{"entries":${page.entries},"patients":${page.patients},"next":${next},"total":${JSON.stringify(total)}}`) };
   },
 };

@@ -5,6 +5,7 @@ import type { TokenClaims } from "../auth/token.ts";
 import type { ServerContext } from "../context.ts";
 import { sendFailure, sendJson, sendOk } from "./envelope.ts";
 import { Failure } from "./failure.ts";
+import { PreEncoded, sendPreEncoded } from "./pre-encoded.ts";
 import { unstorableText } from "./text-safety.ts";
 
 // Mounts the contract under /api/: finds the endpoint by method and path, checks the token its `auth` asks for,
@@ -94,6 +95,12 @@ export const apiRouter = (
       (spec.carriesAccessToken && spec.auth === "bearer" && claims
         ? ctx.issueAccessToken({ sub: claims.sub, organisationId: claims.organisationId, role: claims.role, username: claims.username, email: claims.email, ...(claims.sid ? { sid: claims.sid } : {}) })
         : undefined);
+    if (reply.data instanceof PreEncoded) {
+      return sendPreEncoded(res, reply.data, {
+        ...(reply.responseType ? { responseType: reply.responseType } : {}),
+        ...(accessToken ? { accessToken } : {}),
+      });
+    }
     const encoded = encodeSuccess(spec, reply.data, {
       ...(reply.responseType ? { responseType: reply.responseType } : {}),
       ...(accessToken ? { accessToken } : {}),

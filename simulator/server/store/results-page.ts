@@ -1,13 +1,11 @@
-import type { Measurement } from "../../../core/model/measurement.ts";
-import type { Patient } from "../../../core/model/patient.ts";
 import type { PerimetryPageFilter } from "../../../core/model/contract/index.ts";
-import type { Queryable } from "../db/database.ts";
-import { toMeasurement } from "./measurements.ts";
+import type { Queryable, Row } from "../db/database.ts";
 import { toPatient } from "./patients.ts";
 
 // The organisation's results a page at a time (perimetry/page): measurements with a result, outside the bin, of
 // patients outside the bin, ordered by (patient_id, taken_at, id) in byte order. Keyset paging: a page continues after the last
 // row of the previous one, a range scan of the index measurements_results_page (migration 003), never an OFFSET.
+// Pages are answered as JSON text (../http/pre-encoded.ts): measurements are written as toMeasurement shapes them.
 
 /** Where a page continues: the (patient_id, taken_at, id) of the previous page's last result. */
 export type ResultsCursor = readonly [patientId: string, takenAt: string, id: string];
@@ -54,19 +52,39 @@ const conditions = (filter: PerimetryPageFilter, params: unknown[]) => {
   return where;
 };
 
-export interface ResultsPage {
-  readonly entries: Measurement[];
-  readonly patients: Patient[];
+export interface ResultsPageJson {
+  /** JSON text of the entries array, each a Measurement in the contract's wire form. */
+  readonly entries: string;
+  /** JSON text of the patients array (each entry's patient once, in the entries' order). */
+  readonly patients: string;
   readonly next: ResultsCursor | null;
 }
 
-export const resultsPage = async (
+const str = JSON.stringify;
+const orNull = (v: unknown) => (v === null || v === undefined ? "null" : str(v));
+
+/**
+ * A measurement as toMeasurement gives it, written straight from the row: the stored body's fields (the jsonb as
+ * PostgreSQL prints it), then the columns (which win, as in toMeasurement; the body never holds them), the result
+ * as stored. No JSON.parse and JSON.stringify round trip of the result, the bulk of each entry.
+ */
+const measurementJson = (r: Row): string => {
+  const body = (r.body_json as string).trim();
+  const fields = body.slice(1, -1).trim();
+  return (
+    `{${fields}${fields === "" ? "" : ","}"id":${str(r.id)},"patientId":${str(r.patient_id)},"deviceSn":${orNull(r.device_sn)},` +
+    `"result":${r.result_json as string},"createdAt":${str(r.created_at)},"updatedAt":${str(r.updated_at)},"trashedAt":${orNull(r.trashed_at)}}`
+  );
+};
+
+/** One page as JSON text: the jsonb columns come as text (::text), so neither driver parses them. */
+export const resultsPageJson = async (
   q: Queryable,
   org: string,
   filter: PerimetryPageFilter,
   after: ResultsCursor | null,
   quantity: number,
-): Promise<ResultsPage> => {
+): Promise<ResultsPageJson> => {
   const params: unknown[] = [org];
   const where = conditions(filter, params);
   if (after) {
@@ -75,8 +93,11 @@ export const resultsPage = async (
     where.push(`(m.patient_id collate "C", m.taken_at collate "C", m.id collate "C") > ($${n - 2}, $${n - 1}, $${n})`);
   }
   params.push(quantity + 1); // one more than asked: whether a next page exists, without counting
+  // The patient's columns ride along on every row (the join is there anyway): one query a page.
   const rows = await q.query(
-    `select m.id, m.patient_id, m.device_sn, m.body, m.result, m.created_at, m.updated_at, m.trashed_at, m.taken_at
+    `select m.id, m.patient_id, m.device_sn, m.body::text as body_json, m.result::text as result_json, m.created_at, m.updated_at,
+       m.trashed_at, m.taken_at, p.name as p_name, p.birthdate as p_birthdate, p.body::text as p_body, p.created_at as p_created_at,
+       p.updated_at as p_updated_at
      from measurements m join patients p on p.id = m.patient_id
      where ${where.join(" and ")}
      order by m.patient_id collate "C", m.taken_at collate "C", m.id collate "C"
@@ -85,18 +106,22 @@ export const resultsPage = async (
   );
   const more = rows.length > quantity;
   const page = more ? rows.slice(0, quantity) : rows;
-  const ids = [...new Set(page.map((r) => r.patient_id as string))];
-  const patientRows = ids.length
-    ? await q.query(
-        `select id, name, birthdate, body, created_at, updated_at, trashed_at from patients where organisation_id = $1 and id = any($2::text[])`,
-        [org, ids],
-      )
-    : [];
-  const byId = new Map(patientRows.map((r) => [r.id as string, toPatient(r)]));
+  const patients: string[] = [];
+  let previous: unknown = undefined;
+  for (const r of page)
+    if (r.patient_id !== previous) {
+      // Rows come by patient, so a patient's rows are consecutive: each patient once, in the entries' order.
+      previous = r.patient_id;
+      const patient = toPatient({
+        id: r.patient_id, name: r.p_name, birthdate: r.p_birthdate, body: JSON.parse(r.p_body as string),
+        created_at: r.p_created_at, updated_at: r.p_updated_at, trashed_at: null,
+      });
+      patients.push(str(patient));
+    }
   const last = page[page.length - 1];
   return {
-    entries: page.map(toMeasurement),
-    patients: ids.map((id) => byId.get(id)!),
+    entries: `[${page.map(measurementJson).join(",")}]`,
+    patients: `[${patients.join(",")}]`,
     next: more && last ? [last.patient_id as string, last.taken_at as string, last.id as string] : null,
   };
 };
