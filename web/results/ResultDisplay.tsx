@@ -111,7 +111,8 @@ export function ResultDisplay({ measurement: m, analysis, reference, marks, anal
         <>
           <PlotGrid scenes={[plots.esterman, plots.screening, plots.grayscale, plots.octopusThresholds, plots.numerical, plots.loss, plots.totalDeviationProbability, plots.patternDeviationProbability]} />
           {plots.gaze ? (
-            <div className="gaze-scroll"><SceneView scene={plots.gaze} /></div>
+            // Wider than a narrow screen: focusable, so a keyboard can scroll it (axe scrollable-region-focusable).
+            <div className="gaze-scroll" tabIndex={0}><SceneView scene={plots.gaze} /></div>
           ) : (
             <p className="muted">{t`Gaze was not tracked in this test.`}</p>
           )}

@@ -10,7 +10,7 @@ import type { MarkedResult } from "../../core/analytics/progression/baseline.ts"
 import type { ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import { isScreening } from "../../core/plots/screening.ts";
 import { Eye, Pattern, TestType, type Strategy } from "../../core/model/enums.ts";
-import type { Examination, ExaminationResult } from "../../core/model/examination.ts";
+import { isMeasurementResult, type Examination } from "../../core/model/examination.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 
@@ -39,9 +39,6 @@ export type WithResult = PerimetryTest & { readonly result: MeasurementResult };
 
 export const hasResult = (m: PerimetryTest): m is WithResult => m.result !== null;
 
-/** An examination's result is a perimetry result (not an Amsler answer). */
-export const isPerimetryResult = (r: ExaminationResult | null): r is MeasurementResult => r !== null && "thresholds" in r;
-
 export const fromMeasurement = (m: Measurement): PerimetryTest => ({
   id: m.id, source: "measurement", patientId: m.patientId, eye: m.eye, pattern: m.pattern, strategy: m.strategy,
   displayName: m.displayName, notes: m.notes, result: m.result, createdAt: m.createdAt, trashedAt: m.trashedAt,
@@ -54,7 +51,7 @@ export const fromMeasurement = (m: Measurement): PerimetryTest => ({
  */
 export function fromExamination(e: Examination): PerimetryTest | null {
   if (e.type !== TestType.Perimetry) return null;
-  const result = isPerimetryResult(e.result) ? e.result : null;
+  const result = isMeasurementResult(e.result) ? e.result : null;
   const run = result ?? e.config;
   if (!run) return null;
   return {
