@@ -140,37 +140,51 @@ export function fhirResources(r: ExportRecord): Array<{ fullUrl: string; resourc
 
 // The same entries as JSON text, built from pieces serialised once (the constant codings, units and eye structures):
 // an export writes ten entries a result and JSON.stringify of each whole object was most of its time. A test keeps it
-// equal, character for character, to JSON.stringify of fhirResources.
+// equal, character for character, to JSON.stringify of fhirResources. Stable UUIDs are hex digits and dashes, so a
+// "urn:uuid:..." string needs no escaping; everything constant between two varying values is one string.
 const q = (s: string) => JSON.stringify(s);
-const observationHead = `{"resourceType":"Observation","id":`;
-const observationStatus = `,"status":"final","category":${JSON.stringify(observationCategory)},"code":`;
-const indexJson = new Map(
-  indexDefinitions.map((d) => [d, { code: JSON.stringify({ coding: [d.code], text: d.text }), unit: `,"unit":${q(d.unit.unit)},"system":${q(systems.ucum)},"code":${q(d.unit.code)}}` }]),
-);
-const bodySiteJson = new Map([0, 1, 2].map((eye) => [eye, JSON.stringify(bodySiteOf(eye))]));
+const observationParts = indexDefinitions.map((d) => ({
+  d,
+  /** From the end of the id to the subject's value. */
+  afterId:
+    `","status":"final","category":${JSON.stringify(observationCategory)},"code":${JSON.stringify({ coding: [d.code], text: d.text })},` +
+    `"subject":`,
+  /** From the end of the value to the bodySite's value. */
+  afterValue: `,"unit":${q(d.unit.unit)},"system":${q(systems.ucum)},"code":${q(d.unit.code)}},"bodySite":`,
+}));
+const bodySiteJson = [0, 1, 2].map((eye) => JSON.stringify(bodySiteOf(eye)));
 const identifierSystem = q(systems.measurementId);
+const reportCodeJson = new Map<string, string>();
 
 /** JSON.stringify of each of fhirResources(r), joined by ",\n". */
 export function fhirResourcesJson(r: ExportRecord): string {
-  const subject = `{"reference":${q(fullUrl("Patient", r.patient.id))}}`;
+  const subject = `{"reference":"${fullUrl("Patient", r.patient.id)}"}`;
   const effective = q(new Date(r.result.takenAt).toISOString());
-  const bodySite = bodySiteJson.get(r.result.eye) ?? JSON.stringify(bodySiteOf(r.result.eye));
-  const refs: string[] = [];
+  const eye = r.result.eye;
+  const bodySite = bodySiteJson[eye] ?? JSON.stringify(bodySiteOf(eye));
+  // From the subject's value to the observation's value: the same for each of this result's observations.
+  const subjectToValue = `${subject},"effectiveDateTime":${effective},"valueQuantity":{"value":`;
+  const observationIdPrefix = `${r.measurement.id}:`;
+  let refs = "";
   let observations = "";
-  for (const { d, value } of presentIndices(r)) {
-    const url = fullUrl("Observation", `${r.measurement.id}:${d.key}`);
-    const json = indexJson.get(d)!;
-    refs.push(`{"reference":${q(url)}}`);
+  for (const { d, afterId, afterValue } of observationParts) {
+    const raw = d.value(r);
+    if (raw === null || !Number.isFinite(raw)) continue;
+    const uuid = stableUuid(`Observation:${observationIdPrefix}${d.key}`);
+    refs += `${refs === "" ? "" : ","}{"reference":"urn:uuid:${uuid}"}`;
     observations +=
-      `,\n{"fullUrl":${q(url)},"resource":${observationHead}${q(idOf(url))}${observationStatus}${json.code},"subject":${subject},` +
-      `"effectiveDateTime":${effective},"valueQuantity":{"value":${JSON.stringify(value)}${json.unit},"bodySite":${bodySite}}}`;
+      `,\n{"fullUrl":"urn:uuid:${uuid}","resource":{"resourceType":"Observation","id":"${uuid}${afterId}${subjectToValue}` +
+      `${String(round(raw, 4))}${afterValue}${bodySite}}}`;
   }
-  const reportUrl = fullUrl("DiagnosticReport", r.measurement.id);
+  const reportUuid = stableUuid(`DiagnosticReport:${r.measurement.id}`);
+  const label = `${patternLabel[r.result.pattern]} ${eyeCode(eye)}`;
+  let code = reportCodeJson.get(label);
+  if (code === undefined) reportCodeJson.set(label, (code = JSON.stringify(reportCode(label))));
   const report =
-    `{"fullUrl":${q(reportUrl)},"resource":{"resourceType":"DiagnosticReport","id":${q(idOf(reportUrl))},` +
+    `{"fullUrl":"urn:uuid:${reportUuid}","resource":{"resourceType":"DiagnosticReport","id":"${reportUuid}",` +
     `"identifier":[{"system":${identifierSystem},"value":${q(r.measurement.id)}}],"status":"final",` +
-    `"code":${JSON.stringify(reportCode(`${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`))},"subject":${subject},` +
-    `"effectiveDateTime":${effective},"issued":${effective},"result":[${refs.join(",")}],"conclusion":${q(conclusionOf(r))}}}`;
+    `"code":${code},"subject":${subject},` +
+    `"effectiveDateTime":${effective},"issued":${effective},"result":[${refs}],"conclusion":${q(conclusionOf(r))}}}`;
   return report + observations;
 }
 
