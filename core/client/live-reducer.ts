@@ -59,12 +59,15 @@ export const measurementReadyNotice = (
  */
 export function resultRoute(action: NoticeAction): string | null {
   if (action.kind !== "open-result" || action.patientId === undefined) return null;
-  const patient = `/patient/${encodeURIComponent(action.patientId)}`;
-  switch (action.testType ?? TestType.Perimetry) {
+  return testResultRoute(action.patientId, action.testType ?? TestType.Perimetry, action.measurementId);
+}
+
+/** The page that shows a test's result, by test type (see resultRoute); home's recent tests link the same way. */
+export function testResultRoute(patientId: string, testType: TestType, testId: string | undefined): string {
+  const patient = `/patient/${encodeURIComponent(patientId)}`;
+  switch (testType) {
     case TestType.Perimetry:
-      return action.measurementId === undefined
-        ? `${patient}/perimetry/all`
-        : `${patient}/perimetry/${encodeURIComponent(action.measurementId)}?scrollToMeasurement=1`;
+      return testId === undefined ? `${patient}/perimetry/all` : `${patient}/perimetry/${encodeURIComponent(testId)}?scrollToMeasurement=1`;
     case TestType.Amsler:
       return `${patient}/amsler-grid`;
     default:

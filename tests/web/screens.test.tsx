@@ -8,6 +8,7 @@ vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
 import type { Examination } from "../../core/model/examination.ts";
 import { ApiError } from "../../core/model/contract/index.ts";
 import { fromDevicesAndResults, fromExamination, homeTestLists } from "../../web/pages/home/test-lists.ts";
+import { testResultRoute } from "../../core/client/live-reducer.ts";
 import { manualDocument } from "../../web/pages/manual/manual-document.ts";
 import { PatientFormModal } from "../../web/pages/patient/PatientFormModal.tsx";
 import UsersPage, { parseEmails } from "../../web/pages/users/UsersPage.tsx";
@@ -46,6 +47,19 @@ describe("home test lists", () => {
     const { recent, scheduled } = homeTestLists(list.map(fromExamination), true);
     expect(recent.map((e) => e.items.map((x) => x.id))).toEqual([["b1", "b2"]]);
     expect(scheduled.map((e) => e.items.map((x) => x.id))).toEqual([["a1", "a2"]]);
+  });
+  it("'Recent tests link to /patient/{patientId}/perimetry/{examinationId}': an appointment links its perimetry test; one without links its first test's own page", () => {
+    const list = [
+      exam("a1", { appointmentId: "A", type: "amsler", ...withResult("2026-02-01T08:00:00.000Z") }),
+      exam("a2", { appointmentId: "A", ...withResult("2026-02-01T08:10:00.000Z") }),
+      exam("b1", { appointmentId: "B", type: "amsler", ...withResult("2026-02-02T08:00:00.000Z") }),
+      exam("b2", { appointmentId: "B", type: "acuity", ...withResult("2026-02-02T08:10:00.000Z") }),
+    ];
+    const { recent } = homeTestLists(list.map(fromExamination), true);
+    expect(recent.map((e) => testResultRoute(e.item.patientId, e.item.type, e.item.id))).toEqual([
+      "/patient/p1/amsler-grid",
+      "/patient/p1/perimetry/a2?scrollToMeasurement=1",
+    ]);
   });
 });
 

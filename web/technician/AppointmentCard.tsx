@@ -9,8 +9,10 @@ import { testTypeNames } from "./names.ts";
  * An appointment card (appointment variant, 40 units high): its examinations in run order, how many are taken, and
  * the error wiggle. The card is the drag handle for moving the whole appointment; a click opens its side panel.
  */
-export function AppointmentCard({ appointment: a, deviceId, index, running, wiggling, selected, onOpen }: {
+export function AppointmentCard({ appointment: a, deviceId, index, running, wiggling, selected, onOpen, blinking = false }: {
   appointment: Appointment; deviceId: string; index: number; running: boolean; wiggling: boolean; selected: boolean; onOpen: () => void;
+  /** The target of ?scrollTo (1.5 s). */
+  blinking?: boolean;
 }) {
   const { t, i18n } = useLingui();
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
@@ -22,7 +24,7 @@ export function AppointmentCard({ appointment: a, deviceId, index, running, wigg
   const style: CSSProperties = { transform: transform ? `translate3d(${Math.round(transform.x)}px, ${Math.round(transform.y)}px, 0)` : undefined, transition };
   const taken = a.examinations.filter((e) => e.taken).length;
   return (
-    <div ref={setNodeRef} style={style} className={`acard${wiggling ? " acard-wiggle" : ""}`} data-running={running} data-dragging={isDragging}
+    <div ref={setNodeRef} style={style} className={`acard${wiggling ? " acard-wiggle" : ""}${blinking ? " mcard-blink" : ""}`} data-running={running} data-dragging={isDragging}
       data-selected={selected} data-card-id={a.id} id={`card-${a.id}`}
       {...attributes} {...listeners} aria-roledescription={t`draggable appointment`} onClick={onOpen} onKeyDown={(e) => { listeners?.onKeyDown?.(e); if (e.key === "Enter") onOpen(); }}>
       <div className="mcard-title">{t`Appointment`} · {t`${a.examinations.length} tests`}</div>

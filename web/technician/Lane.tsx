@@ -55,7 +55,8 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
                 <div role="listitem" key={a.id} className="lane-slot">
                   {landing?.index === i && <LandingBar refused={landing.refused} />}
                   <AppointmentCard appointment={a} deviceId={device.id} index={i} running={view.runningId === a.id}
-                    wiggling={appointments.wiggling.has(a.id)} selected={appointments.selectedId === a.id} onOpen={() => appointments.open(a.id)} />
+                    wiggling={appointments.wiggling.has(a.id)} selected={appointments.selectedId === a.id} onOpen={() => appointments.open(a.id)}
+                    blinking={blinkingId === a.id} />
                 </div>
               ))}
               {landing !== null && landing.index >= (device.appointments ?? []).length && <LandingBar refused={landing.refused} />}

@@ -180,3 +180,11 @@ describe("'measurement ready' in the appointment variant: 'shows a success notic
     expect(router.state.location.pathname).toBe(path);
   });
 });
+
+describe("?scrollTo={deviceSn}/{examId} in the appointment variant", () => {
+  it("blinks the appointment card that holds the examination home named", async () => {
+    const { api } = fakeApi({ "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "perimetry")])] })] });
+    renderTechnician(api, { appointments: true, path: "/technician?scrollTo=SN1/e2" });
+    await waitFor(() => expect(document.getElementById("card-A1")!.className).toContain("mcard-blink"));
+  });
+});

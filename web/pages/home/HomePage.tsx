@@ -5,7 +5,7 @@ import { useCachedQuery } from "../../state/use-cached.ts";
 import { useQuery } from "../../state/use-query.ts";
 import { useApi } from "../../state/client.ts";
 import type { Measurement } from "../../../core/model/measurement.ts";
-import { CacheKey } from "../../../core/client/index.ts";
+import { CacheKey, testResultRoute } from "../../../core/client/index.ts";
 import type { Patient } from "../../../core/model/patient.ts";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { PatientFormModal } from "../patient/PatientFormModal.tsx";
@@ -49,7 +49,7 @@ export default function HomePage() {
       <PatientSearch />
       <div className="stack">
         <TestList title={t`Recent tests`} empty={t`No tests have results yet.`} state={listState} entries={lists?.recent}
-          names={names} link={(e) => `/patient/${e.patientId}/perimetry/${e.id}?scrollToMeasurement=1`} />
+          names={names} link={(e) => testResultRoute(e.patientId, e.type, e.id)} />
         <TestList title={t`Scheduled tests`} empty={t`No tests are scheduled.`} state={listState} entries={lists?.scheduled}
           names={names} link={(e) => `/technician?scrollTo=${e.deviceSn ?? ""}/${e.id}`} />
       </div>

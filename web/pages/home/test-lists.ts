@@ -20,7 +20,8 @@ export interface TestItem {
 }
 
 export interface TestEntry {
-  /** The test the link opens (the first of an appointment). */
+  /** The test the link opens: an appointment's first perimetry test ("Recent tests link to
+   * /patient/{patientId}/perimetry/{examinationId}"), else its first test. */
   readonly item: TestItem;
   /** Every test of the entry (one, or the appointment's). */
   readonly items: ReadonlyArray<TestItem>;
@@ -67,7 +68,8 @@ export function homeTestLists(all: ReadonlyArray<TestItem>, byAppointment: boole
   for (const items of groups.values()) {
     const done = items.every((t) => t.takenAt !== null);
     const at = items.map((t) => (done ? t.takenAt! : t.createdAt)).sort().at(-1)!;
-    (done ? recent : scheduled).push({ item: items[0]!, items, at });
+    const item = items.find((t) => t.type === "perimetry") ?? items[0]!;
+    (done ? recent : scheduled).push({ item, items, at });
   }
   return { recent: recent.sort(newestFirst).slice(0, recentLimit), scheduled: scheduled.sort(newestFirst) };
 }

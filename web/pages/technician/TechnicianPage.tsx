@@ -5,6 +5,7 @@ import { useLingui } from "@lingui/react/macro";
 import { CacheKey } from "../../../core/client/cache-keys.ts";
 import { isApiError } from "../../../core/model/contract/errors.ts";
 import { devicesState, useClientTopics } from "../../state/devices.ts";
+import { useClient } from "../../state/client.ts";
 import { measurementFormAtom, wizardAtom } from "../../state/technician.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
@@ -73,6 +74,7 @@ export const malformedAppointments = (error: unknown): boolean =>
  * returns to /technician." Without a card id (or when the card is gone) the device's lane is scrolled to.
  */
 function useScrollTo(ready: boolean): string | null {
+  const client = useClient();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [blinking, setBlinking] = useState<string | null>(null);
@@ -80,15 +82,17 @@ function useScrollTo(ready: boolean): string | null {
   useEffect(() => {
     if (!ready || !target) return;
     const [deviceSn, id] = target.split("/");
-    const card = id ? document.getElementById(`card-${id}`) : null;
+    // Appointment variant: home names an examination; its card is the appointment holding it.
+    const cardId = id ? client.devices().flatMap((v) => v.device.appointments ?? []).find((a) => a.examinations.some((e) => e.id === id))?.id ?? id : undefined;
+    const card = cardId ? document.getElementById(`card-${cardId}`) : null;
     const node = card ?? (deviceSn ? document.getElementById(`lane-${deviceSn}`) : null);
     node?.scrollIntoView?.({ block: "center", inline: "center", behavior: "smooth" });
-    if (card && id) setBlinking(id);
+    if (card && cardId) setBlinking(cardId);
     const timer = setTimeout(() => {
       setBlinking(null);
       navigate("/technician", { replace: true });
     }, CARD_BLINK_MS);
     return () => clearTimeout(timer);
-  }, [ready, target, navigate]);
+  }, [ready, target, navigate, client]);
   return blinking;
 }
