@@ -1,29 +1,21 @@
 import { Schema } from "effect";
 import { AmslerResultSchema } from "../model/amsler.ts";
+import { type AcuityResult as ModelAcuityResult, AcuityResultSchema } from "../model/acuity.ts";
+import { type ColourVisionResult as ModelColourVisionResult, ColourVisionResultSchema } from "../model/colour-vision.ts";
 import { type MeasurementResult, MeasurementResultSchema } from "../model/measurement-result.ts";
 
-// What a headset uploads. The perimetry result is the model's MeasurementResult (every result field of the accounts
-// seed §3); the Amsler result is the model's too. Acuity and colour-vision results are not described by the seeds
-// (core/model keeps such examinations' result null): the two shapes below are ours, carried on the device socket only.
+// What a headset uploads: the model's results. The perimetry result is the model's MeasurementResult (every result field
+// of the accounts seed §3); the Amsler, acuity and colour-vision results are the model's too (the last two are ours: the
+// seeds name those tests but describe no result), so the server stores what it decoded as it is.
 
 export const PerimetryResult = MeasurementResultSchema;
 export type PerimetryResult = MeasurementResult;
 
-export const AcuityResult = Schema.Struct({
-  takenAt: Schema.String,
-  /** Smallest letter size read, logMAR (0 = 20/20). */
-  logMAR: Schema.Number,
-  lettersCorrect: Schema.Number,
-  lettersShown: Schema.Number,
-});
-export type AcuityResult = typeof AcuityResult.Type;
+export const AcuityResult = AcuityResultSchema;
+export type AcuityResult = ModelAcuityResult;
 
-export const ColourVisionResult = Schema.Struct({
-  takenAt: Schema.String,
-  platesCorrect: Schema.Number,
-  platesShown: Schema.Number,
-});
-export type ColourVisionResult = typeof ColourVisionResult.Type;
+export const ColourVisionResult = ColourVisionResultSchema;
+export type ColourVisionResult = ModelColourVisionResult;
 
 /** An examination's result tagged by its test type. */
 export const ExaminationResult = Schema.Union([

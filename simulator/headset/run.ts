@@ -5,7 +5,8 @@ import { type PerimetryTest, type PerimetryTestSpec, createPerimetryTest } from 
 import { PROFILES, type ProfileName } from "../perimetry/profiles.ts";
 import type { Rng } from "../perimetry/random.ts";
 import { toMeasurementResult } from "../perimetry/result.ts";
-import { EXAMINATION_SECONDS, EXAMINATION_STEPS, acuityResult, amslerAnswer, colourVisionResult } from "./examinations.ts";
+import { COLOUR_PLATES } from "../../core/rules/acuity-colour.ts";
+import { EXAMINATION_SECONDS, acuityExamination, amslerAnswer, colourExamination } from "./examinations.ts";
 import { type PlayProgress, type Player, playPerimetry, playTimed } from "./player.ts";
 import { CALIBRATION_PASS, STEP_MS, USER_INPUT_MS } from "./sequence.ts";
 
@@ -308,16 +309,19 @@ export class TestRun {
         patientId: plan.patientId,
         play: (onProgress, onDone, silent) => {
           if (type === TestType.Perimetry) throw new Error("a perimetry examination without a configuration");
-          return playTimed(EXAMINATION_STEPS[type], EXAMINATION_SECONDS[type] * 1000, ctx.clock, ctx.speed, {
+          const patient = { patientId: plan.patientId, profile: ctx.profileFor(plan.patientId), age };
+          const stamp = () => ({ takenAt: this.takenAt(), deviceSn: ctx.deviceSn, appointmentId: plan.appointmentId });
+          // Acuity and colour are read at the start (the steps are the letters and plates shown); Amsler at the end.
+          const acuity = type === TestType.Acuity ? acuityExamination(e.eye, patient, ctx.rng.fork()) : null;
+          const colour = type === TestType.ColorBlindness ? colourExamination(patient, ctx.rng.fork()) : null;
+          const steps = acuity ? acuity.eyes.reduce((n, x) => n + x.optotypesPresented, 0) : colour ? COLOUR_PLATES.length : 1;
+          return playTimed(steps, EXAMINATION_SECONDS[type] * 1000 * (acuity?.eyes.length ?? 1), ctx.clock, ctx.speed, {
             progress: onProgress,
             patientSilent: silent,
             done: () => {
-              const takenAt = this.takenAt();
-              const rng = ctx.rng.fork();
-              if (type === TestType.Amsler)
-                onDone(upload({ type: "amsler", result: { answer: amslerAnswer(ctx.profileFor(plan.patientId), rng), takenAt, deviceSn: ctx.deviceSn, appointmentId: plan.appointmentId } }));
-              else if (type === TestType.Acuity) onDone(upload({ type: "acuity", result: acuityResult(age, rng, takenAt) }));
-              else onDone(upload({ type: "color-blindness", result: colourVisionResult(rng, takenAt) }));
+              if (acuity) onDone(upload({ type: "acuity", result: { ...acuity, ...stamp() } }));
+              else if (colour) onDone(upload({ type: "color-blindness", result: { ...colour, ...stamp() } }));
+              else onDone(upload({ type: "amsler", result: { answer: amslerAnswer(patient.profile, ctx.rng.fork()), ...stamp() } }));
             },
           });
         },

@@ -109,8 +109,12 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
         await write(ctx, async (tx, fx) => {
           const e = await getExamination(tx, org, m.examinationId);
           if (!e || e.taken) return;
-          const modelled = m.outcome.type === "perimetry" || m.outcome.type === "amsler" ? m.outcome.result : null;
-          const done = { ...e, taken: true, result: modelled, updatedAt: nowIso(ctx) };
+          // The outcome was decoded against its test type's result schema; it must be this examination's type.
+          if (e.type !== m.outcome.type) {
+            console.error(`[isopter server] device ${sn}: a ${m.outcome.type} result for the ${e.type} examination ${e.id} dropped`);
+            return;
+          }
+          const done = { ...e, taken: true, result: m.outcome.result, updatedAt: nowIso(ctx) };
           await saveExamination(tx, org, done, m.outcome.result.takenAt);
           fx.laneChanged(sn);
           fx.event(org, "examination", "measurement_result_ready", done, sn);
