@@ -77,7 +77,10 @@ const measurementJson = (r: Row): string => {
   );
 };
 
-/** One page as JSON text: the jsonb columns come as text (::text), so neither driver parses them. */
+/**
+ * One page as JSON text: the jsonb columns come as text (::text, and the result as printed when it was written:
+ * result_text, migration 004), so neither driver parses them.
+ */
 export const resultsPageJson = async (
   q: Queryable,
   org: string,
@@ -95,7 +98,7 @@ export const resultsPageJson = async (
   params.push(quantity + 1); // one more than asked: whether a next page exists, without counting
   // The patient's columns ride along on every row (the join is there anyway): one query a page.
   const rows = await q.query(
-    `select m.id, m.patient_id, m.device_sn, m.body::text as body_json, m.result::text as result_json, m.created_at, m.updated_at,
+    `select m.id, m.patient_id, m.device_sn, m.body::text as body_json, m.result_text as result_json, m.created_at, m.updated_at,
        m.trashed_at, m.taken_at, p.name as p_name, p.birthdate as p_birthdate, p.body::text as p_body, p.created_at as p_created_at,
        p.updated_at as p_updated_at
      from measurements m join patients p on p.id = m.patient_id
