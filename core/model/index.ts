@@ -12,6 +12,8 @@ export * from "./device.ts";
 export * from "./appointment.ts";
 export * from "./examination.ts";
 export * from "./amsler.ts";
+export * from "./acuity.ts";
+export * from "./colour-vision.ts";
 export * from "./running-test.ts";
 export * from "./template.ts";
 export * from "./user.ts";

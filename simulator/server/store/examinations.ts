@@ -20,7 +20,7 @@ export const toExamination = (r: Row): Examination => {
     type: r.type as TestType,
     eye: body.eye,
     notes: body.notes,
-    // Acuity and colour-vision results are not modelled (result stays null), so 'taken' is its own column.
+    // 'taken' is its own column: an acuity or colour examination taken before their results were modelled has none.
     taken: r.taken_at !== null && r.taken_at !== undefined,
     appointmentId: (r.appointment_id as string | null) ?? null,
     deviceSn: (r.device_sn as string | null) ?? null,
