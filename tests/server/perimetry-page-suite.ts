@@ -172,5 +172,11 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
     expect([badPattern.status, (badPattern.json.data as { field?: string }).field]).toEqual([400, "body.filter.pattern"]);
     const badDay = await env.raw("POST", "perimetry/page", { filter: { ...anyFilter, from: "2024-13" }, after: null, quantity: 5 });
     expect([badDay.status, (badDay.json.data as { field?: string }).field]).toEqual([400, "body.filter.from"]);
+    // Shaped like a day but not one: refused naming the field, not a database error.
+    for (const [field, day] of [["from", "2024-02-30"], ["to", "2023-13-01"], ["from", "0000-01-01"], ["to", "2024-04-31"]] as const) {
+      const r = await env.c("perimetry.page", { body: { filter: { ...anyFilter, [field]: day }, after: null, quantity: 5 } });
+      expect([r.status, r.error?.field], day).toEqual([400, `body.filter.${field}`]);
+    }
+    expect((await env.c("perimetry.page", { body: { filter: { ...anyFilter, from: "2024-02-29", to: "2024-12-31" }, after: null, quantity: 5 } })).status).toBe(200);
   });
 };

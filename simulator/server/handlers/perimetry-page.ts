@@ -7,10 +7,22 @@ import { decodeCursor, encodeCursor, resultsPageJson, resultsTotal } from "../st
 // perimetry/page (our design): the organisation's results across patients, a page at a time, for exports. The first
 // page (after: null) also counts the whole selection, for a progress bar; later pages only continue the keyset scan.
 
+/** A day PostgreSQL's date accepts: the schema checks the shape (YYYY-MM-DD), this the calendar (no 30 February). */
+const isCalendarDay = (day: string) => {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d); // rolls 30 February over into March, which the comparison below catches
+  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+};
+
 export const perimetryPageHandlers: SomeHandlers<"perimetry.page"> = {
   "perimetry.page": async (call) => {
     const { filter, after, quantity } = call.body;
     if (quantity < 1 || quantity > PERIMETRY_PAGE_MAX) throw invalid("body.quantity", `must be between 1 and ${PERIMETRY_PAGE_MAX}`);
+    for (const key of ["from", "to"] as const) {
+      const day = filter[key];
+      if (day !== null && !isCalendarDay(day)) throw invalid(`body.filter.${key}`, "not a day of the calendar");
+    }
     const cursor = after === null ? null : decodeCursor(after);
     if (cursor === undefined) throw invalid("body.after", "not a cursor this server gave (send null or a page's next)");
     const org = claimsOf(call).organisationId;
