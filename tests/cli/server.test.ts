@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Schema } from "effect";
@@ -64,6 +64,21 @@ describe("export against the simulator", () => {
       expect(row.tmd).toBeCloseTo(nv.global.tmd, 8);
       expect(row.psd).toBeCloseTo(nv.global.psd, 8);
     });
+  });
+
+  it("--all (perimetry/page, patients by id) writes exactly what reading each patient in turn writes", async () => {
+    // Every active patient of the manager's organisation, from the database (a new login would end the CLI's session).
+    const rows = await server.db.query<{ id: string }>(
+      "select id from patients where trashed_at is null and organisation_id = (select organisation_id from users where username = 'manager')",
+    );
+    const ids = rows.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const dir = mkdtempSync(join(tmpdir(), "isopter-srv-"));
+    writeFileSync(join(dir, "ids.txt"), ids.join("\n"));
+    const all = await isopter(["export", "--all", "--format", "ndjson", "--eye", "right", "--from", "2000-01-01"], { env: env() });
+    const each = await isopter(["export", "--patients-file", join(dir, "ids.txt"), "--format", "ndjson", "--eye", "right", "--from", "2000-01-01"], { env: env() });
+    expect([all.code, each.code]).toEqual([0, 0]);
+    expect(all.stdout.trim().split("\n").length).toBeGreaterThan(5);
+    expect(all.stdout).toBe(each.stdout);
   });
 
   it("reliable only keeps fewer or as many; FHIR parses; DICOM files carry the OPV SOP class", async () => {
