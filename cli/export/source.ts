@@ -8,8 +8,9 @@ import { exportRecord, type ExportRecord } from "./record.ts";
 
 // Where exported results come from, through the Api port.
 // - The whole organisation: perimetry.page, the results across patients a page at a time (patients by id, each
-//   patient's results oldest first). The next page is asked for while this one is written, never more: the memory
-//   an export needs is two pages and one patient's results, whatever the size of the organisation.
+//   patient's results oldest first; the server applies the date, pattern and eye filters). The next page is asked
+//   for while this one is written, never more: the memory an export needs is two pages and one patient's results,
+//   whatever the size of the organisation.
 // - A list of patients, or a backend without perimetry.page (it answers 404): patient by patient (patient.search
 //   pages for the organisation, then perimetry.all per patient). A few patients are asked for ahead of the one being
 //   written (READ_AHEAD), so round trips overlap with writing, but never more.
@@ -19,7 +20,7 @@ export type Selection =
   | { readonly kind: "organisation" };
 
 export interface SourceEvents {
-  /** How many patients will be read (known up front for a list, after the first search page for the organisation). */
+  /** How many patients will be read: up front for a list, from the first page (perimetry.page or patient.search) for the organisation. */
   patientsTotal?(total: number): void;
   patientDone?(patient: Patient): void;
 }
