@@ -143,7 +143,7 @@ async function simulatorBackend(results: number) {
   const password = "Bench-Pass-123";
   const server = await startServer({ storage: { kind: "pglite", dataDir: undefined }, port: 0, webRoot: "/nonexistent-web-root" });
   await seedDemo(server.db, { password, headsets: 1, results: "fixtures" });
-  const org = (await server.db.query<{ id: string }>("select id from organisations limit 1"))[0]!.id;
+  const org = (await server.db.query<{ id: string }>("select id from organisations order by created_at limit 1"))[0]!.id;
   const started = performance.now();
   await server.db.transaction(async (tx) => {
     for (let i = 0; i < Math.ceil(results / PER_PATIENT); i++) {

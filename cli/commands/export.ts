@@ -126,7 +126,9 @@ Formats:
   dicom   DICOM OPV (Ophthalmic Visual Field Static Perimetry, SOP class 1.2.840.10008.5.1.4.1.1.80.1), one .dcm per result
   pdf     a one-page report per result drawn from the same plot scenes as the web print
 
-Results are fetched patient by patient and written one at a time, so exports of any size run in steady memory.
+With --all, results come a page at a time across the organisation (perimetry/page; patient by patient from a server
+without that call); lists come patient by patient. Either way they are written one at a time, so exports of any size
+run in steady memory.
 
 Examples:
   isopter export --patient p123 --format pdf --out reports/
