@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { applyDropPlan, areLinked, blockAt, planDrop, type Card, type Lane } from "../../core/scheduling/index.ts";
+import { lanesArbitrary } from "./lanes-arbitrary.ts";
+import { applyDropPlan, areLinked, blockAt, planDrop, type Lane } from "../../core/scheduling/index.ts";
 
 // "any sequence of drags, accepted or refused, leaves every lane a permutation of its items with pairs adjacent and
 // the running item first" (issue #6, over the rules of scheduling seed §4 'Drag and drop of measurements').
 
-const lanesArb = fc
-  .array(fc.record({ units: fc.array(fc.boolean(), { maxLength: 5 }), running: fc.boolean() }), { minLength: 1, maxLength: 4 })
-  .map((specs) => {
-    let n = 0;
-    return specs.map((spec, li): Lane => {
-      const items: Card[] = [];
-      for (const paired of spec.units) {
-        const first = `c${n++}`;
-        items.push({ id: first, isFollowingEye: null });
-        if (paired) items.push({ id: `c${n++}`, isFollowingEye: first });
-      }
-      return { deviceId: `D${li}`, revision: li, running: spec.running && items.length > 0, items };
-    });
-  });
+const lanesArb = lanesArbitrary(1);
 
 const dragArb = fc.record({
   fromLane: fc.nat(3),

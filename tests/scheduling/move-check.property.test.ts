@@ -1,25 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { lanesArbitrary } from "./lanes-arbitrary.ts";
 import { areLinked, blockAt, checkMove, planDrop, type Card, type Lane, type MoveRequest } from "../../core/scheduling/index.ts";
 
 // checkMove is the server's half of a drag (scheduling seed §4 "Drag and drop of measurements"): every move planDrop
 // plans passes it, and a request that smuggles, drops, duplicates or reorders cards beyond the one move is refused
 // naming the lane that is wrong.
 
-const lanesArb = fc
-  .array(fc.record({ units: fc.array(fc.boolean(), { maxLength: 5 }), running: fc.boolean() }), { minLength: 2, maxLength: 4 })
-  .map((specs) => {
-    let n = 0;
-    return specs.map((spec, li): Lane => {
-      const items: Card[] = [];
-      for (const paired of spec.units) {
-        const first = `c${n++}`;
-        items.push({ id: first, isFollowingEye: null });
-        if (paired) items.push({ id: `c${n++}`, isFollowingEye: first });
-      }
-      return { deviceId: `D${li}`, revision: li, running: spec.running && items.length > 0, items };
-    });
-  });
+const lanesArb = lanesArbitrary(2);
 
 interface Drag {
   readonly fromLane: number;

@@ -8,7 +8,7 @@ import { newId } from "../store/ids.ts";
 import { demoResult } from "./results.ts";
 import { insertPatient } from "../store/patients.ts";
 import { insertTemplate } from "../store/templates.ts";
-import { insertUser } from "../store/users.ts";
+import { insertDemoOrganisation } from "./organisation.ts";
 
 // The second demo organisation: a clinic on the appointment variant (organisation multiTests true), so the technician
 // view's appointments with examinations can be seen without switching the first clinic through PATCH
@@ -105,28 +105,7 @@ export const hasAppointmentClinic = async (q: Queryable): Promise<boolean> =>
  */
 export const seedAppointmentClinic = async (tx: Queryable, options: { passwordHash: string; createdAt: string }): Promise<void> => {
   const iso = options.createdAt;
-  const org = newId();
-  await tx.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, $2, $3, $4, $5, $6)", [
-    org,
-    APPOINTMENT_CLINIC.name,
-    APPOINTMENT_CLINIC.multiTests,
-    APPOINTMENT_CLINIC.market,
-    APPOINTMENT_CLINIC.country,
-    iso,
-  ]);
-  for (const u of appointmentClinicUsers)
-    await insertUser(tx, {
-      id: newId(),
-      organisationId: org,
-      username: u.username,
-      email: u.email,
-      role: u.role,
-      passwordHash: options.passwordHash,
-      state: "active",
-      invitationTokenHash: null,
-      language: "en",
-      createdAt: iso,
-    });
+  const org = await insertDemoOrganisation(tx, APPOINTMENT_CLINIC, appointmentClinicUsers, options.passwordHash, iso);
   for (const [n, sn] of appointmentClinicSerials.entries()) {
     // A serial registered elsewhere (a headset added to another organisation by hand) stays where it is.
     if ((await tx.query("select 1 from devices where device_sn = $1", [sn])).length === 0)

@@ -11,7 +11,7 @@ import { newId } from "../store/ids.ts";
 import { insertMeasurement } from "../store/measurements.ts";
 import { insertPatient } from "../store/patients.ts";
 import { insertTemplate } from "../store/templates.ts";
-import { insertUser } from "../store/users.ts";
+import { insertDemoOrganisation } from "./organisation.ts";
 import { demoResult, seeded, type Course, type DemoResultInput } from "./results.ts";
 import { engineResult } from "./engine-results.ts";
 import { addShowcase, SHOWCASE_PATIENT_INDEX } from "./showcase.ts";
@@ -186,29 +186,8 @@ const seedClinic = async (
   hash: string,
 ): Promise<void> => {
   const iso = now.toISOString();
-  const org = newId();
   await db.transaction(async (tx) => {
-    await tx.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, $2, $3, $4, $5, $6)", [
-      org,
-      data.organisation.name,
-      data.organisation.multiTests,
-      data.organisation.market,
-      data.organisation.country,
-      iso,
-    ]);
-    for (const u of data.users)
-      await insertUser(tx, {
-        id: newId(),
-        organisationId: org,
-        username: u.username,
-        email: u.email,
-        role: u.role,
-        passwordHash: hash,
-        state: "active",
-        invitationTokenHash: null,
-        language: "en",
-        createdAt: iso,
-      });
+    const org = await insertDemoOrganisation(tx, data.organisation, data.users, hash, iso);
     const serials: string[] = [];
     for (let n = 1; n <= Math.max(1, options.headsets); n++) {
       serials.push(deviceSerial(n));
