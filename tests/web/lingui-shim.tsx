@@ -33,5 +33,6 @@ export function Trans({ children }: { children?: ReactNode }) {
 }
 
 export function Plural({ value, one, other }: { value: number; one?: ReactNode; other: ReactNode }) {
-  return <>{value === 1 && one !== undefined ? one : other}</>;
+  const form = value === 1 && one !== undefined ? one : other;
+  return <>{typeof form === "string" ? form.replace("#", String(value)) : form}</>;
 }

@@ -1,5 +1,5 @@
 import type { CSSProperties } from "react";
-import { useLingui } from "@lingui/react/macro";
+import { Plural, useLingui } from "@lingui/react/macro";
 import { useSortable } from "@dnd-kit/sortable";
 import type { Appointment } from "../../core/model/appointment.ts";
 import { eyeNames } from "../i18n/names.ts";
@@ -27,7 +27,7 @@ export function AppointmentCard({ appointment: a, deviceId, index, running, wigg
     <div ref={setNodeRef} style={style} className={`acard${wiggling ? " acard-wiggle" : ""}${blinking ? " mcard-blink" : ""}`} data-running={running} data-dragging={isDragging}
       data-selected={selected} data-card-id={a.id} id={`card-${a.id}`}
       {...attributes} {...listeners} aria-roledescription={t`draggable appointment`} onClick={onOpen} onKeyDown={(e) => { listeners?.onKeyDown?.(e); if (e.key === "Enter") onOpen(); }}>
-      <div className="mcard-title">{t`Appointment`} · {t`${a.examinations.length} tests`}</div>
+      <div className="mcard-title">{t`Appointment`} · <Plural value={a.examinations.length} one="# test" other="# tests" /></div>
       <ul className="acard-exams">
         {a.examinations.slice(0, 3).map((e) => (
           <li key={e.id} data-taken={e.taken}>{i18n._(testTypeNames[e.type])} · {i18n._(eyeNames[e.eye])}</li>

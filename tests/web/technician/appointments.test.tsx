@@ -28,7 +28,7 @@ describe("appointment variant (scheduling seed §2)", () => {
   it("shows appointment cards, no measurement plus, and 'Appointments field missing in one or more devices.'", async () => {
     const { api } = fakeApi({
       "device.all": () => [
-        device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity", { taken: true })])] }),
+        device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity", { taken: true })]), appointment("A2", [exam("e3", "amsler")])] }),
         device(2),
       ],
     });
@@ -36,6 +36,7 @@ describe("appointment variant (scheduling seed §2)", () => {
     const lanes = await screen.findAllByTestId("lane");
     const card = lanes[0]!.querySelector(".acard")!;
     expect(card.textContent).toContain("Appointment · 2 tests");
+    expect([...lanes[0]!.querySelectorAll(".acard .mcard-title")].map((e) => e.textContent)).toEqual(["Appointment · 2 tests", "Appointment · 1 test"]);
     expect(card.textContent).toContain("1/2");
     expect(within(lanes[0]!).queryByRole("button", { name: /New measurement/ })).toBeNull();
     expect(screen.getByText("Appointments field missing in one or more devices.")).toBeTruthy();
