@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useLingui } from "@lingui/react/macro";
+import { Plural, useLingui } from "@lingui/react/macro";
 import { mdSlope, type ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
 import { Eye, Pattern, patternLabel } from "../../core/model/enums.ts";
@@ -99,7 +99,7 @@ export function ProgressionSection({ points, baseline, pattern, onPattern, expan
               <li key={s.eye} data-eye={s.eye}>
                 <strong>{i18n._(eyeNames[s.eye])}</strong>{" "}
                 {s.slope === null ? t`too few results for a slope` : resolveText(slopeLabel(s.slope), translate)}
-                <span className="muted"> · {t`${s.count} results`}</span>
+                <span className="muted"> · <Plural value={s.count} one="# result" other="# results" /></span>
               </li>
             ))}
           </ul>
