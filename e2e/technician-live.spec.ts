@@ -249,6 +249,26 @@ test("drag a card by pointer to another lane; the server stores both lanes' new 
   await expect.poll(() => shownCardIds(page, from)).toEqual([source[1]]);
 });
 
+test("move a card by keyboard to the lane below (space, arrow down, space); the server stores both lanes", async ({ page }) => {
+  await openTechnician(page);
+  const [from, to] = ["VR-0003", "VR-0004"];
+  const source = await resetLane(page, from, 2);
+  const target = await resetLane(page, to, 2);
+  const moved = source[0]!;
+  await laneOf(page, from).locator(`[data-card-id="${moved}"]`).focus();
+  await page.keyboard.press("Space");
+  await expect(page.locator("[data-dragging=true]")).toHaveCount(1);
+  await page.keyboard.press("ArrowDown");
+  await expect(laneOf(page, to)).toHaveAttribute("data-over", "true");
+  await page.keyboard.press("Space");
+  // The card joins the lane below, its cards keeping their order around it; the lane above keeps the other card.
+  await expect.poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id).sort()).toEqual([...target, moved].sort());
+  const stored = (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id);
+  expect(stored.filter((id) => id !== moved)).toEqual(target);
+  expect((await serverLanes(page)).find((l) => l.deviceSn === from)!.perimetries.map((m) => m.id)).toEqual([source[1]]);
+  await expect.poll(() => shownCardIds(page, to)).toEqual(stored);
+});
+
 test("a drop between a linked pair is refused: red landing mark, 'cannot drop here' with its hint for 3 s, order kept", async ({ page }) => {
   await openTechnician(page);
   const [from, to] = ["VR-0003", "VR-0004"];
