@@ -25,7 +25,11 @@ import { Uplink } from "./uplink.ts";
 // (DEVICE_HEARTBEAT_INTERVAL_MS: well inside the 4 s disconnect rule) with both batteries, reports its status, obeys
 // start / pause / resume / stop with acks, runs the leftmost queue item or repeats its stand-alone measurement, streams
 // progress and uploads every result until the server has it. Everything runs on the injected Clock; test time (steps,
-// stimuli, battery use) goes `speed` times faster than the clock, the heartbeat and reconnection do not.
+// stimuli, battery use) goes `speed` times faster than the clock, the heartbeat and reconnection do not. setSpeed changes
+// the speed while it runs, mid-test too: each timer of test time reads the speed as it is scheduled, so the next step,
+// stimulus or wait uses the new speed. The running test's preparation or examination step under way is retimed to the
+// device time it has left; a perimetry stimulus cycle under way and the waits between tests (end hold, stand-alone
+// gap, autopilot, recharge) end at the pace they began with.
 
 type S = DeviceStatus;
 
@@ -81,6 +85,12 @@ const DOCK_BELOW = 15;
 /** Device time a dead headset stays off on the dock before it switches on again, charging. */
 export const RECHARGE_OFF_MS = 5 * 60_000;
 
+const checkedSpeed = (who: string, speed: number): number => {
+  if (typeof speed !== "number" || !Number.isFinite(speed) || !(speed > 0))
+    throw new Error(`${who}: speed must be a finite number above 0 (device time per clock time), got ${String(speed)}`);
+  return speed;
+};
+
 export class VirtualHeadset {
   readonly deviceSn: string;
   readonly events: Emitter<HeadsetEvents> = mitt<HeadsetEvents>();
@@ -96,7 +106,10 @@ export class VirtualHeadset {
   faults: FaultRates;
 
   private readonly clock: Clock;
-  private readonly speed: number;
+  private speedNow: number;
+  /** Device time at clock time `clockAt` (moved on at every speed change), for deviceTime(). */
+  private deviceAt = 0;
+  private clockAt: number;
   private readonly rng: Rng;
   private readonly faultRng: Rng;
   private readonly seed: string;
@@ -120,8 +133,8 @@ export class VirtualHeadset {
   constructor(private readonly o: HeadsetOptions) {
     this.deviceSn = o.deviceSn;
     this.clock = guardedClock(o.clock, (e) => this.crashed(e));
-    this.speed = o.speed ?? 1;
-    if (!(this.speed > 0)) throw new Error(`VirtualHeadset: speed must be positive, got ${this.speed}`);
+    this.speedNow = checkedSpeed("VirtualHeadset", o.speed ?? 1);
+    this.clockAt = this.clock.now();
     this.seed = String(o.seed ?? o.deviceSn);
     const root = createRng(`headset/${this.seed}`);
     this.rng = root.fork();
@@ -159,6 +172,22 @@ export class VirtualHeadset {
   /** Same as close(). */
   stop(): void {
     this.close();
+  }
+
+  /** Device time per clock time now. */
+  get speed(): number {
+    return this.speedNow;
+  }
+
+  /** Change the speed now, also in the middle of a test (which goes on, neither lost nor restarted): test time runs
+   * `speed` times faster than the clock from the next stimulus on; the test's step under way keeps the device time it
+   * had left. A stimulus cycle or a wait between tests already scheduled ends at the old pace. */
+  setSpeed(speed: number): void {
+    const next = checkedSpeed("VirtualHeadset.setSpeed", speed);
+    this.deviceAt = this.deviceTime();
+    this.clockAt = this.clock.now();
+    this.speedNow = next;
+    this.run?.speedChanged();
   }
 
   /** How many results this headset has made (each eye of a run, each examination). */
@@ -227,7 +256,7 @@ export class VirtualHeadset {
     this.unresponsive = on !== false;
     this.run?.setUnresponsive(this.unresponsive);
     if (typeof on === "number")
-      this.later("unresponsive", on / this.speed, () => {
+      this.later("unresponsive", on / this.speedNow, () => {
         this.unresponsive = false;
         this.run?.setUnresponsive(false);
       });
@@ -254,7 +283,7 @@ export class VirtualHeadset {
     this.idle();
   }
 
-  private powerOff(offMs = RECHARGE_OFF_MS / this.speed): void {
+  private powerOff(offMs = RECHARGE_OFF_MS / this.speedNow): void {
     this.powered = false;
     this.run?.abandon();
     this.run = null;
@@ -264,9 +293,9 @@ export class VirtualHeadset {
     this.events.emit("status", this.status);
     // Straight onto the dock; it charges while off and comes back on when it has some charge.
     this.battery.vrCharging = true;
-    const offAt = this.clock.now();
+    const offAt = this.deviceTime();
     this.later("recharge", offMs, () => {
-      this.battery.tick((this.clock.now() - offAt) * this.speed, false);
+      this.battery.tick(this.deviceTime() - offAt, false);
       this.powerOn();
     });
   }
@@ -419,7 +448,7 @@ export class VirtualHeadset {
       patientSilent: () => {
         if (this.run !== run || !run.pause()) return;
         this.log("the patient stopped responding: test paused");
-        if (this.o.autopilot) this.later("resume", AUTOPILOT_RESUME_MS / this.speed, () => this.run === run && run.resume());
+        if (this.o.autopilot) this.later("resume", AUTOPILOT_RESUME_MS / this.speedNow, () => this.run === run && run.resume());
       },
       finished: () => {
         if (this.run === run) this.run = null;
@@ -435,7 +464,7 @@ export class VirtualHeadset {
 
   /** Show stopped or finished for a moment, then wait for the next test. */
   private hold(): void {
-    this.later("idle", END_HOLD_MS / this.speed, () => {
+    this.later("idle", END_HOLD_MS / this.speedNow, () => {
       if (!this.hasWork() && this.battery.vr < DOCK_BELOW) this.battery.vrCharging = true;
       this.idle();
     });
@@ -448,14 +477,14 @@ export class VirtualHeadset {
     const s = this.hasWork() ? DeviceStatus.AwaitMeasurement : DeviceStatus.Standby;
     if (s !== this.status) this.setStatus(s);
     if (this.standalone) {
-      if (!this.settingAwaited) this.later("idle", (this.o.standaloneGapMs ?? 30_000) / this.speed, () => this.startNext());
-    } else if (this.o.autopilot && this.queue.length > 0) this.later("idle", AUTOPILOT_START_MS / this.speed, () => this.startNext());
+      if (!this.settingAwaited) this.later("idle", (this.o.standaloneGapMs ?? 30_000) / this.speedNow, () => this.startNext());
+    } else if (this.o.autopilot && this.queue.length > 0) this.later("idle", AUTOPILOT_START_MS / this.speedNow, () => this.startNext());
   }
 
   private runContext(): RunContext {
     return {
       clock: this.clock,
-      speed: this.speed,
+      speed: () => this.speedNow,
       rng: this.rng,
       deviceSn: this.deviceSn,
       seed: this.seed,
@@ -468,8 +497,14 @@ export class VirtualHeadset {
 
   // ---- battery and random faults -----------------------------------------------------------------------------------
 
+  /** Device time elapsed since the headset was made (it moves at each speed in turn). */
+  private deviceTime(): number {
+    return this.deviceAt + (this.clock.now() - this.clockAt) * this.speedNow;
+  }
+
+  /** Every BATTERY_TICK_MS of clock time; the tick counts at the speed of its end (a change shows from the next). */
   private batteryTick(): void {
-    this.battery.tick(BATTERY_TICK_MS * this.speed, this.run !== null);
+    this.battery.tick(BATTERY_TICK_MS * this.speedNow, this.run !== null);
     if (!this.run && this.battery.vr < DOCK_BELOW) this.battery.vrCharging = true;
     if (this.battery.empty) {
       this.log("battery empty");

@@ -1,11 +1,19 @@
-import type { Clock, TimerId } from "../../core/ports.ts";
+import type { Clock } from "../../core/ports.ts";
 import type { LiveThreshold } from "../../core/device/protocol.ts";
 import type { PerimetryOutcome, PerimetryTest } from "../perimetry/engine.ts";
 import { runOnClock } from "../perimetry/run.ts";
+import { DeviceTimer } from "./device-timer.ts";
 import { UNRESPONSIVE_PAUSE_AFTER } from "./sequence.ts";
 
 // What runs while the headset is "playing": a perimetry test on the engine, or a timed examination (Amsler, acuity,
 // colour). Both pause, resume and stop on the headset's Clock, and report progress as the device protocol carries it.
+// Speed is a getter read as each step is scheduled, so a test sped up or slowed down midway goes on without a restart.
+// After a change the headset calls speedChanged(): a timed examination's step under way keeps the device time it had
+// left at the new speed; a perimetry stimulus cycle under way (a couple of seconds of device time) ends at the pace it
+// began with and the next cycles use the new speed.
+
+/** Device time per clock time, read at every step. */
+export type SpeedOf = () => number;
 
 export interface PlayProgress {
   readonly nTested: number;
@@ -20,6 +28,8 @@ export interface Player {
   stop(): void;
   /** The patient stops (true) or starts again (false) pressing the clicker. */
   setUnresponsive(on: boolean): void;
+  /** The headset's speed has changed (the getter it was given already answers the new one). */
+  speedChanged(): void;
 }
 
 export interface PlayHooks<R> {
@@ -30,7 +40,7 @@ export interface PlayHooks<R> {
 }
 
 /** A perimetry test on the engine: one presentation per stimulus cycle / speed. */
-export const playPerimetry = (test: PerimetryTest, clock: Clock, speed: number, hooks: PlayHooks<PerimetryOutcome>): Player => {
+export const playPerimetry = (test: PerimetryTest, clock: Clock, speed: number | SpeedOf, hooks: PlayHooks<PerimetryOutcome>): Player => {
   const run = runOnClock(test, clock, {
     speed,
     onStep: (s) => {
@@ -48,25 +58,25 @@ export const playPerimetry = (test: PerimetryTest, clock: Clock, speed: number, 
     setUnresponsive: (on) => {
       test.unresponsive = on;
     },
+    // The cycle under way ends at its pace; runOnClock reads the new speed for the next one.
+    speedChanged: () => undefined,
   };
 };
 
 /** A timed examination of `steps` equal steps over `totalMs` device time (Amsler: one answer; acuity: letters; colour:
  * plates). An unresponsive patient does not advance it; after UNRESPONSIVE_PAUSE_AFTER silent step lengths it asks
  * for a pause, like a perimetry test. */
-export const playTimed = (steps: number, totalMs: number, clock: Clock, speed: number, hooks: PlayHooks<null>): Player => {
-  const stepMs = totalMs / steps / speed;
+export const playTimed = (steps: number, totalMs: number, clock: Clock, speed: number | SpeedOf, hooks: PlayHooks<null>): Player => {
+  const deviceStepMs = totalMs / steps;
+  const speedNow = typeof speed === "function" ? speed : () => speed;
   let done = 0;
   let silent = 0;
   let unresponsive = false;
-  let timer: TimerId | null = null;
+  const timer = new DeviceTimer(clock, speedNow);
   let paused = false;
   let stopped = false;
-  const schedule = () => {
-    timer = clock.setTimeout(tick, stepMs);
-  };
+  const schedule = () => timer.set(deviceStepMs, tick);
   const tick = () => {
-    timer = null;
     if (paused || stopped) return;
     if (unresponsive) {
       silent++;
@@ -83,10 +93,7 @@ export const playTimed = (steps: number, totalMs: number, clock: Clock, speed: n
     } else if (!paused && !stopped) schedule();
   };
   schedule();
-  const cancel = () => {
-    if (timer !== null) clock.clearTimeout(timer);
-    timer = null;
-  };
+  const cancel = () => timer.clear();
   return {
     pause: () => {
       if (paused || stopped) return;
@@ -106,5 +113,6 @@ export const playTimed = (steps: number, totalMs: number, clock: Clock, speed: n
       unresponsive = on;
       if (!on) silent = 0;
     },
+    speedChanged: () => timer.retime(),
   };
 };

@@ -1,4 +1,4 @@
-import type { Clock, TimerId } from "../../core/ports.ts";
+import type { Clock } from "../../core/ports.ts";
 import type { HeadsetMessage, QueueItem, TestConfig } from "../../core/device/protocol.ts";
 import { DeviceStatus, Eye, TestType } from "../../core/model/enums.ts";
 import { type PerimetryTest, type PerimetryTestSpec, createPerimetryTest } from "../perimetry/engine.ts";
@@ -7,6 +7,7 @@ import type { Rng } from "../perimetry/random.ts";
 import { toMeasurementResult } from "../perimetry/result.ts";
 import { COLOUR_PLATES } from "../../core/rules/acuity-colour.ts";
 import { EXAMINATION_SECONDS, acuityExamination, amslerAnswer, colourExamination } from "./examinations.ts";
+import { DeviceTimer } from "./device-timer.ts";
 import { type PlayProgress, type Player, playPerimetry, playTimed } from "./player.ts";
 import { CALIBRATION_PASS, STEP_MS, USER_INPUT_MS } from "./sequence.ts";
 
@@ -26,7 +27,9 @@ export type RunPlan =
 
 export interface RunContext {
   readonly clock: Clock;
-  readonly speed: number;
+  /** Device time per clock time now: read as each step is scheduled, so the run goes on at a new speed (the headset
+   * calls TestRun.speedChanged, which retimes the step under way to the device time it has left). */
+  speed(): number;
   readonly rng: Rng;
   readonly deviceSn: string;
   /** Seed root of this headset (tests of one seed repeat exactly). */
@@ -91,7 +94,8 @@ export class TestRun {
   private readonly tasks: Task[];
   private taskIndex = 0;
   private stepIndex = 0;
-  private timer: TimerId | null = null;
+  /** The preparation step under way (tutorial, audio guide, countdown, calibration, the first click). */
+  private readonly step: DeviceTimer;
   private player: Player | null = null;
   private unresponsive = false;
   private ended = false;
@@ -101,6 +105,7 @@ export class TestRun {
     private readonly ctx: RunContext,
     private readonly hooks: RunHooks,
   ) {
+    this.step = new DeviceTimer(ctx.clock, () => ctx.speed());
     this.tasks = this.plan.kind === "appointment" ? this.appointmentTasks(this.plan) : this.perimetryTasks(this.plan);
   }
 
@@ -140,11 +145,17 @@ export class TestRun {
     this.halt();
   }
 
+  /** The headset's speed has changed: the step under way (preparation or examination step) keeps the device time it
+   * had left, at the new speed; a perimetry stimulus cycle under way ends at its pace. */
+  speedChanged(): void {
+    this.step.retime();
+    this.player?.speedChanged();
+  }
+
   /** Start pressed during the tutorial skips the rest of it. */
   skipTutorial(): boolean {
-    if (this.status !== DeviceStatus.Tutorial || this.timer === null) return false;
-    this.ctx.clock.clearTimeout(this.timer);
-    this.timer = null;
+    if (this.status !== DeviceStatus.Tutorial || !this.step.pending) return false;
+    this.step.clear();
     this.stepIndex++;
     this.next();
     return true;
@@ -157,8 +168,7 @@ export class TestRun {
 
   private halt(): void {
     this.ended = true;
-    if (this.timer !== null) this.ctx.clock.clearTimeout(this.timer);
-    this.timer = null;
+    this.step.clear();
     this.player?.stop();
     this.player = null;
   }
@@ -177,12 +187,11 @@ export class TestRun {
       if (step === DeviceStatus.Calibrating) this.gazeCalibration = null;
       this.setStatus(step);
       const ms = step === DeviceStatus.AwaitUserInput ? this.ctx.rng.uniform(USER_INPUT_MS[0], USER_INPUT_MS[1]) : STEP_MS[step as keyof typeof STEP_MS];
-      this.timer = this.ctx.clock.setTimeout(() => {
-        this.timer = null;
+      this.step.set(ms, () => {
         if (step === DeviceStatus.Calibrating) this.gazeCalibration = this.ctx.rng.chance(CALIBRATION_PASS[this.ctx.profileFor(task.patientId)]);
         this.stepIndex++;
         this.next();
-      }, ms / this.ctx.speed);
+      });
       return;
     }
     if (!task.calibrate) this.gazeCalibration = null;
@@ -247,7 +256,7 @@ export class TestRun {
           ...(ctx.ageFor(config.patientBirthdate) === undefined ? {} : { age: ctx.ageFor(config.patientBirthdate)! }),
         });
         this.currentTest = test;
-        return playPerimetry(test, ctx.clock, ctx.speed, {
+        return playPerimetry(test, ctx.clock, () => ctx.speed(), {
           progress: onProgress,
           patientSilent: silent,
           done: (outcome) => {
@@ -315,7 +324,7 @@ export class TestRun {
           const acuity = type === TestType.Acuity ? acuityExamination(e.eye, patient, ctx.rng.fork()) : null;
           const colour = type === TestType.ColorBlindness ? colourExamination(patient, ctx.rng.fork()) : null;
           const steps = acuity ? acuity.eyes.reduce((n, x) => n + x.optotypesPresented, 0) : colour ? COLOUR_PLATES.length : 1;
-          return playTimed(steps, EXAMINATION_SECONDS[type] * 1000 * (acuity?.eyes.length ?? 1), ctx.clock, ctx.speed, {
+          return playTimed(steps, EXAMINATION_SECONDS[type] * 1000 * (acuity?.eyes.length ?? 1), ctx.clock, () => ctx.speed(), {
             progress: onProgress,
             patientSilent: silent,
             done: () => {

@@ -3,7 +3,8 @@ import type { PerimetryOutcome, PerimetryTest, StepOutcome } from "./engine.ts";
 
 // Drive a test on a Clock: one presentation per stimulus cycle, each cycle lasting cycleMs / speed of clock time.
 // On a VirtualClock a whole test runs in moments and clock.now() reads its duration; on a real clock, speed 1 takes as
-// long as the device would and speed 10 a tenth of it (demos).
+// long as the device would and speed 10 a tenth of it (demos). The speed may be a getter: it is read as each cycle is
+// scheduled, so a change applies from the next cycle on (the cycle already under way ends at the pace it began with).
 
 export interface ClockRun {
   /** Pause: no further presentations until resume (the current cycle is abandoned, as on the device). */
@@ -16,20 +17,26 @@ export interface ClockRun {
 }
 
 export interface ClockRunOptions {
-  readonly speed?: number;
+  /** Device time per clock time; a function is read at every cycle (a headset whose speed is changed mid-test). */
+  readonly speed?: number | (() => number);
   readonly onStep?: (s: StepOutcome) => void;
   readonly onDone?: (o: PerimetryOutcome) => void;
 }
 
 export const runOnClock = (test: PerimetryTest, clock: Clock, options: ClockRunOptions = {}): ClockRun => {
-  const speed = options.speed ?? 1;
-  if (!(speed > 0)) throw new Error(`runOnClock: speed must be positive, got ${speed}`);
+  const given = options.speed ?? 1;
+  const speed = (): number => {
+    const v = typeof given === "function" ? given() : given;
+    if (!(v > 0)) throw new Error(`runOnClock: speed must be positive, got ${v}`);
+    return v;
+  };
+  speed();
   let timer: TimerId | null = null;
   let paused = false;
   let stopped = false;
   const schedule = () => {
     // The stimulus is shown at the start of the cycle and the response window closes at its end.
-    timer = clock.setTimeout(tick, test.nextCycleMs / speed);
+    timer = clock.setTimeout(tick, test.nextCycleMs / speed());
   };
   const tick = () => {
     timer = null;
