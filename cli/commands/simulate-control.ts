@@ -140,8 +140,11 @@ function settingCommand(
     .option("--all", "every running headset")
     .addHelpText(
       "after",
-      "\nA headset takes the new setting by restarting (it says hello again and keeps its battery): at once when idle," +
-        "\nelse when its running test has ended and its results are stored, so nothing is lost." +
+      (name === "speed"
+        ? "\nThe new speed applies at once, also to a headset in the middle of a test: the test goes on from its next" +
+          "\nstimulus at the new pace, without a restart, and ends with its one result."
+        : "\nA headset takes the new profile by restarting (it says hello again and keeps its battery and speed): at once" +
+          "\nwhen idle, else when its running test has ended and its results are stored, so nothing is lost.") +
         `\n\nExamples:\n  isopter simulate ${name} VR-0001 ${name === "speed" ? "20" : "advanced"}\n  isopter simulate ${name} --all ${name === "speed" ? "1" : "mix"}`,
     )
     .action(async (first: string | undefined, second: string | undefined, o: { all?: boolean }, cmd: Command) => {

@@ -6,9 +6,11 @@ import { RECHARGE_OFF_MS } from "../headset/headset.ts";
 import { type HeadsetControl, type HeadsetSettings, type HeadsetTarget, UnknownHeadset } from "./port.ts";
 
 // The running headsets under control: those npm start began with (adopted from startHeadsets' fleet) and those added
-// later, each with its own speed and patient profile. A VirtualHeadset takes both at construction, so a change restarts
-// the headset with them (a power cycle: it says hello again, keeps its battery). A running test or a result not yet
-// stored would be lost by that, so a busy headset gets the change when it is next idle.
+// later, each with its own speed and patient profile. A new speed applies at once (VirtualHeadset.setSpeed), busy or
+// idle: a running test goes on from its next step at the new pace, nothing restarts. A VirtualHeadset takes its patient
+// profile at construction, so a new profile restarts the headset with it and its current speed (a power cycle: it says
+// hello again, keeps its battery). A running test or a result not yet stored would be lost by that, so a busy headset
+// gets the new profile when it is next idle.
 
 /** Clock seconds a fault lasts when not told (disconnect: a Wi-Fi drop; the rest are the headset's own defaults). */
 export const DEFAULT_DISCONNECT_SECONDS = 10;
@@ -18,8 +20,8 @@ const DEFAULT_SILENT_DEVICE_SECONDS = 60;
 
 interface Entry {
   headset: VirtualHeadset;
-  speed: number;
   profile: SimulatedProfile | null;
+  /** A profile change waiting for the headset to be idle (speed: its current one, which the restart keeps). */
   pending: { speed: number; profile: SimulatedProfile | null } | null;
   unwatch: (() => void) | null;
 }
@@ -57,7 +59,7 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
       connected: h.connected,
       powered: h.isPowered,
       status: h.status,
-      speed: e.speed,
+      speed: h.speed,
       profile: e.profile,
       testing: h.running !== null,
       battery: { vr: round1(h.battery.vr), clicker: round1(h.battery.clicker), vrCharging: h.battery.vrCharging },
@@ -97,10 +99,17 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
     e.pending = null;
     const old = e.headset;
     old.stop();
-    e.headset = launch(deviceSn, next.speed, next.profile, old.battery);
-    e.speed = next.speed;
+    e.headset = launch(deviceSn, old.speed, next.profile, old.battery);
     e.profile = next.profile;
-    log(`[simulator] ${deviceSn} restarted with speed ${next.speed}, patients ${next.profile ?? "of the clinic mix"}`);
+    log(`[simulator] ${deviceSn} restarted with speed ${old.speed}, patients ${next.profile ?? "of the clinic mix"}`);
+  };
+
+  /** A new speed, at once: a running test carries on at it from its next step. */
+  const setSpeed = (deviceSn: string, e: Entry, speed: number) => {
+    if (speed === e.headset.speed) return;
+    e.headset.setSpeed(speed);
+    if (e.pending) e.pending = { ...e.pending, speed };
+    log(`[simulator] ${deviceSn} speed ${speed}${e.headset.running ? " (its running test goes on at it)" : ""}`);
   };
 
   /** Restart when idle: now, or on the first event after which the headset is (checked a moment later, outside the
@@ -133,7 +142,7 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
 
     attach(deviceUrl, fleet) {
       connector ??= wsConnector(deviceUrl);
-      for (const h of fleet?.headsets ?? []) entries.set(h.deviceSn, { headset: h, speed: o.speed, profile: null, pending: null, unwatch: null });
+      for (const h of fleet?.headsets ?? []) entries.set(h.deviceSn, { headset: h, profile: null, pending: null, unwatch: null });
     },
 
     list: () => [...entries].map(([sn, e]) => view(sn, e)).sort((a, b) => a.deviceSn.localeCompare(b.deviceSn)),
@@ -145,7 +154,7 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
       const profile = settings.profile ?? null;
       return serials.map((sn) => {
         if (entries.has(sn)) throw new Error(`a simulated headset ${sn} is already running`);
-        const e: Entry = { headset: launch(sn, speed, profile), speed, profile, pending: null, unwatch: null };
+        const e: Entry = { headset: launch(sn, speed, profile), profile, pending: null, unwatch: null };
         entries.set(sn, e);
         log(`[simulator] ${sn} added (speed ${speed}, patients ${profile ?? "of the clinic mix"})`);
         return view(sn, e);
@@ -172,7 +181,7 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
           return { seconds: s };
         }
         case "battery-empty": {
-          const s = seconds ?? RECHARGE_OFF_MS / 1000 / e.speed;
+          const s = seconds ?? RECHARGE_OFF_MS / 1000 / h.speed;
           h.batteryEmpty(s * 1000);
           return { seconds: s };
         }
@@ -183,8 +192,8 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
         }
         case "stop-responding": {
           // The headset counts the silence in device time.
-          const s = seconds ?? DEFAULT_SILENT_DEVICE_SECONDS / e.speed;
-          h.patientStopsResponding(s * 1000 * e.speed);
+          const s = seconds ?? DEFAULT_SILENT_DEVICE_SECONDS / h.speed;
+          h.patientStopsResponding(s * 1000 * h.speed);
           return { seconds: s };
         }
       }
@@ -193,13 +202,18 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
     configure(target: HeadsetTarget, settings: HeadsetSettings) {
       const chosen = "all" in target ? [...entries] : [[target.deviceSn, entryOf(target.deviceSn)] as const];
       return chosen.map(([sn, e]) => {
-        const base = e.pending ?? { speed: e.speed, profile: e.profile };
-        e.pending = { speed: settings.speed ?? base.speed, profile: settings.profile !== undefined ? settings.profile : base.profile };
-        if (e.pending.speed === e.speed && e.pending.profile === e.profile) {
-          e.unwatch?.();
-          e.unwatch = null;
-          e.pending = null;
-        } else whenIdle(sn, e);
+        if (settings.speed !== undefined) setSpeed(sn, e, settings.speed);
+        if (settings.profile !== undefined) {
+          if (settings.profile === e.profile) {
+            // Back to the profile it runs with: nothing to wait for.
+            e.unwatch?.();
+            e.unwatch = null;
+            e.pending = null;
+          } else {
+            e.pending = { speed: e.headset.speed, profile: settings.profile };
+            whenIdle(sn, e);
+          }
+        }
         return view(sn, e);
       });
     },

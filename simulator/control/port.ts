@@ -23,7 +23,9 @@ export interface HeadsetControl {
   remove(deviceSn: string): SimulatedHeadset;
   /** Injects one fault now; answers how long it lasts in seconds of clock time (null: until the headset recovers). */
   fault(deviceSn: string, fault: HeadsetFault, seconds?: number): { seconds: number | null };
-  /** New settings for one headset or every one: a headset restarts with them at once when idle, else after its test. */
+  /** New settings for one headset or every one. A new speed applies at once, busy or idle (a running test goes on at it
+   * from its next step, nothing restarts); a new patient profile restarts the headset with it (and its current speed) at
+   * once when idle, else after its test. */
   configure(target: HeadsetTarget, settings: HeadsetSettings): SimulatedHeadset[];
   stop(): Promise<void>;
 }

@@ -103,7 +103,7 @@ describe("isopter simulate headsets", () => {
     await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0003" && h.powered && h.connected && h.battery.vrCharging), "VR-0003 back on");
   }, 60_000);
 
-  it("speed and profile restart an idle headset with them; --all reaches every one", async () => {
+  it("speed applies at once and a profile restarts an idle headset with it; --all reaches every one", async () => {
     const one = await isopter(["simulate", "speed", "VR-0004", "20", "--json"], { env: env() });
     expect(one.code, one.stderr).toBe(0);
     expect((JSON.parse(one.stdout) as { headsets: SimulatedHeadset[] }).headsets).toMatchObject([{ deviceSn: "VR-0004", speed: 20, pendingSettings: null }]);
@@ -118,19 +118,27 @@ describe("isopter simulate headsets", () => {
     expect(mix.stdout).toBe("VR-0004: speed 20, patients of the clinic mix\n");
   }, 60_000);
 
-  it("a busy headset takes new settings only after its test, keeping the result", async () => {
+  it("a busy headset takes a new speed at once, mid-test, and a new profile only after its test, keeping the result", async () => {
     const token = await login(server.url, "manager");
     const device = (await ok(server.url, "device.all", {}, token)).find((d) => d.deviceSn === "VR-0001")!;
     expect(device.perimetries.length).toBeGreaterThan(0); // the demo clinic queues measurements on VR-0001
-    await isopter(["simulate", "speed", "VR-0001", "60"], { env: env() });
-    await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0001" && h.speed === 60 && h.connected), "VR-0001 at speed 60");
+    // Slow enough that its test lasts minutes of clock time, well past the commands below.
+    const slow = await isopter(["simulate", "speed", "VR-0001", "2", "--json"], { env: env() });
+    expect((JSON.parse(slow.stdout) as { headsets: SimulatedHeadset[] }).headsets).toMatchObject([{ speed: 2, pendingSettings: null }]);
+    await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0001" && h.speed === 2 && h.connected), "VR-0001 at speed 2");
     await ok(server.url, "device.update", { query: { id: device.id }, body: { status: "playing" } }, token);
     await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0001")?.testing, "VR-0001 testing");
+    const profile = await isopter(["simulate", "profile", "VR-0001", "advanced", "--json"], { env: env() });
+    expect((JSON.parse(profile.stdout) as { headsets: SimulatedHeadset[] }).headsets[0]).toMatchObject({
+      speed: 2, profile: "healthy", testing: true, pendingSettings: { speed: 2, profile: "advanced" },
+    });
+    // The new speed applies at once to the running test (no restart); the waiting profile change carries it.
     const run = await isopter(["simulate", "speed", "VR-0001", "100", "--json"], { env: env() });
-    const pending = (JSON.parse(run.stdout) as { headsets: SimulatedHeadset[] }).headsets[0]!;
-    expect(pending).toMatchObject({ speed: 60, testing: true, pendingSettings: { speed: 100, profile: "healthy" } });
-    const done = await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0001" && h.speed === 100), "VR-0001 restarted", 60_000);
-    expect(done.pendingSettings).toBeNull();
+    expect((JSON.parse(run.stdout) as { headsets: SimulatedHeadset[] }).headsets[0]).toMatchObject({
+      speed: 100, profile: "healthy", testing: true, pendingSettings: { speed: 100, profile: "advanced" },
+    });
+    const done = await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0001" && h.profile === "advanced"), "VR-0001 restarted", 60_000);
+    expect(done).toMatchObject({ speed: 100, pendingSettings: null });
     // The result of the test it was running was stored before the restart.
     const measured = await ok(server.url, "perimetry.get", { query: { id: device.perimetries[0]!.id } }, token);
     expect(measured.result).not.toBeNull();
