@@ -104,7 +104,7 @@ export const simulatorRemove = endpoint({
 });
 export const simulatorSettings = endpoint({
   name: "simulator.settings", method: "PATCH", path: "dev/simulator/headsets", body: HeadsetSettingsBodySchema, response: HeadsetListSchema, ...control,
-  ourDesign: "a new patient profile or speed restarts the headset with it (at once when idle, else after its running test)",
+  ourDesign: "a new speed applies at once, also mid-test; a new patient profile restarts the headset with it (at once when idle, else after its running test)",
 });
 export const simulatorFault = endpoint({
   name: "simulator.fault", method: "POST", path: "dev/simulator/faults", body: FaultBodySchema, response: FaultAnswerSchema, ...control,
