@@ -46,6 +46,8 @@ describe("home test lists", () => {
     ];
     const { recent, scheduled } = homeTestLists(list.map(fromExamination), true);
     expect(recent.map((e) => e.items.map((x) => x.id))).toEqual([["b1", "b2"]]);
+    // Listed in the order they ran, whatever order the list came in.
+    expect(homeTestLists([list[3]!, list[2]!].map(fromExamination), true).recent[0]!.items.map((x) => x.id)).toEqual(["b1", "b2"]);
     expect(scheduled.map((e) => e.items.map((x) => x.id))).toEqual([["a1", "a2"]]);
   });
   it("'Recent tests link to /patient/{patientId}/perimetry/{examinationId}': an appointment links its perimetry test; one without links its first test's own page", () => {

@@ -49,6 +49,9 @@ export const fromDevicesAndResults = (devices: ReadonlyArray<Device>, results: R
   return [...queued, ...results.filter((m) => !seen.has(m.id)).map((m) => fromMeasurement(m))];
 };
 
+const ranFirst = (a: TestItem, b: TestItem) =>
+  a.takenAt !== null && b.takenAt !== null ? (a.takenAt < b.takenAt ? -1 : a.takenAt > b.takenAt ? 1 : 0) : a.takenAt !== null ? -1 : b.takenAt !== null ? 1 : 0;
+
 const newestFirst = (a: TestEntry, b: TestEntry) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0);
 
 /**
@@ -65,7 +68,9 @@ export function homeTestLists(all: ReadonlyArray<TestItem>, byAppointment: boole
   }
   const recent: TestEntry[] = [];
   const scheduled: TestEntry[] = [];
-  for (const items of groups.values()) {
+  for (const group of groups.values()) {
+    // An appointment's tests in the order they ran, the ones still to run after them (in the order they came).
+    const items = [...group].sort(ranFirst);
     const done = items.every((t) => t.takenAt !== null);
     const at = items.map((t) => (done ? t.takenAt! : t.createdAt)).sort().at(-1)!;
     const item = items.find((t) => t.type === "perimetry") ?? items[0]!;
