@@ -1,4 +1,5 @@
 import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../model/enums.ts";
+import type { ExaminationConfig } from "../model/examination.ts";
 import type { MeasurementConfig } from "../model/measurement-config.ts";
 import type { Variant } from "./form-context.ts";
 
@@ -23,4 +24,22 @@ export const defaultMeasurementConfig = (variant: Variant): MeasurementConfig =>
   audioGuide: true,
   tutorial: false,
   notes: "",
+});
+
+/**
+ * The perimetry configuration of an examination (appointment variant, templates) from the measurement form's settings.
+ * The examination carries the SORS location count twice, as sorsLocations (the form's name) and sorsStage (the
+ * device's); they are kept equal.
+ */
+export const examinationConfigOf = (m: MeasurementConfig): ExaminationConfig => ({
+  pattern: m.pattern,
+  strategy: m.strategy,
+  stimuliUpdate: m.stimuliUpdate,
+  stimuliSize: m.stimuliSize,
+  stimuliShowtime: m.stimuliShowtime,
+  sorsLocations: m.sorsStage,
+  sorsStage: m.sorsStage,
+  playSound: m.playSound,
+  trackGaze: m.trackGaze,
+  audioGuide: m.audioGuide,
 });

@@ -10,6 +10,7 @@ import { applyConfigChange, type ConfigChange } from "../../core/rules/config-re
 import type { ConfigContext } from "../../core/rules/form-context.ts";
 import { amslerEyes } from "../../core/rules/eyes.ts";
 import { openMeasurementForm } from "../../core/rules/prefill.ts";
+import { examinationConfigOf } from "../../core/rules/defaults.ts";
 import { canSaveMeasurement } from "../../core/rules/required-fields.ts";
 import { patientPayload, validatePatientForm, type PatientDraft } from "../../core/rules/patient-form.ts";
 import { canGoNext, nextStep, openWizard, previousStep, primaryButtonLabel, type WizardContext, type WizardState } from "../../core/scheduling/wizard.ts";
@@ -65,10 +66,7 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const payloads = (): ExaminationPayload[] => state.tests.map((type, i) => {
     const s = settings[i]!;
     const p = s.perimetry;
-    const config: ExaminationConfig | null = type !== TestType.Perimetry ? null : {
-      pattern: p.pattern, strategy: p.strategy, stimuliUpdate: p.stimuliUpdate, stimuliSize: p.stimuliSize, stimuliShowtime: p.stimuliShowtime,
-      sorsLocations: p.sorsStage, sorsStage: p.sorsStage, playSound: p.playSound, trackGaze: p.trackGaze, audioGuide: p.audioGuide,
-    };
+    const config: ExaminationConfig | null = type !== TestType.Perimetry ? null : examinationConfigOf(p);
     return { patientId: state.patientId!, type, deviceSn: request.deviceSn, eye: type === TestType.Perimetry ? p.eye : s.eye, notes: "", config };
   });
 

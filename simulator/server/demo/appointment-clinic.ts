@@ -1,4 +1,4 @@
-import { Eye, Pattern, Role, Showtime, StimuliUpdate, StimulusSize, Strategy, TestType, type Language, type Sex } from "../../../core/model/enums.ts";
+import { Eye, Pattern, Role, StimulusSize, Strategy, TestType, type Language, type Sex } from "../../../core/model/enums.ts";
 import type { Examination, ExaminationConfig } from "../../../core/model/examination.ts";
 import type { Queryable } from "../db/database.ts";
 import { insertAppointment } from "../store/appointments.ts";
@@ -6,6 +6,7 @@ import { insertDevice } from "../store/devices.ts";
 import { insertExamination } from "../store/examinations.ts";
 import { newId } from "../store/ids.ts";
 import { demoResult } from "./results.ts";
+import { defaultMeasurementConfig, examinationConfigOf } from "../../../core/rules/defaults.ts";
 import { insertPatient } from "../store/patients.ts";
 import { insertTemplate } from "../store/templates.ts";
 import { insertDemoOrganisation } from "./organisation.ts";
@@ -38,17 +39,12 @@ const patients: ReadonlyArray<[string, Sex, Language, string]> = [
   ["Lotte Smit", 0, "nl", "1970-06-17"],
 ];
 
-const perimetryConfig = (pattern: Pattern, strategy: Strategy): ExaminationConfig => ({
+/** The form's defaults for the appointment variant (core/rules), with the demo's pattern and strategy. */
+const perimetryConfig = (pattern: Pattern, strategy: Strategy): ExaminationConfig => examinationConfigOf({
+  ...defaultMeasurementConfig("newer"),
   pattern,
   strategy,
-  stimuliUpdate: StimuliUpdate.Ms2000,
   stimuliSize: strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
-  stimuliShowtime: Showtime.Ms200,
-  sorsLocations: 36,
-  sorsStage: 36,
-  playSound: false,
-  trackGaze: true,
-  audioGuide: true,
 });
 
 type Planned = { readonly type: TestType; readonly eye: Eye; readonly config: ExaminationConfig | null };

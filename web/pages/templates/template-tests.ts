@@ -1,9 +1,9 @@
 import { Eye, TestType } from "../../../core/model/enums.ts";
-import type { ExaminationConfig, ExaminationPayload } from "../../../core/model/examination.ts";
+import type { ExaminationPayload } from "../../../core/model/examination.ts";
 import type { MeasurementBody } from "../../../core/model/measurement.ts";
 import type { MeasurementConfig } from "../../../core/model/measurement-config.ts";
 import type { TemplateFields, TemplateTest } from "../../../core/model/template.ts";
-import { defaultMeasurementConfig } from "../../../core/rules/defaults.ts";
+import { defaultMeasurementConfig, examinationConfigOf } from "../../../core/rules/defaults.ts";
 import { displayNameFor } from "../../../core/rules/display-name.ts";
 import type { ConfigContext, Variant } from "../../../core/rules/form-context.ts";
 import { normaliseConfig } from "../../../core/rules/form-dependencies.ts";
@@ -37,14 +37,8 @@ export const toMeasurementConfig = (test: TemplateTest, variant: Variant): Measu
 };
 
 /** The perimetry template test the form config stands for; sorsLocations and sorsStage are kept equal (model note). */
-export const fromMeasurementConfig = (m: MeasurementConfig): TemplateTest => {
-  const config: ExaminationConfig = {
-    pattern: m.pattern, strategy: m.strategy, stimuliUpdate: m.stimuliUpdate, stimuliSize: m.stimuliSize,
-    stimuliShowtime: m.stimuliShowtime, sorsLocations: m.sorsStage, sorsStage: m.sorsStage, playSound: m.playSound,
-    trackGaze: m.trackGaze, audioGuide: m.audioGuide,
-  };
-  return { type: TestType.Perimetry, eye: m.eye, config };
-};
+export const fromMeasurementConfig = (m: MeasurementConfig): TemplateTest =>
+  ({ type: TestType.Perimetry, eye: m.eye, config: examinationConfigOf(m) });
 
 export interface ScheduleTarget { readonly patient: { readonly id: string; readonly name: string }; readonly deviceSn: string }
 
