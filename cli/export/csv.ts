@@ -52,7 +52,7 @@ export function csvWriter(sink: TextSink, pattern: Pattern): ExportWriter {
   return {
     async write(r) {
       if (r.result.thresholds.length !== expected)
-        throw new Error(`result ${r.measurement.id}: ${r.result.thresholds.length} thresholds, the ${getPattern(pattern).label} header has ${expected}`);
+        throw new Error(`result ${r.test.id}: ${r.result.thresholds.length} thresholds, the ${getPattern(pattern).label} header has ${expected}`);
       if (!started) {
         started = true;
         await sink.write(visualFieldsHeader(pattern) + "\n");

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import dcmjs from "dcmjs";
+import { perimetryTestName } from "../../core/model/perimetry-test.ts";
 import { getPattern, pointsForEye } from "../../core/analytics/patterns.ts";
 import { RELIABILITY_LIMITS } from "../../core/analytics/reliability.ts";
 import { patternLabel, Sex } from "../../core/model/enums.ts";
@@ -64,7 +65,7 @@ export function opvDataset(r: ExportRecord): Record<string, unknown> {
     return item;
   });
 
-  const uid = (kind: string) => dicomUid(`${kind}:${r.measurement.id}`);
+  const uid = (kind: string) => dicomUid(`${kind}:${r.test.id}`);
   return {
     _meta: { TransferSyntaxUID: { Value: [TRANSFER_SYNTAX] } },
     SpecificCharacterSet: "ISO_IR 192",
@@ -81,7 +82,7 @@ export function opvDataset(r: ExportRecord): Record<string, unknown> {
     StudyDate: da(date),
     StudyTime: tm(time),
     ReferringPhysicianName: "",
-    StudyID: r.measurement.id.slice(0, 16),
+    StudyID: r.test.id.slice(0, 16),
     AccessionNumber: "",
     StudyDescription: `Perimetry ${patternLabel[res.pattern]}`,
     // General Series
@@ -89,11 +90,11 @@ export function opvDataset(r: ExportRecord): Record<string, unknown> {
     SeriesInstanceUID: uid("series"),
     SeriesNumber: 1,
     Laterality: laterality === "B" ? undefined : laterality,
-    SeriesDescription: r.measurement.displayName,
+    SeriesDescription: perimetryTestName(r.test),
     // General Equipment
     Manufacturer: "Isopter",
     ManufacturerModelName: res.deviceAlias ?? "VR headset",
-    DeviceSerialNumber: r.measurement.deviceSn ?? "",
+    DeviceSerialNumber: r.test.deviceSn ?? "",
     SoftwareVersions: "isopter 0.1.0",
     // Instance
     InstanceNumber: 1,

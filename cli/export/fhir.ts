@@ -94,7 +94,7 @@ const observationCategory = [{ coding: [coding(systems.observationCategory, "exa
 const reportCode = (label: string) => ({ coding: [coding(systems.loinc, REPORT_LOINC), coding(systems.snomed, "103752008", "Perimetry")], text: `Perimetry ${label}` });
 const conclusionOf = (r: ExportRecord) => {
   const rel = r.analysis().reliability;
-  return rel.reliable && r.measurement.reliable ? "Reliable test." : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
+  return rel.reliable && r.test.reliable ? "Reliable test." : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
 };
 
 /** The report and its observations for one result; the patient is referenced by fullUrl. */
@@ -103,7 +103,7 @@ export function fhirResources(r: ExportRecord): Array<{ fullUrl: string; resourc
   const effective = new Date(r.result.takenAt).toISOString();
   const bodySite = bodySiteOf(r.result.eye);
   const observations = presentIndices(r).map(({ d, value }) => {
-    const url = fullUrl("Observation", `${r.measurement.id}:${d.key}`);
+    const url = fullUrl("Observation", `${r.test.id}:${d.key}`);
     return {
       fullUrl: url,
       resource: {
@@ -119,13 +119,13 @@ export function fhirResources(r: ExportRecord): Array<{ fullUrl: string; resourc
       },
     };
   });
-  const reportUrl = fullUrl("DiagnosticReport", r.measurement.id);
+  const reportUrl = fullUrl("DiagnosticReport", r.test.id);
   const report = {
     fullUrl: reportUrl,
     resource: {
       resourceType: "DiagnosticReport",
       id: idOf(reportUrl),
-      identifier: [{ system: systems.measurementId, value: r.measurement.id }],
+      identifier: [{ system: systems.measurementId, value: r.test.id }],
       status: "final",
       code: reportCode(`${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`),
       subject,
@@ -164,7 +164,7 @@ export function fhirResourcesJson(r: ExportRecord): string {
   const bodySite = bodySiteJson[eye] ?? JSON.stringify(bodySiteOf(eye));
   // From the subject's value to the observation's value: the same for each of this result's observations.
   const subjectToValue = `${subject},"effectiveDateTime":${effective},"valueQuantity":{"value":`;
-  const observationIdPrefix = `${r.measurement.id}:`;
+  const observationIdPrefix = `${r.test.id}:`;
   let refs = "";
   let observations = "";
   for (const { d, afterId, afterValue } of observationParts) {
@@ -176,13 +176,13 @@ export function fhirResourcesJson(r: ExportRecord): string {
       `,\n{"fullUrl":"urn:uuid:${uuid}","resource":{"resourceType":"Observation","id":"${uuid}${afterId}${subjectToValue}` +
       `${String(round(raw, 4))}${afterValue}${bodySite}}}`;
   }
-  const reportUuid = stableUuid(`DiagnosticReport:${r.measurement.id}`);
+  const reportUuid = stableUuid(`DiagnosticReport:${r.test.id}`);
   const label = `${patternLabel[r.result.pattern]} ${eyeCode(eye)}`;
   let code = reportCodeJson.get(label);
   if (code === undefined) reportCodeJson.set(label, (code = JSON.stringify(reportCode(label))));
   const report =
     `{"fullUrl":"urn:uuid:${reportUuid}","resource":{"resourceType":"DiagnosticReport","id":"${reportUuid}",` +
-    `"identifier":[{"system":${identifierSystem},"value":${q(r.measurement.id)}}],"status":"final",` +
+    `"identifier":[{"system":${identifierSystem},"value":${q(r.test.id)}}],"status":"final",` +
     `"code":${code},"subject":${subject},` +
     `"effectiveDateTime":${effective},"issued":${effective},"result":[${refs}],"conclusion":${q(conclusionOf(r))}}}`;
   return report + observations;

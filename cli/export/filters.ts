@@ -13,7 +13,7 @@ export interface ExportFilters {
 }
 
 export function matchesFilters(r: ExportRecord, f: ExportFilters): boolean {
-  if (r.measurement.trashedAt !== null) return false;
+  if (r.test.trashedAt !== null) return false;
   if (f.pattern !== undefined && r.result.pattern !== f.pattern) return false;
   if (f.eye !== undefined && r.result.eye !== f.eye) return false;
   if (f.from !== undefined || f.to !== undefined) {
@@ -21,7 +21,7 @@ export function matchesFilters(r: ExportRecord, f: ExportFilters): boolean {
     if (f.from !== undefined && date < f.from) return false;
     if (f.to !== undefined && date > f.to) return false;
   }
-  if (f.reliableOnly && !(r.measurement.reliable && r.analysis().reliability.reliable)) return false;
+  if (f.reliableOnly && !(r.test.reliable && r.analysis().reliability.reliable)) return false;
   return true;
 }
 

@@ -1,12 +1,24 @@
 import { ageAtTest, analyseResult, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import type { Examination } from "../../core/model/examination.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import type { Patient } from "../../core/model/patient.ts";
+import { storedFromExamination, storedFromMeasurement, type StoredPerimetryTest } from "../../core/model/perimetry-test.ts";
 
-/** One result on its way out: the patient, the measurement it completes, the age on the test day, and its analysis. */
+/** What the server stored for a test: a measurement (measurement variant) or a perimetry examination (appointment variant). */
+export type StoredTest =
+  | { readonly kind: "measurement"; readonly measurement: Measurement }
+  | { readonly kind: "examination"; readonly examination: Examination };
+
+/**
+ * One result on its way out: the patient, the perimetry test it completes (core/model/perimetry-test.ts: a measurement
+ * or a perimetry examination read the same way, with the same defaults as the web), what was stored, the age on the
+ * test day, and its analysis.
+ */
 export interface ExportRecord {
   readonly patient: Patient;
-  readonly measurement: Measurement;
+  readonly test: StoredPerimetryTest & { readonly result: MeasurementResult };
+  readonly stored: StoredTest;
   readonly result: MeasurementResult;
   /** Completed years on the test day. */
   readonly age: number;
@@ -14,15 +26,15 @@ export interface ExportRecord {
   analysis(): ResultAnalysis;
 }
 
-/** The record of a measurement, or null when it has no result yet (scheduled, or still running). */
-export function exportRecord(patient: Patient, measurement: Measurement): ExportRecord | null {
-  const result = measurement.result;
-  if (result === null) return null;
+function recordOf(patient: Patient, test: StoredPerimetryTest | null, stored: StoredTest): ExportRecord | null {
+  const result = test?.result ?? null;
+  if (test === null || result === null) return null;
   const age = ageAtTest(patient.birthdate, result.takenAt);
   let analysis: ResultAnalysis | undefined;
   return {
     patient,
-    measurement,
+    test: { ...test, result },
+    stored,
     result,
     age,
     analysis: () =>
@@ -39,6 +51,18 @@ export function exportRecord(patient: Patient, measurement: Measurement): Export
   };
 }
 
+/** The record of a measurement, or null when it has no result yet (scheduled, or still running). */
+export const exportRecord = (patient: Patient, measurement: Measurement): ExportRecord | null =>
+  recordOf(patient, storedFromMeasurement(measurement), { kind: "measurement", measurement });
+
+/** The record of a perimetry examination, or null when it is not taken (no perimetry result) or not perimetry. */
+export const examinationRecord = (patient: Patient, examination: Examination): ExportRecord | null =>
+  recordOf(patient, storedFromExamination(examination), { kind: "examination", examination });
+
+/** A patient's records oldest first; equal instants by id, so every path gives the same order. */
+export const byTakenAt = (records: ExportRecord[]): ExportRecord[] =>
+  records.sort((a, b) => Date.parse(a.result.takenAt) - Date.parse(b.result.takenAt) || (a.test.id < b.test.id ? -1 : a.test.id > b.test.id ? 1 : 0));
+
 /** The test day as YYYY-MM-DD and the time as HH:MM:SS, in UTC (takenAt is an instant). */
 export function takenAtParts(takenAt: string): { date: string; time: string } {
   const iso = new Date(takenAt).toISOString();
@@ -52,5 +76,5 @@ export const eyeCode = (eye: number): "OD" | "OS" | "OU" => (eye === 0 ? "OD" : 
 
 export function recordFileName(r: ExportRecord, extension: string): string {
   const { date } = takenAtParts(r.result.takenAt);
-  return `${fileNamePart(r.patient.id)}_${date}_${eyeCode(r.result.eye)}_${fileNamePart(r.measurement.id)}.${extension}`;
+  return `${fileNamePart(r.patient.id)}_${date}_${eyeCode(r.result.eye)}_${fileNamePart(r.test.id)}.${extension}`;
 }

@@ -1,18 +1,21 @@
 import { ApiError } from "../../core/model/contract/errors.ts";
 import type { PerimetryPage, PerimetryPageFilter } from "../../core/model/contract/index.ts";
-import type { Eye, Pattern } from "../../core/model/enums.ts";
+import { type Eye, type Pattern, TestType } from "../../core/model/enums.ts";
+import type { Examination } from "../../core/model/examination.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import type { Api } from "../../core/ports.ts";
-import { exportRecord, type ExportRecord } from "./record.ts";
+import { byTakenAt, examinationRecord, exportRecord, type ExportRecord } from "./record.ts";
 
-// Where exported results come from, through the Api port.
+// Where exported results come from, through the Api port. A result is a measurement's (measurement variant) or a
+// taken perimetry examination's (appointment variant); a clinic that switched variants has both, exported as one
+// history (record.ts, core/model/perimetry-test.ts).
 // - The whole organisation: perimetry.page, the results across patients a page at a time (patients by id, each
 //   patient's results oldest first; the server applies the date, pattern and eye filters). The next page is asked
 //   for while this one is written, never more: the memory an export needs is two pages and one patient's results,
 //   whatever the size of the organisation.
 // - A list of patients, or a backend without perimetry.page (it answers 404): patient by patient (patient.search
-//   pages for the organisation, then perimetry.all per patient). A few patients are asked for ahead of the one being
+//   pages for the organisation, then perimetry.all and examination.all per patient). A few patients are asked for ahead of the one being
 //   written (READ_AHEAD), so round trips overlap with writing, but never more.
 
 export type Selection =
@@ -68,12 +71,33 @@ async function* patientRefs(api: Api, selection: Selection, events: SourceEvents
 interface Fetched {
   readonly patient: Patient;
   readonly measurements: readonly Measurement[];
+  readonly examinations: readonly Examination[];
 }
 
-function fetchPatient(api: Api, ref: PatientRef): Promise<Fetched> {
+/** examination.all, once a backend has answered that it has no such call: none (it stores measurements only). */
+interface ExaminationCalls {
+  unknown: boolean;
+}
+
+async function takenPerimetryExaminations(api: Api, patientId: string, calls: ExaminationCalls): Promise<readonly Examination[]> {
+  if (calls.unknown) return [];
+  try {
+    return await api.call("examination.all", { query: { patientId, examinationType: TestType.Perimetry, taken: true } });
+  } catch (e) {
+    if (!unknownCall(e)) throw e;
+    calls.unknown = true;
+    return [];
+  }
+}
+
+function fetchPatient(api: Api, ref: PatientRef, calls: ExaminationCalls): Promise<Fetched> {
   const run = async () => {
     const patient = "patient" in ref ? ref.patient : await api.call("patient.get", { query: { id: ref.id } });
-    return { patient, measurements: await api.call("perimetry.all", { query: { patientId: patient.id } }) };
+    const [measurements, examinations] = await Promise.all([
+      api.call("perimetry.all", { query: { patientId: patient.id } }),
+      takenPerimetryExaminations(api, patient.id, calls),
+    ]);
+    return { patient, measurements, examinations };
   };
   const pending = run();
   pending.catch(() => undefined); // a failure surfaces when its turn comes (awaited below), not as an unhandled rejection
@@ -119,9 +143,6 @@ async function firstPage(api: Api, filter: PerimetryPageFilter, quantity: number
   }
 }
 
-/** A patient's records, oldest first (stable: equal instants keep the server's order). */
-const byTakenAt = (records: ExportRecord[]) => records.sort((a, b) => Date.parse(a.result.takenAt) - Date.parse(b.result.takenAt));
-
 async function* pagedResults(api: Api, filter: PerimetryPageFilter, quantity: number, first: PerimetryPage, events: SourceEvents): AsyncGenerator<ExportRecord> {
   events.patientsTotal?.(first.total?.patients ?? first.patients.length);
   // The patient being gathered: its results may run on into the next page.
@@ -134,19 +155,30 @@ async function* pagedResults(api: Api, filter: PerimetryPageFilter, quantity: nu
       next = api.call("perimetry.page", { body: { filter, after: page.next, quantity } });
       next.catch(() => undefined); // surfaces when awaited below, after this page's results
     }
+    // A page's results come by patient (page.patients, in order), split by kind: each patient's records are its
+    // measurements and its examinations of the page, ordered within the patient by byTakenAt.
     const patients = new Map(page.patients.map((p) => [p.id, p]));
-    for (const m of page.entries) {
-      if (patient === null || m.patientId !== patient.id) {
+    const ofPatient = new Map<string, ExportRecord[]>();
+    const add = (patientId: string, id: string, record: (p: Patient) => ExportRecord | null) => {
+      const p = patients.get(patientId);
+      if (!p) throw new Error(`perimetry.page answered result ${id} without its patient ${patientId}`);
+      let list = ofPatient.get(patientId);
+      if (!list) ofPatient.set(patientId, (list = []));
+      const r = record(p);
+      if (r) list.push(r);
+    };
+    for (const m of page.entries) add(m.patientId, m.id, (p) => exportRecord(p, m));
+    for (const e of page.examinations ?? []) add(e.patientId, e.id, (p) => examinationRecord(p, e));
+    for (const p of page.patients) {
+      if (patient === null || p.id !== patient.id) {
         if (patient !== null) {
           for (const r of byTakenAt(records)) yield r;
           events.patientDone?.(patient);
         }
-        patient = patients.get(m.patientId) ?? null;
-        if (patient === null) throw new Error(`perimetry.page answered result ${m.id} without its patient ${m.patientId}`);
+        patient = p;
         records = [];
       }
-      const r = exportRecord(patient, m);
-      if (r) records.push(r);
+      records.push(...(ofPatient.get(p.id) ?? []));
     }
     page = next === null ? null : await next;
   }
@@ -159,26 +191,31 @@ async function* pagedResults(api: Api, filter: PerimetryPageFilter, quantity: nu
 /** Patient by patient: the list given, or the organisation through patient.search. */
 async function* perPatientResults(api: Api, selection: Selection, events: SourceEvents, readAhead: number): AsyncGenerator<ExportRecord> {
   const refs = patientRefs(api, selection, events);
+  const calls: ExaminationCalls = { unknown: false };
   const queue: Array<Promise<Fetched>> = [];
   let exhausted = false;
   const fill = async (limit: number) => {
     while (!exhausted && queue.length < limit) {
       const next = await refs.next();
       if (next.done) exhausted = true;
-      else queue.push(fetchPatient(api, next.value));
+      else queue.push(fetchPatient(api, next.value, calls));
     }
   };
   await fill(1);
   while (queue.length > 0) {
     const current = queue.shift()!;
     await fill(readAhead); // the patients after this one, fetched while this one is written
-    const { patient, measurements } = await current;
-    const records = measurements.flatMap((m) => {
+    const { patient, measurements, examinations } = await current;
+    const records: ExportRecord[] = [];
+    for (const m of measurements) {
       const r = exportRecord(patient, m);
-      return r ? [r] : [];
-    });
-    records.sort((a, b) => Date.parse(a.result.takenAt) - Date.parse(b.result.takenAt));
-    for (const r of records) yield r;
+      if (r) records.push(r);
+    }
+    for (const e of examinations) {
+      const r = examinationRecord(patient, e);
+      if (r) records.push(r);
+    }
+    for (const r of byTakenAt(records)) yield r;
     events.patientDone?.(patient);
     if (queue.length === 0) await fill(1);
   }

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { Eye, Pattern } from "../../core/model/enums.ts";
 import { matchesFilters, patternOption, eyeOption } from "../../cli/export/filters.ts";
-import { exportRecord } from "../../cli/export/record.ts";
+import { examinationRecord, exportRecord } from "../../cli/export/record.ts";
+import { jsonOf } from "../../cli/export/json.ts";
 import { runExport } from "../../cli/export/run-export.ts";
 import { READ_AHEAD, RESULTS_PAGE_SIZE, resultsOf } from "../../cli/export/source.ts";
 import { ApiError } from "../../core/model/contract/errors.ts";
 import type { Api } from "../../core/ports.ts";
 import type { ExportRecord } from "../../cli/export/record.ts";
-import { fakeApi, sampleMeasurement, samplePatient, type FakeClinic } from "./fixtures.ts";
+import { examinationsOf, fakeApi, sampleExamination, sampleMeasurement, samplePatient, type FakeClinic } from "./fixtures.ts";
 
 const p = samplePatient(2);
 const rec = (o: Parameters<typeof sampleMeasurement>[2]) => exportRecord(p, sampleMeasurement(p, 0, o))!;
@@ -99,7 +100,7 @@ describe("the organisation through perimetry.page", () => {
     for await (const r of resultsOf(api, { kind: "organisation" }, {}, READ_AHEAD, { filters, ...(pageSize ? { pageSize } : {}) })) out.push(r);
     return out;
   };
-  const key = (r: ExportRecord) => `${r.patient.id}/${r.measurement.id}`;
+  const key = (r: ExportRecord) => `${r.patient.id}/${r.test.id}`;
   // Takes out of order within a patient (k = 2 is the oldest), one eye left, one 10-2, one without a result.
   const clinic: FakeClinic = {
     patients: 9,
@@ -191,5 +192,83 @@ describe("the organisation through perimetry.page", () => {
     expect(got.length).toBeGreaterThanOrEqual(5);
     expect(got.length).toBeLessThanOrEqual(10);
     expect(inner.calls.filter((c) => c === "perimetry.all")).toEqual([]);
+  });
+});
+
+describe("perimetry examinations (appointment variant)", () => {
+  const all = async (api: Api, pageSize?: number, filters = {}) => {
+    const out: ExportRecord[] = [];
+    for await (const r of resultsOf(api, { kind: "organisation" }, {}, READ_AHEAD, { filters, ...(pageSize ? { pageSize } : {}) })) out.push(r);
+    return out;
+  };
+  const key = (r: ExportRecord) => `${r.patient.id}/${r.stored.kind}/${r.test.id}`;
+  // Two measurements and three examinations a patient, their days interleaved; the last examination of patient 3 is
+  // not taken yet, and patient 6's are 10-2 left-eye tests.
+  const clinic: FakeClinic = {
+    patients: 7,
+    resultsPerPatient: 2,
+    examinationsPerPatient: 3,
+    examinationOptions: (i, k) => ({
+      takenAt: new Date(Date.UTC(2022, 0, 1 + k * 20 + i)).toISOString(),
+      withResult: !(i === 3 && k === 2),
+      ...(i === 6 ? { pattern: Pattern.P10_2, eye: Eye.Left } : {}),
+    }),
+    options: (i, k) => ({ takenAt: new Date(Date.UTC(2022, 0, 11 + k * 20 + i)).toISOString() }),
+  };
+
+  it("a taken perimetry examination maps to a record as the web reads it: its id, no name of its own, not marked unreliable", () => {
+    const p = samplePatient(1);
+    const e = sampleExamination(p, 3);
+    const r = examinationRecord(p, e)!;
+    expect(r.test).toMatchObject({ id: e.id, source: "examination", eye: e.eye, displayName: null, reliable: true, appointmentId: e.appointmentId, deviceSn: e.deviceSn });
+    expect(r.result).toBe(e.result);
+    expect(r.stored).toEqual({ kind: "examination", examination: e });
+    // Not taken, or not perimetry: nothing to export.
+    expect(examinationRecord(p, sampleExamination(p, 4, { withResult: false }))).toBeNull();
+    expect(examinationRecord(p, { ...e, type: "amsler" })).toBeNull();
+    // JSON says which kind it is, with the examination (its appointment) in place of a measurement.
+    const json = jsonOf(r) as Record<string, unknown>;
+    expect(json.kind).toBe("examination");
+    expect(json).not.toHaveProperty("measurement");
+    expect(json.examination).toMatchObject({ id: e.id, appointmentId: e.appointmentId, type: "perimetry" });
+    expect(json.examination).not.toHaveProperty("result");
+    expect((jsonOf(exportRecord(p, sampleMeasurement(p, 0))!) as { kind: string }).kind).toBe("measurement");
+  });
+
+  it("per patient: examination.all's taken perimetry examinations beside the measurements, oldest first", async () => {
+    const api = fakeApi({ ...clinic, pageCall: false });
+    const got = await all(api);
+    expect(got).toHaveLength(7 * (2 + 3) - 1);
+    for (let i = 0; i < 7; i++) {
+      const mine = got.filter((r) => r.patient.id === samplePatient(i).id);
+      const taken = examinationsOf(clinic, i).filter((e) => e.taken).map((e) => e.id);
+      expect(mine.filter((r) => r.stored.kind === "examination").map((r) => r.test.id).sort()).toEqual(taken.sort());
+      expect(mine.map((r) => r.result.takenAt)).toEqual(mine.map((r) => r.result.takenAt).sort());
+    }
+    // Interleaved by day, not measurements then examinations.
+    expect(got.filter((r) => r.patient.id === "p00000").map((r) => r.stored.kind)).toEqual(["examination", "measurement", "examination", "measurement", "examination"]);
+    expect(api.calls.filter((c) => c === "examination.all")).toHaveLength(7);
+  });
+
+  it("the organisation through perimetry.page gives exactly the per-patient records, across page boundaries and with filters", async () => {
+    const perPatient = await all(fakeApi({ ...clinic, pageCall: false }));
+    for (const size of [1, 3, 4, 7, 200]) {
+      const paged = fakeApi(clinic);
+      const viaPages = await all(paged, size);
+      expect(viaPages.map(key), `page size ${size}`).toEqual(perPatient.map(key));
+      expect(viaPages.map((r) => JSON.stringify(jsonOf(r)))).toEqual(perPatient.map((r) => JSON.stringify(jsonOf(r))));
+      expect(paged.calls.filter((c) => c !== "perimetry.page")).toEqual([]);
+    }
+    const filters = { pattern: Pattern.P10_2, eye: Eye.Left };
+    const tenTwo = await all(fakeApi(clinic), 2, filters);
+    expect(tenTwo.map(key)).toEqual(perPatient.filter((r) => r.result.pattern === Pattern.P10_2 && r.result.eye === Eye.Left).map(key));
+    expect(tenTwo.map(key)).toEqual(examinationsOf(clinic, 6).map((e) => `p00006/examination/${e.id}`));
+  });
+
+  it("a backend without examination.all (404) is asked once, and its measurements are exported", async () => {
+    const api = fakeApi({ ...clinic, pageCall: false, examinationCall: false });
+    const got = await all(api);
+    expect(got.map((r) => r.stored.kind)).toEqual(Array(7 * 2).fill("measurement"));
+    expect(api.calls.filter((c) => c === "examination.all")).toHaveLength(1);
   });
 });

@@ -20,6 +20,7 @@ const routes: Record<string, string> = {
   "GET /api/patient": "patient.get",
   "POST /api/patient/search": "patient.search",
   "GET /api/perimetry/all": "perimetry.all",
+  "GET /api/examination/all": "examination.all",
   "POST /api/perimetry/page": "perimetry.page",
 };
 

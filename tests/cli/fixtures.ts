@@ -3,7 +3,8 @@
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
 import { ApiError } from "../../core/model/contract/errors.ts";
-import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
+import { Eye, Pattern, Strategy, TestType } from "../../core/model/enums.ts";
+import type { Examination } from "../../core/model/examination.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import type { Api } from "../../core/ports.ts";
@@ -131,16 +132,51 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
   } as Measurement;
 }
 
+/**
+ * A perimetry examination (appointment variant) of an appointment of the patient's, taken with the result the
+ * measurement sampleMeasurement(patient, k, o) would have (withResult: false gives one not taken yet).
+ */
+export function sampleExamination(patient: Patient, k: number, o: SampleOptions = {}): Examination {
+  const m = sampleMeasurement(patient, k, o);
+  const id = `${patient.id}-e${k}`;
+  return {
+    id,
+    patientId: patient.id,
+    type: TestType.Perimetry,
+    eye: m.eye,
+    notes: k % 2 === 0 ? "" : `exam note ${k}`,
+    taken: m.result !== null,
+    appointmentId: `${patient.id}-a${k % 2}`,
+    deviceSn: m.deviceSn,
+    result: m.result && { ...m.result, measurementId: id },
+    config: {
+      pattern: m.pattern, strategy: m.strategy, stimuliUpdate: m.stimuliUpdate, stimuliSize: m.stimuliSize, stimuliShowtime: m.stimuliShowtime,
+      sorsLocations: m.sorsStage, sorsStage: m.sorsStage, playSound: m.playSound, trackGaze: m.trackGaze, audioGuide: m.audioGuide,
+    },
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+    trashedAt: null,
+  } as Examination;
+}
+
 export interface FakeClinic {
   readonly patients: number;
   readonly resultsPerPatient: number;
   readonly options?: (patientIndex: number, k: number) => SampleOptions;
+  /** Perimetry examinations per patient (appointment variant; default none), the k-th as sampleExamination(p, resultsPerPatient + k). */
+  readonly examinationsPerPatient?: number;
+  readonly examinationOptions?: (patientIndex: number, k: number) => SampleOptions;
+  /** false: a backend without examination.all (answers 404 for it). */
+  readonly examinationCall?: boolean;
   /** false: a backend without perimetry.page (answers 404 for it, as an older or other compatible backend would). */
   readonly pageCall?: boolean;
 }
 
+/** A result on perimetry.page: a measurement or a perimetry examination, both with a MeasurementResult. */
+type Paged = { readonly id: string; readonly patientId: string; readonly trashedAt: string | null; readonly result: Measurement["result"] };
+
 /** perimetry.page's order within a patient: takenAt, then id, as text in byte order (the server's collate "C"). */
-const byTakenAtThenId = (a: Measurement, b: Measurement) =>
+const byTakenAtThenId = (a: Paged, b: Paged) =>
   a.result!.takenAt < b.result!.takenAt ? -1 : a.result!.takenAt > b.result!.takenAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 interface PageFilter {
@@ -150,14 +186,20 @@ interface PageFilter {
   readonly eye: number | null;
 }
 
-const keeps = (f: PageFilter, m: Measurement) => {
+const keeps = (f: PageFilter, m: Paged) => {
   const r = m.result;
   if (r === null || m.trashedAt !== null) return false;
   const day = new Date(r.takenAt).toISOString().slice(0, 10);
   return (f.pattern === null || r.pattern === f.pattern) && (f.eye === null || r.eye === f.eye) && (f.from === null || day >= f.from) && (f.to === null || day <= f.to);
 };
 
-/** The Api port over a generated clinic: patient.get, patient.search (paged), perimetry.all and perimetry.page. */
+/** A patient's perimetry examinations in a generated clinic (taken or not). */
+export const examinationsOf = (clinic: FakeClinic, i: number): Examination[] => {
+  const p = samplePatient(i);
+  return Array.from({ length: clinic.examinationsPerPatient ?? 0 }, (_, k) => sampleExamination(p, clinic.resultsPerPatient + k, clinic.examinationOptions?.(i, k)));
+};
+
+/** The Api port over a generated clinic: patient.get, patient.search (paged), perimetry.all, examination.all and perimetry.page. */
 export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
   const calls: string[] = [];
   const indexOf = (id: string) => {
@@ -183,23 +225,31 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
           const p = samplePatient(i);
           return Array.from({ length: clinic.resultsPerPatient }, (_, k) => sampleMeasurement(p, k, clinic.options?.(i, k)));
         }
+        case "examination.all": {
+          if (clinic.examinationCall === false) break;
+          // Through fake-backend.ts the query comes as text ("true"), through the Api port as a boolean.
+          const { patientId, examinationType, taken } = input.query as { patientId: string; examinationType?: string; taken?: boolean | string };
+          return examinationsOf(clinic, indexOf(patientId)).filter(
+            (e) => (examinationType === undefined || e.type === examinationType) && (taken === undefined || e.taken === (String(taken) === "true")),
+          );
+        }
         case "perimetry.page": {
           if (clinic.pageCall === false) break;
           // Patients by id (p00000, p00001, ... is index order), each patient's results by takenAt then id; the cursor
           // is the last result's [patient index, takenAt, id], as opaque to the client as the server's.
           const { filter, after, quantity } = input.body as { filter: PageFilter; after: string | null; quantity: number };
           const cursor = after === null ? null : (JSON.parse(after) as [number, string, string]);
-          const resultsOf = (i: number) => {
+          const resultsOf = (i: number): Paged[] => {
             const p = samplePatient(i);
-            return Array.from({ length: clinic.resultsPerPatient }, (_, k) => sampleMeasurement(p, k, clinic.options?.(i, k)))
-              .filter((m) => keeps(filter, m))
-              .sort(byTakenAtThenId);
+            const ms: Paged[] = Array.from({ length: clinic.resultsPerPatient }, (_, k) => sampleMeasurement(p, k, clinic.options?.(i, k)));
+            const es = examinationsOf(clinic, i) as unknown as Paged[];
+            return [...ms, ...es].filter((m) => keeps(filter, m)).sort(byTakenAtThenId);
           };
-          const entries: Measurement[] = [];
+          const entries: Paged[] = [];
           let more = false;
           for (let i = cursor?.[0] ?? 0; i < clinic.patients && !more; i++)
             for (const m of resultsOf(i)) {
-              if (cursor && i === cursor[0] && byTakenAtThenId(m, { id: cursor[2], result: { takenAt: cursor[1] } } as Measurement) <= 0) continue;
+              if (cursor && i === cursor[0] && byTakenAtThenId(m, { id: cursor[2], result: { takenAt: cursor[1] } } as Paged) <= 0) continue;
               if (entries.length === quantity) {
                 more = true;
                 break;
@@ -210,7 +260,7 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
           const patientIds = [...new Set(entries.map((m) => m.patientId))];
           const counted = () => {
             // Without options every sample is a 24-2 result: the count needs no generation (the bench's 10,000).
-            const plain = !clinic.options && filter.from === null && filter.to === null && filter.eye === null && (filter.pattern === null || filter.pattern === Pattern.P24_2);
+            const plain = !clinic.options && !clinic.examinationsPerPatient && filter.from === null && filter.to === null && filter.eye === null && (filter.pattern === null || filter.pattern === Pattern.P24_2);
             if (plain) return { results: clinic.patients * clinic.resultsPerPatient, patients: clinic.resultsPerPatient > 0 ? clinic.patients : 0 };
             let results = 0, patients = 0;
             for (let i = 0; i < clinic.patients; i++) {
@@ -220,8 +270,10 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
             }
             return { results, patients };
           };
+          const isExamination = (m: Paged) => "type" in m;
           return {
-            entries,
+            entries: entries.filter((m) => !isExamination(m)),
+            ...(clinic.examinationsPerPatient ? { examinations: entries.filter(isExamination) } : {}),
             patients: patientIds.map((id) => samplePatient(indexOf(id))),
             next: more && last ? JSON.stringify([indexOf(last.patientId), last.result!.takenAt, last.id]) : null,
             total: after === null ? counted() : null,

@@ -9,70 +9,19 @@ import { patternsWithGeometry, getPattern } from "../../core/analytics/patterns.
 import type { MarkedResult } from "../../core/analytics/progression/baseline.ts";
 import type { ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import { isScreening } from "../../core/plots/screening.ts";
-import { Eye, Pattern, TestType, type Strategy } from "../../core/model/enums.ts";
-import { isMeasurementResult, type Examination } from "../../core/model/examination.ts";
-import type { Measurement } from "../../core/model/measurement.ts";
+import { Eye, Pattern } from "../../core/model/enums.ts";
+import type { PerimetryTest } from "../../core/model/perimetry-test.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 
-/**
- * One perimetry test as the result page shows it, whichever variant stored it: a measurement (measurement variant) or
- * a perimetry examination (appointment variant). A clinic that switched variants keeps both, so the page reads both
- * and draws them as one history. Baseline and unreliable marks are local-storage ids (use-marks.ts), so they apply to
- * either; only notes are saved on the server, each through its own call (`source`).
- */
-export interface PerimetryTest {
-  readonly id: string;
-  readonly source: "measurement" | "examination";
-  readonly patientId: string;
-  readonly eye: Eye;
-  readonly pattern: Pattern;
-  readonly strategy: Strategy;
-  /** The measurement's name; an examination has none. */
-  readonly displayName: string | null;
-  readonly notes: string;
-  readonly result: MeasurementResult | null;
-  readonly createdAt: string;
-  readonly trashedAt: string | null;
-}
+// One perimetry test as the result page shows it, whichever variant stored it (a measurement or a perimetry
+// examination): the mapping lives in core, shared with the CLI's export. Baseline and unreliable marks are
+// local-storage ids (use-marks.ts), so they apply to either; only notes are saved on the server, each through its own
+// call (`source`).
+export { fromExamination, fromMeasurement, perimetryTests, testDate, type PerimetryTest } from "../../core/model/perimetry-test.ts";
 
 export type WithResult = PerimetryTest & { readonly result: MeasurementResult };
 
 export const hasResult = (m: PerimetryTest): m is WithResult => m.result !== null;
-
-export const fromMeasurement = (m: Measurement): PerimetryTest => ({
-  id: m.id, source: "measurement", patientId: m.patientId, eye: m.eye, pattern: m.pattern, strategy: m.strategy,
-  displayName: m.displayName, notes: m.notes, result: m.result, createdAt: m.createdAt, trashedAt: m.trashedAt,
-});
-
-/**
- * A perimetry examination as a perimetry test: its result is a MeasurementResult, and its eye, pattern and strategy
- * are the result's (what was run) or, before it is taken, its configuration's. Null for another test type, or for a
- * perimetry examination with neither a perimetry result nor a configuration (nothing to show).
- */
-export function fromExamination(e: Examination): PerimetryTest | null {
-  if (e.type !== TestType.Perimetry) return null;
-  const result = isMeasurementResult(e.result) ? e.result : null;
-  const run = result ?? e.config;
-  if (!run) return null;
-  return {
-    id: e.id, source: "examination", patientId: e.patientId, eye: result?.eye ?? e.eye, pattern: run.pattern, strategy: run.strategy,
-    displayName: null, notes: e.notes, result, createdAt: e.createdAt, trashedAt: e.trashedAt,
-  };
-}
-
-/** When a test happened: its result's time, or when it was created while still waiting. */
-export const testDate = (m: Pick<PerimetryTest, "result" | "createdAt">): string => m.result?.takenAt ?? m.createdAt;
-
-/** A patient's measurements and perimetry examinations as one list, oldest first (each id once). */
-export function perimetryTests(measurements: readonly Measurement[], examinations: readonly Examination[]): PerimetryTest[] {
-  const tests: PerimetryTest[] = measurements.map(fromMeasurement);
-  const seen = new Set(tests.map((m) => m.id));
-  for (const e of examinations) {
-    const test = seen.has(e.id) ? null : fromExamination(e);
-    if (test) tests.push(test);
-  }
-  return tests.sort((a, b) => testDate(a).localeCompare(testDate(b)) || a.id.localeCompare(b.id));
-}
 
 /**
  * A result is valid when it has a value for every location of its pattern (a test stopped early or sent with a

@@ -43,7 +43,7 @@ export function headerScene(r: ExportRecord, width: number, height: number): Sce
     text(0, 48, `ID ${p.uniqueId}   born ${p.birthdate} (${r.age} y)   ${sexNames[p.gender] ?? ""}`, { size: 9, anchor: "start" }),
     text(0, 64, `${patternLabel[res.pattern]}   ${strategyNames[res.strategy] ?? ""}   ${eyeNames[res.eye]}`, { size: 9, anchor: "start" }),
     text(0, 78, `${date} ${time} UTC   duration ${hhmmss(res.examinationTimeInSeconds).replace(/^00:/, "")}   ${res.presentations} presentations`, { size: 9, anchor: "start" }),
-    text(0, 92, `Device ${res.deviceAlias ?? r.measurement.deviceSn ?? "–"}   background ${res.background} asb`, { size: 9, anchor: "start", fill: "plot-ink-muted" }),
+    text(0, 92, `Device ${res.deviceAlias ?? r.test.deviceSn ?? "–"}   background ${res.background} asb`, { size: 9, anchor: "start", fill: "plot-ink-muted" }),
     text(0, 104, `Normative database: ${a.normative?.normativeVersion ?? "none"}`, { size: 9, anchor: "start", fill: "plot-ink-muted" }),
   ];
   const rel = a.reliability;
@@ -67,7 +67,7 @@ export function headerScene(r: ExportRecord, width: number, height: number): Sce
     text(colX, 8 + i * 12, k, { size: 9, anchor: "start", fill: "plot-ink-muted" }),
     text(width, 8 + i * 12, v, { size: 9, anchor: "end", tabular: true }),
   ]);
-  const reliable = rel.reliable && r.measurement.reliable;
+  const reliable = rel.reliable && r.test.reliable;
   right.push(
     text(colX, 8 + rows.length * 12 + 4, reliable ? "Reliable" : `Unreliable${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked)"}`, {
       size: 9, anchor: "start", weight: "bold", fill: reliable ? "plot-ink" : "plot-notice",
@@ -124,7 +124,7 @@ export function reportPdf(r: ExportRecord, creationDate?: Date): Buffer {
   const { date } = takenAtParts(r.result.takenAt);
   return pdfDocument([{ width: A4.width, height: A4.height, content: reportPage(r) }], {
     title: `Perimetry ${patternLabel[r.result.pattern]} ${eyeNames[r.result.eye]} ${date}: ${r.patient.name}`,
-    subject: `Isopter result ${r.measurement.id}`,
+    subject: `Isopter result ${r.test.id}`,
     ...(creationDate ? { creationDate } : {}),
   });
 }

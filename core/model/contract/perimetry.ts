@@ -1,5 +1,6 @@
 import { Schema } from "effect";
 import { EyeSchema, PatternSchema } from "../enums.ts";
+import { ExaminationSchema } from "../examination.ts";
 import { DeviceSnSchema, IdSchema, IsoDateSchema } from "../ids.ts";
 import { MeasurementBodySchema, MeasurementSchema } from "../measurement.ts";
 import { MeasurementResultSchema } from "../measurement-result.ts";
@@ -41,9 +42,17 @@ export const PerimetryPageBodySchema = Schema.Struct({
 export type PerimetryPageBody = Schema.Schema.Type<typeof PerimetryPageBodySchema>;
 
 export const PerimetryPageSchema = Schema.Struct({
-  /** Measurements with a result, by patient id, then oldest takenAt first (then id). */
+  /**
+   * Measurements with a result, by patient id, then oldest takenAt first (then id). With `examinations`, one ordered
+   * walk: the page holds the first `quantity` results of both kinds in that order, split by kind into the two arrays.
+   */
   entries: Schema.Array(MeasurementSchema),
-  /** The patient of every entry, each once, in the entries' order. */
+  /**
+   * The taken perimetry examinations (appointment variant) of the page, in the same order as `entries`. Absent from a
+   * backend that reads measurements only (and then every result of the page is in `entries`).
+   */
+  examinations: Schema.optionalKey(Schema.Array(ExaminationSchema)),
+  /** The patient of every entry and examination, each once, in the results' order. */
   patients: Schema.Array(PatientSchema),
   /** Cursor of the next page (send it as `after`), or null when this page is the last. */
   next: Schema.NullOr(Schema.String),
@@ -57,10 +66,12 @@ export const perimetryPage = endpoint({
   errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "our design",
   ourDesign:
     "the seeds read results patient by patient (perimetry/all); exports of a whole organisation need one call across " +
-    "patients: the organisation's results (measurements with a result, outside the bin, of patients outside the bin) " +
+    "patients: the organisation's results (measurements with a result and taken perimetry examinations, outside the bin, " +
+    "of patients and appointments outside the bin) " +
     "in pages ordered by patient id, then takenAt, then id, continued with an opaque cursor (keyset paging), optionally " +
-    "filtered by UTC test day, pattern and eye of the result. A backend without it answers 404; clients then fall back " +
-    "to patient/search and perimetry/all",
+    "filtered by UTC test day, pattern and eye of the result. The examinations come in their own array (optional: older " +
+    "clients read entries as before). A backend without it answers 404; clients then fall back to patient/search, " +
+    "perimetry/all and examination/all",
 });
 
 /** "Recent: result present (the five latest)" (accounts seed §4) for the measurement variant's home page. */
