@@ -26,14 +26,16 @@ export interface ExportRecord {
   analysis(): ResultAnalysis;
 }
 
+const hasResult = (t: StoredPerimetryTest | null): t is StoredPerimetryTest & { readonly result: MeasurementResult } => t !== null && t.result !== null;
+
 function recordOf(patient: Patient, test: StoredPerimetryTest | null, stored: StoredTest): ExportRecord | null {
-  const result = test?.result ?? null;
-  if (test === null || result === null) return null;
+  if (!hasResult(test)) return null;
+  const result = test.result;
   const age = ageAtTest(patient.birthdate, result.takenAt);
   let analysis: ResultAnalysis | undefined;
   return {
     patient,
-    test: { ...test, result },
+    test,
     stored,
     result,
     age,

@@ -156,19 +156,18 @@ async function* pagedResults(api: Api, filter: PerimetryPageFilter, quantity: nu
       next.catch(() => undefined); // surfaces when awaited below, after this page's results
     }
     // A page's results come by patient (page.patients, in order), split by kind: each patient's records are its
-    // measurements and its examinations of the page, ordered within the patient by byTakenAt.
+    // measurements and its examinations of the page, ordered within the patient by byTakenAt. Records (and the
+    // analyses they keep) are made patient by patient, as they are written, never a page of them at once.
     const patients = new Map(page.patients.map((p) => [p.id, p]));
-    const ofPatient = new Map<string, ExportRecord[]>();
-    const add = (patientId: string, id: string, record: (p: Patient) => ExportRecord | null) => {
-      const p = patients.get(patientId);
-      if (!p) throw new Error(`perimetry.page answered result ${id} without its patient ${patientId}`);
-      let list = ofPatient.get(patientId);
-      if (!list) ofPatient.set(patientId, (list = []));
-      const r = record(p);
-      if (r) list.push(r);
+    const ofPatient = new Map<string, { measurements: Measurement[]; examinations: Examination[] }>();
+    const stored = (patientId: string, id: string) => {
+      if (!patients.has(patientId)) throw new Error(`perimetry.page answered result ${id} without its patient ${patientId}`);
+      let tests = ofPatient.get(patientId);
+      if (!tests) ofPatient.set(patientId, (tests = { measurements: [], examinations: [] }));
+      return tests;
     };
-    for (const m of page.entries) add(m.patientId, m.id, (p) => exportRecord(p, m));
-    for (const e of page.examinations ?? []) add(e.patientId, e.id, (p) => examinationRecord(p, e));
+    for (const m of page.entries) stored(m.patientId, m.id).measurements.push(m);
+    for (const e of page.examinations ?? []) stored(e.patientId, e.id).examinations.push(e);
     for (const p of page.patients) {
       if (patient === null || p.id !== patient.id) {
         if (patient !== null) {
@@ -178,7 +177,15 @@ async function* pagedResults(api: Api, filter: PerimetryPageFilter, quantity: nu
         patient = p;
         records = [];
       }
-      records.push(...(ofPatient.get(p.id) ?? []));
+      const tests = ofPatient.get(p.id);
+      for (const m of tests?.measurements ?? []) {
+        const r = exportRecord(p, m);
+        if (r) records.push(r);
+      }
+      for (const e of tests?.examinations ?? []) {
+        const r = examinationRecord(p, e);
+        if (r) records.push(r);
+      }
     }
     page = next === null ? null : await next;
   }

@@ -58,8 +58,11 @@ export function fromExamination(e: Examination): PerimetryTest | null {
   };
 }
 
+/** fromMeasurement with the stored facts (written out: an export makes one per result). */
 export const storedFromMeasurement = (m: Measurement): StoredPerimetryTest => ({
-  ...fromMeasurement(m), deviceSn: m.deviceSn, reliable: m.reliable, appointmentId: null,
+  id: m.id, source: "measurement", patientId: m.patientId, eye: m.eye, pattern: m.pattern, strategy: m.strategy,
+  displayName: m.displayName, notes: m.notes, result: m.result, createdAt: m.createdAt, trashedAt: m.trashedAt,
+  deviceSn: m.deviceSn, reliable: m.reliable, appointmentId: null,
 });
 
 /** fromExamination with the stored facts: no clinician's flag (reliable: true, see StoredPerimetryTest). */

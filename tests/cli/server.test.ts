@@ -9,7 +9,11 @@ import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
 import { BundleSchema } from "../../cli/export/fhir-schema.ts";
 import { OPV_SOP_CLASS_UID } from "../../cli/export/dicom.ts";
 import { startHeadsets, type Fleet } from "../../simulator/headset/index.ts";
+import { insertMeasurement } from "../../simulator/server/store/measurements.ts";
+import { newId } from "../../simulator/server/store/ids.ts";
+import type { Patient } from "../../core/model/patient.ts";
 import { call, DEMO_PASSWORD, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
+import { sampleMeasurement } from "./fixtures.ts";
 import { isopter, tempHome } from "./harness.ts";
 
 // The CLI against the simulator's server, started in-process (PGlite in memory, the demo clinic seeded), with two
@@ -66,19 +70,63 @@ describe("export against the simulator", () => {
     });
   });
 
-  it("--all (perimetry/page, patients by id) writes exactly what reading each patient in turn writes", async () => {
-    // Every active patient of the manager's organisation, from the database (a new login would end the CLI's session).
+  /** `--all` and `--patients-file` (every active patient of `username`'s organisation, by id) with the same options. */
+  const bothPaths = async (username: string, home: Record<string, string>, options: string[]) => {
+    // The patients from the database (a new login would end the CLI's session).
     const rows = await server.db.query<{ id: string }>(
-      "select id from patients where trashed_at is null and organisation_id = (select organisation_id from users where username = 'manager')",
+      "select id from patients where trashed_at is null and organisation_id = (select organisation_id from users where username = $1)",
+      [username],
     );
     const ids = rows.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const dir = mkdtempSync(join(tmpdir(), "isopter-srv-"));
     writeFileSync(join(dir, "ids.txt"), ids.join("\n"));
-    const all = await isopter(["export", "--all", "--format", "ndjson", "--eye", "right", "--from", "2000-01-01"], { env: env() });
-    const each = await isopter(["export", "--patients-file", join(dir, "ids.txt"), "--format", "ndjson", "--eye", "right", "--from", "2000-01-01"], { env: env() });
+    const all = await isopter(["export", "--all", ...options], { env: home });
+    const each = await isopter(["export", "--patients-file", join(dir, "ids.txt"), ...options], { env: home });
     expect([all.code, each.code]).toEqual([0, 0]);
-    expect(all.stdout.trim().split("\n").length).toBeGreaterThan(5);
-    expect(all.stdout).toBe(each.stdout);
+    return { all: all.stdout, each: each.stdout };
+  };
+
+  it("--all (perimetry/page, patients by id) writes exactly what reading each patient in turn writes", async () => {
+    const { all, each } = await bothPaths("manager", env(), ["--format", "ndjson", "--eye", "right", "--from", "2000-01-01"]);
+    expect(all.trim().split("\n").length).toBeGreaterThan(5);
+    expect(all).toBe(each);
+  });
+
+  it("the appointment clinic (appt.user): its taken perimetry examinations, the same through --all and per patient, beside measurements", async () => {
+    const apptHome = { ISOPTER_HOME: tempHome() };
+    const login = await isopter(["login", "--server", server.url, "-u", "appt.user", "--password-stdin"], { env: apptHome, stdin: `${DEMO_PASSWORD}\n` });
+    expect(login.code).toBe(0);
+    const taken = await server.db.query<{ id: string; patient_id: string; appointment_id: string; organisation_id: string }>(
+      `select e.id, e.patient_id, e.appointment_id, e.organisation_id from examinations e
+       where e.type = 'perimetry' and e.taken_at is not null and e.organisation_id = (select organisation_id from users where username = 'appt.user')
+       order by e.taken_at`,
+    );
+    expect(taken).toHaveLength(2);
+    const records = (text: string) => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const { all, each } = await bothPaths("appt.user", apptHome, ["--format", "ndjson"]);
+    expect(all).toBe(each);
+    const exported = records(all);
+    expect(exported.map((r) => [r.kind, r.examination.id, r.examination.appointmentId, r.patient.id, r.result.measurementId])).toEqual(
+      taken.map((e) => ["examination", e.id, e.appointment_id, e.patient_id, e.id]),
+    );
+    expect(exported.every((r) => r.measurement === undefined && r.analysis.normative !== null)).toBe(true);
+    // CSV: one row per examination (visualFields layout), FHIR: a DiagnosticReport identified by each examination's id.
+    const csv = await isopter(["export", "--all", "--format", "csv", "--pattern", "24-2"], { env: apptHome });
+    expect(csv.stdout.trim().split("\n")).toHaveLength(1 + 2);
+    const fhir = JSON.parse((await isopter(["export", "--all", "--format", "fhir"], { env: apptHome })).stdout);
+    const reports = fhir.entry.filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === "DiagnosticReport");
+    expect(reports.map((e: { resource: { identifier: Array<{ value: string }> } }) => e.resource.identifier[0]!.value)).toEqual(taken.map((e) => e.id));
+
+    // A clinic that switched variants keeps its measurements: one taken between the two examinations comes between them.
+    const patient = (await server.db.query<{ id: string; name: string; birthdate: string }>("select id, name, birthdate from patients where id = $1", [taken[0]!.patient_id]))[0]!;
+    const between = new Date((Date.parse(exported[0].result.takenAt) + Date.parse(exported[1].result.takenAt)) / 2).toISOString();
+    const m = { ...sampleMeasurement({ ...(patient as unknown as Patient), id: patient.id }, 0, { takenAt: between }), id: newId() };
+    await insertMeasurement(server.db, taken[0]!.organisation_id, { ...m, result: m.result && { ...m.result, measurementId: m.id } }, null);
+    const mixed = await bothPaths("appt.user", apptHome, ["--format", "ndjson"]);
+    expect(mixed.all).toBe(mixed.each);
+    expect(records(mixed.all).map((r) => `${r.kind} ${r.kind === "examination" ? r.examination.id : r.measurement.id}`)).toEqual([
+      `examination ${taken[0]!.id}`, `measurement ${m.id}`, `examination ${taken[1]!.id}`,
+    ]);
   });
 
   it("reliable only keeps fewer or as many; FHIR parses; DICOM files carry the OPV SOP class", async () => {

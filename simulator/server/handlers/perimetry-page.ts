@@ -4,7 +4,8 @@ import { invalid } from "../http/failure.ts";
 import { preEncoded } from "../http/pre-encoded.ts";
 import { decodeCursor, encodeCursor, resultsPageJson, resultsTotal } from "../store/results-page.ts";
 
-// perimetry/page (our design): the organisation's results across patients, a page at a time, for exports. The first
+// perimetry/page (our design): the organisation's results across patients (measurements and taken perimetry
+// examinations, in one order, split by kind into entries and examinations), a page at a time, for exports. The first
 // page (after: null) also counts the whole selection, for a progress bar; later pages only continue the keyset scan.
 
 /** A day PostgreSQL's date accepts: the schema checks the shape (YYYY-MM-DD), this the calendar (no 30 February). */
@@ -30,6 +31,10 @@ export const perimetryPageHandlers: SomeHandlers<"perimetry.page"> = {
     const total = cursor === null ? await resultsTotal(call.ctx.db, org, filter) : null;
     // JSON text (http/pre-encoded.ts): a page is hundreds of stored results, passed through as PostgreSQL prints them.
     const next = page.next ? JSON.stringify(encodeCursor(page.next)) : "null";
-    return { data: preEncoded(`{"entries":${page.entries},"patients":${page.patients},"next":${next},"total":${JSON.stringify(total)}}`) };
+    return {
+      data: preEncoded(
+        `{"entries":${page.entries},"examinations":${page.examinations},"patients":${page.patients},"next":${next},"total":${JSON.stringify(total)}}`,
+      ),
+    };
   },
 };

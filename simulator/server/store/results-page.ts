@@ -2,10 +2,13 @@ import type { PerimetryPageFilter } from "../../../core/model/contract/index.ts"
 import type { Queryable, Row } from "../db/database.ts";
 import { toPatient } from "./patients.ts";
 
-// The organisation's results a page at a time (perimetry/page): measurements with a result, outside the bin, of
-// patients outside the bin, ordered by (patient_id, taken_at, id) in byte order. Keyset paging: a page continues after the last
-// row of the previous one, a range scan of the index measurements_results_page (migration 003), never an OFFSET.
-// Pages are answered as JSON text (../http/pre-encoded.ts): measurements are written as toMeasurement shapes them.
+// The organisation's results a page at a time (perimetry/page): measurements with a result and taken perimetry
+// examinations (appointment variant), outside the bin, of patients (and appointments) outside the bin, as examination/all
+// lists them, ordered together by (patient_id, taken_at, id) in byte order. Keyset paging: a page continues after the
+// last row of the previous one, whichever kind it was, a range scan of the indexes measurements_results_page (migration
+// 003) and examinations_results_page (005), merged; never an OFFSET. Pages are answered as JSON text
+// (../http/pre-encoded.ts): measurements are written as toMeasurement shapes them, examinations as toExamination does.
+// Ids are UUIDs, unique across both tables, so the triple orders every result once.
 
 /** Where a page continues: the (patient_id, taken_at, id) of the previous page's last result. */
 export type ResultsCursor = readonly [patientId: string, takenAt: string, id: string];
@@ -28,33 +31,54 @@ export const decodeCursor = (text: string): ResultsCursor | undefined => {
     : undefined;
 };
 
-/** The conditions every page and the total share; parameters from $2 on ($1 is the organisation). */
-const conditions = (filter: PerimetryPageFilter, params: unknown[]) => {
-  const where = ["m.organisation_id = $1", "m.result is not null", "m.trashed_at is null", "p.trashed_at is null"];
+/** The filter's conditions on a table aliased `t`; parameters from $2 on ($1 is the organisation), pushed once for both kinds. */
+const filterConditions = (filter: PerimetryPageFilter, params: unknown[]) => {
+  const where: Array<(t: string) => string> = [];
   if (filter.pattern !== null) {
     params.push(String(filter.pattern));
-    where.push(`m.result->>'pattern' = $${params.length}`);
+    const n = params.length;
+    where.push((t) => `${t}.result->>'pattern' = $${n}`);
   }
   if (filter.eye !== null) {
     params.push(String(filter.eye));
-    where.push(`m.result->>'eye' = $${params.length}`);
+    const n = params.length;
+    where.push((t) => `${t}.result->>'eye' = $${n}`);
   }
   // The UTC day of the instant (takenAt may carry any offset), compared as a date.
-  const day = "((m.taken_at::timestamptz) at time zone 'UTC')::date";
+  const day = (t: string) => `((${t}.taken_at::timestamptz) at time zone 'UTC')::date`;
   if (filter.from !== null) {
     params.push(filter.from);
-    where.push(`${day} >= $${params.length}::date`);
+    const n = params.length;
+    where.push((t) => `${day(t)} >= $${n}::date`);
   }
   if (filter.to !== null) {
     params.push(filter.to);
-    where.push(`${day} <= $${params.length}::date`);
+    const n = params.length;
+    where.push((t) => `${day(t)} <= $${n}::date`);
   }
   return where;
+};
+
+/** The conditions every page and the total share, per kind: measurements `m`, examinations `e` (each joined to patients `p`). */
+const conditions = (filter: PerimetryPageFilter, params: unknown[]) => {
+  const common = filterConditions(filter, params);
+  return {
+    measurements: ["m.organisation_id = $1", "m.result is not null", "m.trashed_at is null", "p.trashed_at is null", ...common.map((c) => c("m"))],
+    // As examination/all with taken and type perimetry: also out of the bin with a trashed appointment. The literal
+    // type and these conditions match the partial index examinations_results_page.
+    examinations: [
+      "e.organisation_id = $1", "e.type = 'perimetry'", "e.result is not null", "e.taken_at is not null", "e.trashed_at is null",
+      "p.trashed_at is null", "not exists (select 1 from appointments a where a.id = e.appointment_id and a.trashed_at is not null)",
+      ...common.map((c) => c("e")),
+    ],
+  };
 };
 
 export interface ResultsPageJson {
   /** JSON text of the entries array, each a Measurement in the contract's wire form. */
   readonly entries: string;
+  /** JSON text of the examinations array, each an Examination in the contract's wire form. */
+  readonly examinations: string;
   /** JSON text of the patients array (each entry's patient once, in the entries' order). */
   readonly patients: string;
   readonly next: ResultsCursor | null;
@@ -77,6 +101,16 @@ const measurementJson = (r: Row): string => {
   );
 };
 
+/** An examination as toExamination gives it, written straight from the row (the result as stored, like measurementJson). */
+const examinationJson = (r: Row): string => {
+  const body = JSON.parse(r.body_json as string) as { eye: unknown; notes: unknown; config: unknown };
+  return (
+    `{"id":${str(r.id)},"patientId":${str(r.patient_id)},"type":${str(r.type)},"eye":${str(body.eye)},"notes":${str(body.notes)},` +
+    `"taken":true,"appointmentId":${orNull(r.appointment_id)},"deviceSn":${orNull(r.device_sn)},"result":${r.result_json as string},` +
+    `"config":${orNull(body.config)},"createdAt":${str(r.created_at)},"updatedAt":${str(r.updated_at)},"trashedAt":${orNull(r.trashed_at)}}`
+  );
+};
+
 /**
  * One page as JSON text: the jsonb columns come as text (::text, and the result as printed when it was written:
  * result_text, migration 004), so neither driver parses them.
@@ -93,18 +127,32 @@ export const resultsPageJson = async (
   if (after) {
     params.push(after[0], after[1], after[2]);
     const n = params.length;
-    where.push(`(m.patient_id collate "C", m.taken_at collate "C", m.id collate "C") > ($${n - 2}, $${n - 1}, $${n})`);
+    const past = (t: string) => `(${t}.patient_id collate "C", ${t}.taken_at collate "C", ${t}.id collate "C") > ($${n - 2}, $${n - 1}, $${n})`;
+    where.measurements.push(past("m"));
+    where.examinations.push(past("e"));
   }
   params.push(quantity + 1); // one more than asked: whether a next page exists, without counting
-  // The patient's columns ride along on every row (the join is there anyway): one query a page.
+  const limit = `$${params.length}`;
+  const order = (t: string) => `${t}.patient_id collate "C", ${t}.taken_at collate "C", ${t}.id collate "C"`;
+  // The patient's columns ride along on every row (the join is there anyway): one query a page. Each kind is a range
+  // scan of its own index, limited alike; the outer query merges the two.
+  const patientColumns = `p.name as p_name, p.birthdate as p_birthdate, p.body::text as p_body, p.created_at as p_created_at, p.updated_at as p_updated_at`;
   const rows = await q.query(
-    `select m.id, m.patient_id, m.device_sn, m.body::text as body_json, m.result_text as result_json, m.created_at, m.updated_at,
-       m.trashed_at, m.taken_at, p.name as p_name, p.birthdate as p_birthdate, p.body::text as p_body, p.created_at as p_created_at,
-       p.updated_at as p_updated_at
-     from measurements m join patients p on p.id = m.patient_id
-     where ${where.join(" and ")}
-     order by m.patient_id collate "C", m.taken_at collate "C", m.id collate "C"
-     limit $${params.length}`,
+    `select * from (
+       (select 'm' as kind, m.id, m.patient_id, m.device_sn, m.body::text as body_json, m.result_text as result_json, m.created_at,
+          m.updated_at, m.trashed_at, m.taken_at, null::text as type, null::text as appointment_id, ${patientColumns}
+        from measurements m join patients p on p.id = m.patient_id
+        where ${where.measurements.join(" and ")}
+        order by ${order("m")} limit ${limit})
+       union all
+       (select 'e' as kind, e.id, e.patient_id, e.device_sn, e.body::text as body_json, e.result_text as result_json, e.created_at,
+          e.updated_at, e.trashed_at, e.taken_at, e.type, e.appointment_id, ${patientColumns}
+        from examinations e join patients p on p.id = e.patient_id
+        where ${where.examinations.join(" and ")}
+        order by ${order("e")} limit ${limit})
+     ) r
+     order by ${order("r")}
+     limit ${limit}`,
     params,
   );
   const more = rows.length > quantity;
@@ -123,7 +171,8 @@ export const resultsPageJson = async (
     }
   const last = page[page.length - 1];
   return {
-    entries: `[${page.map(measurementJson).join(",")}]`,
+    entries: `[${page.filter((r) => r.kind === "m").map(measurementJson).join(",")}]`,
+    examinations: `[${page.filter((r) => r.kind === "e").map(examinationJson).join(",")}]`,
     patients: `[${patients.join(",")}]`,
     next: more && last ? [last.patient_id as string, last.taken_at as string, last.id as string] : null,
   };
@@ -134,8 +183,11 @@ export const resultsTotal = async (q: Queryable, org: string, filter: PerimetryP
   const params: unknown[] = [org];
   const where = conditions(filter, params);
   const rows = await q.query<{ results: number; patients: number }>(
-    `select count(*)::int as results, count(distinct m.patient_id)::int as patients
-     from measurements m join patients p on p.id = m.patient_id where ${where.join(" and ")}`,
+    `select count(*)::int as results, count(distinct r.patient_id)::int as patients from (
+       select m.patient_id from measurements m join patients p on p.id = m.patient_id where ${where.measurements.join(" and ")}
+       union all
+       select e.patient_id from examinations e join patients p on p.id = e.patient_id where ${where.examinations.join(" and ")}
+     ) r`,
     params,
   );
   return { results: Number(rows[0]?.results ?? 0), patients: Number(rows[0]?.patients ?? 0) };
