@@ -10,8 +10,9 @@ import { areLinked, blockAt, type Card, type Lane } from "./lane.ts";
 // - "the running item stays first" (with its adjacent partner), and a pair that sat side by side still does ("Cards are
 //   not droppable between linked perimetry cards").
 
-/** Which part of the request is wrong: the moved id, or the new order of the source or the target lane. */
-export type MoveField = "moved" | "from" | "to";
+/** Which part of the request is wrong: the moved id, or the new order of the source lane (the request's `from`) or of
+ * the target lane (its `to`). */
+export type MoveField = "moved" | "source" | "target";
 
 export type MoveCheck = { readonly ok: true } | { readonly ok: false; readonly field: MoveField; readonly reason: string };
 
@@ -66,11 +67,11 @@ export function checkMove<C extends Card>(before: { readonly from: Lane<C>; read
     const ids = from.items.map((c) => c.id);
     const order = request.to;
     if (hasDuplicates(order) || order.length !== ids.length || !ids.every((id) => order.includes(id)))
-      return refuse("to", "A move within one lane keeps the same cards; only their order changes");
-    if (!sameOrder(request.from, order)) return refuse("from", "A move within one lane sends the same order for both sides");
-    const front = keepsFront(from, order, "to");
+      return refuse("target", "A move within one lane keeps the same cards; only their order changes");
+    if (!sameOrder(request.from, order)) return refuse("source", "A move within one lane sends the same order for both sides");
+    const front = keepsFront(from, order, "target");
     if (front) return front;
-    if (splitPair(from, order)) return refuse("to", "Cards are not droppable between linked cards");
+    if (splitPair(from, order)) return refuse("target", "Cards are not droppable between linked cards");
     return OK;
   }
 
@@ -78,16 +79,16 @@ export function checkMove<C extends Card>(before: { readonly from: Lane<C>; read
   const fromIds = from.items.map((c) => c.id);
   const toIds = to.items.map((c) => c.id);
   if (hasDuplicates(request.from) || !sameOrder(request.from, fromIds.filter((id) => !block.includes(id))))
-    return refuse("from", block.length > 1
+    return refuse("source", block.length > 1
       ? "The source lane loses only the moved card and its other-eye partner; the others keep their order"
       : "The source lane loses only the moved card; the others keep their order");
   const start = request.to.indexOf(block[0]!);
   if (hasDuplicates(request.to) || start < 0 || !sameOrder(request.to.slice(start, start + block.length), block))
-    return refuse("to", "The target lane gains the moved card (with its other-eye partner) in one piece");
+    return refuse("target", "The target lane gains the moved card (with its other-eye partner) in one piece");
   const rest = [...request.to.slice(0, start), ...request.to.slice(start + block.length)];
-  if (!sameOrder(rest, toIds)) return refuse("to", "The target lane gains only the moved card; its own cards keep their order");
-  const front = keepsFront(from, request.from, "from") ?? keepsFront(to, request.to, "to");
+  if (!sameOrder(rest, toIds)) return refuse("target", "The target lane gains only the moved card; its own cards keep their order");
+  const front = keepsFront(from, request.from, "source") ?? keepsFront(to, request.to, "target");
   if (front) return front;
-  if (splitPair(to, request.to)) return refuse("to", "Cards are not droppable between linked cards");
+  if (splitPair(to, request.to)) return refuse("target", "Cards are not droppable between linked cards");
   return OK;
 }

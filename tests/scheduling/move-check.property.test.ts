@@ -84,7 +84,7 @@ describe("checkMove (property)", () => {
         const to = [...request.to];
         to.splice(at % (to.length + 1), 0, smuggled);
         const check = checkMove(before, { ...request, from: request.from.filter((id) => id !== smuggled), to });
-        expect(check).toMatchObject({ ok: false, field: "from" });
+        expect(check).toMatchObject({ ok: false, field: "source" });
       }),
       { numRuns: 300 },
     );
@@ -100,12 +100,12 @@ describe("checkMove (property)", () => {
         if (third.length > 0) {
           const to = [...request.to];
           to.splice(at % (to.length + 1), 0, third[pick % third.length]!);
-          expect(checkMove(before, { ...request, to })).toMatchObject({ ok: false, field: "to" });
+          expect(checkMove(before, { ...request, to })).toMatchObject({ ok: false, field: "target" });
         }
         const own = ids(before.to);
         if (own.length > 0) {
           const lost = own[pick % own.length]!;
-          expect(checkMove(before, { ...request, to: request.to.filter((id) => id !== lost) })).toMatchObject({ ok: false, field: "to" });
+          expect(checkMove(before, { ...request, to: request.to.filter((id) => id !== lost) })).toMatchObject({ ok: false, field: "target" });
         }
       }),
       { numRuns: 300 },
@@ -119,7 +119,7 @@ describe("checkMove (property)", () => {
         fc.pre(move !== undefined);
         const { before, request } = move!;
         const dup = [...request.to, request.to[pick % request.to.length]!];
-        expect(checkMove(before, { ...request, from: dup, to: dup })).toMatchObject({ ok: false, field: "to" });
+        expect(checkMove(before, { ...request, from: dup, to: dup })).toMatchObject({ ok: false, field: "target" });
         const short = request.to.filter((_, i) => i !== pick % request.to.length);
         expect(checkMove(before, { ...request, from: short, to: short })).toMatchObject({ ok: false });
       }),
@@ -149,7 +149,7 @@ describe("checkMove (property)", () => {
             : { ...request, to: swap(request.to) };
         const check = checkMove(before, mutated);
         if (check.ok) expect(keepsInvariants(before, mutated)).toBe(true);
-        else expect(["from", "to"]).toContain(check.field);
+        else expect(["source", "target"]).toContain(check.field);
       }),
       { numRuns: 500 },
     );
@@ -170,23 +170,23 @@ describe("checkMove (examples)", () => {
     const a = lane("A", [card("r"), card("l", "r"), card("x")]);
     const b = lane("B", [card("y"), card("z")]);
     expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["x"], to: ["y", "r", "l", "z"] })).toEqual({ ok: true });
-    expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["r", "x"], to: ["y", "l", "z"] })).toMatchObject({ ok: false, field: "from" });
-    expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["x"], to: ["r", "y", "l", "z"] })).toMatchObject({ ok: false, field: "to" });
+    expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["r", "x"], to: ["y", "l", "z"] })).toMatchObject({ ok: false, field: "source" });
+    expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["x"], to: ["r", "y", "l", "z"] })).toMatchObject({ ok: false, field: "target" });
   });
 
   it("the running item stays first: it cannot leave, and nothing lands before it or between it and its partner", () => {
     const a = lane("A", [card("a1"), card("a2")], true);
     const b = lane("B", [card("r"), card("l", "r"), card("b3")], true);
-    expect(checkMove({ from: a, to: b }, { movedId: "a1", from: ["a2"], to: ["a1", "r", "l", "b3"] })).toMatchObject({ ok: false, field: "from" });
-    expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["a2", "r", "l", "b3"] })).toMatchObject({ ok: false, field: "to" });
-    expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["r", "a2", "l", "b3"] })).toMatchObject({ ok: false, field: "to" });
+    expect(checkMove({ from: a, to: b }, { movedId: "a1", from: ["a2"], to: ["a1", "r", "l", "b3"] })).toMatchObject({ ok: false, field: "source" });
+    expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["a2", "r", "l", "b3"] })).toMatchObject({ ok: false, field: "target" });
+    expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["r", "a2", "l", "b3"] })).toMatchObject({ ok: false, field: "target" });
     expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["r", "l", "a2", "b3"] })).toEqual({ ok: true });
-    expect(checkMove({ from: b, to: b }, { movedId: "b3", from: ["b3", "r", "l"], to: ["b3", "r", "l"] })).toMatchObject({ ok: false, field: "to" });
+    expect(checkMove({ from: b, to: b }, { movedId: "b3", from: ["b3", "r", "l"], to: ["b3", "r", "l"] })).toMatchObject({ ok: false, field: "target" });
   });
 
   it("within one lane both sides carry the same order", () => {
     const a = lane("A", [card("a1"), card("a2")]);
     expect(checkMove({ from: a, to: a }, { movedId: "a2", from: ["a2", "a1"], to: ["a2", "a1"] })).toEqual({ ok: true });
-    expect(checkMove({ from: a, to: a }, { movedId: "a2", from: ["a1", "a2"], to: ["a2", "a1"] })).toMatchObject({ ok: false, field: "from" });
+    expect(checkMove({ from: a, to: a }, { movedId: "a2", from: ["a1", "a2"], to: ["a2", "a1"] })).toMatchObject({ ok: false, field: "source" });
   });
 });

@@ -35,7 +35,7 @@ const laneOf = <C extends Card>(d: devices.DeviceRow, items: readonly C[]): Lane
 /** A drag that is not one move of one card (core/scheduling checkMove) is answered 409 with the field that is wrong: the
  * client's view of the lanes is not the server's, and core/client refetches on a conflict. */
 const refusedMove = (check: Extract<MoveCheck, { ok: false }>, type: "device_revision_conflict" | "conflict", list: string, moved: string) =>
-  new Failure(type, check.reason, check.field === "moved" ? `body.${moved}` : `body.${check.field}.${list}`);
+  new Failure(type, check.reason, check.field === "moved" ? `body.${moved}` : `body.${check.field === "source" ? "from" : "to"}.${list}`);
 
 const standaloneData = async (q: Queryable, org: string, id: string): Promise<StandaloneData | undefined> => {
   const rows = await q.query<{ id: string; device_sn: string; body: StandaloneConfig; created_at: string }>(
