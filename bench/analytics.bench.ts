@@ -11,7 +11,7 @@ import { parseVisualFieldsCsv } from "../core/analytics/visualfields-csv.ts";
 import { poplr } from "../core/analytics/progression/poplr.ts";
 import { isoDateToDays, yearsSinceFirst } from "../core/analytics/progression/linear-regression.ts";
 
-const rows = parseVisualFieldsCsv(readFileSync(resolve(import.meta.dirname, "../../shared/data/visualfields/vfpwgSunyiu24d2.csv"), "utf8"));
+const rows = parseVisualFieldsCsv(readFileSync(resolve(import.meta.dirname, "../fixtures/visualfields/vfpwgSunyiu24d2.csv"), "utf8"));
 const inputs: ResultInput[] = rows.map((r) => ({
   pattern: Pattern.P24_2, eye: r.eye === "OD" ? Eye.Right : Eye.Left, age: r.age, thresholds: r.sensitivities,
   catchTrials: { falsePositive: { errors: 1, presentations: 12 }, falseNegative: { errors: 0, presentations: 10 }, blindSpot: { errors: 1, presentations: 14 } },

@@ -1,4 +1,4 @@
-// Builds the normative databases from ../shared/data/visualfields (resolved from the repo root) and writes each
+// Builds the normative databases from fixtures/visualfields (public control data, credited in its README) and writes each
 // as a TypeScript module under core/analytics/normative/generated/ (what core imports; core cannot read files)
 // and as a JSON copy under fixtures/normative/. Deterministic: the same inputs give byte-identical files, and
 // tests/analytics/normative-build.test.ts rebuilds them in memory and fails when the committed files are stale.
@@ -32,7 +32,7 @@ const emit = (t: NormativeTables, file: string, exportName: string, provenance: 
   { path: `fixtures/normative/${file}.json`, text: tablesToJson(t) },
 ];
 
-/** Every generated file (path relative to the repo root, and its text), built from the shared data folder. */
+/** Every generated file (path relative to the repo root, and its text), built from the control data in `dataDir` (fixtures/visualfields). */
 export function buildAllNormativeFiles(dataDir: string): BuiltFile[] {
   const json = (f: string) => JSON.parse(readFileSync(resolve(dataDir, f), "utf8")) as PackageNormvals;
   const csv = (f: string) => parseVisualFieldsCsv(readFileSync(resolve(dataDir, f), "utf8"));
@@ -63,7 +63,7 @@ export function buildAllNormativeFiles(dataDir: string): BuiltFile[] {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const root = resolve(import.meta.dirname, "..");
-  for (const f of buildAllNormativeFiles(resolve(root, "../shared/data/visualfields"))) {
+  for (const f of buildAllNormativeFiles(resolve(root, "fixtures/visualfields"))) {
     const path = resolve(root, f.path);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, f.text);

@@ -10,7 +10,7 @@ import { Eye, Pattern, patternLabel } from "../model/enums.ts";
  * Use `pointsForEye` to get the coordinates as the patient sees them.
  *
  * 24-2, 30-2, 10-2 and G (Octopus G1) are copies of visualFields 1.0.8's maps p24d2, p30d2, p10d2 and g1
- * (tests/analytics/patterns.test.ts checks them against ../shared/data/visualfields/locmaps.json).
+ * (tests/analytics/patterns.test.ts checks them against fixtures/visualfields/locmaps.json).
  * Esterman 120 follows the published row list (shared/design/analytics.md).
  * S28 and C40 have no public coordinate list; our definitions are documented at `s28` and `c40` below.
  */

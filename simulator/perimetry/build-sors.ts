@@ -20,7 +20,7 @@ export const TRAINING_SEED = "isopter-sors-training-v1";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
-const controlsCsv = resolve(root, "../shared/data/visualfields/vfctrSunyiu24d2.csv");
+const controlsCsv = resolve(root, "fixtures/visualfields/vfctrSunyiu24d2.csv");
 
 const round = (x: number, digits: number) => Number(x.toFixed(digits));
 

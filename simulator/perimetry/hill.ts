@@ -2,7 +2,7 @@ import type { PatternPoint } from "../../core/analytics/patterns.ts";
 import { HENSON, hensonSigma } from "./fos.ts";
 
 // The simulated patient's normal hill of vision: an age-linear model fitted by ordinary least squares to the SUNY-IU
-// control fields in ../shared/data/visualfields/vfctrSunyiu24d2.csv (263 fields, ages 42-85, blind-spot locations left out):
+// control fields in fixtures/visualfields/vfctrSunyiu24d2.csv (263 fields, ages 42-85, blind-spot locations left out):
 //   N(x, y, age) = 34.89 - 0.0692 (age - 50) - 0.249 ecc - 0.064 y        (dB; residual SD 2.2 dB; per-location bias < 1.5 dB)
 // with ecc = sqrt(x^2 + y^2) in degrees, right-eye orientation (y > 0 superior, where sensitivity is a little lower).
 // Beyond 30 degrees (Esterman) the fit would be an extrapolation: there the hill falls more gently (0.12 dB/degree), so a

@@ -6,10 +6,10 @@ import { join, resolve } from "node:path";
 import { analyseCsvText, patternForLocationCount } from "../../core/analytics/analyse-csv.ts";
 import { CsvError, parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
 import { Pattern } from "../../core/model/enums.ts";
-import { readShared, sharedDataDir } from "./reference-data.ts";
+import { readFixture, visualFieldsDir } from "./reference-data.ts";
 
 const root = resolve(import.meta.dirname, "../..");
-const csv = readShared("vfpwgSunyiu24d2.csv");
+const csv = readFixture("vfpwgSunyiu24d2.csv");
 
 describe("analyse: visualFields CSV in, JSON out", () => {
   it("prints one object per row with exactly the issue's keys, arrays in CSV order with null at blind spots", () => {
@@ -37,7 +37,7 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     expect(patternForLocationCount(54)).toBe(Pattern.P24_2);
     expect(patternForLocationCount(68)).toBe(Pattern.P10_2);
     expect(() => patternForLocationCount(59)).toThrow(/54 = 24-2, 68 = 10-2/);
-    const tenTwo = JSON.parse(analyseCsvText(readShared("vfctrSunyiu10d2.csv")));
+    const tenTwo = JSON.parse(analyseCsvText(readFixture("vfctrSunyiu10d2.csv")));
     expect(tenTwo[0].td).toHaveLength(68);
   });
   it("errors name the line and the field", () => {
@@ -63,7 +63,7 @@ describe("analyse: visualFields CSV in, JSON out", () => {
         child.stderr.on("data", (d) => (stderr += d));
         child.on("close", (code) => done({ code, stdout, stderr }));
       });
-    const [good, bad] = await Promise.all([run(join(sharedDataDir, "vfpwgSunyiu24d2.csv")), run(join(dir, "bad.csv"))]);
+    const [good, bad] = await Promise.all([run(join(visualFieldsDir, "vfpwgSunyiu24d2.csv")), run(join(dir, "bad.csv"))]);
     expect(good.code).toBe(0);
     expect(good.stdout).toBe(analyseCsvText(csv));
     expect(bad.code).toBe(1);

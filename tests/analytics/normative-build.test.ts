@@ -12,12 +12,12 @@ import {
   AGE_LINEAR_NORMATIVE_VERSION, DEFAULT_NORMATIVE_VERSION, effectiveNormativeVersion, getNormativeDatabase, hasNormativeDatabase,
 } from "../../core/analytics/normative/registry.ts";
 import { lutProbabilities, type LocationVector, type NormativeTables } from "../../core/analytics/normative/tables.ts";
-import { readShared, sharedDataDir } from "./reference-data.ts";
+import { readFixture, visualFieldsDir } from "./reference-data.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
 describe("generated normative files are current (npm run build:norms)", () => {
-  const files = buildAllNormativeFiles(sharedDataDir);
+  const files = buildAllNormativeFiles(visualFieldsDir);
   it("builds the TS module and the JSON copy of every database", () => {
     expect(files.map((f) => f.path).sort()).toEqual([
       "core/analytics/normative/generated/agelinear-sunyiu-10d2.ts",
@@ -35,7 +35,7 @@ describe("generated normative files are current (npm run build:norms)", () => {
       expect(readFileSync(resolve(root, f.path), "utf8")).toBe(f.text);
     });
   it("a rebuild is byte-identical (reproducible)", () => {
-    expect(buildAllNormativeFiles(sharedDataDir)).toEqual(files);
+    expect(buildAllNormativeFiles(visualFieldsDir)).toEqual(files);
   });
 });
 
@@ -56,12 +56,12 @@ function expectTablesClose(built: NormativeTables, ref: NormativeTables, tol: nu
 
 describe("our age-linear build", () => {
   it("with smoothing, reproduces visualFields' stored sunyiu_24d2 from the raw controls (within 1e-12)", () => {
-    const rows = parseVisualFieldsCsv(readShared("vfctrSunyiu24d2.csv"));
+    const rows = parseVisualFieldsCsv(readFixture("vfctrSunyiu24d2.csv"));
     const built = buildAgeLinear(rows, getPattern(Pattern.P24_2), { version: "x", source: "x", ghRank: 7, smooth: true });
     expectTablesClose(built, sunyiu24d2, 1e-12);
   });
   it("with smoothing, reproduces visualFields' stored sunyiu_10d2 (within 1e-12)", () => {
-    const rows = parseVisualFieldsCsv(readShared("vfctrSunyiu10d2.csv"));
+    const rows = parseVisualFieldsCsv(readFixture("vfctrSunyiu10d2.csv"));
     const built = buildAgeLinear(rows, getPattern(Pattern.P10_2), { version: "x", source: "x", ghRank: 10, smooth: true });
     expectTablesClose(built, sunyiu10d2, 1e-12);
   });

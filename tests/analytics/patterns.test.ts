@@ -4,8 +4,7 @@ import { resolve } from "node:path";
 import { getPattern, pointsForEye, statisticalIndices } from "../../core/analytics/patterns.ts";
 import { Eye, Pattern } from "../../core/model/enums.ts";
 
-const shared = resolve(import.meta.dirname, "../../../shared/data/visualfields");
-const locmaps = JSON.parse(readFileSync(resolve(shared, "locmaps.json"), "utf8")).maps as Record<
+const locmaps = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../fixtures/visualfields/locmaps.json"), "utf8")).maps as Record<
   string,
   { n: number; x: number[]; y: number[]; bs0: number[] }
 >;

@@ -6,7 +6,7 @@ import { analyseRows, analyseSeriesRows } from "../../core/analytics/analyse-csv
 import { Eye } from "../../core/model/enums.ts";
 import { globalReference, patientRows, pointwiseReference, progressionReference } from "./reference-data.ts";
 
-// visualFields 1.0.8 on vfpwgSunyiu24d2 with sunyiu_24d2 (shared/data/visualfields/reference). Tolerances from issue #3:
+// visualFields 1.0.8 on vfpwgSunyiu24d2 with sunyiu_24d2 (fixtures/visualfields/reference). Tolerances from issue #3:
 // TD and PD within 0.01 dB, probability levels exactly, global indices within 0.01, slopes and p-values within 1e-6.
 // We hold ourselves to far tighter bounds where we can (1e-9), since the arithmetic is the same.
 const rows = patientRows();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Eye, Pattern } from "../../core/model/enums.ts";
 import { analyseResult, analyseSeries, AGE_LINEAR_NORMATIVE_VERSION, DEFAULT_NORMATIVE_VERSION, getPattern } from "../../core/analytics/index.ts";
 import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
-import { patientRows, readShared } from "./reference-data.ts";
+import { patientRows, readFixture } from "./reference-data.ts";
 
 describe("analyseResult", () => {
   const row = patientRows()[3]!;
@@ -25,7 +25,7 @@ describe("analyseResult", () => {
     expect(() => analyseResult({ ...base, thresholds: [1, 2, 3] })).toThrow(/thresholds: pattern 24-2 has 54 locations/);
   });
   it("10-2 results use the 10-2 database (general height = 10th highest of 68)", () => {
-    const r10 = parseVisualFieldsCsv(readShared("vfctrSunyiu10d2.csv"))[0]!;
+    const r10 = parseVisualFieldsCsv(readFixture("vfctrSunyiu10d2.csv"))[0]!;
     const a = analyseResult({ pattern: Pattern.P10_2, eye: Eye.Left, age: r10.age, thresholds: r10.sensitivities });
     const sorted = a.normative!.td.filter((v): v is number => v !== null).sort((x, y) => y - x);
     expect(a.normative!.gh).toBe(sorted[9]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { isopter, projectRoot, spawnRun } from "./harness.ts";
 
-const csv = "/work/shared/data/visualfields/vfpwgSunyiu24d2.csv";
+const csv = join(projectRoot, "fixtures/visualfields/vfpwgSunyiu24d2.csv");
 const tsx = join(projectRoot, "node_modules/.bin/tsx");
 
 describe("isopter analyse", () => {

@@ -7,7 +7,7 @@ import { buildSorsModel } from "../../simulator/perimetry/build-sors.ts";
 import { loadSorsModel } from "../../simulator/perimetry/sors-fixtures.ts";
 import { reconstruct, reconstructStage } from "../../simulator/perimetry/sors.ts";
 
-const csv = readFileSync(resolve(import.meta.dirname, "../../../shared/data/visualfields/vfctrSunyiu24d2.csv"), "utf8");
+const csv = readFileSync(resolve(import.meta.dirname, "../../fixtures/visualfields/vfctrSunyiu24d2.csv"), "utf8");
 
 describe("SORS matrices in fixtures/sors (Kucur & Sznitman 2017)", () => {
   it("the build is reproducible: rebuilding 24-2 gives the shipped fixture", () => {
