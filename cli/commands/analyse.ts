@@ -16,7 +16,9 @@ export function registerAnalyse(program: Command, io: CliIo): void {
     .option("--series", "per id and eye with 3+ visits: MD regression (glr), pointwise (plr) and PoPLR", false)
     .addHelpText(
       "after",
-      "\nColumns: id, eye (OD/OS), date (YYYY-MM-DD), time, age, type, fpr, fnr, fl, duration, l1..ln (dB; 54 = 24-2, 68 = 10-2)." +
+      "\nColumns: id, eye (OD/OS/OU), date (YYYY-MM-DD), time, age, type, fpr, fnr, fl, duration, l1..ln (dB; a negative value is" +
+        "\n'not seen'). The pattern follows from n: 54 = 24-2, 76 = 30-2, 68 = 10-2, 59 = G, 28 = S28, 40 = C40, 120 = Esterman." +
+        "\nWithout a normative database for the pattern the deviation indices print as '-'." +
         "\n--json prints the same JSON as `npm run --silent analyse -- FILE.csv [--series]`." +
         "\n\nExample:\n  isopter analyse visits.csv --series\n  isopter export --all --pattern 24-2 --format csv --out all.csv && isopter analyse all.csv",
     )
@@ -48,8 +50,8 @@ function rowsTable(rows: readonly RowOutput[]): string {
     ["id", "eye", "date", "MS dB", "MD dB", "PSD dB", "GH dB", "VFI %", "TD p<5%", "PD p<5%"],
     rows.map((r) => [
       r.id, r.eye, r.date, f(r.msens, 2), f(r.tmd, 2), f(r.psd, 2), f(r.gh, 2), f(r.vfi, 1),
-      String(r.tdp.filter((p) => p !== null && p <= 0.05).length),
-      String(r.pdp.filter((p) => p !== null && p <= 0.05).length),
+      r.tdp === null ? "-" : String(r.tdp.filter((p) => p !== null && p <= 0.05).length),
+      r.pdp === null ? "-" : String(r.pdp.filter((p) => p !== null && p <= 0.05).length),
     ]),
     ["left", "left", "left"],
   );

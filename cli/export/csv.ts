@@ -1,32 +1,26 @@
-import { infoColumns } from "../../core/analytics/visualfields-csv.ts";
+import { csvField } from "../../core/analytics/csv-text.ts";
+import { csvLocationValue, csvStrategyNames, infoColumns } from "../../core/analytics/visualfields-csv.ts";
 import { catchTrialRate } from "../../core/analytics/reliability.ts";
+import { isScreeningResult } from "../../core/analytics/seen.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
-import type { Pattern, Strategy } from "../../core/model/enums.ts";
+import type { Pattern } from "../../core/model/enums.ts";
 import { eyeCode, takenAtParts, type ExportRecord } from "./record.ts";
 import type { TextSink } from "./sink.ts";
 import type { ExportWriter } from "./writer.ts";
 
-// The visualFields CSV layout: id, eye, date, time, age, type, fpr, fnr, fl, duration, l1..ln (one row per test,
-// sensitivities in the pattern's location order, which is visualFields' locmap order; see core/analytics/patterns.ts).
-// What we put in each column:
+// The visualFields CSV layout (core/analytics/visualfields-csv.ts says what each column holds and how "not seen" is
+// written): one row per test, values in the pattern's location order, which is visualFields' locmap order.
+// What we put in the columns visualFields leaves open:
 //   id       the patient's id (the server's opaque id: stable, and free of names)
-//   eye      OD right, OS left, OU binocular (Esterman)
 //   date     test day, time HH:MM:SS, both UTC
 //   age      completed years on the test day
-//   type     the strategy (visualFields' own data use the column for the subject group, e.g. ctr / pwg)
 //   fpr/fnr/fl  catch-trial error rates (errors / presentations; 0 when none were presented)
 //   duration HH:MM:SS of examinationTimeInSeconds
-//   l1..ln   thresholds in dB as stored
-
-const strategyNames: Record<Strategy, string> = { 0: "undefined", 1: "normal", 2: "sors", 3: "ds", 4: "supra", 5: "1lt", 999: "sors-screening" };
 
 export function visualFieldsHeader(pattern: Pattern): string {
   const n = getPattern(pattern).points.length;
   return [...infoColumns, ...Array.from({ length: n }, (_, i) => `l${i + 1}`)].join(",");
 }
-
-/** RFC 4180 quoting for the one free-text column (ids never need it in practice). */
-const cell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 export function hhmmss(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -38,10 +32,11 @@ export function visualFieldsRow(r: ExportRecord): string {
   const { date, time } = takenAtParts(r.result.takenAt);
   const ct = r.result.catchTrials;
   const rate = (c: { errors: number; presentations: number }) => String(catchTrialRate(c) ?? 0);
+  const screening = isScreeningResult(r.result);
   return [
-    cell(r.patient.id), eyeCode(r.result.eye), date, time, String(r.age), strategyNames[r.result.strategy] ?? "undefined",
+    csvField(r.patient.id), eyeCode(r.result.eye), date, time, String(r.age), csvStrategyNames[r.result.strategy] ?? "undefined",
     rate(ct.falsePositive), rate(ct.falseNegative), rate(ct.blindSpot), hhmmss(r.result.examinationTimeInSeconds),
-    ...r.result.thresholds.map(String),
+    ...r.result.thresholds.map((t) => String(csvLocationValue(t, screening))),
   ].join(",");
 }
 

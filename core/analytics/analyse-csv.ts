@@ -1,23 +1,31 @@
-import { Pattern } from "../model/enums.ts";
+import { Eye, Pattern } from "../model/enums.ts";
 import { globalIndices } from "./global-indices.ts";
 import { DEFAULT_NORMATIVE_VERSION, getNormativeDatabase } from "./normative/registry.ts";
 import type { NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
 import { getPattern } from "./patterns.ts";
-import { generalHeight, patternDeviation, probabilityMap, totalDeviation } from "./pointwise.ts";
+import { generalHeight, patternDeviation, totalDeviation } from "./pointwise.ts";
 import { isoDateToDays, linearRegression, pointwiseRegression, yearsSinceFirst } from "./progression/linear-regression.ts";
 import { poplr } from "./progression/poplr.ts";
-import { CsvError, parseVisualFieldsCsv, type VisualFieldRow } from "./visualfields-csv.ts";
+import { analyseResult } from "./result-analysis.ts";
+import { locationSeen } from "./seen.ts";
+import { CsvError, isScreeningType, parseVisualFieldsCsv, storedLocationValue, type VisualFieldRow } from "./visualfields-csv.ts";
 
 /**
  * The research entry point behind `npm run --silent analyse -- FILE.csv [--series]` (and `isopter analyse`):
  * visualFields-layout CSV in, JSON out, with the field names and meanings of visualFields 1.0.8.
- * Patterns by location count: 54 = 24-2, 68 = 10-2; normative values: the default version (visualFields' sunyiu tables).
+ * Patterns by location count (patternForLocationCount); each row is analysed as a stored result is (analyseResult,
+ * with the default normative version), so a CSV export read back gives the indices the result page shows. Without a
+ * normative database for the pattern the deviation fields are null; Esterman rows carry the Esterman score, screening
+ * rows the share of locations seen.
  */
 export interface RowOutput {
   id: string; eye: string; date: string;
-  td: Array<number | null>; tdp: Array<ProbabilityLevel | null>;
-  pd: Array<number | null>; pdp: Array<ProbabilityLevel | null>;
-  gh: number; msens: number; ssens: number; tmd: number; tsd: number; pmd: number; psd: number; vfi: number;
+  td: Array<number | null> | null; tdp: Array<ProbabilityLevel | null> | null;
+  pd: Array<number | null> | null; pdp: Array<ProbabilityLevel | null> | null;
+  gh: number | null; msens: number; ssens: number | null; tmd: number | null; tsd: number | null; pmd: number | null; psd: number | null; vfi: number | null;
+  pattern: string;
+  /** Rounded percentage of locations seen (every row; the Esterman score on Esterman). */
+  seen: number;
 }
 export interface SeriesOutput {
   id: string; eye: string; nvisits: number;
@@ -26,34 +34,54 @@ export interface SeriesOutput {
   poplr: { csl: number; cslp: number; csr: number; csrp: number };
 }
 
+const patternsByCount = new Map(
+  ([Pattern.P24_2, Pattern.P30_2, Pattern.P10_2, Pattern.G, Pattern.S28, Pattern.C40, Pattern.Esterman] as const).map((p) => [getPattern(p).points.length, p]),
+);
+
 export function patternForLocationCount(n: number): Pattern {
-  if (n === 54) return Pattern.P24_2;
-  if (n === 68) return Pattern.P10_2;
-  throw new CsvError(`cannot tell the pattern from ${n} location columns (54 = 24-2, 68 = 10-2)`);
+  const pattern = patternsByCount.get(n);
+  if (pattern === undefined)
+    throw new CsvError(`cannot tell the pattern from ${n} location columns (${[...patternsByCount].map(([k, p]) => `${k} = ${getPattern(p).label}`).join(", ")})`);
+  return pattern;
 }
 
 function tablesFor(rows: readonly VisualFieldRow[]): { nv: NormativeTables; pattern: Pattern } {
   const n = rows[0]?.sensitivities.length ?? 0;
   const pattern = patternForLocationCount(n);
   const nv = getNormativeDatabase(pattern, DEFAULT_NORMATIVE_VERSION);
-  if (!nv) throw new CsvError(`no normative database for pattern ${getPattern(pattern).label}`);
+  if (!nv) throw new CsvError(`no normative database for pattern ${getPattern(pattern).label}: a series needs one`);
   return { nv, pattern };
+}
+
+const eyeOf = { OD: Eye.Right, OS: Eye.Left, OU: Eye.Binocular } as const;
+
+/** The row's values as a result stores them (a screening miss is 0 there, -1 in the CSV). */
+export function storedValues(row: VisualFieldRow, pattern: Pattern): number[] {
+  const screening = pattern === Pattern.Esterman || isScreeningType(row.type);
+  return row.sensitivities.map((v) => storedLocationValue(v, screening));
 }
 
 export function analyseRows(rows: readonly VisualFieldRow[]): RowOutput[] {
   if (rows.length === 0) return [];
-  const { nv, pattern } = tablesFor(rows);
+  const pattern = patternForLocationCount(rows[0]!.sensitivities.length);
   const geometry = getPattern(pattern);
-  const blind = new Set(nv.blindSpotIndices);
-  return rows.map((r) => {
-    const td = totalDeviation(nv, r.sensitivities, r.age);
-    const gh = generalHeight(td, nv.ghRank);
-    const pd = patternDeviation(td, gh);
-    const tdp = probabilityMap(nv.tdLut, td), pdp = probabilityMap(nv.pdLut, pd);
-    const g = globalIndices(nv, geometry, r.sensitivities.map((s, i) => (blind.has(i) ? null : s)), td, pd, r.age, { tdp, pdp, gh });
+  return rows.map((r, k) => {
+    if (r.sensitivities.length !== geometry.points.length) throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
+    const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
+    const thresholds = storedValues(r, pattern);
+    const a = analyseResult({ pattern, eye: eyeOf[r.eye], age: r.age, thresholds, normativeVersion: DEFAULT_NORMATIVE_VERSION });
+    const nv = a.normative;
+    const measured = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
+    const seen = measured.filter((v) => locationSeen(v, screening)).length;
     return {
-      id: r.id, eye: r.eye, date: r.date, td, tdp, pd, pdp,
-      gh, msens: g.msens, ssens: g.ssens, tmd: g.tmd, tsd: g.tsd, pmd: g.pmd, psd: g.psd, vfi: g.vfi,
+      id: r.id, eye: r.eye, date: r.date,
+      td: nv?.td ?? null, tdp: nv?.tdp ?? null, pd: nv?.pd ?? null, pdp: nv?.pdp ?? null,
+      gh: nv?.gh ?? null,
+      msens: nv?.global.msens ?? measured.reduce((s, v) => s + v, 0) / measured.length,
+      ssens: nv?.global.ssens ?? null, tmd: nv?.global.tmd ?? null, tsd: nv?.global.tsd ?? null,
+      pmd: nv?.global.pmd ?? null, psd: nv?.global.psd ?? null, vfi: nv?.global.vfi ?? null,
+      pattern: geometry.label,
+      seen: a.estermanScore ?? Math.round((100 * seen) / measured.length),
     };
   });
 }

@@ -1,16 +1,41 @@
 import { Schema } from "effect";
+import { Strategy } from "../model/enums.ts";
+import { CsvSyntaxError, parseCsv } from "./csv-text.ts";
+import { screeningStrategies } from "./seen.ts";
 
 /**
- * The visualFields CSV layout (one row per test): id, eye (OD/OS), date, time, age, type, fpr, fnr, fl, duration,
- * l1..ln with sensitivities in dB in location-map order (negative values code "not seen"). Parsed text is validated
- * with a Schema; errors name the row and the offending field.
+ * The visualFields CSV layout (one row per test): id, eye, date, time, age, type, fpr, fnr, fl, duration, l1..ln with
+ * values in dB in location-map order (core/analytics/patterns.ts). The pattern follows from n (patternForLocationCount).
+ *   eye    OD right, OS left, OU binocular (Esterman)
+ *   type   the strategy (csvStrategyNames); visualFields' own data use the column for the subject group (ctr, pwg)
+ *   l1..ln a negative value is "not seen", whatever the strategy (visualFields' coding of "<0 dB"):
+ *          thresholding strategies: the threshold in dB as stored; 0 dB was seen at the brightest level
+ *          screening strategies (supra, 1lt, and Esterman): the level seen in dB, -1 when not seen (stored as 0)
+ * Parsed with a real CSV parser (quoted fields, CRLF, BOM: csv-text.ts) and validated with a Schema; errors name the
+ * line and the field.
  */
 export const infoColumns = ["id", "eye", "date", "time", "age", "type", "fpr", "fnr", "fl", "duration"] as const;
+
+/** The `type` column: our strategy names (read back to tell a screening row from a thresholding one). */
+export const csvStrategyNames: Record<Strategy, string> = {
+  [Strategy.Undefined]: "undefined", [Strategy.Normal]: "normal", [Strategy.SORS]: "sors", [Strategy.DS]: "ds",
+  [Strategy.Supra]: "supra", [Strategy.OneLevel]: "1lt", [Strategy.SORS_screening]: "sors-screening",
+};
+const screeningTypes = new Set(screeningStrategies.map((s) => csvStrategyNames[s]));
+
+/** A row whose l-values are screening levels (supra, 1lt) rather than thresholds. */
+export const isScreeningType = (type: string): boolean => screeningTypes.has(type.trim().toLowerCase());
+
+/** A stored per-location value as the CSV writes it (screening: a miss, stored as 0, becomes -1). */
+export const csvLocationValue = (stored: number, screening: boolean): number => (screening && stored <= 0 ? -1 : stored);
+
+/** A CSV l-value as the result stores it (the inverse of csvLocationValue). */
+export const storedLocationValue = (value: number, screening: boolean): number => (screening && value < 0 ? 0 : value);
 
 const FiniteNumber = Schema.Finite;
 export const VisualFieldRowSchema = Schema.Struct({
   id: Schema.String,
-  eye: Schema.Literals(["OD", "OS"]),
+  eye: Schema.Literals(["OD", "OS", "OU"]),
   date: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/)),
   time: Schema.String,
   age: FiniteNumber,
@@ -35,8 +60,14 @@ function toNumber(text: string): number {
 
 /** Parses and validates a visualFields CSV; throws CsvError naming the line and field on bad input. */
 export function parseVisualFieldsCsv(text: string): VisualFieldRow[] {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
-  const header = lines[0]?.split(",").map((h) => h.trim());
+  let records;
+  try {
+    records = parseCsv(text);
+  } catch (e) {
+    if (e instanceof CsvSyntaxError) throw new CsvError(e.message);
+    throw e;
+  }
+  const header = records[0]?.fields.map((h) => h.trim());
   if (!header) throw new CsvError("empty CSV: expected a header line");
   infoColumns.forEach((c, i) => {
     if (header[i] !== c) throw new CsvError(`header column ${i + 1} must be "${c}", got "${header[i] ?? ""}"`);
@@ -47,9 +78,7 @@ export function parseVisualFieldsCsv(text: string): VisualFieldRow[] {
   });
   if (locs.length === 0) throw new CsvError("no location columns l1..ln");
   const decode = Schema.decodeUnknownExit(VisualFieldRowSchema);
-  return lines.slice(1).map((line, r) => {
-    const cells = line.split(",");
-    const lineNo = r + 2;
+  return records.slice(1).map(({ line: lineNo, fields: cells }) => {
     if (cells.length !== header.length)
       throw new CsvError(`line ${lineNo}: expected ${header.length} fields, got ${cells.length}`);
     const raw: Record<string, unknown> = {};
@@ -62,7 +91,7 @@ export function parseVisualFieldsCsv(text: string): VisualFieldRow[] {
       const v = raw[c];
       if (numeric.has(c) && !Number.isFinite(v as number)) throw new CsvError(`line ${lineNo}, field ${c}: not a number ("${cells[infoColumns.indexOf(c)]}")`);
     }
-    if (raw.eye !== "OD" && raw.eye !== "OS") throw new CsvError(`line ${lineNo}, field eye: must be OD or OS, got "${String(raw.eye)}"`);
+    if (raw.eye !== "OD" && raw.eye !== "OS" && raw.eye !== "OU") throw new CsvError(`line ${lineNo}, field eye: must be OD, OS or OU, got "${String(raw.eye)}"`);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(String(raw.date))) throw new CsvError(`line ${lineNo}, field date: must be yyyy-mm-dd, got "${String(raw.date)}"`);
     const bad = (raw.sensitivities as number[]).findIndex((v) => !Number.isFinite(v));
     if (bad >= 0) throw new CsvError(`line ${lineNo}, field l${bad + 1}: not a number ("${cells[infoColumns.length + bad]}")`);

@@ -3,12 +3,12 @@
 // when missed"), not thresholds: the threshold plots and the deviation maps would read a normal screening as a field of
 // defects, so a screening result is drawn as this plot instead. Esterman (esterman.ts) is the binocular one of them.
 
-import { Strategy, type Eye, type Pattern } from "../model/enums.ts";
+import { screeningStrategies } from "../analytics/seen.ts";
+import type { Eye, Pattern, Strategy } from "../model/enums.ts";
 import { checkLength, fieldFrame, fieldScene, type FieldBox } from "./field.ts";
 import { message, text, type Message, type Scene, type SceneNode } from "./scene.ts";
 
-/** Strategies that test each location at one level, seen or not (analytics.md "Strategies": Supra and 1LT). */
-export const screeningStrategies: readonly Strategy[] = [Strategy.Supra, Strategy.OneLevel];
+export { screeningStrategies };
 
 export const isScreening = (strategy: Strategy | null | undefined): boolean =>
   strategy !== null && strategy !== undefined && screeningStrategies.includes(strategy);

@@ -15,7 +15,7 @@ describe("analyse: visualFields CSV in, JSON out", () => {
   it("prints one object per row with exactly the issue's keys, arrays in CSV order with null at blind spots", () => {
     const out = JSON.parse(analyseCsvText(csv));
     expect(out).toHaveLength(42);
-    expect(Object.keys(out[0])).toEqual(["id", "eye", "date", "td", "tdp", "pd", "pdp", "gh", "msens", "ssens", "tmd", "tsd", "pmd", "psd", "vfi"]);
+    expect(Object.keys(out[0])).toEqual(["id", "eye", "date", "td", "tdp", "pd", "pdp", "gh", "msens", "ssens", "tmd", "tsd", "pmd", "psd", "vfi", "pattern", "seen"]);
     expect(out[0].td).toHaveLength(54);
     expect(out[0].td[25]).toBeNull();
     expect(out[0].tdp[34]).toBeNull();
@@ -33,10 +33,15 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     const two = csv.split("\n").slice(0, 3).join("\n");
     expect(JSON.parse(analyseCsvText(two, { series: true }))).toEqual([]);
   });
-  it("24-2 for 54 locations, 10-2 for 68, an error otherwise", () => {
+  it("every pattern by its location count (24-2 54, 30-2 76, 10-2 68, G 59, S28 28, C40 40, Esterman 120), an error otherwise", () => {
     expect(patternForLocationCount(54)).toBe(Pattern.P24_2);
     expect(patternForLocationCount(68)).toBe(Pattern.P10_2);
-    expect(() => patternForLocationCount(59)).toThrow(/54 = 24-2, 68 = 10-2/);
+    expect(patternForLocationCount(59)).toBe(Pattern.G);
+    expect(patternForLocationCount(76)).toBe(Pattern.P30_2);
+    expect(patternForLocationCount(28)).toBe(Pattern.S28);
+    expect(patternForLocationCount(40)).toBe(Pattern.C40);
+    expect(patternForLocationCount(120)).toBe(Pattern.Esterman);
+    expect(() => patternForLocationCount(55)).toThrow(/cannot tell the pattern from 55 location columns \(54 = 24-2, 76 = 30-2/);
     const tenTwo = JSON.parse(analyseCsvText(readFixture("vfctrSunyiu10d2.csv")));
     expect(tenTwo[0].td).toHaveLength(68);
   });
@@ -44,7 +49,7 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     const lines = csv.split("\n");
     const bad = (row: string) => [lines[0], row].join("\n");
     const cells = lines[1]!.split(",");
-    expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 1 ? "OU" : c)).join(",")))).toThrow(/line 2, field eye/);
+    expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 1 ? "OX" : c)).join(",")))).toThrow(/line 2, field eye: must be OD, OS or OU/);
     expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 4 ? "old" : c)).join(",")))).toThrow(/line 2, field age/);
     expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 12 ? "x" : c)).join(",")))).toThrow(/line 2, field l3/);
     expect(() => parseVisualFieldsCsv(bad(cells.slice(0, 20).join(",")))).toThrow(/line 2: expected 64 fields/);

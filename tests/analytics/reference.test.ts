@@ -44,7 +44,7 @@ describe("per-result analysis matches visualFields 1.0.8 (42 fields)", () => {
     const out = analyseRows(rows);
     out.forEach((o, k) => {
       expect(o.tdp).toEqual(pw[k]!.tdp);
-      expect(maxAbsDiff(o.td, pw[k]!.td)).toBeLessThan(1e-9);
+      expect(maxAbsDiff(o.td!, pw[k]!.td)).toBeLessThan(1e-9);
       expect(o.vfi).toBeCloseTo(gl[k]!.gl.vfi!, 9);
     });
   });

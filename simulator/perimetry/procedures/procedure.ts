@@ -3,6 +3,12 @@
 
 export const MIN_DB = 0;
 export const MAX_DB = 40;
+/**
+ * A thresholding procedure's estimate where even the brightest stimulus was not seen: "<0 dB", stored as -1 (as
+ * visualFields and HFA exports code it), so it stays apart from a threshold of 0 dB, which was seen
+ * (core/analytics/seen.ts). Screening procedures keep 0 for a miss: their value is the level seen.
+ */
+export const NOT_SEEN_DB = -1;
 
 export interface Procedure {
   readonly done: boolean;
@@ -21,7 +27,7 @@ export const clampDb = (db: number): number => Math.min(MAX_DB, Math.max(MIN_DB,
 
 /** Midpoint of the final bracket, the usual estimate of bracketing procedures (Octopus: +-1 dB at 2 dB steps). */
 export const bracketEstimate = (lastSeen: number | null, lastUnseen: number | null): number => {
-  if (lastSeen === null) return MIN_DB; // never seen, even at the brightest: "< 0 dB" reported as 0
+  if (lastSeen === null) return NOT_SEEN_DB; // never seen, even at the brightest: "<0 dB"
   if (lastUnseen === null) return lastSeen; // seen at the dimmest level: at least that
   return (lastSeen + lastUnseen) / 2;
 };
