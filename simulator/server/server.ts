@@ -16,7 +16,7 @@ import { acceptDeviceSocket } from "./device/device-socket.ts";
 import { deviceHub } from "./device/hub.ts";
 import { handlers } from "./handlers/index.ts";
 import { devRoutes } from "./http/dev-routes.ts";
-import { sendJson } from "./http/envelope.ts";
+import { answerFault, sendJson } from "./http/envelope.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { apiRouter } from "./http/router.ts";
 import { staticSite } from "./http/static.ts";
@@ -144,12 +144,16 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       return;
     }
     const done = url.pathname === "/api" || url.pathname.startsWith("/api/") ? api(req, res, url) : web(req, res);
-    done.catch((e: unknown) => {
-      console.error("[isopter server]", e);
-      if (!res.headersSent) sendJson(res, 500, { data: { message: "Internal error" }, responseType: "internal_error" });
-    });
+    done.catch((e: unknown) => answerFault(res, e, `${req.method} ${url.pathname}`));
   });
   server.keepAliveTimeout = 5_000;
+  // A request Node cannot parse (broken framing, oversized headers) still gets the envelope before the close.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
+    const headers = err.code === "HPE_HEADER_OVERFLOW";
+    const text = JSON.stringify({ data: { message: headers ? "headers: too large" : "request: not valid HTTP", field: headers ? "headers" : "request" }, responseType: "validation_error" });
+    socket.end(`HTTP/1.1 ${headers ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  });
 
   const browsers = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const headsets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });

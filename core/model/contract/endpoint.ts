@@ -47,14 +47,16 @@ export interface EndpointSpec {
 /** Identity with `const` inference so each entry keeps its exact schema types. */
 export const endpoint = <const E extends EndpointSpec>(spec: E): E => spec;
 
-/** Error types any call may answer (bad input, missing/expired token, server fault). */
+/** Error types any call may answer (bad input, too large a body, missing/expired token, server fault, database away). */
 export const commonErrors: ReadonlyArray<ErrorType> = [
   "validation_error",
   "unauthorized",
   "token_expired",
   "token_verification_error",
+  "payload_too_large",
   "rate_limited",
   "internal_error",
+  "unavailable",
 ];
 
 type TypeOf<S> = S extends { readonly Type: infer T } ? T : never;

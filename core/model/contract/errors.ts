@@ -3,7 +3,8 @@ import { Schema } from "effect";
 // The closed list of error types a failed response may carry in `responseType` (envelope: see ./envelope.ts).
 // Seed-named: device_revision_conflict (scheduling §4, §8), user_not_found (accounts §7), token_expired and
 // token_verification_error (accounts §4), already_invited / already_registered (accounts §7 "warning if some already
-// invited or registered"). The rest is our design for the statuses the seeds imply (401, 4xx, 409, 5xx).
+// invited or registered"). The rest is our design (payload_too_large: a body over the limit; unavailable: the database
+// is away for a moment, with Retry-After) for the statuses the seeds imply (401, 4xx, 409, 5xx).
 
 /** HTTP status for each error type. */
 export const errorStatus = {
@@ -21,8 +22,10 @@ export const errorStatus = {
   conflict: 409,
   already_invited: 409,
   already_registered: 409,
+  payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
+  unavailable: 503,
 } as const;
 
 export type ErrorType = keyof typeof errorStatus;

@@ -1,5 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { errorStatus, type ErrorType } from "../../../core/model/contract/index.ts";
+import { isDatabaseUnavailable } from "../db/faults.ts";
+import { log } from "../log.ts";
 
 // Every answer is JSON {data, responseType?, accessToken?}: 200 with data on success; on failure the error type's
 // status with data {message, field?} and responseType naming the error.
@@ -20,3 +22,18 @@ export const sendOk = (res: ServerResponse, envelope: Envelope) => sendJson(res,
 
 export const sendFailure = (res: ServerResponse, type: ErrorType, message: string, field?: string, headers?: Record<string, string>) =>
   sendJson(res, errorStatus[type], { data: field === undefined ? { message } : { message, field }, responseType: type }, headers);
+
+/** Seconds a client waits before trying again while the database is away. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** An unexpected error: 503 with Retry-After while the database is away, else 500; one log line either way. */
+export const answerFault = (res: ServerResponse, e: unknown, what: string) => {
+  if (isDatabaseUnavailable(e)) {
+    log.warn("database_unavailable", { request: what, error: e });
+    if (!res.headersSent)
+      sendFailure(res, "unavailable", "The database is not reachable; try again in a moment", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+    return;
+  }
+  log.error("request_failed", { request: what, error: e });
+  if (!res.headersSent) sendJson(res, 500, { data: { message: "Internal error" }, responseType: "internal_error" });
+};

@@ -3,9 +3,10 @@ import { Result } from "effect";
 import { decodeRequest, encodeSuccess, type EndpointSpec, type SuccessType } from "../../../core/model/contract/index.ts";
 import type { TokenClaims } from "../auth/token.ts";
 import type { ServerContext } from "../context.ts";
-import { sendFailure, sendJson, sendOk } from "./envelope.ts";
+import { answerFault, sendFailure, sendOk } from "./envelope.ts";
 import { Failure } from "./failure.ts";
 import { PreEncoded, sendPreEncoded } from "./pre-encoded.ts";
+import { MAX_BODY_BYTES, parseJsonBody, readBodyText, TooLarge } from "./request-body.ts";
 import { unstorableText } from "./text-safety.ts";
 
 // Mounts the contract under /api/: finds the endpoint by method and path, checks the token its `auth` asks for,
@@ -13,23 +14,6 @@ import { unstorableText } from "./text-safety.ts";
 // response schema and adds a refreshed access token where the contract says the envelope carries one.
 
 type AnyHandler = (call: any) => Promise<{ data: unknown; responseType?: SuccessType; accessToken?: string }>;
-
-const maxBodyBytes = 5 * 1024 * 1024;
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        reject(new Failure("validation_error", "body: larger than 5 MB", "body"));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 
 const bearer = (req: IncomingMessage): string | undefined => {
   const header = req.headers.authorization;
@@ -53,6 +37,8 @@ export const apiRouter = (
   }
 
   const run = async (req: IncomingMessage, res: ServerResponse, spec: EndpointSpec, url: URL) => {
+    // The body is read (within its limit) before anything is answered, so no answer races a client still sending.
+    const text = await readBodyText(req, MAX_BODY_BYTES);
     let claims: TokenClaims | undefined;
     let token: string | undefined;
     if (spec.auth !== "none") {
@@ -72,15 +58,7 @@ export const apiRouter = (
     if (token && spec.auth !== "bearer") call.token = token;
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
-    const text = await readBody(req);
-    let body: unknown;
-    if (spec.body && text.trim() !== "") {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new Failure("validation_error", "body: not valid JSON", "body");
-      }
-    }
+    const body = spec.body && text.trim() !== "" ? parseJsonBody(text) : undefined;
     const unstorable = unstorableText(query, "query") ?? unstorableText(body, "body");
     if (unstorable) throw new Failure("validation_error", `${unstorable}: NUL characters and unpaired surrogates are not allowed`, unstorable);
     const decoded = decodeRequest(spec, { query, body });
@@ -122,13 +100,14 @@ export const apiRouter = (
       }
       await run(req, res, spec, url);
     } catch (e) {
-      if (e instanceof Failure) {
-        const headers: Record<string, string> = e.type === "rate_limited" ? { "retry-after": "60" } : {};
-        if (!res.headersSent) return sendFailure(res, e.type, e.message, e.field, headers);
-        return;
+      if (res.headersSent) return;
+      if (e instanceof TooLarge) {
+        // The body was read through (or is too big to): answer, then close the connection cleanly.
+        res.once("finish", () => req.socket.end());
+        return sendFailure(res, e.type, e.message, e.field, { connection: "close" });
       }
-      console.error(`[isopter server] ${req.method} ${url.pathname} failed:`, e);
-      if (!res.headersSent) sendJson(res, 500, { data: { message: "Internal error" }, responseType: "internal_error" });
+      if (e instanceof Failure) return sendFailure(res, e.type, e.message, e.field, e.type === "rate_limited" ? { "retry-after": "60" } : {});
+      answerFault(res, e, `${req.method} ${url.pathname}`);
     }
   };
 };
