@@ -10,6 +10,7 @@ import { getExamination, saveExamination } from "../store/examinations.ts";
 import { completeMeasurement, recordStandaloneResult } from "../handlers/results.ts";
 import { nowIso, write } from "../handlers/write.ts";
 import { Failure } from "../http/failure.ts";
+import { log } from "../log.ts";
 
 // /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial; the server
 // answers welcome, its queue and stand-alone setting. Heartbeats (battery), statuses, progress and results update the
@@ -111,7 +112,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
           if (!e || e.taken) return;
           // The outcome was decoded against its test type's result schema; it must be this examination's type.
           if (e.type !== m.outcome.type) {
-            console.error(`[isopter server] device ${sn}: a ${m.outcome.type} result for the ${e.type} examination ${e.id} dropped`);
+            log.warn("examination_result_dropped", { device: sn, examination: e.id, expected: e.type, got: m.outcome.type });
             return;
           }
           const done = { ...e, taken: true, result: m.outcome.result, updatedAt: nowIso(ctx) };
@@ -165,7 +166,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
         }
         await handle(decoded.success);
       })
-      .catch((e) => console.error("[isopter server] device socket:", e));
+      .catch((e) => log.warn("device_message_failed", { device: device?.deviceSn, error: e }));
   });
   socket.on("close", () => {
     clearInterval(watchdog);

@@ -10,6 +10,7 @@ import { queueOf } from "../store/measurements.ts";
 import type { Patient } from "../../../core/model/patient.ts";
 import { getPatient } from "../store/patients.ts";
 import type { StandaloneConfig } from "../../../core/model/measurement.ts";
+import { log } from "../log.ts";
 
 // Connected headsets by serial. Sends each one its queue and stand-alone setting whenever they change, and carries
 // commands (start, pause, resume, stop) that wait for the headset's ack. The sends of one kind to one headset go one after
@@ -119,7 +120,7 @@ export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => 
       const patient = await getPatient(db, device.organisationId, config.patientId);
       send(sn, { type: "standalone", standaloneId: device.standaloneId, config: testConfig(config, patient) });
     } catch (e) {
-      console.error(`[isopter server] stand-alone setting for ${sn}:`, e);
+      log.warn("standalone_push_failed", { device: sn, error: e });
     }
   };
 
@@ -165,7 +166,7 @@ export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => 
         try {
           send(sn, { type: "queue", items: await queueItems(sn) });
         } catch (e) {
-          console.error(`[isopter server] queue for ${sn}:`, e);
+          log.warn("queue_push_failed", { device: sn, error: e });
         }
       }),
     pushStandalone: (sn) => inOrder(`standalone/${sn}`, () => pushStandaloneNow(sn)),

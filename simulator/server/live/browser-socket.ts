@@ -4,6 +4,7 @@ import { decodeJson } from "../../../core/model/decode.ts";
 import { LiveControlMessageSchema } from "../../../core/model/live.ts";
 import type { ServerContext } from "../context.ts";
 import { send } from "./hub.ts";
+import { log } from "../log.ts";
 
 // /api/ws: a browser's live socket. The client opens with {type:"logged_in", accessToken, message} and a ping; the
 // server answers pong to every ping. Until the handshake succeeds nothing is delivered. The session's token expiry is
@@ -28,7 +29,7 @@ export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
   // One message at a time, in order: a ping sent after logged_in is answered once the session is registered.
   let chain = Promise.resolve();
   socket.on("message", (raw) => {
-    chain = chain.then(() => handle(raw.toString())).catch((e) => console.error("[isopter server] live socket:", e));
+    chain = chain.then(() => handle(raw.toString())).catch((e) => log.warn("live_socket_message_failed", { error: e }));
   });
   const handle = async (raw: string) => {
     const decoded = decodeJson(LiveControlMessageSchema, raw);
