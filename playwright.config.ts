@@ -48,6 +48,8 @@ const stack = (env: Record<string, string>) => ({
   DEMO_PASSWORD: demoPassword,
   HEADSETS: "0",
   NODE_ENV: "production",
+  // The journeys read the outbox and drive simulated headsets through /api/dev/*.
+  ISOPTER_DEV_ROUTES: "on",
   ...env,
 });
 

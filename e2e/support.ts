@@ -1,9 +1,11 @@
 import { expect, type Page, type APIRequestContext } from "@playwright/test";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 // Shared steps for the journeys: the demo logins printed by `npm start`, axe checks and screenshots.
 export const password = process.env.E2E_DEMO_PASSWORD ?? "Demo-pass-1!";
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+// Evaluated through the DevTools protocol, not added as a <script>: the app's Content-Security-Policy allows no inline script.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 export async function logIn(page: Page, username: "manager" | "user" | "admin") {
   await page.goto("/login");
@@ -15,7 +17,7 @@ export async function logIn(page: Page, username: "manager" | "user" | "admin") 
 
 /** axe-core on the current page: no serious or critical violation. */
 export async function expectAccessible(page: Page) {
-  await page.addScriptTag({ path: axePath });
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const result = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown; html: string }> }> }> } }).axe.run(document);
     return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => `${String(n.target)} ${n.html.slice(0, 120)}`) }));

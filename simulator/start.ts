@@ -21,6 +21,8 @@ const main = async () => {
     storage: config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
     host: config.host,
     port: config.port,
+    devRoutes: config.devRoutes,
+    allowedOrigins: config.allowedOrigins,
   });
   const demo = await seedDemo(server.db, { password, headsets: config.headsets });
   if (!demo.created && config.demoPassword) await setDemoPasswords(server.db, config.demoPassword);
@@ -33,6 +35,7 @@ const main = async () => {
 
   console.log(`Storage: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${join(config.dataDir, "pglite")}`}`);
   console.log(`Isopter listening on ${server.url}`);
+  if (!config.devRoutes) console.log("Development routes (/api/dev/*) are off (NODE_ENV=production or ISOPTER_DEV_ROUTES=off)");
   const logins = demo.usernames.join(", ");
   if (demo.created || config.demoPassword) console.log(`Demo logins: ${logins}; password: ${password}`);
   else console.log(`Demo logins: ${logins}; password as printed on the first start (set DEMO_PASSWORD to choose a new one)`);

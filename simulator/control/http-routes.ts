@@ -13,7 +13,7 @@ import type { ServerContext } from "../server/context.ts";
 import { sendOk } from "../server/http/envelope.ts";
 import { Failure } from "../server/http/failure.ts";
 import { readBodyText } from "../server/http/request-body.ts";
-import { deviceBySn, insertDevice, withQueues } from "../server/store/devices.ts";
+import { deviceBySn, deviceRows, insertDevice, withQueues } from "../server/store/devices.ts";
 import { newId } from "../server/store/ids.ts";
 import { type HeadsetControl, UnknownHeadset } from "./port.ts";
 
@@ -23,7 +23,8 @@ import { type HeadsetControl, UnknownHeadset } from "./port.ts";
 //   DELETE /api/dev/simulator/headsets?deviceSn=SN  switch one off for good (the device stays registered)
 //   PATCH  /api/dev/simulator/headsets              {deviceSn | all: true, profile?, speed?}
 //   POST   /api/dev/simulator/faults                {deviceSn, fault, seconds?}
-// Admins and managers only. A server started without headsets (tests, a plain startServer) answers not_found with
+// Admins and managers only, and only inside the caller's organisation: a headset whose serial is registered to another
+// organisation is not_found, as if it did not run (issue 15 §4). A server started without headsets (tests, a plain startServer) answers not_found with
 // field "simulator".
 
 const MAX_SERIAL = 9999; // deviceSerial pads to four digits
@@ -109,6 +110,23 @@ const register = async (ctx: ServerContext, org: string, chosen: ReadonlyArray<{
   }
 };
 
+/** The serials registered to the organisation (the headsets its staff may see and steer). */
+const ownSerials = async (ctx: ServerContext, org: string) => new Set((await deviceRows(ctx.db, org)).map((d) => d.deviceSn));
+
+/** A serial of another organisation answers exactly as one that runs nowhere. */
+const ownHeadset = async (ctx: ServerContext, org: string, sn: string) => {
+  if (!(await deviceBySn(ctx.db, org, sn))) throw new UnknownHeadset(sn);
+};
+
+const knownAsync = async (field: string, run: () => Promise<void>) => {
+  try {
+    await run();
+  } catch (e) {
+    if (e instanceof UnknownHeadset) throw new Failure("not_found", e.message, field);
+    throw e;
+  }
+};
+
 export const simulatorRoutes = (ctx: ServerContext, simulator: HeadsetControl | undefined) => {
   const control = async (req: IncomingMessage) => {
     const claims = await staff(ctx, req);
@@ -120,8 +138,9 @@ export const simulatorRoutes = (ctx: ServerContext, simulator: HeadsetControl | 
 
   return {
     "GET dev/simulator/headsets": async (req: IncomingMessage, res: ServerResponse) => {
-      const { control: c } = await control(req);
-      sendOk(res, { data: { headsets: c.list() } });
+      const { claims, control: c } = await control(req);
+      const own = await ownSerials(ctx, claims.organisationId);
+      sendOk(res, { data: { headsets: c.list().filter((h) => own.has(h.deviceSn)) } });
     },
     "POST dev/simulator/headsets": async (req: IncomingMessage, res: ServerResponse) => {
       const { claims, control: c } = await control(req);
@@ -138,22 +157,32 @@ export const simulatorRoutes = (ctx: ServerContext, simulator: HeadsetControl | 
       sendOk(res, { data: { headsets: await run } });
     },
     "DELETE dev/simulator/headsets": async (req: IncomingMessage, res: ServerResponse) => {
-      const { control: c } = await control(req);
+      const { claims, control: c } = await control(req);
       const q = query(req, RemoveHeadsetQuerySchema);
+      await knownAsync("query.deviceSn", () => ownHeadset(ctx, claims.organisationId, q.deviceSn));
       sendOk(res, { data: known("query.deviceSn", () => c.remove(q.deviceSn)) });
     },
     "PATCH dev/simulator/headsets": async (req: IncomingMessage, res: ServerResponse) => {
-      const { control: c } = await control(req);
+      const { claims, control: c } = await control(req);
       const b = await body(req, HeadsetSettingsBodySchema);
       const problem = settingsBodyProblem(b);
       if (problem) throw new Failure("validation_error", `${problem.field}: ${problem.message}`, problem.field);
       const settings = { ...(b.profile !== undefined ? { profile: b.profile } : {}), ...(b.speed !== undefined ? { speed: b.speed } : {}) };
-      const target = b.deviceSn !== undefined ? { deviceSn: b.deviceSn } : ({ all: true } as const);
-      sendOk(res, { data: { headsets: known("body.deviceSn", () => c.configure(target, settings)) } });
+      if (b.deviceSn !== undefined) {
+        const sn = b.deviceSn;
+        await knownAsync("body.deviceSn", () => ownHeadset(ctx, claims.organisationId, sn));
+        sendOk(res, { data: { headsets: known("body.deviceSn", () => c.configure({ deviceSn: sn }, settings)) } });
+        return;
+      }
+      // "all": every running headset of the caller's organisation, one by one.
+      const own = await ownSerials(ctx, claims.organisationId);
+      const mine = c.list().filter((h) => own.has(h.deviceSn));
+      sendOk(res, { data: { headsets: mine.flatMap((h) => c.configure({ deviceSn: h.deviceSn }, settings)) } });
     },
     "POST dev/simulator/faults": async (req: IncomingMessage, res: ServerResponse) => {
-      const { control: c } = await control(req);
+      const { claims, control: c } = await control(req);
       const b = await body(req, FaultBodySchema);
+      await knownAsync("body.deviceSn", () => ownHeadset(ctx, claims.organisationId, b.deviceSn));
       const done = known("body.deviceSn", () => c.fault(b.deviceSn, b.fault, b.seconds));
       sendOk(res, { data: { deviceSn: b.deviceSn, fault: b.fault, seconds: done.seconds } });
     },

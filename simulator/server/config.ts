@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 
 // The start command's configuration, from the environment (README documents each):
 //   PORT (4170), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL (PostgreSQL instead of PGlite),
-//   HEADSETS (4), SPEED (1), DEMO_PASSWORD (generated and printed when unset).
+//   HEADSETS (4), SPEED (1), DEMO_PASSWORD (generated and printed when unset),
+//   ISOPTER_DEV_ROUTES (on, or off when NODE_ENV=production), ISOPTER_ALLOWED_ORIGINS (none).
 
 export interface StartConfig {
   readonly port: number;
@@ -12,6 +13,10 @@ export interface StartConfig {
   readonly headsets: number;
   readonly speed: number;
   readonly demoPassword: string | undefined;
+  /** Development mode: the /api/dev/* routes (outbox, organisation switch, simulator control) exist. */
+  readonly devRoutes: boolean;
+  /** Browser origins besides the server's own allowed to call the API (a reverse proxy's public address). */
+  readonly allowedOrigins: ReadonlyArray<string>;
 }
 
 export class ConfigError extends Error {}
@@ -29,7 +34,19 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
   if (!Number.isFinite(speed) || speed <= 0 || speed > 1000) throw new ConfigError(`SPEED must be a number above 0 (at most 1000), got '${env.SPEED}'`);
   const url = env.DATABASE_URL?.trim();
   if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError("DATABASE_URL must start with postgres:// or postgresql://");
+  const dev = env.ISOPTER_DEV_ROUTES?.trim().toLowerCase();
+  if (dev && dev !== "on" && dev !== "off") throw new ConfigError(`ISOPTER_DEV_ROUTES must be on or off, got '${env.ISOPTER_DEV_ROUTES}'`);
+  const origins = (env.ISOPTER_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  for (const o of origins) {
+    let ok = false;
+    try {
+      ok = new URL(o).origin === o;
+    } catch {}
+    if (!ok) throw new ConfigError(`ISOPTER_ALLOWED_ORIGINS must list origins such as https://clinic.example, got '${o}'`);
+  }
   return {
+    devRoutes: dev ? dev === "on" : env.NODE_ENV !== "production",
+    allowedOrigins: origins,
     port: integer("PORT", env.PORT, 4170, 0, 65535),
     host: env.HOST?.trim() || "127.0.0.1",
     dataDir: resolve(env.DATA_DIR?.trim() || ".data"),

@@ -16,10 +16,11 @@ import { acceptDeviceSocket } from "./device/device-socket.ts";
 import { deviceHub } from "./device/hub.ts";
 import { handlers } from "./handlers/index.ts";
 import { devRoutes } from "./http/dev-routes.ts";
-import { answerFault, sendJson } from "./http/envelope.ts";
+import { answerFault, sendFailure, sendJson } from "./http/envelope.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { apiRouter } from "./http/router.ts";
 import { staticSite } from "./http/static.ts";
+import { sameOrigin, setApiHeaders, setSiteHeaders } from "./http/browser-guard.ts";
 import { acceptBrowserSocket } from "./live/browser-socket.ts";
 import { liveHub } from "./live/hub.ts";
 import { userById } from "./store/users.ts";
@@ -39,6 +40,11 @@ export interface ServerOptions {
   readonly now?: () => number;
   /** The virtual headsets running beside this server (simulator/start.ts): their control calls go under /api/dev/simulator/. */
   readonly simulator?: HeadsetControl;
+  /** Development mode: the /api/dev/* routes exist (default on; `npm start` turns it off under NODE_ENV=production or
+   * ISOPTER_DEV_ROUTES=off, see config.ts). */
+  readonly devRoutes?: boolean;
+  /** Origins besides the server's own whose browsers may call the API and open the live socket (ISOPTER_ALLOWED_ORIGINS). */
+  readonly allowedOrigins?: ReadonlyArray<string>;
 }
 
 export interface RunningServer {
@@ -80,6 +86,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const now = options.now ?? Date.now;
   const signer = tokenSigner(await tokenSecret(db));
   const host = options.host ?? "127.0.0.1";
+  const allowedOrigins = options.allowedOrigins ?? [];
   const settingsIn = { ...defaults, ...options.settings };
   const live = liveHub();
   const devices = deviceHub(db, settingsIn.commandTimeoutMs);
@@ -127,7 +134,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
 
   let openapi: unknown;
   const api = apiRouter(ctx, endpoints, handlers as never, {
-    ...devRoutes(ctx, options.simulator),
+    ...(options.devRoutes === false ? {} : devRoutes(ctx, options.simulator)),
     "GET openapi.json": async (_req, res) => {
       openapi ??= openApiDocument(endpoints, ctx.version);
       sendJson(res, 200, openapi);
@@ -143,7 +150,14 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       res.writeHead(400).end();
       return;
     }
-    const done = url.pathname === "/api" || url.pathname.startsWith("/api/") ? api(req, res, url) : web(req, res);
+    const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
+    if (isApi) {
+      setApiHeaders(res);
+      // No CORS headers are ever sent, so a browser elsewhere cannot read answers; refusing also stops it from
+      // making the call at all (a form post or a simple request).
+      if (!sameOrigin(req, allowedOrigins)) return sendFailure(res, "forbidden", "Cross-origin requests are refused", "origin");
+    } else setSiteHeaders(res, url.pathname);
+    const done = isApi ? api(req, res, url) : web(req, res);
     done.catch((e: unknown) => answerFault(res, e, `${req.method} ${url.pathname}`));
   });
   server.keepAliveTimeout = 5_000;
@@ -160,6 +174,10 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   browsers.on("connection", (socket) => acceptBrowserSocket(ctx, socket));
   headsets.on("connection", (socket) => acceptDeviceSocket(ctx, socket));
   server.on("upgrade", (req, socket, head) => {
+    if (!sameOrigin(req, allowedOrigins)) {
+      socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+      return;
+    }
     const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
     const target = path === "/api/ws" ? browsers : path === "/device" ? headsets : undefined;
     if (!target) {

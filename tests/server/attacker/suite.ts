@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe } from "vitest";
+import { headsetControl, type AttachableHeadsetControl } from "../../../simulator/control/headset-control.ts";
+import { NO_FAULTS, startHeadsets } from "../../../simulator/headset/index.ts";
+import { startTestServer, type Backend, type TestServer } from "../harness.ts";
+import { browserSurfaceCases, devRoutesScopeCases } from "./browser-surface.ts";
+
+// Issue 15, played by an attacker against the running server (the demo clinic and the appointment clinic, two
+// organisations on one server), on PGlite and on PostgreSQL: attacker.pglite.test.ts / attacker.postgres.test.ts.
+
+export const attackerSuite = (backend: Backend) => {
+  describe(`trust boundary on ${backend}`, () => {
+    let server: TestServer;
+    let control: AttachableHeadsetControl;
+    beforeAll(async () => {
+      const quiet = () => undefined;
+      control = headsetControl({ speed: 5, faults: NO_FAULTS, log: quiet });
+      server = await startTestServer(backend, { simulator: control });
+      const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
+      control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials: ["VR-0001", "VR-A001"], speed: 5, faults: NO_FAULTS, log: quiet }));
+    }, 180_000);
+    afterAll(async () => {
+      await control?.stop();
+      await server?.drop();
+    });
+    describe("§4 the browser surface", () => browserSurfaceCases(backend, () => server));
+    describe("§4 dev routes stay inside the organisation", () => devRoutesScopeCases(() => server));
+  });
+};
