@@ -90,7 +90,7 @@ export const browserSurfaceCases = (backend: Backend, server: () => TestServer) 
     const production = await startServer({ storage, port: 0, webRoot: "/nonexistent-web-root", devRoutes: false });
     try {
       const { seedDemo } = await import("../../../simulator/server/demo/seed.ts");
-      await seedDemo(production.db, { password: "Demo-Pass-123", headsets: 1, results: "none" });
+      await seedDemo(production.db, { password: "Demo-Pass-123", headsets: 1, results: "fixtures" });
       const admin = await login(production.url, "admin");
       for (const [method, path] of [["GET", "dev/outbox"], ["PATCH", "dev/organisation"], ["GET", "dev/simulator/headsets"], ["POST", "dev/simulator/faults"]] as const) {
         const r = await raw(production.url, method, path, method === "GET" ? undefined : {}, admin);
