@@ -51,7 +51,7 @@ interface Figures {
 async function child(format: "csv" | "fhir", via: Via, client: Client, results: number, backendUrl: string, token: string): Promise<Figures> {
   // As cli/bin.mjs: tsx turns source maps on and Node would keep every module's map; the CLI turns them off first.
   if (!process.env.ISOPTER_SOURCE_MAPS) process.setSourceMapsEnabled(false);
-  const [{ memoryStorage }, { createHttpApi }, { StorageKeys }, { Pattern }, { csvWriter }, { fhirBundleWriter }, { runExport }, { fileSink }, { ProfileStore }, { apiFor }, { fakeApi }] =
+  const [{ memoryStorage }, { createHttpApi }, { StorageKeys }, { Pattern }, { csvWriter }, { fhirBundleWriter }, { runExport }, { fileSink }, { ProfileStore }, { apiFor }, { fakeApi }, { exportContext }] =
     await Promise.all([
       import("../adapters/storage/memory-storage.ts"),
       import("../adapters/http/http-api.ts"),
@@ -64,6 +64,7 @@ async function child(format: "csv" | "fhir", via: Via, client: Client, results: 
       import("../cli/profiles/profile-store.ts"),
       import("../cli/session.ts"),
       import("../tests/cli/fixtures.ts"),
+      import("../cli/export/context.ts"),
     ]);
   let peakRss = 0, peakHeap = 0;
   const sample = () => {
@@ -91,7 +92,7 @@ async function child(format: "csv" | "fhir", via: Via, client: Client, results: 
   const dir = mkdtempSync(join(tmpdir(), "isopter-bench-"));
   const file = join(dir, `export.${format}`);
   const sink = fileSink(file);
-  const writer = format === "csv" ? csvWriter(sink, Pattern.P24_2) : fhirBundleWriter(sink);
+  const writer = format === "csv" ? csvWriter(sink, Pattern.P24_2) : fhirBundleWriter(sink, { context: exportContext({ id: "bench", name: "Bench clinic" }, { timeZone: "UTC" }) });
   sample();
   const baselineRss = process.memoryUsage().rss;
   const started = performance.now();

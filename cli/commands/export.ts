@@ -9,7 +9,10 @@ import type { CliIo } from "../io.ts";
 import { progress } from "../progress.ts";
 import { openSession } from "../session.ts";
 import { csvWriter } from "../export/csv.ts";
-import { fhirBundleWriter } from "../export/fhir.ts";
+import { exportContext, type ExportContext } from "../export/context.ts";
+import { bundleTypes, fhirBundleWriter, type BundleType } from "../export/fhir.ts";
+import { isTimeZone } from "../../core/model/clinic-time.ts";
+import type { Api } from "../../core/ports.ts";
 import { eyeOption, patternOption, type ExportFilters } from "../export/filters.ts";
 import { jsonWriter, ndjsonWriter } from "../export/json.ts";
 import { runExport } from "../export/run-export.ts";
@@ -34,6 +37,22 @@ interface ExportOptions {
   pattern?: Pattern;
   eye?: number;
   reliableOnly?: boolean;
+  timeZone?: string;
+  patientIdSystem?: string;
+  bundle: BundleType;
+  pdf: boolean;
+}
+
+/** Formats that name the clinic, its patients' identifiers or its wall-clock time. */
+const clinicalFormats = new Set<ExportFormat>(["fhir", "dicom", "pdf"]);
+
+/** The organisation (organisation/current) and the options that say how the clinic times and names things. */
+async function contextOf(api: Api, o: ExportOptions, io: CliIo): Promise<ExportContext> {
+  const organisation = await api.call("organisation.current", {});
+  return exportContext(organisation, {
+    timeZone: o.timeZone ?? io.env.ISOPTER_TIME_ZONE ?? io.env.TZ ?? undefined,
+    patientIdSystem: o.patientIdSystem ?? io.env.ISOPTER_PATIENT_ID_SYSTEM ?? undefined,
+  });
 }
 
 function selectionOf(o: ExportOptions, io: CliIo): Selection {
@@ -68,12 +87,16 @@ function filtersOf(o: ExportOptions): ExportFilters {
 function checkOutput(o: ExportOptions): void {
   if (perResultFiles.has(o.format) && o.out === undefined)
     throw badArguments(`--format ${o.format} writes one file per result: give a directory with --out DIR`);
+  if (o.timeZone !== undefined && !isTimeZone(o.timeZone))
+    throw badArguments(`--time-zone ${o.timeZone}: not a time zone this system knows (an IANA name such as Europe/Berlin)`);
+  if (o.patientIdSystem !== undefined && !/^(https?:\/\/\S+|urn:oid:[0-2](\.\d+)+|urn:uuid:[0-9a-f-]{36})$/.test(o.patientIdSystem))
+    throw badArguments(`--patient-id-system ${o.patientIdSystem}: give a URI (https://..., urn:oid:1.2.3 or urn:uuid:...)`);
   if (o.format === "csv" && o.pattern === undefined)
     throw badArguments("--format csv holds one pattern per file (the l1..ln columns): add --pattern, e.g. --pattern 24-2");
 }
 
 /** DICOM (dcmjs) and PDF load only when asked for: they are most of the CLI's memory at start. */
-async function writerFor(o: ExportOptions, io: CliIo): Promise<{ writer: ExportWriter; where: string }> {
+async function writerFor(o: ExportOptions, io: CliIo, context: ExportContext | null): Promise<{ writer: ExportWriter; where: string }> {
   if (perResultFiles.has(o.format) && o.out !== undefined) {
     const dir = resolve(io.cwd, o.out);
     try {
@@ -95,10 +118,16 @@ async function writerFor(o: ExportOptions, io: CliIo): Promise<{ writer: ExportW
     case "ndjson":
       return { writer: ndjsonWriter(sink), where };
     case "fhir":
-      return { writer: fhirBundleWriter(sink), where };
+      return { writer: fhirBundleWriter(sink, { context: context!, type: o.bundle, ...(o.pdf ? { pdf: await pdfRenderer() } : {}) }), where };
     default:
       throw badArguments(`unknown format ${o.format}`);
   }
+}
+
+/** The printed page of a result as PDF bytes (loaded only when asked for). */
+async function pdfRenderer(): Promise<(r: import("../export/record.ts").ExportRecord) => Promise<Uint8Array>> {
+  const { reportPdf } = await import("../export/pdf/report.ts");
+  return async (r) => reportPdf(r);
 }
 
 export function registerExport(program: Command, io: CliIo): void {
@@ -113,6 +142,10 @@ export function registerExport(program: Command, io: CliIo): void {
     .option("--pattern <pattern>", `only this pattern: ${Object.values(patternLabel).filter((l) => l !== "Undefined").join(", ")}`, patternOption)
     .option("--eye <eye>", "only this eye: right, left or binocular (OD, OS, OU)", eyeOption)
     .option("--reliable-only", "only results within the catch-trial limits and not marked unreliable")
+    .option("--time-zone <zone>", "the clinic's IANA time zone for printed, DICOM and FHIR times (default $ISOPTER_TIME_ZONE, else this system's)")
+    .option("--patient-id-system <uri>", "FHIR identifier system of the patients' ids (default $ISOPTER_PATIENT_ID_SYSTEM, else an OID of the organisation)")
+    .addOption(new Option("--bundle <type>", "FHIR Bundle type: collection, or transaction for a FHIR server").choices(bundleTypes).default("collection"))
+    .option("--no-pdf", "FHIR: leave the printed page out of each DiagnosticReport (presentedForm)")
     .addHelpText(
       "after",
       `
@@ -121,8 +154,10 @@ Formats:
           re-imports with \`isopter analyse\`
   json    a JSON array: patient, measurement, stored result and every index of core/analytics
   ndjson  the same, one result per line
-  fhir    FHIR R4 Bundle (collection): Patient, a DiagnosticReport (LOINC 28629-4) per result with Observations
-          (MD SNOMED 422859007, PSD, VFI, mean sensitivity, duration, fixation-loss / false-positive / false-negative ratios)
+  fhir    FHIR R4 Bundle after the HL7 Eye Care IG: Patient (record number under --patient-id-system), per result a
+          DiagnosticReport (diagnostic-report-visual-field: Ophthalmology, SNOMED 103752008 / LOINC 28629-4, the printed
+          page as presentedForm unless --no-pdf) with Observations (MD, PSD with p-values, test duration, fixation
+          loss and false positive / negative ratios, VFI, GHT); --bundle transaction for a FHIR server
   dicom   DICOM OPV (Ophthalmic Visual Field Static Perimetry, SOP class 1.2.840.10008.5.1.4.1.1.80.1), one .dcm per result
   pdf     a one-page report per result drawn from the same plot scenes as the web print
 
@@ -141,7 +176,8 @@ Examples:
       const filters = filtersOf(opts);
       checkOutput(opts);
       const session = openSession(shared, io);
-      const { writer, where } = await writerFor(opts, io);
+      const context = clinicalFormats.has(opts.format) ? await contextOf(session.api, opts, io) : null;
+      const { writer, where } = await writerFor(opts, io, context);
       let written = 0;
       const bar = progress(io.stderr, "patients", undefined, () => `${written} results`);
       const summary = await runExport(session.api, selection, filters, writer, {

@@ -20,45 +20,63 @@ export const ReferenceSchema = Schema.Struct({ reference: UuidUrn });
 export const IdentifierSchema = Schema.Struct({ system: Uri, value: Schema.NonEmptyString });
 export const QuantitySchema = Schema.Struct({ value: Schema.Finite, unit: Schema.String, system: Uri, code: Schema.NonEmptyString });
 
+const Meta = Schema.Struct({ profile: NonEmptyArray(Uri) });
+
 export const PatientResourceSchema = Schema.Struct({
   resourceType: Schema.Literal("Patient"),
-  id: Id,
-  identifier: Schema.Array(IdentifierSchema),
+  id: Schema.optionalKey(Id), // a transaction matches patients by identifier (conditional update): no id there
+  identifier: Schema.Array(Schema.Struct({ use: Schema.Literal("usual"), type: CodeableConceptSchema, system: Uri, value: Schema.NonEmptyString })),
   name: Schema.Array(Schema.Struct({ text: Schema.String })),
   gender: Schema.Literals(["male", "female", "other", "unknown"]),
   birthDate: DateOnly,
 });
 
+export const RatioSchema = Schema.Struct({ numerator: Schema.Struct({ value: Schema.Finite }), denominator: Schema.Struct({ value: Schema.Finite }) });
+
 export const ObservationSchema = Schema.Struct({
   resourceType: Schema.Literal("Observation"),
   id: Id,
+  meta: Schema.optionalKey(Meta),
   status: Schema.Literals(["registered", "preliminary", "final", "amended", "corrected", "cancelled", "entered-in-error", "unknown"]),
   category: Schema.Array(CodeableConceptSchema),
   code: CodeableConceptSchema,
   subject: ReferenceSchema,
   effectiveDateTime: DateTime,
-  valueQuantity: QuantitySchema,
+  valueQuantity: Schema.optionalKey(QuantitySchema),
+  valueRatio: Schema.optionalKey(RatioSchema),
+  valueCodeableConcept: Schema.optionalKey(CodeableConceptSchema),
+  interpretation: Schema.optionalKey(Schema.Array(CodeableConceptSchema)),
   bodySite: CodeableConceptSchema,
 });
 export type Observation = Schema.Schema.Type<typeof ObservationSchema>;
 
+export const AttachmentSchema = Schema.Struct({
+  contentType: Schema.Literal("application/pdf"),
+  data: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9+/]+=*$/)),
+  title: Schema.String,
+});
+
 export const DiagnosticReportSchema = Schema.Struct({
   resourceType: Schema.Literal("DiagnosticReport"),
   id: Id,
+  meta: Meta,
   identifier: Schema.Array(IdentifierSchema),
   status: Schema.Literals(["registered", "partial", "preliminary", "final", "amended", "corrected", "appended", "cancelled", "entered-in-error", "unknown"]),
+  category: NonEmptyArray(CodeableConceptSchema),
   code: CodeableConceptSchema,
   subject: ReferenceSchema,
   effectiveDateTime: DateTime,
   issued: DateTime,
   result: Schema.Array(ReferenceSchema),
   conclusion: Schema.optionalKey(Schema.String),
+  presentedForm: Schema.optionalKey(NonEmptyArray(AttachmentSchema)),
 });
 export type DiagnosticReport = Schema.Schema.Type<typeof DiagnosticReportSchema>;
 
 export const BundleEntrySchema = Schema.Struct({
   fullUrl: UuidUrn,
   resource: Schema.Union([PatientResourceSchema, DiagnosticReportSchema, ObservationSchema]),
+  request: Schema.optionalKey(Schema.Struct({ method: Schema.Literal("PUT"), url: Schema.NonEmptyString })),
 });
 
 export const BundleSchema = Schema.Struct({

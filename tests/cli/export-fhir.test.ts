@@ -1,111 +1,160 @@
 import { describe, expect, it } from "vitest";
 import { Schema } from "effect";
-import { Eye, Pattern } from "../../core/model/enums.ts";
-import { fhirBundleWriter, fhirResources, fhirResourcesJson, MD_SNOMED, REPORT_LOINC, systems } from "../../cli/export/fhir.ts";
+import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
+import { defaultPatientIdSystem, exportContext, resultIdSystem } from "../../cli/export/context.ts";
+import { fhirBundleWriter, type BundleType } from "../../cli/export/fhir.ts";
+import { fhirResources, MD_SNOMED, PSD_SNOMED, REPORT_LOINC, systems } from "../../cli/export/fhir-resources.ts";
 import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../cli/export/fhir-schema.ts";
-import { exportRecord } from "../../cli/export/record.ts";
+import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
 import { stableUuid } from "../../cli/export/stable-id.ts";
-import { fakeApi, memorySink, sampleMeasurement, samplePatient } from "./fixtures.ts";
+import { IG, observationProfileIssues, r4Issues, reportProfileIssues } from "./fhir-validation.ts";
+import { FAKE_ORGANISATION, fakeApi, memorySink, sampleMeasurement, samplePatient } from "./fixtures.ts";
 
 const strict = { onExcessProperty: "error" } as const;
+const context = exportContext(FAKE_ORGANISATION, { timeZone: "Europe/Berlin" });
+const fakePdf = async (r: ExportRecord) => new TextEncoder().encode(`%PDF-1.7 ${r.test.id}`);
 
-async function bundleOf(patients: number, perPatient: number) {
+async function bundleOf(patients: number, perPatient: number, type: BundleType = "collection", pdf = false) {
   const sink = memorySink();
-  await runExport(fakeApi({ patients, resultsPerPatient: perPatient }), { kind: "organisation" }, { reliableOnly: false }, fhirBundleWriter(sink, () => new Date("2026-01-02T03:04:05Z")));
+  const writer = fhirBundleWriter(sink, { context, type, ...(pdf ? { pdf: fakePdf } : {}), now: () => new Date("2026-01-02T03:04:05Z") });
+  await runExport(fakeApi({ patients, resultsPerPatient: perPatient }), { kind: "organisation" }, { reliableOnly: false }, writer);
   return JSON.parse(sink.text());
 }
 
-describe("FHIR R4 export", () => {
-  it("the bundle parses against our R4 Schema (no unknown elements)", async () => {
-    const json = await bundleOf(3, 4);
+/** Every resource of a bundle through medplum, and the IG profile checks for those that claim a profile. */
+async function validateBundle(bundle: any): Promise<string[]> {
+  const byUrl = new Map<string, any>(bundle.entry.map((e: any) => [e.fullUrl, e.resource]));
+  const issues = (await r4Issues(bundle)).map((i) => `Bundle: ${i}`);
+  for (const e of bundle.entry) {
+    const r = e.resource;
+    issues.push(...(await r4Issues(r)).map((i) => `${r.resourceType} ${e.fullUrl}: ${i}`));
+    if (r.meta?.profile?.includes(IG.report)) issues.push(...reportProfileIssues(r, byUrl).map((i) => `${e.fullUrl}: ${i}`));
+    if (r.meta?.profile?.includes(IG.observation)) issues.push(...observationProfileIssues(r, byUrl).map((i) => `${e.fullUrl}: ${i}`));
+  }
+  return issues;
+}
+
+describe("FHIR R4 export after the Eye Care IG", () => {
+  it("the bundle parses against our Schema (no unknown elements), and medplum and the IG profile checks find nothing", async () => {
+    const json = await bundleOf(3, 4, "collection", true);
     const bundle = Schema.decodeUnknownSync(BundleSchema)(json, strict);
     expect(bundle.type).toBe("collection");
     const kinds = bundle.entry.map((e) => e.resource.resourceType);
     expect(kinds.filter((k) => k === "Patient")).toHaveLength(3);
     expect(kinds.filter((k) => k === "DiagnosticReport")).toHaveLength(12);
+    expect(await validateBundle(json)).toEqual([]);
   });
 
-  it("every report reference resolves to an Observation in the bundle, and the subject to a Patient", async () => {
-    const bundle = Schema.decodeUnknownSync(BundleSchema)(await bundleOf(2, 3), strict);
-    const byUrl = new Map(bundle.entry.map((e) => [e.fullUrl, e.resource]));
-    for (const e of bundle.entry) {
-      if (e.resource.resourceType !== "DiagnosticReport") continue;
-      expect(byUrl.get(e.resource.subject.reference)?.resourceType).toBe("Patient");
-      expect(e.resource.result.length).toBeGreaterThanOrEqual(7);
-      for (const ref of e.resource.result) expect(byUrl.get(ref.reference)?.resourceType).toBe("Observation");
-    }
-    expect(new Set(bundle.entry.map((e) => e.fullUrl)).size).toBe(bundle.entry.length);
+  it("the validators are not blind: a report without the ophthalmology category, a bare-ratio FP and a made-up PSD code are caught", async () => {
+    const json = await bundleOf(1, 1);
+    const byUrl = new Map<string, any>(json.entry.map((e: any) => [e.fullUrl, e.resource]));
+    const report = json.entry.find((e: any) => e.resource.resourceType === "DiagnosticReport").resource;
+    expect(reportProfileIssues({ ...report, category: [{ coding: [{ system: "http://x.org", code: "1" }] }] }, byUrl)).toEqual([
+      "category.coding:ophthalCode (SNOMED 394594003): 0, must be 1",
+    ]);
+    const obs = json.entry.map((e: any) => e.resource).filter((r: any) => r.resourceType === "Observation");
+    const psd = obs.find((o: any) => o.code.coding[0].code === PSD_SNOMED);
+    expect(observationProfileIssues({ ...psd, code: { coding: [{ system: "https://isopter.invalid/cs", code: "psd" }] } }, byUrl)).toEqual([
+      "code https://isopter.invalid/cs|psd is not in observation-visual-field",
+    ]);
+    const fp = obs.find((o: any) => o.code.coding[0].code === "400205");
+    expect((await r4Issues({ ...fp, valueRatio: { numerator: { value: "2" } } })).join()).toMatch(/expected number/);
+    expect(await r4Issues({ ...fp, status: undefined })).not.toEqual([]);
   });
 
-  it("a DiagnosticReport (LOINC 28629-4) with MD (SNOMED 422859007, dB), PSD, duration, FL and FP ratios, laterality", () => {
+  it("a DiagnosticReport of the IG's visual-field profile: category, SNOMED 103752008 beside LOINC 28629-4, meta.profile, the result id in the organisation's namespace", () => {
     const p = samplePatient(5);
     const r = exportRecord(p, sampleMeasurement(p, 1, { eye: Eye.Left }))!;
-    const [report, ...obs] = fhirResources(r);
+    const [report] = fhirResources(r, context);
     const dr = Schema.decodeUnknownSync(DiagnosticReportSchema)(report!.resource, strict);
-    expect(dr.code.coding[0]).toEqual({ system: systems.loinc, code: REPORT_LOINC });
-    const observations = obs.map((o) => Schema.decodeUnknownSync(ObservationSchema)(o.resource, strict));
+    expect(dr.meta.profile).toEqual([IG.report]);
+    expect(dr.category[0]!.coding[0]).toMatchObject({ system: systems.snomed, code: "394594003" });
+    expect(dr.code.coding.map((c) => c.code)).toEqual(["103752008", REPORT_LOINC]);
+    expect(dr.identifier).toEqual([{ system: resultIdSystem(FAKE_ORGANISATION.id), value: r.test.id }]);
+    expect(dr.identifier[0]!.system).toMatch(/^urn:oid:2\.25\.\d+\.2$/);
+  });
+
+  it("MD (SNOMED 422859007) and PSD (SNOMED 421362004) in dB, with 'p < x %' where outside normal limits; reliability as numerator / denominator", () => {
+    const p = samplePatient(5);
+    const r = exportRecord(p, sampleMeasurement(p, 3, { eye: Eye.Left }))!;
+    const observations = fhirResources(r, context).slice(1).map((o) => Schema.decodeUnknownSync(ObservationSchema)(o.resource, strict));
     const byCode = (code: string) => observations.find((o) => o.code.coding[0]!.code === code)!;
-    const g = r.analysis().normative!.global;
-    const md = byCode(MD_SNOMED);
-    expect(md.code.coding[0]!.system).toBe(systems.snomed);
-    expect(md.valueQuantity).toEqual({ value: Math.round(g.tmd * 1e4) / 1e4, unit: "dB", system: systems.ucum, code: "dB" });
-    expect(byCode("psd").valueQuantity.value).toBeCloseTo(g.psd, 4);
+    const nv = r.analysis().normative!;
+    expect(byCode(MD_SNOMED).valueQuantity).toEqual({ value: Math.round(nv.global.tmd * 1e4) / 1e4, unit: "dB", system: systems.ucum, code: "dB" });
+    expect(byCode(PSD_SNOMED).valueQuantity!.value).toBeCloseTo(nv.global.psd, 4);
+    const mdLevel = nv.globalLevels.tmd;
+    if (mdLevel <= 0.05) expect(byCode(MD_SNOMED).interpretation![0]!.text).toBe(`p < ${mdLevel * 100} %`);
+    else expect(byCode(MD_SNOMED).interpretation).toBeUndefined();
     expect(byCode("252129004").valueQuantity).toMatchObject({ value: r.result.examinationTimeInSeconds, code: "s" });
-    expect(byCode("400204").valueQuantity.value).toBeCloseTo(1 / 12, 4);
-    expect(byCode("400205").valueQuantity.value).toBeCloseTo(r.result.catchTrials.falsePositive.errors / 10, 4);
+    expect(byCode("400204").valueRatio).toEqual({ numerator: { value: 1 }, denominator: { value: 12 } });
+    expect(byCode("400205").valueRatio).toEqual({ numerator: { value: r.result.catchTrials.falsePositive.errors }, denominator: { value: 10 } });
+    expect(byCode("111852").valueQuantity!.value).toBeCloseTo(nv.global.vfi, 2);
+    expect(byCode("111852").meta).toBeUndefined(); // VFI's code is not in the IG's value set: no profile claimed
     for (const o of observations) expect(o.bodySite.coding[0]).toMatchObject({ system: systems.snomed, code: "8966001" });
   });
 
-  it("without a normative database the MD and PSD observations are left out, not invented", () => {
+  it("times carry the clinic's offset (Europe/Berlin: +01:00 in winter, +02:00 in summer)", () => {
     const p = samplePatient(5);
-    const r = exportRecord(p, sampleMeasurement(p, 1, { pattern: Pattern.S28 }))!;
-    const codes = fhirResources(r).slice(1).map((o) => (o.resource as { code: { coding: Array<{ code: string }> } }).code.coding[0]!.code);
-    expect(codes).not.toContain(MD_SNOMED);
-    expect(codes).not.toContain("psd");
-    expect(codes).toContain("252129004");
+    const winter = fhirResources(exportRecord(p, sampleMeasurement(p, 1, { takenAt: "2024-01-15T09:30:00.000Z" }))!, context)[0]!.resource;
+    const summer = fhirResources(exportRecord(p, sampleMeasurement(p, 1, { takenAt: "2024-07-15T09:30:00.000Z" }))!, context)[0]!.resource;
+    expect(winter.effectiveDateTime).toBe("2024-01-15T10:30:00+01:00");
+    expect(summer.effectiveDateTime).toBe("2024-07-15T11:30:00+02:00");
+  });
+
+  it("the patient's record number under the organisation's identifier system (an OID unless one is configured)", async () => {
+    const bundle = await bundleOf(1, 1);
+    const patient = bundle.entry[0].resource;
+    expect(patient.identifier[0]).toMatchObject({ system: defaultPatientIdSystem(FAKE_ORGANISATION.id), value: samplePatient(0).uniqueId, type: { coding: [{ code: "MR" }] } });
+    const own = exportContext(FAKE_ORGANISATION, { timeZone: "UTC", patientIdSystem: "https://clinic.example.org/fhir/sid/mrn" });
+    const sink = memorySink();
+    await runExport(fakeApi({ patients: 1, resultsPerPatient: 1 }), { kind: "organisation" }, { reliableOnly: false }, fhirBundleWriter(sink, { context: own }));
+    expect(JSON.parse(sink.text()).entry[0].resource.identifier[0].system).toBe("https://clinic.example.org/fhir/sid/mrn");
+  });
+
+  it("the printed page rides along as presentedForm (application/pdf, base64)", async () => {
+    const bundle = await bundleOf(1, 2, "collection", true);
+    const reports = bundle.entry.filter((e: any) => e.resource.resourceType === "DiagnosticReport");
+    for (const e of reports) {
+      const form = e.resource.presentedForm[0];
+      expect(form.contentType).toBe("application/pdf");
+      expect(Buffer.from(form.data, "base64").toString()).toMatch(/^%PDF-1\.7 p00000-m\d$/);
+    }
+  });
+
+  it("--bundle transaction: patients by conditional update on their identifier, the rest by PUT on stable ids; still valid", async () => {
+    const bundle = await bundleOf(2, 2, "transaction");
+    expect(bundle.type).toBe("transaction");
+    const patient = bundle.entry[0];
+    expect(patient.resource.id).toBeUndefined();
+    expect(patient.request).toEqual({ method: "PUT", url: `Patient?identifier=${encodeURIComponent(`${defaultPatientIdSystem(FAKE_ORGANISATION.id)}|${samplePatient(0).uniqueId}`)}` });
+    for (const e of bundle.entry.slice(1).filter((x: any) => x.resource.resourceType !== "Patient"))
+      expect(e.request).toEqual({ method: "PUT", url: `${e.resource.resourceType}/${e.resource.id}` });
+    expect(await validateBundle(bundle)).toEqual([]);
+  });
+
+  it("without a normative database MD, PSD and VFI are left out, not invented; a screening and Esterman still validate", async () => {
+    const p = samplePatient(5);
+    for (const o of [{ pattern: Pattern.S28, strategy: Strategy.Supra }, { pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: Eye.Binocular }]) {
+      const entries = fhirResources(exportRecord(p, sampleMeasurement(p, 1, o))!, context);
+      const codes = entries.slice(1).map((e) => (e.resource as { code: { coding: Array<{ code: string }> } }).code.coding[0]!.code);
+      expect(codes).not.toContain(MD_SNOMED);
+      expect(codes).not.toContain(PSD_SNOMED);
+      expect(codes).toContain("252129004");
+      for (const e of entries) expect(await r4Issues(e.resource)).toEqual([]);
+    }
   });
 
   it("the same result exported twice gets the same fullUrls (receivers de-duplicate)", () => {
     const p = samplePatient(5);
-    const a = fhirResources(exportRecord(p, sampleMeasurement(p, 2))!).map((e) => e.fullUrl);
-    const b = fhirResources(exportRecord(p, sampleMeasurement(p, 2))!).map((e) => e.fullUrl);
+    const a = fhirResources(exportRecord(p, sampleMeasurement(p, 2))!, context).map((e) => e.fullUrl);
+    const b = fhirResources(exportRecord(p, sampleMeasurement(p, 2))!, context).map((e) => e.fullUrl);
     expect(a).toEqual(b);
-  });
-
-  it("the Schema rejects a misspelt element, a missing status and a bad reference", () => {
-    const p = samplePatient(5);
-    const obs = fhirResources(exportRecord(p, sampleMeasurement(p, 1))!)[1]!.resource as Record<string, unknown>;
-    const decode = (u: unknown) => Schema.decodeUnknownExit(ObservationSchema)(u, strict)._tag;
-    expect(decode(obs)).toBe("Success");
-    const { valueQuantity, ...rest } = obs;
-    expect(decode({ ...rest, valueQuantiy: valueQuantity })).toBe("Failure");
-    const { status: _s, ...noStatus } = obs;
-    expect(decode(noStatus)).toBe("Failure");
-    expect(decode({ ...obs, subject: { reference: "Patient/has spaces" } })).toBe("Failure");
   });
 
   it("an empty export is still a valid bundle", async () => {
     const bundle = Schema.decodeUnknownSync(BundleSchema)(await bundleOf(0, 0), strict);
     expect(bundle.entry).toEqual([]);
-  });
-});
-
-describe("FHIR JSON text", () => {
-  it("the writer's pre-serialised entries are JSON.stringify of fhirResources, character for character", () => {
-    // Patients and results of every kind the fixtures make: both eyes, reliable or not, with and without normative data.
-    for (let i = 0; i < 30; i++) {
-      const p = samplePatient(i);
-      for (let k = 0; k < 4; k++) {
-        const r = exportRecord(p, sampleMeasurement(p, k, { eye: ([Eye.Right, Eye.Left, Eye.Both] as const)[(i + k) % 3], falsePositives: (i * k) % 5, reliable: k !== 2 }))!;
-        expect(fhirResourcesJson(r)).toBe(fhirResources(r).map((e) => JSON.stringify(e)).join(",\n"));
-      }
-    }
-    // No normative version recorded, and ids that need escaping.
-    const p = { ...samplePatient(7), id: 'p"7\\' };
-    const m = sampleMeasurement(p, 1);
-    const bare = exportRecord(p, { ...m, id: 'm"1', result: { ...m.result!, normativeVersion: null } })!;
-    expect(fhirResourcesJson(bare)).toBe(fhirResources(bare).map((e) => JSON.stringify(e)).join(",\n"));
   });
 });
 

@@ -22,6 +22,7 @@ const routes: Record<string, string> = {
   "GET /api/perimetry/all": "perimetry.all",
   "GET /api/examination/all": "examination.all",
   "POST /api/perimetry/page": "perimetry.page",
+  "GET /api/organisation/current": "organisation.current",
 };
 
 export async function startFakeBackend(clinic: FakeClinic): Promise<FakeBackend> {

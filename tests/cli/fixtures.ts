@@ -199,7 +199,9 @@ export const examinationsOf = (clinic: FakeClinic, i: number): Examination[] => 
   return Array.from({ length: clinic.examinationsPerPatient ?? 0 }, (_, k) => sampleExamination(p, clinic.resultsPerPatient + k, clinic.examinationOptions?.(i, k)));
 };
 
-/** The Api port over a generated clinic: patient.get, patient.search (paged), perimetry.all, examination.all and perimetry.page. */
+export const FAKE_ORGANISATION = { id: "org-fake", name: "Fake Eye Clinic", multiTests: false, market: "MDR", country: "DE" } as const;
+
+/** The Api port over a generated clinic: organisation.current, patient.get, patient.search (paged), perimetry.all, examination.all and perimetry.page. */
 export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
   const calls: string[] = [];
   const indexOf = (id: string) => {
@@ -212,6 +214,8 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
     async call(endpoint: string, input: any): Promise<any> {
       calls.push(endpoint);
       switch (endpoint) {
+        case "organisation.current":
+          return FAKE_ORGANISATION;
         case "patient.get":
           return samplePatient(indexOf(input.query.id));
         case "patient.search": {

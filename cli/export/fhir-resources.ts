@@ -1,0 +1,208 @@
+import { significance } from "../../core/analytics/significance.ts";
+import { clinicDateTime } from "../../core/model/clinic-time.ts";
+import { patternLabel, Sex } from "../../core/model/enums.ts";
+import { resultIdSystem, type ExportContext } from "./context.ts";
+import { eyeCode, type ExportRecord } from "./record.ts";
+import { stableUuid } from "./stable-id.ts";
+
+// FHIR R4 after the HL7 Eye Care IG 0.1.0 (STU 1 ballot; github.com/HL7/fhir-eyecare-ig, input/resources): per result
+// one DiagnosticReport of the profile diagnostic-report-visual-field (category SNOMED 394594003 Ophthalmology, code
+// SNOMED 103752008 Perimetry beside LOINC 28629-4) with the printed page as presentedForm, and its Observations.
+// Those whose code is in the IG's value set observation-visual-field (required binding) claim the profile
+// observation-visual-field: MD (SNOMED 422859007), PSD (SNOMED 421362004, as the IG's example), test duration
+// (SNOMED 252129004), and the reliability ratios of the IG's code system with numerator and denominator (fixation
+// loss 400204, false positive 400205, false negative 400206). VFI (DICOM 111852), the Glaucoma Hemifield Test (DICOM
+// 111855) have no code in that value set: they are plain Observations. The mean sensitivity has no code in any published
+// system: it is left out (the PDF shows it). Every Observation has
+// the category exam and the eye as bodySite. Times carry the clinic's offset.
+
+export const systems = {
+  loinc: "http://loinc.org",
+  snomed: "http://snomed.info/sct",
+  ucum: "http://unitsofmeasure.org",
+  dicom: "http://dicom.nema.org/resources/ontology/DCM",
+  /** The IG's code system as published (0.1.0): its URL there and in its examples. */
+  eyecare: "http://hl7.org/fhir/uv/eyecare/CodeSystem/visual-field-observations",
+  observationCategory: "http://terminology.hl7.org/CodeSystem/observation-category",
+  diagnosticServiceSection: "http://terminology.hl7.org/CodeSystem/v2-0074",
+  identifierType: "http://terminology.hl7.org/CodeSystem/v2-0203",
+  interpretation: "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation",
+} as const;
+
+export const profiles = {
+  report: "http://hl7.org/fhir/uv/eyecare/StructureDefinition/diagnostic-report-visual-field",
+  observation: "http://hl7.org/fhir/uv/eyecare/StructureDefinition/observation-visual-field",
+} as const;
+
+export const REPORT_LOINC = "28629-4";
+export const PERIMETRY_SNOMED = "103752008";
+export const OPHTHALMOLOGY_SNOMED = "394594003";
+export const MD_SNOMED = "422859007";
+export const PSD_SNOMED = "421362004";
+
+export type Json = Record<string, unknown>;
+export interface Entry {
+  readonly fullUrl: string;
+  readonly resource: Json;
+}
+
+const coding = (system: string, code: string, display: string) => ({ system, code, display });
+
+/** Eye structures: right 18944008, left 8966001, both 40638003. */
+const bodySiteOf = (eye: number) =>
+  eye === 0
+    ? { coding: [coding(systems.snomed, "18944008", "Right eye structure")], text: "right eye" }
+    : eye === 1
+      ? { coding: [coding(systems.snomed, "8966001", "Left eye structure")], text: "left eye" }
+      : { coding: [coding(systems.snomed, "40638003", "Structure of both eyes")], text: "both eyes" };
+
+const sexToFhir: Record<number, string> = { [Sex.Female]: "female", [Sex.Male]: "male", [Sex.Other]: "other" };
+
+export const fullUrl = (kind: string, id: string) => `urn:uuid:${stableUuid(`${kind}:${id}`)}`;
+const idOf = (url: string) => url.slice("urn:uuid:".length);
+
+export function fhirPatient(r: ExportRecord, context: ExportContext): Entry {
+  const p = r.patient;
+  const url = fullUrl("Patient", p.id);
+  return {
+    fullUrl: url,
+    resource: {
+      resourceType: "Patient",
+      id: idOf(url),
+      identifier: [
+        {
+          use: "usual",
+          type: { coding: [coding(systems.identifierType, "MR", "Medical record number")] },
+          system: context.patientIdSystem,
+          value: p.uniqueId,
+        },
+      ],
+      name: [{ text: p.name }],
+      gender: sexToFhir[p.gender] ?? "unknown",
+      birthDate: p.birthdate,
+    },
+  };
+}
+
+/** How one Observation is coded and valued; value null leaves it out (no normative database, no catch trials). */
+interface ObservationDefinition {
+  readonly key: string;
+  readonly code: { system: string; code: string; display: string };
+  /** Claims observation-visual-field: only codes in the IG's value set. */
+  readonly profiled: boolean;
+  value(r: ExportRecord): Json | null;
+}
+
+const dB = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? null : { valueQuantity: { value: round(v, 4), unit: "dB", system: systems.ucum, code: "dB" } });
+const ratio = (c: { errors: number; presentations: number }) =>
+  c.presentations > 0 ? { valueRatio: { numerator: { value: c.errors }, denominator: { value: c.presentations } } } : null;
+/** Abnormal ("A") with the significance as a note when the index is outside normal limits. */
+const withSignificance = (value: Json | null, level: Parameters<typeof significance>[0]) => {
+  const p = significance(level);
+  if (value === null || p === null) return value;
+  return { ...value, interpretation: [{ coding: [coding(systems.interpretation, "A", "Abnormal")], text: `p < ${p * 100} %` }] };
+};
+
+const definitions: readonly ObservationDefinition[] = [
+  {
+    key: "md", code: coding(systems.snomed, MD_SNOMED, "Mean deviation"), profiled: true,
+    value: (r) => withSignificance(dB(r.analysis().normative?.global.tmd), r.analysis().normative?.globalLevels.tmd),
+  },
+  {
+    key: "psd", code: coding(systems.snomed, PSD_SNOMED, "Pattern standard deviation"), profiled: true,
+    value: (r) => withSignificance(dB(r.analysis().normative?.global.psd), r.analysis().normative?.globalLevels.psd),
+  },
+  {
+    key: "duration", code: coding(systems.snomed, "252129004", "Test duration"), profiled: true,
+    value: (r) => ({ valueQuantity: { value: r.result.examinationTimeInSeconds, unit: "s", system: systems.ucum, code: "s" } }),
+  },
+  { key: "fl", code: coding(systems.eyecare, "400204", "Fixation loss"), profiled: true, value: (r) => ratio(r.result.catchTrials.blindSpot) },
+  { key: "fpr", code: coding(systems.eyecare, "400205", "False positive ratio"), profiled: true, value: (r) => ratio(r.result.catchTrials.falsePositive) },
+  { key: "fnr", code: coding(systems.eyecare, "400206", "False negative ratio"), profiled: true, value: (r) => ratio(r.result.catchTrials.falseNegative) },
+  {
+    key: "vfi", code: coding(systems.dicom, "111852", "Visual Field Index"), profiled: false,
+    value: (r) => {
+      const v = r.analysis().normative?.global.vfi;
+      return v === undefined || !Number.isFinite(v) ? null : { valueQuantity: { value: round(v, 2), unit: "%", system: systems.ucum, code: "%" } };
+    },
+  },
+  {
+    key: "ght", code: coding(systems.dicom, "111855", "Glaucoma Hemifield Test Analysis"), profiled: false,
+    value: (r) => {
+      const ght = r.analysis().normative?.ght;
+      return ght ? { valueCodeableConcept: { coding: [ghtCoding[ght.outcome]], text: ght.outcome } } : null;
+    },
+  },
+];
+
+/** GHT outcomes as DICOM codes them (PS3.16: DCM 111847-111850, within normal limits as SNOMED 17621005 Normal). */
+const ghtCoding: Record<string, { system: string; code: string; display: string }> = {
+  "outside normal limits": coding(systems.dicom, "111847", "Outside normal limits"),
+  borderline: coding(systems.dicom, "111848", "Borderline"),
+  "abnormally high sensitivity": coding(systems.dicom, "111849", "Abnormally high sensitivity"),
+  "general reduction of sensitivity": coding(systems.dicom, "111850", "General reduction in sensitivity"),
+  "within normal limits": coding(systems.snomed, "17621005", "Normal"),
+};
+
+const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+const observationCategory = [{ coding: [coding(systems.observationCategory, "exam", "Exam")] }];
+const reportCategory = [{ coding: [coding(systems.snomed, OPHTHALMOLOGY_SNOMED, "Ophthalmology"), coding(systems.diagnosticServiceSection, "OTH", "Other")] }];
+const reportCode = (label: string) => ({
+  coding: [coding(systems.snomed, PERIMETRY_SNOMED, "Perimetry"), coding(systems.loinc, REPORT_LOINC, "Perimetry study")],
+  text: `Perimetry ${label}`,
+});
+const conclusionOf = (r: ExportRecord) => {
+  const rel = r.analysis().reliability;
+  return rel.reliable && r.test.reliable ? "Reliable test." : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
+};
+
+/** The report and its observations for one result; the patient is referenced by fullUrl. `pdf`: the printed page. */
+export function fhirResources(r: ExportRecord, context: ExportContext, pdf?: Uint8Array | null): Entry[] {
+  const subject = { reference: fullUrl("Patient", r.patient.id) };
+  const effective = clinicDateTime(r.result.takenAt, context.timeZone);
+  const bodySite = bodySiteOf(r.result.eye);
+  const observations: Entry[] = definitions.flatMap((d) => {
+    const value = d.value(r);
+    if (value === null) return [];
+    const url = fullUrl("Observation", `${r.test.id}:${d.key}`);
+    return [{
+      fullUrl: url,
+      resource: {
+        resourceType: "Observation",
+        id: idOf(url),
+        ...(d.profiled ? { meta: { profile: [profiles.observation] } } : {}),
+        status: "final",
+        category: observationCategory,
+        code: { coding: [d.code], text: d.code.display },
+        subject,
+        effectiveDateTime: effective,
+        ...value,
+        bodySite,
+      },
+    }];
+  });
+  const reportUrl = fullUrl("DiagnosticReport", r.test.id);
+  const label = `${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`;
+  const report: Entry = {
+    fullUrl: reportUrl,
+    resource: {
+      resourceType: "DiagnosticReport",
+      id: idOf(reportUrl),
+      meta: { profile: [profiles.report] },
+      identifier: [{ system: resultIdSystem(context.organisation.id), value: r.test.id }],
+      status: "final",
+      category: reportCategory,
+      code: reportCode(label),
+      subject,
+      effectiveDateTime: effective,
+      issued: effective,
+      result: observations.map((o) => ({ reference: o.fullUrl })),
+      conclusion: conclusionOf(r),
+      ...(pdf
+        ? { presentedForm: [{ contentType: "application/pdf", data: Buffer.from(pdf).toString("base64"), title: `Perimetry ${label}` }] }
+        : {}),
+    },
+  };
+  return [report, ...observations];
+}
