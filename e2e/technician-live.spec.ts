@@ -46,12 +46,13 @@ async function holdCommand(page: Page) {
 }
 
 /** Opens the control's confirmation dialog, checks its texts, confirms, sees 'command sent', and waits until it resets. */
-async function command(page: Page, deviceSn: string, control: "Start" | "Pause" | "Resume" | "Stop", texts: { title: string; body: string }) {
+async function command(page: Page, deviceSn: string, control: "Start" | "Pause" | "Resume" | "Stop", texts: { title: string; body: string; subject?: string[] }) {
   const lane = laneOf(page, deviceSn);
   await lane.getByRole("button", { name: control, exact: true }).click();
   const dialog = page.getByRole("alertdialog", { name: texts.title });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(texts.body);
+  for (const part of texts.subject ?? []) await expect(dialog.getByTestId("test-subject")).toContainText(part);
   const held = await holdCommand(page);
   try {
     await dialog.getByRole("button", { name: control, exact: true }).click();
@@ -129,10 +130,17 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   await expect(card).toContainText("without result");
   const measurementId = (await card.getAttribute("data-card-id"))!;
   const patientId = (await serverLanes(page)).find((l) => l.deviceSn === sn)!.perimetries[0]!.patientId;
+  // The card names its patient (name and ID) as the server stores them.
+  const patient = await pageApi<{ name: string; uniqueId: string }>(page, "GET", `patient?id=${patientId}`);
+  await expect(card.getByTestId("patient-name")).toHaveText(`${patient.name} · ${patient.uniqueId}`);
 
   // Start: the confirmation's texts, 'command sent', then the device runs it.
   await expect(lane.getByTestId("connection")).toContainText("Waiting for a measurement", { timeout: RUN_MS / 3 });
-  await command(page, sn, "Start", { title: "Start the test?", body: "The next test in the lane starts on Room 1. Make sure the patient wears the headset." });
+  // The confirmation names whose test starts, which eye and pattern, and where.
+  await command(page, sn, "Start", {
+    title: "Start the test?", body: "The next test in the lane starts on Room 1. Make sure the patient wears the headset.",
+    subject: [`${patient.name} · ${patient.uniqueId}`, displayName, "Right eye", "24-2", "Room 1"],
+  });
   await expect(card).toHaveAttribute("data-running", "true");
   await expect(lane.getByRole("button", { name: "Stop", exact: true })).toBeEnabled();
   // "While playing or preparing ... a pause button shows, disabled during preparation."
@@ -151,6 +159,8 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   const panel = lane.getByTestId("live-panel");
   await expect(panel).toBeVisible({ timeout: RUN_MS / 3 });
   await expect(panel.getByRole("heading")).toHaveText("Live measurement");
+  await expect(panel.getByTestId("patient-name")).toHaveText(`${patient.name} · ${patient.uniqueId}`);
+  await expect(panel).toContainText(`${displayName} · Right eye · 24-2 · Room 1`);
   await expect(panel.getByRole("list", { name: "Legend" }).getByRole("listitem")).toHaveText(["Answered", "Not answered", "Presented"]);
   // Green for answered points; the bar and the card's ratio move (a silent patient's pause is resumed meanwhile).
   await untilDone(page, sn, "answered points", async () => (await panel.locator('svg [fill="#1a7f37"]').count()) > 3, RUN_MS / 3);
@@ -179,6 +189,8 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   await untilDone(page, sn, "'measurement ready'", () => notice.isVisible(), RUN_MS);
   const shownAt = Date.now();
   await expect(lane.locator(`[data-card-id="${measurementId}"]`)).toHaveCount(0);
+  // Whose result is ready, which test, which room.
+  await expect(notice).toContainText(`measurement ready: ${patient.name} (${patient.uniqueId}) · ${displayName} · Room 1`);
   await screenshot(page, "technician-live-result-ready");
   // Still there after the default 5 s: it is the 10 s notice (hovering would pause it, so the pointer stays away).
   await page.mouse.move(5, 5);

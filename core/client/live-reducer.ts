@@ -44,11 +44,13 @@ export const measurementReadyNotice = (
   patientId: string,
   measurementId: string,
   of: { readonly testType: TestType; readonly examination: boolean } = { testType: TestType.Perimetry, examination: false },
+  where: { readonly deviceSn: string | null; readonly testName: string | null } = { deviceSn: null, testName: null },
 ): Notice => ({
   kind: "success",
   title: "measurement ready",
   durationMs: 10_000,
   action: { kind: "open-result", label: "Open result", patientId, measurementId, testType: of.testType, examination: of.examination },
+  subject: { patientId, deviceSn: where.deviceSn, testName: where.testName, testType: of.testType },
 });
 
 /**
@@ -269,7 +271,7 @@ function measurementEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
       const m = data as Measurement;
       let next = patchLanes(s, "perimetries", (queue) => removeItem(queue, m.id));
       next = mapData(next, CacheKey.Measurements, (list, p) => (p.patientId === m.patientId ? addItem(list, m) : list));
-      return { snapshot: next, effects: [{ kind: "notice", notice: measurementReadyNotice(m.patientId, m.id) }] };
+      return { snapshot: next, effects: [{ kind: "notice", notice: measurementReadyNotice(m.patientId, m.id, undefined, { deviceSn: m.deviceSn, testName: m.displayName }) }] };
     }
     default:
       return { snapshot: s, effects: [] };
@@ -317,7 +319,7 @@ function examinationEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
       next = mapData(next, CacheKey.AmslerGrid, (list, p) => put(list, e.type === "amsler" && e.patientId === p.patientId));
       next = patchAppointmentExaminations(next, (list, a) => put(list, a.id === e.appointmentId));
       const effects: LiveEffect[] =
-        op === Op.MeasurementResultReady ? [{ kind: "notice", notice: measurementReadyNotice(e.patientId, e.id, { testType: e.type, examination: true }) }] : [];
+        op === Op.MeasurementResultReady ? [{ kind: "notice", notice: measurementReadyNotice(e.patientId, e.id, { testType: e.type, examination: true }, { deviceSn: e.deviceSn, testName: null }) }] : [];
       return { snapshot: next, effects };
     }
     case Op.Trash:

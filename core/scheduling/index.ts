@@ -7,3 +7,4 @@ export * from "./move-check.ts";
 export * from "./examination-order.ts";
 export * from "./wizard.ts";
 export * from "./pinned-lanes.ts";
+export * from "./next-test.ts";

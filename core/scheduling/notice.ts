@@ -9,10 +9,22 @@ export interface NoticeAction {
   readonly patientId?: string | undefined;
   readonly measurementId?: string | undefined;
   readonly itemId?: string | undefined;
+  /** For open-bin (and an open-item of a trashed item): the bin tab that lists it (the bin route's children). */
+  readonly bin?: "deleted-patients" | "deleted-measurements" | "deleted-appointments" | undefined;
   /** For open-result: which test the result is of, and whether it is an examination's (appointment variant) rather
    * than a measurement's, so the UI opens the page that shows it (core/client resultRoute). */
   readonly testType?: "perimetry" | "amsler" | "acuity" | "color-blindness" | undefined;
   readonly examination?: boolean | undefined;
+}
+
+/** Whose test a notice is about (the web names the patient, the test and the headset it ran on). */
+export interface NoticeSubject {
+  readonly patientId: string;
+  /** The headset's serial; null when unknown. */
+  readonly deviceSn: string | null;
+  /** A measurement's display name; null for an examination (named by its test type). */
+  readonly testName: string | null;
+  readonly testType: "perimetry" | "amsler" | "acuity" | "color-blindness";
 }
 
 export interface Notice {
@@ -22,6 +34,7 @@ export interface Notice {
   /** Auto-dismiss after this many ms. */
   readonly durationMs: number;
   readonly action?: NoticeAction | undefined;
+  readonly subject?: NoticeSubject | undefined;
 }
 
 /** "Notification auto-dismiss 5 s by default" (scheduling seed §9). */

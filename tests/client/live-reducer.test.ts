@@ -136,7 +136,9 @@ describe("measurement events", () => {
     const out = reduce(base, ev(T.Measurement, Op.MeasurementResultReady, done));
     expect(lane(out.snapshot)).toEqual(["m2"]);
     expect((data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as unknown as Array<{ result: unknown }>)[0]!.result).not.toBeNull();
-    expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "m1") }]);
+    expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "m1", undefined, { deviceSn: done.deviceSn, testName: done.displayName }) }]);
+    // It says whose result it is: the patient, the test and the headset it ran on.
+    expect(out.effects[0]).toMatchObject({ notice: { subject: { patientId: "p1", deviceSn: done.deviceSn, testName: done.displayName, testType: "perimetry" } } });
     expect(measurementReadyNotice("p1", "m1")).toMatchObject({
       kind: "success", title: "measurement ready", durationMs: 10_000, action: { kind: "open-result", patientId: "p1", measurementId: "m1" },
     });
@@ -192,7 +194,8 @@ describe("examination and appointment events ('handled alike')", () => {
     const taken = examination("e1", { taken: true, result: { answer: "healthy", takenAt: "2026-11-03T00:00:00.000Z", deviceSn: "SN1", appointmentId: "a1" } });
     const out = reduce(base, ev(T.Examination, Op.MeasurementResultReady, taken));
     expect(ids(data(out.snapshot, CacheKey.Examinations, { patientId: "p1", taken: true }))).toEqual(["e1"]);
-    expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "e1", { testType: "amsler", examination: true }) }]);
+    expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "e1", { testType: "amsler", examination: true }, { deviceSn: taken.deviceSn, testName: null }) }]);
+    expect(out.effects[0]).toMatchObject({ notice: { subject: { patientId: "p1", testName: null, testType: "amsler" } } });
   });
 
   it("the 'measurement ready' action of an examination opens the page of its test type, not a perimetry page (Amsler, acuity, colour)", () => {

@@ -23,6 +23,14 @@ const noticeTexts: Record<string, MessageDescriptor> = {
   "no items between linked cards": msg`no items between linked cards`,
   "Examination couldn't be reordered": msg`The examination could not be reordered.`,
   "Please try again": msg`Please try again.`,
+  "Please try again.": msg`Please try again.`,
+  // Scheduling seed §8 and accounts seed §8: the failures of trash and delete.
+  "There was a problem deleting the measurement.": msg`There was a problem deleting the measurement.`,
+  "Failed to trash appointment": msg`Failed to trash appointment`,
+  "Examination deleted": msg`Examination deleted`,
+  "Examination couldn't be deleted": msg`Examination couldn't be deleted`,
+  "There was a problem deleting the patient, try again later": msg`There was a problem deleting the patient, try again later`,
+  "Something went wrong. Try again or refresh the browser.": msg`Something went wrong. Try again or refresh the browser.`,
 };
 
 export function useNoticeText() {

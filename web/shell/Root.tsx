@@ -9,6 +9,9 @@ import { useNoticeText } from "../i18n/notices.ts";
 import { resultRoute } from "../../core/client/live-reducer.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { Notifications } from "../ui/Notifications.tsx";
+import { CacheKey } from "../../core/client/cache-keys.ts";
+import type { Patient } from "../../core/model/patient.ts";
+import { testTypeNames } from "../technician/names.ts";
 
 /** Above every page: notifications and the dialogs that end a session. */
 export function Root() {
@@ -24,6 +27,8 @@ export function Root() {
 
 /** Shows core/client's notices (e.g. "measurement ready" with a link to the result) and follows its navigation. */
 function ClientNotices() {
+  const client = useClient();
+  const { i18n } = useLingui();
   const notice = useAtomValue(clientNoticeAtom);
   const go = useAtomValue(clientNavigateAtom);
   const notify = useNotify();
@@ -35,14 +40,24 @@ function ClientNotices() {
     const target = !action ? null
       // An Amsler examination's result has its own page, not a perimetry one (core/client resultRoute).
       : action.kind === "open-result" ? resultRoute(action)
-      : action.kind === "open-bin" ? "/bin" : null;
-    notify({
+      : action.kind === "open-bin" || action.bin ? `/bin${action.bin ? `/${action.bin}` : ""}` : null;
+    const show = (subject: string | null) => notify({
       kind: notice.kind === "warning" ? "info" : notice.kind,
-      text: [text(notice.title), notice.hint && text(notice.hint)].filter(Boolean).join(" "),
+      text: [text(notice.title) + (subject ? `: ${subject}` : ""), notice.hint && text(notice.hint)].filter(Boolean).join(" "),
       durationMs: notice.durationMs,
       ...(action && target ? { action: { label: text(action.label), run: () => navigate(target) } } : {}),
     });
-  }, [notice, notify, navigate, text]);
+    if (!notice.subject) return void show(null);
+    // "measurement ready" names the patient, the test and the headset (whose result it is, before anyone opens it).
+    const { patientId, deviceSn, testName, testType } = notice.subject;
+    const device = deviceSn ? client.device(deviceSn)?.device : undefined;
+    const test = testName ?? i18n._(testTypeNames[testType]);
+    const cached = client.query(CacheKey.Patients, { id: patientId })?.data;
+    void (cached ? Promise.resolve(cached) : client.fetch(CacheKey.Patients, { id: patientId })).then(
+      (p) => (Array.isArray(p) ? null : `${(p as Patient).name} (${(p as Patient).uniqueId})`),
+      () => null,
+    ).then((patient) => show([patient, test, device ? device.alias || device.deviceSn : deviceSn].filter(Boolean).join(" · ")));
+  }, [notice, notify, navigate, text, client, i18n]);
   useEffect(() => {
     if (go?.to === "home") navigate("/home");
   }, [go, navigate]);

@@ -2,6 +2,7 @@ import { atom } from "jotai";
 import type { FormMode } from "../../core/rules/form-context.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { Examination } from "../../core/model/examination.ts";
+import type { LaneTest } from "../../core/scheduling/next-test.ts";
 
 // Technician-view state that core/client does not hold: the measurement form the technician has open.
 
@@ -22,3 +23,14 @@ export const wizardAtom = atom<{
   /** Editing one examination: the wizard starts at its configuration and saves it with 'Save test'. */
   readonly examination?: Examination;
 } | null>(null);
+
+/** A queued measurement or appointment the technician asked to move to the bin ("Delete and move actions need
+ * confirmation"): what the confirmation names before anything is sent. */
+export interface TrashRequest {
+  readonly item: "measurement" | "appointment";
+  readonly test: LaneTest;
+  /** The lane it is queued in. */
+  readonly deviceSn: string | null;
+}
+
+export const trashRequestAtom = atom<TrashRequest | null>(null);

@@ -8,8 +8,11 @@ import { useClientTopics } from "../state/devices.ts";
 import { eyeNames } from "../i18n/names.ts";
 import { ConfirmDialog } from "../ui/Modal.tsx";
 import { testTypeNames } from "./names.ts";
+import { PatientName } from "../ui/PatientName.tsx";
 import { useSetAtom } from "jotai";
-import { wizardAtom } from "../state/technician.ts";
+import { trashRequestAtom, wizardAtom } from "../state/technician.ts";
+import { appointmentTest } from "../../core/scheduling/next-test.ts";
+import { TrashIcon } from "../ui/icons.tsx";
 
 /**
  * The appointment side panel (scheduling seed §2): the appointment's examinations in a draggable list (pointer and
@@ -21,8 +24,14 @@ import { wizardAtom } from "../state/technician.ts";
 const pointerOptions = { activationConstraint: { distance: 6 } };
 const keyboardOptions = { coordinateGetter: sortableKeyboardCoordinates };
 
-export function AppointmentPanel({ appointment, onClose }: { appointment: Appointment; onClose: () => void }) {
+export function AppointmentPanel({ appointment, onClose, running = false }: {
+  appointment: Appointment; onClose: () => void;
+  /** Its test runs: it cannot go to the bin (stop it first). */
+  running?: boolean;
+}) {
   const { t } = useLingui();
+  const requestTrash = useSetAtom(trashRequestAtom);
+  const test = appointmentTest(appointment);
   const client = useClientTopics(["lanes"]);
   const [deleting, setDeleting] = useState<Examination | null>(null);
   const openWizard = useSetAtom(wizardAtom);
@@ -44,6 +53,7 @@ export function AppointmentPanel({ appointment, onClose }: { appointment: Appoin
         <h2 className="spacer">{t`Appointment`}</h2>
         <button type="button" className="btn btn-sm btn-icon" aria-label={t`Close`} onClick={onClose}>×</button>
       </div>
+      <p className="apanel-patient"><PatientName patientId={appointment.patientId} /></p>
       <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
         <SortableContext items={exams.map((x) => x.id)} strategy={verticalListSortingStrategy}>
           <ol className="apanel-list">
@@ -54,10 +64,17 @@ export function AppointmentPanel({ appointment, onClose }: { appointment: Appoin
           </ol>
         </SortableContext>
       </DndContext>
-      {appointment.deviceSn && (
-        <button type="button" className="btn" style={{ marginTop: "var(--space-3)" }}
-          onClick={() => openWizard({ deviceSn: appointment.deviceSn!, appointmentId: appointment.id, patientId: appointment.patientId })}>{t`Add`}</button>
-      )}
+      <div className="row" style={{ marginTop: "var(--space-3)" }}>
+        {appointment.deviceSn && (
+          <button type="button" className="btn"
+            onClick={() => openWizard({ deviceSn: appointment.deviceSn!, appointmentId: appointment.id, patientId: appointment.patientId })}>{t`Add`}</button>
+        )}
+        {test && !running && (
+          <button type="button" className="btn btn-danger" onClick={() => requestTrash({ item: "appointment", test, deviceSn: appointment.deviceSn })}>
+            <TrashIcon /> {t`Move appointment to bin`}
+          </button>
+        )}
+      </div>
       {deleting && (
         <ConfirmDialog title={t`Delete this examination?`} confirmLabel={t`Delete`} danger onCancel={() => setDeleting(null)}
           onConfirm={() => { const id = deleting.id; setDeleting(null); void client.lifecycle("examination", "trash", id); }}>

@@ -4,6 +4,8 @@ import { ConnectionStatus, DeviceStatus } from "../../core/model/enums.ts";
 import type { WantedStatus } from "../../core/device/status.ts";
 import { useClientTopics } from "../state/devices.ts";
 import { Modal } from "../ui/Modal.tsx";
+import { laneTest } from "../../core/scheduling/next-test.ts";
+import { TestSubject } from "./TestSubject.tsx";
 
 // Stop / pause / play / resume (scheduling seed §4 "Controls"): availability from core/device, and core/client's
 // command dialog: a confirmation with one text per wanted status, 'command sent' while loading, reset when the device
@@ -41,6 +43,8 @@ export function DeviceControls({ view }: { view: DeviceView }) {
     },
   };
   const text = dialog ? texts[dialog.wanted] : null;
+  // The test the command acts on: the running one, else the next in the lane.
+  const subject = dialog ? laneTest(view.device, client.variant === "appointments", view.runningId) : null;
   const sending = dialog?.phase === "sending";
   const ask = (wanted: WantedStatus) => client.askForStatus(sn, wanted);
 
@@ -64,6 +68,7 @@ export function DeviceControls({ view }: { view: DeviceView }) {
               onClick={() => void client.confirmCommand(sn)}>{text.confirm}</button>
           </>}>
           <p>{text.body}</p>
+          {subject && <TestSubject test={subject} laneName={name} />}
           {sending && <p role="status">{t`command sent`}</p>}
         </Modal>
       )}

@@ -86,7 +86,7 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
         </SortableContext>
         )}
         {/* Once the result is ready the card leaves the lane; its last progress (kept 5 s) has nothing left to draw. */}
-        {live && liveTest && <LivePanel progress={live} measurement={liveTest} gazeCalibration={view.gazeCalibration} />}
+        {live && liveTest && <LivePanel progress={live} measurement={liveTest} gazeCalibration={view.gazeCalibration} laneName={device.alias || device.deviceSn} />}
       </div>
     </section>
   );
@@ -97,9 +97,10 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
  * examinations have no locations to show). Undefined when the progress is of another test or its appointment left.
  */
 export function perimetryUnderWay(appointments: readonly Appointment[], live: RunningTest, name: string): LiveTest | undefined {
-  const exam = appointments.find((a) => a.id === live.appointmentId)?.examinations.find((e) => e.id === live.examinationId);
-  if (!exam || exam.type !== TestType.Perimetry || !exam.config) return undefined;
-  return { displayName: name, pattern: exam.config.pattern, strategy: exam.config.strategy, eye: exam.eye };
+  const appointment = appointments.find((a) => a.id === live.appointmentId);
+  const exam = appointment?.examinations.find((e) => e.id === live.examinationId);
+  if (!appointment || !exam || exam.type !== TestType.Perimetry || !exam.config) return undefined;
+  return { displayName: name, pattern: exam.config.pattern, strategy: exam.config.strategy, eye: exam.eye, patientId: appointment.patientId };
 }
 
 /**

@@ -201,7 +201,8 @@ function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedI
             linkedToNext={nextCard !== undefined && areLinked(activeCard, nextCard)} />
         ) : null}
       </DragOverlay>
-      {byAppointment && selectedAppointment && <AppointmentPanel appointment={selectedAppointment} onClose={() => select(null)} />}
+      {byAppointment && selectedAppointment && <AppointmentPanel appointment={selectedAppointment} onClose={() => select(null)}
+        running={views.some((v) => v.runningId === selectedAppointment.id)} />}
     </>
   );
 }

@@ -11,6 +11,8 @@ import type { RunningTest } from "../../core/model/running-test.ts";
 import { ProgressBar } from "../ui/ProgressBar.tsx";
 import type { GazeCalibration } from "../../core/model/enums.ts";
 import { gazeCalibrationNames } from "./names.ts";
+import { eyeNames } from "../i18n/names.ts";
+import { PatientName } from "../ui/PatientName.tsx";
 
 // The live measurement panel (scheduling seed §2; accounts seed §4 "green if answered, red if last updated and
 // unanswered, gray otherwise"): core/plots draws the locations; the title, legend and progress bar are HTML so they
@@ -37,9 +39,13 @@ export const liveVariantOf = (m: Pick<Measurement, "pattern" | "strategy">): Liv
   m.pattern === Pattern.Esterman ? "esterman" : m.strategy === Strategy.Supra ? "supra" : "threshold";
 
 /** What the panel shows of the test under way: a queued measurement, or a perimetry examination of an appointment. */
-export type LiveTest = Pick<Measurement, "displayName" | "pattern" | "strategy" | "eye">;
+export type LiveTest = Pick<Measurement, "displayName" | "pattern" | "strategy" | "eye" | "patientId">;
 
-export function LivePanel({ progress, measurement, gazeCalibration }: { progress: RunningTest; measurement: LiveTest | undefined; gazeCalibration?: GazeCalibration }) {
+export function LivePanel({ progress, measurement, gazeCalibration, laneName }: {
+  progress: RunningTest; measurement: LiveTest | undefined; gazeCalibration?: GazeCalibration;
+  /** The headset it runs on, named beside the patient. */
+  laneName?: string;
+}) {
   const { t, i18n } = useLingui();
   const variant = measurement ? liveVariantOf(measurement) : "threshold";
   const title = i18n._(liveTitleNames[variant]);
@@ -61,7 +67,10 @@ export function LivePanel({ progress, measurement, gazeCalibration }: { progress
     <section className="live-panel" aria-label={title} data-testid="live-panel">
       <h3>{title}</h3>
       {measurement && (
-        <div className="live-meta">{measurement.displayName} · {patternLabel[measurement.pattern]}</div>
+        <>
+          <PatientName className="live-patient" patientId={measurement.patientId} />
+          <div className="live-meta">{measurement.displayName} · {i18n._(eyeNames[measurement.eye])} · {patternLabel[measurement.pattern]}{laneName ? ` · ${laneName}` : ""}</div>
+        </>
       )}
       {gazeCalibration && <div className="live-meta" data-testid="gaze-calibration">{i18n._(gazeCalibrationNames[gazeCalibration])}</div>}
       {svg && <div className="live-plot" role="img" aria-label={t`${progress.nTested} of ${progress.nLocations} locations tested`}

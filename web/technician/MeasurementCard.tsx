@@ -6,6 +6,11 @@ import type { Measurement } from "../../core/model/measurement.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import { eyeNames, strategyNames } from "../i18n/names.ts";
 import { stimuliUpdateName } from "./names.ts";
+import { PatientName } from "../ui/PatientName.tsx";
+import { useSetAtom } from "jotai";
+import { measurementTest } from "../../core/scheduling/next-test.ts";
+import { trashRequestAtom } from "../state/technician.ts";
+import { TrashIcon } from "../ui/icons.tsx";
 
 export interface CardInfo {
   readonly measurement: Measurement;
@@ -27,6 +32,7 @@ export const MeasurementCardFace = forwardRef<HTMLDivElement, CardInfo & HTMLAtt
       <div ref={ref} className={`mcard${blinking ? " mcard-blink" : ""}${className ? ` ${className}` : ""}`} data-running={running}
         data-dragging={dragging ?? false} data-linked={linkedToNext} data-card-id={m.id} id={`card-${m.id}`} {...rest}>
         <div className="mcard-title" id={titleId} title={m.displayName}>{m.displayName || t`Test`}</div>
+        <PatientName className="mcard-patient" patientId={m.patientId} />
         <dl>
           <dt>{t`Eye`}</dt><dd>{i18n._(eyeNames[m.eye])}</dd>
           <dt>{t`Pattern`}</dt><dd>{patternLabel[m.pattern]}</dd>
@@ -70,6 +76,7 @@ const sameCard = (a: MeasurementCardProps, b: MeasurementCardProps): boolean =>
 export const MeasurementCard = memo(function MeasurementCard({ info, deviceId, index, onEdit, onClone }: MeasurementCardProps) {
   const { t } = useLingui();
   const m = info.measurement;
+  const requestTrash = useSetAtom(trashRequestAtom);
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: m.id,
     data: { deviceId, index },
@@ -90,6 +97,8 @@ export const MeasurementCard = memo(function MeasurementCard({ info, deviceId, i
         <div className="mcard-actions">
           <button type="button" className="btn btn-sm" onClick={onEdit} aria-label={t`Edit ${m.displayName}`}>{t`Edit`}</button>
           <button type="button" className="btn btn-sm" onClick={onClone} aria-label={t`Clone ${m.displayName}`}>{t`Clone`}</button>
+          <button type="button" className="btn btn-sm btn-icon" onClick={() => requestTrash({ item: "measurement", test: measurementTest(m), deviceSn: m.deviceSn })}
+            aria-label={t`Move ${m.displayName} to the bin`} title={t`Move to bin`}><TrashIcon /></button>
         </div>
       )}
     </div>

@@ -10,7 +10,7 @@ import type { Examination } from "../../../core/model/examination.ts";
 import { AmslerAnswer } from "../../../core/model/enums.ts";
 import { dropOf } from "../../../web/technician/Lanes.tsx";
 import { fakeApi } from "../render-app.tsx";
-import { device } from "./fixtures.ts";
+import { device, patient } from "./fixtures.ts";
 import { fakeSocket, renderTechnician } from "./render.tsx";
 
 afterEach(() => { cleanup(); vi.useRealTimers(); });
@@ -31,12 +31,15 @@ describe("appointment variant (scheduling seed §2)", () => {
         device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity", { taken: true })]), appointment("A2", [exam("e3", "amsler")])] }),
         device(2),
       ],
+      "patient.get": () => patient("p1", "Ada Lovelace"),
     });
     renderTechnician(api, { appointments: true });
     const lanes = await screen.findAllByTestId("lane");
     const card = lanes[0]!.querySelector(".acard")!;
     expect(card.textContent).toContain("Appointment · 2 tests");
-    expect([...lanes[0]!.querySelectorAll(".acard .mcard-title")].map((e) => e.textContent)).toEqual(["Appointment · 2 tests", "Appointment · 1 test"]);
+    expect([...lanes[0]!.querySelectorAll(".acard .acard-meta")].map((e) => e.textContent)).toEqual(["Appointment · 2 tests", "Appointment · 1 test"]);
+    // Whose appointment it is: the card's title is the patient (name and ID).
+    await waitFor(() => expect([...lanes[0]!.querySelectorAll(".acard .mcard-title")].map((e) => e.textContent)).toEqual(["Ada Lovelace · U-p1", "Ada Lovelace · U-p1"]));
     expect(card.textContent).toContain("1/2");
     expect(within(lanes[0]!).queryByRole("button", { name: /New measurement/ })).toBeNull();
     expect(screen.getByText("Appointments field missing in one or more devices.")).toBeTruthy();

@@ -9,7 +9,7 @@ import { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
 import { ALIAS_ERROR_MS } from "../../../core/client/client.ts";
 import { measurementFormAtom } from "../../../web/state/technician.ts";
 import { fakeApi } from "../render-app.tsx";
-import { device, measurement } from "./fixtures.ts";
+import { device, measurement, patient } from "./fixtures.ts";
 import { fakeSocket, renderTechnician } from "./render.tsx";
 
 afterEach(() => { cleanup(); vi.useRealTimers(); });
@@ -80,6 +80,18 @@ describe("controls (scheduling seed §4 'Controls')", () => {
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
     fireEvent.click(within(l).getByRole("button", { name: "Stop" }));
     expect(screen.getByRole("alertdialog", { name: "Stop the test?" })).toBeTruthy();
+  });
+
+  it("each confirmation names the patient, the test, the eye, the pattern and the headset it acts on", async () => {
+    const { lane: l, socket } = await lane(DeviceStatus.Standby, { "patient.get": () => patient("p1", "Ada Lovelace") });
+    fireEvent.click(within(l).getByRole("button", { name: "Start" }));
+    const subject = () => within(screen.getByRole("alertdialog")).getByTestId("test-subject");
+    await waitFor(() => expect(subject().textContent).toBe("PatientAda Lovelace · U-p1TestTest aEyeRight eyePattern24-2HeadsetRoom 1"));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    act(() => socket.emit(status("SN1", DeviceStatus.Playing)));
+    fireEvent.click(within(l).getByRole("button", { name: "Stop" }));
+    expect(screen.getByRole("alertdialog", { name: "Stop the test?" })).toBeTruthy();
+    expect(subject().textContent).toContain("Ada Lovelace · U-p1");
   });
 
   it("shows the seed's failure message when the command fails", async () => {

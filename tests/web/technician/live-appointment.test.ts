@@ -30,9 +30,9 @@ const live = (examinationId: string, appointmentId = "A1"): RunningTest => ({
 });
 
 describe("perimetryUnderWay", () => {
-  it("draws the running perimetry examination with its own pattern, strategy and eye", () => {
+  it("draws the running perimetry examination with its own pattern, strategy and eye, and names the appointment's patient", () => {
     expect(perimetryUnderWay([appointment], live("e2"), "Perimetry")).toEqual({
-      displayName: "Perimetry", pattern: Pattern.G, strategy: Strategy.Supra, eye: Eye.Left,
+      displayName: "Perimetry", pattern: Pattern.G, strategy: Strategy.Supra, eye: Eye.Left, patientId: appointment.patientId,
     });
   });
 

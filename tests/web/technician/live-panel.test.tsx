@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 
@@ -10,7 +10,12 @@ vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
 import { GazeCalibration, Pattern, Strategy } from "../../../core/model/enums.ts";
 import type { RunningTest } from "../../../core/model/running-test.ts";
 import { LivePanel, liveVariantOf } from "../../../web/technician/LivePanel.tsx";
-import { measurement } from "./fixtures.ts";
+import { measurement, patient } from "./fixtures.ts";
+import { Provider, createStore } from "jotai";
+import { bindClient } from "../../../web/state/client.ts";
+import { fakeApi, idleSocket } from "../render-app.tsx";
+import { memoryStorage } from "../../../adapters/storage/index.ts";
+import { systemClock } from "../../../adapters/clock/index.ts";
 
 afterEach(cleanup);
 
@@ -19,8 +24,12 @@ const progress = (over: Partial<RunningTest> = {}): RunningTest => ({
   thresholds: [{ index: 0, dBValue: 30, answerTime: 380 }, { index: 1, dBValue: null, answerTime: null }, { index: 2, dBValue: 12, answerTime: null }],
   lastUpdatedIndex: 1, ...over,
 });
-const show = (p: RunningTest, m = measurement("a"), gaze?: GazeCalibration) =>
-  render(<I18nProvider i18n={i18n}><LivePanel progress={p} measurement={m} {...(gaze ? { gazeCalibration: gaze } : {})} /></I18nProvider>);
+const show = (p: RunningTest, m = measurement("a"), gaze?: GazeCalibration) => {
+  // The panel names the patient through core/client's cache.
+  const store = createStore();
+  bindClient(store, { api: fakeApi({ "patient.get": () => patient("p1", "Ada Lovelace") }).api, socket: idleSocket(), storage: memoryStorage(), clock: systemClock });
+  return render(<I18nProvider i18n={i18n}><Provider store={store}><LivePanel progress={p} measurement={m} laneName="Room 1" {...(gaze ? { gazeCalibration: gaze } : {})} /></Provider></I18nProvider>);
+};
 
 describe("live measurement panel (scheduling seed §2; accounts seed §4 live-view colours)", () => {
   it("'Live-view colour per point: green if answered, red if last updated and unanswered, gray otherwise'", () => {
@@ -47,6 +56,13 @@ describe("live measurement panel (scheduling seed §2; accounts seed §4 live-vi
     cleanup();
     show(progress({ nLocations: 120 }), measurement("a", { pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: 3 }));
     expect(screen.getByRole("heading", { name: "Live measurement: Esterman" })).toBeTruthy();
+  });
+
+  it("names the patient (name and ID), the test, the eye, the pattern and the headset", async () => {
+    show(progress());
+    const panel = screen.getByTestId("live-panel");
+    await waitFor(() => expect(within(panel).getByTestId("patient-name").textContent).toBe("Ada Lovelace · U-p1"));
+    expect(within(panel).getByText("Test a · Right eye · 24-2 · Room 1")).toBeTruthy();
   });
 
   it("names the gaze calibration state", () => {

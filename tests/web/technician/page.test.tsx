@@ -9,7 +9,7 @@ import { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
 import { CARD_BLINK_MS } from "../../../web/pages/technician/TechnicianPage.tsx";
 import { notificationsAtom } from "../../../web/ui/notifications.ts";
 import { fakeApi } from "../render-app.tsx";
-import { device, measurement } from "./fixtures.ts";
+import { device, measurement, patient } from "./fixtures.ts";
 import { fakeSocket, renderTechnician } from "./render.tsx";
 
 afterEach(() => { cleanup(); vi.useRealTimers(); });
@@ -26,6 +26,19 @@ describe("technician view states (scheduling seed §2 'States of the list: loadi
     expect(laneNames()).toEqual(["SN1", "SN2"]);
     expect(screen.getByText("Test a")).toBeTruthy();
     expect(screen.getByText("No measurements queued. Use + to add one, or drag a card here.")).toBeTruthy();
+  });
+
+  it("names the patient (name and ID) on every card, whatever its display name says", async () => {
+    const { api, calls } = fakeApi({
+      "device.all": () => [device(1, [measurement("a", { displayName: "Follow-up", patientId: "p1" }), measurement("b", { patientId: "p2" }), measurement("c", { patientId: "p1" })])],
+      "patient.get": ({ query }: { query: { id: string } }) => patient(query.id, query.id === "p1" ? "Ada Lovelace" : "Alan Turing"),
+    });
+    renderTechnician(api);
+    const lane = await screen.findByTestId("lane");
+    await waitFor(() => expect(within(lane).getAllByTestId("patient-name").map((e) => e.textContent))
+      .toEqual(["Ada Lovelace · U-p1", "Alan Turing · U-p2", "Ada Lovelace · U-p1"]));
+    // One request per patient, however many cards show them.
+    expect(calls.filter((c) => c.endpoint === "patient.get").map((c) => c.input.query.id).sort()).toEqual(["p1", "p2"]);
   });
 
   it("shows the error state with a retry", async () => {
@@ -79,7 +92,7 @@ describe("?scrollTo={deviceSn}/{id}", () => {
 describe("live events", () => {
   it("a status event moves the controls; progress shows the live panel; 'measurement ready' for 10 s opens the result", async () => {
     const socket = fakeSocket();
-    const { api } = fakeApi({ "device.all": () => [device(1, [measurement("a"), measurement("b")])] });
+    const { api } = fakeApi({ "device.all": () => [device(1, [measurement("a"), measurement("b")])], "patient.get": () => patient("p1", "Ada Lovelace") });
     const { router, store } = renderTechnician(api, { socket });
     await waitFor(() => expect(laneNames()).toEqual(["SN1"]));
     const lane = screen.getByTestId("lane");
@@ -96,6 +109,9 @@ describe("live events", () => {
     }));
     const panel = within(lane).getByTestId("live-panel");
     expect(within(panel).getByRole("heading", { name: "Live measurement" })).toBeTruthy();
+    // The live panel names whose test runs and where.
+    expect(within(panel).getByTestId("patient-name").textContent).toBe("Ada Lovelace · U-p1");
+    expect(within(panel).getByText("Test a · Right eye · 24-2 · Room 1")).toBeTruthy();
     expect(within(panel).getByText("Answered")).toBeTruthy();
     expect(within(panel).getByText("Not answered")).toBeTruthy();
     expect(within(panel).getByText("Presented")).toBeTruthy();
@@ -108,9 +124,10 @@ describe("live events", () => {
       data: { ...measurement("a", { deviceSn: "SN1" }), result: null },
     }));
     expect(document.getElementById("card-a")).toBeNull();
-    const notice = await screen.findByText("measurement ready");
+    // "measurement ready" names the patient, the test and the room.
+    const notice = await screen.findByText("measurement ready: Ada Lovelace (U-p1) · Test a · Room 1");
     expect(notice).toBeTruthy();
-    expect(store.get(notificationsAtom).map((n) => [n.text, n.kind, n.durationMs])).toEqual([["measurement ready", "success", 10_000]]);
+    expect(store.get(notificationsAtom).map((n) => [n.text, n.kind, n.durationMs])).toEqual([["measurement ready: Ada Lovelace (U-p1) · Test a · Room 1", "success", 10_000]]);
     fireEvent.click(screen.getByRole("button", { name: "Open result" }));
     expect(router.state.location.pathname).toBe("/patient/p1/perimetry/a");
   });

@@ -55,6 +55,7 @@ export function renderTechnician(api: Api, options: { path?: string; pins?: stri
         { path: "/patient/:patientId/perimetry/:perimetryId", element: <p>result page</p> },
         { path: "/login", element: <p>login page</p> },
         { path: "/home", element: <p>home page</p> },
+        { path: "/bin/*", element: <p>bin page</p> },
       ],
     }],
     { initialEntries: [options.path ?? "/technician"] },

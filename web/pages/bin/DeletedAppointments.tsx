@@ -4,6 +4,7 @@ import { useApi } from "../../state/client.ts";
 import { TestTypeName } from "../home/TestTypeName.tsx";
 import type { Appointment } from "../../../core/model/appointment.ts";
 import { BinList } from "./BinList.tsx";
+import { PatientName } from "../../ui/PatientName.tsx";
 
 export default function DeletedAppointments() {
   const { t } = useLingui();
@@ -11,7 +12,7 @@ export default function DeletedAppointments() {
   const navigate = useNavigate();
   return (
     <BinList<Appointment> cacheKey="trashedAppointments"
-      describe={(a) => <>{t`Appointment`} · {a.examinations.map((e, i) => <span key={e.id}>{i > 0 && ", "}<TestTypeName type={e.type} /></span>)}</>}
+      describe={(a) => <><PatientName className="bin-patient" patientId={a.patientId} /><br />{t`Appointment`} · {a.examinations.map((e, i) => <span key={e.id}>{i > 0 && ", "}<TestTypeName type={e.type} /></span>)}</>}
       restore={(a) => api.call("appointment.restore", { query: { id: a.id } })}
       remove={(a) => api.call("appointment.delete", { query: { id: a.id } })}
       open={(a) => navigate(`/patient/${a.patientId}/overview`)}

@@ -12,6 +12,7 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { Lanes } from "../../technician/Lanes.tsx";
 import { MeasurementFormDialog } from "../../technician/MeasurementFormDialog.tsx";
 import { ExaminationWizard } from "../../technician/ExaminationWizard.tsx";
+import { TrashDialog } from "../../technician/TrashDialog.tsx";
 import { socketStateNames } from "../../technician/names.ts";
 import "../../technician/technician.css";
 
@@ -61,6 +62,7 @@ export default function TechnicianPage() {
       {state.status === "success" && state.views.length > 0 && <Lanes blinkingId={blinkingId} revealSn={scrollTarget} />}
       {form && <MeasurementFormDialog request={form} />}
       {wizard && <ExaminationWizard request={wizard} />}
+      <TrashDialog />
     </div>
   );
 }
