@@ -138,7 +138,7 @@ const main = async () => {
       for (let i = 0; i < batch; i++) {
         const sn = `VR-BENCH-${String(headsets.length + 1).padStart(5, "0")}`;
         // Different seeds spread the headsets over the test's phases.
-        headsets.push(new VirtualHeadset({ deviceSn: sn, clock: systemClock, connector, speed, seed: sn, standaloneGapMs: 1_000, battery: { vr: 100, clicker: 100, vrCharging: true } }).start());
+        headsets.push(new VirtualHeadset({ deviceSn: sn, credential: "isd1.bench", clock: systemClock, connector, speed, seed: sn, standaloneGapMs: 1_000, battery: { vr: 100, clicker: 100, vrCharging: true } }).start());
       }
       await sleep(200);
     }

@@ -8,6 +8,7 @@ import { startHeadsets } from "./headset/index.ts";
 import { ConfigError, readConfig } from "./server/config.ts";
 import { ensureDevices, generatedPassword, seedDemo, setDemoPasswords } from "./server/demo/seed.ts";
 import { startServer } from "./server/server.ts";
+import { pairingCodesFor } from "./server/device/enrolment.ts";
 
 const main = async () => {
   const config = readConfig(process.env);
@@ -30,8 +31,13 @@ const main = async () => {
   const serials = [...(await ensureDevices(server.db, config.headsets)), ...(config.headsets > 0 ? demo.appointments.serials : [])];
   const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
 
-  if (config.headsets > 0) control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials, speed: config.speed }));
-  else control.attach(deviceUrl);
+  // The virtual headsets enrol as real ones do: the server issues a pairing code for each (a new one every start: the
+  // previous run's headsets are gone), and each exchanges it for its credential in its first hello.
+  if (config.headsets > 0) {
+    const codes = await pairingCodesFor(server.ctx, serials);
+    const keys = new Map([...codes].map(([sn, pairingCode]) => [sn, { pairingCode }]));
+    control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials: [...keys.keys()], keys, speed: config.speed }));
+  } else control.attach(deviceUrl);
 
   console.log(`Storage: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${join(config.dataDir, "pglite")}`}`);
   console.log(`Isopter listening on ${server.url}`);

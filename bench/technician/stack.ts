@@ -3,6 +3,7 @@ import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, DeviceSt
 import type { Measurement } from "../../core/model/measurement.ts";
 import { deviceSerial, seedDemo } from "../../simulator/server/demo/seed.ts";
 import { startServer, type RunningServer } from "../../simulator/server/server.ts";
+import { pairingCodesFor } from "../../simulator/server/device/enrolment.ts";
 import { newId } from "../../simulator/server/store/ids.ts";
 import { insertMeasurement } from "../../simulator/server/store/measurements.ts";
 import { NO_FAULTS, startHeadsets, type Fleet } from "../../simulator/headset/index.ts";
@@ -122,7 +123,8 @@ export async function startStack(o: { tmp: string; webRoot: string; lanes: numbe
     };
 
     const serials = Array.from({ length: o.lanes }, (_, i) => deviceSerial(i + 1));
-    fleet = await startHeadsets({ url: server.url.replace(/^http/, "ws") + "/device", serials, speed: o.speed, faults: NO_FAULTS, autopilot: false, seed: "bench", log: () => undefined });
+    const keys = new Map([...(await pairingCodesFor(server.ctx, serials))].map(([sn, pairingCode]) => [sn, { pairingCode }]));
+    fleet = await startHeadsets({ url: server.url.replace(/^http/, "ws") + "/device", serials, keys, speed: o.speed, faults: NO_FAULTS, autopilot: false, seed: "bench", log: () => undefined });
 
     // Every headset connected with its queue (awaitmeasurement) before the play control is pressed.
     const ready = async (test: (l: LaneSummary) => boolean, what: string, timeoutMs: number) => {

@@ -4,3 +4,4 @@ export * from "./decode.ts";
 export * from "./protocol.ts";
 export * from "./result.ts";
 export * from "./status.ts";
+export * from "./enrolment.ts";

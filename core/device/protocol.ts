@@ -13,11 +13,13 @@ import {
 import { type DecodeFailure, decodeWith, parseJson } from "./decode.ts";
 import { ExaminationResult, PerimetryResult } from "./result.ts";
 
-// The headset <-> server device-socket protocol, version 1. JSON text frames, one message each, discriminated by `type`.
-// A headset opens with `hello`; the server answers `welcome` (or `refused` on a version or serial mismatch), then sends
-// the device's `queue` and `standalone` setting, and again whenever they change.
+// The headset <-> server device-socket protocol, version 2. JSON text frames, one message each, discriminated by `type`.
+// A headset opens with `hello` carrying its serial and its proof: the device credential it was enrolled with, or the
+// one-time pairing code a manager gave it (the server answers `enrolled` with the credential to keep). Then `welcome`
+// (or `refused` naming the reason, and the socket closes), the device's `queue` and `standalone` setting, and again
+// whenever they change. Version 1 had no proof in its hello and is refused (protocol-version).
 
-export const PROTOCOL_VERSION = 1 as const;
+export const PROTOCOL_VERSION = 2 as const;
 
 const Id = Schema.String;
 const Count = Schema.Int;
@@ -39,11 +41,14 @@ export type Battery = typeof Battery.Type;
 
 // ---- headset -> server -------------------------------------------------------------------------------------------
 
+/** The first frame. Exactly one of credential (the device credential, core/device/enrolment.ts) and pairingCode. */
 export const Hello = Schema.Struct({
   type: Schema.Literal("hello"),
   protocolVersion: Schema.Literal(PROTOCOL_VERSION),
   deviceSn: Schema.String,
   firmware: Schema.String,
+  credential: Schema.optionalKey(Schema.String),
+  pairingCode: Schema.optionalKey(Schema.String),
 });
 export const Heartbeat = Schema.Struct({ type: Schema.Literal("heartbeat"), battery: Battery });
 export const Status = Schema.Struct({
@@ -124,11 +129,22 @@ export const Welcome = Schema.Struct({
   /** Server clock, ms since epoch, so the headset can stamp results consistently. */
   serverTime: Schema.Number,
 });
-export const Refused = Schema.Struct({
-  type: Schema.Literal("refused"),
-  reason: Schema.Literals(["protocol-version", "unknown-device", "malformed"]),
-  message: Schema.String,
-});
+/** Why a headset is refused (and its socket closed): a bad first frame, a serial no organisation enrolled, a device
+ * never enrolled or revoked (also: enrolled again, its old credential void), a wrong credential or a wrong, used or
+ * expired pairing code, or a serial already connected with another credential. */
+export const RefusalReason = Schema.Literals([
+  "protocol-version",
+  "malformed",
+  "unknown-device",
+  "not-enrolled",
+  "revoked",
+  "wrong-credential",
+  "already-connected",
+]);
+export type RefusalReason = typeof RefusalReason.Type;
+export const Refused = Schema.Struct({ type: Schema.Literal("refused"), reason: RefusalReason, message: Schema.String });
+/** Answer to a hello with a pairing code: the device credential to present from now on (sent once, before welcome). */
+export const Enrolled = Schema.Struct({ type: Schema.Literal("enrolled"), deviceSn: Schema.String, credential: Schema.String });
 export const CommandKind = Schema.Literals(["start", "pause", "resume", "stop"]);
 export type CommandKind = typeof CommandKind.Type;
 export const Command = Schema.Struct({ type: Schema.Literal("command"), commandId: Id, kind: CommandKind });
@@ -187,6 +203,7 @@ export const ResultAccepted = Schema.Struct({ type: Schema.Literal("resultAccept
 export const serverMessages = {
   welcome: Welcome,
   refused: Refused,
+  enrolled: Enrolled,
   command: Command,
   queue: Queue,
   standalone: Standalone,
@@ -211,7 +228,14 @@ const byType =
     return Result.succeed(decoded.success as M[keyof M]["Type"]);
   };
 
-const checkProgressIds = (m: HeadsetMessage): Result.Result<HeadsetMessage, DecodeFailure> => {
+const checkHelloProof = (m: typeof Hello.Type): Result.Result<HeadsetMessage, DecodeFailure> =>
+  (m.credential !== undefined) !== (m.pairingCode !== undefined)
+    ? Result.succeed(m)
+    : Result.fail({ field: "credential", message: "Expected exactly one of credential or pairingCode" });
+
+/** What the schemas alone cannot say: a hello's one proof, a progress's one id. */
+const checkShape = (m: HeadsetMessage): Result.Result<HeadsetMessage, DecodeFailure> => {
+  if (m.type === "hello") return checkHelloProof(m);
   if (m.type !== "progress") return Result.succeed(m);
   const has = (m.measurementId !== undefined ? 1 : 0) + (m.examinationId !== undefined ? 1 : 0);
   return has === 1
@@ -221,7 +245,7 @@ const checkProgressIds = (m: HeadsetMessage): Result.Result<HeadsetMessage, Deco
 
 /** Decode a headset -> server message (already parsed JSON). */
 export const decodeHeadsetMessage = (input: unknown): Result.Result<HeadsetMessage, DecodeFailure> =>
-  Result.flatMap(byType(headsetMessages)(input) as Result.Result<HeadsetMessage, DecodeFailure>, checkProgressIds);
+  Result.flatMap(byType(headsetMessages)(input) as Result.Result<HeadsetMessage, DecodeFailure>, checkShape);
 
 /** Decode a server -> headset message (already parsed JSON). */
 export const decodeServerMessage = (input: unknown): Result.Result<ServerMessage, DecodeFailure> =>

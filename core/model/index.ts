@@ -9,6 +9,7 @@ export * from "./measurement-config.ts";
 export * from "./measurement-result.ts";
 export * from "./measurement.ts";
 export * from "./device.ts";
+export * from "./enrolment.ts";
 export * from "./appointment.ts";
 export * from "./examination.ts";
 export * from "./amsler.ts";

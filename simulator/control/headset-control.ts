@@ -1,7 +1,7 @@
 import { systemClock } from "../../adapters/clock/system-clock.ts";
 import type { HeadsetFault, SimulatedHeadset, SimulatedProfile } from "../../adapters/http/simulator-control.ts";
 import type { Clock } from "../../core/ports.ts";
-import { type Connector, type FaultRates, type Fleet, VirtualHeadset, faultsFromEnv, wsConnector } from "../headset/index.ts";
+import { type Connector, type FaultRates, type Fleet, type HeadsetKey, VirtualHeadset, faultsFromEnv, wsConnector } from "../headset/index.ts";
 import { RECHARGE_OFF_MS } from "../headset/headset.ts";
 import { type HeadsetControl, type HeadsetSettings, type HeadsetTarget, UnknownHeadset } from "./port.ts";
 
@@ -75,10 +75,11 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
     return e;
   };
 
-  const launch = (deviceSn: string, speed: number, profile: SimulatedProfile | null, battery?: VirtualHeadset["battery"]) => {
+  const launch = (deviceSn: string, key: HeadsetKey, speed: number, profile: SimulatedProfile | null, battery?: VirtualHeadset["battery"]) => {
     if (!connector) throw new Error("the headsets are not attached to a server yet");
     return new VirtualHeadset({
       deviceSn,
+      ...key,
       connector,
       clock,
       speed,
@@ -99,7 +100,7 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
     e.pending = null;
     const old = e.headset;
     old.stop();
-    e.headset = launch(deviceSn, old.speed, next.profile, old.battery);
+    e.headset = launch(deviceSn, old.key, old.speed, next.profile, old.battery); // the same headset: it keeps its credential
     e.profile = next.profile;
     log(`[simulator] ${deviceSn} restarted with speed ${old.speed}, patients ${next.profile ?? "of the clinic mix"}`);
   };
@@ -149,12 +150,12 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
 
     has: (deviceSn) => entries.has(deviceSn),
 
-    add(serials, settings) {
+    add(headsets, settings) {
       const speed = settings.speed ?? o.speed;
       const profile = settings.profile ?? null;
-      return serials.map((sn) => {
+      return headsets.map(({ deviceSn: sn, pairingCode }) => {
         if (entries.has(sn)) throw new Error(`a simulated headset ${sn} is already running`);
-        const e: Entry = { headset: launch(sn, speed, profile), profile, pending: null, unwatch: null };
+        const e: Entry = { headset: launch(sn, { pairingCode }, speed, profile), profile, pending: null, unwatch: null };
         entries.set(sn, e);
         log(`[simulator] ${sn} added (speed ${speed}, patients ${profile ?? "of the clinic mix"})`);
         return view(sn, e);

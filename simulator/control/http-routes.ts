@@ -15,11 +15,12 @@ import { Failure } from "../server/http/failure.ts";
 import { readBodyText } from "../server/http/request-body.ts";
 import { deviceBySn, deviceRows, insertDevice, withQueues } from "../server/store/devices.ts";
 import { newId } from "../server/store/ids.ts";
+import { pairingCodesFor } from "../server/device/enrolment.ts";
 import { type HeadsetControl, UnknownHeadset } from "./port.ts";
 
 // The simulator's control calls on the server (wire: adapters/http/simulator-control.ts), mounted by dev-routes.ts:
 //   GET    /api/dev/simulator/headsets              the running virtual headsets
-//   POST   /api/dev/simulator/headsets              {count, profile?, speed?}: register and start more
+//   POST   /api/dev/simulator/headsets              {count, profile?, speed?}: register, enrol and start more
 //   DELETE /api/dev/simulator/headsets?deviceSn=SN  switch one off for good (the device stays registered)
 //   PATCH  /api/dev/simulator/headsets              {deviceSn | all: true, profile?, speed?}
 //   POST   /api/dev/simulator/faults                {deviceSn, fault, seconds?}
@@ -148,8 +149,10 @@ export const simulatorRoutes = (ctx: ServerContext, simulator: HeadsetControl | 
       const run = adding.then(async () => {
         const chosen = await freeSerials(ctx, claims.organisationId, c, b.count);
         await register(ctx, claims.organisationId, chosen);
+        // Enrolled through the same pairing codes a manager would hand a real headset.
+        const codes = await pairingCodesFor(ctx, chosen.map((x) => x.sn));
         return c.add(
-          chosen.map((x) => x.sn),
+          chosen.map((x) => ({ deviceSn: x.sn, pairingCode: codes.get(x.sn)! })),
           { ...(b.profile !== undefined ? { profile: b.profile } : {}), ...(b.speed !== undefined ? { speed: b.speed } : {}) },
         );
       });

@@ -17,8 +17,9 @@ export interface HeadsetControl {
   readonly ready: boolean;
   list(): SimulatedHeadset[];
   has(deviceSn: string): boolean;
-  /** Starts one headset per serial (each registered with the server beforehand); answers them. */
-  add(serials: readonly string[], settings: HeadsetSettings): SimulatedHeadset[];
+  /** Starts one headset per serial, each enrolled with the server beforehand and given the pairing code issued for it
+   * (it exchanges the code for its credential as a real headset would); answers them. */
+  add(headsets: ReadonlyArray<{ readonly deviceSn: string; readonly pairingCode: string }>, settings: HeadsetSettings): SimulatedHeadset[];
   /** Switches the headset off for good; answers it as it was. */
   remove(deviceSn: string): SimulatedHeadset;
   /** Injects one fault now; answers how long it lasts in seconds of clock time (null: until the headset recovers). */

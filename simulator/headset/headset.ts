@@ -21,7 +21,9 @@ import { NamedTimers } from "./timers.ts";
 import type { Connector } from "./transport.ts";
 import { Uplink } from "./uplink.ts";
 
-// A virtual headset. It connects to the server's device socket with its serial number (hello), beats every second
+// A virtual headset. It connects to the server's device socket with its serial number and its device credential, or
+// the one-time pairing code it exchanges for one (hello; `enrolled` brings the credential, kept for every later hello),
+// beats every second
 // (DEVICE_HEARTBEAT_INTERVAL_MS: well inside the 4 s disconnect rule) with both batteries, reports its status, obeys
 // start / pause / resume / stop with acks, runs the leftmost queue item or repeats its stand-alone measurement, streams
 // progress and uploads every result until the server has it. Everything runs on the injected Clock; test time (steps,
@@ -33,8 +35,15 @@ import { Uplink } from "./uplink.ts";
 
 type S = DeviceStatus;
 
+/** What a headset proves itself with: its device credential, or a pairing code to exchange for one. */
+export type HeadsetKey = { readonly credential: string } | { readonly pairingCode: string };
+
 export interface HeadsetOptions {
   readonly deviceSn: string;
+  /** The device credential it was enrolled with; or else */
+  readonly credential?: string;
+  /** the pairing code a manager issued, exchanged in the first hello for a credential. One of the two is required. */
+  readonly pairingCode?: string;
   readonly connector: Connector;
   readonly clock: Clock;
   /** Device time per clock time (10: a test takes a tenth as long). Default 1. */
@@ -67,6 +76,8 @@ export type HeadsetEvents = {
   dropped: HeadsetMessage;
   received: ServerMessage;
   fault: FaultKind;
+  /** The server gave a credential for the pairing code (a real headset keeps it in its key store). */
+  enrolled: string;
   upload: UploadMessage;
   error: unknown;
 };
@@ -76,7 +87,7 @@ const PRODUCED_KEPT = 1_000;
 /** Device time before an autopilot starts the next queued item or resumes a silent-patient pause. */
 const AUTOPILOT_START_MS = 20_000;
 const AUTOPILOT_RESUME_MS = 15_000;
-/** Back off after the server refuses the headset (unknown serial: it may be registered later). */
+/** Back off after the server refuses the headset (unknown serial or revoked: a manager may enrol it meanwhile). */
 const REFUSED_RETRY_MS = 30_000;
 /** Clock time between battery updates. */
 const BATTERY_TICK_MS = 1_000;
@@ -117,6 +128,7 @@ export class VirtualHeadset {
   private readonly timers: NamedTimers;
   private readonly uplink: Uplink;
   private welcomed = false;
+  private credentialNow: string | undefined;
   /** Welcomed, and the server has not yet sent its stand-alone setting on this connection. It may have been switched off
    * while we were away, so no new repetition starts until it says (offline, the last setting holds). */
   private settingAwaited = false;
@@ -132,6 +144,8 @@ export class VirtualHeadset {
 
   constructor(private readonly o: HeadsetOptions) {
     this.deviceSn = o.deviceSn;
+    if (o.credential === undefined && o.pairingCode === undefined) throw new Error(`VirtualHeadset ${o.deviceSn}: give its credential or a pairing code`);
+    this.credentialNow = o.credential;
     this.clock = guardedClock(o.clock, (e) => this.crashed(e));
     this.speedNow = checkedSpeed("VirtualHeadset", o.speed ?? 1);
     this.clockAt = this.clock.now();
@@ -144,7 +158,14 @@ export class VirtualHeadset {
     this.faults = { ...NO_FAULTS, ...o.faults };
     this.timers = new NamedTimers(this.clock);
     this.uplink = new Uplink(o.connector, this.clock, this.timers, o.reconnectMs ?? 1_000, {
-      opened: () => this.sendNow({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: this.deviceSn, firmware: o.firmware ?? "isopter-sim-1" }),
+      opened: () =>
+        this.sendNow({
+          type: "hello",
+          protocolVersion: PROTOCOL_VERSION,
+          deviceSn: this.deviceSn,
+          firmware: o.firmware ?? "isopter-sim-1",
+          ...(this.credentialNow !== undefined ? { credential: this.credentialNow } : { pairingCode: o.pairingCode! }),
+        }),
       message: (text) => this.receive(text),
       closed: () => this.lost(),
     });
@@ -172,6 +193,16 @@ export class VirtualHeadset {
   /** Same as close(). */
   stop(): void {
     this.close();
+  }
+
+  /** The device credential once it has one (given, or from exchanging the pairing code). */
+  get credential(): string | undefined {
+    return this.credentialNow;
+  }
+
+  /** What it would prove itself with now (the same headset switched on again keeps it). */
+  get key(): HeadsetKey {
+    return this.credentialNow !== undefined ? { credential: this.credentialNow } : { pairingCode: this.o.pairingCode! };
   }
 
   /** Device time per clock time now. */
@@ -327,6 +358,10 @@ export class VirtualHeadset {
         this.flushOutbox(0);
         this.timers.every("retry", RETRY_MS, () => this.flushOutbox(RETRY_MS));
         this.events.emit("connection", true);
+        return;
+      case "enrolled":
+        this.credentialNow = m.credential;
+        this.events.emit("enrolled", m.credential);
         return;
       case "refused":
         this.log(`refused (${m.reason}): ${m.message}`);

@@ -2,24 +2,27 @@ import { systemClock } from "../../adapters/clock/system-clock.ts";
 import type { Clock } from "../../core/ports.ts";
 import type { ProfileName } from "../perimetry/profiles.ts";
 import { DEMO_FAULTS, type FaultRates, NO_FAULTS } from "./faults.ts";
-import { VirtualHeadset } from "./headset.ts";
+import { type HeadsetKey, VirtualHeadset } from "./headset.ts";
 import type { Connector } from "./transport.ts";
 import { wsConnector } from "./ws-connector.ts";
 
-export { VirtualHeadset, type HeadsetEvents, type HeadsetOptions } from "./headset.ts";
+export { VirtualHeadset, type HeadsetEvents, type HeadsetKey, type HeadsetOptions } from "./headset.ts";
 export { DEMO_FAULTS, NO_FAULTS, type FaultRates } from "./faults.ts";
 export type { Connector, Link, LinkHandlers } from "./transport.ts";
 export { wsConnector } from "./ws-connector.ts";
 
-// A fleet of virtual headsets beside the server (`npm start` runs one per registered serial; the CLI can add more).
+// A fleet of virtual headsets beside the server (`npm start` runs one per enrolled serial, each with the pairing code
+// the server issued for it; the CLI can add more).
 // ISOPTER_HEADSET_FAULTS=demo turns on random faults (faults.ts DEMO_FAULTS) when no faults are given; default none.
 
 export interface FleetOptions {
   /** Device socket URL, e.g. ws://127.0.0.1:8080/device (`serverUrl` is accepted too). */
   readonly url?: string;
   readonly serverUrl?: string;
-  /** Serial numbers, each registered with the server (it refuses unknown ones). */
+  /** Serial numbers, each enrolled with the server (it refuses unknown ones). */
   readonly serials?: readonly string[];
+  /** Each serial's credential or pairing code (the server refuses a headset without one). */
+  readonly keys: ReadonlyMap<string, HeadsetKey>;
   /** Without serials: this many, named `${prefix}0001`, ... (default 4, prefix "VR-SIM-"). */
   readonly count?: number;
   readonly prefix?: string;
@@ -40,7 +43,7 @@ export interface FleetOptions {
 export interface Fleet {
   readonly headsets: readonly VirtualHeadset[];
   /** Add one more headset (the CLI's "add headset"). */
-  add(serial: string): VirtualHeadset;
+  add(serial: string, key: HeadsetKey): VirtualHeadset;
   stop(): Promise<void>;
 }
 
@@ -57,9 +60,10 @@ export const startHeadsets = async (o: FleetOptions): Promise<Fleet> => {
   const serials =
     o.serials ?? Array.from({ length: o.count ?? DEFAULT_HEADSETS }, (_, i) => `${o.prefix ?? "VR-SIM-"}${String(i + 1).padStart(4, "0")}`);
   const headsets: VirtualHeadset[] = [];
-  const add = (serial: string) => {
+  const add = (serial: string, key: HeadsetKey) => {
     const h = new VirtualHeadset({
       deviceSn: serial,
+      ...key,
       clock,
       connector,
       speed: o.speed ?? 1,
@@ -73,7 +77,11 @@ export const startHeadsets = async (o: FleetOptions): Promise<Fleet> => {
     h.start();
     return h;
   };
-  for (const sn of serials) add(sn);
+  for (const sn of serials) {
+    const key = o.keys.get(sn);
+    if (!key) throw new Error(`startHeadsets: no credential or pairing code for ${sn}`);
+    add(sn, key);
+  }
   return {
     headsets,
     add,

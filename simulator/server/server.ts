@@ -172,7 +172,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const browsers = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const headsets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
   browsers.on("connection", (socket) => acceptBrowserSocket(ctx, socket));
-  headsets.on("connection", (socket) => acceptDeviceSocket(ctx, socket));
+  headsets.on("connection", (socket, req: IncomingMessage) => acceptDeviceSocket(ctx, socket, req.socket.remoteAddress));
   server.on("upgrade", (req, socket, head) => {
     if (!sameOrigin(req, allowedOrigins)) {
       socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");

@@ -12,7 +12,7 @@ import { startHeadsets, type Fleet } from "../../simulator/headset/index.ts";
 import { insertMeasurement } from "../../simulator/server/store/measurements.ts";
 import { newId } from "../../simulator/server/store/ids.ts";
 import type { Patient } from "../../core/model/patient.ts";
-import { call, DEMO_PASSWORD, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
+import { call, DEMO_PASSWORD, headsetKeys, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
 import { sampleMeasurement } from "./fixtures.ts";
 import { isopter, tempHome } from "./harness.ts";
 
@@ -26,7 +26,8 @@ const env = () => ({ ISOPTER_HOME: home });
 
 beforeAll(async () => {
   server = await startTestServer("pglite");
-  fleet = await startHeadsets({ url: `${server.url.replace(/^http/, "ws")}/device`, serials: ["VR-0001", "VR-0002"], log: () => undefined });
+  const serials = ["VR-0001", "VR-0002"];
+  fleet = await startHeadsets({ url: `${server.url.replace(/^http/, "ws")}/device`, serials, keys: await headsetKeys(server, serials), log: () => undefined });
   home = tempHome();
   const login = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], { env: env(), stdin: `${DEMO_PASSWORD}\n` });
   expect(login.code).toBe(0);

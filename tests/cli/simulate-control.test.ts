@@ -3,7 +3,7 @@ import { SimulatedProfiles, type SimulatedHeadset } from "../../adapters/http/si
 import { PROFILE_NAMES } from "../../simulator/perimetry/profiles.ts";
 import { headsetControl, type AttachableHeadsetControl } from "../../simulator/control/headset-control.ts";
 import { NO_FAULTS, startHeadsets } from "../../simulator/headset/index.ts";
-import { DEMO_PASSWORD, liveSocket, login, ok, raw, startTestServer, type TestServer } from "../server/harness.ts";
+import { DEMO_PASSWORD, headsetKeys, liveSocket, login, ok, raw, startTestServer, type TestServer } from "../server/harness.ts";
 import { isopter, tempHome } from "./harness.ts";
 
 // isopter simulate headsets|fault|profile|speed against the simulator wired as simulator/start.ts wires it: the server
@@ -43,7 +43,7 @@ beforeAll(async () => {
   control = headsetControl({ speed: 5, faults: NO_FAULTS, log: quiet });
   server = await startTestServer("pglite", { simulator: control });
   const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
-  control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials: ["VR-0001"], speed: 5, faults: NO_FAULTS, log: quiet }));
+  control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials: ["VR-0001"], keys: await headsetKeys(server, ["VR-0001"]), speed: 5, faults: NO_FAULTS, log: quiet }));
   home = tempHome();
   const run = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], { env: env(), stdin: `${DEMO_PASSWORD}\n` });
   expect(run.code, run.stderr).toBe(0);

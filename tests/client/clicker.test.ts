@@ -11,7 +11,7 @@ import { reduceLiveEvent } from "../../core/client/live-reducer.ts";
 import { DeviceStatus as S, Eye, LiveEventType, LiveOperation, Pattern, Showtime, SocketState, StimuliUpdate, StimulusSize, Strategy } from "../../core/model/enums.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { wsConnector } from "../../simulator/headset/ws-connector.ts";
-import { DEMO_PASSWORD, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
+import { credentialFor, DEMO_PASSWORD, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
 import { TimePump } from "../headset/time-pump.ts";
 
 // Scheduling seed §8, error catalogue: "Clicker disconnected | test stopped message". The headset tells the server
@@ -55,7 +55,7 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
       const d = (await ok(server.url, "device.all", {}, token))[0]!;
       for (const x of d.perimetries) await ok(server.url, "perimetry.trash", { query: { id: x.id } }, token);
       for (const x of d.appointments ?? []) await ok(server.url, "appointment.trash", { query: { id: x.id } }, token);
-      const h = new VirtualHeadset({ deviceSn: d.deviceSn, clock: pump.clock, connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`), speed: 50, seed: d.deviceSn, profile: "healthy" });
+      const h = new VirtualHeadset({ deviceSn: d.deviceSn, credential: await credentialFor(server, d.deviceSn), clock: pump.clock, connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`), speed: 50, seed: d.deviceSn, profile: "healthy" });
       headset = h.start();
       await pump.run("connected", () => h.connected, 10_000);
       const p = await ok(server.url, "patient.register", { body: { name: "Clicker Drop", uniqueId: "CLK-1", gender: 0, lang: "en", birthdate: "1961-02-03" } }, token);

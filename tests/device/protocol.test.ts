@@ -28,7 +28,7 @@ const config = {
 } as const;
 
 const headset: HeadsetMessage[] = [
-  { type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0001", firmware: "sim-1" },
+  { type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0001", firmware: "sim-1", credential: "isd1.secret" },
   { type: "heartbeat", battery: { vr: 80, clicker: null, vrCharging: false, clickerCharging: true } },
   { type: "status", status: "calibrating" },
   { type: "status", status: "playing", gazeCalibration: null },
@@ -44,10 +44,13 @@ const headset: HeadsetMessage[] = [
   { type: "clickerDisconnected" },
   { type: "clickerDisconnected", measurementId: "m1" },
   { type: "clickerDisconnected", examinationId: "e1", appointmentId: "a1" },
+  { type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0002", firmware: "sim-1", pairingCode: "ABCDE-FGHJK" },
 ];
 const server: ServerMessage[] = [
   { type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0001", alias: null, serverTime: 1 },
-  { type: "refused", reason: "protocol-version", message: "speak version 1" },
+  { type: "refused", reason: "protocol-version", message: "speak version 2" },
+  { type: "refused", reason: "already-connected", message: "Headset VR-0001 is connected with another credential" },
+  { type: "enrolled", deviceSn: "VR-0002", credential: "isd1.secret" },
   { type: "command", commandId: "c1", kind: "pause" },
   { type: "queue", items: [{ kind: "measurement", measurementId: "m1", config },
     { kind: "appointment", appointmentId: "a1", patientId: "p1", audioGuide: true, tutorial: false, trackGaze: true,
@@ -57,7 +60,7 @@ const server: ServerMessage[] = [
   { type: "resultAccepted", resultId: "r1" },
 ];
 
-describe("device protocol v1", () => {
+describe("device protocol v2", () => {
   it("every message type has an example that survives a frame round trip", () => {
     expect(new Set(headset.map((m) => m.type))).toEqual(new Set(Object.keys(headsetMessages)));
     expect(new Set(server.map((m) => m.type))).toEqual(new Set(Object.keys(serverMessages)));
@@ -80,8 +83,15 @@ describe("device protocol v1", () => {
     expect(failure(readHeadsetFrame("[1]"))?.message).toMatch(/object/);
   });
 
-  it("hello with another protocol version is refused at decoding", () => {
-    expect(failure(readHeadsetFrame(frame({ ...headset[0]!, protocolVersion: 2 } as never)))?.field).toBe("protocolVersion");
+  it("hello with another protocol version (v1 had no credential) is refused at decoding", () => {
+    const { credential: _c, ...v1 } = headset[0] as Extract<HeadsetMessage, { type: "hello" }>;
+    expect(failure(readHeadsetFrame(frame({ ...v1, protocolVersion: 1 } as never)))?.field).toBe("protocolVersion");
+  });
+
+  it("hello carries exactly one of credential or pairing code (issue 15: 'the headset presents its credential in its first frame')", () => {
+    const { credential: _c, ...none } = headset[0] as Extract<HeadsetMessage, { type: "hello" }>;
+    expect(failure(readHeadsetFrame(frame(none as never)))?.field).toBe("credential");
+    expect(failure(readHeadsetFrame(frame({ ...headset[0]!, pairingCode: "ABCDE-FGHJK" } as never)))?.field).toBe("credential");
   });
 
   it("progress carries exactly one of measurementId or examinationId", () => {

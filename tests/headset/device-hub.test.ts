@@ -75,7 +75,7 @@ describe("device hub: the headset ends with the current stand-alone setting", ()
       close: () => undefined,
     } as unknown as WebSocket;
     const hub = deviceHub(db, 5_000);
-    hub.attach(d.deviceSn, socket);
+    hub.attach(d.deviceSn, socket, "credential-hash");
 
     const older = hub.pushStandalone(d.deviceSn); // e.g. the one a reconnecting headset's hello asks for
     await reached.promise; // it has read stand-alone as on and is still reading

@@ -10,7 +10,7 @@ import { frame, PROTOCOL_VERSION } from "../../core/device/protocol.ts";
 import type { ExaminationResult } from "../../core/device/result.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { wsConnector } from "../../simulator/headset/ws-connector.ts";
-import { login, ok, startTestServer, type TestServer } from "../server/harness.ts";
+import { credentialFor, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
 import { TimePump } from "./time-pump.ts";
 
 // Acuity and colour-vision examinations end to end: a virtual headset runs them from an appointment against the real
@@ -58,7 +58,7 @@ describe("acuity and colour-vision results from a virtual headset", () => {
   it("a headset runs acuity (both eyes: one examination per eye) and colour vision; the server stores results that decode as the model's", async () => {
     const d = (await devices())[0]!;
     const h = new VirtualHeadset({
-      deviceSn: d.deviceSn, clock: pump.clock, connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`), speed: SPEED, seed: d.deviceSn, profile: "advanced",
+      deviceSn: d.deviceSn, credential: await credentialFor(server, d.deviceSn), clock: pump.clock, connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`), speed: SPEED, seed: d.deviceSn, profile: "advanced",
     });
     headsets.push(h);
     h.start();
@@ -103,7 +103,8 @@ describe("acuity and colour-vision results from a virtual headset", () => {
     const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/device`);
     const welcomed = new Promise<void>((resolve) => socket.on("message", (raw) => JSON.parse(raw.toString()).type === "welcome" && resolve()));
     await new Promise<void>((resolve) => socket.on("open", () => resolve()));
-    socket.send(frame({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: d.deviceSn, firmware: "test" }));
+    const credential = await credentialFor(server, d.deviceSn);
+    socket.send(frame({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: d.deviceSn, firmware: "test", credential }));
     await welcomed;
     const stamp = { takenAt: "2025-03-01T10:00:00.000Z", deviceSn: d.deviceSn, appointmentId: appt.id };
     const upload = (outcome: ExaminationResult) =>

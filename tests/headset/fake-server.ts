@@ -130,6 +130,8 @@ export class FakeServer {
     this.onReceive?.(m, this.clock.now());
     switch (m.type) {
       case "hello":
+        // A pairing code is exchanged for a credential, as the real server does (simulator/server/device/handshake.ts).
+        if (m.pairingCode !== undefined) this.sendTo(conn, { type: "enrolled", deviceSn: m.deviceSn, credential: `isd1.fake-${m.deviceSn}` });
         this.sendTo(conn, { type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: m.deviceSn, alias: "Sim", serverTime: this.clock.now() });
         const settings = () => {
           if (!conn.open) return;

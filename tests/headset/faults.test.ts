@@ -15,7 +15,7 @@ describe("random faults", () => {
     const server = new FakeServer(clock);
     const config = testConfig({ strategy: 2, sorsStage: 10, audioGuide: false, trackGaze: false, stimuliUpdate: 1000 });
     server.queue = Array.from({ length: 6 }, (_, i) => ({ kind: "measurement" as const, measurementId: `q${i}`, config }));
-    const headset = new VirtualHeadset({ onError: rethrow,
+    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test",
       deviceSn: "VR-F", clock, connector: server.connector, speed: 20, seed: 11, autopilot: true, battery: { vr: 100, vrCharging: true },
       faults: { disconnectsPerHour: 120, disconnectMs: [500, 6_000], dropRate: 0.05, clickerPerHour: 30, batteryEmptyPerHour: 6, unresponsivePerHour: 60 },
     });

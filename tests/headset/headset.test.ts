@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DeviceStatus } from "../../core/model/enums.ts";
 import { isCommandAllowed } from "../../core/device/status.ts";
+import { PROTOCOL_VERSION } from "../../core/device/protocol.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
 import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
@@ -8,7 +9,7 @@ import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 const setup = (o: { speed?: number; battery?: { vr?: number; clicker?: number; vrCharging?: boolean } } = {}) => {
   const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
   const server = new FakeServer(clock);
-  const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-1", clock, connector: server.connector, speed: o.speed ?? 100, seed: 1, battery: o.battery ?? { vr: 90, clicker: 80 } });
+  const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: o.speed ?? 100, seed: 1, battery: o.battery ?? { vr: 90, clicker: 80 } });
   return { clock, server, headset };
 };
 const S = DeviceStatus;
@@ -18,7 +19,7 @@ describe("virtual headset: connection", () => {
     const { clock, server, headset } = setup();
     headset.start();
     clock.advance(100);
-    expect(server.messages[0]).toMatchObject({ type: "hello", deviceSn: "VR-1", protocolVersion: 1 });
+    expect(server.messages[0]).toMatchObject({ type: "hello", deviceSn: "VR-1", protocolVersion: PROTOCOL_VERSION });
     expect(headset.connected).toBe(true);
     expect(headset.status).toBe(S.Standby);
     expect(server.statuses()).toEqual([S.Standby]);
@@ -30,6 +31,25 @@ describe("virtual headset: connection", () => {
     headset.stop();
     clock.advance(100);
     expect(clock.pending).toBe(0);
+  });
+
+  it("enrols with a pairing code: the first hello carries the code, every later one the credential the server gave", () => {
+    const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
+    const server = new FakeServer(clock);
+    const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-P", pairingCode: "ABCDE-FGHJK", clock, connector: server.connector, speed: 100, seed: 1 });
+    const got: string[] = [];
+    headset.events.on("enrolled", (c) => got.push(c));
+    headset.start();
+    clock.advance(100);
+    expect(got).toEqual(["isd1.fake-VR-P"]);
+    expect(headset.key).toEqual({ credential: "isd1.fake-VR-P" });
+    server.cut(true);
+    clock.advance(2_000);
+    server.restore();
+    clock.advance(1_100);
+    const hellos = server.messages.filter((m) => m.type === "hello");
+    expect(hellos.map((h) => [h.pairingCode, h.credential])).toEqual([["ABCDE-FGHJK", undefined], [undefined, "isd1.fake-VR-P"]]);
+    headset.stop();
   });
 
   it("reconnects every second while the server is down ('reconnect 1 s'), then resends its status", () => {
@@ -284,7 +304,7 @@ describe("virtual headset: errors", () => {
     const clock = new VirtualClock(0);
     const server = new FakeServer(clock);
     const lines: string[] = [];
-    const headset = new VirtualHeadset({ deviceSn: "VR-E", clock, connector: server.connector, speed: 100, seed: 2, log: (l) => lines.push(l) });
+    const headset = new VirtualHeadset({ credential: "isd1.test", deviceSn: "VR-E", clock, connector: server.connector, speed: 100, seed: 2, log: (l) => lines.push(l) });
     server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig({ audioGuide: false }) }];
     headset.start();
     clock.advance(100);

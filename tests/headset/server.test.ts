@@ -4,7 +4,7 @@ import { DeviceStatus, Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Stra
 import type { MeasurementBody } from "../../core/model/measurement.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { wsConnector } from "../../simulator/headset/ws-connector.ts";
-import { call, liveSocket, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
+import { call, credentialFor, liveSocket, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
 import { TimePump } from "./time-pump.ts";
 
 // The virtual headset against the real server in-process (PGlite in memory, port 0), watched through a browser's live
@@ -50,9 +50,12 @@ describe("virtual headset against the in-process server", () => {
   const deviceRow = async (id: string) => (await devices()).find((x) => x.id === id)!;
   // Every simulated patient healthy: a patient id maps to a profile of a clinic's mix, and a deep defect can make the
   // headset pause a test for a silent patient (ids are random here, so a test would pause now and then).
+  /** Each device's credential (enrolled in beforeAll). */
+  const credentials = new Map<string, string>();
   const headsetFor = (deviceSn: string) => {
     const h = new VirtualHeadset({
       deviceSn,
+      credential: credentials.get(deviceSn)!,
       clock: pump.clock,
       connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`),
       speed: SPEED,
@@ -75,6 +78,7 @@ describe("virtual headset against the in-process server", () => {
     // tested on its own (tests/server/roles.test.ts), here it would only add noise.
     server = await startTestServer("pglite", { settings: { commandTimeoutMs: 8_000, deviceSilenceMs: 10 * 60_000 } });
     token = await login(server.url, "manager");
+    for (const d of await devices()) credentials.set(d.deviceSn, await credentialFor(server, d.deviceSn));
     live = await liveSocket(server.url, token);
   }, 150_000);
   afterAll(async () => {

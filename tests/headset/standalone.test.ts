@@ -18,7 +18,7 @@ const runSchedule = (outages: Array<Outage>, lostAcks: number, dropRate: number)
   const clock = new VirtualClock(0);
   const server = new FakeServer(clock);
   server.dropToHeadset = lostAcks;
-  const headset = new VirtualHeadset({ onError: rethrow,
+  const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test",
     deviceSn: "VR-SA", clock, connector: server.connector, speed: SPEED, seed: 5, battery: { vr: 100, clicker: 100, vrCharging: true },
     faults: { dropRate },
   });
@@ -86,7 +86,7 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
   it("runs while offline: results made with no network at all arrive after reconnecting", () => {
     const clock = new VirtualClock(0);
     const server = new FakeServer(clock);
-    const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-SB", clock, connector: server.connector, speed: SPEED, seed: 6, battery: { vr: 100, vrCharging: true } });
+    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-SB", clock, connector: server.connector, speed: SPEED, seed: 6, battery: { vr: 100, vrCharging: true } });
     server.standalone = { standaloneId: "sa-2", config };
     headset.start();
     clock.advance(1_000);
@@ -109,7 +109,7 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
     const clock = new VirtualClock(0);
     const server = new FakeServer(clock);
     server.settingsDelayMs = 10_000; // far longer than a gap between repetitions (30 s / SPEED)
-    const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-SC", clock, connector: server.connector, speed: SPEED, seed: 7, battery: { vr: 100, vrCharging: true } });
+    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-SC", clock, connector: server.connector, speed: SPEED, seed: 7, battery: { vr: 100, vrCharging: true } });
     server.standalone = { standaloneId: "sa-3", config };
     headset.start();
     clock.advance(12_000);

@@ -379,7 +379,7 @@ export const contractSuite = (backend: Backend) =>
       const offline = await c("device.update", { query: { id: d.id }, body: { status: "playing" } });
       expect([offline.status, offline.responseType]).toEqual([409, "device_not_connected"]);
       expect(offline.error?.message).toMatch(/controller or clicker/);
-      const headset = await fakeHeadset(base, d.deviceSn, { ack: "ok" });
+      const headset = await fakeHeadset(server, d.deviceSn, { ack: "ok" });
       await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn));
       headset.send({ type: "status", status: "awaitmeasurement" });
       headset.send({ type: "heartbeat", battery: { vr: 80, clicker: 55, vrCharging: false, clickerCharging: true } });
@@ -388,19 +388,39 @@ export const contractSuite = (backend: Backend) =>
       expect(started.status).toBe(200);
       expect((await headset.next((m) => m.type === "command")).kind).toBe("start");
       await headset.close();
-      const silent = await fakeHeadset(base, d.deviceSn, { ack: "never" });
+      const silent = await fakeHeadset(server, d.deviceSn, { ack: "never" });
       const timedOut = await c("device.update", { query: { id: d.id }, body: { status: "stopped" } });
       expect([timedOut.status, timedOut.responseType]).toEqual([409, "device_not_connected"]);
       await silent.close();
-      const refusing = await fakeHeadset(base, d.deviceSn, { ack: "refuse" });
+      const refusing = await fakeHeadset(server, d.deviceSn, { ack: "refuse" });
       expect((await c("device.update", { query: { id: d.id }, body: { status: "paused" } })).status).toBe(409);
       await refusing.close();
+    });
+
+    it("headset enrolment (issue 15): a manager enrols a serial once, lists, renames, enrols again and revokes; the secret is shown once", async () => {
+      const issued = await o("device.enrol", { body: { deviceSn: " VR-C100 ", alias: "Room C", secret: "credential" } });
+      expect(issued.headset).toMatchObject({ deviceSn: "VR-C100", alias: "Room C", state: "enrolled", revokedAt: null, connection: "DISCONNECTED" });
+      expect(issued.secret).toMatchObject({ kind: "credential", value: expect.stringMatching(/^isd1\.[\w-]{43}$/), expiresAt: null });
+      await live.next(isEvent("device", "insert", (e) => (e.data as { deviceSn: string }).deviceSn === "VR-C100"));
+      expect((await devices()).some((d) => d.deviceSn === "VR-C100")).toBe(true);
+      const twice = await c("device.enrol", { body: { deviceSn: "VR-C100", secret: "pairingCode" } });
+      expect([twice.status, twice.responseType, twice.error?.field]).toEqual([409, "conflict", "body.deviceSn"]);
+      const bad = await c("device.enrol", { body: { deviceSn: "VR C/1", secret: "credential" } });
+      expect([bad.status, bad.error?.field]).toEqual([400, "body.deviceSn"]);
+      await o("device.update", { query: { id: issued.headset.id }, body: { alias: "Room C2" } });
+      const paired = await o("device.reenrol", { query: { id: issued.headset.id }, body: { secret: "pairingCode" } });
+      expect(paired.headset).toMatchObject({ state: "pairing", alias: "Room C2", pairingExpiresAt: paired.secret.expiresAt });
+      const revoked = await o("device.revoke", { query: { id: issued.headset.id } });
+      expect(revoked).toMatchObject({ state: "revoked", pairingExpiresAt: null });
+      const list = await o("device.enrolments", {});
+      expect(list.find((h) => h.deviceSn === "VR-C100")).toEqual(revoked);
+      expect(list.find((h) => h.deviceSn === "VR-0001")?.state).toMatch(/^(not-enrolled|enrolled)$/);
     });
 
     it("the device socket: queue and progress, results, stand-alone set/unset and stand-alone results stored exactly once", async () => {
       const p = await newPatient("Head Set", "1950-01-01");
       const d = (await devices())[2]!;
-      const headset = await fakeHeadset(base, d.deviceSn);
+      const headset = await fakeHeadset(server, d.deviceSn);
       const [m] = await o("perimetry.register", { body: measurementBody(p.id, d.deviceSn) });
       await headset.next((x) => x.type === "queue" && (x.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === m!.id));
       headset.send({ type: "progress", measurementId: m!.id, nTested: 3, nLocations: 54, thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }], lastUpdatedIndex: 0, gazeTracking: true });

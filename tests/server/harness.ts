@@ -6,6 +6,9 @@ import type { LiveMessage } from "../../core/model/live.ts";
 import { startServer, type RunningServer, type ServerOptions } from "../../simulator/server/server.ts";
 import { seedDemo } from "../../simulator/server/demo/seed.ts";
 import type { Storage } from "../../simulator/server/db/open.ts";
+import { pairingCodesFor, reenrolHeadset } from "../../simulator/server/device/enrolment.ts";
+import { enrolmentBySn } from "../../simulator/server/store/enrolment.ts";
+import { PROTOCOL_VERSION } from "../../core/device/protocol.ts";
 
 // Test harness: one server per test file (PGlite in memory, or a throwaway database inside TEST_DATABASE_URL), the
 // demo clinic seeded with a known password, and a client that speaks the contract (encodeRequest/decodeResponse, so
@@ -149,16 +152,34 @@ export const liveSocket = async (base: string, token: string) => {
   return { socket, messages, next, closed, close: () => socket.close() };
 };
 
-/** A minimal headset on /device: says hello, records what the server sends, acks commands when told to. */
-export const fakeHeadset = async (base: string, deviceSn: string, options: { ack: "ok" | "refuse" | "never" } = { ack: "ok" }) => {
-  const socket = new WebSocket(`${base.replace(/^http/, "ws")}/device`);
+/** Pairing codes for registered serials, issued as for npm start's virtual headsets, as the keys startHeadsets takes. */
+export const headsetKeys = async (server: RunningServer, serials: ReadonlyArray<string>) =>
+  new Map([...(await pairingCodesFor(server.ctx, serials))].map(([sn, pairingCode]) => [sn, { pairingCode }]));
+
+/** A fresh device credential for a registered serial (enrolled again, as a manager would). */
+export const credentialFor = async (server: RunningServer, deviceSn: string): Promise<string> => {
+  const row = await enrolmentBySn(server.db, deviceSn);
+  if (!row) throw new Error(`no device ${deviceSn}`);
+  return (await reenrolHeadset(server.ctx, { organisationId: row.organisationId, name: "test" }, row.id, "credential")).secret.value;
+};
+
+/** A minimal headset on /device: says hello with its credential (a fresh one unless given), records what the server
+ * sends, acks commands when told to. */
+export const fakeHeadset = async (
+  server: RunningServer,
+  deviceSn: string,
+  options: { ack?: "ok" | "refuse" | "never"; credential?: string } = {},
+) => {
+  const ack = options.ack ?? "ok";
+  const credential = options.credential ?? (await credentialFor(server, deviceSn));
+  const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/device`);
   const received: Array<Record<string, unknown>> = [];
   const waiters: Array<{ test: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }> = [];
   socket.on("message", (data) => {
     const m = JSON.parse(data.toString()) as Record<string, unknown>;
     received.push(m);
-    if (m.type === "command" && options.ack !== "never")
-      socket.send(JSON.stringify({ type: "ack", commandId: m.commandId, ok: options.ack === "ok", ...(options.ack === "refuse" ? { error: "busy" } : {}) }));
+    if (m.type === "command" && ack !== "never")
+      socket.send(JSON.stringify({ type: "ack", commandId: m.commandId, ok: ack === "ok", ...(ack === "refuse" ? { error: "busy" } : {}) }));
     for (const w of [...waiters]) if (w.test(m)) {
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve(m);
@@ -176,7 +197,7 @@ export const fakeHeadset = async (base: string, deviceSn: string, options: { ack
       waiters.push({ test, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   const send = (m: unknown) => socket.send(JSON.stringify(m));
-  send({ type: "hello", protocolVersion: 1, deviceSn, firmware: "test-1" });
+  send({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn, firmware: "test-1", credential });
   await next((m) => m.type === "welcome" || m.type === "refused");
   return { socket, received, next, send, close: () => new Promise<void>((r) => (socket.once("close", () => r()), socket.close())) };
 };

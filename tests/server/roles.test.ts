@@ -84,7 +84,7 @@ describe("roles, sessions and the login rate limit", () => {
     const token = await login(base, "user");
     const live = await liveSocket(base, token);
     const sn = (await call(base, "device.all", {}, token)).data[0]!.deviceSn;
-    const headset = await fakeHeadset(base, sn);
+    const headset = await fakeHeadset(server, sn);
     const isConnection = (c: string) => (m: { type: string; deviceSn?: string; data?: unknown }) =>
       m.type === "connection" && m.deviceSn === sn && (m.data as { connection: string }).connection === c;
     await live.next(isConnection("CONNECTED") as never);

@@ -19,7 +19,7 @@ const setup = () => {
     if (m.type === "hello") hellos.push(at);
   };
   server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig({ eye: 1, audioGuide: false, trackGaze: false }) }];
-  control.add(["VR-0001"], {});
+  control.add([{ deviceSn: "VR-0001", pairingCode: "ABCDE-FGHJK" }], {});
   clock.advance(100);
   server.command("start");
   const progress = () => server.messages.filter((m) => m.type === "progress").length;
@@ -78,6 +78,8 @@ describe("headset control: speed and profile of a running headset", () => {
     s.clock.advance(5_000);
     expect(s.hellos).toHaveLength(2);
     expect(s.hellos[1]!).toBeGreaterThan(resultAt); // restarted after its result was in
+    // The same headset switched on again: it presents the credential it got for its pairing code.
+    expect(s.server.messages.filter((m) => m.type === "hello").map((h) => h.credential ?? h.pairingCode)).toEqual(["ABCDE-FGHJK", "isd1.fake-VR-0001"]);
     expect(s.uploads).toHaveLength(1);
     expect(s.one()).toMatchObject({ speed: 10, profile: "advanced", pendingSettings: null, connected: true });
     await s.control.stop();

@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { DeviceStatusSchema } from "../enums.ts";
 import { DeviceSchema, StandaloneDataSchema } from "../device.ts";
+import { EnrolmentIssuedSchema, EnrolmentSecretKindSchema, HeadsetEnrolmentSchema } from "../enrolment.ts";
 import { IdSchema } from "../ids.ts";
 import { StandaloneConfigSchema } from "../measurement.ts";
 import { commonErrors, endpoint } from "./endpoint.ts";
@@ -86,4 +87,42 @@ export const deviceDragAndDropAppointment = endpoint({
   errors: [...commonErrors, "not_found", "conflict"], auth: "bearer", carriesAccessToken: true, source: "scheduling §7",
   ourDesign:
     "answer (not shown): the new lane revisions, as for perimetry; conflict when the id lists no longer match the lanes",
+});
+
+// Headset enrolment (issue 15, point 1; our design): managers only. Renaming is device/update {alias}.
+
+export const EnrolBodySchema = Schema.Struct({
+  /** As printed on the headset (core/device/enrolment.ts SERIAL_PATTERN); enrolled once per server. */
+  deviceSn: Schema.String,
+  /** The lane's name; the serial when absent. */
+  alias: Schema.optionalKey(Schema.String),
+  secret: EnrolmentSecretKindSchema,
+});
+export type EnrolBody = Schema.Schema.Type<typeof EnrolBodySchema>;
+
+export const deviceEnrolments = endpoint({
+  name: "device.enrolments", method: "GET", path: "device/enrolments", response: Schema.Array(HeadsetEnrolmentSchema),
+  errors: [...commonErrors, "forbidden"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  ourDesign: "the organisation's headsets with their enrolment state, for managers",
+});
+
+export const deviceEnrol = endpoint({
+  name: "device.enrol", method: "POST", path: "device/enrol", body: EnrolBodySchema, response: EnrolmentIssuedSchema,
+  errors: [...commonErrors, "forbidden", "conflict"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  ourDesign:
+    "a new headset of the organisation with its device credential or one-time pairing code, shown once (only a hash is " +
+    "kept); conflict when the serial is already enrolled (here: re-enrol it) or registered with another organisation",
+});
+
+export const deviceReenrol = endpoint({
+  name: "device.reenrol", method: "POST", path: "device/reenrol", query: IdQuery,
+  body: Schema.Struct({ secret: EnrolmentSecretKindSchema }), response: EnrolmentIssuedSchema,
+  errors: [...commonErrors, "forbidden", "not_found"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  ourDesign: "a new credential or pairing code for a headset of the organisation; the old one stops working and a live connection closes at once",
+});
+
+export const deviceRevoke = endpoint({
+  name: "device.revoke", method: "PATCH", path: "device/revoke", query: IdQuery, response: HeadsetEnrolmentSchema,
+  errors: [...commonErrors, "forbidden", "not_found"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  ourDesign: "the headset's credential and pairing code stop working; a live connection closes at once (refused: revoked)",
 });

@@ -37,6 +37,8 @@ export {
 } from "./perimetry.ts";
 export {
   DeviceUpdateBodySchema,
+  EnrolBodySchema,
+  type EnrolBody,
   DragAndDropPerimetryBodySchema,
   DragAndDropAppointmentBodySchema,
   LaneRevisionsSchema,
@@ -105,6 +107,10 @@ export const contract = byName([
   devices.deviceStandaloneData,
   devices.deviceDragAndDropPerimetry,
   devices.deviceDragAndDropAppointment,
+  devices.deviceEnrolments,
+  devices.deviceEnrol,
+  devices.deviceReenrol,
+  devices.deviceRevoke,
   // appointments and examinations
   appointments.appointmentAll,
   appointments.appointmentAllTrashed,

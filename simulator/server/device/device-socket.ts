@@ -1,6 +1,6 @@
 import type { WebSocket } from "ws";
 import { Result } from "effect";
-import { frame, PROTOCOL_VERSION, readHeadsetFrame, type HeadsetMessage } from "../../../core/device/protocol.ts";
+import { frame, PROTOCOL_VERSION, readHeadsetFrame, type HeadsetMessage, type RefusalReason } from "../../../core/device/protocol.ts";
 import { formatFailure } from "../../../core/device/decode.ts";
 import type { DeviceBattery } from "../../../core/model/device.ts";
 import type { ClickerDisconnectedData } from "../../../core/model/live-data.ts";
@@ -11,10 +11,12 @@ import { completeMeasurement, recordStandaloneResult } from "../handlers/results
 import { nowIso, write } from "../handlers/write.ts";
 import { Failure } from "../http/failure.ts";
 import { log } from "../log.ts";
+import { admit, stillAdmitted } from "./handshake.ts";
 
-// /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial; the server
-// answers welcome, its queue and stand-alone setting. Heartbeats (battery), statuses, progress and results update the
-// database and go out as live events to the browsers of the device's organisation. Messages are handled one at a time
+// /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial and its credential
+// or pairing code (handshake.ts decides); the server answers welcome, its queue and stand-alone setting, or refused and
+// closes. A headset delivers results only for what is queued on it and its own stand-alone runs. Heartbeats (battery),
+// statuses, progress and results update the database and go out as live events to the browsers of the device's organisation. Messages are handled one at a time
 // in arrival order.
 
 const batteryOf = (b: { vr: number | null; clicker: number | null; vrCharging: boolean; clickerCharging: boolean }): DeviceBattery => ({
@@ -22,7 +24,7 @@ const batteryOf = (b: { vr: number | null; clicker: number | null; vrCharging: b
   clicker: { level: b.clicker, charging: b.clickerCharging },
 });
 
-export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
+export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, address = "unknown address") => {
   let device: DeviceRow | undefined;
   let chain = Promise.resolve();
   // "A heartbeat marks a device connected ... No heartbeat for 4 s marks it disconnected." (scheduling §4)
@@ -48,17 +50,39 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
     if (row) ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(row), deviceSn: row.deviceSn });
   };
 
-  const refuse = (reason: "protocol-version" | "unknown-device" | "malformed", message: string) => {
+  let refused = false;
+  const refuse = (reason: RefusalReason, message: string, sn?: string) => {
+    refused = true;
+    log.warn("device_refused", { device: sn, from: address, reason, message });
     socket.send(frame({ type: "refused", reason, message }));
     socket.close(4002, reason);
   };
 
+  const hello = async (m: Extract<HeadsetMessage, { type: "hello" }>) => {
+    if (device) return; // one hello per connection; a second one is ignored
+    const proof = m.credential !== undefined ? { credential: m.credential } : { pairingCode: m.pairingCode ?? "" };
+    const admission = await admit(ctx, m.deviceSn, proof, ctx.devices.liveCredential(m.deviceSn));
+    if (!admission.ok) return refuse(admission.reason, admission.message, m.deviceSn);
+    const row = await deviceBySnAnywhere(ctx.db, m.deviceSn);
+    if (!row) return refuse("unknown-device", `No headset ${m.deviceSn} is enrolled with this server`, m.deviceSn);
+    ctx.devices.attach(row.deviceSn, socket, admission.credentialHash);
+    // Revoked or enrolled again between the check and the attach: that change's close found no socket to close.
+    if (!(await stillAdmitted(ctx, row.deviceSn, admission.credentialHash))) {
+      ctx.devices.detach(row.deviceSn, socket);
+      return refuse("revoked", `Headset ${row.deviceSn} was revoked or enrolled again`, row.deviceSn);
+    }
+    device = row;
+    if (admission.issuedCredential !== null) {
+      log.info("device_paired", { device: row.deviceSn, from: address });
+      socket.send(frame({ type: "enrolled", deviceSn: row.deviceSn, credential: admission.issuedCredential }));
+    }
+    return row;
+  };
+
   const handle = async (m: HeadsetMessage) => {
     if (m.type === "hello") {
-      const row = await deviceBySnAnywhere(ctx.db, m.deviceSn);
-      if (!row) return refuse("unknown-device", `No device ${m.deviceSn} is registered with this server`);
-      device = row;
-      ctx.devices.attach(row.deviceSn, socket);
+      const row = await hello(m);
+      if (!row) return;
       await ctx.db.transaction((tx) => recordLiveState(tx, row.deviceSn, { connection: "CONNECTED", lastSeen: nowIso(ctx) }));
       socket.send(frame({ type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: row.deviceSn, alias: row.alias, serverTime: ctx.now() }));
       await ctx.devices.pushQueue(row.deviceSn);
@@ -100,16 +124,21 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
         return ctx.devices.acknowledge(sn, m.commandId, m.ok, m.error);
       case "result":
         try {
-          await write(ctx, (tx, fx) => completeMeasurement(tx, fx, org, m.measurementId, m.result, nowIso(ctx)));
+          await write(ctx, (tx, fx) => completeMeasurement(tx, fx, org, m.measurementId, m.result, nowIso(ctx), sn));
         } catch (e) {
-          // A repeated upload or a measurement deleted meanwhile: nothing to store.
+          // A repeated upload, a measurement deleted meanwhile, or one not queued on this headset: nothing to store.
           if (!(e instanceof Failure)) throw e;
+          if (e.type === "not_found") log.warn("device_result_refused", { device: sn, measurement: m.measurementId, reason: "not queued on this headset" });
         }
         return;
       case "examinationResult": {
         await write(ctx, async (tx, fx) => {
           const e = await getExamination(tx, org, m.examinationId);
-          if (!e || e.taken) return;
+          if (!e || e.deviceSn !== sn || e.appointmentId !== m.appointmentId) {
+            log.warn("device_result_refused", { device: sn, examination: m.examinationId, reason: "not queued on this headset" });
+            return;
+          }
+          if (e.taken) return;
           // The outcome was decoded against its test type's result schema; it must be this examination's type.
           if (e.type !== m.outcome.type) {
             log.warn("examination_result_dropped", { device: sn, examination: e.id, expected: e.type, got: m.outcome.type });
@@ -124,7 +153,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
       }
       case "standaloneResult": {
         await write(ctx, async (tx, fx) => {
-          const seen = await tx.query("select 1 from standalone_results where result_id = $1", [m.resultId]);
+          const seen = await tx.query("select 1 from standalone_results where device_sn = $1 and result_id = $2", [sn, m.resultId]);
           if (seen.length) return; // exactly once: a resend after a lost resultAccepted
           const stored = await recordStandaloneResult(tx, fx, org, sn, m.standaloneId, m.result, nowIso(ctx));
           await tx.query("insert into standalone_results (result_id, device_sn, measurement_id, received_at) values ($1, $2, $3, $4)", [
@@ -134,7 +163,9 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
             nowIso(ctx),
           ]);
         }).catch((e) => {
-          if (!(e instanceof Failure)) throw e; // stand-alone data gone: accept and drop, the headset cannot do better
+          // Stand-alone data gone, or not this headset's: accept and drop, the headset cannot do better.
+          if (!(e instanceof Failure)) throw e;
+          log.warn("device_result_refused", { device: sn, standalone: m.standaloneId, reason: e.message });
         });
         socket.send(frame({ type: "resultAccepted", resultId: m.resultId }));
         return;
@@ -154,6 +185,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket) => {
     lastHeard = ctx.now();
     chain = chain
       .then(async () => {
+        if (refused) return; // nothing after a refusal is read
         if (silent && device) {
           silent = false;
           await setConnection("CONNECTED");

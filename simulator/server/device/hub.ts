@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { WebSocket } from "ws";
-import type { CommandKind, QueueItem, ServerMessage, TestConfig } from "../../../core/device/protocol.ts";
+import type { CommandKind, QueueItem, RefusalReason, ServerMessage, TestConfig } from "../../../core/device/protocol.ts";
 import { frame, PROTOCOL_VERSION } from "../../../core/device/protocol.ts";
 import type { Database } from "../db/database.ts";
 import { Failure } from "../http/failure.ts";
@@ -19,9 +19,14 @@ import { log } from "../log.ts";
 // or queue that no longer holds. Each send starts after its change is committed, so the last one sent was read last.
 
 export interface DeviceHub {
-  attach(deviceSn: string, socket: WebSocket): void;
+  /** The headset's socket, admitted with the credential of this hash; an older socket of the serial is closed. */
+  attach(deviceSn: string, socket: WebSocket, credentialHash: string): void;
   detach(deviceSn: string, socket: WebSocket): void;
   isConnected(deviceSn: string): boolean;
+  /** The credential hash the serial is connected with, if it is. */
+  liveCredential(deviceSn: string): string | undefined;
+  /** Refuses the connected headset (revoked, enrolled again): a refused frame naming the reason, then the close. */
+  refuse(deviceSn: string, reason: RefusalReason, message: string): void;
   /** Sends the command and resolves when the headset acks it; fails device_not_connected on no answer or refusal. */
   command(deviceSn: string, kind: CommandKind): Promise<void>;
   acknowledge(deviceSn: string, commandId: string, ok: boolean, error: string | undefined): void;
@@ -67,6 +72,7 @@ const sendsInOrder = () => {
 
 export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => {
   const sockets = new Map<string, WebSocket>();
+  const credentials = new WeakMap<WebSocket, string>();
   const inOrder = sendsInOrder();
   const pending = new Map<string, { sn: string; resolve: () => void; reject: (e: Failure) => void; timer: NodeJS.Timeout }>();
 
@@ -125,10 +131,21 @@ export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => 
   };
 
   return {
-    attach(sn, socket) {
+    attach(sn, socket, credentialHash) {
       const old = sockets.get(sn);
       if (old && old !== socket) old.close(4000, "replaced by a newer connection");
+      credentials.set(socket, credentialHash);
       sockets.set(sn, socket);
+    },
+    liveCredential(sn) {
+      const socket = sockets.get(sn);
+      return socket && socket.readyState === socket.OPEN ? credentials.get(socket) : undefined;
+    },
+    refuse(sn, reason, message) {
+      const socket = sockets.get(sn);
+      if (!socket) return;
+      if (socket.readyState === socket.OPEN) socket.send(frame({ type: "refused", reason, message }));
+      socket.close(4003, reason);
     },
     detach(sn, socket) {
       if (sockets.get(sn) === socket) sockets.delete(sn);

@@ -2,6 +2,7 @@ import type { Handlers } from "../http/handler.ts";
 import { accountHandlers } from "./accounts.ts";
 import { appointmentHandlers } from "./appointments.ts";
 import { deviceHandlers } from "./devices.ts";
+import { enrolmentHandlers } from "./enrolment.ts";
 import { patientHandlers } from "./patients.ts";
 import { perimetryHandlers } from "./perimetry.ts";
 import { perimetryPageHandlers } from "./perimetry-page.ts";
@@ -14,6 +15,7 @@ export const handlers: Handlers = {
   ...perimetryHandlers,
   ...perimetryPageHandlers,
   ...deviceHandlers,
+  ...enrolmentHandlers,
   ...appointmentHandlers,
   ...templateHandlers,
 };

@@ -8,7 +8,8 @@ import { getMeasurement, insertMeasurement, saveMeasurement } from "../store/mea
 import type { Effects } from "./write.ts";
 
 // A result arriving (from a headset over the device socket, or uploaded with perimetry/upload): the measurement gets
-// it, leaves its lane, and browsers get 'measurement result ready'.
+// it, leaves its lane, and browsers get 'measurement result ready'. A headset delivers only for a measurement queued
+// on it and for its own stand-alone data (anything else is not found, as another organisation's id is).
 
 const stamped = (result: MeasurementResult, m: Measurement): MeasurementResult => ({ ...result, measurementId: m.id, patientId: m.patientId });
 
@@ -19,9 +20,11 @@ export const completeMeasurement = async (
   measurementId: string,
   result: MeasurementResult,
   now: string,
+  /** The headset delivering it: the measurement must be queued on it. */
+  queuedOn?: string,
 ): Promise<Measurement> => {
   const m = await getMeasurement(tx, org, measurementId);
-  if (!m) throw notFound("Measurement", "body.measurementId");
+  if (!m || (queuedOn !== undefined && m.deviceSn !== queuedOn)) throw notFound("Measurement", "body.measurementId");
   if (m.result !== null) throw new Failure("conflict", "measurementId: this measurement already has a result", "body.measurementId");
   const done: Measurement = { ...m, result: stamped(result, m), updatedAt: now };
   await saveMeasurement(tx, org, done);
@@ -40,10 +43,10 @@ export const recordStandaloneResult = async (
   result: MeasurementResult,
   now: string,
 ): Promise<Measurement> => {
-  const rows = await tx.query<{ body: StandaloneConfig }>("select body from standalone_configs where organisation_id = $1 and id = $2", [
-    org,
-    standaloneId,
-  ]);
+  const rows = await tx.query<{ body: StandaloneConfig }>(
+    "select body from standalone_configs where organisation_id = $1 and id = $2 and device_sn = $3",
+    [org, standaloneId, deviceSn],
+  );
   const config = rows[0]?.body;
   if (!config) throw notFound("Stand-alone data", "body.standaloneId");
   const patient = await tx.query("select id from patients where id = $1", [config.patientId]);
