@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { headsetControl, type AttachableHeadsetControl } from "../../../simulator/control/headset-control.ts";
 import { NO_FAULTS, startHeadsets } from "../../../simulator/headset/index.ts";
-import { startTestServer, type Backend, type TestServer } from "../harness.ts";
+import { headsetKeys, startTestServer, type Backend, type TestServer } from "../harness.ts";
 import { browserSurfaceCases, devRoutesScopeCases } from "./browser-surface.ts";
 
 // Issue 15, played by an attacker against the running server (the demo clinic and the appointment clinic, two
@@ -16,7 +16,8 @@ export const attackerSuite = (backend: Backend) => {
       control = headsetControl({ speed: 5, faults: NO_FAULTS, log: quiet });
       server = await startTestServer(backend, { simulator: control });
       const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
-      control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials: ["VR-0001", "VR-A001"], speed: 5, faults: NO_FAULTS, log: quiet }));
+      const serials = ["VR-0001", "VR-A001"];
+      control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials, keys: await headsetKeys(server, serials), speed: 5, faults: NO_FAULTS, log: quiet }));
     }, 180_000);
     afterAll(async () => {
       await control?.stop();
