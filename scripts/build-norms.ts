@@ -7,6 +7,9 @@
 //                                      (what the reference outputs were computed with).
 //   agelinear_sunyiu_24d2 / _10d2      our own age-linear build from the raw SUNY-IU control fields (see
 //                                      core/analytics/normative/age-linear.ts), the model for our other versions.
+//   isopter_iowa_30d2_1, _g1_1         30-2 and G from the Iowa full-field healthy controls: a spatial age-linear model
+//                                      anchored to SUNY-IU 24-2 (core/analytics/normative/full-field.ts). Run as a script,
+//                                      this also prints the model's calibration (held-out controls, SUNY-IU comparison).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,6 +21,10 @@ import { withGhtLimits } from "../core/analytics/normative/ght-limits.ts";
 import { parseVisualFieldsCsv } from "../core/analytics/visualfields-csv.ts";
 import { getPattern } from "../core/analytics/patterns.ts";
 import type { NormativeTables } from "../core/analytics/normative/tables.ts";
+import {
+  anchorTo, fitFullField, fullFieldTables, joinControlSets, parseIowaControls, parseLocationMap, type ControlSet, type FullFieldModel,
+} from "../core/analytics/normative/full-field.ts";
+import { fullFieldCalibration, formatCalibration } from "../core/analytics/normative/calibration.ts";
 
 export interface BuiltFile {
   readonly path: string;
@@ -58,7 +65,34 @@ export function buildAllNormativeFiles(dataDir: string): BuiltFile[] {
     out.push(...emit(built, `agelinear-${file}`, `agelinear${exportName[0]!.toUpperCase()}${exportName.slice(1)}`,
       `Source: ${controls}, ${credit}; built by core/analytics/normative/age-linear.ts.`));
   }
+  const { model } = fullFieldModel(dataDir);
+  for (const [pattern, file, exportName] of [[Pattern.P30_2, "iowa-30d2", "iowa30d2"], [Pattern.G, "iowa-g1", "iowaG1"]] as const) {
+    const tables = fullFieldTables(model, getPattern(pattern), {
+      version: `isopter_${file.replace("-", "_")}_1`,
+      source: `${iowaCredit}; spatial age-linear model by Isopter (core/analytics/normative/full-field.ts), anchored to ` +
+        "SUNY-IU 24-2 normals; derived from public healthy controls, not a manufacturer's database",
+    });
+    out.push(...emit(tables, file, exportName, `Source: vfctrIowaPC26.csv, vfctrIowaPeri.csv, ${iowaCredit}; built by core/analytics/normative/full-field.ts.`));
+  }
   return out;
+}
+
+const iowaCredit =
+  "Iowa full-field healthy controls, Marín-Franch, Artes, Chong, Turpin & Wall, Data in Brief 21:75-82 (2018), in visualFields 1.0.8 (Apache-2.0)";
+
+/** The Iowa controls (central and peripheral tests joined) and the full-field model fitted and anchored to SUNY-IU 24-2. */
+export function fullFieldModel(dataDir: string): { controls: ControlSet; model: FullFieldModel; anchor: (m: FullFieldModel) => FullFieldModel } {
+  const text = (f: string) => readFileSync(resolve(dataDir, f), "utf8");
+  const set = (csv: string, map: string): ControlSet => {
+    const points = parseLocationMap(text(map), map);
+    return { points, rows: parseIowaControls(text(csv), points.length, csv) };
+  };
+  const controls = joinControlSets(set("vfctrIowaPC26.csv", "locmap-pPC26.csv"), set("vfctrIowaPeri.csv", "locmap-pPeri.csv"));
+  const reference = tablesFromPackage(JSON.parse(text("normvals-sunyiu_24d2.json")) as PackageNormvals, {
+    version: "sunyiu_24d2", pattern: Pattern.P24_2, source: credit,
+  });
+  const anchor = (m: FullFieldModel) => anchorTo(m, getPattern(Pattern.P24_2), reference);
+  return { controls, model: anchor(fitFullField(controls)), anchor };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -69,4 +103,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     writeFileSync(path, f.text);
     console.log(`wrote ${f.path} (${f.text.length} bytes)`);
   }
+  const dataDir = resolve(root, "fixtures/visualfields");
+  const sunyiu = tablesFromPackage(JSON.parse(readFileSync(resolve(dataDir, "normvals-sunyiu_24d2.json"), "utf8")) as PackageNormvals, {
+    version: "sunyiu_24d2", pattern: Pattern.P24_2, source: credit,
+  });
+  const controls = parseVisualFieldsCsv(readFileSync(resolve(dataDir, "vfctrSunyiu24d2.csv"), "utf8"));
+  console.log(formatCalibration(fullFieldCalibration(fullFieldModel(dataDir), controls, sunyiu)));
 }

@@ -1,6 +1,6 @@
 import { Eye, Pattern } from "../model/enums.ts";
 import { globalIndices } from "./global-indices.ts";
-import { DEFAULT_NORMATIVE_VERSION, getNormativeDatabase } from "./normative/registry.ts";
+import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "./normative/registry.ts";
 import type { NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
 import { getPattern } from "./patterns.ts";
 import { generalHeight, patternDeviation, totalDeviation } from "./pointwise.ts";
@@ -14,7 +14,8 @@ import { CsvError, isScreeningType, parseVisualFieldsCsv, storedLocationValue, t
  * The research entry point behind `npm run --silent analyse -- FILE.csv [--series]` (and `isopter analyse`):
  * visualFields-layout CSV in, JSON out, with the field names and meanings of visualFields 1.0.8.
  * Patterns by location count (patternForLocationCount); each row is analysed as a stored result is (analyseResult,
- * with the default normative version), so a CSV export read back gives the indices the result page shows. Without a
+ * with the current normative version: SUNY-IU for 24-2 and 10-2 as visualFields, the full-field model for 30-2 and G),
+ * so a CSV export read back gives the indices the result page shows. Without a
  * normative database for the pattern the deviation fields are null; Esterman rows carry the Esterman score, screening
  * rows the share of locations seen.
  */
@@ -48,7 +49,7 @@ export function patternForLocationCount(n: number): Pattern {
 function tablesFor(rows: readonly VisualFieldRow[]): { nv: NormativeTables; pattern: Pattern } {
   const n = rows[0]?.sensitivities.length ?? 0;
   const pattern = patternForLocationCount(n);
-  const nv = getNormativeDatabase(pattern, DEFAULT_NORMATIVE_VERSION);
+  const nv = getNormativeDatabase(pattern, CURRENT_NORMATIVE_VERSION);
   if (!nv) throw new CsvError(`no normative database for pattern ${getPattern(pattern).label}: a series needs one`);
   return { nv, pattern };
 }
@@ -69,7 +70,7 @@ export function analyseRows(rows: readonly VisualFieldRow[]): RowOutput[] {
     if (r.sensitivities.length !== geometry.points.length) throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
     const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
     const thresholds = storedValues(r, pattern);
-    const a = analyseResult({ pattern, eye: eyeOf[r.eye], age: r.age, thresholds, normativeVersion: DEFAULT_NORMATIVE_VERSION });
+    const a = analyseResult({ pattern, eye: eyeOf[r.eye], age: r.age, thresholds, normativeVersion: CURRENT_NORMATIVE_VERSION });
     const nv = a.normative;
     const measured = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
     const seen = measured.filter((v) => locationSeen(v, screening)).length;

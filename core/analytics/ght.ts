@@ -1,5 +1,5 @@
 import { Pattern } from "../model/enums.ts";
-import type { PatternGeometry } from "./patterns.ts";
+import { getPattern, type PatternGeometry } from "./patterns.ts";
 import { probabilityLevel } from "./pointwise.ts";
 import type { LocationVector, NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
 import { weightedQuantiles } from "./statistics/weighted-quantile.ts";
@@ -37,15 +37,26 @@ export interface GhtResult {
   readonly differences: number[];
 }
 
-/** Upper and mirrored lower 0-based indices of each sector for a geometry (24-2 only). */
+/**
+ * Patterns the GHT is defined for: 24-2, and 30-2, which holds every 24-2 sector location (Humphrey runs it on both).
+ * G, 10-2 and the screenings lack the sectors' locations: no GHT ("not defined for this pattern").
+ */
+export const ghtPatterns: ReadonlySet<Pattern> = new Set([Pattern.P24_2, Pattern.P30_2]);
+
+/** Upper and mirrored lower 0-based indices of each sector for a geometry (sectors located by their 24-2 coordinates). */
 const sectorCache = new WeakMap<PatternGeometry, Array<{ upper: number[]; lower: number[] }>>();
 export function ghtSectors(geometry: PatternGeometry): Array<{ upper: number[]; lower: number[] }> {
   const cached = sectorCache.get(geometry);
   if (cached) return cached;
   const key = (x: number, y: number) => `${x},${y}`;
   const index = new Map(geometry.points.map((p, i) => [key(p.x, p.y), i]));
+  const p24 = getPattern(Pattern.P24_2).points;
   const sectors = GHT_SECTORS_1_BASED.map((sector) => {
-    const upper = sector.map((k) => k - 1);
+    const upper = sector.map((k) => {
+      const i = index.get(key(p24[k - 1]!.x, p24[k - 1]!.y));
+      if (i === undefined) throw new Error(`${geometry.label} lacks the GHT location (${p24[k - 1]!.x}, ${p24[k - 1]!.y})`);
+      return i;
+    });
     const lower = upper.map((i) => {
       const p = geometry.points[i]!;
       const j = index.get(key(p.x, -p.y));
@@ -105,7 +116,7 @@ function beyondLimits(differences: readonly number[], q: GhtLimits["differenceQu
 /**
  * The outcome, in Humphrey's order of precedence: outside normal limits (any difference beyond 0.5/99.5 %),
  * borderline (beyond 1.5/98.5 %), general reduction (GH below its 0.5 % limit), abnormally high sensitivity
- * (GH above its 99.5 % limit), else within normal limits. Null when the pattern has no GHT (not 24-2) or
+ * (GH above its 99.5 % limit), else within normal limits. Null when the pattern has no GHT (not 24-2 or 30-2) or
  * the tables carry no limits.
  */
 export function glaucomaHemifieldTest(
@@ -113,7 +124,7 @@ export function glaucomaHemifieldTest(
   /** The PD probability map, when already computed. */
   pdp?: ReadonlyArray<ProbabilityLevel | null>,
 ): GhtResult | null {
-  if (geometry.pattern !== Pattern.P24_2 || !nv.ght) return null;
+  if (!ghtPatterns.has(geometry.pattern) || !nv.ght) return null;
   const { upperScores, lowerScores, differences } = ghtDifferences(nv, geometry, pd, pdp);
   const q = nv.ght.differenceQuantiles;
   const ghLow = nv.globalLut[0]!.gh, ghHigh = nv.globalLut[nv.globalLut.length - 1]!.gh;

@@ -8,8 +8,8 @@ export { getPattern, pointsForEye, statisticalIndices, patternsWithGeometry, bli
 export type { PatternGeometry, PatternPoint } from "./patterns.ts";
 
 export {
-  DEFAULT_NORMATIVE_VERSION, CURRENT_NORMATIVE_VERSION, AGE_LINEAR_NORMATIVE_VERSION, normativeVersions,
-  effectiveNormativeVersion, getNormativeDatabase, hasNormativeDatabase,
+  DEFAULT_NORMATIVE_VERSION, CURRENT_NORMATIVE_VERSION, AGE_LINEAR_NORMATIVE_VERSION, FULL_FIELD_NORMATIVE_VERSION, normativeVersions,
+  effectiveNormativeVersion, getNormativeDatabase, hasNormativeDatabase, normativeDatabaseName,
 } from "./normative/registry.ts";
 export { lutProbabilities, globalIndexNames } from "./normative/tables.ts";
 export type { NormativeTables, ProbabilityLevel, GlobalIndexName, LocationVector } from "./normative/tables.ts";

@@ -3,7 +3,7 @@ import { estermanScore } from "./esterman.ts";
 import { gazeSummary, type GazeSummary } from "./gaze.ts";
 import { glaucomaHemifieldTest, type GhtResult } from "./ght.ts";
 import { globalIndices, globalLevels, humphreyMdPsd, type GlobalIndices } from "./global-indices.ts";
-import { getNormativeDatabase, effectiveNormativeVersion } from "./normative/registry.ts";
+import { getNormativeDatabase, effectiveNormativeVersion, normativeDatabaseName } from "./normative/registry.ts";
 import type { GlobalIndexName, LocationVector, ProbabilityLevel } from "./normative/tables.ts";
 import { octopusIndices, meanSensitivityForDisplay, roundTo, type OctopusIndices } from "./octopus.ts";
 import { getPattern } from "./patterns.ts";
@@ -29,6 +29,9 @@ export interface ResultInput {
 /** The statistical part, present only when a normative database exists for the pattern and version. */
 export interface NormativeAnalysis {
   readonly normativeVersion: string;
+  /** The database by name and version (`normativeDatabaseName`), and where its numbers come from: for screens and exports. */
+  readonly database: string;
+  readonly source: string;
   readonly normal: Array<number | null>;
   readonly td: Array<number | null>;
   readonly tdp: Array<ProbabilityLevel | null>;
@@ -105,6 +108,8 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
     const global = globalIndices(nv, geometry, sens, td, pd, input.age, { tdp, pdp, gh });
     normative = {
       normativeVersion: effectiveNormativeVersion(input.normativeVersion),
+      database: normativeDatabaseName(input.pattern, input.normativeVersion)!,
+      source: nv.source,
       normal,
       td, tdp, pd, pdp, gh,
       global, globalLevels: globalLevels(nv, global), humphrey: humphreyMdPsd(nv, td),

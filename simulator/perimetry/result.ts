@@ -1,4 +1,4 @@
-import { DEFAULT_NORMATIVE_VERSION, getNormativeDatabase } from "../../core/analytics/normative/registry.ts";
+import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "../../core/analytics/normative/registry.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { normalSensitivity } from "../../core/analytics/pointwise.ts";
 import { ageAtTest, analyseResult } from "../../core/analytics/result-analysis.ts";
@@ -9,8 +9,8 @@ import type { PerimetryOutcome, PerimetryTestSpec } from "./engine.ts";
 import { sorsCount } from "./strategy-plan.ts";
 
 // The complete result a headset uploads (core/model MeasurementResult), from an engine outcome. Where the patient's
-// birthdate is known and a normative database exists for the pattern (24-2, 10-2), the result is scored against it
-// (the default version, the patient's age in completed years at the test, as the dashboard counts it); elsewhere its
+// birthdate is known and a normative database exists for the pattern (24-2, 10-2, 30-2, G), the result is scored against
+// it (the current version, the patient's age in completed years at the test, as the dashboard counts it); elsewhere its
 // normal values are the simulator's hill of vision (hill.ts) under SIMULATED_NORMATIVE_VERSION, which the dashboard
 // knows no tables for. Either way the stored indices (MS, MD, sLV, VFI) are core/analytics' own analysis of the stored
 // thresholds and normals, so the measurement list (stored values) and the result page (recomputed) print the same.
@@ -44,10 +44,10 @@ export const reliabilityScore = (fp: number, fn: number, fl: number): number =>
 export function scoringNormals(
   pattern: MeasurementResult["pattern"], age: number | null, hill: readonly number[],
 ): { normValues: number[]; normativeVersion: string } {
-  const tables = age === null || getPattern(pattern).binocular ? null : getNormativeDatabase(pattern, DEFAULT_NORMATIVE_VERSION);
+  const tables = age === null || getPattern(pattern).binocular ? null : getNormativeDatabase(pattern, CURRENT_NORMATIVE_VERSION);
   if (!tables) return { normValues: [...hill], normativeVersion: SIMULATED_NORMATIVE_VERSION };
   const normal = normalSensitivity(tables, age!);
-  return { normValues: hill.map((h, i) => round2(normal[i] ?? h)), normativeVersion: DEFAULT_NORMATIVE_VERSION };
+  return { normValues: hill.map((h, i) => round2(normal[i] ?? h)), normativeVersion: CURRENT_NORMATIVE_VERSION };
 }
 
 /**

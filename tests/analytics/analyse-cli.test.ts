@@ -45,6 +45,23 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     const tenTwo = JSON.parse(analyseCsvText(readFixture("vfctrSunyiu10d2.csv")));
     expect(tenTwo[0].td).toHaveLength(68);
   });
+  it("30-2 and G CSVs get TD, PD, their probabilities and the global indices (full-field normals)", () => {
+    for (const [n, blind] of [[76, [35, 45]], [59, []]] as const) {
+      const header = ["id,eye,date,time,age,type,fpr,fnr,fl,duration", ...Array.from({ length: n }, (_, i) => `l${i + 1}`)].join(",");
+      const row = (date: string, loss: number) =>
+        ["p1,OD", date, "10:00:00,66,sita,0,0,0,05:00", ...Array.from({ length: n }, (_, i) => (i < 12 ? 28 - loss : 29))].join(",");
+      const text = [header, row("2020-01-01", 0), row("2021-01-01", 4), row("2022-01-01", 8)].join("\n");
+      const out = JSON.parse(analyseCsvText(text));
+      expect(out).toHaveLength(3);
+      expect(out[0].td).toHaveLength(n);
+      for (const b of blind) expect(out[0].td[b]).toBeNull();
+      expect(out[2].tmd).toBeLessThan(out[0].tmd);
+      expect(out[2].pdp.filter((l: number | null) => l !== null && l <= 0.05).length).toBeGreaterThan(5);
+      expect(Number.isFinite(out[2].psd) && Number.isFinite(out[2].vfi)).toBe(true);
+      const series = JSON.parse(analyseCsvText(text, { series: true }));
+      expect(series[0].glr.slope).toBeLessThan(0);
+    }
+  });
   it("errors name the line and the field", () => {
     const lines = csv.split("\n");
     const bad = (row: string) => [lines[0], row].join("\n");

@@ -9,7 +9,7 @@ import { Pattern } from "../../core/model/enums.ts";
 import { sunyiu24d2 } from "../../core/analytics/normative/generated/sunyiu-24d2.ts";
 import { sunyiu10d2 } from "../../core/analytics/normative/generated/sunyiu-10d2.ts";
 import {
-  AGE_LINEAR_NORMATIVE_VERSION, DEFAULT_NORMATIVE_VERSION, effectiveNormativeVersion, getNormativeDatabase, hasNormativeDatabase,
+  AGE_LINEAR_NORMATIVE_VERSION, CURRENT_NORMATIVE_VERSION, DEFAULT_NORMATIVE_VERSION, effectiveNormativeVersion, getNormativeDatabase, hasNormativeDatabase,
 } from "../../core/analytics/normative/registry.ts";
 import { lutProbabilities, type LocationVector, type NormativeTables } from "../../core/analytics/normative/tables.ts";
 import { readFixture, visualFieldsDir } from "./reference-data.ts";
@@ -22,10 +22,14 @@ describe("generated normative files are current (npm run build:norms)", () => {
     expect(files.map((f) => f.path).sort()).toEqual([
       "core/analytics/normative/generated/agelinear-sunyiu-10d2.ts",
       "core/analytics/normative/generated/agelinear-sunyiu-24d2.ts",
+      "core/analytics/normative/generated/iowa-30d2.ts",
+      "core/analytics/normative/generated/iowa-g1.ts",
       "core/analytics/normative/generated/sunyiu-10d2.ts",
       "core/analytics/normative/generated/sunyiu-24d2.ts",
       "fixtures/normative/agelinear-sunyiu-10d2.json",
       "fixtures/normative/agelinear-sunyiu-24d2.json",
+      "fixtures/normative/iowa-30d2.json",
+      "fixtures/normative/iowa-g1.json",
       "fixtures/normative/sunyiu-10d2.json",
       "fixtures/normative/sunyiu-24d2.json",
     ]);
@@ -91,9 +95,12 @@ describe("normative versions", () => {
     expect(getNormativeDatabase(Pattern.P24_2, null)).toBe(sunyiu24d2);
     expect(getNormativeDatabase(Pattern.P10_2)).toBe(sunyiu10d2);
   });
-  it("patterns without public controls have no normative database", () => {
+  it("older results (the default version) have no 30-2 or G tables; the current version adds them; screenings never have one", () => {
     for (const p of [Pattern.G, Pattern.P30_2, Pattern.S28, Pattern.C40, Pattern.Esterman, Pattern.Undefined])
       expect(hasNormativeDatabase(p)).toBe(false);
+    for (const p of [Pattern.P24_2, Pattern.P10_2, Pattern.P30_2, Pattern.G]) expect(hasNormativeDatabase(p, CURRENT_NORMATIVE_VERSION)).toBe(true);
+    for (const p of [Pattern.S28, Pattern.C40, Pattern.Esterman]) expect(hasNormativeDatabase(p, CURRENT_NORMATIVE_VERSION)).toBe(false);
+    expect(getNormativeDatabase(Pattern.P24_2, CURRENT_NORMATIVE_VERSION)).toBe(sunyiu24d2);
     expect(getNormativeDatabase(Pattern.P24_2, "no-such-version")).toBeNull();
   });
 });

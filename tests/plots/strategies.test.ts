@@ -70,7 +70,8 @@ describe("every plot and index for each strategy's result", () => {
       const samples = r.gazeTracking!.meanDistance;
       expect(ofKind(group(plots.gaze!, "bars"), "rect").length + ofKind(group(plots.gaze!, "unmeasured"), "rect").length).toBe(samples.length);
 
-      const normative = pattern === Pattern.P24_2; // the simulator's patterns with a normative database
+      // Every threshold pattern the simulator runs has a normative database now (30-2 and G: the full-field model).
+      const normative = [Pattern.P24_2, Pattern.P30_2, Pattern.G, Pattern.P10_2].includes(pattern);
       expect(analysis.normative !== null).toBe(normative);
       for (const p of [plots.totalDeviation, plots.patternDeviation, plots.totalDeviationProbability, plots.patternDeviationProbability])
         expect(p !== null).toBe(normative);
@@ -79,10 +80,12 @@ describe("every plot and index for each strategy's result", () => {
         expect(ofKind(plots.totalDeviationProbability!, "symbol").map((s) => s.level)).toEqual(levels);
         expect(ofKind(plots.patternDeviationProbability!, "symbol")).toHaveLength(levels.length);
       }
-      // The indices the page prints (accounts seed §2): MS, MD, sLV always; PSD, VFI and GHT with a database.
+      // The indices the page prints (accounts seed §2): MS, MD, sLV always; PSD and VFI with a database; the GHT where
+      // it is defined (24-2, 30-2: its sectors' locations), never on G.
       const d = analysis.display;
       expect([d.meanSensitivity, d.meanDefect, d.slv].every((v) => v !== null)).toBe(true);
-      expect([d.psd, d.vfi, analysis.normative?.ght ?? null].every((v) => v !== null)).toBe(normative);
+      expect([d.psd, d.vfi].every((v) => v !== null)).toBe(normative);
+      expect((analysis.normative?.ght ?? null) !== null).toBe(normative && pattern !== Pattern.G);
       // What the device stored is what the page prints.
       expect([r.meanDefect, r.squareRootLossVariance, r.vfi]).toEqual([d.meanDefect, d.slv, d.vfi]);
     });

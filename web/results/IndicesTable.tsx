@@ -5,7 +5,7 @@ import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
 import type { GhtOutcome } from "../../core/analytics/ght.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import { isScreening, seenAt, seenPercent } from "../../core/plots/screening.ts";
-import { catchTrialText, dB2, formatDuration, isEsterman, normativeVersionText, resultHasNormativeDatabase } from "./result-model.ts";
+import { catchTrialText, dB2, formatDuration, isEsterman, normativeDatabaseText } from "./result-model.ts";
 
 // Every index of a result (accounts seed §2 and §3), in two aligned tables: the field's indices and the test's
 // conduct. Values are right-aligned in tabular digits so decimals line up; units sit in their own column.
@@ -53,7 +53,7 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
   const screening = !esterman && isScreening(result.strategy);
   const seen = seenAt(result.thresholds);
   const calibration = result.gazeCalibration === null ? t`Not tested` : result.gazeCalibration ? t`Passed` : t`Failed`;
-  const version = normativeVersionText(result.normativeVersion, resultHasNormativeDatabase(result));
+  const version = normativeDatabaseText(result);
   const field: IndexRow[] = esterman
     ? [{ key: "esterman", label: t`Esterman score`, value: String(analysis?.estermanScore ?? result.estermanScore ?? "–"), unit: "%" }]
     : screening

@@ -2,7 +2,7 @@
 // which results are valid, their analysis, the marks' inputs, the progression points and the indices as printed.
 
 import { analyseResult, ageAtTest, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
-import { getNormativeDatabase, hasNormativeDatabase, DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { getNormativeDatabase, hasNormativeDatabase, normativeDatabaseName } from "../../core/analytics/normative/registry.ts";
 import { octopusIndices, roundTo } from "../../core/analytics/octopus.ts";
 import { normalSensitivity } from "../../core/analytics/pointwise.ts";
 import { patternsWithGeometry, getPattern } from "../../core/analytics/patterns.ts";
@@ -145,9 +145,12 @@ export function catchTrialText(t: { errors: number; presentations: number } | nu
   return `${t.errors}/${t.presentations} (${Math.round((100 * t.errors) / t.presentations)} %)`;
 }
 
-/** Normative version as shown: older results without one use the default database (it carries its date). */
-export const normativeVersionText = (v: string | null | undefined, hasDatabase: boolean): string | null =>
-  hasDatabase ? (v ?? DEFAULT_NORMATIVE_VERSION) : null;
+/**
+ * The normative database as shown: its name and version ("name · version"; older results without a version use the
+ * default database, whose version carries its date); null when the result has none.
+ */
+export const normativeDatabaseText = (r: MeasurementResult): string | null =>
+  resultHasNormativeDatabase(r) ? normativeDatabaseName(r.pattern, r.normativeVersion) : null;
 
 /** Results by day, newest first, with each day's right eye before its left (the history's pairs). */
 export function pairsByDay(results: readonly WithResult[]): Array<{ day: string; right: WithResult[]; left: WithResult[]; other: WithResult[] }> {

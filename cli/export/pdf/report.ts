@@ -44,7 +44,7 @@ export function headerScene(r: ExportRecord, width: number, height: number): Sce
     text(0, 64, `${patternLabel[res.pattern]}   ${strategyNames[res.strategy] ?? ""}   ${eyeNames[res.eye]}`, { size: 9, anchor: "start" }),
     text(0, 78, `${date} ${time} UTC   duration ${hhmmss(res.examinationTimeInSeconds).replace(/^00:/, "")}   ${res.presentations} presentations`, { size: 9, anchor: "start" }),
     text(0, 92, `Device ${res.deviceAlias ?? r.test.deviceSn ?? "–"}   background ${res.background} asb`, { size: 9, anchor: "start", fill: "plot-ink-muted" }),
-    text(0, 104, `Normative database: ${a.normative?.normativeVersion ?? "none"}`, { size: 9, anchor: "start", fill: "plot-ink-muted" }),
+    text(0, 104, `Normative database: ${a.normative?.database ?? "none"}`, { size: 9, anchor: "start", fill: "plot-ink-muted" }),
   ];
   const rel = a.reliability;
   const ct = res.catchTrials;

@@ -28,6 +28,11 @@ export interface AgeLinearOptions {
   readonly source: string;
   readonly ghRank: number;
   readonly smooth?: boolean;
+  /**
+   * Look-up tables from the quantiles of the standardised deviations (x - mean) / SD pooled over all locations,
+   * scaled back per location: steadier tails where each location has few controls (full-field.ts).
+   */
+  readonly pooledLuts?: boolean;
 }
 
 export function buildAgeLinear(rows: readonly VisualFieldRow[], geometry: PatternGeometry, opts: AgeLinearOptions): NormativeTables {
@@ -70,6 +75,13 @@ export function buildAgeLinear(rows: readonly VisualFieldRow[], geometry: Patter
     pd: smoothed(perLoc((i) => weightedMeanSd(column(pds, i), wVisits).sd)),
   };
   const lut = (m: ReadonlyArray<ReadonlyArray<number | null>>) => {
+    if (opts.pooledLuts) {
+      const stats = perLoc((i) => weightedMeanSd(column(m, i), wVisits));
+      const z: number[] = [], wz: number[] = [];
+      for (const i of locs) m.forEach((row, k) => { z.push((row[i]! - stats[i]!.mean) / stats[i]!.sd); wz.push(wVisits[k]!); });
+      const qz = weightedQuantiles(z, wz, lutProbabilities);
+      return lutProbabilities.map((_, p) => stats.map((st) => (st === null ? null : st.mean + st.sd * qz[p]!)));
+    }
     const q = perLoc((i) => weightedQuantiles(column(m, i), wVisits, lutProbabilities));
     return lutProbabilities.map((_, p) => q.map((v) => (v === null ? null : v[p]!)));
   };

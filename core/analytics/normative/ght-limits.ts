@@ -1,5 +1,4 @@
-import { Pattern } from "../../model/enums.ts";
-import { ghtLimitsFromControls } from "../ght.ts";
+import { ghtLimitsFromControls, ghtPatterns } from "../ght.ts";
 import type { PatternGeometry } from "../patterns.ts";
 import { generalHeight, patternDeviation, totalDeviation } from "../pointwise.ts";
 import type { VisualFieldRow } from "../visualfields-csv.ts";
@@ -13,9 +12,9 @@ export function subjectWeights(rows: readonly VisualFieldRow[]): number[] {
   return rows.map((r) => 1 / visits.get(key(r))!);
 }
 
-/** Adds Glaucoma Hemifield Test limits computed on the control fields with these tables (24-2 only). */
+/** Adds Glaucoma Hemifield Test limits computed on the control fields with these tables (24-2 and 30-2). */
 export function withGhtLimits(nv: NormativeTables, geometry: PatternGeometry, controls: readonly VisualFieldRow[]): NormativeTables {
-  if (geometry.pattern !== Pattern.P24_2) return { ...nv, ght: null };
+  if (!ghtPatterns.has(geometry.pattern)) return { ...nv, ght: null };
   const pds = controls.map((r) => {
     const td = totalDeviation(nv, r.sensitivities, r.age);
     return patternDeviation(td, generalHeight(td, nv.ghRank));

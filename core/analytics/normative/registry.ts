@@ -4,6 +4,8 @@ import { sunyiu24d2 } from "./generated/sunyiu-24d2.ts";
 import { sunyiu10d2 } from "./generated/sunyiu-10d2.ts";
 import { agelinearSunyiu24d2 } from "./generated/agelinear-sunyiu-24d2.ts";
 import { agelinearSunyiu10d2 } from "./generated/agelinear-sunyiu-10d2.ts";
+import { iowa30d2 } from "./generated/iowa-30d2.ts";
+import { iowaG1 } from "./generated/iowa-g1.ts";
 
 /**
  * Normative database versions. A result's `normativeVersion` names a set of per-pattern tables.
@@ -14,19 +16,27 @@ import { agelinearSunyiu10d2 } from "./generated/agelinear-sunyiu-10d2.ts";
  *   for 10-2), so our numbers agree with the reference implementation.
  * - AGE_LINEAR_NORMATIVE_VERSION ("isopter-agelinear-sunyiu-1"): our own age-linear build from the raw SUNY-IU control
  *   fields (normative/age-linear.ts, no smoothing): the model any further version is built with.
+ * - FULL_FIELD_NORMATIVE_VERSION ("isopter-fullfield-2026-11-25"), the version new results get: the default's
+ *   SUNY-IU tables for 24-2 and 10-2 (so those numbers are unchanged) plus 30-2 and G from the Iowa full-field healthy
+ *   controls (normative/full-field.ts). Older results keep the default, which has no 30-2 or G tables.
  * - The package's own names "sunyiu_24d2" and "sunyiu_10d2" are accepted as versions too (research use, CLI).
  *
- * Patterns without public control data (G, 30-2, S28, C40, Esterman) have NO normative database: analysis reports
+ * Every table is derived from public healthy controls, none is a manufacturer's database (`normativeDatabaseName`).
+ * Patterns without a table under a version (S28, C40 and Esterman always) have NO normative database: analysis reports
  * `normative: null` and such results cannot be a progression baseline (accounts seed §4).
  */
 export const DEFAULT_NORMATIVE_VERSION = "visualfields-sunyiu-2024-06-05";
 export const AGE_LINEAR_NORMATIVE_VERSION = "isopter-agelinear-sunyiu-1";
-export const CURRENT_NORMATIVE_VERSION = DEFAULT_NORMATIVE_VERSION;
+export const FULL_FIELD_NORMATIVE_VERSION = "isopter-fullfield-2026-11-25";
+export const CURRENT_NORMATIVE_VERSION = FULL_FIELD_NORMATIVE_VERSION;
 
 type VersionSet = Partial<Record<Pattern, NormativeTables>>;
 
 const versions: Readonly<Record<string, VersionSet>> = {
   [DEFAULT_NORMATIVE_VERSION]: { [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2 },
+  [FULL_FIELD_NORMATIVE_VERSION]: {
+    [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2, [Pattern.P30_2]: iowa30d2, [Pattern.G]: iowaG1,
+  },
   [AGE_LINEAR_NORMATIVE_VERSION]: { [Pattern.P24_2]: agelinearSunyiu24d2, [Pattern.P10_2]: agelinearSunyiu10d2 },
   sunyiu_24d2: { [Pattern.P24_2]: sunyiu24d2 },
   sunyiu_10d2: { [Pattern.P10_2]: sunyiu10d2 },
@@ -51,4 +61,20 @@ export function getNormativeDatabase(pattern: Pattern, normativeVersion?: string
 
 export function hasNormativeDatabase(pattern: Pattern, normativeVersion?: string | null): boolean {
   return getNormativeDatabase(pattern, normativeVersion) !== null;
+}
+
+/** What each table is, named for screens, print and exports (proper names: not translated). */
+const tableNames: Readonly<Record<string, string>> = {
+  sunyiu_24d2: "visualFields 1.0.8 SUNY-IU 24-2 (sunyiu_24d2)",
+  sunyiu_10d2: "visualFields 1.0.8 SUNY-IU 10-2 (sunyiu_10d2)",
+  agelinear_sunyiu_24d2: "Isopter age-linear SUNY-IU 24-2",
+  agelinear_sunyiu_10d2: "Isopter age-linear SUNY-IU 10-2",
+  isopter_iowa_30d2_1: "Isopter full-field model 1, 30-2 (Iowa healthy controls)",
+  isopter_iowa_g1_1: "Isopter full-field model 1, G (Iowa healthy controls)",
+};
+
+/** The database a pattern is read with under a version, as "name (version)"; null when there is none. */
+export function normativeDatabaseName(pattern: Pattern, normativeVersion?: string | null): string | null {
+  const t = getNormativeDatabase(pattern, normativeVersion);
+  return t ? `${tableNames[t.version] ?? t.version} · ${effectiveNormativeVersion(normativeVersion)}` : null;
 }

@@ -1,7 +1,7 @@
 import { Eye, Pattern, Showtime, StimulusSize, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import { getPattern, pointsForEye } from "../../../core/analytics/patterns.ts";
-import { DEFAULT_NORMATIVE_VERSION, getNormativeDatabase } from "../../../core/analytics/normative/registry.ts";
+import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "../../../core/analytics/normative/registry.ts";
 import { ageAtTest } from "../../../core/analytics/result-analysis.ts";
 import { withStoredIndices } from "../../perimetry/result.ts";
 
@@ -68,7 +68,7 @@ export const demoResult = (i: DemoResultInput): MeasurementResult => {
   const rng = seeded(i.seed);
   const geometry = getPattern(i.pattern);
   const points = pointsForEye(geometry, i.eye);
-  const norms = getNormativeDatabase(i.pattern, DEFAULT_NORMATIVE_VERSION);
+  const norms = getNormativeDatabase(i.pattern, CURRENT_NORMATIVE_VERSION);
   const blind = new Set(geometry.blindSpotIndices);
   const age = ageAtTest(birthdateOf(i), i.takenAt);
   const normValues = points.map((p, k) => {
@@ -124,7 +124,7 @@ export const demoResult = (i: DemoResultInput): MeasurementResult => {
     gazeTracking: { meanDistance, fixationThreshold: 3 },
     estermanScore: null,
     reliabilityScore: Math.max(0, 100 - 8 * (fp + fn + fl)),
-    normativeVersion: norms ? DEFAULT_NORMATIVE_VERSION : null,
+    normativeVersion: norms ? CURRENT_NORMATIVE_VERSION : null,
     gazeCalibration: true,
     background: 31.5,
     deviceAlias: i.deviceAlias,

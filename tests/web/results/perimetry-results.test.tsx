@@ -19,7 +19,9 @@ const right1 = fixture("r1", Eye.Right, "2025-02-03T09:00:00.000Z");
 const left1 = fixture("l1", Eye.Left, "2025-02-03T09:10:00.000Z");
 const right2 = fixture("r2", Eye.Right, "2026-01-10T09:00:00.000Z");
 const left2 = fixture("l2", Eye.Left, "2026-01-10T09:12:00.000Z");
-const rightG = engine("rg", Eye.Right, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal);
+// A G result stored before G had normals (the simulator's own hill of vision, a version the dashboard has no tables for).
+const olderG = (m: ReturnType<typeof engine>) => ({ ...m, result: { ...m.result!, normativeVersion: "isopter-sim-hill-1" } });
+const rightG = olderG(engine("rg", Eye.Right, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal));
 const all = [right1, left1, right2, left2, rightG];
 
 const plots = () => [...document.querySelectorAll("figure[data-plot]")].map((f) => f.getAttribute("data-plot"));
@@ -39,7 +41,7 @@ describe("the result display", () => {
     const analysis = analyseStored(right2.result!, patient.birthdate)!;
     expect(document.querySelector('tr[data-index="md"] td.num')!.textContent).toBe(analysis.display.meanDefect!.toFixed(2));
     expect(document.querySelector('tr[data-index="background"] td.num')!.textContent).toBe("31.5");
-    expect(document.querySelector('tr[data-index="normative"] td.num')!.textContent).toContain("2024-06-05");
+    expect(document.querySelector('tr[data-index="normative"] td.num')!.textContent).toContain("visualFields 1.0.8 SUNY-IU 24-2 (sunyiu_24d2)");
     expect(plots()).toEqual(expect.arrayContaining(["octopus.grayscale", "octopus.thresholds", "octopus.numerical", "octopus.loss", "humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability", "gaze"]));
   });
 
@@ -144,7 +146,14 @@ describe("baseline and unreliable toggles (accounts seed §4)", () => {
     expect(local(storage, StorageKeys.local.baselineResultIds)).toEqual(["l2", null]);
   });
 
-  it("'Only results with a normative database can be baseline': a G result's toggle is disabled, with the reason", () => {
+  it("a G result scored with the current normative database can be the baseline", () => {
+    const g = engine("g2", Eye.Right, "2025-09-01T10:00:00.000Z", Pattern.G, Strategy.Normal);
+    renderResults([...all, g], "g2");
+    expect((switchNamed("Baseline") as HTMLButtonElement).disabled).toBe(false);
+    expect(plots()).toEqual(expect.arrayContaining(["humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability"]));
+  });
+
+  it("'Only results with a normative database can be baseline': an older G result's toggle is disabled, with the reason", () => {
     renderResults(all, "rg");
     expect((switchNamed("Baseline") as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText("This result has no normative database, so it cannot be the baseline.")).toBeTruthy();
@@ -211,7 +220,7 @@ describe("the visual-field history (accounts seed §2)", () => {
     fireEvent.click(within(chips).getByRole("button", { name: "Greyscale" }));
     expect(within(chips).getByRole("button", { name: "Greyscale" }).getAttribute("aria-pressed")).toBe("false");
     expect(plotsIn(cell())).toEqual(["octopus.thresholds", "humphrey.totalDeviationProbability"]);
-    // A G result has no normative database: no probability map in its cell.
+    // An older G result has no normative database: no probability map in its cell.
     const g = screen.getAllByTestId("history-cell").find((c) => c.getAttribute("data-measurement") === "rg")!;
     expect(plotsIn(g)).toEqual(["octopus.thresholds"]);
   });
