@@ -71,7 +71,7 @@ describe("every plot and index for each strategy's result", () => {
       expect(ofKind(group(plots.gaze!, "bars"), "rect").length + ofKind(group(plots.gaze!, "unmeasured"), "rect").length).toBe(samples.length);
 
       // Every threshold pattern the simulator runs has a normative database now (30-2 and G: the full-field model).
-      const normative = [Pattern.P24_2, Pattern.P30_2, Pattern.G, Pattern.P10_2].includes(pattern);
+      const normative = ([Pattern.P24_2, Pattern.P30_2, Pattern.G, Pattern.P10_2] as PatternT[]).includes(pattern);
       expect(analysis.normative !== null).toBe(normative);
       for (const p of [plots.totalDeviation, plots.patternDeviation, plots.totalDeviationProbability, plots.patternDeviationProbability])
         expect(p !== null).toBe(normative);
