@@ -49,6 +49,16 @@ export function trendLine(slope: MdSlope): { from: { t: number; md: number }; to
   return { from: { t: t0, md: at(t0) }, to: { t: t1, md: at(t1) } };
 }
 
+/** Why a series has no slope (core/analytics' slope rule: at least 3 results over at least six months). */
+export const noSlopeLabels: Record<NonNullable<MdSlope["noSlope"]>, Message> = {
+  "too-few-results": message("plots.progression.noSlope.results", "No slope: it needs at least 3 results"),
+  "too-short-span": message("plots.progression.noSlope.span", "No slope: the results span less than 6 months"),
+};
+
+/** The slope, or the sentence saying why there is none. */
+export const slopeOrReason = (s: MdSlope): Message =>
+  s.slopePerYear !== null ? slopeLabel(s.slopePerYear) : noSlopeLabels[s.noSlope ?? "too-few-results"];
+
 /** "{slope} dB/year" with the slope "rounded to 1 decimal" (by core/analytics' mdSlope). */
 export function slopeLabel(slopePerYear: number): Message {
   return message("plots.progression.slope", "{slope} dB/year", { slope: slopePerYear.toFixed(1) });
@@ -64,12 +74,11 @@ export interface ProgressionInput {
   readonly width: number;
   readonly height: number;
   readonly showTitle?: boolean;
-  /** Date labels of the time axis; default ISO date (or UTC hh:mm when the span is under two days). */
+  /** Date labels of the time axis; default ISO date. Always a date, never a time of day (issue 20). */
   readonly formatTime?: (epochMs: number, spanMs: number) => string;
 }
 
-const defaultFormatTime = (t: number, span: number) =>
-  span < 2 * msPerDay ? new Date(t).toISOString().slice(11, 16) : new Date(t).toISOString().slice(0, 10);
+const defaultFormatTime = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 interface EyeSeries {
   readonly eye: "right" | "left";
@@ -119,7 +128,9 @@ export function progressionScene(input: ProgressionInput): Scene {
   nodes.push(...yAxisNodes(axis, area, message("plots.progression.meanDefect", "Mean defect (dB)")));
   const format = input.formatTime ?? defaultFormatTime;
   const ticks = evenTicks(t0, t1, tickCount(area.right - area.left, "x"));
-  nodes.push(...xAxisNodes(ticks.map((t) => ({ x: xOf(t), label: format(t, t1 - t0) })), area, undefined, input.height));
+  // A date once: ticks within one day would repeat it.
+  const labels = ticks.map((t) => format(t, t1 - t0));
+  nodes.push(...xAxisNodes(ticks.map((t, i) => ({ x: xOf(t), label: i > 0 && labels[i - 1] === labels[i] ? "" : labels[i]! })), area, undefined, input.height));
 
   let legendX = area.left;
   for (const series of eyes) {
@@ -136,7 +147,7 @@ export function progressionScene(input: ProgressionInput): Scene {
       children.push({ kind: "line", x1: xOf(line.from.t), y1: y(line.from.md), x2: xOf(line.to.t), y2: y(line.to.md), stroke: series.colour, strokeWidth: 2 });
     for (const p of own) children.push(...marker(series, xOf(time(p.takenAt)), y(p.meanDefect!), p === baseline));
     nodes.push({ kind: "group", x: 0, y: 0, role: `series-${series.eye}`, children });
-    // Legend entry: marker, eye name, slope (or that there are too few results for one).
+    // Legend entry: marker, eye name, slope (or the sentence saying why there is none).
     const ly = top - legendHeight / 2 - 2;
     nodes.push({
       kind: "group",
@@ -146,7 +157,7 @@ export function progressionScene(input: ProgressionInput): Scene {
       children: [
         ...marker(series, 4, 0, false),
         text(12, 0, series.name, { size: 11, anchor: "start" }),
-        text(100, 0, slope.slopePerYear !== null ? slopeLabel(slope.slopePerYear) : message("plots.progression.tooFew", "too few results for a slope"), {
+        text(100, 0, slopeOrReason(slope), {
           size: 11,
           anchor: "start",
           weight: slope.slopePerYear !== null ? "bold" : "normal",

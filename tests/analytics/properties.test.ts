@@ -8,7 +8,7 @@ import { globalIndices } from "../../core/analytics/global-indices.ts";
 import { generalHeight, patternDeviation, probabilityLevel, totalDeviation } from "../../core/analytics/pointwise.ts";
 import { octopusIndices } from "../../core/analytics/octopus.ts";
 import { linearRegression, pointwiseRegression } from "../../core/analytics/progression/linear-regression.ts";
-import { mdSlope } from "../../core/analytics/progression/md-slope.ts";
+import { MIN_SLOPE_RESULTS, MIN_SLOPE_SPAN_DAYS, mdSlope } from "../../core/analytics/progression/md-slope.ts";
 import { Eye } from "../../core/model/enums.ts";
 
 const nv = sunyiu24d2;
@@ -104,8 +104,12 @@ describe("properties (issue #3)", () => {
             meanDefect: y[i]!, eye: Eye.Right, pattern: Pattern.P24_2,
           }));
           const chart = mdSlope(points, { eye: Eye.Right });
-          expect(chart.unrounded!).toBeCloseTo(slope, 8);
-          expect(Math.abs(chart.slopePerYear! - slope)).toBeLessThanOrEqual(0.05 + 1e-9);
+          if (sorted.at(-1)! - sorted[0]! < MIN_SLOPE_SPAN_DAYS) {
+            expect(chart).toMatchObject({ slopePerYear: null, noSlope: "too-short-span" });
+          } else {
+            expect(chart.unrounded!).toBeCloseTo(slope, 8);
+            expect(Math.abs(chart.slopePerYear! - slope)).toBeLessThanOrEqual(0.05 + 1e-9);
+          }
         },
       ),
       { numRuns: 100 },
@@ -121,6 +125,27 @@ describe("TD through precomputed normals", () => {
         expect(deviationFromNormal(normalSensitivity(nv, a), s)).toEqual(totalDeviation(nv, s, a));
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it("the MD slope rule (issue 20): a slope only from at least 3 results spanning at least 182 days, whatever the values", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ minutes: fc.integer({ min: 0, max: 400 * 24 * 60 }), md: fc.double({ min: -30, max: 5, noNaN: true }) }), { minLength: 1, maxLength: 8 }),
+        (visits) => {
+          const points = visits.map((v, i) => ({
+            measurementId: `m${i}`, takenAt: new Date(Date.UTC(2020, 0, 1) + v.minutes * 60_000).toISOString(),
+            meanDefect: v.md, eye: Eye.Right, pattern: Pattern.P24_2,
+          }));
+          const s = mdSlope(points, { eye: Eye.Right });
+          const span = (Math.max(...visits.map((v) => v.minutes)) - Math.min(...visits.map((v) => v.minutes))) / (24 * 60);
+          const allowed = visits.length >= MIN_SLOPE_RESULTS && span >= MIN_SLOPE_SPAN_DAYS;
+          expect(s.slopePerYear !== null || s.unrounded === null).toBe(true);
+          if (!allowed) expect(s.slopePerYear).toBeNull();
+          expect(s.noSlope).toBe(visits.length < MIN_SLOPE_RESULTS ? "too-few-results" : span < MIN_SLOPE_SPAN_DAYS ? "too-short-span" : null);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

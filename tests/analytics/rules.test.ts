@@ -139,6 +139,12 @@ describe("MD slope (accounts seed §5, §9)", () => {
     expect(inWindow(pts, 1, "2023-01-01T12:00:00Z").map((p) => p.measurementId)).toEqual(["d"]);
     expect(mdSlope(pts, { eye: Eye.Right, window: 7 }).slopePerYear).toBeNull();
   });
+  it("no slope from two results, nor from results of one day (the -191,593 dB/year of issue 20), and it says why", () => {
+    expect(mdSlope(pts.slice(0, 2), { eye: Eye.Right })).toMatchObject({ slopePerYear: null, noSlope: "too-few-results" });
+    const sameDay = [point("x", "2024-05-01T09:00:00Z", -2), point("y", "2024-05-01T09:20:00Z", -9), point("z", "2024-05-01T15:00:00Z", -4)];
+    expect(mdSlope(sameDay, { eye: Eye.Right })).toMatchObject({ slopePerYear: null, unrounded: null, noSlope: "too-short-span" });
+    expect(mdSlope(pts.slice(0, 3), { eye: Eye.Right }).noSlope).toBeNull();
+  });
 });
 
 describe("baseline and unreliable marks (accounts seed §4)", () => {

@@ -68,12 +68,21 @@ describe("slope per year", () => {
     expect(rings).toHaveLength(1);
   });
 
-  it("draws the regression line and says when there are too few results for a slope", () => {
+  it("draws the regression line only from 3 results over 6 months, and says why there is none otherwise (issue 20)", () => {
     const scene = progressionScene({ points: yearly, filter: "all", now, width: 600, height: 250 });
     expect(ofKind(group(scene, "series-right"), "line")).toHaveLength(1);
-    const one = progressionScene({ points: [yearly[0]!], filter: "all", now, width: 600, height: 250 });
-    expect(ofKind(group(one, "series-right"), "line")).toHaveLength(0);
-    expect(textsOf(group(one, "legend-right"))[1]).toBe("too few results for a slope");
+    const two = progressionScene({ points: yearly.slice(0, 2), filter: "all", now, width: 600, height: 250 });
+    expect(ofKind(group(two, "series-right"), "line")).toHaveLength(0);
+    expect(textsOf(group(two, "legend-right"))[1]).toBe("No slope: it needs at least 3 results");
+    const sameDay = [point("s1", "2026-11-20T08:00:00Z", -2), point("s2", "2026-11-20T08:30:00Z", -8), point("s3", "2026-11-20T11:00:00Z", -3)];
+    const day = progressionScene({ points: sameDay, filter: "1d", now, width: 600, height: 250 });
+    expect(ofKind(group(day, "series-right"), "line")).toHaveLength(0);
+    expect(textsOf(group(day, "legend-right"))[1]).toBe("No slope: the results span less than 6 months");
+    // A date axis always, also within one day: the date, once; never a time of day.
+    const axis = textsOf(day).filter((t) => /^\d\d:\d\d$|^\d{4}-\d{2}-\d{2}$/.test(t));
+    expect(axis.length).toBeGreaterThan(0);
+    expect(axis.every((t) => /^\d{4}-\d{2}-\d{2}$/.test(t))).toBe(true);
+    expect(new Set(axis).size).toBe(axis.length);
   });
 
   it("left and right eyes get their own series, slope and marker shape", () => {

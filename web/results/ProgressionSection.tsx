@@ -3,7 +3,7 @@ import { Plural, useLingui } from "@lingui/react/macro";
 import { mdSlope, type ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
 import { Eye, Pattern, patternLabel } from "../../core/model/enums.ts";
-import { progressionFilterLabels, progressionScene, progressionWindows, slopeLabel, type ProgressionFilter } from "../../core/plots/progression.ts";
+import { progressionFilterLabels, progressionScene, progressionWindows, slopeOrReason, type ProgressionFilter } from "../../core/plots/progression.ts";
 import { resolveText } from "../../core/plots/message.ts";
 import { eyeNames } from "../i18n/names.ts";
 import { SceneView, usePlotTranslate } from "./SceneView.tsx";
@@ -67,7 +67,7 @@ export function ProgressionSection({ points, baseline, pattern, onPattern, expan
   );
   const slopes = [Eye.Right, Eye.Left].map((eye) => {
     const s = mdSlope(own, { eye, window: progressionWindows[filter], now: at, baselineId: eye === Eye.Right ? baseline.right : baseline.left });
-    return { eye, slope: s.slopePerYear, count: s.points.length };
+    return { eye, slope: s, count: s.points.length };
   });
   const title = t`Progression of mean defect`;
   return (
@@ -98,7 +98,7 @@ export function ProgressionSection({ points, baseline, pattern, onPattern, expan
             {slopes.map((s) => (
               <li key={s.eye} data-eye={s.eye}>
                 <strong>{i18n._(eyeNames[s.eye])}</strong>{" "}
-                {s.slope === null ? t`too few results for a slope` : resolveText(slopeLabel(s.slope), translate)}
+                {resolveText(slopeOrReason(s.slope), translate)}
                 <span className="muted"> · <Plural value={s.count} one="# result" other="# results" /></span>
               </li>
             ))}

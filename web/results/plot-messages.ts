@@ -56,7 +56,8 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.progression.rightEye": msg`Right eye (OD)`,
   "plots.progression.slope": msg({ message: "{slope} dB/year" }),
   "plots.progression.title": msg`Progression of mean defect`,
-  "plots.progression.tooFew": msg`too few results for a slope`,
+  "plots.progression.noSlope.results": msg`No slope: it needs at least 3 results`,
+  "plots.progression.noSlope.span": msg`No slope: the results span less than 6 months`,
   "plots.screening.seen": msg({ message: "Seen: {percent} %" }),
   "plots.screening.title": msg`Screening: seen and not seen`,
 };

@@ -6,7 +6,13 @@ import { roundTo } from "../octopus.ts";
  * "Progression chart uses only valid results with pattern G or 24-2 that are not unreliable."
  * "Progression is a linear slope of mean defect per year rounded to 1 decimal, computed from the baseline onwards if
  * one exists." Windows: "all, 366, 31, 7, 1 days".
+ *
+ * A slope that cannot mislead (issue 20): only from at least MIN_SLOPE_RESULTS results spanning at least
+ * MIN_SLOPE_SPAN_DAYS. Below six months test-retest variability (1-2 dB in MD) dominates any rate; two results taken
+ * the same day gave -191,593 dB/year on a time-of-day axis. Otherwise no slope, and `noSlope` says why.
  */
+export const MIN_SLOPE_RESULTS = 3;
+export const MIN_SLOPE_SPAN_DAYS = 182;
 export const PROGRESSION_WINDOWS = ["all", 366, 31, 7, 1] as const;
 export type ProgressionWindow = (typeof PROGRESSION_WINDOWS)[number];
 export const PROGRESSION_PATTERNS: readonly Pattern[] = [Pattern.G, Pattern.P24_2];
@@ -62,10 +68,19 @@ export interface MdSlopeOptions {
 }
 
 export interface MdSlope {
-  /** dB per year, rounded to 1 decimal; null with fewer than 2 points. */
+  /** dB per year, rounded to 1 decimal; null unless the points pass the rule above. */
   readonly slopePerYear: number | null;
   readonly unrounded: number | null;
   readonly points: ProgressionPoint[];
+  /** Why there is no slope: fewer than MIN_SLOPE_RESULTS results, or a span shorter than MIN_SLOPE_SPAN_DAYS. */
+  readonly noSlope: "too-few-results" | "too-short-span" | null;
+}
+
+/** Whether a series of dates may carry a rate (the rule above); null when it may. */
+export function slopeRefusal(takenAt: readonly string[]): MdSlope["noSlope"] {
+  if (takenAt.length < MIN_SLOPE_RESULTS) return "too-few-results";
+  const t = takenAt.map((s) => Date.parse(s));
+  return (Math.max(...t) - Math.min(...t)) / MS_PER_DAY < MIN_SLOPE_SPAN_DAYS ? "too-short-span" : null;
 }
 
 export function mdSlope(all: readonly ProgressionPoint[], options: MdSlopeOptions): MdSlope {
@@ -77,7 +92,8 @@ export function mdSlope(all: readonly ProgressionPoint[], options: MdSlopeOption
   points.sort((a, b) => Date.parse(a.takenAt) - Date.parse(b.takenAt));
   const now = options.now ?? points[points.length - 1]?.takenAt;
   if (now) points = inWindow(points, options.window ?? "all", now);
+  const noSlope = slopeRefusal(points.map((p) => p.takenAt));
   const x = points.map((p) => Date.parse(p.takenAt) / MS_PER_DAY / DAYS_PER_YEAR);
-  const unrounded = leastSquaresSlope(x, points.map((p) => p.meanDefect!));
-  return { slopePerYear: unrounded === null ? null : roundTo(unrounded, 1), unrounded, points };
+  const unrounded = noSlope ? null : leastSquaresSlope(x, points.map((p) => p.meanDefect!));
+  return { slopePerYear: unrounded === null ? null : roundTo(unrounded, 1), unrounded, points, noSlope };
 }
