@@ -23,7 +23,7 @@ export type Selection =
   | { readonly kind: "organisation" };
 
 export interface SourceEvents {
-  /** How many patients will be read: up front for a list, from the first page (perimetry.page or patient.search) for the organisation. */
+  /** How many patients will be read: up front for a list, from the first page of perimetry.page, or page by page from patient.search (its remaining is counted only so far ahead). */
   patientsTotal?(total: number): void;
   patientDone?(patient: Patient): void;
 }
@@ -60,9 +60,11 @@ async function* patientRefs(api: Api, selection: Selection, events: SourceEvents
     for (const id of ids) yield { id };
     return;
   }
-  for (let page = 0; ; page++) {
+  for (let page = 0, before = 0; ; page++) {
     const answer = await api.call("patient.search", { body: { filter: { name: "", birthdate: null }, page, quantity: PATIENT_PAGE_SIZE } });
-    if (page === 0) events.patientsTotal?.(answer.entries.length + answer.remaining);
+    // remaining may be counted only so far ahead (the server's cheap count), so the total grows as pages come.
+    before += answer.entries.length;
+    events.patientsTotal?.(before + answer.remaining);
     for (const patient of answer.entries) if (patient.trashedAt === null) yield { patient };
     if (answer.remaining <= 0 || answer.entries.length === 0) return;
   }

@@ -162,6 +162,32 @@ export const contractSuite = (backend: Backend) =>
       expect((await o("patient.all", {})).length).toBeGreaterThanOrEqual(36);
     });
 
+    it("patient search: paging while remaining > 0 walks every match once in name order; remaining counts at most 100 ahead", async () => {
+      const names = Array.from({ length: 125 }, (_, i) => `Quillon ${String(i).padStart(3, "0")}`);
+      for (const n of names) await newPatient(n);
+      const walk = async (name: string, quantity: number) => {
+        const seen: string[] = [];
+        const remainings: number[] = [];
+        for (let page = 0; ; page++) {
+          const r = await o("patient.search", { body: { filter: { name, birthdate: null }, page, quantity } });
+          seen.push(...r.entries.map((p) => p.name));
+          remainings.push(r.remaining);
+          if (r.remaining <= 0) return { seen, remainings };
+        }
+      };
+      // A text of three characters or more (the trigram index), one of one character (the name-order walk), mixed case.
+      for (const text of ["quillon", "UILLO", "q"]) {
+        const { seen, remainings } = await walk(text, 30);
+        expect(seen.filter((n) => n.startsWith("Quillon"))).toEqual(names);
+        // Page 0 has 95 after it: counted exactly; the last page says 0.
+        if (text !== "q") expect(remainings).toEqual([95, 65, 35, 5, 0]);
+      }
+      const small = await o("patient.search", { body: { filter: { name: "quillon", birthdate: null }, page: 0, quantity: 5 } });
+      expect(small.remaining).toBe(100); // 120 follow: counted up to 100, which paging reads as "more"
+      const beyond = await o("patient.search", { body: { filter: { name: "quillon", birthdate: null }, page: 9, quantity: 30 } });
+      expect([beyond.entries, beyond.remaining]).toEqual([[], 0]);
+    });
+
     it("lifecycle: a trashed patient leaves search and lists, its measurements leave the lanes (revision + 1), restore brings both back, delete is for good", async () => {
       const p = await newPatient("Trash Candidate");
       const sn = (await devices())[0]!.deviceSn;

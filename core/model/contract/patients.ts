@@ -30,7 +30,7 @@ export type PatientSearchBody = Schema.Schema.Type<typeof PatientSearchBodySchem
 
 export const PatientSearchPageSchema = Schema.Struct({
   entries: Schema.Array(PatientSchema),
-  /** How many matches follow this page; paging continues while remaining > 0. */
+  /** How many matches follow this page, counted up to 100 (more follow when it says 100); paging continues while remaining > 0. */
   remaining: Schema.Int,
   page: Schema.Int,
 });

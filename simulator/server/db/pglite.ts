@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Database, Queryable, Row } from "./database.ts";
 
 // Embedded PostgreSQL (WASM). PGlite starts postgres with fsync off, but every commit still write()s the WAL into the
@@ -9,7 +10,9 @@ import type { Database, Queryable, Row } from "./database.ts";
 
 export const openPglite = async (dataDir: string | undefined): Promise<Database> => {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir ? { dataDir, relaxedDurability: false } : { relaxedDurability: false });
+  // pg_trgm: the patient search's trigram index (migration 009); PostgreSQL ships it in its contrib package.
+  const options = { relaxedDurability: false, extensions: { pg_trgm } };
+  const pg = await PGlite.create(dataDir ? { dataDir, ...options } : options);
   const asQueryable = (q: Pick<PGlite, "query">): Queryable => ({
     async query<R extends Row>(sql: string, params: ReadonlyArray<unknown> = []) {
       const result = await q.query<R>(sql, params as unknown[]);
