@@ -264,8 +264,11 @@ export const contractSuite = (backend: Backend) =>
       expect(done.result?.meanDefect).toBe(result.meanDefect);
       await live.next(isEvent("measurement", "measurement_result_ready", (e) => (e.data as { id: string }).id === m!.id));
       expect((await device(sn)).perimetries.map((x) => x.id)).not.toContain(m!.id);
+      // Uploads are idempotent (issue 16): the same result again answers the same; a different one is a conflict.
       const again = await c("perimetry.upload", { body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result } });
-      expect(again.status).toBe(409);
+      expect([again.status, again.data?.id, again.data?.result]).toEqual([200, done.id, done.result]);
+      const other = await c("perimetry.upload", { body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result: { ...result, meanDefect: (result.meanDefect ?? 0) - 1 } } });
+      expect([other.status, other.responseType, other.error?.field]).toEqual([409, "conflict", "body.measurementId"]);
       // Home's recent tests (our call): the five latest results, newest first; a trashed one leaves the list.
       const recent = await o("perimetry.recent", {});
       expect(recent.length).toBeLessThanOrEqual(5);

@@ -7,7 +7,7 @@ import type { ClickerDisconnectedData } from "../../../core/model/live-data.ts";
 import type { ServerContext } from "../context.ts";
 import { deviceBySnAnywhere, deviceChange, recordLiveState, type DeviceRow } from "../store/devices.ts";
 import { getExamination, saveExamination } from "../store/examinations.ts";
-import { completeMeasurement, recordStandaloneResult } from "../handlers/results.ts";
+import { completeMeasurement, recordStandaloneOnce } from "../handlers/results.ts";
 import { nowIso, write } from "../handlers/write.ts";
 import { Failure } from "../http/failure.ts";
 import { log } from "../log.ts";
@@ -152,17 +152,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
         return;
       }
       case "standaloneResult": {
-        await write(ctx, async (tx, fx) => {
-          const seen = await tx.query("select 1 from standalone_results where device_sn = $1 and result_id = $2", [sn, m.resultId]);
-          if (seen.length) return; // exactly once: a resend after a lost resultAccepted
-          const stored = await recordStandaloneResult(tx, fx, org, sn, m.standaloneId, m.result, nowIso(ctx));
-          await tx.query("insert into standalone_results (result_id, device_sn, measurement_id, received_at) values ($1, $2, $3, $4)", [
-            m.resultId,
-            sn,
-            stored.id,
-            nowIso(ctx),
-          ]);
-        }).catch((e) => {
+        await write(ctx, (tx, fx) => recordStandaloneOnce(tx, fx, org, sn, m.standaloneId, m.resultId, m.result, nowIso(ctx))).catch((e) => {
           // Stand-alone data gone, or not this headset's: accept and drop, the headset cannot do better.
           if (!(e instanceof Failure)) throw e;
           log.warn("device_result_refused", { device: sn, standalone: m.standaloneId, reason: e.message });

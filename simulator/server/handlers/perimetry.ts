@@ -9,7 +9,7 @@ import * as measurements from "../store/measurements.ts";
 import { getPatient } from "../store/patients.ts";
 import { checkMeasurementConfig, eyesToCreate } from "./measurement-rules.ts";
 import { multiTestsOf } from "./organisation-flags.ts";
-import { completeMeasurement, recordStandaloneResult } from "./results.ts";
+import { completeMeasurement, recordStandaloneOnce, standaloneUploadId } from "./results.ts";
 import { nowIso, write } from "./write.ts";
 
 // Perimetry (measurements): scheduling §7 "Perimetry", accounts §7. A measurement without a result sits in its
@@ -202,7 +202,12 @@ export const perimetryHandlers: SomeHandlers<
     const data = await write(call.ctx, async (tx, fx) => {
       await deviceFor(tx, org, body.deviceSn);
       if (body.measurementId !== null) return completeMeasurement(tx, fx, org, body.measurementId, body.result, now);
-      if (body.standaloneId !== null) return recordStandaloneResult(tx, fx, org, body.deviceSn, body.standaloneId, body.result, now);
+      if (body.standaloneId !== null) {
+        const id = standaloneUploadId(body.deviceSn, body.standaloneId, body.result.takenAt);
+        const stored = await recordStandaloneOnce(tx, fx, org, body.deviceSn, body.standaloneId, id, body.result, now);
+        if (!stored) throw notFound("The measurement this result made", "body.standaloneId");
+        return stored;
+      }
       throw invalid("body.measurementId", "either measurementId or standaloneId is required");
     });
     return { data };

@@ -9,7 +9,9 @@ import type { Effects } from "./write.ts";
 
 // A result arriving (from a headset over the device socket, or uploaded with perimetry/upload): the measurement gets
 // it, leaves its lane, and browsers get 'measurement result ready'. A headset delivers only for a measurement queued
-// on it and for its own stand-alone data (anything else is not found, as another organisation's id is).
+// on it and for its own stand-alone data (anything else is not found, as another organisation's id is). Uploads are
+// idempotent: the same result again answers the measurement as stored (a different one is 409), and a stand-alone
+// upload is stored once per identity.
 
 const stamped = (result: MeasurementResult, m: Measurement): MeasurementResult => ({ ...result, measurementId: m.id, patientId: m.patientId });
 
@@ -23,9 +25,12 @@ export const completeMeasurement = async (
   /** The headset delivering it: the measurement must be queued on it. */
   queuedOn?: string,
 ): Promise<Measurement> => {
-  const m = await getMeasurement(tx, org, measurementId);
+  const m = await getMeasurement(tx, org, measurementId, true);
   if (!m || (queuedOn !== undefined && m.deviceSn !== queuedOn)) throw notFound("Measurement", "body.measurementId");
-  if (m.result !== null) throw new Failure("conflict", "measurementId: this measurement already has a result", "body.measurementId");
+  if (m.result !== null) {
+    if (canonicalJson(m.result) === canonicalJson(stamped(result, m))) return m; // the same upload again
+    throw new Failure("conflict", "measurementId: this measurement already has a result", "body.measurementId");
+  }
   const done: Measurement = { ...m, result: stamped(result, m), updatedAt: now };
   await saveMeasurement(tx, org, done);
   fx.laneChanged(m.deviceSn);
@@ -34,7 +39,7 @@ export const completeMeasurement = async (
 };
 
 /** A stand-alone repetition: a new measurement made from the stand-alone configuration, already holding its result. */
-export const recordStandaloneResult = async (
+const recordStandaloneResult = async (
   tx: Queryable,
   fx: Effects,
   org: string,
@@ -70,4 +75,32 @@ export const recordStandaloneResult = async (
   await insertMeasurement(tx, org, done, null);
   fx.event(org, "measurement", "measurement_result_ready", done, deviceSn);
   return done;
+};
+
+/** JSON with object keys sorted (jsonb does not keep the order they were sent in). */
+const canonicalJson = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x !== null && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );
+
+/** The identity of a stand-alone result uploaded with perimetry/upload (the device socket's uploads carry a resultId). */
+export const standaloneUploadId = (deviceSn: string, standaloneId: string, takenAt: string) => `upload:${deviceSn}:${standaloneId}:${takenAt}`;
+
+/** A stand-alone result stored once per identity (standalone_results' primary key): a repeat answers the measurement
+ * made the first time, or undefined when that one has been deleted since. */
+export const recordStandaloneOnce = async (
+  tx: Queryable,
+  fx: Effects,
+  org: string,
+  deviceSn: string,
+  standaloneId: string,
+  resultId: string,
+  result: MeasurementResult,
+  now: string,
+): Promise<Measurement | undefined> => {
+  const seen = await tx.query<{ measurement_id: string }>("select measurement_id from standalone_results where device_sn = $1 and result_id = $2", [deviceSn, resultId]);
+  if (seen[0]) return getMeasurement(tx, org, seen[0].measurement_id);
+  const stored = await recordStandaloneResult(tx, fx, org, deviceSn, standaloneId, result, now);
+  await tx.query("insert into standalone_results (result_id, device_sn, measurement_id, received_at) values ($1, $2, $3, $4)", [resultId, deviceSn, stored.id, now]);
+  return stored;
 };

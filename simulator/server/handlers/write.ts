@@ -2,10 +2,13 @@ import type { LiveEventType, LiveOperation } from "../../../core/model/enums.ts"
 import type { Queryable } from "../db/database.ts";
 import type { ServerContext } from "../context.ts";
 import { bumpRevision, deviceBySnAnywhere, deviceChange } from "../store/devices.ts";
+import { isUniqueViolation } from "../db/faults.ts";
+import { Failure } from "../http/failure.ts";
 
 // A write: one transaction, then (only after the commit is durable) its consequences: live events to the
 // organisation's browsers, and fresh queues / stand-alone settings to the headsets whose lanes changed.
 // Every lane that changed gets its revision bumped once, inside the same transaction, and a device update event.
+// A write that a unique constraint refused (another writer was first) runs again from the start.
 
 export interface Effects {
   event(organisationId: string, type: LiveEventType, operation: LiveOperation, data: unknown, deviceSn?: string | null): void;
@@ -14,7 +17,22 @@ export interface Effects {
   standaloneChanged(deviceSn: string): void;
 }
 
+/** Attempts of a write that hit a unique constraint (a concurrent writer got there first): the next attempt reads what
+ * that writer committed and answers as if the two had come one after the other (409, already_invited, the same upload). */
+const ATTEMPTS = 3;
+
 export const write = async <T>(ctx: ServerContext, work: (tx: Queryable, fx: Effects) => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeOnce(ctx, work);
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      if (attempt >= ATTEMPTS) throw new Failure("conflict", "Another change to the same data came at the same time; try again");
+    }
+  }
+};
+
+const writeOnce = async <T>(ctx: ServerContext, work: (tx: Queryable, fx: Effects) => Promise<T>): Promise<T> => {
   const events: Array<() => void> = [];
   const lanes = new Set<string>();
   const standalone = new Set<string>();

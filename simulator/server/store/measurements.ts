@@ -26,8 +26,10 @@ const stored = (m: Measurement): Stored => {
   return rest;
 };
 
-export const getMeasurement = async (q: Queryable, org: string, id: string): Promise<Measurement | undefined> => {
-  const rows = await q.query(`select ${columns} from measurements m where m.organisation_id = $1 and m.id = $2`, [org, id]);
+/** `lock`: the row stays locked until the transaction ends (a concurrent writer of the same measurement waits, then
+ * reads what this one committed). */
+export const getMeasurement = async (q: Queryable, org: string, id: string, lock = false): Promise<Measurement | undefined> => {
+  const rows = await q.query(`select ${columns} from measurements m where m.organisation_id = $1 and m.id = $2${lock ? " for update" : ""}`, [org, id]);
   return rows[0] ? toMeasurement(rows[0]) : undefined;
 };
 
