@@ -16,13 +16,15 @@ import { Select } from "../../ui/Select.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
+import { HeadsetsSection } from "./HeadsetsSection.tsx";
 
 const roles: Role[] = ["user", "manager", "admin"];
 
 /** Addresses typed into the invite box: separated by commas, semicolons, spaces or lines; duplicates dropped. */
 export const parseEmails = (text: string): string[] => [...new Set(text.split(/[\s,;]+/).map((e) => e.trim().toLowerCase()).filter(Boolean))];
 
-/** "Accounts list, invite form, role change, delete. Managers only." (accounts seed §2, §6) */
+/** "Accounts list, invite form, role change, delete. Managers only." (accounts seed §2, §6), and the organisation's
+ * headsets (issue 15: enrol, rename, enrol again, revoke). */
 export default function UsersPage() {
   const { t } = useLingui();
   useTitle(t`Users`);
@@ -106,6 +108,7 @@ function ManagerUsers() {
           </table>
         )}
       </section>
+      <HeadsetsSection />
       {deleting && (
         <ConfirmDialog title={t`Delete ${deleting.email}?`} confirmLabel={t`Delete user`} danger onCancel={() => setDeleting(null)} onConfirm={() => void remove()}>
           <p>{t`Deleting a user revokes their access to all tests and results in the organisation.`}</p>
