@@ -8,8 +8,9 @@ import type * as Live from "../live.ts";
 import { openSession } from "../session.ts";
 import { deviceRow, devicesTable } from "../devices/device-table.ts";
 import { diagnose, diagnosisText, type Observation } from "../devices/diagnosis.ts";
+import { registerEnrolment } from "../devices/enrolment.ts";
 
-// isopter devices list | watch | ping | diagnose SN
+// isopter devices list | watch | ping | diagnose SN | enrol SN | revoke SN
 
 /** The live socket (ws) and the headless client load with the commands that use them, not with every `isopter` run. */
 const live = (): Promise<typeof Live> => import("../live.ts");
@@ -28,7 +29,7 @@ function untilStopped(seconds: number | undefined): Promise<void> {
 }
 
 export function registerDevices(program: Command, io: CliIo): void {
-  const devices = program.command("devices").description("VR headsets: status, battery, connection and queue; live watch, ping, diagnosis");
+  const devices = program.command("devices").description("VR headsets: status, battery, connection and queue; live watch, ping, diagnosis; enrol and revoke");
 
   defineCommand(devices, "list", "list the organisation's devices with status, battery, connection and queue (the default)", { isDefault: true })
     .action(async (_o: unknown, cmd: Command) => {
@@ -195,4 +196,6 @@ export function registerDevices(program: Command, io: CliIo): void {
       const d = { ...diagnose(serial, observations, Date.now() - started), current: deviceRow(device) };
       io.stdout.write(shared.json ? JSON.stringify(d) + "\n" : diagnosisText(d));
     });
+
+  registerEnrolment(devices, io);
 }

@@ -12,6 +12,8 @@ import { startHeadsets, type Fleet } from "../../simulator/headset/index.ts";
 import { insertMeasurement } from "../../simulator/server/store/measurements.ts";
 import { newId } from "../../simulator/server/store/ids.ts";
 import type { Patient } from "../../core/model/patient.ts";
+import WebSocket from "ws";
+import { PROTOCOL_VERSION } from "../../core/device/protocol.ts";
 import { call, DEMO_PASSWORD, headsetKeys, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
 import { sampleMeasurement } from "./fixtures.ts";
 import { isopter, tempHome } from "./harness.ts";
@@ -187,6 +189,32 @@ describe("devices against the simulator", () => {
     const run = await isopter(["devices", "diagnose", "VR-9999", "--duration", "0"], { env: env() });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/no device VR-9999 .*known: .*VR-0001/);
+  });
+
+  it("enrol prints a pairing code once, a headset pairs with it; revoke closes it at once; enrolling twice exits 1, --again issues a new secret", async () => {
+    const run = await isopter(["devices", "enrol", "VR-0009", "--alias", "Room 9"], { env: env() });
+    expect(run.code, run.stderr).toBe(0);
+    const code = /Pairing code: (\S+)/.exec(run.stdout)?.[1] ?? "";
+    expect(code).toMatch(/^[A-HJKMNP-TV-Z2-9]{5}-[A-HJKMNP-TV-Z2-9]{5}$/);
+    expect(run.stdout).toMatch(/shown only this once/);
+    const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/device`);
+    const frames: Array<{ type: string; reason?: string }> = [];
+    socket.on("message", (d) => frames.push(JSON.parse(d.toString())));
+    const closed = new Promise<number>((resolve) => socket.once("close", (c) => resolve(c)));
+    await new Promise((resolve) => socket.once("open", resolve));
+    socket.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0009", firmware: "cli-test", pairingCode: code }));
+    await expect.poll(() => frames.map((f) => f.type).slice(0, 2)).toEqual(["enrolled", "welcome"]);
+    const twice = await isopter(["devices", "enrol", "VR-0009"], { env: env() });
+    expect([twice.code, twice.stderr]).toEqual([1, expect.stringMatching(/409 conflict: Headset VR-0009 is already enrolled here/)]);
+    const revoked = await isopter(["devices", "revoke", "VR-0009", "--json"], { env: env() });
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ deviceSn: "VR-0009", alias: "Room 9", state: "revoked" });
+    expect(await closed).toBe(4003);
+    expect(frames.at(-1)).toMatchObject({ type: "refused", reason: "revoked" });
+    const again = await isopter(["devices", "enrol", "VR-0009", "--again", "--credential", "--json"], { env: env() });
+    expect(JSON.parse(again.stdout)).toMatchObject({ headset: { state: "enrolled" }, secret: { kind: "credential", value: expect.stringMatching(/^isd1\./) } });
+    const unknown = await isopter(["devices", "revoke", "VR-7777"], { env: env() });
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/no headset VR-7777 .*known: .*VR-0009/)]);
   });
 
   it("watch prints the live table (piped: one table per change) and stops after --duration", async () => {
