@@ -17,7 +17,7 @@ async function api<T>(page: Page, path: string): Promise<T> {
   return (await res.json()).data as T;
 }
 
-const Pattern = { P24_2: 1, G: 2, Esterman: 6, C40: 7 } as const;
+const Pattern = { P24_2: 1, G: 2, P30_2: 4, Esterman: 6, C40: 7 } as const;
 const Strategy = { Normal: 1, SORS: 2, DS: 3, Supra: 4, OneLevel: 5, SORS_screening: 999 } as const;
 
 const cases: Array<{ name: string; patient: string; pattern: number; strategy: number }> = [
@@ -29,12 +29,14 @@ const cases: Array<{ name: string; patient: string; pattern: number; strategy: n
   { name: "supra-24-2", patient: "Maria Rossi", pattern: Pattern.P24_2, strategy: Strategy.Supra },
   { name: "1lt-esterman", patient: "Maria Rossi", pattern: Pattern.Esterman, strategy: Strategy.OneLevel },
   { name: "1lt-c40", patient: "Maria Rossi", pattern: Pattern.C40, strategy: Strategy.OneLevel },
+  { name: "dynamic-30-2", patient: "Maria Rossi", pattern: Pattern.P30_2, strategy: Strategy.DS },
 ];
 
 const screening = (strategy: number) => strategy === Strategy.Supra || strategy === Strategy.OneLevel;
 
 /**
- * The plots a result must draw: the seed's Octopus and Humphrey plots, the normative ones only with a database (24-2);
+ * The plots a result must draw: the seed's Octopus and Humphrey plots, the normative ones with a database (24-2, and G
+ * and 30-2 with the full-field normals);
  * a screening (supra-threshold, one level) is seen / not seen (core/plots/screening.ts).
  */
 function expectedPlots(pattern: number, strategy: number): string[] {
@@ -42,7 +44,7 @@ function expectedPlots(pattern: number, strategy: number): string[] {
   if (screening(strategy)) return ["screening", "gaze"];
   const octopus = ["octopus.grayscale", "octopus.thresholds", "octopus.numerical", "octopus.loss", "humphrey.thresholds", "bebie", "gaze"];
   const normative = ["humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability", "humphrey.totalDeviation", "humphrey.patternDeviation"];
-  return pattern === Pattern.P24_2 ? [...octopus, ...normative] : octopus;
+  return [Pattern.P24_2, Pattern.G, Pattern.P30_2].includes(pattern as 1 | 2 | 4) ? [...octopus, ...normative] : octopus;
 }
 
 /** A canvas with ink on it: some pixel differs from the first (the background). */
@@ -75,10 +77,13 @@ test("a result of each strategy shows its indices and draws every plot", async (
     await expect(display).toBeVisible();
 
     const rows = await display.locator("tr[data-index]").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-index")));
-    const conduct = ["fp", "fn", "fl", "reliability", "duration", "presentations", "background", "maxIntensity", "normative", "gazeCalibration", "device"];
-    const field = c.pattern === Pattern.Esterman ? ["esterman"] : screening(c.strategy) ? ["seen", "seenCount"] : ["ms", "md", "slv", "psd", "vfi", "ght"];
-    expect(rows, c.name).toEqual([...field, ...conduct]);
-    if (c.pattern === Pattern.P24_2 && !screening(c.strategy)) for (const k of ["psd", "vfi", "ght"]) await expect(display.locator(`tr[data-index="${k}"] td.num`)).not.toHaveText("–");
+    const conduct = ["fp", "fn", "fl", "reliability", "duration", "presentations", "maxIntensity", "normative", "gazeCalibration", "device"];
+    const sors = c.strategy === Strategy.SORS || c.strategy === Strategy.SORS_screening ? ["sorsStage"] : [];
+    const parameters = ["pattern", "strategy", ...sors, "stimulusSize", "showtime", "interval", "background", "fixation"];
+    const field = c.pattern === Pattern.Esterman ? ["esterman"] : screening(c.strategy) ? ["seen", "seenCount"] : ["ms", "md", "slv", "hmd", "psd", "vfi", "ght"];
+    expect(rows, c.name).toEqual([...field, ...parameters, ...conduct]);
+    if (c.pattern !== Pattern.Esterman && c.pattern !== Pattern.C40 && !screening(c.strategy))
+      for (const k of ["hmd", "psd", "vfi", "ght"]) await expect(display.locator(`tr[data-index="${k}"] td.num`)).not.toHaveText("–");
     if (c.pattern === Pattern.Esterman) await expect(display.locator('tr[data-index="esterman"] td.num')).toHaveText(/^\d+$/);
 
     for (const plot of expectedPlots(c.pattern, c.strategy)) {

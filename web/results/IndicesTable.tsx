@@ -5,10 +5,14 @@ import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
 import type { GhtOutcome } from "../../core/analytics/ght.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import { isScreening, seenAt, seenPercent } from "../../core/plots/screening.ts";
+import type { ProbabilityLevel } from "../../core/analytics/normative/tables.ts";
+import { patternLabel, StimuliUpdate } from "../../core/model/enums.ts";
+import { strategyNames } from "../i18n/names.ts";
+import { sizeNames } from "../technician/names.ts";
 import { catchTrialText, dB2, formatDuration, isEsterman, normativeDatabaseText } from "./result-model.ts";
 
-// Every index of a result (accounts seed §2 and §3), in two aligned tables: the field's indices and the test's
-// conduct. Values are right-aligned in tabular digits so decimals line up; units sit in their own column.
+// Every index of a result (accounts seed §2 and §3), in three aligned tables: the field's indices (each with its
+// convention, Octopus or Humphrey, and the p-value of Humphrey's MD and PSD), the test's parameters and its conduct. Values are right-aligned in tabular digits so decimals line up; units sit in their own column.
 
 export const ghtNames: Record<GhtOutcome, MessageDescriptor> = {
   "outside normal limits": msg`Outside normal limits`,
@@ -25,18 +29,27 @@ export interface IndexRow {
   readonly unit?: string;
   /** A title explaining the abbreviation. */
   readonly hint?: string;
+  /** The index's convention ("Octopus: positive = loss"), printed under the label. */
+  readonly note?: string;
+  /** The index's probability among healthy eyes ("p < 1 %"), like the plots' probability levels. */
+  readonly p?: string;
 }
 
-function Table({ caption, rows }: { caption: string; rows: readonly IndexRow[] }) {
+function Table({ caption, rows, testId }: { caption: string; rows: readonly IndexRow[]; testId?: string }) {
+  const withP = rows.some((r) => r.p !== undefined);
   return (
-    <table className="indices">
+    <table className="indices" data-testid={testId}>
       <caption>{caption}</caption>
       <tbody>
         {rows.map((r) => (
           <tr key={r.key} data-index={r.key}>
-            <th scope="row">{r.hint ? <abbr title={r.hint}>{r.label}</abbr> : r.label}</th>
+            <th scope="row">
+              {r.hint ? <abbr title={r.hint}>{r.label}</abbr> : r.label}
+              {r.note && <span className="index-note">{r.note}</span>}
+            </th>
             <td className="num">{r.value}</td>
             <td className="unit">{r.unit ?? ""}</td>
+            {withP && <td className="p num">{r.p ?? ""}</td>}
           </tr>
         ))}
       </tbody>
@@ -44,16 +57,31 @@ function Table({ caption, rows }: { caption: string; rows: readonly IndexRow[] }
   );
 }
 
+/** A global index's probability level as printed: "p < 0.5 %" ... "p < 5 %", or "p ≥ 5 %" within normal limits. */
+function usePValue(): (level: ProbabilityLevel | undefined) => string | undefined {
+  const { t } = useLingui();
+  return (level) => {
+    if (level === undefined) return undefined;
+    if (level > 0.05) return t`p ≥ 5 %`;
+    const percent = String(level * 100);
+    return t`p < ${percent} %`;
+  };
+}
+
 export function IndicesTable({ result, analysis }: { result: MeasurementResult; analysis: ResultAnalysis | null }) {
   const { t, i18n } = useLingui();
+  const pValue = usePValue();
   const d = analysis?.display;
-  const ght = analysis?.normative?.ght?.outcome;
+  const normative = analysis?.normative ?? null;
+  const ght = normative?.ght?.outcome;
   const esterman = isEsterman(result);
   // A screening's values are levels seen, not thresholds: its index is the share of locations seen (screening.ts).
   const screening = !esterman && isScreening(result.strategy);
   const seen = seenAt(result.thresholds);
   const calibration = result.gazeCalibration === null ? t`Not tested` : result.gazeCalibration ? t`Passed` : t`Failed`;
-  const version = normativeDatabaseText(result);
+  const database = normativeDatabaseText(result);
+  const pattern = patternLabel[result.pattern];
+  const octopus = t`Octopus`, humphrey = t`Humphrey`;
   const field: IndexRow[] = esterman
     ? [{ key: "esterman", label: t`Esterman score`, value: String(analysis?.estermanScore ?? result.estermanScore ?? "–"), unit: "%" }]
     : screening
@@ -62,13 +90,38 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
         { key: "seenCount", label: t`Locations seen`, value: `${seen.filter((s) => s === true).length}/${seen.filter((s) => s !== null).length}` },
       ]
     : [
-        { key: "ms", label: t`MS`, hint: t`Mean sensitivity`, value: dB2(d?.meanSensitivity ?? Math.max(0, result.meanSensitivity)), unit: "dB" },
-        { key: "md", label: t`MD`, hint: t`Mean defect`, value: dB2(d?.meanDefect ?? result.meanDefect), unit: "dB" },
-        { key: "slv", label: t`sLV`, hint: t`Square root of loss variance`, value: dB2(d?.slv ?? result.squareRootLossVariance), unit: "dB" },
-        { key: "psd", label: t`PSD`, hint: t`Pattern standard deviation`, value: dB2(d?.psd), unit: "dB" },
-        { key: "vfi", label: t`VFI`, hint: t`Visual field index`, value: String(d?.vfi ?? result.vfi ?? "–"), unit: "%" },
-        { key: "ght", label: t`GHT`, hint: t`Glaucoma hemifield test`, value: ght ? i18n._(ghtNames[ght]) : "–" },
+        { key: "ms", label: t`MS`, hint: t`Mean sensitivity`, note: octopus, value: dB2(d?.meanSensitivity ?? Math.max(0, result.meanSensitivity)), unit: "dB" },
+        { key: "md", label: t`MD`, hint: t`Mean defect`, note: t`Octopus: positive = loss`, value: dB2(d?.meanDefect ?? result.meanDefect), unit: "dB" },
+        { key: "slv", label: t`sLV`, hint: t`Square root of loss variance`, note: octopus, value: dB2(d?.slv ?? result.squareRootLossVariance), unit: "dB" },
+        {
+          key: "hmd", label: t`MD`, hint: t`Mean deviation`, note: t`Humphrey: negative = loss`, value: dB2(d?.md), unit: "dB",
+          p: pValue(normative?.globalLevels.tmd),
+        },
+        { key: "psd", label: t`PSD`, hint: t`Pattern standard deviation`, note: humphrey, value: dB2(d?.psd), unit: "dB", p: pValue(normative?.globalLevels.psd) },
+        { key: "vfi", label: t`VFI`, hint: t`Visual field index`, note: humphrey, value: String(d?.vfi ?? result.vfi ?? "–"), unit: "%" },
+        {
+          key: "ght", label: t`GHT`, hint: t`Glaucoma hemifield test`, note: humphrey,
+          // With normals but no GHT, the pattern lacks the test's sectors (G, 10-2): say so instead of a dash.
+          value: ght ? i18n._(ghtNames[ght]) : normative ? t`Not defined for ${pattern}` : "–",
+        },
       ];
+  const adaptive = result.stimuliInterval === StimuliUpdate.Adaptive;
+  const fixation = [
+    result.catchTrials.blindSpot.presentations > 0 ? t`Blind spot (Heijl-Krakau)` : null,
+    result.gazeTracking ? t`Gaze tracking` : null,
+  ].filter((x): x is string => x !== null);
+  const parameters: IndexRow[] = [
+    { key: "pattern", label: t`Pattern`, value: pattern },
+    { key: "strategy", label: t`Strategy`, value: i18n._(strategyNames[result.strategy]) },
+    ...(result.sorsStage !== null ? [{ key: "sorsStage", label: t`SORS stage`, value: String(result.sorsStage), unit: t`locations` }] : []),
+    { key: "stimulusSize", label: t`Stimulus size`, value: sizeNames[result.stimulusSize] },
+    { key: "showtime", label: t`Stimulus showtime`, value: String(result.stimuliShowtime), unit: "ms" },
+    adaptive
+      ? { key: "interval", label: t`Interval`, value: t`Adaptive`, unit: t`mean ${Math.round(result.meanUpdateTime)} ms` }
+      : { key: "interval", label: t`Interval`, value: String(Math.round(result.stimuliInterval)), unit: "ms" },
+    { key: "background", label: t`Background`, value: result.background.toFixed(1), unit: "asb" },
+    { key: "fixation", label: t`Fixation monitoring`, value: fixation.length ? fixation.join(" + ") : t`None` },
+  ];
   const conduct: IndexRow[] = [
     { key: "fp", label: t`False positives`, value: catchTrialText(result.catchTrials.falsePositive) },
     { key: "fn", label: t`False negatives`, value: catchTrialText(result.catchTrials.falseNegative) },
@@ -76,16 +129,19 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
     { key: "reliability", label: t`Reliability score`, value: result.reliabilityScore === null ? "–" : String(Math.round(result.reliabilityScore)), unit: "%" },
     { key: "duration", label: t`Test duration`, value: formatDuration(result.examinationTimeInSeconds), unit: t`m:s` },
     { key: "presentations", label: t`Presentations`, value: String(result.presentations) },
-    { key: "background", label: t`Background`, value: result.background.toFixed(1), unit: "asb" },
     { key: "maxIntensity", label: t`Maximum intensity`, value: String(Math.round(result.maxIntensity)), unit: "cd/m²" },
-    { key: "normative", label: t`Normative database`, value: version ?? t`None` },
+    {
+      key: "normative", label: t`Normative database`, value: database ?? t`None`,
+      ...(database ? { note: t`From public healthy controls, not a manufacturer's database` } : {}),
+    },
     { key: "gazeCalibration", label: t`Gaze calibration`, value: calibration },
     { key: "device", label: t`Device`, value: result.deviceAlias ?? "–" },
   ];
   return (
     <div className="indices-tables">
-      <Table caption={t`Indices`} rows={field} />
-      <Table caption={t`Test conduct`} rows={conduct} />
+      <Table caption={t`Indices`} rows={field} testId="indices-field" />
+      <Table caption={t`Test parameters`} rows={parameters} testId="indices-parameters" />
+      <Table caption={t`Test conduct`} rows={conduct} testId="indices-conduct" />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { HistorySection } from "./HistorySection.tsx";
 import { PrintLayout } from "./PrintLayout.tsx";
 import { ProgressionSection } from "./ProgressionSection.tsx";
 import { ResultDisplay } from "./ResultDisplay.tsx";
-import { analysisOf, displayMeanDefect, hasResult, previousOfSameKind, progressionPoints, type PerimetryTest, type WithResult } from "./result-model.ts";
+import { analysisOf, displayMeanDefect, hasResult, previousOfSameKind, progressionPoints, seriesResults, type PerimetryTest, type WithResult } from "./result-model.ts";
 import { useClientSettings, useResultMarks } from "./use-marks.ts";
 import "./results.css";
 
@@ -44,6 +44,7 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
     () => progressionPoints(results, marks.unreliable, (m) => displayMeanDefect(m.result, birthdate)),
     [results, marks.unreliable, birthdate],
   );
+  const series = useMemo(() => seriesResults(results, marks.unreliable, birthdate), [results, marks.unreliable, birthdate]);
   const all = perimetryId === "all";
   const selected = all ? null : (results.find((m) => m.id === perimetryId) ?? null);
   const waiting = !all && !selected && tests.some((m) => m.id === perimetryId && m.trashedAt === null);
@@ -67,7 +68,7 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
       )}
       {waiting && <p className="alert alert-info">{t`This test has no result yet.`}</p>}
       {!all && !selected && !waiting && <p className="alert alert-warning">{t`This test was not found. It may have been deleted.`}</p>}
-      <ProgressionSection points={points} baseline={marks.baseline} pattern={settings.pattern} onPattern={(pattern) => updateSettings({ pattern })}
+      <ProgressionSection points={points} series={series} baseline={marks.baseline} pattern={settings.pattern} onPattern={(pattern) => updateSettings({ pattern })}
         expanded={settings.progressionChartExpanded} onExpanded={(progressionChartExpanded) => updateSettings({ progressionChartExpanded })}
         {...(now ? { now } : {})} />
       <HistorySection results={results} analyse={analyse} birthdate={birthdate} unreliable={marks.unreliable} patientId={patient.id} selectedId={selected?.id ?? null}

@@ -7,6 +7,8 @@ import { progressionFilterLabels, progressionScene, progressionWindows, slopeOrR
 import { resolveText } from "../../core/plots/message.ts";
 import { eyeNames } from "../i18n/names.ts";
 import { SceneView, usePlotTranslate } from "./SceneView.tsx";
+import { ProgressionAnalysis } from "./ProgressionAnalysis.tsx";
+import type { SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
 
 // The progression chart (accounts seed §2, §5, §9): mean defect over time per eye with its slope per year, filters
 // all / 12 months / 1 month / 1 week / 1 day, from the baseline onwards when one is set. Only valid, reliable results
@@ -40,6 +42,8 @@ export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, n
 
 export interface ProgressionSectionProps {
   readonly points: readonly ProgressionPoint[];
+  /** The results as the progression analysis reads them (result-model.ts seriesResults). */
+  readonly series: readonly SeriesResult[];
   readonly baseline: BaselineIds;
   readonly pattern: Pattern;
   onPattern(pattern: Pattern): void;
@@ -49,7 +53,7 @@ export interface ProgressionSectionProps {
   readonly now?: string;
 }
 
-export function ProgressionSection({ points, baseline, pattern, onPattern, expanded, onExpanded, now }: ProgressionSectionProps) {
+export function ProgressionSection({ points, series, baseline, pattern, onPattern, expanded, onExpanded, now }: ProgressionSectionProps) {
   const { t, i18n } = useLingui();
   const translate = usePlotTranslate();
   const [filter, setFilter] = useState<ProgressionFilter>("all");
@@ -104,6 +108,7 @@ export function ProgressionSection({ points, baseline, pattern, onPattern, expan
             ))}
           </ul>
           <div className="progression-chart">{scene && <SceneView scene={scene} label={title} />}</div>
+          <ProgressionAnalysis results={series} baseline={baseline} pattern={chartPattern} />
         </div>
       )}
     </section>

@@ -58,6 +58,7 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.progression.title": msg`Progression of mean defect`,
   "plots.progression.noSlope.results": msg`No slope: it needs at least 3 results`,
   "plots.progression.noSlope.span": msg`No slope: the results span less than 6 months`,
+  "plots.progressionMap.title": msg`TD slope (dB/year) and events`,
   "plots.screening.seen": msg({ message: "Seen: {percent} %" }),
   "plots.screening.title": msg`Screening: seen and not seen`,
 };

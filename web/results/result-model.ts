@@ -7,6 +7,7 @@ import { octopusIndices, roundTo } from "../../core/analytics/octopus.ts";
 import { normalSensitivity } from "../../core/analytics/pointwise.ts";
 import { patternsWithGeometry, getPattern } from "../../core/analytics/patterns.ts";
 import type { MarkedResult } from "../../core/analytics/progression/baseline.ts";
+import type { SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
 import type { ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import { isScreening } from "../../core/plots/screening.ts";
 import { Eye, Pattern } from "../../core/model/enums.ts";
@@ -127,6 +128,15 @@ export function progressionPoints(
     pattern: m.result.pattern,
     valid: thresholdResult(m.result),
     unreliable: unreliable.has(m.id),
+  }));
+}
+
+/** The results as the progression analysis reads them (core/analytics/progression/eye-progression.ts). */
+export function seriesResults(results: readonly WithResult[], unreliable: ReadonlySet<string>, birthdate: string): SeriesResult[] {
+  return results.map((m) => ({
+    id: m.id, takenAt: m.result.takenAt, eye: m.result.eye, pattern: m.result.pattern,
+    age: ageAtTest(birthdate, m.result.takenAt), thresholds: m.result.thresholds, normativeVersion: m.result.normativeVersion,
+    valid: thresholdResult(m.result), unreliable: unreliable.has(m.id),
   }));
 }
 

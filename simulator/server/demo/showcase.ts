@@ -8,7 +8,7 @@ import { insertMeasurement } from "../store/measurements.ts";
 import type { DemoResultInput } from "./results.ts";
 
 // One result of every strategy the simulator runs that the demo histories (Normal and Dynamic on 24-2 and G) lack:
-// SORS, SORS screening, supra-threshold, and one level on Esterman (binocular) and C40, so the result page can be
+// SORS, SORS screening, supra-threshold, one level on Esterman (binocular) and C40, and Dynamic on 30-2, so the result page can be
 // seen, and tested end to end (e2e/results-strategies.spec.ts), for each. They sit a day apart, two years back, so the
 // home page's recent tests stay the histories' latest visits.
 
@@ -24,6 +24,8 @@ export const showcaseTests: readonly ShowcaseTest[] = [
   { pattern: Pattern.P24_2, strategy: Strategy.Supra, eye: Eye.Left },
   { pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: Eye.Binocular },
   { pattern: Pattern.C40, strategy: Strategy.OneLevel, eye: Eye.Right },
+  // A 30-2 threshold test, read with the full-field normals (issue 20).
+  { pattern: Pattern.P30_2, strategy: Strategy.DS, eye: Eye.Left },
 ];
 
 /** Which demo patient shows them (clinic.json order): Maria Rossi, an early-glaucoma course. */

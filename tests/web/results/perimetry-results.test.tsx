@@ -37,12 +37,48 @@ describe("the result display", () => {
   it("shows every index of the seed and every plot of a 24-2 result", () => {
     renderResults(all, "r2");
     const indices = [...document.querySelectorAll("tr[data-index]")].map((r) => r.getAttribute("data-index"));
-    expect(indices).toEqual(["ms", "md", "slv", "psd", "vfi", "ght", "fp", "fn", "fl", "reliability", "duration", "presentations", "background", "maxIntensity", "normative", "gazeCalibration", "device"]);
+    expect(indices).toEqual([
+      "ms", "md", "slv", "hmd", "psd", "vfi", "ght",
+      "pattern", "strategy", "stimulusSize", "showtime", "interval", "background", "fixation",
+      "fp", "fn", "fl", "reliability", "duration", "presentations", "maxIntensity", "normative", "gazeCalibration", "device",
+    ]);
     const analysis = analyseStored(right2.result!, patient.birthdate)!;
     expect(document.querySelector('tr[data-index="md"] td.num')!.textContent).toBe(analysis.display.meanDefect!.toFixed(2));
     expect(document.querySelector('tr[data-index="background"] td.num')!.textContent).toBe("31.5");
     expect(document.querySelector('tr[data-index="normative"] td.num')!.textContent).toContain("visualFields 1.0.8 SUNY-IU 24-2 (sunyiu_24d2)");
     expect(plots()).toEqual(expect.arrayContaining(["octopus.grayscale", "octopus.thresholds", "octopus.numerical", "octopus.loss", "humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability", "gaze"]));
+  });
+
+  it("labels each index with its convention and prints MD's and PSD's p-values like the plots' levels (issue 20)", () => {
+    renderResults(all, "r2");
+    const row = (k: string) => document.querySelector(`tr[data-index="${k}"]`)!;
+    const analysis = analyseStored(right2.result!, patient.birthdate)!;
+    expect(row("md").querySelector(".index-note")!.textContent).toBe("Octopus: positive = loss");
+    expect(row("hmd").querySelector(".index-note")!.textContent).toBe("Humphrey: negative = loss");
+    expect(row("hmd").querySelector("td.num")!.textContent).toBe(analysis.display.md!.toFixed(2));
+    const p = (level: number) => (level > 0.05 ? "p ≥ 5 %" : `p < ${level * 100} %`);
+    expect(row("hmd").querySelector("td.p")!.textContent).toBe(p(analysis.normative!.globalLevels.tmd));
+    expect(row("psd").querySelector("td.p")!.textContent).toBe(p(analysis.normative!.globalLevels.psd));
+    expect(row("normative").querySelector(".index-note")!.textContent).toBe("From public healthy controls, not a manufacturer's database");
+  });
+
+  it("states the test parameters: pattern, strategy, SORS stage, stimulus size, showtime, interval, background, fixation monitoring", () => {
+    const sors = engine("s1", Eye.Right, "2026-02-01T10:00:00.000Z", Pattern.G, Strategy.SORS);
+    renderResults([...all, sors], "s1");
+    const value = (k: string) => document.querySelector(`tr[data-index="${k}"] td.num`)!.textContent;
+    const r = sors.result!;
+    expect(value("pattern")).toBe("G");
+    expect(value("strategy")).toBe("SORS");
+    expect(value("sorsStage")).toBe(String(r.sorsStage));
+    expect(value("stimulusSize")).toBe("III");
+    expect(value("showtime")).toBe(String(r.stimuliShowtime));
+    expect(value("interval")).toBe(String(r.stimuliInterval));
+    expect(value("background")).toBe("31.5");
+    expect(value("fixation")).toBe("Blind spot (Heijl-Krakau) + Gaze tracking");
+    // G has normals now; the GHT is not defined for it, and the page says so.
+    expect(value("ght")).toBe("Not defined for G");
+    expect(value("hmd")).not.toBe("–");
+    expect(value("normative")).toContain("Isopter full-field model 1, G (Iowa healthy controls)");
   });
 
   it("every plot that mounted reports its draw (draw-timing)", () => {
@@ -56,6 +92,31 @@ describe("the result display", () => {
     expect(document.querySelector('tr[data-index="esterman"] td.num')!.textContent).toBe(String(e.result!.estermanScore));
     expect(plots()).toContain("esterman");
     expect((switchNamed("Baseline") as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe("the progression analysis beside the mean-defect chart (issue 20)", () => {
+  it("per eye: GPA events against the baseline pair, PoPLR's p with the slope map, the VFI trend; set-aside results counted", () => {
+    const series = ["2022-01-10", "2022-09-10", "2023-05-10", "2024-01-10"].map((d, k) => fixture(`s${k}`, Eye.Right, `${d}T09:00:00.000Z`));
+    renderResults([...series, left1, rightG], "s3");
+    const right = document.querySelector('.progression-eye[data-eye="0"]')!;
+    const fact = (k: string) => right.querySelector(`[data-fact="${k}"]`)!.textContent!;
+    expect(["No progression", "Possible progression", "Likely progression"]).toContain(fact("events"));
+    expect(fact("poplr")).toMatch(/^p = (< 0\.1|\d+\.\d) %$/);
+    expect(fact("vfi")).toMatch(/^-?\d+\.\d %\/year \(p = (< 0\.1|\d+\.\d) %\)$/);
+    expect(fact("used")).toContain("4 results analysed");
+    expect(plotsIn(right)).toEqual(["progression.map"]);
+    // The left eye has one 24-2 result: no analysis, and the page says why.
+    const left = document.querySelector('.progression-eye[data-eye="1"]')!;
+    expect(left.querySelector('[data-fact="none"]')!.textContent).toContain("at least 3 results");
+  });
+
+  it("three results within 6 months: events, but no trend, and it says why", () => {
+    const series = ["2024-01-10", "2024-02-10", "2024-03-10"].map((d, k) => fixture(`t${k}`, Eye.Right, `${d}T09:00:00.000Z`));
+    renderResults(series, "t2");
+    const right = document.querySelector('.progression-eye[data-eye="0"]')!;
+    expect(right.querySelector('[data-fact="poplr"]')!.textContent).toBe("No slope: the results span less than 6 months");
+    expect(right.querySelector('[data-fact="events"]')).not.toBeNull();
   });
 });
 

@@ -1,0 +1,102 @@
+import type { Eye, Pattern } from "../../model/enums.ts";
+import { getNormativeDatabase } from "../normative/registry.ts";
+import { analyseSeries } from "../series-analysis.ts";
+import type { EventStatus } from "./events.ts";
+import { slopeRefusal, type MdSlope } from "./md-slope.ts";
+
+/**
+ * The progression analysis of one eye on one pattern (issue 20), what Humphrey's Guided Progression Analysis and
+ * FORUM show beside the MD chart, from core's own series analysis (series-analysis.ts):
+ * - GPA-style events against the baseline pair (the eye's baseline and the next result, else the first two):
+ *   locations whose PD fell below the baseline beyond the 5 % test-retest limit on the last result, on 2 and on 3
+ *   consecutive results; "possible" and "likely progression" when 3 or more locations repeat (events.ts);
+ * - PoPLR: the combined p-value of deterioration of TD over time, with the map of per-location TD slopes (PLR);
+ * - the VFI trend: its rate per year and one-sided p.
+ * A mixed series is analysed per pattern and eye; every other result is set aside with the reason. The trends
+ * (PoPLR, VFI rate) follow the MD slope's rule (at least 3 results over at least 6 months); events need 3 results.
+ */
+export interface SeriesResult {
+  readonly id: string;
+  readonly takenAt: string;
+  readonly eye: Eye;
+  readonly pattern: Pattern;
+  /** Age in completed years on the test day. */
+  readonly age: number;
+  readonly thresholds: ReadonlyArray<number | null>;
+  readonly normativeVersion: string | null;
+  /** A complete threshold result (not a screening, every location measured). */
+  readonly valid: boolean;
+  readonly unreliable: boolean;
+}
+
+export type SetAsideReason = "other-eye-or-pattern" | "not-threshold" | "unreliable" | "no-normative-database" | "before-baseline";
+
+export interface EyeProgression {
+  readonly eye: Eye;
+  readonly pattern: Pattern;
+  /** The analysed results' ids, oldest first. */
+  readonly used: string[];
+  readonly setAside: Array<{ readonly id: string; readonly reason: SetAsideReason }>;
+  readonly events: {
+    readonly baseline: readonly [string, string];
+    readonly status: EventStatus;
+    /** Location indices deteriorated on the last result; on it and the one before; on it and the two before. */
+    readonly once: number[];
+    readonly twice: number[];
+    readonly thrice: number[];
+  } | null;
+  /** Why there are no trends (PoPLR, VFI rate), if so. */
+  readonly noTrend: MdSlope["noSlope"];
+  readonly poplr: { readonly p: number; readonly slopes: Array<number | null>; readonly slopeP: Array<number | null> } | null;
+  readonly vfi: { readonly ratePerYear: number; readonly p: number } | null;
+}
+
+export interface EyeProgressionOptions {
+  readonly eye: Eye;
+  readonly pattern: Pattern;
+  readonly baselineId?: string | null;
+  /** PoPLR permutations above 7 results (default 5040, as visualFields). */
+  readonly nperm?: number;
+}
+
+export function eyeProgression(results: readonly SeriesResult[], options: EyeProgressionOptions): EyeProgression {
+  const setAside: Array<{ id: string; reason: SetAsideReason }> = [];
+  const sorted = [...results].sort((a, b) => Date.parse(a.takenAt) - Date.parse(b.takenAt));
+  const latest = sorted.filter((r) => r.eye === options.eye && r.pattern === options.pattern && r.valid).at(-1);
+  const version = latest?.normativeVersion ?? null;
+  const baseline = sorted.find((r) => r.id === options.baselineId && r.eye === options.eye && r.pattern === options.pattern);
+  const kept = sorted.filter((r) => {
+    const reason: SetAsideReason | null =
+      r.eye !== options.eye || r.pattern !== options.pattern ? "other-eye-or-pattern"
+      : !r.valid ? "not-threshold"
+      : r.unreliable ? "unreliable"
+      : !getNormativeDatabase(r.pattern, r.normativeVersion) ? "no-normative-database"
+      : baseline && Date.parse(r.takenAt) < Date.parse(baseline.takenAt) ? "before-baseline"
+      : null;
+    if (reason) setAside.push({ id: r.id, reason });
+    return reason === null;
+  });
+  const none = { eye: options.eye, pattern: options.pattern, used: kept.map((r) => r.id), setAside, events: null, poplr: null, vfi: null };
+  const noTrend = slopeRefusal(kept.map((r) => r.takenAt));
+  if (kept.length < 3 || !getNormativeDatabase(options.pattern, version)) return { ...none, noTrend: noTrend ?? "too-few-results" };
+  const series = analyseSeries(options.pattern, kept.map((r) => ({ date: r.takenAt, age: r.age, thresholds: r.thresholds })), {
+    normativeVersion: version, poplr: noTrend === null, ...(options.nperm !== undefined && { nperm: options.nperm }),
+  });
+  const ev = series.events!;
+  const last = (m: number[][]) => [...(m.at(-1) ?? [])];
+  const td = series.plr.td!;
+  return {
+    ...none,
+    events: {
+      baseline: [kept[0]!.id, kept[1]!.id], status: ev.current,
+      once: last(ev.flagged), twice: last(ev.repeated2), thrice: last(ev.repeated3),
+    },
+    noTrend,
+    poplr: noTrend === null && series.poplr?.td
+      ? { p: series.poplr.td.cslp, slopes: td.map((r) => r?.slope ?? null), slopeP: td.map((r) => r?.p ?? null) }
+      : null,
+    vfi: noTrend === null && series.glr
+      ? { ratePerYear: series.glr.vfi.slope, p: series.glr.vfi.p }
+      : null,
+  };
+}

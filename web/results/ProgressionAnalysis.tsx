@@ -1,0 +1,122 @@
+import { useMemo } from "react";
+import { msg } from "@lingui/core/macro";
+import { Plural, useLingui } from "@lingui/react/macro";
+import type { MessageDescriptor } from "@lingui/core";
+import { eyeProgression, type EyeProgression, type SeriesResult, type SetAsideReason } from "../../core/analytics/progression/eye-progression.ts";
+import type { EventStatus } from "../../core/analytics/progression/events.ts";
+import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
+import { Eye, type Pattern } from "../../core/model/enums.ts";
+import { progressionMapScene, eventTriangle, type EventMark } from "../../core/plots/progression-map.ts";
+import { resolveText } from "../../core/plots/message.ts";
+import { resolveColour } from "../../core/plots/palette.ts";
+import { noSlopeLabels } from "../../core/plots/progression.ts";
+import { eyeNames } from "../i18n/names.ts";
+import { useDateFormat } from "../i18n/format.ts";
+import { SceneView, usePlotTranslate } from "./SceneView.tsx";
+
+// The progression analysis beside the mean-defect chart (issue 20): per eye, GPA-style events against the baseline
+// pair, PoPLR's combined p-value with the map of per-location TD slopes, and the VFI trend, for the chart's pattern.
+// Results the analysis sets aside are counted with their reason.
+
+export const eventStatusNames: Record<EventStatus, MessageDescriptor> = {
+  none: msg`No progression`,
+  "possible progression": msg`Possible progression`,
+  "likely progression": msg`Likely progression`,
+};
+
+export const setAsideNames: Record<SetAsideReason, MessageDescriptor> = {
+  "other-eye-or-pattern": msg`other eye or pattern`,
+  "not-threshold": msg`not a complete threshold test`,
+  unreliable: msg`marked unreliable`,
+  "no-normative-database": msg`no normative database`,
+  "before-baseline": msg`before the baseline`,
+};
+
+const percent = (p: number) => (p < 0.001 ? "< 0.1" : (100 * p).toFixed(1));
+
+export function ProgressionAnalysis({ results, baseline, pattern }: { results: readonly SeriesResult[]; baseline: BaselineIds; pattern: Pattern }) {
+  const { t } = useLingui();
+  const analyses = useMemo(
+    () => [Eye.Right, Eye.Left].map((eye) => eyeProgression(results, { eye, pattern, baselineId: eye === Eye.Right ? baseline.right : baseline.left })),
+    [results, pattern, baseline.right, baseline.left],
+  );
+  return (
+    <div className="progression-analysis" data-testid="progression-analysis">
+      <h4>{t`Progression analysis`}</h4>
+      <div className="progression-analysis-eyes">
+        {analyses.map((a) => <EyeAnalysis key={a.eye} analysis={a} byId={results} />)}
+      </div>
+      <EventLegend />
+    </div>
+  );
+}
+
+function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: readonly SeriesResult[] }) {
+  const { t, i18n } = useLingui();
+  const translate = usePlotTranslate();
+  const format = useDateFormat();
+  const dateOf = (id: string) => format.date(byId.find((r) => r.id === id)!.takenAt);
+  const scene = useMemo(
+    () => (a.events ? progressionMapScene({
+      pattern: a.pattern, eye: a.eye, width: 300, height: 300, slopes: a.poplr?.slopes ?? null, slopeP: a.poplr?.slopeP ?? null,
+      once: a.events.once, twice: a.events.twice, thrice: a.events.thrice,
+    }) : null),
+    [a],
+  );
+  const reasons = new Map<SetAsideReason, number>();
+  for (const s of a.setAside) if (s.reason !== "other-eye-or-pattern") reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
+  const eye = i18n._(eyeNames[a.eye]);
+  return (
+    <section className="progression-eye" data-eye={a.eye} aria-label={eye}>
+      <h5>{eye}</h5>
+      {a.events ? (
+        <>
+          <dl className="progression-facts">
+            <dt>{t`Events (GPA)`}</dt>
+            <dd data-fact="events"><strong>{i18n._(eventStatusNames[a.events.status])}</strong></dd>
+            <dt>{t`Baseline pair`}</dt>
+            <dd className="num" data-fact="baseline">{dateOf(a.events.baseline[0])} · {dateOf(a.events.baseline[1])}</dd>
+            <dt>{t`PoPLR (TD)`}</dt>
+            <dd className="num" data-fact="poplr">{a.poplr ? t`p = ${percent(a.poplr.p)} %` : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate)}</dd>
+            <dt>{t`VFI trend`}</dt>
+            <dd className="num" data-fact="vfi">
+              {a.vfi ? t`${a.vfi.ratePerYear.toFixed(1)} %/year (p = ${percent(a.vfi.p)} %)` : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate)}
+            </dd>
+          </dl>
+          {scene && <SceneView scene={scene} />}
+        </>
+      ) : (
+        <p className="muted" data-fact="none">{t`No progression analysis: it needs at least 3 results of this pattern with a normative database.`}</p>
+      )}
+      <p className="muted small" data-fact="used">
+        <Plural value={a.used.length} one="# result analysed" other="# results analysed" />
+        {[...reasons].map(([reason, n]) => <span key={reason}>{" · "}{t`${n} set aside: ${i18n._(setAsideNames[reason])}`}</span>)}
+      </p>
+    </section>
+  );
+}
+
+const legendMarks: ReadonlyArray<[EventMark, MessageDescriptor]> = [
+  ["once", msg`deteriorated on the last result`],
+  ["twice", msg`on the last 2 results`],
+  ["thrice", msg`on the last 3 results`],
+];
+
+/** What the triangles and bold slopes of the maps mean (GPA: 3 or more locations on 2 results = possible, on 3 = likely). */
+function EventLegend() {
+  const { t, i18n } = useLingui();
+  return (
+    <ul className="progression-legend muted small">
+      {legendMarks.map(([mark, label]) => (
+        <li key={mark}>
+          <svg width="12" height="12" aria-hidden="true">
+            {eventTriangle(6, 6, 10, mark).map((n, i) => n.kind === "polyline" && (
+              <polygon key={i} points={n.points.join(",")} fill={n.fill ? resolveColour(n.fill) : "none"} stroke={n.stroke ? resolveColour(n.stroke) : "none"} strokeWidth={n.strokeWidth ?? 0} />
+            ))}
+          </svg>{" "}{i18n._(label)}
+        </li>
+      ))}
+      <li>{t`Bold: TD slope falling with p < 1 %. 3 or more locations on 2 results: possible progression; on 3: likely.`}</li>
+    </ul>
+  );
+}
