@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { apiToken, laneOf, logIn, pageApi, pointerDrag, screenshot, serverLanes, shownCardIds } from "./support.ts";
+import { apiToken, confirmMove, laneOf, logIn, pageApi, pointerDrag, screenshot, serverLanes, shownCardIds } from "./support.ts";
 
 // The appointment variant of the technician view against the stack with virtual headsets (project "live").
 // How a clinic gets it: the organisation's multi-tests plugin (PATCH /api/dev/organisation, admins, our design) lets
@@ -107,6 +107,7 @@ test("schedule an appointment with the wizard, reorder its examinations, drag it
   const to = (await laneOf(page, second).locator(".lane-cards").boundingBox())!;
   await pointerDrag(page, { x: from.x + from.width / 2, y: from.y + 20 }, { x: to.x + 120, y: to.y + to.height / 2 });
   await page.mouse.up();
+  await confirmMove(page, "appointment");
   await expect.poll(() => shownCardIds(page, second)).toEqual([appointment!.id]);
   await expect.poll(async () => (await appointmentsOf(page, second)).map((a) => a.id)).toEqual([appointment!.id]);
   expect(await appointmentsOf(page, first)).toEqual([]);
@@ -125,7 +126,10 @@ test("schedule an appointment with the wizard, reorder its examinations, drag it
   // The perimetry examination runs next; its live panel draws the examination's 24-2 locations.
   const live = laneOf(page, second).getByTestId("live-panel");
   await expect(live).toBeVisible({ timeout: RUN_MS / 2 });
-  await expect(live).toContainText("Perimetry · 24-2");
+  // It names the appointment's patient, the examination, its eye and pattern, and the room.
+  const patient = await pageApi<{ name: string; uniqueId: string }>(page, "GET", `patient?id=${appointment!.patientId}`);
+  await expect(live.getByTestId("patient-name")).toHaveText(`${patient.name} · ${patient.uniqueId}`);
+  await expect(live).toContainText(/Perimetry · (Right|Left) eye · 24-2 · Room 4/);
   await expect(live.getByRole("list", { name: "Legend" }).getByRole("listitem")).toHaveText(["Answered", "Not answered", "Presented"]);
   await expect.poll(() => live.locator("svg circle").count()).toBeGreaterThanOrEqual(54);
   await screenshot(page, "technician-appointment-running");

@@ -103,3 +103,19 @@ test("appointment variant: trash an appointment from its side panel (confirmed),
   await expect(page.locator(".toast", { hasText: "The appointment was restored." })).toBeVisible();
   await expect.poll(async () => ((await serverLanes(page)).find((l) => l.deviceSn === lane.deviceSn)!.appointments ?? []).map((x) => x.id)).toContain(a.id);
 });
+
+test("a manager is offered only what the server allows on the users page (no Admin role, no admin or own account to change)", async ({ page }) => {
+  await logInAs(page, "manager");
+  await page.goto("/admin");
+  const invite = page.getByRole("combobox", { name: "Role", exact: true });
+  await expect(invite.locator("option")).toHaveText([/^User/, /^Manager/]);
+  const adminRow = page.getByRole("row").filter({ hasText: "admin@" });
+  await expect(adminRow).toHaveCount(1);
+  await expect(adminRow.getByRole("combobox")).toHaveCount(0);
+  await expect(adminRow.getByRole("button", { name: /Delete/ })).toHaveCount(0);
+  const ownRow = page.getByRole("row").filter({ hasText: "manager@" });
+  await expect(ownRow.getByRole("button", { name: /Delete/ })).toHaveCount(0);
+  const userRow = page.getByRole("row").filter({ hasText: "user@demo" });
+  await expect(userRow.getByRole("combobox").locator("option")).toHaveText(["User", "Manager"]);
+  await expectAccessible(page);
+});

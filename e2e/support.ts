@@ -82,3 +82,14 @@ export async function pointerDrag(page: Page, from: { x: number; y: number }, to
   // The drag library settles on the last position before the drop.
   await page.mouse.move(to.x + 1, to.y, { steps: 2 });
 }
+
+/**
+ * "Delete and move actions need confirmation" (both seeds §5): after a drop the move waits for its dialog, which names
+ * the test and where it goes; this confirms it.
+ */
+export async function confirmMove(page: Page, item: "measurement" | "appointment" = "measurement") {
+  const dialog = page.getByRole("alertdialog", { name: `Move this ${item}?` });
+  await expect(dialog.getByTestId("test-subject")).toBeVisible();
+  await dialog.getByRole("button", { name: "Move", exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { laneOf, logIn, pageApi, pointerDrag, screenshot, serverLanes, shownCardIds } from "./support.ts";
+import { confirmMove, laneOf, logIn, pageApi, pointerDrag, screenshot, serverLanes, shownCardIds } from "./support.ts";
 
 // The technician view against the stack WITH virtual headsets (project "live" in playwright.config.ts: VR-0001 ...
 // VR-0004 connected, tests at E2E_LIVE_SPEED times real time). Each journey works on lanes of its own, so the order
@@ -254,6 +254,11 @@ test("drag a card by pointer to another lane; the server stores both lanes' new 
   await expect(laneOf(page, to).locator(".landing-bar")).toHaveAttribute("data-refused", "false");
   await screenshot(page, "technician-live-dragging");
   await page.mouse.up();
+  // Nothing moves before the confirmation, which says where it goes.
+  const ask = page.getByRole("alertdialog", { name: "Move this measurement?" });
+  await expect(ask).toContainText("It moves from Room 3 to place 2 in the queue of Room 4.");
+  expect((await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id)).toEqual(target);
+  await confirmMove(page);
   const expected = [target[0]!, moved, target[1]!];
   await expect.poll(() => shownCardIds(page, to)).toEqual(expected);
   await expect.poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id)).toEqual(expected);
@@ -273,6 +278,7 @@ test("move a card by keyboard to the lane below (space, arrow down, space); the 
   await page.keyboard.press("ArrowDown");
   await expect(laneOf(page, to)).toHaveAttribute("data-over", "true");
   await page.keyboard.press("Space");
+  await confirmMove(page);
   // The card joins the lane below, its cards keeping their order around it; the lane above keeps the other card.
   await expect.poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id).sort()).toEqual([...target, moved].sort());
   const stored = (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id);
@@ -292,6 +298,7 @@ test("a drop between a linked pair is refused: red landing mark, 'cannot drop he
   await expect(laneOf(page, to).locator(".landing-bar")).toHaveAttribute("data-refused", "true");
   await screenshot(page, "technician-live-refused-drop");
   await page.mouse.up();
+  await expect(page.getByRole("alertdialog", { name: "Drop not allowed" })).toContainText("no items between linked cards");
   const notice = page.locator(".toast", { hasText: "cannot drop here" });
   await expect(notice).toHaveText(/cannot drop here no items between linked cards/);
   // "'cannot drop here' (3 s)": it goes by itself.
@@ -321,6 +328,7 @@ test("a card dropped in front of a running pair lands after the pair; stop ends 
   await expect(mark).toHaveAttribute("data-refused", "false");
   await expect(laneOf(page, to).locator(".lane-cards > .landing-bar")).toHaveCount(1); // after the last card
   await page.mouse.up();
+  await confirmMove(page);
   await expect.poll(() => shownCardIds(page, to)).toEqual([right, left, moved]);
   await expect.poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id)).toEqual([right, left, moved]);
   await screenshot(page, "technician-live-drop-behind-running");
@@ -344,6 +352,7 @@ test("two people dragging across the same lanes at the same time end with the se
     const target = side === "before" ? laneOf(page, toSn).locator("[data-card-id]").first() : laneOf(page, toSn).locator("[data-card-id]").last();
     await pointerDrag(page, grip(await box(card)), over(await box(target), side));
     await page.mouse.up();
+    await confirmMove(page);
   };
   await Promise.all([drag(a, y, x, "before"), drag(b, x, y, "after")]);
   // One drop may be refused as stale (409 device_revision_conflict): that page refetches; live events bring the other.

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, logIn, screenshot } from "./support.ts";
+import { confirmMove, expectAccessible, logIn, screenshot } from "./support.ts";
 
 // The technician view against the real server (no virtual headsets in this run: the lanes are disconnected).
 // Each journey reads the lane order back from the API, so what the page shows is what the server stored.
@@ -22,6 +22,7 @@ async function liftMoveDrop(page: Page) {
   await page.keyboard.press("ArrowRight");
   await page.waitForTimeout(200);
   await page.keyboard.press("Space");
+  await confirmMove(page);
 }
 
 async function openTechnician(page: Page, username: "user" | "manager" = "user") {
@@ -115,6 +116,11 @@ test("a drop between a linked pair is refused with 'cannot drop here' and its hi
   await page.mouse.move(b.x + b.width / 2 + 10, b.y + b.height / 2, { steps: 12 });
   await page.mouse.up();
   await expect(page.getByText("cannot drop here no items between linked cards")).toBeVisible();
+  // The seeds' drop dialog: 'Drop not allowed'; 'no items between linked cards'.
+  const refused = page.getByRole("alertdialog", { name: "Drop not allowed" });
+  await expect(refused).toContainText("no items between linked cards");
+  await refused.getByRole("button", { name: "OK" }).click();
+  await expect(refused).toHaveCount(0);
   const after = (await lanes(page))[0]!.perimetries.map((m) => m.id);
   expect(after).toEqual(queue.map((m) => m.id));
 });

@@ -11,6 +11,9 @@ export const isSessionExpiryStatus = (status: number): boolean => status > 400 &
  * conflict refetches devices (scheduling seed §4), a wrong password is "Login failed.", a stale reset link is 'link
  * expired' (accounts seed §7). Our reading; the seed's blanket rule would log a user out for a lost drag race. */
 export const HANDLED_BY_CALLER: ReadonlySet<string> = new Set([
+  // 403: the caller's role may not do this; the session is as valid as before (issue 21: a manager refused an admin
+  // action was logged out). The screen says it could not be done.
+  "forbidden",
   "device_revision_conflict",
   "invalid_credentials",
   "user_not_found",

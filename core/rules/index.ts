@@ -31,3 +31,4 @@ export * from "./birthdate-filter.ts"; // birthdateFilterOptions, birthdateFilte
 export * from "./regulatory-region.ts"; // euCountryCodes, regulatoryRegionForCountry
 export * from "./patient-form.ts"; // validatePatientForm, patientPayload
 export * from "./login.ts"; // validateLogin, loginCredentials
+export * from "./user-admin.ts"; // grantableRoles, inviteRefusal, roleChangeRefusal, deleteRefusal

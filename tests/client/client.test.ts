@@ -69,7 +69,7 @@ describe("session (accounts seed §4 'Login', 'Session')", () => {
   });
 
   it("'any 4xx response above 400 and below 500 shows the session-expired dialog and redirects to /login'", async () => {
-    const api = fakeApi({ checkToken: () => claims, "device.all": fail(403, "forbidden") });
+    const api = fakeApi({ checkToken: () => claims, "device.all": fail(401, "unauthorized") });
     const { client, storage, navigations } = setup(api);
     await client.start();
     await expect(client.fetch(CacheKey.Devices, {})).rejects.toBeInstanceOf(ApiError);

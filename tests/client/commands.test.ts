@@ -35,7 +35,11 @@ describe("session expiry rule (accounts seed §4)", () => {
   it("'any 4xx response above 400 and below 500' ends the session", () => {
     expect([400, 401, 403, 404, 499, 500].map(isSessionExpiryStatus)).toEqual([false, true, true, true, true, false]);
     expect(endsSession("device.all", err(401, "unauthorized"))).toBe(true);
-    expect(endsSession("patient.all", err(403, "forbidden"))).toBe(true);
+    expect(endsSession("patient.all", err(403))).toBe(true);
+  });
+  it("except a 403 forbidden (our reading, issue 21): the role may not do this one thing, the session stays", () => {
+    expect(endsSession("user.delete", err(403, "forbidden"))).toBe(false);
+    expect(endsSession("user.update", err(403, "forbidden"))).toBe(false);
   });
   it("'A token-expired or token-verification-error event' ends it", () => {
     expect(endsSession("device.all", err(401, "token_expired"))).toBe(true);

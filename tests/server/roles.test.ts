@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Role } from "../../core/model/enums.ts";
+import { deleteRefusal, roleChangeRefusal } from "../../core/rules/user-admin.ts";
 import { call, fakeHeadset, liveSocket, login, raw, startTestServer, type TestServer } from "./harness.ts";
 
 // Roles and sessions, enforced by the server: "Managers can access the users page: invite by e-mail, change roles,
@@ -44,6 +46,23 @@ describe("roles, sessions and the login rate limit", () => {
     expect((await call(base, "user.update", { query: { id: user.id }, body: { role: "admin" } }, manager)).status).toBe(403);
     expect((await call(base, "user.invite", { body: { emails: ["boss@demo.test"], role: "admin" } }, manager)).status).toBe(403);
     expect((await call(base, "user.update", { query: { id: "nobody" }, body: { role: "user" } }, manager)).status).toBe(404);
+  });
+
+  it("answers a manager exactly as core/rules/user-admin says (the users page offers only what these allow)", async () => {
+    const manager = await login(base, "manager");
+    const users = (await call(base, "user.all", {}, manager)).data;
+    const me = users.find((u) => u.username === "manager")!;
+    const actor = { id: me.id, role: me.role };
+    for (const target of users) {
+      for (const role of new Set([target.role, Role.Admin])) {
+        const allowed = roleChangeRefusal(actor, target, role) === null;
+        const answer = await call(base, "user.update", { query: { id: target.id }, body: { role } }, manager);
+        expect([target.username, role, answer.status]).toEqual([target.username, role, allowed ? 200 : 403]);
+      }
+      // Only the refused deletes are tried (an allowed one would delete the demo account).
+      if (deleteRefusal(actor, target) !== null) expect((await call(base, "user.delete", { query: { id: target.id } }, manager)).status).toBe(403);
+    }
+    expect(users.some((u) => deleteRefusal(actor, u) === "admin-account")).toBe(true);
   });
 
   it("a newer login of the same user ends the older live session with another_session_opened", async () => {

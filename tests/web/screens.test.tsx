@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 
 vi.mock("@lingui/core/macro", () => import("./lingui-shim.tsx"));
 vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
@@ -220,6 +220,36 @@ describe("users page", () => {
     fireEvent.change(screen.getByLabelText(/E-mail addresses/), { target: { value: "new@x.org, old@x.org" } });
     await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Send invitations" })); });
     expect(screen.getByText(/Some users were already invited or registered \(old@x.org\)/)).toBeTruthy();
+  });
+});
+
+describe("users page offers a manager only what the server allows (core/rules/user-admin)", () => {
+  it("no Admin role to grant, no role change or delete for an admin or for oneself; a refused call keeps the session", async () => {
+    const users = [
+      { id: "u-admin", email: "admin@clinic.example", username: "admin", role: "admin", status: "active" },
+      { id: "u-me", email: "manager@clinic.example", username: "manager", role: "manager", status: "active" },
+      { id: "u-user", email: "user@clinic.example", username: "user", role: "user", status: "active" },
+    ];
+    const { api } = fakeApi({
+      "user.all": () => users,
+      "user.delete": () => { throw new ApiError({ status: 403, responseType: "forbidden", message: "Managers cannot delete an admin" }); },
+    });
+    const { client } = renderRoutes([{ path: "/", element: <UsersPage /> }], "/", api, tokenFor("manager"));
+    const invite = screen.getByRole("combobox", { name: "Role" }) as HTMLSelectElement;
+    expect([...invite.options].map((o) => o.value)).toEqual(["user", "manager"]);
+    const rows = await screen.findAllByRole("row");
+    const row = (email: string) => rows.find((r) => r.textContent?.includes(email))!;
+    expect(within(row("admin@clinic.example")).queryByRole("combobox")).toBeNull();
+    expect(within(row("admin@clinic.example")).queryByRole("button", { name: /Delete/ })).toBeNull();
+    expect(within(row("manager@clinic.example")).queryByRole("button", { name: /Delete/ })).toBeNull();
+    const userRole = within(row("user@clinic.example")).getByRole("combobox") as HTMLSelectElement;
+    expect([...userRole.options].map((o) => o.value)).toEqual(["user", "manager"]);
+    expect(within(row("user@clinic.example")).getByRole("button", { name: "Delete user@clinic.example" })).toBeTruthy();
+    // Should the server still refuse (403 forbidden), the manager stays logged in and is told.
+    fireEvent.click(within(row("user@clinic.example")).getByRole("button", { name: "Delete user@clinic.example" }));
+    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Delete user" })); });
+    await waitFor(() => expect(client.session.status).toBe("logged-in"));
+    expect(client.session.dialog).toBeNull();
   });
 });
 

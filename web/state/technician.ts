@@ -3,6 +3,7 @@ import type { FormMode } from "../../core/rules/form-context.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { Examination } from "../../core/model/examination.ts";
 import type { LaneTest } from "../../core/scheduling/next-test.ts";
+import type { Drop } from "../../core/scheduling/drop-plan.ts";
 
 // Technician-view state that core/client does not hold: the measurement form the technician has open.
 
@@ -34,3 +35,18 @@ export interface TrashRequest {
 }
 
 export const trashRequestAtom = atom<TrashRequest | null>(null);
+
+/** A planned move waiting for its confirmation ("Delete and move actions need confirmation", both seeds §5). */
+export interface MoveRequest {
+  readonly item: "measurement" | "appointment";
+  readonly drop: Drop;
+  readonly test: LaneTest;
+  readonly fromSn: string;
+  readonly toSn: string;
+  /** 1-based place in the destination lane after the move. */
+  readonly position: number;
+}
+
+export const moveRequestAtom = atom<MoveRequest | null>(null);
+/** A drop the planner refused (between linked cards): the 'Drop not allowed' dialog is open. */
+export const dropRefusedAtom = atom(false);

@@ -18,6 +18,11 @@ import { AppointmentPanel } from "./AppointmentPanel.tsx";
 import { useLaneRendering } from "./lane-rendering.ts";
 import { useNotify } from "../ui/notifications.ts";
 import type { ClickerDisconnectedData } from "../../core/model/live-data.ts";
+import { useSetAtom } from "jotai";
+import type { Appointment } from "../../core/model/appointment.ts";
+import type { Measurement } from "../../core/model/measurement.ts";
+import { appointmentTest, measurementTest } from "../../core/scheduling/next-test.ts";
+import { dropRefusedAtom, moveRequestAtom } from "../state/technician.ts";
 
 // Sensor options are module constants: new objects on each render would rebuild dnd-kit's sensors and re-render every
 // card that uses its context (bench:technician measured ~1,000 card renders per second from that alone).
@@ -132,6 +137,8 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
     onDragCancel: ({ active }) => t`Moving ${nameOf(active.id)} was cancelled.`,
   };
 
+  const setMoveRequest = useSetAtom(moveRequestAtom);
+  const setDropRefused = useSetAtom(dropRefusedAtom);
   const reset = () => { setActiveId(null); setOverLane(null); setLanding(null); };
   const onDragStart = (e: DragStartEvent) => setActiveId(String(e.active.id));
   const onDragOver = (e: DragOverEvent) => setOverLane((e.over?.data.current as DropData | undefined)?.deviceId ?? null);
@@ -146,12 +153,31 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
     const index = plan.outcome === "moved" ? landingIndex(plan.before.to.items, plan.after.to.items) : destination.index;
     setLanding((l) => (l && l.deviceId === destination.deviceId && l.index === index && l.refused === refused ? l : { deviceId: destination.deviceId, index, refused }));
   };
-  // core/client plans the drop, applies the order at once, sends it with the revisions, refetches on a conflict and
-  // flashes the lanes on other failures; a refused drop comes back as its 'cannot drop here' notice.
+  // "Delete and move actions need confirmation": a planned move waits for MoveDialogs; a refused one opens 'Drop not
+  // allowed' beside core/client's 'cannot drop here' notice. Once confirmed, core/client applies the order at once,
+  // sends it with the revisions, refetches on a conflict and flashes the lanes on other failures.
   const onDragEnd = (e: DragEndEvent) => {
     reset();
     const drop = dropOf(e, laneLength);
-    if (drop) void (byAppointment() ? client.moveAppointment(drop) : client.moveMeasurement(drop));
+    if (!drop) return;
+    const views = client.devices();
+    const plan = byAppointment() ? planDrop<{ id: string }>(views.map(appointmentLane), drop) : planDrop<{ id: string }>(views.map(measurementLane), drop);
+    if (plan.outcome === "refused") {
+      setDropRefused(true);
+      void (byAppointment() ? client.moveAppointment(drop) : client.moveMeasurement(drop));
+      return;
+    }
+    if (plan.outcome !== "moved") return;
+    const snOf = (deviceId: string) => views.find((v) => v.device.id === deviceId)?.device.deviceSn ?? deviceId;
+    const moved = views.flatMap((v) => (byAppointment() ? v.device.appointments ?? [] : v.device.perimetries) as ReadonlyArray<Measurement | Appointment>)
+      .find((x) => x.id === plan.movedId);
+    const test = moved === undefined ? null : "examinations" in moved ? appointmentTest(moved) : measurementTest(moved);
+    if (!test) return;
+    setMoveRequest({
+      item: byAppointment() ? "appointment" : "measurement", drop, test,
+      fromSn: snOf(drop.source.deviceId), toSn: snOf(plan.after.to.deviceId),
+      position: plan.after.to.items.findIndex((x) => x.id === plan.movedId) + 1,
+    });
   };
 
   return (

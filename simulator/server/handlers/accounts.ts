@@ -1,3 +1,4 @@
+import { deleteRefusal, inviteRefusal, roleChangeRefusal, userAdminRefusalText, type UserAdminRefusal } from "../../../core/rules/user-admin.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { Role } from "../../../core/model/enums.ts";
 import { isStrongPassword, passwordProblems } from "../../../core/rules/password.ts";
@@ -20,7 +21,12 @@ import type { Queryable } from "../db/database.ts";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 const requireManager = (claims: TokenClaims) => {
-  if (claims.role !== Role.Manager) throw forbidden("Only managers administer users");
+  if (claims.role !== Role.Manager) throw forbidden(userAdminRefusalText["managers-only"]);
+};
+
+/** core/rules/user-admin: the screens offer only what these allow. */
+const refuse = (refusal: UserAdminRefusal | null) => {
+  if (refusal !== null) throw forbidden(userAdminRefusalText[refusal]);
 };
 
 const checkPassword = (password: string, field: string) => {
@@ -163,7 +169,7 @@ export const accountHandlers: SomeHandlers<
     const { ctx } = call;
     const claims = claimsOf(call);
     requireManager(claims);
-    if (call.body.role === Role.Admin) throw forbidden("Managers cannot grant the admin role");
+    refuse(inviteRefusal(claims.role, call.body.role));
     const emails = call.body.emails.map((e) => e.trim().toLowerCase());
     if (emails.length === 0) throw invalid("body.emails", "at least one e-mail address is needed");
     emails.forEach((e, i) => {
@@ -222,8 +228,7 @@ export const accountHandlers: SomeHandlers<
     requireManager(claims);
     const target = await users.userById(call.ctx.db, call.query.id);
     if (!target || target.organisationId !== claims.organisationId) throw notFound("User");
-    if (target.id === claims.sub) throw forbidden("You cannot change your own role");
-    if (target.role === Role.Admin || call.body.role === Role.Admin) throw forbidden("Managers cannot grant or take the admin role");
+    refuse(roleChangeRefusal({ id: claims.sub, role: claims.role }, target, call.body.role));
     await write(call.ctx, (tx) => tx.query("update users set role = $2 where id = $1", [target.id, call.body.role]));
     call.ctx.forgetUser(target.id);
     return { data: users.toUser({ ...target, role: call.body.role }) };
@@ -233,8 +238,7 @@ export const accountHandlers: SomeHandlers<
     requireManager(claims);
     const target = await users.userById(call.ctx.db, call.query.id);
     if (!target || target.organisationId !== claims.organisationId) throw notFound("User");
-    if (target.id === claims.sub) throw forbidden("You cannot delete your own account");
-    if (target.role === Role.Admin) throw forbidden("Managers cannot delete an admin");
+    refuse(deleteRefusal({ id: claims.sub, role: claims.role }, target));
     await write(call.ctx, (tx) => tx.query("delete from users where id = $1", [target.id]));
     call.ctx.forgetUser(target.id);
     call.ctx.live.endUser(target.id);

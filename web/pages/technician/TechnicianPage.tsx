@@ -13,6 +13,7 @@ import { Lanes } from "../../technician/Lanes.tsx";
 import { MeasurementFormDialog } from "../../technician/MeasurementFormDialog.tsx";
 import { ExaminationWizard } from "../../technician/ExaminationWizard.tsx";
 import { TrashDialog } from "../../technician/TrashDialog.tsx";
+import { MoveDialogs } from "../../technician/MoveDialogs.tsx";
 import { socketStateNames } from "../../technician/names.ts";
 import "../../technician/technician.css";
 
@@ -63,6 +64,7 @@ export default function TechnicianPage() {
       {form && <MeasurementFormDialog request={form} />}
       {wizard && <ExaminationWizard request={wizard} />}
       <TrashDialog />
+      <MoveDialogs />
     </div>
   );
 }

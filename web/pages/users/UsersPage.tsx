@@ -17,8 +17,8 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
 import { HeadsetsSection } from "./HeadsetsSection.tsx";
+import { deleteRefusal, grantableRoles, roleChangeRefusal } from "../../../core/rules/user-admin.ts";
 
-const roles: Role[] = ["user", "manager", "admin"];
 
 /** Addresses typed into the invite box: separated by commas, semicolons, spaces or lines; duplicates dropped. */
 export const parseEmails = (text: string): string[] => [...new Set(text.split(/[\s,;]+/).map((e) => e.trim().toLowerCase()).filter(Boolean))];
@@ -49,8 +49,11 @@ function ManagerUsers() {
   const users = useCachedQuery(CacheKey.Users, {});
   const reloadUsers = () => void client.refetch(CacheKey.Users);
   const [deleting, setDeleting] = useState<User | null>(null);
-  // The invite form's selector shows each role's hint; the table's compact selectors name the role only.
-  const roleOptions = roles.map((r) => ({ value: r, label: i18n._(roleNames[r]), hint: i18n._(roleHints[r]) }));
+  // Only what the server allows is offered (core/rules/user-admin): a manager grants neither takes the admin role,
+  // re-roles or deletes neither their own account nor an admin's. The invite form's selector shows each role's hint;
+  // the table's compact selectors name the role only.
+  const actor = { id: me?.sub ?? "", role: me?.role ?? "user" } as const;
+  const roleOptions = grantableRoles(actor.role).map((r) => ({ value: r, label: i18n._(roleNames[r]), hint: i18n._(roleHints[r]) }));
   const roleNamesOnly = roleOptions.map(({ value, label }) => ({ value, label }));
 
   const changeRole = async (user: User, role: Role) => {
@@ -90,17 +93,20 @@ function ManagerUsers() {
             <tbody>
               {users.data.map((u) => {
                 const self = u.email === me?.email;
+                const target = { id: self ? actor.id : u.id, role: u.role };
+                const canRerole = roleChangeRefusal(actor, target) === null;
+                const canDelete = deleteRefusal(actor, target) === null;
                 return (
                   <tr key={u.id}>
                     <td>{u.email}</td>
                     <td>{u.username ?? "–"}</td>
                     <td>{u.status === "invited" ? t`Invited` : t`Active`}</td>
                     <td style={{ minWidth: 220 }}>
-                      {self ? i18n._(roleNames[u.role]) : (
+                      {!canRerole ? i18n._(roleNames[u.role]) : (
                         <Select<Role> label={t`Role of ${u.email}`} hideLabel value={u.role} options={roleNamesOnly} onChange={(r) => void changeRole(u, r)} />
                       )}
                     </td>
-                    <td>{!self && <button type="button" className="btn btn-danger" aria-label={t`Delete ${u.email}`} onClick={() => setDeleting(u)}>{t`Delete`}</button>}</td>
+                    <td>{canDelete && <button type="button" className="btn btn-danger" aria-label={t`Delete ${u.email}`} onClick={() => setDeleting(u)}>{t`Delete`}</button>}</td>
                   </tr>
                 );
               })}
