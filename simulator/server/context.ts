@@ -3,6 +3,7 @@ import type { RateLimit } from "./auth/rate-limit.ts";
 import type { TokenClaims, TokenSigner } from "./auth/token.ts";
 import type { LiveHub } from "./live/hub.ts";
 import type { DeviceHub } from "./device/hub.ts";
+import type { PresenceBook } from "./device/presence.ts";
 
 // What every handler and socket may use. Time comes from `now` so tests can move it (token expiry, rate windows).
 
@@ -32,6 +33,8 @@ export interface ServerContext {
   readonly signer: TokenSigner;
   readonly live: LiveHub;
   readonly devices: DeviceHub;
+  /** Headsets' battery and last-seen as heard, ahead of the database (written every few seconds). */
+  readonly presence: PresenceBook;
   readonly loginLimit: RateLimit;
   readonly settings: ServerSettings;
   /** The package version (GET version). */

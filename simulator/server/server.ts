@@ -23,6 +23,10 @@ import { staticSite } from "./http/static.ts";
 import { sameOrigin, setApiHeaders, setSiteHeaders } from "./http/browser-guard.ts";
 import { acceptBrowserSocket } from "./live/browser-socket.ts";
 import { liveHub } from "./live/hub.ts";
+import { presenceBook } from "./device/presence.ts";
+
+/** How often the headsets' heard battery and last-seen are written to the database (device/presence.ts). */
+const PRESENCE_FLUSH_MS = 5_000;
 import { userById } from "./store/users.ts";
 
 // The clinic server: HTTP API under /api/, the browsers' live socket /api/ws, the headsets' socket /device, and the
@@ -90,6 +94,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const settingsIn = { ...defaults, ...options.settings };
   const live = liveHub();
   const devices = deviceHub(db, settingsIn.commandTimeoutMs);
+  const presence = presenceBook(db, PRESENCE_FLUSH_MS);
   let settings = settingsIn;
 
   // Accounts read on every authenticated call; kept for a moment and dropped on every write to a user row
@@ -109,6 +114,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     signer,
     live,
     devices,
+    presence,
     loginLimit: loginRateLimit(settingsIn.loginFailuresAllowed, settingsIn.loginWindowMs),
     get settings() {
       return settings;
@@ -211,6 +217,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       headsets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await presence.close();
       await db.close();
     },
   };

@@ -426,6 +426,29 @@ export const contractSuite = (backend: Backend) =>
       await refusing.close();
     });
 
+    it("heartbeats: browsers hear a battery change, not a beat that changes nothing; device/all shows the battery heard at once; the disconnect stores it", async () => {
+      const d = (await devices())[1]!;
+      const headset = await fakeHeadset(server, d.deviceSn, { ack: "ok" });
+      await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn));
+      const beat = (vr: number) => headset.send({ type: "heartbeat", battery: { vr, clicker: 40, vrCharging: false, clickerCharging: false } });
+      const batteryUpdate = (vr: number) => isEvent("device", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === vr);
+      beat(61);
+      await live.next(batteryUpdate(61));
+      const mark = live.messages.length;
+      beat(61);
+      beat(61);
+      beat(62);
+      await live.next(batteryUpdate(62), 5000, mark);
+      const updates = live.messages.slice(mark).filter(isEvent("device", "update", (e) => e.deviceSn === d.deviceSn));
+      expect(updates).toHaveLength(1); // only the change to 62
+      const listed = (await devices()).find((x) => x.deviceSn === d.deviceSn)!;
+      expect([listed.battery.vr.level, listed.battery.clicker.level, listed.connection]).toEqual([62, 40, "CONNECTED"]);
+      await headset.close();
+      await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "DISCONNECTED"), 5000, mark);
+      const stored = await server.db.query<{ battery: { vr: { level: number } }; connection: string }>("select battery, connection from devices where device_sn = $1", [d.deviceSn]);
+      expect([stored[0]!.battery.vr.level, stored[0]!.connection]).toEqual([62, "DISCONNECTED"]);
+    });
+
     it("headset enrolment (issue 15): a manager enrols a serial once, lists, renames, enrols again and revokes; the secret is shown once", async () => {
       const issued = await o("device.enrol", { body: { deviceSn: " VR-C100 ", alias: "Room C", secret: "credential" } });
       expect(issued.headset).toMatchObject({ deviceSn: "VR-C100", alias: "Room C", state: "enrolled", revokedAt: null, connection: "DISCONNECTED" });

@@ -15,9 +15,10 @@ import { admit, stillAdmitted } from "./handshake.ts";
 
 // /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial and its credential
 // or pairing code (handshake.ts decides); the server answers welcome, its queue and stand-alone setting, or refused and
-// closes. A headset delivers results only for what is queued on it and its own stand-alone runs. Heartbeats (battery),
-// statuses, progress and results update the database and go out as live events to the browsers of the device's organisation. Messages are handled one at a time
-// in arrival order.
+// closes. A headset delivers results only for what is queued on it and its own stand-alone runs. Statuses, connection
+// changes and results update the database and go out as live events to the browsers of the device's organisation;
+// heartbeats (battery, last seen) stay in memory (presence.ts) and progress is fanned out as it comes, neither waits for
+// the database. Messages are handled one at a time in arrival order.
 
 const batteryOf = (b: { vr: number | null; clicker: number | null; vrCharging: boolean; clickerCharging: boolean }): DeviceBattery => ({
   vr: { level: b.vr, charging: b.vrCharging },
@@ -33,7 +34,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
   const setConnection = async (connection: "CONNECTED" | "DISCONNECTED") => {
     if (!device) return;
     // The status stays as last reported; the socket closing is what sets notconnected.
-    await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { connection }));
+    await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...ctx.presence.heard(device!.deviceSn), connection }));
     ctx.live.publish(device.organisationId, { type: "connection", operation: "update", data: { deviceSn: device.deviceSn, connection }, deviceSn: device.deviceSn });
     await publishDevice();
   };
@@ -47,7 +48,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
   const publishDevice = async () => {
     if (!device) return;
     const row = await deviceBySnAnywhere(ctx.db, device.deviceSn);
-    if (row) ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(row), deviceSn: row.deviceSn });
+    if (row) ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(ctx.presence.overlay(row)), deviceSn: row.deviceSn });
   };
 
   let refused = false;
@@ -94,9 +95,15 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     const sn = device.deviceSn;
     const org = device.organisationId;
     switch (m.type) {
-      case "heartbeat":
-        await ctx.db.transaction((tx) => recordLiveState(tx, sn, { battery: batteryOf(m.battery), connection: "CONNECTED", lastSeen: nowIso(ctx) }));
-        return publishDevice();
+      case "heartbeat": {
+        // In memory only (presence.ts); browsers hear of it when the battery changed. Connection changes are the
+        // silence watchdog's and the socket's (written at once).
+        const battery = batteryOf(m.battery);
+        const lastSeen = nowIso(ctx);
+        if (ctx.presence.heartbeat(sn, battery, lastSeen))
+          ctx.live.publish(org, { type: "device", operation: "update", data: { deviceSn: sn, battery, lastSeen }, deviceSn: sn });
+        return;
+      }
       case "status":
         await ctx.db.transaction((tx) => recordLiveState(tx, sn, { status: m.status, lastSeen: nowIso(ctx) }));
         return publishDevice();
@@ -196,7 +203,8 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       if (!device) return;
       ctx.devices.detach(device.deviceSn, socket);
       if (ctx.devices.isConnected(device.deviceSn)) return; // a newer connection took over
-      await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { connection: "DISCONNECTED", status: "notconnected" })).catch(() => undefined);
+      const heard = ctx.presence.heard(device.deviceSn);
+      await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...heard, connection: "DISCONNECTED", status: "notconnected" })).catch(() => undefined);
       ctx.live.publish(device.organisationId, {
         type: "connection",
         operation: "update",

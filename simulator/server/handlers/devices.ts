@@ -52,7 +52,7 @@ export const deviceHandlers: SomeHandlers<
   "device.all": async (call) => {
     const org = claimsOf(call).organisationId;
     const out = [];
-    for (const row of await devices.deviceRows(call.ctx.db, org)) out.push(await devices.withQueues(call.ctx.db, org, row));
+    for (const row of await devices.deviceRows(call.ctx.db, org)) out.push(await devices.withQueues(call.ctx.db, org, call.ctx.presence.overlay(row)));
     return { data: out };
   },
   "device.update": async (call) => {
@@ -65,7 +65,7 @@ export const deviceHandlers: SomeHandlers<
       const data = await write(call.ctx, async (tx, fx) => {
         await devices.setAlias(tx, d.id, alias);
         const row = (await devices.deviceById(tx, org, d.id))!;
-        fx.event(org, "device", "update", devices.deviceChange(row), d.deviceSn);
+        fx.event(org, "device", "update", devices.deviceChange(call.ctx.presence.overlay(row)), d.deviceSn);
         return devices.withQueues(tx, org, row);
       });
       return { data };
@@ -107,7 +107,7 @@ export const deviceHandlers: SomeHandlers<
         data = { id, deviceSn: sn, config, createdAt: now };
       }
       fx.standaloneChanged(sn);
-      fx.event(org, "device", "update", devices.deviceChange((await devices.deviceBySn(tx, org, sn))!), sn);
+      fx.event(org, "device", "update", devices.deviceChange(call.ctx.presence.overlay((await devices.deviceBySn(tx, org, sn))!)), sn);
       return data;
     });
     return result === null ? { data: null, responseType: "device_standalone_unset" } : { data: result };

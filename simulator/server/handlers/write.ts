@@ -49,7 +49,7 @@ const writeOnce = async <T>(ctx: ServerContext, work: (tx: Queryable, fx: Effect
     for (const sn of lanes) {
       await bumpRevision(tx, sn);
       const row = await deviceBySnAnywhere(tx, sn);
-      if (row) fx.event(row.organisationId, "device", "update", deviceChange(row), sn);
+      if (row) fx.event(row.organisationId, "device", "update", deviceChange(ctx.presence.overlay(row)), sn);
     }
     return v;
   });
