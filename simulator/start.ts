@@ -8,6 +8,7 @@ import { startHeadsets } from "./headset/index.ts";
 import { ConfigError, readConfig } from "./server/config.ts";
 import { ensureDevices, generatedPassword, seedDemo, setDemoPasswords } from "./server/demo/seed.ts";
 import { startServer } from "./server/server.ts";
+import { StartupError } from "./server/db/open.ts";
 import { pairingCodesFor } from "./server/device/enrolment.ts";
 
 const main = async () => {
@@ -63,6 +64,7 @@ const main = async () => {
 };
 
 main().catch((e: unknown) => {
-  console.error(e instanceof ConfigError ? `Isopter: ${e.message}` : e);
+  // Configuration and start-up failures are one line naming what and why; anything else is a bug, shown whole.
+  console.error(e instanceof ConfigError || e instanceof StartupError ? `Isopter: ${e.message}` : e);
   process.exit(1);
 });

@@ -10,6 +10,8 @@ export interface Queryable {
 export interface Database extends Queryable {
   /** Runs `work` in one transaction; resolves only once the commit is durable (flushed to the data directory). */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `work`'s reads on one snapshot of the database (what was committed when it began), writing nothing. */
+  snapshot<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

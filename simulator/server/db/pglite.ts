@@ -1,7 +1,7 @@
-import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Database, Queryable, Row } from "./database.ts";
+import { checkDataDir, lockDataDir, StartupError } from "./data-dir.ts";
 
 // Embedded PostgreSQL (WASM). PGlite starts postgres with fsync off, but every commit still write()s the WAL into the
 // data directory through Node's fs, so an acknowledged write survives SIGKILL of this process (not a power cut).
@@ -9,10 +9,19 @@ import type { Database, Queryable, Row } from "./database.ts";
 // answering: with relaxedDurability false it is awaited.
 
 export const openPglite = async (dataDir: string | undefined): Promise<Database> => {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // One server per data directory (data-dir.ts): checked and locked before PGlite touches it.
+  if (dataDir) checkDataDir(dataDir);
+  const unlock = dataDir ? lockDataDir(dataDir) : () => undefined;
   // pg_trgm: the patient search's trigram index (migration 009); PostgreSQL ships it in its contrib package.
   const options = { relaxedDurability: false, extensions: { pg_trgm } };
-  const pg = await PGlite.create(dataDir ? { dataDir, ...options } : options);
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dataDir ? { dataDir, ...options } : options);
+  } catch (e) {
+    unlock();
+    const cause = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}` : String(e);
+    throw new StartupError(`cannot open DATA_DIR ${dataDir ?? "(in memory)"}: corrupt or unreadable data directory (${cause.split("\n")[0]})`);
+  }
   const asQueryable = (q: Pick<PGlite, "query">): Queryable => ({
     async query<R extends Row>(sql: string, params: ReadonlyArray<unknown> = []) {
       const result = await q.query<R>(sql, params as unknown[]);
@@ -28,11 +37,17 @@ export const openPglite = async (dataDir: string | undefined): Promise<Database>
       await pg.syncToFs();
       return value;
     },
+    // PGlite runs one statement at a time, so a transaction's reads all see the same state.
+    snapshot: (work) => pg.transaction((tx) => work(asQueryable(tx))),
     async exec(sql) {
       await pg.exec(sql);
     },
     async close() {
-      await pg.close();
+      try {
+        await pg.close();
+      } finally {
+        unlock();
+      }
     },
   };
 };

@@ -12,6 +12,7 @@ import { nowIso, write } from "../handlers/write.ts";
 import { Failure } from "../http/failure.ts";
 import { log } from "../log.ts";
 import { admit, stillAdmitted } from "./handshake.ts";
+import { isDatabaseUnavailable } from "../db/faults.ts";
 
 // /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial and its credential
 // or pairing code (handshake.ts decides); the server answers welcome, its queue and stand-alone setting, or refused and
@@ -195,7 +196,15 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
         }
         await handle(decoded.success);
       })
-      .catch((e) => log.warn("device_message_failed", { device: device?.deviceSn, error: e }));
+      .catch((e) => {
+        // The database away: the headset keeps its results in its outbox and sends them again; one before its welcome
+        // is asked to come back later (1013 try again later). The pool logs the outage once.
+        if (isDatabaseUnavailable(e)) {
+          if (!device) socket.close(1013, "database unavailable");
+          return;
+        }
+        log.warn("device_message_failed", { device: device?.deviceSn, error: e });
+      });
   });
   socket.on("close", () => {
     clearInterval(watchdog);

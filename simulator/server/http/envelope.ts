@@ -29,7 +29,7 @@ export const RETRY_AFTER_SECONDS = 2;
 /** An unexpected error: 503 with Retry-After while the database is away, else 500; one log line either way. */
 export const answerFault = (res: ServerResponse, e: unknown, what: string) => {
   if (isDatabaseUnavailable(e)) {
-    log.warn("database_unavailable", { request: what, error: e });
+    // The database layer logs the outage once when it starts and once when it ends, not once per request.
     if (!res.headersSent)
       sendFailure(res, "unavailable", "The database is not reachable; try again in a moment", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
     return;
