@@ -11,7 +11,7 @@ import { decode, decodeJson } from "../../core/model/decode.ts";
 import { Role } from "../../core/model/enums.ts";
 import type { ServerContext } from "../server/context.ts";
 import { sendOk } from "../server/http/envelope.ts";
-import { Failure } from "../server/http/failure.ts";
+import { Failure, refusedToken } from "../server/http/failure.ts";
 import { readBodyText } from "../server/http/request-body.ts";
 import { deviceBySn, deviceRows, insertDevice, withQueues } from "../server/store/devices.ts";
 import { newId } from "../server/store/ids.ts";
@@ -37,7 +37,7 @@ const staff = async (ctx: ServerContext, req: IncomingMessage) => {
   const match = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "");
   if (!match?.[1]) throw new Failure("unauthorized", "A bearer token is required");
   const check = await ctx.authenticate(match[1]);
-  if (!check.ok) throw new Failure(check.reason, check.reason === "token_expired" ? "The session has expired" : "The token could not be verified");
+  if (!check.ok) throw refusedToken(check);
   if (check.claims.role !== Role.Admin && check.claims.role !== Role.Manager) throw new Failure("forbidden", "Admins and managers only");
   return check.claims;
 };

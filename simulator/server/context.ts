@@ -1,5 +1,6 @@
 import type { Database } from "./db/database.ts";
-import type { RateLimit } from "./auth/rate-limit.ts";
+import type { AttemptLimits } from "./auth/limits.ts";
+import type { SessionEnd, SessionStore } from "./auth/sessions.ts";
 import type { TokenClaims, TokenSigner } from "./auth/token.ts";
 import type { LiveHub } from "./live/hub.ts";
 import type { DeviceHub } from "./device/hub.ts";
@@ -12,9 +13,14 @@ export interface ServerSettings {
   readonly accessTokenTtlSeconds: number;
   readonly resetTokenTtlSeconds: number;
   readonly invitationTtlSeconds: number;
-  /** Failed logins per client per window before 429. */
+  /** Failed logins per account per window before 429 (also failed old passwords in password_change, per user). */
   readonly loginFailuresAllowed: number;
+  /** Failed logins per address per window before 429, except for accounts that logged in from there before. */
+  readonly loginAddressFailuresAllowed: number;
   readonly loginWindowMs: number;
+  /** Password-reset requests per address and per e-mail address per window. */
+  readonly resetRequestsAllowed: number;
+  readonly resetWindowMs: number;
   /** How long PATCH device/update {status} waits for the headset's ack. */
   readonly commandTimeoutMs: number;
   /** A connected headset silent this long is marked disconnected ("No heartbeat for 4 s marks it disconnected"). */
@@ -23,10 +29,10 @@ export interface ServerSettings {
   readonly publicUrl: string;
 }
 
-/** superseded: the user has logged in again since (another session opened); HTTP calls still work, live sockets end. */
+/** ended: why the token's session no longer holds (another session opened, logout, ...), when that is the reason. */
 export type AuthCheck =
-  | { ok: true; claims: TokenClaims; superseded: boolean }
-  | { ok: false; reason: "token_expired" | "token_verification_error" };
+  | { ok: true; claims: TokenClaims }
+  | { ok: false; reason: "token_expired" | "token_verification_error"; ended?: SessionEnd | "unknown" };
 
 export interface ServerContext {
   readonly db: Database;
@@ -35,14 +41,15 @@ export interface ServerContext {
   readonly devices: DeviceHub;
   /** Headsets' battery and last-seen as heard, ahead of the database (written every few seconds). */
   readonly presence: PresenceBook;
-  readonly loginLimit: RateLimit;
+  readonly limits: AttemptLimits;
+  readonly sessions: SessionStore;
   readonly settings: ServerSettings;
   /** The package version (GET version). */
   readonly version: string;
   now(): number;
-  /** Verifies an access token and re-reads the user (deleted users and changed roles take effect at once). */
+  /** Verifies an access token and its session (ended sessions, deleted users and changed roles take effect at once). */
   authenticate(token: string): Promise<AuthCheck>;
-  /** Drops the cached account of a user whose row changed (role, session, state, deletion). */
+  /** Drops what is held about a user whose row or sessions changed in this process. */
   forgetUser(userId: string): void;
   /** A fresh access token for the same session. */
   issueAccessToken(claims: Omit<TokenClaims, "exp" | "kind">): string;

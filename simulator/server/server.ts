@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { WebSocketServer } from "ws";
 import { endpoints } from "../../core/model/contract/index.ts";
 import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../core/device/connection.ts";
-import { loginRateLimit } from "./auth/rate-limit.ts";
+import { attemptLimits } from "./auth/limits.ts";
+import { sessionStore } from "./auth/sessions.ts";
 import { tokenSigner, type TokenClaims } from "./auth/token.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";
@@ -27,7 +28,6 @@ import { presenceBook } from "./device/presence.ts";
 
 /** How often the headsets' heard battery and last-seen are written to the database (device/presence.ts). */
 const PRESENCE_FLUSH_MS = 5_000;
-import { userById } from "./store/users.ts";
 
 // The clinic server: HTTP API under /api/, the browsers' live socket /api/ws, the headsets' socket /device, and the
 // built web app for every other path, all on one port.
@@ -64,7 +64,10 @@ const defaults: ServerSettings = {
   resetTokenTtlSeconds: 60 * 60,
   invitationTtlSeconds: 7 * 24 * 60 * 60,
   loginFailuresAllowed: 10,
+  loginAddressFailuresAllowed: 100,
   loginWindowMs: 60_000,
+  resetRequestsAllowed: 5,
+  resetWindowMs: 15 * 60_000,
   commandTimeoutMs: 5_000,
   deviceSilenceMs: DEVICE_DISCONNECT_TIMEOUT_MS,
   publicUrl: "",
@@ -97,17 +100,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const presence = presenceBook(db, PRESENCE_FLUSH_MS);
   let settings = settingsIn;
 
-  // Accounts read on every authenticated call; kept for a moment and dropped on every write to a user row
-  // (ctx.forgetUser), so a role change or deletion takes effect on the next call.
-  const users = new Map<string, { row: Awaited<ReturnType<typeof userById>>; until: number }>();
-  const cachedUser = async (id: string) => {
-    const hit = users.get(id);
-    if (hit && hit.until > Date.now()) return hit.row;
-    const row = await userById(db, id);
-    users.set(id, { row, until: Date.now() + 2_000 });
-    if (users.size > 10_000) users.clear();
-    return row;
-  };
+  const sessions = sessionStore(db);
 
   const ctx: ServerContext = {
     db,
@@ -115,7 +108,8 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     live,
     devices,
     presence,
-    loginLimit: loginRateLimit(settingsIn.loginFailuresAllowed, settingsIn.loginWindowMs),
+    limits: attemptLimits(db),
+    sessions,
     get settings() {
       return settings;
     },
@@ -124,14 +118,16 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     async authenticate(token) {
       const check = signer.verify(token, "access", now());
       if (!check.ok) return check;
-      const user = await cachedUser(check.claims.sub);
-      if (!user || user.state !== "active" || user.organisationId !== check.claims.organisationId)
+      if (!check.claims.sid) return { ok: false, reason: "token_verification_error", ended: "unknown" };
+      const session = await sessions.check(check.claims.sid, now());
+      if (!session.open) return { ok: false, reason: "token_verification_error", ended: session.ended };
+      const user = session.user;
+      if (user.id !== check.claims.sub || user.state !== "active" || user.organisationId !== check.claims.organisationId)
         return { ok: false, reason: "token_verification_error" };
-      const claims: TokenClaims = { ...check.claims, role: user.role, email: user.email, username: user.username ?? user.email };
-      return { ok: true, claims, superseded: check.claims.sid !== undefined && user.sessionId !== check.claims.sid };
+      return { ok: true, claims: { ...check.claims, role: user.role, email: user.email, username: user.username ?? user.email } };
     },
     forgetUser(id) {
-      users.delete(id);
+      sessions.forget(id);
     },
     issueAccessToken(claims) {
       return signer.sign({ ...claims, kind: "access", exp: Math.floor(now() / 1000) + settings.accessTokenTtlSeconds });

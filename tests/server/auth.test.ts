@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { hashPassword, verifyPassword } from "../../simulator/server/auth/password.ts";
-import { loginRateLimit } from "../../simulator/server/auth/rate-limit.ts";
 import { tokenSigner, type TokenClaims } from "../../simulator/server/auth/token.ts";
 
 // The server's auth pieces on their own: scrypt password hashes, HMAC-signed tokens ("Access-token payload: role,
-// username, email; carries an expiry time", accounts §3) and the per-client login limit.
+// username, email; carries an expiry time", accounts §3). Sessions and attempt limits live in the database: the
+// attacker suite (tests/server/attacker/) plays them against the running server.
 
 const claims = (exp: number): TokenClaims => ({ kind: "access", sub: "u1", organisationId: "o1", role: "manager", username: "manager", email: "m@x.test", sid: "s1", exp });
 
@@ -38,16 +38,5 @@ describe("auth", () => {
       }),
       { numRuns: 200 },
     );
-  });
-
-  it("the login limit blocks a client after N failures inside the window, per client, and lets it in once the window passed", () => {
-    const limit = loginRateLimit(3, 60_000);
-    for (let i = 0; i < 3; i++) {
-      expect(limit.blocked("a", i)).toBe(false);
-      limit.fail("a", i);
-    }
-    expect(limit.blocked("a", 10)).toBe(true);
-    expect(limit.blocked("b", 10)).toBe(false);
-    expect(limit.blocked("a", 60_003)).toBe(false);
   });
 });

@@ -609,9 +609,11 @@ export const contractSuite = (backend: Backend) =>
       expect([empty.status, empty.error?.field]).toEqual([400, "body.name"]);
     });
 
-    it("password reset: the e-mail goes to the outbox; the link's token sets a new password once; unknown e-mail is user_not_found", async () => {
+    it("password reset: the e-mail goes to the outbox; the link's token sets a new password once; an unknown e-mail gets the same answer and no mail", async () => {
       const admin = await login(base, "admin");
-      expect((await c("passwordReset.request", { body: { email: "nobody@nowhere.test" } }, undefined as never)).responseType).toBe("user_not_found");
+      const unknown = await c("passwordReset.request", { body: { email: "nobody@nowhere.test" } }, undefined as never);
+      expect([unknown.status, unknown.responseType]).toEqual([200, undefined]);
+      expect((await raw(base, "GET", "dev/outbox?to=nobody@nowhere.test", undefined, admin)).json.data).toEqual([]);
       expect((await c("passwordReset.request", { body: { email: "user@demo.isopter.test" } }, undefined as never)).status).toBe(200);
       const outbox = await raw(base, "GET", "dev/outbox?to=user@demo.isopter.test", undefined, admin);
       const mail = (outbox.json.data as Array<{ link: string; subject: string }>)[0]!;
@@ -652,9 +654,12 @@ export const contractSuite = (backend: Backend) =>
       expect(tech).toMatchObject({ status: "active", role: "user" });
       expect(all.find((u) => u.email === "second@demo.isopter.test")).toMatchObject({ status: "invited", username: null });
       expect((await o("user.update", { query: { id: tech.id }, body: { role: "manager" } })).role).toBe("manager");
-      expect((await c("checkToken", {}, techToken)).data.role).toBe("manager");
-      expect(await o("user.delete", { query: { id: tech.id } })).toEqual({ id: tech.id });
+      // A role change ends the user's sessions (issue 15 §2); the next login carries the new role.
       expect((await c("checkToken", {}, techToken)).status).toBe(401);
+      const again2 = await login(base, "new.tech@demo.isopter.test", "Tech-Secret-1");
+      expect((await c("checkToken", {}, again2)).data.role).toBe("manager");
+      expect(await o("user.delete", { query: { id: tech.id } })).toEqual({ id: tech.id });
+      expect((await c("checkToken", {}, again2)).status).toBe(401);
     });
 
     it("live events reach only the organisation's browsers; their data decode with core/model/live-data", async () => {
@@ -691,8 +696,8 @@ export const contractSuite = (backend: Backend) =>
       expect((await o("organisation.current", {})).multiTests).toBe(true);
       expect((await o("user.profile", {})).multiTests).toBe(true);
       await raw(base, "PATCH", "dev/organisation", { multiTests: false }, admin);
-      const t = await login(base, "manager");
-      expect((await c("logout", {}, t)).status).toBe(200);
+      expect((await c("logout", {}, admin)).status).toBe(200);
+      expect((await c("checkToken", {}, admin)).status).toBe(401);
     });
 
     perimetryPageCases({ server: () => server, c: (name, input) => c(name, input), o: (name, input) => o(name, input), newPatient, raw: (method, path, body) => raw(base, method, path, body, manager) });

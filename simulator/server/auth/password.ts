@@ -23,3 +23,11 @@ export const verifyPassword = async (password: string, stored: string | null): P
   const key = await derive(password, Buffer.from(salt, "base64url"), Number(n), Number(rr), Number(pp));
   return key.length === expected.length && timingSafeEqual(key, expected);
 };
+
+/** A hash of a password nobody knows: checking a login for an unknown or inactive account against it costs the same
+ * time as a wrong password (no account enumeration by timing). */
+let decoy: Promise<string> | undefined;
+export const decoyHash = () => (decoy ??= hashPassword(randomBytes(24).toString("base64url")));
+
+/** True when the stored hash's salt is shared with another hash (made before every hash got its own). */
+export const saltOf = (stored: string | null): string | undefined => stored?.split("$")[4];

@@ -99,9 +99,9 @@ export const hasAppointmentClinic = async (q: Queryable): Promise<boolean> =>
  * Creates the appointment clinic inside a transaction. `createdAt` must be later than the first clinic's: "the demo
  * organisation" is the oldest one (ensureDevices, `simulate headsets add`).
  */
-export const seedAppointmentClinic = async (tx: Queryable, options: { passwordHash: string; createdAt: string }): Promise<void> => {
+export const seedAppointmentClinic = async (tx: Queryable, options: { password: string; createdAt: string }): Promise<void> => {
   const iso = options.createdAt;
-  const org = await insertDemoOrganisation(tx, APPOINTMENT_CLINIC, appointmentClinicUsers, options.passwordHash, iso);
+  const org = await insertDemoOrganisation(tx, APPOINTMENT_CLINIC, appointmentClinicUsers, options.password, iso);
   for (const [n, sn] of appointmentClinicSerials.entries()) {
     // A serial registered elsewhere (a headset added to another organisation by hand) stays where it is.
     if ((await tx.query("select 1 from devices where device_sn = $1", [sn])).length === 0)

@@ -1,14 +1,16 @@
 import type { Role } from "../../../core/model/enums.ts";
 import type { Queryable } from "../db/database.ts";
+import { hashPassword } from "../auth/password.ts";
 import { newId } from "../store/ids.ts";
 import { insertUser } from "../store/users.ts";
 
-/** A demo organisation and its active accounts (one password for all), created at `createdAt`; returns its id. */
+/** A demo organisation and its active accounts (one password for all, each hash with its own salt), created at
+ * `createdAt`; returns its id. */
 export async function insertDemoOrganisation(
   tx: Queryable,
   organisation: { readonly name: string; readonly multiTests: boolean; readonly market: string; readonly country: string },
   users: ReadonlyArray<{ readonly username: string; readonly email: string; readonly role: Role }>,
-  passwordHash: string,
+  password: string,
   createdAt: string,
 ): Promise<string> {
   const org = newId();
@@ -17,7 +19,7 @@ export async function insertDemoOrganisation(
   ]);
   for (const u of users)
     await insertUser(tx, {
-      id: newId(), organisationId: org, username: u.username, email: u.email, role: u.role, passwordHash,
+      id: newId(), organisationId: org, username: u.username, email: u.email, role: u.role, passwordHash: await hashPassword(password),
       state: "active", invitationTokenHash: null, language: "en", createdAt,
     });
   return org;

@@ -156,15 +156,14 @@ export const seedDemo = async (
   const data = clinic();
   const usernames = data.users.map((u) => u.username);
   const now = options.now ?? new Date();
-  const hash = await hashPassword(options.password);
   const created = (await db.query("select 1 from organisations limit 1")).length === 0;
-  if (created) await seedClinic(db, data, options, now, hash);
+  if (created) await seedClinic(db, data, options, now, options.password);
   const appointmentsCreated = !(await hasAppointmentClinic(db));
   if (appointmentsCreated) {
     // Later than the first clinic's: that one stays "the demo organisation" (the oldest).
     const first = (await db.query<{ created_at: string }>("select max(created_at) as created_at from organisations"))[0]?.created_at;
     const after = new Date(Math.max(now.getTime(), Date.parse(first ?? now.toISOString()) + 1000)).toISOString();
-    await db.transaction((tx) => seedAppointmentClinic(tx, { passwordHash: hash, createdAt: after }));
+    await db.transaction((tx) => seedAppointmentClinic(tx, { password: options.password, createdAt: after }));
   }
   return {
     created,
@@ -183,11 +182,11 @@ const seedClinic = async (
   data: Clinic,
   options: { headsets: number; results?: DemoResults },
   now: Date,
-  hash: string,
+  password: string,
 ): Promise<void> => {
   const iso = now.toISOString();
   await db.transaction(async (tx) => {
-    const org = await insertDemoOrganisation(tx, data.organisation, data.users, hash, iso);
+    const org = await insertDemoOrganisation(tx, data.organisation, data.users, password, iso);
     const serials: string[] = [];
     for (let n = 1; n <= Math.max(1, options.headsets); n++) {
       serials.push(deviceSerial(n));
@@ -252,9 +251,12 @@ const seedClinic = async (
   });
 };
 
-/** DEMO_PASSWORD given on a later start: the demo accounts take it (they are the demo's, not real staff). */
+/** DEMO_PASSWORD given on a later start: the demo accounts take it (they are the demo's, not real staff), each hash
+ * with its own salt (this also re-hashes accounts seeded when the demo accounts shared one salt). */
 export const setDemoPasswords = async (db: Database, password: string): Promise<void> => {
-  const hash = await hashPassword(password);
   const usernames = [...clinic().users, ...appointmentClinicUsers].map((u) => u.username);
-  await db.transaction((tx) => tx.query("update users set password_hash = $1 where username = any($2::text[])", [hash, usernames]));
+  const hashes = await Promise.all(usernames.map(() => hashPassword(password)));
+  await db.transaction(async (tx) => {
+    for (const [i, username] of usernames.entries()) await tx.query("update users set password_hash = $1 where username = $2", [hashes[i], username]);
+  });
 };

@@ -4,7 +4,7 @@ import { Role } from "../../../core/model/enums.ts";
 import { isStrongPassword, passwordProblems } from "../../../core/rules/password.ts";
 import { isValidEmail } from "../../../core/rules/email.ts";
 import { regulatoryRegionForCountry } from "../../../core/rules/regulatory-region.ts";
-import { hashPassword, verifyPassword } from "../auth/password.ts";
+import { decoyHash, hashPassword, saltOf, verifyPassword } from "../auth/password.ts";
 import { queueMail } from "../auth/mail.ts";
 import type { TokenClaims } from "../auth/token.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
@@ -36,13 +36,42 @@ const checkPassword = (password: string, field: string) => {
 const organisationRow = async (q: Queryable, id: string) =>
   (await q.query<{ id: string; name: string; multi_tests: boolean; market: string; country: string | null }>("select * from organisations where id = $1", [id]))[0]!;
 
-/** A login session: a new session id on the user (older live sockets of the user are told another session opened). */
-const startSession = async (ctx: ServerContext, user: users.UserRow) => {
-  const sid = randomBytes(12).toString("base64url");
-  await ctx.db.transaction((tx) => tx.query("update users set session_id = $2 where id = $1", [user.id, sid]));
-  ctx.forgetUser(user.id);
-  ctx.live.endOtherSessions(user.id, sid);
+/** A login session: a new session row; the user's other sessions end (another session opened), here and on sockets. */
+const startSession = async (ctx: ServerContext, user: users.UserRow, address: string) => {
+  const { sid } = await ctx.sessions.start(user, address, nowIso(ctx));
+  ctx.live.endSessions(user.id, "another_session_opened", { keep: sid });
   return ctx.issueAccessToken({ sub: user.id, organisationId: user.organisationId, role: user.role, username: user.username ?? user.email, email: user.email, sid });
+};
+
+/** Hashes made before every hash got its own salt (the demo accounts shared one) are made again at the next login. */
+const rehashSharedSalt = async (ctx: ServerContext, user: users.UserRow, password: string) => {
+  const salt = saltOf(user.passwordHash);
+  if (!salt) return;
+  const shared = await ctx.db.query("select 1 from users where id <> $1 and split_part(password_hash, '$', 5) = $2 limit 1", [user.id, salt]);
+  if (shared.length === 0) return;
+  const hash = await hashPassword(password);
+  await ctx.db.transaction((tx) => tx.query("update users set password_hash = $2 where id = $1 and password_hash = $3", [user.id, hash, user.passwordHash]));
+};
+
+const tooMany = () => new Failure("rate_limited", "Too many failed attempts; try again in a minute");
+
+/**
+ * Takes a login attempt for the account and the address (issue 15 §3). The account's limit holds everywhere; the
+ * address's holds except for accounts that have logged in from that address before, so an attacker behind a clinic's
+ * shared address blocks the address, not the clinic's staff.
+ */
+const takeLoginAttempt = async (ctx: ServerContext, username: string, address: string) => {
+  const { loginFailuresAllowed, loginAddressFailuresAllowed, loginWindowMs } = ctx.settings;
+  const now = ctx.now();
+  const accountKey = `login-account:${username.toLowerCase()}`;
+  const addressKey = `login-address:${address}`;
+  const addressOk = await ctx.limits.take(addressKey, { allowed: loginAddressFailuresAllowed, windowMs: loginWindowMs }, now);
+  if (!addressOk) {
+    const known = await ctx.db.query("select 1 from login_addresses where username = $1 and address = $2", [username.toLowerCase(), address]);
+    if (known.length === 0) throw tooMany();
+  }
+  if (!(await ctx.limits.take(accountKey, { allowed: loginFailuresAllowed, windowMs: loginWindowMs }, now))) throw tooMany();
+  return { accountKey, addressKey };
 };
 
 export const accountHandlers: SomeHandlers<
@@ -63,23 +92,32 @@ export const accountHandlers: SomeHandlers<
 > = {
   login: async (call) => {
     const { ctx } = call;
-    if (ctx.loginLimit.blocked(call.client, ctx.now())) throw new Failure("rate_limited", "Too many failed logins; try again in a minute");
     const username = call.body.username.trim();
     if (username === "") throw invalid("body.username", "This field is required.");
     if (call.body.password === "") throw invalid("body.password", "This field is required.");
+    const keys = await takeLoginAttempt(ctx, username, call.client);
     const user = await users.userByUsername(ctx.db, username);
-    const ok = user !== undefined && user.state === "active" && (await verifyPassword(call.body.password, user.passwordHash));
-    if (!ok || !user) {
-      ctx.loginLimit.fail(call.client, ctx.now());
-      throw new Failure("invalid_credentials", "Login failed.");
-    }
-    const accessToken = await startSession(ctx, user);
+    const usable = user !== undefined && user.state === "active" && user.passwordHash !== null;
+    // An unknown or inactive account is checked against a decoy hash: the same scrypt work as a wrong password.
+    const matches = await verifyPassword(call.body.password, usable ? user.passwordHash : await decoyHash());
+    if (!usable || !matches) throw new Failure("invalid_credentials", "Login failed.");
+    await ctx.limits.giveBack(keys.accountKey);
+    await ctx.limits.giveBack(keys.addressKey);
+    await ctx.db.transaction((tx) =>
+      tx.query(
+        `insert into login_addresses (username, address, last_success_at) values ($1, $2, $3)
+         on conflict (username, address) do update set last_success_at = excluded.last_success_at`,
+        [username.toLowerCase(), call.client, nowIso(ctx)],
+      ),
+    );
+    await rehashSharedSalt(ctx, user, call.body.password);
+    const accessToken = await startSession(ctx, user, call.client);
     return { data: { accessToken }, accessToken };
   },
   logout: async (call) => {
     const claims = claimsOf(call);
-    await call.ctx.db.transaction((tx) => tx.query("update users set session_id = null where id = $1 and session_id = $2", [claims.sub, claims.sid ?? ""]));
-    call.ctx.forgetUser(claims.sub);
+    if (claims.sid) await call.ctx.sessions.endOne(call.ctx.db, claims.sid, "logout", nowIso(call.ctx));
+    if (claims.sid) call.ctx.live.endSessions(claims.sub, "logout", { only: claims.sid });
     return { data: null };
   },
   checkToken: async (call) => {
@@ -90,8 +128,14 @@ export const accountHandlers: SomeHandlers<
     const { ctx } = call;
     const email = call.body.email.trim();
     if (!isValidEmail(email)) throw invalid("body.email", "Enter a valid e-mail address.");
+    // Limited per address and per e-mail address, counted alike whether an account uses it or not.
+    const limit = { allowed: ctx.settings.resetRequestsAllowed, windowMs: ctx.settings.resetWindowMs };
+    const byAddress = await ctx.limits.take(`reset-address:${call.client}`, limit, ctx.now());
+    const byEmail = await ctx.limits.take(`reset-email:${email.toLowerCase()}`, limit, ctx.now());
+    if (!byAddress || !byEmail) throw tooMany();
     const user = await users.userByEmail(ctx.db, email);
-    if (!user || user.state !== "active") throw new Failure("user_not_found", "No account uses this e-mail address", "body.email");
+    // No account enumeration: an address no active account uses gets the same answer, and no e-mail.
+    if (!user || user.state !== "active") return { data: null };
     const now = ctx.now();
     const ref = newId();
     const token = ctx.signer.sign({
@@ -129,20 +173,30 @@ export const accountHandlers: SomeHandlers<
       ]);
       if (!rows[0] || rows[0].used_at !== null) throw new Failure("token_expired", "This link has been used already; request a new one");
       await tx.query("update password_resets set used_at = $2 where token_hash = $1", [sha256(call.token), nowIso(ctx)]);
-      await tx.query("update users set password_hash = $2, session_id = null where id = $1", [claims.sub, hash]);
+      await tx.query("update users set password_hash = $2 where id = $1", [claims.sub, hash]);
+      await ctx.sessions.endAll(tx, claims.sub, "password_reset", nowIso(ctx));
     });
     ctx.forgetUser(claims.sub);
-    ctx.live.endUser(claims.sub);
+    ctx.live.endSessions(claims.sub, "password_reset");
     return { data: null };
   },
   passwordChange: async (call) => {
+    const { ctx } = call;
     const claims = claimsOf(call);
-    const user = await users.userById(call.ctx.db, claims.sub);
+    const key = `password-change:${claims.sub}`;
+    if (!(await ctx.limits.take(key, { allowed: ctx.settings.loginFailuresAllowed, windowMs: ctx.settings.loginWindowMs }, ctx.now()))) throw tooMany();
+    const user = await users.userById(ctx.db, claims.sub);
     if (!user || !(await verifyPassword(call.body.old_password, user.passwordHash)))
       throw new Failure("invalid_credentials", "The old password is not right", "body.old_password");
+    await ctx.limits.giveBack(key);
     checkPassword(call.body.new_password, "body.new_password");
     const hash = await hashPassword(call.body.new_password);
-    await write(call.ctx, (tx) => tx.query("update users set password_hash = $2 where id = $1", [user.id, hash]));
+    // The user's other sessions end; the one that changed the password goes on.
+    await write(ctx, async (tx) => {
+      await tx.query("update users set password_hash = $2 where id = $1", [user.id, hash]);
+      await ctx.sessions.endAll(tx, user.id, "password_changed", nowIso(ctx), claims.sid);
+    });
+    ctx.live.endSessions(user.id, "password_changed", claims.sid ? { keep: claims.sid } : {});
     return { data: null };
   },
   "user.signup": async (call) => {
@@ -229,8 +283,12 @@ export const accountHandlers: SomeHandlers<
     const target = await users.userById(call.ctx.db, call.query.id);
     if (!target || target.organisationId !== claims.organisationId) throw notFound("User");
     refuse(roleChangeRefusal({ id: claims.sub, role: claims.role }, target, call.body.role));
-    await write(call.ctx, (tx) => tx.query("update users set role = $2 where id = $1", [target.id, call.body.role]));
+    await write(call.ctx, async (tx) => {
+      await tx.query("update users set role = $2 where id = $1", [target.id, call.body.role]);
+      await call.ctx.sessions.endAll(tx, target.id, "role_changed", nowIso(call.ctx));
+    });
     call.ctx.forgetUser(target.id);
+    call.ctx.live.endSessions(target.id, "role_changed");
     return { data: users.toUser({ ...target, role: call.body.role }) };
   },
   "user.delete": async (call) => {
@@ -241,7 +299,7 @@ export const accountHandlers: SomeHandlers<
     refuse(deleteRefusal({ id: claims.sub, role: claims.role }, target));
     await write(call.ctx, (tx) => tx.query("delete from users where id = $1", [target.id]));
     call.ctx.forgetUser(target.id);
-    call.ctx.live.endUser(target.id);
+    call.ctx.live.endSessions(target.id, "user_deleted");
     return { data: { id: target.id } };
   },
   "user.all": async (call) => {

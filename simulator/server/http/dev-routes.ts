@@ -5,7 +5,7 @@ import { Role } from "../../../core/model/enums.ts";
 import type { ServerContext } from "../context.ts";
 import type { HeadsetControl } from "../../control/port.ts";
 import { sendFailure, sendOk } from "./envelope.ts";
-import { Failure } from "./failure.ts";
+import { Failure, refusedToken } from "./failure.ts";
 import { readBodyText } from "./request-body.ts";
 import { simulatorRoutes } from "../../control/http-routes.ts";
 
@@ -20,7 +20,7 @@ const admin = async (ctx: ServerContext, req: IncomingMessage) => {
   const match = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "");
   if (!match?.[1]) throw new Failure("unauthorized", "A bearer token is required");
   const check = await ctx.authenticate(match[1]);
-  if (!check.ok) throw new Failure(check.reason, "The token is not valid");
+  if (!check.ok) throw refusedToken(check);
   if (check.claims.role !== Role.Admin) throw new Failure("forbidden", "Admins only");
   return check.claims;
 };

@@ -14,3 +14,19 @@ export class Failure extends Error {
 export const notFound = (what: string, field = "query.id") => new Failure("not_found", `${what} not found`, field);
 export const invalid = (field: string, message: string) => new Failure("validation_error", `${field}: ${message}`, field);
 export const forbidden = (message = "Your role may not do this") => new Failure("forbidden", message);
+
+const endedBecause: Record<string, string> = {
+  another_session_opened: "The session ended: the same user logged in from another web client",
+  logout: "The session ended with a logout",
+  password_changed: "The session ended: the password was changed",
+  password_reset: "The session ended: the password was reset",
+  role_changed: "The session ended: the account's role changed; log in again",
+  user_deleted: "The session ended: the account was deleted",
+};
+
+/** A refused access token (AuthCheck failure) as the failure the client answers with the session-expired behaviour. */
+export const refusedToken = (check: { reason: "token_expired" | "token_verification_error"; ended?: string | undefined }) =>
+  new Failure(
+    check.reason,
+    check.reason === "token_expired" ? "The session has expired" : ((check.ended && endedBecause[check.ended]) ?? "The token could not be verified"),
+  );

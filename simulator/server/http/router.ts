@@ -4,7 +4,7 @@ import { decodeRequest, encodeSuccess, type EndpointSpec, type SuccessType } fro
 import type { TokenClaims } from "../auth/token.ts";
 import type { ServerContext } from "../context.ts";
 import { answerFault, sendFailure, sendOk } from "./envelope.ts";
-import { Failure } from "./failure.ts";
+import { Failure, refusedToken } from "./failure.ts";
 import { PreEncoded, sendPreEncoded } from "./pre-encoded.ts";
 import { MAX_BODY_BYTES, parseJsonBody, readBodyText, TooLarge } from "./request-body.ts";
 import { unstorableText } from "./text-safety.ts";
@@ -46,7 +46,7 @@ export const apiRouter = (
       if (!token) throw new Failure("unauthorized", "A bearer token is required");
       if (spec.auth === "bearer") {
         const check = await ctx.authenticate(token);
-        if (!check.ok) throw new Failure(check.reason, check.reason === "token_expired" ? "The session has expired" : "The token could not be verified");
+        if (!check.ok) throw refusedToken(check);
         claims = check.claims;
       } else {
         const check = ctx.signer.verify(token, spec.auth === "reset-token" ? "reset" : "invitation", ctx.now());

@@ -14,11 +14,24 @@ import { log } from "../log.ts";
 export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
   let expiresAtMs = 0;
   let loggedIn = false;
+  let sessionId: string | undefined;
+  let ticks = 0;
   const timer = setInterval(() => {
-    if (loggedIn && ctx.now() >= expiresAtMs) {
+    if (!loggedIn) return;
+    if (ctx.now() >= expiresAtMs) {
       send(socket, { type: "token_expired", message: "Your session has expired, please log in again." });
       socket.close(4001, "token_expired");
+      return;
     }
+    // Sessions ended here close their sockets at once (live hub); one ended by another server process on the same
+    // database is noticed here within a few seconds.
+    if (++ticks % 5 === 0 && sessionId)
+      void ctx.sessions.check(sessionId, ctx.now()).then((s) => {
+        if (s.open || socket.readyState !== socket.OPEN) return;
+        if (s.ended === "another_session_opened") send(socket, { type: "another_session_opened", message: "The same user logged in from another web client" });
+        else send(socket, { type: "token_verification_error", message: "Your session has ended, please log in again." });
+        socket.close(4001, s.ended === "another_session_opened" ? "another_session_opened" : "token_verification_error");
+      }, () => undefined);
   }, 1000);
   timer.unref();
   socket.on("close", () => {
@@ -39,19 +52,17 @@ export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
     if (message.type !== "logged_in") return;
     const check = await ctx.authenticate(message.accessToken);
     if (!check.ok) {
-      send(socket, { type: check.reason, message: check.reason === "token_expired" ? "Your session has expired, please log in again." : "The token could not be verified." });
-      socket.close(4001, check.reason);
-      return;
-    }
-    if (check.superseded) {
-      send(socket, { type: "another_session_opened", message: "The same user logged in from another web client" });
-      socket.close(4001, "another_session_opened");
+      if (check.ended === "another_session_opened") send(socket, { type: "another_session_opened", message: "The same user logged in from another web client" });
+      else send(socket, { type: check.reason, message: check.reason === "token_expired" ? "Your session has expired, please log in again." : "The token could not be verified." });
+      socket.close(4001, check.ended === "another_session_opened" ? "another_session_opened" : check.reason);
       return;
     }
     expiresAtMs = check.claims.exp * 1000;
-    if (!loggedIn) {
-      loggedIn = true;
-      ctx.live.add({ socket, organisationId: check.claims.organisationId, userId: check.claims.sub, sessionId: check.claims.sid });
-    }
+    // Registered under the token's session, so ending that session closes this socket (a later logged_in may bring a
+    // token of a newer session).
+    loggedIn = true;
+    sessionId = check.claims.sid;
+    ctx.live.remove(socket);
+    ctx.live.add({ socket, organisationId: check.claims.organisationId, userId: check.claims.sub, sessionId: check.claims.sid });
   };
 };

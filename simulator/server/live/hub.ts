@@ -1,5 +1,6 @@
 import type { WebSocket } from "ws";
 import type { LiveEvent, LiveMessage } from "../../../core/model/live.ts";
+import type { SessionEnd } from "../auth/sessions.ts";
 
 // Browser live sockets that completed the logged-in handshake, grouped by organisation. Events are delivered only
 // within the organisation they belong to.
@@ -15,10 +16,8 @@ export interface LiveHub {
   add(client: LiveClient): void;
   remove(socket: WebSocket): void;
   publish(organisationId: string, event: LiveEvent): void;
-  /** A newer login of `userId` (session `keep`): every other session of that user is told and closed. */
-  endOtherSessions(userId: string, keep: string): void;
-  /** The user was deleted or re-roled: their sockets are told their token no longer holds and closed. */
-  endUser(userId: string): void;
+  /** Sessions of `userId` ended (every one, all but `keep`, or `only` one): their sockets are told why and closed. */
+  endSessions(userId: string, reason: SessionEnd, which?: { readonly keep?: string; readonly only?: string }): void;
   count(): number;
 }
 
@@ -50,14 +49,18 @@ export const liveHub = (): LiveHub => {
       const text = JSON.stringify(event);
       for (const client of byOrg.get(organisationId) ?? []) if (client.socket.readyState === client.socket.OPEN) client.socket.send(text);
     },
-    endOtherSessions(userId, keep) {
-      for (const client of [...bySocket.values()])
-        if (client.userId === userId && client.sessionId !== keep)
-          end(client, { type: "another_session_opened", message: "The same user logged in from another web client" });
-    },
-    endUser(userId) {
-      for (const client of [...bySocket.values()])
-        if (client.userId === userId) end(client, { type: "token_verification_error", message: "The account changed; log in again" });
+    endSessions(userId, reason, which = {}) {
+      // The seeds' client: another_session_opened shows its own dialog; any other end is a token that no longer holds.
+      const message: LiveMessage =
+        reason === "another_session_opened"
+          ? { type: "another_session_opened", message: "The same user logged in from another web client" }
+          : { type: "token_verification_error", message: "Your session has ended, please log in again." };
+      for (const client of [...bySocket.values()]) if (
+          client.userId === userId &&
+          (which.keep === undefined || client.sessionId !== which.keep) &&
+          (which.only === undefined || client.sessionId === which.only)
+        )
+          end(client, message);
     },
     count: () => bySocket.size,
   };

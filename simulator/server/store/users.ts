@@ -12,11 +12,10 @@ export interface UserRow {
   readonly state: "invited" | "active";
   readonly invitationTokenHash: string | null;
   readonly language: Language;
-  readonly sessionId: string | null;
   readonly createdAt: string;
 }
 
-const toRow = (r: Row): UserRow => ({
+export const toUserRow = (r: Row): UserRow => ({
   id: r.id as string,
   organisationId: r.organisation_id as string,
   username: (r.username as string | null) ?? null,
@@ -26,7 +25,6 @@ const toRow = (r: Row): UserRow => ({
   state: r.state as "invited" | "active",
   invitationTokenHash: (r.invitation_token_hash as string | null) ?? null,
   language: r.language as Language,
-  sessionId: (r.session_id as string | null) ?? null,
   createdAt: r.created_at as string,
 });
 
@@ -41,7 +39,7 @@ export const toUser = (u: UserRow): User => ({
 
 const one = async (q: Queryable, sql: string, params: unknown[]) => {
   const rows = await q.query(sql, params);
-  return rows[0] ? toRow(rows[0]) : undefined;
+  return rows[0] ? toUserRow(rows[0]) : undefined;
 };
 
 export const userById = (q: Queryable, id: string) => one(q, "select * from users where id = $1", [id]);
@@ -49,11 +47,11 @@ export const userByUsername = (q: Queryable, username: string) => one(q, "select
 export const userByEmail = (q: Queryable, email: string) => one(q, "select * from users where lower(email) = lower($1)", [email]);
 
 export const usersOf = async (q: Queryable, org: string): Promise<UserRow[]> =>
-  (await q.query("select * from users where organisation_id = $1 order by created_at, email", [org])).map(toRow);
+  (await q.query("select * from users where organisation_id = $1 order by created_at, email", [org])).map(toUserRow);
 
 export const insertUser = async (
   q: Queryable,
-  u: Omit<UserRow, "sessionId">,
+  u: UserRow,
 ) => {
   await q.query(
     `insert into users (id, organisation_id, username, email, role, password_hash, state, invitation_token_hash, language, created_at)

@@ -3,6 +3,8 @@ import { headsetControl, type AttachableHeadsetControl } from "../../../simulato
 import { NO_FAULTS, startHeadsets } from "../../../simulator/headset/index.ts";
 import { headsetKeys, startTestServer, type Backend, type TestServer } from "../harness.ts";
 import { browserSurfaceCases, devRoutesScopeCases } from "./browser-surface.ts";
+import { LIMIT_SETTINGS, limitCases } from "./limits.ts";
+import { sessionCases } from "./sessions.ts";
 
 // Issue 15, played by an attacker against the running server (the demo clinic and the appointment clinic, two
 // organisations on one server), on PGlite and on PostgreSQL: attacker.pglite.test.ts / attacker.postgres.test.ts.
@@ -11,10 +13,11 @@ export const attackerSuite = (backend: Backend) => {
   describe(`trust boundary on ${backend}`, () => {
     let server: TestServer;
     let control: AttachableHeadsetControl;
+    let offsetMs = 0;
     beforeAll(async () => {
       const quiet = () => undefined;
       control = headsetControl({ speed: 5, faults: NO_FAULTS, log: quiet });
-      server = await startTestServer(backend, { simulator: control });
+      server = await startTestServer(backend, { simulator: control, settings: LIMIT_SETTINGS, now: () => Date.now() + offsetMs });
       const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
       const serials = ["VR-0001", "VR-A001"];
       control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials, keys: await headsetKeys(server, serials), speed: 5, faults: NO_FAULTS, log: quiet }));
@@ -25,5 +28,7 @@ export const attackerSuite = (backend: Backend) => {
     });
     describe("§4 the browser surface", () => browserSurfaceCases(backend, () => server));
     describe("§4 dev routes stay inside the organisation", () => devRoutesScopeCases(() => server));
+    describe("§2 sessions that end", () => sessionCases(() => server));
+    describe("§3 login limits", () => limitCases(() => server, () => (offsetMs += LIMIT_SETTINGS.resetWindowMs + 1_000)));
   });
 };
