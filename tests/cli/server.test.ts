@@ -228,7 +228,7 @@ describe("devices against the simulator", () => {
 
 describe("perimetry.all as the export reads it (one query for the patient and its results)", () => {
   it("answers a patient's results newest first, [] for a patient without any, not_found for an unknown one", async () => {
-    const token = await login(server.url, "manager");
+    const token = await login(server.url, "admin");
     const first = (await ok(server.url, "patient.search", { body: { filter: { name: "", birthdate: null }, page: 0, quantity: 50 } }, token)).entries;
     let checked = 0;
     for (const p of first) {

@@ -65,7 +65,7 @@ describe("isopter simulate headsets", () => {
   });
 
   it("add registers the devices in the organisation; they appear in device.all (and live, in the technician view) and connect", async () => {
-    const live = await liveSocket(server.url, await login(server.url, "manager"));
+    const live = await liveSocket(server.url, await login(server.url, "admin"));
     const run = await isopter(["simulate", "headsets", "add", "3", "--patient-profile", "advanced", "--speed", "10", "--json"], { env: env() });
     expect(run.code, run.stderr).toBe(0);
     const added = (JSON.parse(run.stdout) as { headsets: SimulatedHeadset[] }).headsets;
@@ -119,7 +119,7 @@ describe("isopter simulate headsets", () => {
   }, 60_000);
 
   it("a busy headset takes a new speed at once, mid-test, and a new profile only after its test, keeping the result", async () => {
-    const token = await login(server.url, "manager");
+    const token = await login(server.url, "admin");
     const device = (await ok(server.url, "device.all", {}, token)).find((d) => d.deviceSn === "VR-0001")!;
     expect(device.perimetries.length).toBeGreaterThan(0); // the demo clinic queues measurements on VR-0001
     // Slow enough that its test lasts minutes of clock time, well past the commands below.
@@ -178,7 +178,7 @@ describe("isopter simulate control: refusals", () => {
   });
 
   it("the server checks the request too: one target exactly, the caller's role, a known serial", async () => {
-    const manager = await login(server.url, "manager");
+    const manager = await login(server.url, "admin"); // not "manager": that would end the CLI's session (another session opened)
     const both = await raw(server.url, "PATCH", "dev/simulator/headsets", { deviceSn: "VR-0001", all: true, speed: 2 }, manager);
     expect(both.status).toBe(400);
     expect(both.json).toMatchObject({ responseType: "validation_error", data: { field: "body.deviceSn" } });

@@ -38,7 +38,7 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
 
     beforeAll(async () => {
       server = await startTestServer("pglite", { settings: { commandTimeoutMs: 8_000, deviceSilenceMs: 10 * 60_000 } });
-      token = await login(server.url, "manager");
+      token = await login(server.url, "admin"); // the test's own calls; the client logs in as manager (one session per user)
       const storage = memoryStorage();
       const socket = createLiveSocket({ url: `${server.url.replace(/^http/, "ws")}/api/ws`, storage, clock: systemClock, create: nodeWebSocket });
       client = createClient({ api: createHttpApi({ apiBase: `${server.url}/api/`, storage }), socket, storage, clock: systemClock }, { variant: "measurements" });
