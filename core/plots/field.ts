@@ -159,7 +159,8 @@ export function fieldAxes(frame: FieldFrame): GroupNode {
 /** The scene's title line (omitted when the box asks for none). */
 export function titleNodes(title: Message, width: number, show: boolean | undefined): SceneNode[] {
   if (show === false) return [];
-  return [text(width / 2, 4, title, { size: 13, weight: "bold", baseline: "top" })];
+  // Translations run longer than English (German, Dutch, Portuguese): the title fits the plot's width, 4 px a side.
+  return [text(width / 2, 4, title, { size: 13, weight: "bold", baseline: "top", maxWidth: width - 8 })];
 }
 
 /** A complete field scene: title, axes, then the marks at the locations. */

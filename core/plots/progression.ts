@@ -147,8 +147,10 @@ export function progressionScene(input: ProgressionInput): Scene {
       children.push({ kind: "line", x1: xOf(line.from.t), y1: y(line.from.md), x2: xOf(line.to.t), y2: y(line.to.md), stroke: series.colour, strokeWidth: 2 });
     for (const p of own) children.push(...marker(series, xOf(time(p.takenAt)), y(p.meanDefect!), p === baseline));
     nodes.push({ kind: "group", x: 0, y: 0, role: `series-${series.eye}`, children });
-    // Legend entry: marker, eye name, slope (or the sentence saying why there is none).
+    // Legend entry: marker, eye name, slope (or the sentence saying why there is none). Each text keeps to its own
+    // room (a longer translation is set smaller), so a German eye name never runs into the slope.
     const ly = top - legendHeight / 2 - 2;
+    const entryWidth = Math.max(220, (area.right - area.left) / 2);
     nodes.push({
       kind: "group",
       x: legendX,
@@ -156,17 +158,18 @@ export function progressionScene(input: ProgressionInput): Scene {
       role: `legend-${series.eye}`,
       children: [
         ...marker(series, 4, 0, false),
-        text(12, 0, series.name, { size: 11, anchor: "start" }),
+        text(12, 0, series.name, { size: 11, anchor: "start", maxWidth: 84 }),
         text(100, 0, slopeOrReason(slope), {
           size: 11,
           anchor: "start",
+          maxWidth: Math.min(entryWidth, input.width - legendX) - 108,
           weight: slope.slopePerYear !== null ? "bold" : "normal",
           tabular: true,
           fill: slope.slopePerYear !== null ? "plot-ink" : "plot-ink-muted",
         }),
       ],
     });
-    legendX += Math.max(220, (area.right - area.left) / 2);
+    legendX += entryWidth;
   }
   if (shown.length === 0)
     nodes.push(text((area.left + area.right) / 2, (area.top + area.bottom) / 2, message("plots.progression.empty", "No valid, reliable 24-2 or G results in this period"), { size: 12, fill: "plot-ink-muted" }));

@@ -75,6 +75,8 @@ export interface TextNode {
   readonly fill: Colour;
   /** Rotation in degrees about (x, y), e.g. -90 for a vertical axis title. */
   readonly rotation?: number;
+  /** The widest the text may be drawn, in px: a longer translation is set smaller to fit (never clipped). */
+  readonly maxWidth?: number;
 }
 
 /** Probability levels of a deviation map: the seeds' 0.005, 0.01, 0.02, 0.05, and "normal" above them. */
@@ -124,6 +126,7 @@ export interface TextStyle {
   readonly tabular?: boolean;
   readonly fill?: Colour;
   readonly rotation?: number;
+  readonly maxWidth?: number;
 }
 
 /** A text node with the house defaults (12 px, centred, ink colour). */
@@ -140,6 +143,7 @@ export function text(x: number, y: number, content: SceneText, style: TextStyle 
     tabular: style.tabular ?? false,
     fill: style.fill ?? "plot-ink",
     ...(style.rotation !== undefined ? { rotation: style.rotation } : {}),
+    ...(style.maxWidth !== undefined ? { maxWidth: style.maxWidth } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ import UsersPage, { parseEmails } from "../../web/pages/users/UsersPage.tsx";
 import { Protected } from "../../web/shell/Protected.tsx";
 import { ErrorPage } from "../../web/shell/ErrorPage.tsx";
 import { NotFound } from "../../web/shell/NotFound.tsx";
-import { switcherLocales, patientLocales } from "../../web/i18n/locales.ts";
+import { offeredLocales, switcherLocales, patientLocales } from "../../web/i18n/locales.ts";
 import { drivenSocket, fakeApi, renderRoutes, tokenFor } from "./render-app.tsx";
 import { Root } from "../../web/shell/Root.tsx";
 
@@ -103,6 +103,8 @@ describe("user manual choice", () => {
 describe("languages", () => {
   it("the switcher lists English, German, French, Italian, Spanish, Portuguese, Dutch and Turkish; patients have eight languages", () => {
     expect(switcherLocales).toEqual(["en", "de", "fr", "it", "es", "bp", "nl", "tr"]);
+    // Simplified Chinese is offered too (issue 21), its catalog being complete (tests/web/catalogs.test.ts).
+    expect(offeredLocales).toEqual([...switcherLocales, "chi"]);
     expect(patientLocales).toEqual(["en", "nl", "de", "fr", "it", "mexsp", "bp", "chi"]);
   });
 });

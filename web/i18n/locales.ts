@@ -10,6 +10,12 @@ export const isLocale = (value: unknown): value is Language =>
 export const switcherLocales: ReadonlyArray<Language> = ["en", "de", "fr", "it", "es", "bp", "nl", "tr"];
 
 /**
+ * What the switcher offers: the seed's eight, then Simplified Chinese, whose catalog is complete (issue 21: "a clinic
+ * that reads Chinese should not need the browser's storage to choose it"). Mexican Spanish stays with Spanish.
+ */
+export const offeredLocales: ReadonlyArray<Language> = [...switcherLocales, "chi"];
+
+/**
  * "the patient language list has eight entries (English, Dutch, German, French, Italian, Mexican Spanish,
  * Brazilian Portuguese, Simplified Chinese)" (accounts §1).
  */

@@ -9,9 +9,12 @@ import type { Shape } from "./scene-shapes.ts";
 export type Canvas2D = Pick<
   CanvasRenderingContext2D,
   | "save" | "restore" | "translate" | "rotate" | "scale" | "beginPath" | "closePath" | "rect" | "arc" | "moveTo" | "lineTo"
-  | "fill" | "stroke" | "fillText" | "setLineDash"
+  | "fill" | "stroke" | "fillText" | "setLineDash" | "measureText"
   | "fillStyle" | "strokeStyle" | "lineWidth" | "lineJoin" | "font" | "textAlign" | "textBaseline"
 >;
+
+/** The smallest a fitted text is set (a longer one would need its own layout). */
+const MIN_FONT_PX = 8;
 
 function paint(ctx: Canvas2D, s: { fill?: string; stroke?: string; strokeWidth?: number; dash?: number[] }) {
   if (s.fill !== undefined) {
@@ -55,10 +58,17 @@ function drawOne(ctx: Canvas2D, s: Shape): void {
       ctx.translate(s.x, s.y);
       if (s.rotation) ctx.rotate((s.rotation * Math.PI) / 180);
       ctx.font = `${s.fontStyle} ${s.fontSize}px ${s.fontFamily}`;
+      if (s.maxWidth !== undefined) {
+        // A translation longer than the room it has is set smaller, whole, rather than cut at the canvas edges.
+        const width = ctx.measureText(s.text).width;
+        if (width > s.maxWidth) ctx.font = `${s.fontStyle} ${Math.max(MIN_FONT_PX, Math.floor((s.fontSize * s.maxWidth * 10) / width) / 10)}px ${s.fontFamily}`;
+      }
       ctx.textAlign = s.align;
       ctx.textBaseline = "alphabetic";
       ctx.fillStyle = s.fill;
-      ctx.fillText(s.text, 0, s.baseline);
+      // Below the smallest size the canvas narrows the glyphs to the width (its maxWidth): still whole, never cut.
+      if (s.maxWidth !== undefined) ctx.fillText(s.text, 0, s.baseline, s.maxWidth);
+      else ctx.fillText(s.text, 0, s.baseline);
       ctx.restore();
       return;
     case "group":

@@ -31,6 +31,8 @@ export type Shape =
       readonly fill: string;
       /** Canvas textAlign at the anchor: start, middle or end of the text. */
       readonly align: "left" | "center" | "right";
+      /** Drawn no wider than this: the font is set smaller to fit (canvas-draw.ts). */
+      readonly maxWidth?: number;
       /** The alphabetic baseline's distance below y, in px (text-metrics.ts baselineY - y). */
       readonly baseline: number;
       /** Degrees, clockwise, about (x, y). */
@@ -65,6 +67,7 @@ export function textShape(t: TextNode, options: ShapeOptions = {}): Shape {
     align: align[t.anchor],
     baseline: baselineY(t) - t.y,
     rotation: t.rotation ?? 0,
+    ...(t.maxWidth !== undefined ? { maxWidth: t.maxWidth } : {}),
   };
 }
 

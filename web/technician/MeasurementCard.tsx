@@ -31,7 +31,7 @@ export const MeasurementCardFace = forwardRef<HTMLDivElement, CardInfo & HTMLAtt
     return (
       <div ref={ref} className={`mcard${blinking ? " mcard-blink" : ""}${className ? ` ${className}` : ""}`} data-running={running}
         data-dragging={dragging ?? false} data-linked={linkedToNext} data-card-id={m.id} id={`card-${m.id}`} {...rest}>
-        <div className="mcard-title" id={titleId} title={m.displayName}>{m.displayName || t`Test`}</div>
+        <div className="mcard-title" id={titleId} title={m.displayName} data-user-text>{m.displayName || t`Test`}</div>
         <PatientName className="mcard-patient" patientId={m.patientId} />
         <dl>
           <dt>{t`Eye`}</dt><dd>{i18n._(eyeNames[m.eye])}</dd>

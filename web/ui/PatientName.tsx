@@ -11,7 +11,7 @@ export function PatientName({ patientId, withId = true, className }: { patientId
   const text = lookup.status === "found"
     ? withId ? `${lookup.patient.name} · ${lookup.patient.uniqueId}` : lookup.patient.name
     : lookup.status === "missing" ? t`Unknown patient` : t`Loading patient…`;
-  return <span className={className} data-patient-id={patientId} data-testid="patient-name" title={text}>{text}</span>;
+  return <span className={className} data-patient-id={patientId} data-testid="patient-name" data-user-text title={text}>{text}</span>;
 }
 
 /** The patient's name as a plain string for sentences (dialog texts, notices); a placeholder until it is known. */

@@ -113,4 +113,29 @@ describe("shapes -> canvas", () => {
       "textBaseline=alphabetic", `fillStyle=${plotPalette["plot-ink"]}`, "fillText(Rank,0,8)", "restore()", "restore()",
     ]);
   });
+
+  it("sets a text wider than its maxWidth smaller to fit, whole (a long translation is never cut at the canvas edge)", () => {
+    // A measure of 10 px per character at 13 px, proportional to the font size.
+    const size = () => Number(/(\d+(?:\.\d+)?)px/.exec(String(state.font))![1]);
+    const state: Record<string, unknown> = {};
+    const drawn: Array<{ text: string; width: number }> = [];
+    const ctx = new Proxy(state, {
+      get: (_, key: string) => key in state ? state[key]
+        : key === "measureText" ? (t: string) => ({ width: (t.length * 10 * size()) / 13 })
+        : key === "fillText" ? (t: string, _x: number, _y: number, max?: number) => drawn.push({ text: t, width: Math.min(max ?? Infinity, (t.length * 10 * size()) / 13) })
+        : () => undefined,
+      set: (_, key: string, value) => { state[key] = value; return true; },
+    }) as unknown as Canvas2D;
+    const title = "Wahrscheinlichkeit der Abweichung"; // 33 characters: 330 px at 13 px
+    drawShapes(ctx, [textShape(text(120, 4, title, { size: 13, weight: "bold", baseline: "top", maxWidth: 232 }))]);
+    expect(drawn[0]!.text).toBe(title);
+    expect(drawn[0]!.width).toBeLessThanOrEqual(232);
+    expect(size()).toBe(9.1);
+    // Too long even at the smallest size (8 px): the canvas narrows it to the width.
+    drawShapes(ctx, [textShape(text(120, 4, title + title, { size: 13, maxWidth: 232 }))]);
+    expect(size()).toBe(8);
+    expect(drawn[1]!.width).toBe(232);
+    drawShapes(ctx, [textShape(text(120, 4, "Gaze", { size: 13, maxWidth: 232 }))]);
+    expect(size()).toBe(13);
+  });
 });
