@@ -1,7 +1,7 @@
 // Synthetic patients and results for the CLI tests and bench/export.bench.ts, and an in-memory Api that serves them
 // lazily (a patient's results are made when asked for, so a 10,000-result bench never holds them all).
 import { getPattern } from "../../core/analytics/patterns.ts";
-import { DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { CURRENT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
 import { ApiError } from "../../core/model/contract/errors.ts";
 import { Eye, Pattern, Strategy, TestType } from "../../core/model/enums.ts";
 import type { Examination } from "../../core/model/examination.ts";
@@ -124,7 +124,7 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
             gazeTracking: { meanDistance: Array.from({ length: 40 }, (_, i) => (i % 9 === 0 ? -1 : 2 + (i % 5) * 0.5)), fixationThreshold: 6 },
             estermanScore: null,
             reliabilityScore: null,
-            normativeVersion: DEFAULT_NORMATIVE_VERSION,
+            normativeVersion: CURRENT_NORMATIVE_VERSION, // as the headsets store a new result
             gazeCalibration: true,
             background: 31.5,
             deviceAlias: "Headset 1",
