@@ -73,12 +73,12 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
     const deviceOf = async (sn: string, token = manager) => (await ok(base, "device.all", {}, token)).find((d) => d.deviceSn === sn)!;
     const patient = async (name: string, token = manager) =>
       ok(base, "patient.register", { body: { name, uniqueId: `T-${Math.random().toString(36).slice(2, 10)}`, gender: 0, lang: "en", birthdate: "1955-04-04" } }, token);
-    const measurement = async (patientId: string, deviceSn: string) => {
+    const measurement = async (patientId: string, deviceSn: string, token = manager) => {
       const body: MeasurementBody = {
         patientId, deviceSn, displayName: "Trust", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, stimuliUpdate: StimuliUpdate.Ms2000,
         stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true, tutorial: false, notes: "",
       };
-      return (await ok(base, "perimetry.register", { body }, manager))[0]!;
+      return (await ok(base, "perimetry.register", { body }, token))[0]!;
     };
     const resultFor = (measurementId: string, patientId: string) =>
       demoResult({ measurementId, patientId, takenAt: new Date().toISOString(), ageYears: 70, yearsIntoCourse: 0, course: "healthy", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, deviceAlias: "x", seed: 5 });
@@ -173,7 +173,7 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
       expect((await call(base, "device.revoke", { query: { id: mine.headset.id } }, user)).status).toBe(403);
     });
 
-    it("a headset delivers results only for what is queued on it: not into another headset's or organisation's measurement, examination or stand-alone data", async () => {
+    it("a headset delivers results only for what is queued on it: not into another headset's or organisation's measurement or examination, nor another headset's stand-alone data", async () => {
       const a = await enrol("VR-T006");
       const b = await enrol("VR-T007");
       const s = await admitted("VR-T006", { credential: a.secret.value });
@@ -188,6 +188,10 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
         type: "examinationResult", appointmentId: theirExam.appointmentId, examinationId: theirExam.id,
         outcome: { type: "amsler", result: { answer: "missing", takenAt: new Date().toISOString(), deviceSn: "VR-T006", appointmentId: theirExam.appointmentId } },
       });
+      // A measurement of the other organisation, queued on its headset.
+      const theirPatient = await patient("Other Clinic", apptManager);
+      const theirs = await measurement(theirPatient.id, "VR-A002", apptManager);
+      s.send({ type: "result", measurementId: theirs.id, result: resultFor(theirs.id, theirPatient.id) });
       // Another headset's stand-alone data.
       const standalone = (await ok(base, "device.standalone", { query: { deviceSn: "VR-T007" }, body: { ...configOf(onOther), patientId: p.id } as never }, manager))!;
       const before = (await ok(base, "perimetry.all", { query: { patientId: p.id } }, manager)).length;
@@ -198,6 +202,7 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
       await settled(s, "settle-1");
       expect((await ok(base, "perimetry.get", { query: { id: onOther.id } }, manager)).result).toBeNull();
       expect((await ok(base, "perimetry.get", { query: { id: onMine.id } }, manager)).result).not.toBeNull();
+      expect((await ok(base, "perimetry.get", { query: { id: theirs.id } }, apptManager)).result).toBeNull();
       expect((await ok(base, "perimetry.all", { query: { patientId: p.id } }, manager)).length).toBe(before);
       const exams = await ok(base, "examination.all", { query: { patientId: theirLane.appointments![0]!.patientId } }, apptManager);
       expect(exams.find((e) => e.id === theirExam.id)?.taken).toBe(false);
