@@ -113,7 +113,7 @@ test("a result of each strategy shows its indices and draws every plot", async (
   await page.goto(`/patient/${patients.find((p) => p.name === "Maria Rossi")!.id}/perimetry/all`);
   await expect(page.getByTestId("history-day").first()).toBeVisible();
   await page.getByTestId("history-cell").first().locator("figure").first().screenshot({ path: "e2e/screenshots/plot-history-cell.png" });
-  await page.getByTestId("progression").locator("figure").screenshot({ path: "e2e/screenshots/plot-progression.png" });
+  await page.getByTestId("progression").locator(".progression-chart figure").screenshot({ path: "e2e/screenshots/plot-progression.png" });
   await page.goto(`/patient/${patients.find((p) => p.name === "Anna Schmidt")!.id}/perimetry/all`);
   const first = page.getByTestId("history-cell").first().getByRole("link");
   await first.click();

@@ -33,6 +33,8 @@ export interface IndexRow {
   readonly note?: string;
   /** The index's probability among healthy eyes ("p < 1 %"), like the plots' probability levels. */
   readonly p?: string;
+  /** A long text value (a name) that may wrap instead of widening the table. */
+  readonly wrap?: boolean;
 }
 
 function Table({ caption, rows, testId }: { caption: string; rows: readonly IndexRow[]; testId?: string }) {
@@ -44,12 +46,12 @@ function Table({ caption, rows, testId }: { caption: string; rows: readonly Inde
         {rows.map((r) => (
           <tr key={r.key} data-index={r.key}>
             <th scope="row">
-              {r.hint ? <abbr title={r.hint}>{r.label}</abbr> : r.label}
+              {r.hint ? <abbr title={r.hint}>{r.label}</abbr> : <span className="index-label">{r.label}</span>}
               {r.note && <span className="index-note">{r.note}</span>}
             </th>
-            <td className="num">{r.value}</td>
+            <td className={r.wrap ? "num wrap" : "num"}>{r.value}</td>
             <td className="unit">{r.unit ?? ""}</td>
-            {withP && <td className="p num">{r.p ?? ""}</td>}
+            {withP && <td className="p">{r.p ?? ""}</td>}
           </tr>
         ))}
       </tbody>
@@ -120,7 +122,7 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
       ? { key: "interval", label: t`Interval`, value: t`Adaptive`, unit: t`mean ${Math.round(result.meanUpdateTime)} ms` }
       : { key: "interval", label: t`Interval`, value: String(Math.round(result.stimuliInterval)), unit: "ms" },
     { key: "background", label: t`Background`, value: result.background.toFixed(1), unit: "asb" },
-    { key: "fixation", label: t`Fixation monitoring`, value: fixation.length ? fixation.join(" + ") : t`None` },
+    { key: "fixation", label: t`Fixation monitoring`, value: fixation.length ? fixation.join(" + ") : t`None`, wrap: true },
   ];
   const conduct: IndexRow[] = [
     { key: "fp", label: t`False positives`, value: catchTrialText(result.catchTrials.falsePositive) },
@@ -131,7 +133,7 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
     { key: "presentations", label: t`Presentations`, value: String(result.presentations) },
     { key: "maxIntensity", label: t`Maximum intensity`, value: String(Math.round(result.maxIntensity)), unit: "cd/m²" },
     {
-      key: "normative", label: t`Normative database`, value: database ?? t`None`,
+      key: "normative", label: t`Normative database`, value: database ?? t`None`, wrap: true,
       ...(database ? { note: t`From public healthy controls, not a manufacturer's database` } : {}),
     },
     { key: "gazeCalibration", label: t`Gaze calibration`, value: calibration },
