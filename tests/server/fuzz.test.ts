@@ -167,6 +167,27 @@ const fuzzSuite = (backend: Backend) =>
         }
     }, 120_000);
 
+    it("a client that aborts an upload is one log line (JSON with LOG_FORMAT=json), not a stack trace", async () => {
+      const lines: string[] = [];
+      const write = process.stderr.write.bind(process.stderr);
+      process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+      process.env.LOG_FORMAT = "json";
+      try {
+        const req = request({ host: "127.0.0.1", port: server.port, method: "POST", path: "/api/perimetry/upload", headers: { "content-type": "application/json", "content-length": String(MB), authorization: `Bearer ${token}` } });
+        req.on("error", () => undefined);
+        req.write(Buffer.alloc(64 * 1024, 0x20));
+        await new Promise((r) => setTimeout(r, 200));
+        req.destroy();
+        await new Promise((r) => setTimeout(r, 500));
+      } finally {
+        process.stderr.write = write;
+        delete process.env.LOG_FORMAT;
+      }
+      const text = lines.join("");
+      expect(text.trim().split("\n")).toHaveLength(1);
+      expect(JSON.parse(text)).toMatchObject({ level: "info", event: "request_aborted", request: "POST /api/perimetry/upload" });
+    });
+
     it("arbitrary, deep, huge, wrongly typed, broken UTF-8 and duplicate-key bodies to every contract route: no 5xx, no dropped connection", async () => {
       await fc.assert(
         fc.asyncProperty(

@@ -51,9 +51,7 @@ export const deviceHandlers: SomeHandlers<
 > = {
   "device.all": async (call) => {
     const org = claimsOf(call).organisationId;
-    const out = [];
-    for (const row of await devices.deviceRows(call.ctx.db, org)) out.push(await devices.withQueues(call.ctx.db, org, call.ctx.presence.overlay(row)));
-    return { data: out };
+    return { data: await call.ctx.db.snapshot((q) => devices.devicesWithQueues(q, org, (row) => call.ctx.presence.overlay(row))) };
   },
   "device.update": async (call) => {
     const org = claimsOf(call).organisationId;

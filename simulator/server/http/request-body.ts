@@ -21,6 +21,13 @@ export class TooLarge extends Failure {
   }
 }
 
+/** The client went away before its body was complete (an aborted upload): one log line, no answer to send. */
+export class ClientAborted extends Error {
+  constructor() {
+    super("the client closed the connection before the body was complete");
+  }
+}
+
 /** Reads the whole body as UTF-8 text (broken sequences become U+FFFD); rejects with TooLarge once past `limit`. */
 export const readBodyText = (req: IncomingMessage, limit = MAX_DEV_BODY_BYTES): Promise<string> =>
   new Promise<string>((resolve, reject) => {
@@ -41,7 +48,11 @@ export const readBodyText = (req: IncomingMessage, limit = MAX_DEV_BODY_BYTES): 
       }
     });
     req.on("end", () => (size > limit ? reject(new TooLarge(limit)) : resolve(Buffer.concat(chunks).toString("utf8"))));
-    req.on("error", reject);
+    req.on("error", () => reject(new ClientAborted()));
+    req.on("aborted", () => reject(new ClientAborted()));
+    req.on("close", () => {
+      if (!req.complete) reject(new ClientAborted());
+    });
   });
 
 /** The field (top-level key under `path`) whose value nests deeper than `max`, or undefined. Walks without recursion. */

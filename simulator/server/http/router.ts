@@ -6,7 +6,8 @@ import type { ServerContext } from "../context.ts";
 import { answerFault, sendFailure, sendOk } from "./envelope.ts";
 import { Failure, refusedToken } from "./failure.ts";
 import { PreEncoded, sendPreEncoded } from "./pre-encoded.ts";
-import { MAX_BODY_BYTES, parseJsonBody, readBodyText, TooLarge } from "./request-body.ts";
+import { ClientAborted, MAX_BODY_BYTES, parseJsonBody, readBodyText, TooLarge } from "./request-body.ts";
+import { log } from "../log.ts";
 import { unstorableText } from "./text-safety.ts";
 
 // Mounts the contract under /api/: finds the endpoint by method and path, checks the token its `auth` asks for,
@@ -100,6 +101,7 @@ export const apiRouter = (
       }
       await run(req, res, spec, url);
     } catch (e) {
+      if (e instanceof ClientAborted) return log.info("request_aborted", { request: `${req.method} ${url.pathname}`, received: req.socket.bytesRead });
       if (res.headersSent) return;
       if (e instanceof TooLarge) {
         // The body was read through (or is too big to): answer, then close the connection cleanly.

@@ -1,6 +1,6 @@
 import type { Appointment } from "../../../core/model/appointment.ts";
 import type { Queryable, Row } from "../db/database.ts";
-import { examinationsOfAppointment } from "./examinations.ts";
+import { examinationsOfAppointment, examinationsOfAppointments } from "./examinations.ts";
 
 // Appointments: examinations bundled for one patient on one device. Queued on the device while not trashed, its
 // patient not trashed, and at least one examination still without a result.
@@ -14,13 +14,15 @@ interface Stored {
 
 const columns = "a.id, a.patient_id, a.device_sn, a.body, a.created_at, a.updated_at, a.trashed_at";
 
-const toAppointment = async (q: Queryable, r: Row): Promise<Appointment> => {
+const toAppointment = async (q: Queryable, r: Row): Promise<Appointment> => withExaminations(r, await examinationsOfAppointment(q, r.id as string));
+
+const withExaminations = (r: Row, examinations: Appointment["examinations"]): Appointment => {
   const body = r.body as Stored;
   return {
     id: r.id as string,
     patientId: r.patient_id as string,
     deviceSn: (r.device_sn as string | null) ?? null,
-    examinations: await examinationsOfAppointment(q, r.id as string),
+    examinations,
     audioGuide: body.audioGuide,
     tutorial: body.tutorial,
     trackGaze: body.trackGaze,
@@ -89,4 +91,22 @@ export const saveAppointment = async (q: Queryable, org: string, a: Omit<Appoint
 
 export const deleteAppointment = async (q: Queryable, org: string, id: string) => {
   await q.query("delete from appointments where organisation_id = $1 and id = $2", [org, id]);
+};
+
+/** Every device lane of the organisation at once (device/all): two queries whatever the number of devices. */
+export const appointmentQueuesOf = async (q: Queryable, org: string): Promise<Map<string, Appointment[]>> => {
+  const rows = await q.query(
+    `select ${columns} from appointments a join patients p on p.id = a.patient_id
+     where a.organisation_id = $1 and a.device_sn is not null and a.trashed_at is null and p.trashed_at is null
+       and exists (select 1 from examinations e where e.appointment_id = a.id and e.trashed_at is null and e.taken_at is null)
+     order by a.device_sn, a.queue_position, a.created_at, a.id`,
+    [org],
+  );
+  const exams = await examinationsOfAppointments(q, rows.map((r) => r.id as string));
+  const lanes = new Map<string, Appointment[]>();
+  for (const r of rows) {
+    const sn = r.device_sn as string;
+    lanes.set(sn, [...(lanes.get(sn) ?? []), withExaminations(r, exams.get(r.id as string) ?? [])]);
+  }
+  return lanes;
 };

@@ -1,8 +1,8 @@
 import type { Device, DeviceBattery } from "../../../core/model/device.ts";
 import type { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
 import type { Queryable, Row } from "../db/database.ts";
-import { queueOf } from "./measurements.ts";
-import { appointmentQueueOf } from "./appointments.ts";
+import { queueOf, queuesOf } from "./measurements.ts";
+import { appointmentQueueOf, appointmentQueuesOf } from "./appointments.ts";
 
 // Devices (headsets) of an organisation. `revision` counts queue changes: every change of a lane bumps it, and a
 // drag-and-drop that sends an older one is refused with 409 device_revision_conflict.
@@ -76,6 +76,31 @@ export const withQueues = async (q: Queryable, org: string, row: DeviceRow): Pro
   perimetries: await queueOf(q, org, row.deviceSn),
   appointments: await appointmentQueueOf(q, org, row.deviceSn),
 });
+
+/** Every device of the organisation with its lanes (device/all), in four queries whatever the number of devices; run it
+ * inside db.snapshot so devices and lanes are one moment's state (a card moving between lanes shows once, never twice
+ * or not at all). `overlay` adds what is held in memory (presence). */
+export const devicesWithQueues = async (q: Queryable, org: string, overlay: (row: DeviceRow) => DeviceRow = (r) => r): Promise<Device[]> => {
+  const rows = await deviceRows(q, org);
+  const measurementLanes = await queuesOf(q, org);
+  const appointmentLanes = await appointmentQueuesOf(q, org);
+  return rows.map((r) => {
+    const row = overlay(r);
+    return {
+      id: row.id,
+      deviceSn: row.deviceSn,
+      alias: row.alias,
+      status: row.status,
+      lastSeen: row.lastSeen,
+      standaloneId: row.standaloneId,
+      revision: row.revision,
+      battery: row.battery,
+      connection: row.connection,
+      perimetries: measurementLanes.get(row.deviceSn) ?? [],
+      appointments: appointmentLanes.get(row.deviceSn) ?? [],
+    };
+  });
+};
 
 export const insertDevice = async (q: Queryable, org: string, id: string, sn: string, alias: string, now: string) => {
   await q.query("insert into devices (id, organisation_id, device_sn, alias, created_at) values ($1, $2, $3, $4, $5)", [id, org, sn, alias, now]);

@@ -44,6 +44,21 @@ export const examinationsOfAppointment = async (q: Queryable, appointmentId: str
     ])
   ).map(toExamination);
 
+/** The examinations of several appointments in one query, by appointment, in run order. */
+export const examinationsOfAppointments = async (q: Queryable, appointmentIds: ReadonlyArray<string>): Promise<Map<string, Examination[]>> => {
+  const out = new Map<string, Examination[]>();
+  if (appointmentIds.length === 0) return out;
+  const rows = await q.query(
+    `select ${columns} from examinations e where e.appointment_id = any($1::text[]) and e.trashed_at is null order by e.appointment_id, e.position, e.created_at, e.id`,
+    [[...appointmentIds]],
+  );
+  for (const r of rows) {
+    const id = r.appointment_id as string;
+    out.set(id, [...(out.get(id) ?? []), toExamination(r)]);
+  }
+  return out;
+};
+
 export interface ExaminationFilter {
   readonly patientId?: string | undefined;
   readonly taken?: boolean | undefined;

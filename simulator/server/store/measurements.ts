@@ -71,6 +71,22 @@ export const queueOf = async (q: Queryable, org: string, deviceSn: string): Prom
     )
   ).map(toMeasurement);
 
+/** Every device lane of the organisation at once (device/all): one query whatever the number of devices. */
+export const queuesOf = async (q: Queryable, org: string): Promise<Map<string, Measurement[]>> => {
+  const lanes = new Map<string, Measurement[]>();
+  const rows = await q.query(
+    `select ${columns} from measurements m join patients p on p.id = m.patient_id
+     where m.organisation_id = $1 and m.device_sn is not null and m.result is null and m.trashed_at is null and p.trashed_at is null
+     order by m.device_sn, m.queue_position, m.created_at, m.id`,
+    [org],
+  );
+  for (const r of rows) {
+    const m = toMeasurement(r);
+    lanes.set(m.deviceSn!, [...(lanes.get(m.deviceSn!) ?? []), m]);
+  }
+  return lanes;
+};
+
 export const nextQueuePosition = async (q: Queryable, deviceSn: string): Promise<number> =>
   ((await q.query<{ n: number | null }>("select max(queue_position) as n from measurements where device_sn = $1", [deviceSn]))[0]?.n ?? 0) + 1;
 
