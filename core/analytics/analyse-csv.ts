@@ -6,6 +6,7 @@ import { getPattern } from "./patterns.ts";
 import { generalHeight, patternDeviation, totalDeviation } from "./pointwise.ts";
 import { isoDateToDays, linearRegression, pointwiseRegression, yearsSinceFirst } from "./progression/linear-regression.ts";
 import { poplr } from "./progression/poplr.ts";
+import { eyeProgression } from "./progression/eye-progression.ts";
 import { analyseResult } from "./result-analysis.ts";
 import { locationSeen } from "./seen.ts";
 import { CsvError, isScreeningType, parseVisualFieldsCsv, storedLocationValue, type VisualFieldRow } from "./visualfields-csv.ts";
@@ -33,6 +34,17 @@ export interface SeriesOutput {
   glr: { slope: number; intercept: number; se: number; p: number };
   plr: Array<{ slope: number; p: number } | null>;
   poplr: { csl: number; cslp: number; csr: number; csrp: number };
+  /**
+   * The progression analysis the perimetry page shows (progression/eye-progression.ts): GPA-style events against the
+   * first two visits (location indices deteriorated on the last visit, the last 2, the last 3), PoPLR's p on TD and
+   * the VFI trend; the trends are null (with `noTrend` saying why) for visits spanning under 6 months.
+   */
+  progression: {
+    events: { status: string; once: number[]; twice: number[]; thrice: number[] } | null;
+    poplrTdP: number | null;
+    vfi: { ratePerYear: number; p: number } | null;
+    noTrend: string | null;
+  };
 }
 
 const patternsByCount = new Map(
@@ -116,9 +128,24 @@ export function analyseSeriesRows(rows: readonly VisualFieldRow[]): SeriesOutput
       glr: { slope: g.slope, intercept: g.intercept, se: g.se, p: g.p },
       plr: pointwiseRegression(years, sens).map((r) => (r ? { slope: r.slope, p: r.p } : null)),
       poplr: { csl: p.csl, cslp: p.cslp, csr: p.csr, csrp: p.csrp },
+      progression: progressionOf(pattern, sorted),
     });
   }
   return out;
+}
+
+function progressionOf(pattern: Pattern, visits: readonly VisualFieldRow[]): SeriesOutput["progression"] {
+  const eye = eyeOf[visits[0]!.eye];
+  const a = eyeProgression(visits.map((v, k) => ({
+    id: String(k), takenAt: `${v.date}T${/^\d\d:\d\d(:\d\d)?$/.test(v.time) ? v.time : "00:00:00"}Z`, eye, pattern, age: v.age,
+    thresholds: v.sensitivities, normativeVersion: CURRENT_NORMATIVE_VERSION, valid: true, unreliable: false,
+  })), { eye, pattern });
+  return {
+    events: a.events && { status: a.events.status, once: a.events.once, twice: a.events.twice, thrice: a.events.thrice },
+    poplrTdP: a.poplr?.p ?? null,
+    vfi: a.vfi,
+    noTrend: a.noTrend,
+  };
 }
 
 /** CSV text in, JSON text out (what the CLI prints). Throws CsvError on bad input. */

@@ -25,7 +25,12 @@ describe("analyse: visualFields CSV in, JSON out", () => {
   it("--series prints one object per id and eye with at least 3 visits", () => {
     const out = JSON.parse(analyseCsvText(csv, { series: true }));
     expect(out.map((o: { eye: string; nvisits: number }) => [o.eye, o.nvisits])).toEqual([["OD", 27], ["OS", 15]]);
-    expect(Object.keys(out[0])).toEqual(["id", "eye", "nvisits", "glr", "plr", "poplr"]);
+    expect(Object.keys(out[0])).toEqual(["id", "eye", "nvisits", "glr", "plr", "poplr", "progression"]);
+    // The perimetry page's progression analysis (issue 20): events, PoPLR on TD, the VFI trend.
+    expect(Object.keys(out[0].progression)).toEqual(["events", "poplrTdP", "vfi", "noTrend"]);
+    expect(["none", "possible progression", "likely progression"]).toContain(out[0].progression.events.status);
+    expect(out[0].progression.vfi.ratePerYear).toBeLessThan(0);
+    expect(out[0].progression.poplrTdP).toBeLessThan(0.05); // this patient progresses (OD: 27 visits over 15 years)
     expect(Object.keys(out[0].glr)).toEqual(["slope", "intercept", "se", "p"]);
     expect(Object.keys(out[0].poplr)).toEqual(["csl", "cslp", "csr", "csrp"]);
     expect(out[0].plr[25]).toBeNull();
