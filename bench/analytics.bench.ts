@@ -3,6 +3,7 @@
 //    levels, VFI, GHT, Humphrey MD/PSD, Octopus indices, reliability, gaze). Aim: at least 100,000 per second.
 // 2. PoPLR for 10 visits of 52 locations with 5,040 permutations. Aim: at most 50 ms.
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { Eye, Pattern } from "../core/model/enums.ts";
 import { analyseResult, type ResultInput } from "../core/analytics/result-analysis.ts";
@@ -39,7 +40,7 @@ function rate(label: string, fn: (i: number) => unknown, windows = 7, windowMs =
   }
   const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
   const fmt = (r: number) => `${Math.round(r).toLocaleString("en")}/s (${(1e6 / r).toFixed(2)} µs each)`;
-  console.log(`${label} per CPU second: best ${fmt(Math.max(...cpuRates))}, median ${fmt(med(cpuRates))}; wall-clock median ${fmt(med(wallRates))}`);
+  console.log(`${label} per CPU second: best ${fmt(Math.max(...cpuRates))}, median ${fmt(med(cpuRates))}; wall-clock median ${fmt(med(wallRates))} (load average ${loadavg().map((l) => l.toFixed(2)).join(" ")})`);
 }
 
 rate("24-2 fields fully analysed (analyseResult)", (i) => analyseResult(inputs[i % inputs.length]!));
@@ -61,5 +62,57 @@ const steady = (v: number[]) => v.slice(2).sort((a, b) => a - b);
 const [wall, cpu] = [steady(times), steady(cpuTimes)];
 console.log(
   `PoPLR 10 visits x 52 locations x ${last!.nperm} permutations: CPU median ${cpu[Math.floor(cpu.length / 2)]!.toFixed(1)} ms ` +
-  `(min ${cpu[0]!.toFixed(1)} ms); wall median ${wall[Math.floor(wall.length / 2)]!.toFixed(1)} ms; first (cold) ${times[0]!.toFixed(1)} ms`,
+  `(min ${cpu[0]!.toFixed(1)} ms); wall median ${wall[Math.floor(wall.length / 2)]!.toFixed(1)} ms; first (cold) ${times[0]!.toFixed(1)} ms (load average ${loadavg().map((l) => l.toFixed(2)).join(" ")})`,
 );
+
+// 3. `isopter analyse --json` of a 100,000-row CSV (the fixture's rows repeated under new ids), run in this process
+// through the CLI's own code into a discarding stdout. Aim: >= 150,000 fields per second (issue 18), as fast as one row
+// at a time.
+{
+  const { Writable, Readable } = await import("node:stream");
+  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { runCli } = await import("../cli/run.ts");
+  const ROWS = Number(process.env.ANALYSE_ROWS ?? 100_000);
+  const fixture = readFileSync(resolve(import.meta.dirname, "../fixtures/visualfields/vfpwgSunyiu24d2.csv"), "utf8").trimEnd().split("\n");
+  const [header, ...lines] = fixture;
+  const body: string[] = [header!];
+  for (let i = 0; i < ROWS; i++) body.push(lines[i % lines.length]!.replace(/^[^,]*/, `bench-${i}`));
+  const dir = mkdtempSync(join(tmpdir(), "isopter-analyse-"));
+  const file = join(dir, "fields.csv");
+  const text = body.join("\n") + "\n";
+  writeFileSync(file, text);
+  body.length = 0;
+  const { visualFieldsRows } = { visualFieldsRows: (await import("../core/analytics/visualfields-csv.ts")).visualFieldRows };
+  const { analyseEachRow } = await import("../core/analytics/analyse-csv.ts");
+  const timed = (label: string, run: () => number) => {
+    const c = cpuMs(), w = performance.now();
+    const n = run();
+    const cpu = (cpuMs() - c) / 1000;
+    console.log(`${label}: ${Math.round(n / cpu).toLocaleString("en")} fields per CPU second (wall ${((performance.now() - w) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")})`);
+  };
+  let bytes = 0;
+  const sink = new Writable({ write(chunk: Buffer, _enc, done) { bytes += chunk.length; done(); } });
+  const io = { stdout: sink, stderr: process.stderr, stdin: Readable.from([]), env: {}, cwd: dir };
+  const c0 = cpuMs();
+  const t0 = performance.now();
+  const code = await runCli(["analyse", file, "--json"], io);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpuSeconds = (cpuMs() - c0) / 1000;
+  const peak = process.resourceUsage().maxRSS * 1024; // the process's high-water mark so far (kB)
+  rmSync(dir, { recursive: true, force: true });
+  const rate = ROWS / cpuSeconds;
+  console.log(
+    `isopter analyse --json of ${ROWS.toLocaleString("en")} rows: ${Math.round(rate).toLocaleString("en")} fields per CPU second, wall-clock ${Math.round(ROWS / seconds).toLocaleString("en")}/s (${seconds.toFixed(1)} s, ` +
+      `${(bytes / 1e6).toFixed(0)} MB written, bench process RSS high-water mark ${(peak / 1e6).toFixed(0)} MB, exit ${code}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}) — aim >= 150,000 fields/s: ${rate >= 150_000 ? "met" : "not met"}`,
+  );
+  // The CSV parsed and analysed in one call, as before issue 18 (every row and every analysis held at once)...
+  timed(`${ROWS.toLocaleString("en")} rows parsed and analysed in one call (analyseRows(parseVisualFieldsCsv))`, () => analyseRows(parseVisualFieldsCsv(text)).length);
+  // ...and row by row, as isopter analyse now reads (nothing kept once a row is passed on).
+  timed(`${ROWS.toLocaleString("en")} rows parsed and analysed row by row (analyseEachRow(visualFieldRows))`, () => {
+    let n = 0;
+    for (const _ of analyseEachRow(visualFieldsRows(text))) n++;
+    return n;
+  });
+}

@@ -1,15 +1,17 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { analyseCsvText, analyseRows, analyseSeriesRows, type RowOutput, type SeriesOutput } from "../../core/analytics/analyse-csv.ts";
-import { CsvError, parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
+import { once } from "node:events";
+import { analyseCsvChunks, analyseEachRow, analyseSeriesRows, type RowOutput, type SeriesOutput } from "../../core/analytics/analyse-csv.ts";
+import { CsvError, parseVisualFieldsCsv, visualFieldRows } from "../../core/analytics/visualfields-csv.ts";
 import { defineCommand, sharedOptions } from "../command.ts";
 import { CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { formatTable } from "../table.ts";
 
 // isopter analyse FILE.csv [--series] [--json]: core/analytics on a visualFields-layout CSV, no server.
-// --json prints exactly what `npm run --silent analyse -- FILE.csv [--series]` prints: both call analyseCsvText.
+// --json prints exactly what `npm run --silent analyse -- FILE.csv [--series]` prints: both write analyseCsvChunks, row
+// by row as analysed (waiting while the output is full), so a large file keeps one row's speed and flat memory.
 
 export function registerAnalyse(program: Command, io: CliIo): void {
   defineCommand(program, "analyse <file>", "analyse a visualFields-layout CSV (one test per row) without a server")
@@ -32,9 +34,11 @@ export function registerAnalyse(program: Command, io: CliIo): void {
         throw new CliError(ExitCode.Failure, `${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       }
       try {
-        if (shared.json) return void io.stdout.write(analyseCsvText(text, { series: opts.series }));
-        const rows = parseVisualFieldsCsv(text);
-        io.stdout.write(opts.series ? seriesTable(analyseSeriesRows(rows)) : rowsTable(analyseRows(rows)));
+        if (shared.json) {
+          for (const chunk of analyseCsvChunks(text, { series: opts.series })) if (!io.stdout.write(chunk)) await once(io.stdout, "drain");
+          return;
+        }
+        io.stdout.write(opts.series ? seriesTable(analyseSeriesRows(parseVisualFieldsCsv(text))) : rowsTable(analyseEachRow(visualFieldRows(text))));
       } catch (e) {
         if (e instanceof CsvError) throw new CliError(ExitCode.Failure, `${file}: ${e.message}`);
         throw e;
@@ -44,17 +48,17 @@ export function registerAnalyse(program: Command, io: CliIo): void {
 
 const f = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? "-" : v.toFixed(digits));
 
-function rowsTable(rows: readonly RowOutput[]): string {
-  if (rows.length === 0) return "No tests in the file.\n";
-  return formatTable(
-    ["id", "eye", "date", "MS dB", "MD dB", "PSD dB", "GH dB", "VFI %", "TD p<5%", "PD p<5%"],
-    rows.map((r) => [
+/** The table's cells only are kept per row (the widths need every row), not the analyses. */
+function rowsTable(analysed: Iterable<RowOutput>): string {
+  const cells: string[][] = [];
+  for (const r of analysed)
+    cells.push([
       r.id, r.eye, r.date, f(r.msens, 2), f(r.tmd, 2), f(r.psd, 2), f(r.gh, 2), f(r.vfi, 1),
       r.tdp === null ? "-" : String(r.tdp.filter((p) => p !== null && p <= 0.05).length),
       r.pdp === null ? "-" : String(r.pdp.filter((p) => p !== null && p <= 0.05).length),
-    ]),
-    ["left", "left", "left"],
-  );
+    ]);
+  if (cells.length === 0) return "No tests in the file.\n";
+  return formatTable(["id", "eye", "date", "MS dB", "MD dB", "PSD dB", "GH dB", "VFI %", "TD p<5%", "PD p<5%"], cells, ["left", "left", "left"]);
 }
 
 function seriesTable(series: readonly SeriesOutput[]): string {

@@ -9,7 +9,7 @@ import { poplr } from "./progression/poplr.ts";
 import { eyeProgression } from "./progression/eye-progression.ts";
 import { analyseResult } from "./result-analysis.ts";
 import { locationSeen } from "./seen.ts";
-import { CsvError, isScreeningType, parseVisualFieldsCsv, storedLocationValue, type VisualFieldRow } from "./visualfields-csv.ts";
+import { CsvError, isScreeningType, parseVisualFieldsCsv, storedLocationValue, visualFieldRows, type VisualFieldRow } from "./visualfields-csv.ts";
 
 /**
  * The research entry point behind `npm run --silent analyse -- FILE.csv [--series]` (and `isopter analyse`):
@@ -75,28 +75,41 @@ export function storedValues(row: VisualFieldRow, pattern: Pattern): number[] {
 }
 
 export function analyseRows(rows: readonly VisualFieldRow[]): RowOutput[] {
-  if (rows.length === 0) return [];
-  const pattern = patternForLocationCount(rows[0]!.sensitivities.length);
-  const geometry = getPattern(pattern);
-  return rows.map((r, k) => {
-    if (r.sensitivities.length !== geometry.points.length) throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
-    const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
-    const thresholds = storedValues(r, pattern);
-    const a = analyseResult({ pattern, eye: eyeOf[r.eye], age: r.age, thresholds, normativeVersion: CURRENT_NORMATIVE_VERSION });
-    const nv = a.normative;
-    const measured = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
-    const seen = measured.filter((v) => locationSeen(v, screening)).length;
-    return {
-      id: r.id, eye: r.eye, date: r.date,
-      td: nv?.td ?? null, tdp: nv?.tdp ?? null, pd: nv?.pd ?? null, pdp: nv?.pdp ?? null,
-      gh: nv?.gh ?? null,
-      msens: nv?.global.msens ?? measured.reduce((s, v) => s + v, 0) / measured.length,
-      ssens: nv?.global.ssens ?? null, tmd: nv?.global.tmd ?? null, tsd: nv?.global.tsd ?? null,
-      pmd: nv?.global.pmd ?? null, psd: nv?.global.psd ?? null, vfi: nv?.global.vfi ?? null,
-      pattern: geometry.label,
-      seen: a.estermanScore ?? Math.round((100 * seen) / measured.length),
-    };
-  });
+  return [...analyseEachRow(rows)];
+}
+
+/** analyseRows one row at a time (the pattern from the first row): nothing of a row is kept once it is passed on. */
+export function* analyseEachRow(rows: Iterable<VisualFieldRow>): Generator<RowOutput> {
+  let geometry: ReturnType<typeof getPattern> | undefined;
+  let pattern: Pattern | undefined;
+  let k = 0;
+  for (const r of rows) {
+    if (pattern === undefined || geometry === undefined) {
+      pattern = patternForLocationCount(r.sensitivities.length);
+      geometry = getPattern(pattern);
+    }
+    yield analyseRow(r, k++, pattern, geometry);
+  }
+}
+
+function analyseRow(r: VisualFieldRow, k: number, pattern: Pattern, geometry: ReturnType<typeof getPattern>): RowOutput {
+  if (r.sensitivities.length !== geometry.points.length) throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
+  const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
+  const thresholds = storedValues(r, pattern);
+  const a = analyseResult({ pattern, eye: eyeOf[r.eye], age: r.age, thresholds, normativeVersion: CURRENT_NORMATIVE_VERSION });
+  const nv = a.normative;
+  const measured = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
+  const seen = measured.filter((v) => locationSeen(v, screening)).length;
+  return {
+    id: r.id, eye: r.eye, date: r.date,
+    td: nv?.td ?? null, tdp: nv?.tdp ?? null, pd: nv?.pd ?? null, pdp: nv?.pdp ?? null,
+    gh: nv?.gh ?? null,
+    msens: nv?.global.msens ?? measured.reduce((s, v) => s + v, 0) / measured.length,
+    ssens: nv?.global.ssens ?? null, tmd: nv?.global.tmd ?? null, tsd: nv?.global.tsd ?? null,
+    pmd: nv?.global.pmd ?? null, psd: nv?.global.psd ?? null, vfi: nv?.global.vfi ?? null,
+    pattern: geometry.label,
+    seen: a.estermanScore ?? Math.round((100 * seen) / measured.length),
+  };
 }
 
 /** One entry per id and eye with at least 3 visits, in order of first appearance; visits sorted by date and time. */
@@ -150,6 +163,28 @@ function progressionOf(pattern: Pattern, visits: readonly VisualFieldRow[]): Ser
 
 /** CSV text in, JSON text out (what the CLI prints). Throws CsvError on bad input. */
 export function analyseCsvText(csv: string, options: { series?: boolean } = {}): string {
-  const rows = parseVisualFieldsCsv(csv);
-  return JSON.stringify(options.series ? analyseSeriesRows(rows) : analyseRows(rows)) + "\n";
+  return [...analyseCsvChunks(csv, options)].join("");
+}
+
+/**
+ * analyseCsvText in pieces of about `chunkChars` characters, the same text once joined. Rows are parsed, analysed and
+ * written one at a time, so a file of 100,000 rows runs at the speed of one row and its memory stays flat (a series
+ * needs all visits of an eye, so --series still reads the whole file first).
+ */
+export function* analyseCsvChunks(csv: string, options: { series?: boolean } = {}, chunkChars = 1 << 16): Generator<string> {
+  if (options.series) {
+    yield JSON.stringify(analyseSeriesRows(parseVisualFieldsCsv(csv))) + "\n";
+    return;
+  }
+  let chunk = "[";
+  let first = true;
+  for (const row of analyseEachRow(visualFieldRows(csv))) {
+    chunk += (first ? "" : ",") + JSON.stringify(row);
+    first = false;
+    if (chunk.length >= chunkChars) {
+      yield chunk;
+      chunk = "";
+    }
+  }
+  yield chunk + "]\n";
 }

@@ -19,7 +19,11 @@ export interface CsvRecord {
 }
 
 export function parseCsv(text: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
+  return [...csvRecords(text)];
+}
+
+/** The records one at a time, so a large file is never held as records all at once (isopter analyse). */
+export function* csvRecords(text: string): Generator<CsvRecord> {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
   let fields: string[] = [];
@@ -31,11 +35,11 @@ export function parseCsv(text: string): CsvRecord[] {
     field = "";
     quotedField = false;
   };
-  const endRecord = () => {
+  const endRecord = (): CsvRecord | undefined => {
     endField();
-    // A blank line is one empty, unquoted field: skipped.
-    if (!(fields.length === 1 && fields[0] === "")) records.push({ line: startLine, fields });
+    const record = fields.length === 1 && fields[0] === "" ? undefined : { line: startLine, fields }; // a blank line is skipped
     fields = [];
+    return record;
   };
   while (i < text.length) {
     const c = text[i]!;
@@ -69,7 +73,8 @@ export function parseCsv(text: string): CsvRecord[] {
       endField();
       i++;
     } else if (c === "\r" || c === "\n") {
-      endRecord();
+      const record = endRecord();
+      if (record) yield record;
       i += c === "\r" && text[i + 1] === "\n" ? 2 : 1;
       line++;
       startLine = line;
@@ -80,8 +85,10 @@ export function parseCsv(text: string): CsvRecord[] {
       i++;
     }
   }
-  if (field !== "" || quotedField || fields.length > 0) endRecord();
-  return records;
+  if (field !== "" || quotedField || fields.length > 0) {
+    const record = endRecord();
+    if (record) yield record;
+  }
 }
 
 /** A field as RFC 4180 writes it: quoted only when it holds a comma, a quote or a line break. */

@@ -1,6 +1,6 @@
 import { Schema } from "effect";
 import { Strategy } from "../model/enums.ts";
-import { CsvSyntaxError, parseCsv } from "./csv-text.ts";
+import { CsvSyntaxError, csvRecords, type CsvRecord } from "./csv-text.ts";
 import { screeningStrategies } from "./seen.ts";
 
 /**
@@ -60,14 +60,24 @@ function toNumber(text: string): number {
 
 /** Parses and validates a visualFields CSV; throws CsvError naming the line and field on bad input. */
 export function parseVisualFieldsCsv(text: string): VisualFieldRow[] {
-  let records;
+  return [...visualFieldRows(text)];
+}
+
+/** The CSV's syntax errors as CsvError. */
+function* recordsOf(text: string): Generator<CsvRecord> {
   try {
-    records = parseCsv(text);
+    yield* csvRecords(text);
   } catch (e) {
     if (e instanceof CsvSyntaxError) throw new CsvError(e.message);
     throw e;
   }
-  const header = records[0]?.fields.map((h) => h.trim());
+}
+
+/** parseVisualFieldsCsv one row at a time: a large file is analysed at the speed of one row (isopter analyse). */
+export function* visualFieldRows(text: string): Generator<VisualFieldRow> {
+  const records = recordsOf(text);
+  const first: CsvRecord | undefined = records.next().value ?? undefined;
+  const header = first?.fields.map((h) => h.trim());
   if (!header) throw new CsvError("empty CSV: expected a header line");
   infoColumns.forEach((c, i) => {
     if (header[i] !== c) throw new CsvError(`header column ${i + 1} must be "${c}", got "${header[i] ?? ""}"`);
@@ -78,9 +88,11 @@ export function parseVisualFieldsCsv(text: string): VisualFieldRow[] {
   });
   if (locs.length === 0) throw new CsvError("no location columns l1..ln");
   const decode = Schema.decodeUnknownExit(VisualFieldRowSchema);
-  return records.slice(1).map(({ line: lineNo, fields: cells }) => {
-    if (cells.length !== header.length)
-      throw new CsvError(`line ${lineNo}: expected ${header.length} fields, got ${cells.length}`);
+  const width = header.length;
+  for (const { line: lineNo, fields: cells } of records) yield row(lineNo, cells);
+
+  function row(lineNo: number, cells: string[]): VisualFieldRow {
+    if (cells.length !== width) throw new CsvError(`line ${lineNo}: expected ${width} fields, got ${cells.length}`);
     const raw: Record<string, unknown> = {};
     infoColumns.forEach((c, i) => (raw[c] = numeric.has(c) ? toNumber(cells[i]!) : cells[i]!.trim()));
     raw.sensitivities = cells.slice(infoColumns.length).map(toNumber);
@@ -96,5 +108,5 @@ export function parseVisualFieldsCsv(text: string): VisualFieldRow[] {
     const bad = (raw.sensitivities as number[]).findIndex((v) => !Number.isFinite(v));
     if (bad >= 0) throw new CsvError(`line ${lineNo}, field l${bad + 1}: not a number ("${cells[infoColumns.length + bad]}")`);
     throw new CsvError(`line ${lineNo}: invalid row (${String(exit.cause)})`);
-  });
+  }
 }

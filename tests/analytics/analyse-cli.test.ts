@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { analyseCsvText, patternForLocationCount } from "../../core/analytics/analyse-csv.ts";
+import { analyseCsvChunks, analyseCsvText, analyseRows, patternForLocationCount } from "../../core/analytics/analyse-csv.ts";
 import { CsvError, parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
 import { Pattern } from "../../core/model/enums.ts";
 import { readFixture, visualFieldsDir } from "./reference-data.ts";
@@ -21,6 +21,17 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     expect(out[0].tdp[34]).toBeNull();
     const levels = new Set(out.flatMap((r: { tdp: unknown[] }) => r.tdp).filter((v: unknown) => v !== null));
     for (const l of levels) expect([0.005, 0.01, 0.02, 0.05, 0.95, 0.98, 0.99, 0.995, 1]).toContain(l);
+  });
+  it("row by row: the pieces, whatever their size, join to the whole file's analysis; a bad row stops at its line", () => {
+    const whole = JSON.stringify(analyseRows(parseVisualFieldsCsv(csv))) + "\n";
+    for (const size of [1, 500, 1 << 16]) {
+      const pieces = [...analyseCsvChunks(csv, {}, size)];
+      expect(pieces.join("")).toBe(whole);
+      if (size === 1) expect(pieces.length).toBe(43); // "[" with the first row, then one row each, then "]"
+    }
+    const lines = csv.trimEnd().split("\n");
+    const broken = [...lines.slice(0, 6), lines[6]!.replace(/,[^,]*$/, ",x"), ...lines.slice(7)].join("\n");
+    expect(() => [...analyseCsvChunks(broken)]).toThrow(/line 7, field l54: not a number/);
   });
   it("--series prints one object per id and eye with at least 3 visits", () => {
     const out = JSON.parse(analyseCsvText(csv, { series: true }));
