@@ -238,13 +238,12 @@ export const appointmentHandlers: SomeHandlers<
     });
     return { data };
   },
-  "examination.all": async (call) => ({
-    data: await exams.listExaminations(call.ctx.db, claimsOf(call).organisationId, {
-      patientId: call.query.patientId,
-      taken: call.query.taken,
-      type: call.query.examinationType,
-    }),
-  }),
+  "examination.all": async (call) => {
+    const org = claimsOf(call).organisationId;
+    // Another organisation's patient answers as one that does not exist (issue 15 §5), as perimetry/all does.
+    if (call.query.patientId !== undefined && !(await getPatient(call.ctx.db, org, call.query.patientId))) throw notFound("Patient", "query.patientId");
+    return { data: await exams.listExaminations(call.ctx.db, org, { patientId: call.query.patientId, taken: call.query.taken, type: call.query.examinationType }) };
+  },
   "examination.register": async (call) => {
     const org = claimsOf(call).organisationId;
     const { appointmentId, ...payload } = call.body;
