@@ -127,6 +127,13 @@ const refetchIfCached = (s: CacheSnapshot, key: CacheKey): LiveEffect[] => (hasK
 const patchDevices = (s: CacheSnapshot, update: (devices: readonly Device[]) => readonly Device[]) =>
   mapData(s, CacheKey.Devices, (devices) => update(devices));
 
+/** Every field of the change already has this value on the device (battery and the like compared by content). */
+const repeats = (device: Device, fields: Omit<DeviceChangeData, "deviceSn" | "revision">): boolean =>
+  Object.entries(fields).every(([key, value]) => {
+    const current = (device as unknown as Record<string, unknown>)[key];
+    return current === value || (typeof value === "object" && value !== null && JSON.stringify(current) === JSON.stringify(value));
+  });
+
 const patchDevice = (s: CacheSnapshot, deviceSn: string, update: (d: Device) => Device) =>
   patchDevices(s, (devices) => {
     let changed = false;
@@ -175,7 +182,8 @@ function deviceEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown
       // the server's conflict check with lists from before the other change).
       const cached = entriesOf(s, CacheKey.Devices).flatMap((e) => e.data ?? []).find((d) => d.deviceSn === deviceSn);
       if (revision !== undefined && cached !== undefined && cached.revision !== revision) effects.push(...refetchIfCached(s, CacheKey.Devices));
-      return { snapshot: patchDevice(s, deviceSn, (d) => ({ ...d, ...fields })), effects };
+      // A change that repeats what the device shows keeps the device object, so nothing that reads it re-renders.
+      return { snapshot: patchDevice(s, deviceSn, (d) => (repeats(d, fields) ? d : { ...d, ...fields })), effects };
     }
     case Op.Trash:
     case Op.Delete:

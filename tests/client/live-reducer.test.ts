@@ -36,6 +36,18 @@ describe("device events", () => {
     ]);
   });
 
+  it("an update repeating what the device shows keeps the device object (nothing re-renders); a change makes a new one", () => {
+    const before = (data(base, CacheKey.Devices, {}) as ReturnType<typeof device>[])[0]!;
+    const same = reduce(base, ev(T.Device, Op.Update, { deviceSn: "SN1", battery: structuredClone(before.battery), alias: before.alias }));
+    expect((data(same.snapshot, CacheKey.Devices, {}) as unknown[])[0]).toBe(before);
+    const drained = { ...before.battery, vr: { ...before.battery.vr, level: (before.battery.vr.level ?? 50) - 1 } };
+    const changed = reduce(base, ev(T.Device, Op.Update, { deviceSn: "SN1", battery: drained }));
+    const after = (data(changed.snapshot, CacheKey.Devices, {}) as ReturnType<typeof device>[])[0]!;
+    expect(after).not.toBe(before);
+    expect(after.battery).toEqual(drained);
+    expect((data(changed.snapshot, CacheKey.Devices, {}) as unknown[])[1]).toBe((data(base, CacheKey.Devices, {}) as unknown[])[1]);
+  });
+
   it("'an unknown value falls back to not connected'", () => {
     const out = reduce(base, ev(T.Device, Op.Update, { deviceSn: "SN1", status: "exploded" }));
     expect(out.effects).toEqual([{ kind: "device-status", deviceSn: "SN1", status: "notconnected" }]);
