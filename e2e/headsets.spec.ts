@@ -35,8 +35,12 @@ test("a manager enrols a headset with a pairing code, the headset pairs, then th
   socket.send(JSON.stringify({ type: "hello", protocolVersion: 2, deviceSn: serial, firmware: "e2e-1", pairingCode: code }));
   await expect.poll(() => frames.map((f) => f.type).slice(0, 2)).toEqual(["enrolled", "welcome"]);
   expect(frames[0]!.credential).toMatch(/^isd1\./);
+  // It beats every second, as a headset does (the technician's 4 s rule marks a silent one disconnected).
+  const beat = () => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify({ type: "heartbeat", battery: { vr: 80, clicker: 70, vrCharging: false, clickerCharging: false } }));
+  beat();
+  const beating = setInterval(beat, 1000);
 
-  await page.reload();
+  // No reload: the connection follows the live socket and the row its enrolment.
   await expect(row).toContainText("Enrolled");
   await expect(row).toContainText("Connected");
   await row.getByRole("button", { name: `Rename ${serial}` }).click();
@@ -53,6 +57,7 @@ test("a manager enrols a headset with a pairing code, the headset pairs, then th
   await expect(row).toContainText("Revoked");
   // The live headset was refused with the reason and closed at once.
   expect(await closed).toBe(4003);
+  clearInterval(beating);
   expect(frames.at(-1)).toMatchObject({ type: "refused", reason: "revoked" });
   await expect(row.getByRole("button", { name: `Revoke ${serial}` })).toHaveCount(0);
   await screenshot(page, "headsets-revoked");

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { isValidSerial } from "../../../core/device/enrolment.ts";
@@ -13,12 +13,22 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 
 // Headsets in the users/admin area (issue 15, point 1; managers only): the organisation's headsets with their enrolment
-// state; enrol a serial (device credential or one-time pairing code, shown once), rename, enrol again, revoke.
+// state; enrol a serial (device credential or one-time pairing code, shown once), rename, enrol again, revoke. The
+// list is read again every few seconds while it is shown, so a headset pairing, connecting or dropping out shows
+// without a reload (enrolment changes are not live events).
+
+const REFRESH_MS = 3_000;
 
 export function HeadsetsSection() {
   const { t } = useLingui();
   const api = useApi();
   const list = useQuery("device.enrolments", () => api.call("device.enrolments", {}));
+  const { reload } = list;
+  useEffect(() => {
+    const timer = setInterval(reload, REFRESH_MS);
+    return () => clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const [issued, setIssued] = useState<EnrolmentIssued | null>(null);
   const [reenrolling, setReenrolling] = useState<HeadsetEnrolment | null>(null);
   const [revoking, setRevoking] = useState<HeadsetEnrolment | null>(null);
@@ -112,7 +122,9 @@ function EnrolForm({ onIssued }: { onIssued: (answer: EnrolmentIssued) => void }
   );
 }
 
-function HeadsetRow({ headset: h, onRenamed, onReenrol, onRevoke }: { headset: HeadsetEnrolment; onRenamed: () => void; onReenrol: () => void; onRevoke: () => void }) {
+function HeadsetRow({ headset: h, onRenamed, onReenrol, onRevoke }: {
+  headset: HeadsetEnrolment; onRenamed: () => void; onReenrol: () => void; onRevoke: () => void;
+}) {
   const { t } = useLingui();
   const api = useApi();
   const notify = useNotify();
