@@ -15,6 +15,9 @@ import { registerEnrolment } from "../devices/enrolment.ts";
 /** The live socket (ws) and the headless client load with the commands that use them, not with every `isopter` run. */
 const live = (): Promise<typeof Live> => import("../live.ts");
 
+/** How often `diagnose` samples the headset: well under the 1 s heartbeat, so consecutive beats are told apart. */
+const DIAGNOSE_SAMPLE_MS = 200;
+
 /** Resolves after `seconds` (when given) or on Ctrl-C. */
 function untilStopped(seconds: number | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -150,50 +153,48 @@ export function registerDevices(program: Command, io: CliIo): void {
       if (got.length < rtts.length) throw new CliError(ExitCode.Failure, `${rtts.length - got.length} of ${rtts.length} pings got no pong`);
     });
 
-  defineCommand(devices, "diagnose <serial>", "watch one headset on the live socket: heartbeat regularity, missed heartbeats, battery trend, last problems")
+  defineCommand(devices, "diagnose <serial>", "watch one headset: heartbeat regularity, missed heartbeats, battery trend, last problems")
     .option("--duration <seconds>", "how long to observe", nonNegativeNumberOption, 30)
     .action(async (serial: string, o: { duration: number }, cmd: Command) => {
       const shared = sharedOptions(cmd);
       const session = openSession(shared, io);
-      const list = await session.api.call("device.all", {});
-      const device: Device | undefined = list.find((d) => d.deviceSn === serial);
-      if (!device) throw new CliError(ExitCode.Failure, `no device ${serial} in this organisation (known: ${list.map((d) => d.deviceSn).join(", ") || "none"})`);
-      const { openLiveSocket, sessionEnded, whenOpen } = await live();
-      const socket = openLiveSocket(session);
+      const find = async () => (await session.api.call("device.all", {})).find((d) => d.deviceSn === serial);
+      const first = await find();
+      if (!first) {
+        const list = await session.api.call("device.all", {});
+        throw new CliError(ExitCode.Failure, `no device ${serial} in this organisation (known: ${list.map((d) => d.deviceSn).join(", ") || "none"})`);
+      }
+      // Heartbeats are not broadcast to the live socket (only battery changes are), so the headset is sampled
+      // through device/all, which overlays what the server heard: each new lastSeen is one heartbeat, at its server time.
       const observations: Observation[] = [];
-      let status: string = device.status;
-      let ended: CliError | null = null;
-      let stop: () => void = () => undefined;
-      const off = socket.subscribe((m: LiveMessage) => {
-        if (!isLiveEvent(m)) {
-          const end = sessionEnded(m.type);
-          if (end) ((ended = end), stop());
-          return;
+      let last: Device = first;
+      const sample = async () => {
+        const now = await find();
+        if (!now) return;
+        if (now.connection !== last.connection) observations.push({ at: Date.now(), kind: "connection", connection: now.connection });
+        if (now.status !== last.status) observations.push({ at: Date.now(), kind: "status", status: now.status });
+        if (now.lastSeen !== null && now.lastSeen !== last.lastSeen) {
+          observations.push({ at: Date.parse(now.lastSeen), kind: "heartbeat", battery: now.battery.vr.level ?? null });
         }
-        const data = m.data as { deviceSn?: string; status?: string; connection?: string; battery?: { vr?: { level?: number | null } } };
-        if (data?.deviceSn !== serial && m.deviceSn !== serial) return;
-        const at = Date.now();
-        if (m.type === "connection" && data.connection) observations.push({ at, kind: "connection", connection: data.connection });
-        else if (m.type === "device" && m.operation === "update") {
-          // Every heartbeat publishes the device (with its battery); a changed status marks a status event instead.
-          if (data.status !== undefined && data.status !== status) {
-            status = data.status;
-            observations.push({ at, kind: "status", status });
-          } else observations.push({ at, kind: "heartbeat", battery: data.battery?.vr?.level ?? null });
-        }
-      });
+        last = now;
+      };
       const bar = io.stderr.isTTY ? setInterval(() => io.stderr.write(`\r\x1b[2Kobserving ${serial}: ${observations.length} events`), 500) : null;
       const started = Date.now();
+      let sampling = true;
+      const loop = (async () => {
+        while (sampling) {
+          await sample();
+          await new Promise((r) => setTimeout(r, DIAGNOSE_SAMPLE_MS));
+        }
+      })();
       try {
-        await whenOpen(socket);
-        await Promise.race([untilStopped(o.duration), new Promise<void>((r) => (stop = r))]);
+        await untilStopped(o.duration);
       } finally {
+        sampling = false;
         if (bar) (clearInterval(bar), io.stderr.write("\r\x1b[2K"));
-        off();
-        socket.close();
       }
-      if (ended) throw ended;
-      const d = { ...diagnose(serial, observations, Date.now() - started), current: deviceRow(device) };
+      await loop;
+      const d = { ...diagnose(serial, observations, Date.now() - started), current: deviceRow(last) };
       io.stdout.write(shared.json ? JSON.stringify(d) + "\n" : diagnosisText(d));
     });
 

@@ -1,5 +1,5 @@
-// `isopter devices diagnose SN`: what the live socket shows of one headset over a sampling window. The server sends a
-// device update on every heartbeat (with the battery) and a connection event on connect / disconnect; from those:
+// `isopter devices diagnose SN`: what the server hears of one headset over a sampling window. Each new last-seen time
+// is a heartbeat (with the battery); changes of connection and status are events; from those:
 // heartbeat regularity, missed heartbeats (gaps well above the usual interval), the battery trend, and the last
 // problems seen (disconnections, "not connected" statuses).
 
