@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# Makes sure the system packages the tests need are present: Debian's Chromium (Playwright journeys)
-# and PostgreSQL (the server's persistence and contract suites also run on a real server).
-# As root it installs what is missing with apt; otherwise it stops and prints the exact command.
+# Makes sure the system packages the tests need are present: Debian's Chromium (Playwright journeys), PostgreSQL (the
+# server's persistence and contract suites also run on a real server), dicom3tools (dciodvfy validates the DICOM export),
+# dcmtk (storescp receives it by C-STORE), poppler-utils (pdftotext reads the PDF export back) and the fonts the PDF
+# embeds (fonts-dejavu-core for Latin and Turkish, fonts-wqy-microhei for Chinese).
+# As root it installs what is missing with apt; otherwise it stops and prints the exact command. When everything is
+# there it only looks for a few files, so it costs nothing on every `npm test`.
 set -euo pipefail
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v dciodvfy >/dev/null 2>&1 || missing+=(dicom3tools)
+command -v storescp >/dev/null 2>&1 || missing+=(dcmtk)
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing+=(fonts-dejavu-core)
+[ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -13,6 +13,7 @@ import { exportContext, type ExportContext } from "../export/context.ts";
 import { bundleTypes, fhirBundleWriter, type BundleType } from "../export/fhir.ts";
 import { isTimeZone } from "../../core/model/clinic-time.ts";
 import type { Api } from "../../core/ports.ts";
+import { parseStoreTarget, statusText, storeFiles, type StoreTarget } from "../export/dicom-send.ts";
 import { eyeOption, patternOption, type ExportFilters } from "../export/filters.ts";
 import { jsonWriter, ndjsonWriter } from "../export/json.ts";
 import { runExport } from "../export/run-export.ts";
@@ -41,6 +42,7 @@ interface ExportOptions {
   patientIdSystem?: string;
   bundle: BundleType;
   pdf: boolean;
+  send?: string;
 }
 
 /** Formats that name the clinic, its patients' identifiers or its wall-clock time. */
@@ -91,12 +93,15 @@ function checkOutput(o: ExportOptions): void {
     throw badArguments(`--time-zone ${o.timeZone}: not a time zone this system knows (an IANA name such as Europe/Berlin)`);
   if (o.patientIdSystem !== undefined && !/^(https?:\/\/\S+|urn:oid:[0-2](\.\d+)+|urn:uuid:[0-9a-f-]{36})$/.test(o.patientIdSystem))
     throw badArguments(`--patient-id-system ${o.patientIdSystem}: give a URI (https://..., urn:oid:1.2.3 or urn:uuid:...)`);
+  if (o.send !== undefined && o.format !== "dicom") throw badArguments("--send stores DICOM in a PACS: use it with --format dicom");
+  if (o.send !== undefined && parseStoreTarget(o.send) === null)
+    throw badArguments(`--send ${o.send}: give the receiver as AET@HOST:PORT, e.g. --send PACS@10.0.0.5:104`);
   if (o.format === "csv" && o.pattern === undefined)
     throw badArguments("--format csv holds one pattern per file (the l1..ln columns): add --pattern, e.g. --pattern 24-2");
 }
 
 /** DICOM (dcmjs) and PDF load only when asked for: they are most of the CLI's memory at start. */
-async function writerFor(o: ExportOptions, io: CliIo, context: ExportContext | null): Promise<{ writer: ExportWriter; where: string }> {
+async function writerFor(o: ExportOptions, io: CliIo, context: ExportContext | null): Promise<{ writer: ExportWriter; where: string; files?: readonly string[] }> {
   if (perResultFiles.has(o.format) && o.out !== undefined) {
     const dir = resolve(io.cwd, o.out);
     try {
@@ -105,8 +110,16 @@ async function writerFor(o: ExportOptions, io: CliIo, context: ExportContext | n
     } catch (e) {
       throw new CliError(ExitCode.Failure, `--out ${o.out}: cannot use as a directory (${(e as Error).message})`);
     }
-    const writer = o.format === "dicom" ? (await import("../export/dicom.ts")).dicomWriter(dir) : (await import("../export/pdf/report.ts")).pdfWriter(dir);
-    return { writer, where: dir };
+    if (o.format === "dicom") {
+      const writer = (await import("../export/dicom-writer.ts")).dicomWriter(dir, {
+        context: context!,
+        pdf: await pdfRenderer(context!),
+        // What the standard wants and the stored result cannot say: the file is written with what can be said.
+        warn: (r, message) => io.stderr.write(`warning: result ${r.test.id} (patient ${r.patient.uniqueId}): ${message}\n`),
+      });
+      return { writer, where: dir, files: writer.files };
+    }
+    return { writer: (await import("../export/pdf/report.ts")).pdfWriter(dir, context!), where: dir };
   }
   const sink = o.out === undefined || o.out === "-" ? streamSink(io.stdout, false) : fileSink(resolve(io.cwd, o.out));
   const where = o.out === undefined || o.out === "-" ? "stdout" : resolve(io.cwd, o.out);
@@ -118,16 +131,33 @@ async function writerFor(o: ExportOptions, io: CliIo, context: ExportContext | n
     case "ndjson":
       return { writer: ndjsonWriter(sink), where };
     case "fhir":
-      return { writer: fhirBundleWriter(sink, { context: context!, type: o.bundle, ...(o.pdf ? { pdf: await pdfRenderer() } : {}) }), where };
+      return { writer: fhirBundleWriter(sink, { context: context!, type: o.bundle, ...(o.pdf ? { pdf: await pdfRenderer(context!) } : {}) }), where };
     default:
       throw badArguments(`unknown format ${o.format}`);
   }
 }
 
-/** The printed page of a result as PDF bytes (loaded only when asked for). */
-async function pdfRenderer(): Promise<(r: import("../export/record.ts").ExportRecord) => Promise<Uint8Array>> {
+/** C-STORE of the written files; each refused file is named with its status, and the exit code says so. */
+async function sendToPacs(target: StoreTarget, files: readonly string[], io: CliIo, json: boolean): Promise<void> {
+  let outcomes;
+  try {
+    outcomes = await storeFiles(target, files);
+  } catch (e) {
+    throw new CliError(ExitCode.Unreachable, `--send: ${(e as Error).message}`);
+  }
+  const refused = outcomes.filter((o) => !o.stored);
+  for (const o of refused) io.stderr.write(`not stored: ${o.file} (status ${statusText(o.status)})\n`);
+  const summary = { sent: outcomes.length, stored: outcomes.length - refused.length, refused: refused.map((o) => ({ file: o.file, status: statusText(o.status) })) };
+  io.stderr.write(json ? JSON.stringify(summary) + "\n" : `Stored ${summary.stored} of ${summary.sent} files in ${target.aet}@${target.host}:${target.port}.\n`);
+  if (refused.length > 0) throw new CliError(ExitCode.Failure, `${refused.length} of ${outcomes.length} files were not stored by ${target.aet}`);
+}
+
+/** The printed page of a result as PDF bytes (pdfkit and the fonts load only when asked for). */
+async function pdfRenderer(context: ExportContext): Promise<(r: import("../export/record.ts").ExportRecord) => Promise<Uint8Array>> {
   const { reportPdf } = await import("../export/pdf/report.ts");
-  return async (r) => reportPdf(r);
+  const { pageFonts } = await import("../export/pdf/fonts.ts");
+  const fonts = pageFonts();
+  return (r) => reportPdf(r, context, fonts);
 }
 
 export function registerExport(program: Command, io: CliIo): void {
@@ -146,6 +176,7 @@ export function registerExport(program: Command, io: CliIo): void {
     .option("--patient-id-system <uri>", "FHIR identifier system of the patients' ids (default $ISOPTER_PATIENT_ID_SYSTEM, else an OID of the organisation)")
     .addOption(new Option("--bundle <type>", "FHIR Bundle type: collection, or transaction for a FHIR server").choices(bundleTypes).default("collection"))
     .option("--no-pdf", "FHIR: leave the printed page out of each DiagnosticReport (presentedForm)")
+    .option("--send <AET@HOST:PORT>", "DICOM: store the files in a PACS by C-STORE after writing them")
     .addHelpText(
       "after",
       `
@@ -158,15 +189,18 @@ Formats:
           DiagnosticReport (diagnostic-report-visual-field: Ophthalmology, SNOMED 103752008 / LOINC 28629-4, the printed
           page as presentedForm unless --no-pdf) with Observations (MD, PSD with p-values, test duration, fixation
           loss and false positive / negative ratios, VFI, GHT); --bundle transaction for a FHIR server
-  dicom   DICOM OPV (Ophthalmic Visual Field Static Perimetry, SOP class 1.2.840.10008.5.1.4.1.1.80.1), one .dcm per result
-  pdf     a one-page report per result drawn from the same plot scenes as the web print
+  dicom   per result a DICOM OPV (SOP class 1.2.840.10008.5.1.4.1.1.80.1) NAME.dcm and its printed page as Encapsulated
+          PDF NAME_report.dcm, one study per visit; --send AET@HOST:PORT stores them in a PACS (C-STORE)
+  pdf     the printed page per result: the web's print scene, fonts embedded, times on the clinic's clock
 
 With --all, results come a page at a time across the organisation (perimetry/page; patient by patient from a server
 without that call); lists come patient by patient. Either way they are written one at a time, so exports of any size
 run in steady memory.
 
 Examples:
-  isopter export --patient p123 --format pdf --out reports/
+  isopter export --patient p123 --format pdf --out reports/ --time-zone Europe/Istanbul
+  isopter export --all --format dicom --out dcm/ --send PACS@10.0.0.5:104
+  isopter export --all --format fhir --bundle transaction --patient-id-system https://clinic.example/mrn --out bundle.json
   isopter export --all --pattern 24-2 --reliable-only --from 2024-01-01 --out research.csv
   isopter export --patients-file ids.txt --format fhir --out bundle.json`,
     )
@@ -177,7 +211,7 @@ Examples:
       checkOutput(opts);
       const session = openSession(shared, io);
       const context = clinicalFormats.has(opts.format) ? await contextOf(session.api, opts, io) : null;
-      const { writer, where } = await writerFor(opts, io, context);
+      const { writer, where, files } = await writerFor(opts, io, context);
       let written = 0;
       const bar = progress(io.stderr, "patients", undefined, () => `${written} results`);
       const summary = await runExport(session.api, selection, filters, writer, {
@@ -193,5 +227,6 @@ Examples:
       const toStdout = where !== "stdout";
       const out = toStdout ? io.stdout : io.stderr;
       out.write(shared.json ? JSON.stringify(report) + "\n" : text);
+      if (opts.send !== undefined && files) await sendToPacs(parseStoreTarget(opts.send)!, files, io, shared.json);
     });
 }

@@ -21,3 +21,18 @@ declare module "dcmjs" {
   };
   export default dcmjs;
 }
+
+// dcmjs-dimse's own declarations are an ES module's; it is CommonJS, read through its default export.
+declare module "dcmjs-dimse" {
+  type Emitter = { on(event: string, listener: (...args: any[]) => void): void };
+  const dimse: {
+    Client: new () => Emitter & {
+      addRequest(request: unknown): void;
+      send(host: string, port: number, callingAeTitle: string, calledAeTitle: string, opts?: Record<string, unknown>): void;
+    };
+    requests: { CStoreRequest: new (datasetOrFile: string) => Emitter };
+    /** loglevel's logger. */
+    log: { setLevel(level: "trace" | "debug" | "info" | "warn" | "error" | "silent"): void };
+  };
+  export default dimse;
+}

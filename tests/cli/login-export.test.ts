@@ -153,13 +153,13 @@ describe("isopter export against a server", () => {
     expect(run.stderr).toMatch(/server answered 404 not_found: no patient nobody/);
   });
 
-  it("DICOM and PDF write one file per result into --out", async () => {
+  it("DICOM writes the OPV and its printed page per result, PDF one page per result, into --out", async () => {
     const home = await loggedInHome();
     const dir = mkdtempSync(join(tmpdir(), "isopter-out-"));
-    for (const format of ["dicom", "pdf"]) {
+    for (const [format, perResult] of [["dicom", 2], ["pdf", 1]] as const) {
       const run = await isopter(["export", "-p", "p00005", "--format", format, "--out", join(dir, format)], { env: { ISOPTER_HOME: home } });
       expect(run.code).toBe(0);
-      expect(readdirSync(join(dir, format))).toHaveLength(3);
+      expect(readdirSync(join(dir, format))).toHaveLength(3 * perResult);
     }
   });
 });

@@ -150,7 +150,7 @@ describe("export against the simulator", () => {
     expect(dcm.code).toBe(0);
     const files = readdirSync(dir);
     expect(files.length).toBeGreaterThan(0);
-    const buf = readFileSync(join(dir, files[0]!));
+    const buf = readFileSync(join(dir, files.find((f) => !f.endsWith("_report.dcm"))!));
     const dict = dcmjs.data.DicomMessage.readFile(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
     expect((dcmjs.data.DicomMetaDictionary.naturalizeDataset(dict.dict) as { SOPClassUID: string }).SOPClassUID).toBe(OPV_SOP_CLASS_UID);
     expect(first.fullUrl).toMatch(/^urn:uuid:/);

@@ -64,7 +64,7 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
       {selected && (
         <ResultDisplay key={selected.id} measurement={selected} analysis={analysis} reference={reference} marks={marks}
           analysisExpanded={settings.analysisExpanded} onAnalysisExpanded={(analysisExpanded) => updateSettings({ analysisExpanded })}
-          renderPrint={() => analysis && <PrintLayout measurement={selected as WithResult} analysis={analysis} reference={reference} patient={patient} />} />
+          renderPrint={() => analysis && <PrintLayout measurement={selected as WithResult} analysis={analysis} reference={reference} patient={patient} markedUnreliable={marks.unreliable.has((selected as WithResult).id)} />} />
       )}
       {waiting && <p className="alert alert-info">{t`This test has no result yet.`}</p>}
       {!all && !selected && !waiting && <p className="alert alert-warning">{t`This test was not found. It may have been deleted.`}</p>}

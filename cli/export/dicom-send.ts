@@ -1,0 +1,56 @@
+// C-STORE to a PACS (DICOM PS3.7 9.1.1) with dcmjs-dimse: the exported files in one association, each answered with
+// its own status. `--send AET@HOST:PORT` names the receiver; we call ourselves ISOPTER. dcmjs-dimse loads only when
+// sending (the CLI's start stays light).
+
+export interface StoreTarget {
+  readonly aet: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface StoreOutcome {
+  readonly file: string;
+  /** The C-STORE response status (0x0000 success, 0xB000-0xBFFF stored with a warning, else refused); null: no answer. */
+  readonly status: number | null;
+  readonly stored: boolean;
+}
+
+export const CALLING_AET = "ISOPTER";
+
+/** AET@HOST:PORT; null when it does not read so. AE titles are at most 16 characters, no backslash. */
+export function parseStoreTarget(text: string): StoreTarget | null {
+  const m = /^([^@\\]{1,16})@(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text.trim());
+  if (!m) return null;
+  const port = Number(m[3]);
+  if (port < 1 || port > 65535) return null;
+  return { aet: m[1]!.trim(), host: m[2]!.replace(/^\[|\]$/g, ""), port };
+}
+
+export const statusText = (status: number | null) => (status === null ? "no answer" : `0x${status.toString(16).padStart(4, "0").toUpperCase()}`);
+
+/** Sends the files; resolves with one outcome per file, or rejects when the receiver cannot be reached or refuses us. */
+export async function storeFiles(target: StoreTarget, files: readonly string[], timeoutMs = 30_000): Promise<StoreOutcome[]> {
+  const { Client, requests, log } = (await import("dcmjs-dimse")).default;
+  log.setLevel("error"); // its association chatter would go to stdout, where an export's data may go
+  return new Promise((resolve, reject) => {
+    if (files.length === 0) return resolve([]);
+    const client = new Client();
+    const statuses = new Map<string, number>();
+    for (const file of files) {
+      const request = new requests.CStoreRequest(file);
+      request.on("response", (response: { getStatus(): number }) => void statuses.set(file, response.getStatus()));
+      client.addRequest(request);
+    }
+    let failure: Error | null = null;
+    client.on("associationRejected", (e: { reason?: unknown }) => (failure = new Error(`${target.aet}@${target.host}:${target.port} rejected the association (${String(e?.reason ?? "no reason given")})`)));
+    client.on("networkError", (e: Error) => (failure ??= new Error(`${target.host}:${target.port}: ${e.message}`)));
+    client.on("closed", () => {
+      if (failure && statuses.size === 0) return reject(failure);
+      resolve(files.map((file) => {
+        const status = statuses.get(file) ?? null;
+        return { file, status, stored: status !== null && (status === 0 || (status >= 0xb000 && status <= 0xbfff)) };
+      }));
+    });
+    client.send(target.host, target.port, CALLING_AET, target.aet, { connectTimeout: timeoutMs, associationTimeout: timeoutMs, pduTimeout: timeoutMs });
+  });
+}

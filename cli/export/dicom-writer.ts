@@ -1,0 +1,43 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ExportContext } from "./context.ts";
+import { opvFile, part10 } from "./dicom.ts";
+import { pdfDataset } from "./dicom-pdf.ts";
+import { recordFileName, type ExportRecord } from "./record.ts";
+import type { ExportWriter } from "./writer.ts";
+
+// Per result two Part 10 files in the directory: NAME.dcm (the OPV measurements) and NAME_report.dcm (the printed page
+// as Encapsulated PDF), both in the visit's study. The paths written are kept for --send, which stores them at the end.
+
+export interface DicomWriterOptions {
+  readonly context: ExportContext;
+  /** The printed page; no Encapsulated PDF when left out. */
+  readonly pdf?: (r: ExportRecord) => Promise<Uint8Array>;
+  /** What the standard wants and the result cannot say, per result. */
+  readonly warn?: (r: ExportRecord, message: string) => void;
+}
+
+export function dicomWriter(dir: string, options: DicomWriterOptions): ExportWriter & { readonly files: readonly string[] } {
+  const files: string[] = [];
+  return {
+    files,
+    async write(r) {
+      const warned = new Set<string>();
+      // One warning of a kind per result: the OPV and its PDF share the patient and equipment attributes.
+      const warn = (message: string) => {
+        if (warned.has(message)) return;
+        warned.add(message);
+        options.warn?.(r, message);
+      };
+      const opv = join(dir, recordFileName(r, "dcm"));
+      await writeFile(opv, opvFile(r, options.context, warn));
+      files.push(opv);
+      if (options.pdf) {
+        const pdf = join(dir, recordFileName(r, "dcm").replace(/\.dcm$/, "_report.dcm"));
+        await writeFile(pdf, part10(pdfDataset(r, await options.pdf(r), options.context, warn)));
+        files.push(pdf);
+      }
+    },
+    end: async () => undefined,
+  };
+}

@@ -1,0 +1,75 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, render } from "@testing-library/react";
+
+vi.mock("@lingui/core/macro", () => import("./lingui-shim.tsx"));
+vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
+
+import { I18nProvider } from "@lingui/react";
+import { i18n } from "@lingui/core";
+import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
+import { walk, type Scene, type SceneNode } from "../../../core/plots/scene.ts";
+import { symbolShapes } from "../../../core/plots/symbols.ts";
+import { exportContext } from "../../../cli/export/context.ts";
+import { reportScene } from "../../../cli/export/pdf/report.ts";
+import { exportRecord } from "../../../cli/export/record.ts";
+import { PrintLayout } from "../../../web/results/PrintLayout.tsx";
+import type { WithResult } from "../../../web/results/result-model.ts";
+import type { ResultAnalysis } from "../../../core/analytics/result-analysis.ts";
+import { resolveText } from "../../../core/plots/message.ts";
+import { engine, fixture, patient } from "./fixtures.tsx";
+import type { Measurement } from "../../../core/model/measurement.ts";
+import { fromMeasurement } from "../../../core/model/perimetry-test.ts";
+
+// Issue 19: "the web print and the CLI PDF come from the same scene (a test compares their shapes)". The web's print
+// layout is rendered (happy-dom) and its SVG's shapes counted by kind; the CLI's page scene for the same result, which
+// the PDF draws node for node (cli/export/pdf/scene-to-pdfkit.ts), is counted the same way. The texts of both are
+// compared word for word (the web's in English here, as the CLI's).
+
+afterEach(() => cleanup());
+
+/** What toSvg writes per scene node (a symbol expands into its primitives; a group is a <g>). */
+function sceneShapes(scene: Scene): Record<string, number> {
+  const out: Record<string, number> = { rect: scene.background ? 1 : 0, circle: 0, line: 0, polyline: 0, text: 0, g: 0 };
+  const count = (n: SceneNode) => {
+    if (n.kind === "symbol") return void (out.g!++, symbolShapes(n).forEach(count)); // toSvg groups a symbol's shapes
+    if (n.kind === "group") return void out.g!++;
+    out[n.kind] = (out[n.kind] ?? 0) + 1;
+  };
+  walk(scene.nodes).forEach(count);
+  return out;
+}
+
+function svgShapes(svg: SVGSVGElement): Record<string, number> {
+  const n = (sel: string) => svg.querySelectorAll(sel).length;
+  return { rect: n("rect"), circle: n("circle"), line: n("line"), polyline: n("polyline") + n("polygon"), text: n("text"), g: n("g") };
+}
+
+function renderPrint(m: Measurement, analysis: ResultAnalysis) {
+  render(
+    <I18nProvider i18n={i18n}>
+      <PrintLayout measurement={fromMeasurement(m) as WithResult} analysis={analysis} reference={null} patient={patient} />
+    </I18nProvider>,
+  );
+  return document.querySelector("[data-testid=print-page] svg") as SVGSVGElement;
+}
+
+describe("the printed page: one scene for the web and the CLI", () => {
+  for (const [name, m] of [
+    ["24-2 Dynamic", fixture("r1", Eye.Right, "2025-02-03T09:00:00.000Z")],
+    ["G Normal", engine("rg", Eye.Left, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal)],
+  ] as const) {
+    it(`${name}: the web's SVG has the shapes and the texts of the CLI's page scene`, () => {
+      // One analysis for both: the scene and its two renderers are what is compared.
+      const record = exportRecord(patient, m)!;
+      const svg = renderPrint(m, record.analysis());
+      const cli = reportScene(record, exportContext({ id: "o", name: "Clinic" }, { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }));
+      expect(svgShapes(svg)).toEqual(sceneShapes(cli));
+      const webTexts = [...svg.querySelectorAll("text")].map((t) => t.textContent);
+      const cliTexts = walk(cli.nodes).flatMap((n) => (n.kind === "text" ? [resolveText(n.text)] : []));
+      expect(webTexts).toEqual(cliTexts);
+      expect(svg.textContent).toContain(patient.name);
+      for (const label of ["Patient ID", "Reliability", "Indices"]) expect(svg.textContent).toContain(label);
+    });
+  }
+});
