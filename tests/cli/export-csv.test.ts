@@ -3,6 +3,7 @@ import { analyseRows } from "../../core/analytics/analyse-csv.ts";
 import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
 import fc from "fast-check";
 import { csvField } from "../../core/analytics/csv-text.ts";
+import { CURRENT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { Eye, Pattern, Strategy, type Pattern as PatternT } from "../../core/model/enums.ts";
 import { csvWriter, hhmmss, visualFieldsHeader, visualFieldsRow } from "../../cli/export/csv.ts";
@@ -87,7 +88,11 @@ describe("CSV export in the visualFields layout", () => {
 
   it.each(everyPattern)("pattern %s (strategy %s, eye %s) reads back with the indices of the result's own analysis", async (pattern, strategy, eye) => {
     const p = samplePatient(3);
-    const records = [0, 1, 2].map((k) => exportRecord(p, sampleMeasurement(p, k, { pattern, strategy, eye }))!);
+    // The CSV names no normative version: analyse reads it with the current one, so the results here carry that one.
+    const records = [0, 1, 2].map((k) => {
+      const m = sampleMeasurement(p, k, { pattern, strategy, eye });
+      return exportRecord(p, { ...m, result: { ...m.result!, normativeVersion: CURRENT_NORMATIVE_VERSION } })!;
+    });
     const { rows } = await exportAndAnalyse(records, pattern);
     expect(rows).toHaveLength(3);
     rows.forEach((row, i) => {
