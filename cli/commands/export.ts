@@ -41,7 +41,7 @@ interface ExportOptions {
   timeZone?: string;
   patientIdSystem?: string;
   bundle: BundleType;
-  pdf: boolean;
+  withPdf?: boolean;
   send?: string;
 }
 
@@ -131,7 +131,7 @@ async function writerFor(o: ExportOptions, io: CliIo, context: ExportContext | n
     case "ndjson":
       return { writer: ndjsonWriter(sink), where };
     case "fhir":
-      return { writer: fhirBundleWriter(sink, { context: context!, type: o.bundle, ...(o.pdf ? { pdf: await pdfRenderer(context!) } : {}) }), where };
+      return { writer: fhirBundleWriter(sink, { context: context!, type: o.bundle, ...(o.withPdf ? { pdf: await pdfRenderer(context!) } : {}) }), where };
     default:
       throw badArguments(`unknown format ${o.format}`);
   }
@@ -157,7 +157,12 @@ async function pdfRenderer(context: ExportContext): Promise<(r: import("../expor
   const { reportPdf } = await import("../export/pdf/report.ts");
   const { pageFonts } = await import("../export/pdf/fonts.ts");
   const fonts = pageFonts();
-  return (r) => reportPdf(r, context, fonts);
+  return async (r) => {
+    const pdf = await reportPdf(r, context, fonts);
+    // A page takes a good part of a second to draw: let the event loop breathe between pages (sockets, the sink).
+    await new Promise((resolve) => setImmediate(resolve));
+    return pdf;
+  };
 }
 
 export function registerExport(program: Command, io: CliIo): void {
@@ -175,7 +180,7 @@ export function registerExport(program: Command, io: CliIo): void {
     .option("--time-zone <zone>", "the clinic's IANA time zone for printed, DICOM and FHIR times (default $ISOPTER_TIME_ZONE, else this system's)")
     .option("--patient-id-system <uri>", "FHIR identifier system of the patients' ids (default $ISOPTER_PATIENT_ID_SYSTEM, else an OID of the organisation)")
     .addOption(new Option("--bundle <type>", "FHIR Bundle type: collection, or transaction for a FHIR server").choices(bundleTypes).default("collection"))
-    .option("--no-pdf", "FHIR: leave the printed page out of each DiagnosticReport (presentedForm)")
+    .option("--with-pdf", "FHIR: attach the printed page to each DiagnosticReport (presentedForm; about a PDF page per result)")
     .option("--send <AET@HOST:PORT>", "DICOM: store the files in a PACS by C-STORE after writing them")
     .addHelpText(
       "after",
@@ -187,7 +192,7 @@ Formats:
   ndjson  the same, one result per line
   fhir    FHIR R4 Bundle after the HL7 Eye Care IG: Patient (record number under --patient-id-system), per result a
           DiagnosticReport (diagnostic-report-visual-field: Ophthalmology, SNOMED 103752008 / LOINC 28629-4, the printed
-          page as presentedForm unless --no-pdf) with Observations (MD, PSD with p-values, test duration, fixation
+          page as presentedForm with --with-pdf) with Observations (MD, PSD with p-values, test duration, fixation
           loss and false positive / negative ratios, VFI, GHT); --bundle transaction for a FHIR server
   dicom   per result a DICOM OPV (SOP class 1.2.840.10008.5.1.4.1.1.80.1) NAME.dcm and its printed page as Encapsulated
           PDF NAME_report.dcm, one study per visit; --send AET@HOST:PORT stores them in a PACS (C-STORE)

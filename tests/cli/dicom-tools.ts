@@ -23,6 +23,21 @@ export function dciodvfy(file: string): Verdict {
   };
 }
 
+/** dciodvfy without blocking the event loop (a server in the same process keeps answering meanwhile). */
+export function dciodvfyAsync(file: string): Promise<Verdict> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("dciodvfy", [file], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout!.on("data", (c) => (out += c));
+    child.stderr!.on("data", (c) => (out += c));
+    child.once("error", (e) => reject(new Error(`dciodvfy did not run (${e.message}): bash scripts/system-deps.sh installs dicom3tools`)));
+    child.once("close", () => {
+      const lines = out.split("\n");
+      resolve({ errors: lines.filter((l) => l.startsWith("Error")), warnings: lines.filter((l) => l.startsWith("Warning")) });
+    });
+  });
+}
+
 /** A file's dataset as dcmjs reads it (naturalized names). */
 export function readDicom(buffer: Buffer): { meta: any; ds: any } {
   const dict = dcmjs.data.DicomMessage.readFile(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);

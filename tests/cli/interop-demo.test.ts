@@ -8,7 +8,7 @@ import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
 import { CURRENT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
 import { patternLabel } from "../../core/model/enums.ts";
 import { DEMO_PASSWORD, startTestServer, type TestServer } from "../server/harness.ts";
-import { dciodvfy, readDicom, startStorescp, type Receiver } from "./dicom-tools.ts";
+import { dciodvfyAsync, readDicom, startStorescp, type Receiver } from "./dicom-tools.ts";
 import { IG, observationProfileIssues, r4Issues, reportProfileIssues } from "./fhir-validation.ts";
 import { isopter, tempHome } from "./harness.ts";
 
@@ -48,53 +48,6 @@ const allowedWarnings = [
 ];
 
 describe("the demo clinic's results in other clinical systems", () => {
-  it("DICOM: every OPV and report file has 0 dciodvfy errors, and all are stored in storescp by --send", async () => {
-    const results = (await ndjson()).length;
-    const dir = mkdtempSync(join(tmpdir(), "isopter-demo-dcm-"));
-    const started = Date.now();
-    const run = await isopter(["export", "--all", "--format", "dicom", "--out", dir, "--send", `${receiver.aet}@127.0.0.1:${receiver.port}`], { env: env() });
-    expect(run.code, run.stderr).toBe(0);
-    const files = readdirSync(dir).map((f) => join(dir, f));
-    expect(files).toHaveLength(2 * results);
-    expect(run.stderr).toContain(`Stored ${files.length} of ${files.length} files in ${receiver.aet}@127.0.0.1:${receiver.port}.`);
-    let errors = 0;
-    const warnings = new Map<string, number>();
-    for (const f of files) {
-      const v = dciodvfy(f);
-      errors += v.errors.length;
-      if (v.errors.length) console.log(f, v.errors);
-      for (const w of v.warnings) warnings.set(w, (warnings.get(w) ?? 0) + 1);
-    }
-    figure(`DICOM: ${results} results, ${files.length} files, dciodvfy errors ${errors}, warnings ${[...warnings].map(([w, n]) => `${n}x ${w}`).join("; ") || "none"}; ${((Date.now() - started) / 1000).toFixed(1)} s export and send`);
-    expect(errors).toBe(0);
-    expect([...warnings.keys()].filter((w) => !allowedWarnings.some((a) => a.test(w)))).toEqual([]);
-    const uids = (list: string[]) => list.map((f) => readDicom(readFileSync(f)).ds.SOPInstanceUID as string).sort();
-    expect(uids(receiver.received())).toEqual(uids(files));
-    // Both eyes of a visit share a study.
-    const opv = files.filter((f) => !f.endsWith("_report.dcm")).map((f) => readDicom(readFileSync(f)).ds);
-    const studies = new Set(opv.map((d) => d.StudyInstanceUID));
-    figure(`DICOM: ${opv.length} OPV instances in ${studies.size} studies (visits)`);
-    expect(studies.size).toBeLessThan(opv.length);
-  }, 300_000);
-
-  it("FHIR: a transaction Bundle with the printed pages has no issue for @medplum/core or the IG profile checks", async () => {
-    const run = await isopter(["export", "--all", "--format", "fhir", "--bundle", "transaction"], { env: env() });
-    expect(run.code, run.stderr).toBe(0);
-    const bundle = JSON.parse(run.stdout);
-    const byUrl = new Map<string, any>(bundle.entry.map((e: any) => [e.fullUrl, e.resource]));
-    const issues: string[] = [...(await r4Issues(bundle))];
-    let reports = 0, profiled = 0;
-    for (const e of bundle.entry) {
-      const r = e.resource;
-      issues.push(...(await r4Issues(r)));
-      if (r.meta?.profile?.includes(IG.report)) (reports++, issues.push(...reportProfileIssues(r, byUrl)));
-      if (r.meta?.profile?.includes(IG.observation)) (profiled++, issues.push(...observationProfileIssues(r, byUrl)));
-      if (r.resourceType === "DiagnosticReport") expect(Buffer.from(r.presentedForm[0].data, "base64").subarray(0, 5).toString()).toBe("%PDF-");
-    }
-    figure(`FHIR: ${bundle.entry.length} entries, ${reports} DiagnosticReports and ${profiled} Observations of the IG's profiles, ${issues.length} issues`);
-    expect(issues).toEqual([]);
-  }, 300_000);
-
   it("CSV: every pattern of the clinic written and read back by isopter analyse gives the JSON export's indices", async () => {
     const records = await ndjson();
     expect(records.length).toBeGreaterThan(200);
@@ -126,4 +79,56 @@ describe("the demo clinic's results in other clinical systems", () => {
     }
     figure(`CSV round trip: ${lines.join("; ")}`);
   }, 300_000);
+
+  it("DICOM: every OPV and report file has 0 dciodvfy errors, and all are stored in storescp by --send", async () => {
+    const results = (await ndjson()).length;
+    const dir = mkdtempSync(join(tmpdir(), "isopter-demo-dcm-"));
+    const started = Date.now();
+    const run = await isopter(["export", "--all", "--format", "dicom", "--out", dir, "--send", `${receiver.aet}@127.0.0.1:${receiver.port}`], { env: env() });
+    expect(run.code, run.stderr).toBe(0);
+    const files = readdirSync(dir).map((f) => join(dir, f));
+    expect(files).toHaveLength(2 * results);
+    expect(run.stderr).toContain(`Stored ${files.length} of ${files.length} files in ${receiver.aet}@127.0.0.1:${receiver.port}.`);
+    let errors = 0;
+    const warnings = new Map<string, number>();
+    for (const f of files) {
+      const v = await dciodvfyAsync(f);
+      errors += v.errors.length;
+      if (v.errors.length) console.log(f, v.errors);
+      for (const w of v.warnings) warnings.set(w, (warnings.get(w) ?? 0) + 1);
+    }
+    figure(`DICOM: ${results} results, ${files.length} files, dciodvfy errors ${errors}, warnings ${[...warnings].map(([w, n]) => `${n}x ${w}`).join("; ") || "none"}; ${((Date.now() - started) / 1000).toFixed(1)} s export and send`);
+    expect(errors).toBe(0);
+    expect([...warnings.keys()].filter((w) => !allowedWarnings.some((a) => a.test(w)))).toEqual([]);
+    const uids = (list: string[]) => list.map((f) => readDicom(readFileSync(f)).ds.SOPInstanceUID as string).sort();
+    expect(uids(receiver.received())).toEqual(uids(files));
+    // Both eyes of a visit share a study.
+    const opv = files.filter((f) => !f.endsWith("_report.dcm")).map((f) => readDicom(readFileSync(f)).ds);
+    const studies = new Set(opv.map((d) => d.StudyInstanceUID));
+    figure(`DICOM: ${opv.length} OPV instances in ${studies.size} studies (visits)`);
+    expect(studies.size).toBeLessThan(opv.length);
+  }, 900_000);
+
+  it("FHIR: a transaction Bundle has no issue for @medplum/core or the IG profile checks; --with-pdf attaches the pages", async () => {
+    const withPdf = await isopter(["export", "--all", "--format", "fhir", "--with-pdf", "--from", "2000-01-01", "--pattern", "G", "--eye", "left"], { env: env() });
+    expect(withPdf.code, withPdf.stderr).toBe(0);
+    const forms = JSON.parse(withPdf.stdout).entry.filter((e: any) => e.resource.resourceType === "DiagnosticReport").map((e: any) => e.resource.presentedForm);
+    expect(forms.length).toBeGreaterThan(0);
+    for (const f of forms) expect(Buffer.from(f[0].data, "base64").subarray(0, 5).toString()).toBe("%PDF-");
+    const run = await isopter(["export", "--all", "--format", "fhir", "--bundle", "transaction"], { env: env() });
+    expect(run.code, run.stderr).toBe(0);
+    const bundle = JSON.parse(run.stdout);
+    const byUrl = new Map<string, any>(bundle.entry.map((e: any) => [e.fullUrl, e.resource]));
+    const issues: string[] = [...(await r4Issues(bundle))];
+    let reports = 0, profiled = 0;
+    for (const e of bundle.entry) {
+      const r = e.resource;
+      issues.push(...(await r4Issues(r)));
+      if (r.meta?.profile?.includes(IG.report)) (reports++, issues.push(...reportProfileIssues(r, byUrl)));
+      if (r.meta?.profile?.includes(IG.observation)) (profiled++, issues.push(...observationProfileIssues(r, byUrl)));
+    }
+    figure(`FHIR: ${forms.length} printed pages attached with --with-pdf; ${bundle.entry.length} entries, ${reports} DiagnosticReports and ${profiled} Observations of the IG's profiles, ${issues.length} issues`);
+    expect(issues).toEqual([]);
+  }, 300_000);
+
 });

@@ -33,6 +33,8 @@ export function drawScene(doc: Doc, scene: Scene, fonts: FontNames, options: { t
   const palette = options.palette ?? plotPalette;
   const colour = (c: Colour) => resolveColour(c, palette);
   const glyphs = new Map<string, (cp: number) => boolean>();
+  /** Text widths by font, size and text: a page repeats the same numbers hundreds of times. */
+  const widths = new Map<string, number>();
   const hasGlyph = (font: string) => {
     let has = glyphs.get(font);
     if (!has) {
@@ -61,7 +63,13 @@ export function drawScene(doc: Doc, scene: Scene, fonts: FontNames, options: { t
     if (content === "") return;
     const main = t.weight === "bold" ? fonts.bold : fonts.regular;
     const runs = fontRuns(content, hasGlyph(main));
-    const widthOf = (run: { text: string; fallback: boolean }) => doc.font(run.fallback ? fonts.fallback : main).fontSize(t.size).widthOfString(run.text);
+    const widthOf = (run: { text: string; fallback: boolean }) => {
+      const font = run.fallback ? fonts.fallback : main;
+      const key = `${font}|${t.size}|${run.text}`;
+      let w = widths.get(key);
+      if (w === undefined) widths.set(key, (w = doc.font(font).fontSize(t.size).widthOfString(run.text)));
+      return w;
+    };
     const width = runs.reduce((w, run) => w + widthOf(run), 0);
     const dx = t.anchor === "middle" ? -width / 2 : t.anchor === "end" ? -width : 0;
     doc.save();
@@ -71,10 +79,11 @@ export function drawScene(doc: Doc, scene: Scene, fonts: FontNames, options: { t
     // baselineShift x size below y: move up by the font's ascent to land the baseline there.
     let x = dx;
     for (const run of runs) {
+      const w = widthOf(run);
       doc.font(run.fallback ? fonts.fallback : main).fontSize(t.size).fillColor(colour(t.fill));
       const ascent = (doc as unknown as { _font: { ascender: number } })._font.ascender / 1000 * t.size;
       doc.text(run.text, x, baselineShift[t.baseline] * t.size - ascent, { lineBreak: false });
-      x += widthOf(run);
+      x += w;
     }
     doc.restore();
   };
