@@ -26,3 +26,9 @@ export function printPage(m: WithResult, analysis: ResultAnalysis, reference: Wi
     page: { width: a4.width, height: a4.height, unitsPerMm: pxPerMm },
   });
 }
+
+/** The page without the scene's header: the web prints the result page's own tables there (PrintLayout). */
+export const withoutHeader = (scene: Scene): Scene => ({
+  ...scene,
+  nodes: scene.nodes.filter((n) => !(n.kind === "group" && n.role === "print.header")),
+});
