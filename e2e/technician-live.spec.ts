@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Route } from "@playwright/test";
+import { patternLabel, type Pattern } from "../core/model/enums.ts";
 import { confirmMove, laneOf, logIn, pageApi, pointerDrag, screenshot, serverLanes, shownCardIds } from "./support.ts";
 
 // The technician view against the stack WITH virtual headsets (project "live" in playwright.config.ts: VR-0001 ...
@@ -374,4 +375,51 @@ test("two people dragging across the same lanes at the same time end with the se
   expect([...server.find((l) => l.deviceSn === x)!.perimetries, ...server.find((l) => l.deviceSn === y)!.perimetries].map((m) => m.id).sort()).toEqual(all);
   await ca.close();
   await cb.close();
+});
+
+test("stand-alone mode: on from the lane, shown on it, its run live; switched off mid-run, that run finishes and none follows", async ({ page }) => {
+  test.setTimeout(RUN_MS + 60_000);
+  const sn = "VR-0002";
+  await openTechnician(page);
+  const lane = laneOf(page, sn);
+  await clearQueue(page, sn);
+  await expect(status(page, sn)).toContainText(/Ready to start|Waiting for a measurement/, { timeout: RUN_MS / 3 });
+  // "Turning on opens the measurement form in stand-alone mode".
+  await lane.getByRole("switch", { name: "Stand-alone" }).click();
+  const form = page.getByRole("dialog", { name: "Stand-alone measurement" });
+  await form.getByRole("listbox", { name: "Patients" }).getByRole("option").first().click();
+  await form.getByLabel(/^Eye/).selectOption({ label: "Right eye" });
+  await form.getByLabel(/^Pattern/).selectOption({ label: "24-2" });
+  await form.getByLabel(/^Strategy/).selectOption({ label: "Dynamic" });
+  const displayName = await form.getByLabel("Display name").inputValue();
+  await form.getByRole("button", { name: "Start stand-alone mode" }).click();
+  await expect(form).toHaveCount(0);
+  // The lane says so.
+  await expect(lane.getByTestId("standalone-badge")).toHaveText("Stand-alone mode on");
+  const device = (await pageApi<Array<{ deviceSn: string; standaloneId: string | null }>>(page, "GET", "device/all")).find((d) => d.deviceSn === sn)!;
+  // What the device repeats, as stored (the form's prefill from the patient's last test may have set eye and pattern).
+  const data = await pageApi<{ config: { patientId: string; eye: 0 | 1; pattern: Pattern; displayName: string } }>(page, "GET", `device/standalone_data?id=${device.standaloneId}`);
+  const patient = await pageApi<{ name: string; uniqueId: string }>(page, "GET", `patient?id=${data.config.patientId}`);
+
+  // The headset runs it by itself; its progress shows live, naming the patient.
+  const panel = lane.getByTestId("live-panel");
+  await untilDone(page, sn, "the stand-alone run's live panel", () => panel.isVisible(), RUN_MS / 2);
+  await expect(panel.getByTestId("live-standalone")).toHaveText("Stand-alone run");
+  await expect(panel.getByTestId("patient-name")).toHaveText(`${patient.name} · ${patient.uniqueId}`);
+  expect(data.config.displayName).toBe(displayName);
+  await expect(panel).toContainText(`${displayName} · ${data.config.eye === 0 ? "Right eye" : "Left eye"} · ${patternLabel[data.config.pattern]} · Room 2`);
+  await screenshot(page, "technician-live-standalone");
+
+  // Switched off while the run is under way: taken at once, honoured between runs.
+  await expect(status(page, sn)).not.toContainText(/Ready to start|Waiting for a measurement/);
+  await lane.getByRole("switch", { name: "Stand-alone" }).click();
+  await expect(page.locator(".toast", { hasText: "Stand-alone mode is off. The test under way on Room 2 finishes; no other starts." })).toBeVisible();
+  await expect(lane.getByTestId("standalone-badge")).toHaveCount(0);
+  expect((await pageApi<Array<{ deviceSn: string; standaloneId: string | null }>>(page, "GET", "device/all")).find((d) => d.deviceSn === sn)!.standaloneId).toBeNull();
+  await untilDone(page, sn, "the headset back in standby", async () => (await status(page, sn).innerText()).includes("Ready to start"), RUN_MS);
+  // No repetition follows: longer than the headset's gap between stand-alone runs at this speed (30 s / SPEED).
+  // (A loaded machine may drop a heartbeat meanwhile: the connection is not what this asks, the status is.)
+  await page.waitForTimeout(Math.ceil(30_000 / SPEED) + 2_000);
+  await expect(status(page, sn)).not.toContainText(new RegExp(`Test running|${PREPARING.source}`));
+  await expect(panel).toHaveCount(0, { timeout: 8_000 });
 });

@@ -89,7 +89,8 @@ export interface Client {
   askForStatus(deviceSn: string, wanted: WantedStatus): void;
   cancelCommand(deviceSn: string): void;
   confirmCommand(deviceSn: string): Promise<void>;
-  /** Turn stand-alone mode on (a configuration) or off (null); false while a test runs. Rejects with the ApiError. */
+  /** Turn stand-alone mode on (a configuration; false while a test runs) or off (null; whenever it is on, taken between
+   * runs). Rejects with the ApiError. */
   setStandalone(deviceSn: string, config: StandaloneSwitch): Promise<boolean>;
   /** False when the server refused; the alias error then shows for 1 s (`aliasError`). */
   renameDevice(deviceSn: string, alias: string): Promise<boolean>;
@@ -369,9 +370,10 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
       }
     },
     async setStandalone(sn, config) {
-      // "Stand-alone mode cannot change while another measurement runs."
+      // "Stand-alone mode cannot change while another measurement runs": turning it on. Off is sent whenever it is
+      // on; the headset honours it between runs.
       const view = views().find((v) => v.device.deviceSn === sn);
-      if (!view || view.standaloneToggle.disabled) return false;
+      if (!view || (config !== null && view.standaloneToggle.disabled) || (config === null && view.device.standaloneId === null)) return false;
       await api.call("device.standalone", { query: { deviceSn: sn }, body: config });
       return true;
     },

@@ -151,15 +151,20 @@ describe("device tile extras", () => {
 });
 
 describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
-  it("'Stand-alone mode cannot change while another measurement runs'; 'turning off sends null'", async () => {
+  it("'Stand-alone mode cannot change while another measurement runs' (turning on); 'turning off sends null' whenever it is on", async () => {
+    const config = { patientId: "p1", eye: 0, pattern: 1, strategy: 3, sorsStage: 36, stimuliUpdate: 2000, stimuliShowtime: 200, stimuliSize: 2, displayName: "T", playSound: false, trackGaze: true, audioGuide: true, tutorial: false } as const;
     const api = fakeApi({
-      "device.all": () => [device("SN1", { status: "playing" }), device("SN2", { status: "standby" })],
+      "device.all": () => [device("SN1", { status: "playing", standaloneId: "s1" }), device("SN2", { status: "standby", standaloneId: "s2" }), device("SN3", { status: "playing" })],
       "device.standalone": () => null,
     });
     const { client } = setup(api);
     await client.fetch(CacheKey.Devices, {});
-    expect(await client.setStandalone("SN1", null)).toBe(false);
+    expect(await client.setStandalone("SN3", config)).toBe(false);
+    // Off is taken while a run is under way (the headset starts no further repetition) and in standby alike.
+    expect(await client.setStandalone("SN1", null)).toBe(true);
     expect(await client.setStandalone("SN2", null)).toBe(true);
     expect(api.calls.at(-1)).toEqual({ endpoint: "device.standalone", input: { query: { deviceSn: "SN2" }, body: null } });
+    // Nothing to switch off where it is not on.
+    expect(await client.setStandalone("SN3", null)).toBe(false);
   });
 });

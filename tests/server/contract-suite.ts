@@ -506,8 +506,12 @@ export const contractSuite = (backend: Backend) =>
       // "Stand-alone mode cannot change while another measurement runs."
       headset.send({ type: "status", status: "playing" });
       await live.next(isEvent("device", "update", (e) => (e.data as { status?: string }).status === "playing"));
-      const busy = await c("device.standalone", { query: { deviceSn: d.deviceSn }, body: null });
+      const busy = await c("device.standalone", { query: { deviceSn: d.deviceSn }, body: { ...config, patientId: p.id } });
       expect([busy.status, busy.responseType]).toEqual([409, "device_busy"]);
+      // Switching it off is taken at any time (issue 21): the headset hears it and starts no further repetition.
+      const offWhileRunning = await c("device.standalone", { query: { deviceSn: d.deviceSn }, body: null });
+      expect([offWhileRunning.status, offWhileRunning.responseType]).toEqual([200, "device_standalone_unset"]);
+      expect((await device(d.deviceSn)).standaloneId).toBeNull();
       // "If a test is running on the target device ... the running item stays first": a drop ahead of it is refused.
       const runningLane = await device(d.deviceSn);
       const [extra] = await o("perimetry.register", { body: measurementBody(p.id, (await devices())[0]!.deviceSn) });

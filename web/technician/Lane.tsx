@@ -16,6 +16,7 @@ import { MeasurementCard } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
 import type { LandingMark } from "./Lanes.tsx";
 import { AppointmentCard } from "./AppointmentCard.tsx";
+import { isStandaloneRun, rememberStandalone, StandaloneLivePanel } from "./StandaloneLivePanel.tsx";
 
 export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
 
@@ -34,6 +35,7 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
   const items = device.perimetries;
   const ids = useSameIds(appointments ? device.appointments ?? [] : items);
   const live = view.liveProgress;
+  rememberStandalone(device.standaloneId);
   const liveTest = live === null ? undefined
     : appointments ? perimetryUnderWay(device.appointments ?? [], live, i18n._(testTypeNames[TestType.Perimetry]))
     : items.find((m) => m.id === live.perimetryId);
@@ -87,6 +89,9 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
         )}
         {/* Once the result is ready the card leaves the lane; its last progress (kept 5 s) has nothing left to draw. */}
         {live && liveTest && <LivePanel progress={live} measurement={liveTest} gazeCalibration={view.gazeCalibration} laneName={device.alias || device.deviceSn} />}
+        {live && !liveTest && !appointments && isStandaloneRun(live.perimetryId, device.standaloneId) && (
+          <StandaloneLivePanel standaloneId={live.perimetryId} progress={live} gazeCalibration={view.gazeCalibration} laneName={device.alias || device.deviceSn} />
+        )}
       </div>
     </section>
   );

@@ -41,7 +41,9 @@ export function LaneHeader({ view }: { view: DeviceView }) {
     // "Turning on opens the measurement form in stand-alone mode; turning off sends null."
     if (on) return openForm({ mode: "standalone", deviceSn: device.deviceSn });
     try {
-      await client.setStandalone(device.deviceSn, null);
+      // Mid-run the repetition under way finishes and uploads; no other starts.
+      if (await client.setStandalone(device.deviceSn, null) && view.testRunning)
+        notify({ kind: "info", text: t`Stand-alone mode is off. The test under way on ${name} finishes; no other starts.` });
     } catch {
       notify({ kind: "error", text: t`Stand-alone mode could not be switched off. Try again.` });
     }
@@ -59,8 +61,10 @@ export function LaneHeader({ view }: { view: DeviceView }) {
       <Battery which="clicker" battery={device.battery.clicker} />
       <DeviceControls view={view} />
       <div className="lane-tools">
-        {view.standaloneToggle.visible && (
-          <Toggle label={t`Stand-alone`} checked={standaloneOn} disabled={view.standaloneToggle.disabled}
+        {/* On: shown and switchable off at any time. Off: the seed's rule (connected, standby or awaiting, no test running). */}
+        {standaloneOn && <span className="lane-status" data-tone="standalone" data-testid="standalone-badge">{t`Stand-alone mode on`}</span>}
+        {(view.standaloneToggle.visible || standaloneOn) && (
+          <Toggle label={t`Stand-alone`} checked={standaloneOn} disabled={!standaloneOn && view.standaloneToggle.disabled}
             onChange={(on) => void switchStandalone(on)} />
         )}
         <Tooltip text={pinned ? t`Unpin ${name}` : t`Pin ${name} to the top`}>

@@ -41,10 +41,12 @@ export const liveVariantOf = (m: Pick<Measurement, "pattern" | "strategy">): Liv
 /** What the panel shows of the test under way: a queued measurement, or a perimetry examination of an appointment. */
 export type LiveTest = Pick<Measurement, "displayName" | "pattern" | "strategy" | "eye" | "patientId">;
 
-export function LivePanel({ progress, measurement, gazeCalibration, laneName }: {
+export function LivePanel({ progress, measurement, gazeCalibration, laneName, standalone = false }: {
   progress: RunningTest; measurement: LiveTest | undefined; gazeCalibration?: GazeCalibration;
   /** The headset it runs on, named beside the patient. */
   laneName?: string;
+  /** A stand-alone run (the device repeats it until switched off). */
+  standalone?: boolean;
 }) {
   const { t, i18n } = useLingui();
   const variant = measurement ? liveVariantOf(measurement) : "threshold";
@@ -66,6 +68,7 @@ export function LivePanel({ progress, measurement, gazeCalibration, laneName }: 
   return (
     <section className="live-panel" aria-label={title} data-testid="live-panel">
       <h3>{title}</h3>
+      {standalone && <div className="live-meta" data-testid="live-standalone">{t`Stand-alone run`}</div>}
       {measurement && (
         <>
           <PatientName className="live-patient" patientId={measurement.patientId} />

@@ -83,8 +83,10 @@ export const deviceHandlers: SomeHandlers<
       await devices.lockDevices(tx, [sn]);
       const d = await devices.deviceBySn(tx, org, sn);
       if (!d) throw notFound("Device", "query.deviceSn");
-      // "Stand-alone mode cannot change while another measurement runs." (scheduling §5)
-      if (isTestRunning({ hasLiveProgress: false, connection: d.connection, status: d.status }))
+      // "Stand-alone mode cannot change while another measurement runs." (scheduling §5) Turning it off is taken at any
+      // time (issue 21: it could hardly be switched off, the headset restarting within seconds): the headset lets the
+      // repetition under way finish and upload, then starts no other.
+      if (config !== null && isTestRunning({ hasLiveProgress: false, connection: d.connection, status: d.status }))
         throw new Failure("device_busy", "Stand-alone mode cannot change while another measurement runs");
       let data: StandaloneData | null = null;
       if (config === null) {

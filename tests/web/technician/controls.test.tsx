@@ -164,6 +164,37 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
     await waitFor(() => expect(within(on.lane).getByRole("switch", { name: "Stand-alone" }).getAttribute("aria-checked")).toBe("false"));
     expect(on.calls.find((c) => c.endpoint === "device.standalone")!.input).toEqual({ query: { deviceSn: "SN1" }, body: null });
   });
+
+  it("a lane says when stand-alone mode is on, and it can be switched off while its run is under way (taken between runs)", async () => {
+    const on = await lane(DeviceStatus.Playing, { "device.standalone": () => {
+      setTimeout(() => on.socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", standaloneId: null } }), 0);
+      return null;
+    } }, { standaloneId: "s1" });
+    expect(within(on.lane).getByTestId("standalone-badge").textContent).toBe("Stand-alone mode on");
+    const toggle = within(on.lane).getByRole<HTMLButtonElement>("switch", { name: "Stand-alone" });
+    expect(toggle.disabled).toBe(false);
+    fireEvent.click(toggle);
+    expect(await screen.findByText("Stand-alone mode is off. The test under way on Room 1 finishes; no other starts.")).toBeTruthy();
+    await waitFor(() => expect(within(on.lane).queryByTestId("standalone-badge")).toBeNull());
+    // Off and running: turning it on waits for the seed's rule ("disabled while a test runs", hidden while playing).
+    expect(within(on.lane).queryByRole("switch", { name: "Stand-alone" })).toBeNull();
+  });
+
+  it("a stand-alone run gets a live panel: the measurement it repeats, read by its stand-alone id, names the patient", async () => {
+    const { lane: l, socket } = await lane(DeviceStatus.Playing, {
+      "device.standaloneData": () => ({ id: "s1", deviceSn: "SN1", createdAt: "2026-01-01T10:00:00.000Z",
+        config: { patientId: "p1", eye: 1, pattern: 1, strategy: 3, sorsStage: 36, stimuliUpdate: 2000, stimuliShowtime: 200, stimuliSize: 2, displayName: "Home screening", playSound: false, trackGaze: true, audioGuide: true, tutorial: false } }),
+      "patient.get": () => patient("p1", "Ada Lovelace"),
+    }, { standaloneId: "s1" });
+    act(() => socket.emit({
+      type: "measurement", operation: "measurement_progress",
+      data: { deviceSn: "SN1", perimetryId: "s1", appointmentId: null, nTested: 5, nLocations: 54, gazeTracking: true, thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }], lastUpdatedIndex: 0 },
+    }));
+    const panel = await within(l).findByTestId("live-panel");
+    expect(within(panel).getByTestId("live-standalone").textContent).toBe("Stand-alone run");
+    await waitFor(() => expect(within(panel).getByTestId("patient-name").textContent).toBe("Ada Lovelace · U-p1"));
+    expect(within(panel).getByText("Home screening · Left eye · 24-2 · Room 1")).toBeTruthy();
+  });
 });
 
 describe("clicker disconnected (scheduling seed §8 'Clicker disconnected | test stopped message')", () => {
