@@ -1,5 +1,6 @@
 import type { Database } from "./db/database.ts";
 import type { AttemptLimits } from "./auth/limits.ts";
+import type { AuditTrail } from "./audit/trail.ts";
 import type { SessionEnd, SessionStore } from "./auth/sessions.ts";
 import type { TokenClaims, TokenSigner } from "./auth/token.ts";
 import type { LiveHub } from "./live/hub.ts";
@@ -42,6 +43,7 @@ export interface ServerContext {
   /** Headsets' battery and last-seen as heard, ahead of the database (written every few seconds). */
   readonly presence: PresenceBook;
   readonly limits: AttemptLimits;
+  readonly audit: AuditTrail;
   readonly sessions: SessionStore;
   readonly settings: ServerSettings;
   /** The package version (GET version). */

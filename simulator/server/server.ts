@@ -8,6 +8,7 @@ import { endpoints } from "../../core/model/contract/index.ts";
 import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../core/device/connection.ts";
 import { attemptLimits } from "./auth/limits.ts";
 import { sessionStore } from "./auth/sessions.ts";
+import { auditTrail } from "./audit/trail.ts";
 import { tokenSigner, type TokenClaims } from "./auth/token.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";
@@ -101,6 +102,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   let settings = settingsIn;
 
   const sessions = sessionStore(db);
+  const audit = auditTrail(db);
 
   const ctx: ServerContext = {
     db,
@@ -109,6 +111,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     devices,
     presence,
     limits: attemptLimits(db),
+    audit,
     sessions,
     get settings() {
       return settings;
@@ -214,6 +217,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await presence.close();
+      await audit.flush();
       await db.close();
     },
   };

@@ -687,6 +687,12 @@ export const contractSuite = (backend: Backend) =>
       }
     });
 
+    it("audit/search: the organisation's trail for managers, newest first", async () => {
+      const page = await o("audit.search", { body: { filter: { from: null, to: null, userId: null, patientId: null, action: null }, page: 0, quantity: 5 } });
+      expect(page.entries.length).toBeGreaterThan(0);
+      expect(page.entries.map((e) => e.id)).toEqual([...page.entries.map((e) => e.id)].sort((a, b) => b - a));
+    });
+
     it("OpenAPI description is served and lists every call", async () => {
       const doc = (await raw(base, "GET", "openapi.json")).json as unknown as { openapi: string; paths: Record<string, Record<string, unknown>> };
       expect(doc.openapi).toBe("3.1.0");

@@ -1,6 +1,7 @@
 import type { EndpointSpec, Method, RequestOfSpec, ResponseOfSpec, WireRequestOfSpec } from "./endpoint.ts";
 import * as accounts from "./accounts.ts";
 import * as appointments from "./appointments.ts";
+import * as audit from "./audit.ts";
 import * as devices from "./devices.ts";
 import * as patients from "./patients.ts";
 import * as perimetry from "./perimetry.ts";
@@ -56,6 +57,7 @@ export {
   type AppointmentRegisterBody,
   type ExaminationUpdateBody,
 } from "./appointments.ts";
+export { AuditSearchBodySchema, AuditPageSchema, type AuditSearchBody, type AuditPage } from "./audit.ts";
 export { UserInviteBodySchema, UserInviteAnswerSchema, VersionSchema, type UserInviteAnswer } from "./accounts.ts";
 
 const byName = <const L extends ReadonlyArray<EndpointSpec>>(list: L) =>
@@ -132,6 +134,8 @@ export const contract = byName([
   templates.templateUpdate,
   templates.templateCopy,
   templates.templateDelete,
+  // our design: the audit trail (issue 15 §6)
+  audit.auditSearch,
 ]);
 
 export type Contract = typeof contract;

@@ -3,6 +3,7 @@ import { accountHandlers } from "./accounts.ts";
 import { appointmentHandlers } from "./appointments.ts";
 import { deviceHandlers } from "./devices.ts";
 import { enrolmentHandlers } from "./enrolment.ts";
+import { auditHandlers } from "./audit.ts";
 import { patientHandlers } from "./patients.ts";
 import { perimetryHandlers } from "./perimetry.ts";
 import { perimetryPageHandlers } from "./perimetry-page.ts";
@@ -16,6 +17,7 @@ export const handlers: Handlers = {
   ...perimetryPageHandlers,
   ...deviceHandlers,
   ...enrolmentHandlers,
+  ...auditHandlers,
   ...appointmentHandlers,
   ...templateHandlers,
 };

@@ -4,6 +4,7 @@ import { decodeRequest, encodeSuccess, type EndpointSpec, type SuccessType } fro
 import type { TokenClaims } from "../auth/token.ts";
 import type { ServerContext } from "../context.ts";
 import { answerFault, sendFailure, sendOk } from "./envelope.ts";
+import { auditCall } from "../audit/calls.ts";
 import { Failure, refusedToken } from "./failure.ts";
 import { PreEncoded, sendPreEncoded } from "./pre-encoded.ts";
 import { ClientAborted, MAX_BODY_BYTES, parseJsonBody, readBodyText, TooLarge } from "./request-body.ts";
@@ -42,33 +43,43 @@ export const apiRouter = (
     const text = await readBodyText(req, MAX_BODY_BYTES);
     let claims: TokenClaims | undefined;
     let token: string | undefined;
-    if (spec.auth !== "none") {
-      token = bearer(req);
-      if (!token) throw new Failure("unauthorized", "A bearer token is required");
-      if (spec.auth === "bearer") {
-        const check = await ctx.authenticate(token);
-        if (!check.ok) throw refusedToken(check);
-        claims = check.claims;
-      } else {
-        const check = ctx.signer.verify(token, spec.auth === "reset-token" ? "reset" : "invitation", ctx.now());
-        if (!check.ok) throw new Failure(check.reason, check.reason === "token_expired" ? "The link has expired" : "The link is not valid");
-        claims = check.claims;
+    const seen: { query?: unknown; body?: unknown } = {};
+    let reply: Awaited<ReturnType<AnyHandler>>;
+    try {
+      if (spec.auth !== "none") {
+        token = bearer(req);
+        if (!token) throw new Failure("unauthorized", "A bearer token is required");
+        if (spec.auth === "bearer") {
+          const check = await ctx.authenticate(token);
+          if (!check.ok) throw refusedToken(check);
+          claims = check.claims;
+        } else {
+          const check = ctx.signer.verify(token, spec.auth === "reset-token" ? "reset" : "invitation", ctx.now());
+          if (!check.ok) throw new Failure(check.reason, check.reason === "token_expired" ? "The link has expired" : "The link is not valid");
+          claims = check.claims;
+        }
       }
+      const call: Record<string, unknown> = { ctx, claims, client: clientAddress(req) };
+      if (token && spec.auth !== "bearer") call.token = token;
+      const query: Record<string, string> = {};
+      for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
+      const body = spec.body && text.trim() !== "" ? parseJsonBody(text) : undefined;
+      const unstorable = unstorableText(query, "query") ?? unstorableText(body, "body");
+      if (unstorable) throw new Failure("validation_error", `${unstorable}: NUL characters and unpaired surrogates are not allowed`, unstorable);
+      const decoded = decodeRequest(spec, { query, body });
+      if (Result.isFailure(decoded)) throw new Failure("validation_error", decoded.failure.message, decoded.failure.field);
+      if (spec.query) call.query = seen.query = decoded.success.query;
+      if (spec.body) call.body = seen.body = decoded.success.body;
+      const handler = handlers[spec.name];
+      if (!handler) throw new Failure("not_found", `${spec.name} is not implemented by this server`);
+      reply = await handler(call);
+    } catch (e) {
+      const outcome = e instanceof Failure ? e.type : "internal_error";
+      void auditCall(ctx, { spec, claims, query: seen.query, body: seen.body, data: undefined, outcome, address: clientAddress(req) }).catch(() => undefined);
+      throw e;
     }
-    const call: Record<string, unknown> = { ctx, claims, client: clientAddress(req) };
-    if (token && spec.auth !== "bearer") call.token = token;
-    const query: Record<string, string> = {};
-    for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
-    const body = spec.body && text.trim() !== "" ? parseJsonBody(text) : undefined;
-    const unstorable = unstorableText(query, "query") ?? unstorableText(body, "body");
-    if (unstorable) throw new Failure("validation_error", `${unstorable}: NUL characters and unpaired surrogates are not allowed`, unstorable);
-    const decoded = decodeRequest(spec, { query, body });
-    if (Result.isFailure(decoded)) throw new Failure("validation_error", decoded.failure.message, decoded.failure.field);
-    if (spec.query) call.query = decoded.success.query;
-    if (spec.body) call.body = decoded.success.body;
-    const handler = handlers[spec.name];
-    if (!handler) throw new Failure("not_found", `${spec.name} is not implemented by this server`);
-    const reply = await handler(call);
+    // Every call is audited, reads of patient data included (issue 15 §6); the trail is written in batches.
+    void auditCall(ctx, { spec, claims, query: seen.query, body: seen.body, data: reply.data, outcome: "success", address: clientAddress(req), accessToken: reply.accessToken }).catch(() => undefined);
     const accessToken =
       reply.accessToken ??
       (spec.carriesAccessToken && spec.auth === "bearer" && claims

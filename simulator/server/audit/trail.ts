@@ -1,0 +1,92 @@
+import type { AuditActorKind, AuditEntry, AuditFilter } from "../../../core/model/audit.ts";
+import type { Database, Row } from "../db/database.ts";
+
+// The audit trail (issue 15 §6): one row per event in audit_events, which the database keeps append-only (trigger,
+// migration 007_2). Events are queued and written together every FLUSH_MS (one insert for many calls, so reading
+// patient data does not wait for a write); listing and closing flush first, so a listing always shows every event
+// answered before it.
+
+export interface AuditEvent {
+  readonly organisationId: string | null;
+  readonly at: string;
+  readonly actorKind: AuditActorKind;
+  readonly actorId: string | null;
+  readonly actorName: string | null;
+  readonly address: string | null;
+  readonly action: string;
+  readonly outcome: string;
+  readonly patientId?: string | null;
+  readonly recordType?: string | null;
+  readonly recordId?: string | null;
+}
+
+const FLUSH_MS = 200;
+const COLUMNS = 11;
+
+const toEntry = (r: Row): AuditEntry => ({
+  id: Number(r.id),
+  at: r.at as string,
+  actorKind: r.actor_kind as AuditActorKind,
+  actorId: (r.actor_id as string | null) ?? null,
+  actorName: (r.actor_name as string | null) ?? null,
+  address: (r.address as string | null) ?? null,
+  action: r.action as string,
+  outcome: r.outcome as string,
+  patientId: (r.patient_id as string | null) ?? null,
+  recordType: (r.record_type as string | null) ?? null,
+  recordId: (r.record_id as string | null) ?? null,
+});
+
+export const auditTrail = (db: Database) => {
+  let queue: AuditEvent[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const batch = queue;
+    queue = [];
+    if (batch.length > 0) {
+      writing = writing.then(async () => {
+        const params: unknown[] = [];
+        const rows = batch.map((e, i) => {
+          params.push(e.organisationId, e.at, e.actorKind, e.actorId, e.actorName, e.address, e.action, e.outcome, e.patientId ?? null, e.recordType ?? null, e.recordId ?? null);
+          return `(${Array.from({ length: COLUMNS }, (_, k) => `$${i * COLUMNS + k + 1}`).join(", ")})`;
+        });
+        await db.transaction((tx) =>
+          tx.query(
+            `insert into audit_events (organisation_id, at, actor_kind, actor_id, actor_name, address, action, outcome, patient_id, record_type, record_id) values ${rows.join(", ")}`,
+            params,
+          ),
+        );
+      }).catch((e: unknown) => console.error("[isopter server] audit trail write failed:", e));
+    }
+    return writing;
+  };
+
+  return {
+    record(event: AuditEvent): void {
+      queue.push(event);
+      if (queue.length >= 500) void flush();
+      else timer ??= setTimeout(() => void flush(), FLUSH_MS);
+    },
+    flush,
+    /** The organisation's events, newest first, filtered, one page. */
+    async search(organisationId: string, filter: AuditFilter, page: number, quantity: number): Promise<{ entries: AuditEntry[]; total: number }> {
+      await flush();
+      const where = `organisation_id = $1
+        and ($2::text is null or at >= $2) and ($3::text is null or at < $3)
+        and ($4::text is null or (actor_kind = 'user' and actor_id = $4))
+        and ($5::text is null or patient_id = $5) and ($6::text is null or action = $6)`;
+      // Days are UTC; `to` is inclusive, so up to the start of the next day.
+      const next = filter.to ? new Date(Date.parse(`${filter.to}T00:00:00.000Z`) + 86_400_000).toISOString() : null;
+      const params = [organisationId, filter.from ? `${filter.from}T00:00:00.000Z` : null, next, filter.userId, filter.patientId, filter.action];
+      const total = Number((await db.query<{ n: number }>(`select count(*) as n from audit_events where ${where}`, params))[0]!.n);
+      const rows = await db.query(`select * from audit_events where ${where} order by id desc limit $7 offset $8`, [...params, quantity, page * quantity]);
+      return { entries: rows.map(toEntry), total };
+    },
+  };
+};
+
+export type AuditTrail = ReturnType<typeof auditTrail>;
