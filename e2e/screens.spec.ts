@@ -48,6 +48,12 @@ test("appointment variant: each appointment card and its side panel name the pat
   await laneOf(page, lanes[0]!.deviceSn).locator(`[data-card-id="${first.id}"]`).click();
   const p = await patientOf(page, first.patientId);
   await expect(page.getByTestId("appointment-panel").getByTestId("patient-name")).toHaveText(`${p.name} · ${p.uniqueId}`);
+  // Escape closes the side panel (issue 21: it ignored Escape).
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("appointment-panel")).toHaveCount(0);
+  // Templates are in the navigation.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Templates" }).click();
+  await expect(page).toHaveURL(/\/templates$/);
 });
 
 test("trash a queued measurement from its card (confirmed), find it in the bin with its patient, restore it to its lane", async ({ page }) => {

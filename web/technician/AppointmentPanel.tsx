@@ -1,4 +1,4 @@
-import { useState, type CSSProperties } from "react";
+import { useEffect, useState, type CSSProperties } from "react";
 import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useLingui } from "@lingui/react/macro";
@@ -41,6 +41,14 @@ export function AppointmentPanel({ appointment, onClose, running = false }: {
     useSensor(PointerSensor, pointerOptions),
     useSensor(KeyboardSensor, keyboardOptions),
   );
+  // Escape closes the panel (as a dialog would), unless a dialog above it takes the key first.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && !document.querySelector('[aria-modal="true"]') && !event.defaultPrevented) onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose]);
   const onDragEnd = (e: DragEndEvent) => {
     if (!e.over || e.active.id === e.over.id) return;
     const from = exams.findIndex((x) => x.id === e.active.id);

@@ -69,6 +69,19 @@ describe("moving a queued appointment to the bin (appointment variant)", () => {
     expect(router.state.location.pathname).toBe("/bin/deleted-appointments");
   });
 
+  it("Escape closes the side panel; with a dialog open over it, Escape closes the dialog only", async () => {
+    const { api } = fakeApi({ "device.all": () => [device(1, [], { appointments: [appointment] })], "examination.all": () => [] });
+    renderTechnician(api, { appointments: true });
+    const lane = await screen.findByTestId("lane");
+    fireEvent.click(lane.querySelector(".acard")!);
+    fireEvent.click(within(screen.getByTestId("appointment-panel")).getByRole("button", { name: "Move appointment to bin" }));
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(screen.getByTestId("appointment-panel")).toBeTruthy();
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(screen.queryByTestId("appointment-panel")).toBeNull();
+  });
+
   it("from its side panel; a failure says 'Failed to trash appointment'", async () => {
     const { api } = fakeApi({ "device.all": () => [device(1, [], { appointments: [appointment] })], "appointment.trash": failing, "examination.all": () => [] });
     renderTechnician(api, { appointments: true });
