@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerAnalyse } from "./commands/analyse.ts";
+import { registerAudit } from "./commands/audit.ts";
 import { registerDevices } from "./commands/devices.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerSimulate } from "./commands/simulate.ts";
@@ -27,6 +28,7 @@ export function createProgram(io: CliIo): Command {
   registerExport(program, io);
   registerAnalyse(program, io);
   registerDevices(program, io);
+  registerAudit(program, io);
   registerSimulate(program, io);
   return program;
 }
