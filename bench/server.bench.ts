@@ -72,7 +72,9 @@ const main = async () => {
         i++;
         const body = { filter: { name: terms[i % terms.length]!, birthdate: i % 10 === 0 ? "1950-03-03" : null }, page: i % 3, quantity: 20 };
         const t = performance.now();
-        const r = await fetch(`${server.url}/api/patient/search`, { method: "POST", headers, body: JSON.stringify(body) });
+        // Once more on a reset: a kept-alive connection may have been closed by the server while the fill ran.
+        const send = () => fetch(`${server.url}/api/patient/search`, { method: "POST", headers, body: JSON.stringify(body) });
+        const r = await send().catch(send);
         await r.arrayBuffer();
         latencies.push(performance.now() - t);
         if (r.status === 200) done++;
