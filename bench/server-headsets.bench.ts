@@ -119,7 +119,7 @@ const main = async () => {
     await ask("reset", "reset");
     latencies = [];
     await sleep(windowS * 1000);
-    const window = latencies.sort((a, b) => a - b);
+    const window = [...latencies].sort((a, b) => a - b); // frames keep arriving while device/all is timed
     const times: number[] = [];
     let connected = 0;
     for (let i = 0; i < 3; i++) {
