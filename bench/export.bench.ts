@@ -10,7 +10,7 @@
 // --client: node = what the CLI uses (cli/session.ts apiFor: keep-alive node:http transport, decoders compiled by
 //           effect's JIT, the token in a profile's file);
 //           fetch = the global fetch and the interpreted decoder (what the web app uses; the CLI did before).
-// Aim (issue #10): at least 5,000 results/s under 200 MB, for CSV and for FHIR; the table says per row whether it
+// Aim (issue #10, tightened by issue 18): at least 5,000 results/s under 150 MB, for CSV and for FHIR; the table says per row whether it
 // is met. The figure a user of `isopter export --all` sees is --via server (the organisation comes through
 // perimetry/page there).
 // The child starts as cli/bin.mjs starts the CLI (source maps off, then the modules), so its memory is the CLI's.
@@ -21,7 +21,7 @@ import { join } from "node:path";
 
 const PER_PATIENT = 10;
 const AIM_PER_SECOND = 5000;
-const AIM_PEAK_MB = 200;
+const AIM_PEAK_MB = 150; // issue 18 (issue #10 asked for 200)
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
