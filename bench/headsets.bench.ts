@@ -11,6 +11,7 @@
 // Environment: STEPS (default 500,1000,2000,4000,6000), WINDOW_S seconds measured per step (default 15), SPEED test
 // speed factor (default 1: streaming at a real device's pace).
 import { spawn, type ChildProcess } from "node:child_process";
+import { loadavg } from "node:os";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { WebSocketServer, type WebSocket } from "ws";
@@ -130,7 +131,7 @@ const main = async () => {
   const connector = wsConnector(url);
   const headsets: VirtualHeadset[] = [];
   console.log(`Virtual headsets: heartbeat every ${DEVICE_HEARTBEAT_INTERVAL_MS} ms, deadline ${DEVICE_DISCONNECT_TIMEOUT_MS} ms; each repeats a 24-2 Normal test in stand-alone mode at speed ${speed}, streaming progress; ${windowS} s measured per step; 2-core machine shared with other work.`);
-  console.log("headsets | connected | heartbeats/s | progress/s | KB/s in | max beat gap | late (>1.5 s) | missed (>4 s) | loop delay p99 / max | CPU (one core)");
+  console.log("headsets | connected | heartbeats/s | progress/s | KB/s in | max beat gap | late (>1.5 s) | missed (>4 s) | loop delay p99 / max | CPU (one core) | load average");
   let sustained = 0;
   for (const n of steps) {
     while (headsets.length < n) {
@@ -168,6 +169,7 @@ const main = async () => {
         s.missed,
         `${ms(loop.percentile(99))} / ${ms(loop.max)}`,
         `${(((cpu.user + cpu.system) / 1e6 / wall) * 100).toFixed(0)} %`,
+        loadavg().map((l) => l.toFixed(2)).join(" "),
       ].join(" | "),
     );
     if (s.missed > 0 || s.connected < n) break;
