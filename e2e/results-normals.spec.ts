@@ -65,6 +65,23 @@ test("G and 30-2 results show their normative analysis, parameters and conventio
   await expect(analysis.locator('[data-fact="used"]').first()).toContainText("analysed");
   await analysis.screenshot({ path: "e2e/screenshots/progression-analysis-g.png" });
 
+  // G's printout carries the eye's progression in one line, inside the header.
+  await page.evaluate(() => { (window as unknown as { print: () => void }).print = () => document.body.setAttribute("data-printed", "1"); });
+  await display.getByTestId("print-button").click();
+  await expect(page.locator("body[data-printed='1']")).toBeAttached({ timeout: 5_000 });
+  const printG = page.getByTestId("print-page");
+  await expect(printG.getByTestId("print-progression")).toHaveText(/progression/i);
+  await page.emulateMedia({ media: "print" });
+  const inside = await printG.evaluate((el) => {
+    const header = el.querySelector(".print-header")!.getBoundingClientRect();
+    const line = el.querySelector('[data-testid="print-progression"]')!.getBoundingClientRect();
+    const device = el.querySelector('tr[data-index="device"]')!.getBoundingClientRect();
+    return line.bottom <= header.bottom + 0.5 && line.right <= header.right + 0.5 && device.bottom <= header.bottom + 0.5;
+  });
+  await page.screenshot({ path: "e2e/screenshots/print-g.png", fullPage: true });
+  expect(inside, "the progression line and the last conduct row fit the printed header").toBe(true);
+  await page.emulateMedia({ media: "screen" });
+
   // 30-2 (Maria Rossi's Dynamic showcase): the GHT is defined on 30-2.
   display = await openLatest(page, "Maria Rossi", P30_2, DS);
   await expect(value("normative")).toContainText("Isopter full-field model 1, 30-2 (Iowa healthy controls)");
@@ -83,6 +100,8 @@ test("G and 30-2 results show their normative analysis, parameters and conventio
   const print = page.getByTestId("print-page");
   await expect(print.locator('tr[data-index="hmd"] .index-note')).toHaveText("Humphrey: negative = loss");
   await expect(print.locator('tr[data-index="interval"]')).toBeAttached();
+  // One 30-2 result of this eye: no progression line on paper (it needs 3 results).
+  await expect(print.getByTestId("print-progression")).toHaveCount(0);
   await page.emulateMedia({ media: "print" });
   await page.screenshot({ path: "e2e/screenshots/print-30-2.png", fullPage: true });
 });

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import type { Patient } from "../../core/model/patient.ts";
+import { Eye } from "../../core/model/enums.ts";
+import { eyeProgression } from "../../core/analytics/progression/eye-progression.ts";
 import { markResultsData, settleResultsDrawn } from "./draw-timing.ts";
 import { HistorySection } from "./HistorySection.tsx";
 import { PrintLayout } from "./PrintLayout.tsx";
@@ -64,7 +66,9 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
       {selected && (
         <ResultDisplay key={selected.id} measurement={selected} analysis={analysis} reference={reference} marks={marks}
           analysisExpanded={settings.analysisExpanded} onAnalysisExpanded={(analysisExpanded) => updateSettings({ analysisExpanded })}
-          renderPrint={() => analysis && <PrintLayout measurement={selected as WithResult} analysis={analysis} reference={reference} patient={patient} markedUnreliable={marks.unreliable.has((selected as WithResult).id)} />} />
+          renderPrint={() => analysis && <PrintLayout measurement={selected as WithResult} analysis={analysis} reference={reference} patient={patient}
+            markedUnreliable={marks.unreliable.has((selected as WithResult).id)}
+            progression={eyeProgression(series, { eye: selected.result!.eye, pattern: selected.result!.pattern, baselineId: selected.result!.eye === Eye.Right ? marks.baseline.right : marks.baseline.left })} />} />
       )}
       {waiting && <p className="alert alert-info">{t`This test has no result yet.`}</p>}
       {!all && !selected && !waiting && <p className="alert alert-warning">{t`This test was not found. It may have been deleted.`}</p>}

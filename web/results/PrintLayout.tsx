@@ -12,6 +12,8 @@ import { IndicesTable } from "./IndicesTable.tsx";
 import { a4, printPage, pxPerMm, withoutHeader } from "./print-page.ts";
 import type { WithResult } from "./result-model.ts";
 import { usePlotTranslate } from "./SceneView.tsx";
+import { ProgressionSummary } from "./ProgressionAnalysis.tsx";
+import type { EyeProgression } from "../../core/analytics/progression/eye-progression.ts";
 
 /**
  * The hidden print layout on A4: core/plots' print scene (print-page.ts), the page the CLI's PDF draws, as SVG for
@@ -19,8 +21,10 @@ import { usePlotTranslate } from "./SceneView.tsx";
  * resolution. The header is the result page's own tables (identity, parameters, conventions, p-values: IndicesTable),
  * where the PDF draws the scene's header.
  */
-export function PrintLayout({ measurement: m, analysis, reference, patient, markedUnreliable = false }: {
+export function PrintLayout({ measurement: m, analysis, reference, patient, markedUnreliable = false, progression }: {
   measurement: WithResult; analysis: ResultAnalysis; reference: WithResult | null; patient: Patient; markedUnreliable?: boolean;
+  /** This eye's progression analysis on this pattern (ProgressionAnalysis.tsx), when the page has one. */
+  progression?: EyeProgression | null;
 }) {
   const { t, i18n } = useLingui();
   const format = useDateFormat();
@@ -46,7 +50,9 @@ export function PrintLayout({ measurement: m, analysis, reference, patient, mark
             <dt>{t`Taken`}</dt><dd className="num">{format.dateTime(r.takenAt)}</dd>
           </dl>
         </div>
-        <IndicesTable result={r} analysis={analysis} />
+        <IndicesTable result={r} analysis={analysis} footer={progression?.events && (
+          <p className="print-progression" data-testid="print-progression"><strong>{t`Progression analysis`}:</strong> <ProgressionSummary analysis={progression} /></p>
+        )} />
       </header>
     </div>
   );

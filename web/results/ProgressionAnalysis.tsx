@@ -32,7 +32,7 @@ export const setAsideNames: Record<SetAsideReason, MessageDescriptor> = {
   "before-baseline": msg`before the baseline`,
 };
 
-const percent = (p: number) => (p < 0.001 ? "< 0.1" : (100 * p).toFixed(1));
+export const percent = (p: number) => (p < 0.001 ? "< 0.1" : (100 * p).toFixed(1));
 
 export function ProgressionAnalysis({ results, baseline, pattern }: { results: readonly SeriesResult[]; baseline: BaselineIds; pattern: Pattern }) {
   const { t } = useLingui();
@@ -119,4 +119,15 @@ function EventLegend() {
       <li>{t`Bold: TD slope falling with p < 1 %. 3 or more locations on 2 results: possible progression; on 3: likely.`}</li>
     </ul>
   );
+}
+
+/** The eye's progression in one line for the printout: events, PoPLR's p and the VFI trend (or why there is none). */
+export function ProgressionSummary({ analysis: a }: { analysis: EyeProgression }) {
+  const { t, i18n } = useLingui();
+  const translate = usePlotTranslate();
+  if (!a.events) return <>{t`No progression analysis: it needs at least 3 results of this pattern with a normative database.`}</>;
+  const trend = a.poplr && a.vfi
+    ? `${t`PoPLR (TD)`} ${t`p = ${percent(a.poplr.p)} %`} · ${t`VFI trend`} ${t`${a.vfi.ratePerYear.toFixed(1)} %/year (p = ${percent(a.vfi.p)} %)`}`
+    : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate);
+  return <>{i18n._(eventStatusNames[a.events.status])} · {trend}</>;
 }
