@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { logIn } from "./support.ts";
+import { apiToken, logIn, screenshot } from "./support.ts";
 
 // Issue 15 §4 in the real browser: the app runs under its strict Content-Security-Policy (no inline script, styles
 // only from its own files) without a single violation: Konva draws the plots, Lingui switches the language, the
@@ -43,4 +43,28 @@ test("the app works under its Content-Security-Policy: plots, languages, technic
   await page.getByRole("combobox", { name: "Sprache" }).selectOption("en");
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
   expect(seen).toEqual([]);
+});
+
+test("a manager reads the audit trail on the users page: who read which patient, filtered by action and user, in pages", async ({ page, request }) => {
+  // The user reads a patient through the API (their own session), then the manager looks.
+  const token = await apiToken(request, "user");
+  const patients = (await (await request.get("/api/patient/all", { headers: { authorization: `Bearer ${token}` } })).json()).data as Array<{ id: string }>;
+  await request.get(`/api/patient?id=${patients[0]!.id}`, { headers: { authorization: `Bearer ${token}` } });
+  await logIn(page, "manager");
+  await page.goto("/admin");
+  const audit = page.getByRole("region", { name: "Audit trail" });
+  await expect(audit.getByTestId("audit-table")).toBeVisible();
+  await audit.getByRole("textbox", { name: "Action" }).fill("patient.get");
+  await audit.getByRole("combobox", { name: "User", exact: true }).selectOption({ label: "user" });
+  const rows = audit.getByTestId("audit-table").locator("tbody tr");
+  await expect(rows.first()).toContainText("patient.get");
+  await expect(rows.first()).toContainText(`Patient ${patients[0]!.id}`);
+  await expect(rows.first()).toContainText("127.0.0.1");
+  await expect(rows.first()).toContainText("Done");
+  await audit.getByRole("textbox", { name: "Action" }).fill("");
+  await audit.getByRole("combobox", { name: "User", exact: true }).selectOption({ label: "All users" });
+  await expect(audit.getByText(/^Page 1 of \d+$/)).toBeVisible();
+  await audit.getByRole("button", { name: "Older" }).click();
+  await expect(audit.getByText(/^Page 2 of \d+$/)).toBeVisible();
+  await screenshot(page, "audit-trail");
 });

@@ -17,6 +17,7 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
 import { HeadsetsSection } from "./HeadsetsSection.tsx";
+import { AuditSection } from "./AuditSection.tsx";
 import { deleteRefusal, grantableRoles, roleChangeRefusal } from "../../../core/rules/user-admin.ts";
 
 
@@ -115,6 +116,7 @@ function ManagerUsers() {
         )}
       </section>
       <HeadsetsSection />
+      <AuditSection users={users.status === "success" ? users.data : []} />
       {deleting && (
         <ConfirmDialog title={t`Delete ${deleting.email}?`} confirmLabel={t`Delete user`} danger onCancel={() => setDeleting(null)} onConfirm={() => void remove()}>
           <p>{t`Deleting a user revokes their access to all tests and results in the organisation.`}</p>

@@ -1,0 +1,94 @@
+import { useState } from "react";
+import { useLingui } from "@lingui/react/macro";
+import type { AuditFilter } from "../../../core/model/audit.ts";
+import type { User } from "../../../core/model/user.ts";
+import { useDateFormat } from "../../i18n/format.ts";
+import { useApi } from "../../state/client.ts";
+import { useQuery } from "../../state/use-query.ts";
+import { EmptyState } from "../../ui/EmptyState.tsx";
+import { Skeleton } from "../../ui/Skeleton.tsx";
+
+// The audit trail in the users/admin area (issue 15 §6; managers only): who did what, when, from where, on which
+// patient or record; filtered by user, patient, action and days, newest first, in pages. Actions are the API calls'
+// names (patient.get, login, perimetry.page for an export), as `isopter audit` prints them.
+
+const PAGE = 25;
+
+export function AuditSection({ users }: { users: readonly User[] }) {
+  const { t } = useLingui();
+  const api = useApi();
+  const format = useDateFormat();
+  const [filter, setFilter] = useState<AuditFilter>({ from: null, to: null, userId: null, patientId: null, action: null });
+  const [page, setPage] = useState(0);
+  const list = useQuery(`audit:${JSON.stringify(filter)}:${page}`, () => api.call("audit.search", { body: { filter, page, quantity: PAGE } }));
+  const change = (next: Partial<AuditFilter>) => {
+    setFilter({ ...filter, ...next });
+    setPage(0);
+  };
+  const text = (v: string) => (v.trim() === "" ? null : v.trim());
+  const pages = list.status === "success" ? Math.max(1, Math.ceil(list.data.total / PAGE)) : 1;
+  const outcome = (o: string) => (o === "success" ? t`Done` : t`Refused (${o})`);
+
+  return (
+    <section className="card stack" aria-labelledby="audit-heading">
+      <h2 id="audit-heading">{t`Audit trail`}</h2>
+      <p className="field-hint">{t`Every action in the organisation, reading patient data included, with who did it, when and from which address.`}</p>
+      <div className="grid-2" role="search" aria-label={t`Filter the audit trail`}>
+        <label className="field">
+          <span>{t`User`}</span>
+          <select value={filter.userId ?? ""} onChange={(e) => change({ userId: text(e.target.value) })}>
+            <option value="">{t`All users`}</option>
+            {users.filter((u) => u.status === "active").map((u) => <option key={u.id} value={u.id}>{u.username ?? u.email}</option>)}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t`Patient ID`}</span>
+          <input type="text" value={filter.patientId ?? ""} onChange={(e) => change({ patientId: text(e.target.value) })} />
+        </label>
+        <label className="field">
+          <span>{t`Action`}</span>
+          <input type="text" placeholder="patient.get" value={filter.action ?? ""} onChange={(e) => change({ action: text(e.target.value) })} />
+        </label>
+        <div className="grid-2">
+          <label className="field">
+            <span>{t`From`}</span>
+            <input type="date" value={filter.from ?? ""} onChange={(e) => change({ from: text(e.target.value) })} />
+          </label>
+          <label className="field">
+            <span>{t`To`}</span>
+            <input type="date" value={filter.to ?? ""} onChange={(e) => change({ to: text(e.target.value) })} />
+          </label>
+        </div>
+      </div>
+      {list.status === "loading" && <Skeleton kind="fields" count={3} />}
+      {list.status === "error" && <div className="alert alert-error" role="alert">{t`The audit trail cannot be displayed. Try again later.`}</div>}
+      {list.status === "success" && list.data.entries.length === 0 && <EmptyState title={t`Nothing recorded for this filter`} />}
+      {list.status === "success" && list.data.entries.length > 0 && (
+        <table className="table" data-testid="audit-table">
+          <thead>
+            <tr><th>{t`When`}</th><th>{t`Who`}</th><th>{t`Address`}</th><th>{t`Action`}</th><th>{t`Patient or record`}</th><th>{t`Outcome`}</th></tr>
+          </thead>
+          <tbody>
+            {list.data.entries.map((e) => (
+              <tr key={e.id}>
+                <td>{format.dateTime(e.at)}</td>
+                <td>{e.actorName ?? t`Unknown`}</td>
+                <td>{e.address ?? "–"}</td>
+                <td><code>{e.action}</code></td>
+                <td>{e.patientId ? t`Patient ${e.patientId}` : e.recordId ? `${e.recordType ?? ""} ${e.recordId}` : "–"}</td>
+                <td>{outcome(e.outcome)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {list.status === "success" && (
+        <div className="row" aria-label={t`Pages`}>
+          <button type="button" className="btn" disabled={page === 0} onClick={() => setPage(page - 1)}>{t`Newer`}</button>
+          <span>{t`Page ${page + 1} of ${pages}`}</span>
+          <button type="button" className="btn" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>{t`Older`}</button>
+        </div>
+      )}
+    </section>
+  );
+}
