@@ -34,30 +34,30 @@ export function AuditSection({ users }: { users: readonly User[] }) {
       <h2 id="audit-heading">{t`Audit trail`}</h2>
       <p className="field-hint">{t`Every action in the organisation, reading patient data included, with who did it, when and from which address.`}</p>
       <div className="grid-2" role="search" aria-label={t`Filter the audit trail`}>
-        <label className="field">
-          <span>{t`User`}</span>
-          <select value={filter.userId ?? ""} onChange={(e) => change({ userId: text(e.target.value) })}>
+        <div className="field">
+          <label htmlFor="audit-user">{t`User`}</label>
+          <select id="audit-user" className="select" value={filter.userId ?? ""} onChange={(e) => change({ userId: text(e.target.value) })}>
             <option value="">{t`All users`}</option>
             {users.filter((u) => u.status === "active").map((u) => <option key={u.id} value={u.id}>{u.username ?? u.email}</option>)}
           </select>
-        </label>
-        <label className="field">
-          <span>{t`Patient ID`}</span>
-          <input type="text" value={filter.patientId ?? ""} onChange={(e) => change({ patientId: text(e.target.value) })} />
-        </label>
-        <label className="field">
-          <span>{t`Action`}</span>
-          <input type="text" placeholder="patient.get" value={filter.action ?? ""} onChange={(e) => change({ action: text(e.target.value) })} />
-        </label>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-patient">{t`Patient ID`}</label>
+          <input id="audit-patient" className="input" value={filter.patientId ?? ""} onChange={(e) => change({ patientId: text(e.target.value) })} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-action">{t`Action`}</label>
+          <input id="audit-action" className="input" placeholder="patient.get" value={filter.action ?? ""} onChange={(e) => change({ action: text(e.target.value) })} />
+        </div>
         <div className="grid-2">
-          <label className="field">
-            <span>{t`From`}</span>
-            <input type="date" value={filter.from ?? ""} onChange={(e) => change({ from: text(e.target.value) })} />
-          </label>
-          <label className="field">
-            <span>{t`To`}</span>
-            <input type="date" value={filter.to ?? ""} onChange={(e) => change({ to: text(e.target.value) })} />
-          </label>
+          <div className="field">
+            <label htmlFor="audit-from">{t`From`}</label>
+            <input id="audit-from" className="input" type="date" value={filter.from ?? ""} onChange={(e) => change({ from: text(e.target.value) })} />
+          </div>
+          <div className="field">
+            <label htmlFor="audit-to">{t`To`}</label>
+            <input id="audit-to" className="input" type="date" value={filter.to ?? ""} onChange={(e) => change({ to: text(e.target.value) })} />
+          </div>
         </div>
       </div>
       {list.status === "loading" && <Skeleton kind="fields" count={3} />}
