@@ -52,10 +52,21 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     if (row) ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(ctx.presence.overlay(row)), deviceSn: row.deviceSn });
   };
 
+  /** The headset's side of the audit trail (issue 15 §6): admissions, refusals and results, by serial. */
+  const audit = (organisationId: string | null, sn: string | undefined, action: string, outcome: string, record?: { type: string; id: string }) =>
+    ctx.audit.record({
+      organisationId, at: nowIso(ctx), actorKind: "headset", actorId: sn ?? null, actorName: sn ?? null, address, action, outcome,
+      recordType: record?.type ?? null, recordId: record?.id ?? null,
+    });
+
   let refused = false;
   const refuse = (reason: RefusalReason, message: string, sn?: string) => {
     refused = true;
     log.warn("device_refused", { device: sn, from: address, reason, message });
+    void (sn ? deviceBySnAnywhere(ctx.db, sn) : Promise.resolve(undefined)).then(
+      (row) => audit(row?.organisationId ?? null, sn, "device.hello", reason),
+      () => undefined,
+    );
     socket.send(frame({ type: "refused", reason, message }));
     socket.close(4002, reason);
   };
@@ -74,6 +85,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       return refuse("revoked", `Headset ${row.deviceSn} was revoked or enrolled again`, row.deviceSn);
     }
     device = row;
+    audit(row.organisationId, row.deviceSn, admission.issuedCredential !== null ? "device.pair" : "device.hello", "success");
     if (admission.issuedCredential !== null) {
       log.info("device_paired", { device: row.deviceSn, from: address });
       socket.send(frame({ type: "enrolled", deviceSn: row.deviceSn, credential: admission.issuedCredential }));
@@ -133,9 +145,11 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       case "result":
         try {
           await write(ctx, (tx, fx) => completeMeasurement(tx, fx, org, m.measurementId, m.result, nowIso(ctx), sn));
+          audit(org, sn, "device.result", "success", { type: "measurement", id: m.measurementId });
         } catch (e) {
           // A repeated upload, a measurement deleted meanwhile, or one not queued on this headset: nothing to store.
           if (!(e instanceof Failure)) throw e;
+          audit(org, sn, "device.result", e.type, { type: "measurement", id: m.measurementId });
           if (e.type === "not_found") log.warn("device_result_refused", { device: sn, measurement: m.measurementId, reason: "not queued on this headset" });
         }
         return;
@@ -143,6 +157,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
         await write(ctx, async (tx, fx) => {
           const e = await getExamination(tx, org, m.examinationId);
           if (!e || e.deviceSn !== sn || e.appointmentId !== m.appointmentId) {
+            audit(org, sn, "device.examinationResult", "not_found", { type: "examination", id: m.examinationId });
             log.warn("device_result_refused", { device: sn, examination: m.examinationId, reason: "not queued on this headset" });
             return;
           }
@@ -154,6 +169,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
           }
           const done = { ...e, taken: true, result: m.outcome.result, updatedAt: nowIso(ctx) };
           await saveExamination(tx, org, done, m.outcome.result.takenAt);
+          audit(org, sn, "device.examinationResult", "success", { type: "examination", id: e.id });
           fx.laneChanged(sn);
           fx.event(org, "examination", "measurement_result_ready", done, sn);
         });
