@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerAnalyse } from "./commands/analyse.ts";
 import { registerAudit } from "./commands/audit.ts";
+import { registerBackup } from "./commands/backup.ts";
 import { registerDevices } from "./commands/devices.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerSimulate } from "./commands/simulate.ts";
@@ -30,5 +31,6 @@ export function createProgram(io: CliIo): Command {
   registerDevices(program, io);
   registerAudit(program, io);
   registerSimulate(program, io);
+  registerBackup(program, io);
   return program;
 }

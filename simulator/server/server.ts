@@ -18,7 +18,8 @@ import { acceptDeviceSocket } from "./device/device-socket.ts";
 import { deviceHub } from "./device/hub.ts";
 import { handlers } from "./handlers/index.ts";
 import { devRoutes } from "./http/dev-routes.ts";
-import { answerFault, sendFailure, sendJson } from "./http/envelope.ts";
+import { answerFault, RETRY_AFTER_SECONDS, sendFailure, sendJson } from "./http/envelope.ts";
+import { knownSchemaVersion, schemaVersion } from "./db/migrate.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { apiRouter } from "./http/router.ts";
 import { staticSite } from "./http/static.ts";
@@ -57,7 +58,11 @@ export interface RunningServer {
   readonly port: number;
   readonly db: Database;
   readonly ctx: ServerContext;
+  /** Stops at once (tests): sockets terminated, connections cut. */
   close(): Promise<void>;
+  /** SIGTERM: stops accepting, lets requests in flight finish (up to `graceMs`), closes sockets with 1001 going away,
+   * then flushes and closes the database. */
+  drain(graceMs?: number): Promise<void>;
 }
 
 const defaults: ServerSettings = {
@@ -140,6 +145,15 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   let openapi: unknown;
   const api = apiRouter(ctx, endpoints, handlers as never, {
     ...(options.devRoutes === false ? {} : devRoutes(ctx, options.simulator)),
+    // Operations (our design): liveness, and readiness = database reachable with every migration applied, not draining.
+    "GET health": async (_req, res) => sendJson(res, 200, { data: { status: "ok", version: ctx.version } }),
+    "GET ready": async (_req, res) => {
+      const wanted = await knownSchemaVersion();
+      if (draining) return sendFailure(res, "unavailable", "The server is shutting down", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      const version = await schemaVersion(db); // a database away throws: 503 unavailable with Retry-After
+      if (version !== wanted) return sendFailure(res, "unavailable", `Migrations not done (database at ${version}, expected ${wanted})`, undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      sendJson(res, 200, { data: { status: "ready", database: db.kind, schemaVersion: version } });
+    },
     "GET openapi.json": async (_req, res) => {
       openapi ??= openApiDocument(endpoints, ctx.version);
       sendJson(res, 200, openapi);
@@ -147,7 +161,9 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   });
   const web = staticSite(options.webRoot ?? fileURLToPath(new URL("../../dist/web", import.meta.url)));
 
+  let draining = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (draining) res.setHeader("connection", "close"); // the last request of a keep-alive connection while draining
     let url: URL;
     try {
       url = new URL(req.url ?? "/", "http://localhost");
@@ -218,6 +234,25 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await presence.close();
       await audit.flush();
+      await db.close();
+    },
+    async drain(graceMs = 8_000) {
+      if (closed) return;
+      closed = true;
+      draining = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve())); // no new connections from here on
+      server.closeIdleConnections();
+      for (const client of [...browsers.clients, ...headsets.clients]) client.close(1001, "server shutting down");
+      const cut = setTimeout(() => {
+        for (const client of [...browsers.clients, ...headsets.clients]) client.terminate();
+        server.closeAllConnections();
+      }, graceMs);
+      await stopped;
+      clearTimeout(cut);
+      devices.closeAll();
+      browsers.close();
+      headsets.close();
+      await presence.close();
       await db.close();
     },
   };

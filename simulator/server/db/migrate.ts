@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { Database } from "./database.ts";
+import type { Database, Queryable } from "./database.ts";
 import { StartupError } from "./data-dir.ts";
 
 // Plain SQL migrations (../migrations/NNN_name.sql), applied in name order, each once and in its own transaction;
@@ -8,7 +8,8 @@ import { StartupError } from "./data-dir.ts";
 
 const migrationsDir = fileURLToPath(new URL("../migrations/", import.meta.url));
 
-export const migrate = async (db: Database): Promise<string[]> => {
+/** Applies the migrations not applied yet, up to and including `upTo` when given (a restore builds the schema its file had). */
+export const migrate = async (db: Database, upTo?: string): Promise<string[]> => {
   await db.exec("create table if not exists schema_migrations (name text primary key, applied_at text not null)");
   const done = new Set((await db.query<{ name: string }>("select name from schema_migrations")).map((r) => r.name));
   const files = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql")).sort();
@@ -18,6 +19,7 @@ export const migrate = async (db: Database): Promise<string[]> => {
   const applied: string[] = [];
   for (const file of files) {
     if (done.has(file)) continue;
+    if (upTo !== undefined && file > upTo) break;
     const sql = await readFile(migrationsDir + file, "utf8");
     await db.transaction(async (tx) => {
       // Statements are split on semicolons at line ends; the migration files keep to that form.
@@ -30,7 +32,7 @@ export const migrate = async (db: Database): Promise<string[]> => {
 };
 
 /** The schema version of a database: the last migration applied (backups carry it). */
-export const schemaVersion = async (db: Database): Promise<string> =>
+export const schemaVersion = async (db: Queryable): Promise<string> =>
   (await db.query<{ name: string }>("select max(name) as name from schema_migrations"))[0]?.name ?? "";
 
 /** The schema version this code migrates to. */
