@@ -13,7 +13,12 @@ import { pairingCodesFor } from "./server/device/enrolment.ts";
 
 const main = async () => {
   const config = readConfig(process.env);
-  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  if (!config.databaseUrl)
+    try {
+      mkdirSync(config.dataDir, { recursive: true });
+    } catch (e) {
+      throw new StartupError(`cannot use DATA_DIR ${config.dataDir}: ${(e as NodeJS.ErrnoException).code === "EEXIST" || (e as NodeJS.ErrnoException).code === "ENOTDIR" ? "a path part is a file, not a directory" : (e as Error).message}`);
+    }
   const password = config.demoPassword ?? generatedPassword();
   // The headsets' control: the server gets it (dev routes for `isopter simulate headsets|fault|profile|speed`), this
   // process owns the headsets; the server never imports simulator/headset.

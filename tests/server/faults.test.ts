@@ -217,7 +217,7 @@ describe("one server per DATA_DIR, and start-up failures in one line", () => {
     truncateSync(join(corrupt, "pglite", "global", "pg_control"), 100);
     const closedPort = await freePort();
     const cases: Array<[Record<string, string>, RegExp]> = [
-      [{ DATA_DIR: file }, new RegExp(`^Isopter: cannot use DATA_DIR ${file}/pglite: a path part is a file, not a directory`)],
+      [{ DATA_DIR: file }, new RegExp(`^Isopter: cannot use DATA_DIR ${file}(/pglite)?: a path part is a file, not a directory`)],
       [{ DATA_DIR: foreign }, new RegExp(`^Isopter: cannot use DATA_DIR ${foreign}/pglite: not a data directory`)],
       [{ DATA_DIR: old }, new RegExp(`^Isopter: cannot use DATA_DIR ${old}/pglite: version mismatch \\(made by PostgreSQL 15`)],
       [{ DATA_DIR: corrupt }, new RegExp(`^Isopter: cannot use DATA_DIR ${corrupt}/pglite: corrupt control file`)],
