@@ -1,10 +1,12 @@
 import type { AuditActorKind, AuditEntry, AuditFilter } from "../../../core/model/audit.ts";
 import type { Database, Row } from "../db/database.ts";
+import { log } from "../log.ts";
 
 // The audit trail (issue 15 §6): one row per event in audit_events, which the database keeps append-only (trigger,
 // migration 007_2). Events are queued and written together every FLUSH_MS (one insert for many calls, so reading
 // patient data does not wait for a write); listing and closing flush first, so a listing always shows every event
-// answered before it.
+// answered before it. A batch the database refuses (it is away) goes back to the front of the queue and is tried again
+// every RETRY_MS, so an outage delays the trail but loses nothing, up to MAX_QUEUED events held in memory.
 
 export interface AuditEvent {
   readonly organisationId: string | null;
@@ -21,6 +23,8 @@ export interface AuditEvent {
 }
 
 const FLUSH_MS = 200;
+const RETRY_MS = 2_000;
+const MAX_QUEUED = 200_000;
 const COLUMNS = 11;
 
 const toEntry = (r: Row): AuditEntry => ({
@@ -42,6 +46,26 @@ export const auditTrail = (db: Database) => {
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
 
+  let failing = false;
+
+  const schedule = (ms: number) => {
+    timer ??= setTimeout(() => void flush(), ms);
+  };
+
+  const write = async (batch: readonly AuditEvent[]) => {
+    const params: unknown[] = [];
+    const rows = batch.map((e, i) => {
+      params.push(e.organisationId, e.at, e.actorKind, e.actorId, e.actorName, e.address, e.action, e.outcome, e.patientId ?? null, e.recordType ?? null, e.recordId ?? null);
+      return `(${Array.from({ length: COLUMNS }, (_, k) => `$${i * COLUMNS + k + 1}`).join(", ")})`;
+    });
+    await db.transaction((tx) =>
+      tx.query(
+        `insert into audit_events (organisation_id, at, actor_kind, actor_id, actor_name, address, action, outcome, patient_id, record_type, record_id) values ${rows.join(", ")}`,
+        params,
+      ),
+    );
+  };
+
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
@@ -49,18 +73,21 @@ export const auditTrail = (db: Database) => {
     queue = [];
     if (batch.length > 0) {
       writing = writing.then(async () => {
-        const params: unknown[] = [];
-        const rows = batch.map((e, i) => {
-          params.push(e.organisationId, e.at, e.actorKind, e.actorId, e.actorName, e.address, e.action, e.outcome, e.patientId ?? null, e.recordType ?? null, e.recordId ?? null);
-          return `(${Array.from({ length: COLUMNS }, (_, k) => `$${i * COLUMNS + k + 1}`).join(", ")})`;
-        });
-        await db.transaction((tx) =>
-          tx.query(
-            `insert into audit_events (organisation_id, at, actor_kind, actor_id, actor_name, address, action, outcome, patient_id, record_type, record_id) values ${rows.join(", ")}`,
-            params,
-          ),
-        );
-      }).catch((e: unknown) => console.error("[isopter server] audit trail write failed:", e));
+        try {
+          await write(batch);
+          if (failing) log.info("audit_trail_written_again", { events: batch.length });
+          failing = false;
+        } catch (e: unknown) {
+          if (!failing) log.error("audit_trail_write_failed", { error: e, events: batch.length, retryMs: RETRY_MS });
+          failing = true;
+          queue = [...batch, ...queue];
+          if (queue.length > MAX_QUEUED) {
+            log.error("audit_trail_events_dropped", { events: queue.length - MAX_QUEUED });
+            queue = queue.slice(queue.length - MAX_QUEUED);
+          }
+          schedule(RETRY_MS);
+        }
+      });
     }
     return writing;
   };
@@ -68,8 +95,8 @@ export const auditTrail = (db: Database) => {
   return {
     record(event: AuditEvent): void {
       queue.push(event);
-      if (queue.length >= 500) void flush();
-      else timer ??= setTimeout(() => void flush(), FLUSH_MS);
+      if (queue.length >= 500 && !failing) void flush();
+      else schedule(failing ? RETRY_MS : FLUSH_MS);
     },
     flush,
     /** The organisation's events, newest first, filtered, one page. */
