@@ -63,7 +63,8 @@ export const bumpRevision = async (q: Queryable, sn: string | null | undefined):
   if (sn) await q.query("update devices set revision = revision + 1 where device_sn = $1", [sn]);
 };
 
-export const withQueues = async (q: Queryable, org: string, row: DeviceRow): Promise<Device> => ({
+/** The contract's device: the stored row with its two lanes. */
+const toDevice = (row: DeviceRow, perimetries: Device["perimetries"], appointments: Device["appointments"]): Device => ({
   id: row.id,
   deviceSn: row.deviceSn,
   alias: row.alias,
@@ -73,9 +74,12 @@ export const withQueues = async (q: Queryable, org: string, row: DeviceRow): Pro
   revision: row.revision,
   battery: row.battery,
   connection: row.connection,
-  perimetries: await queueOf(q, org, row.deviceSn),
-  appointments: await appointmentQueueOf(q, org, row.deviceSn),
+  perimetries,
+  appointments,
 });
+
+export const withQueues = async (q: Queryable, org: string, row: DeviceRow): Promise<Device> =>
+  toDevice(row, await queueOf(q, org, row.deviceSn), await appointmentQueueOf(q, org, row.deviceSn));
 
 /** Every device of the organisation with its lanes (device/all), in four queries whatever the number of devices; run it
  * inside db.snapshot so devices and lanes are one moment's state (a card moving between lanes shows once, never twice
@@ -86,19 +90,7 @@ export const devicesWithQueues = async (q: Queryable, org: string, overlay: (row
   const appointmentLanes = await appointmentQueuesOf(q, org);
   return rows.map((r) => {
     const row = overlay(r);
-    return {
-      id: row.id,
-      deviceSn: row.deviceSn,
-      alias: row.alias,
-      status: row.status,
-      lastSeen: row.lastSeen,
-      standaloneId: row.standaloneId,
-      revision: row.revision,
-      battery: row.battery,
-      connection: row.connection,
-      perimetries: measurementLanes.get(row.deviceSn) ?? [],
-      appointments: appointmentLanes.get(row.deviceSn) ?? [],
-    };
+    return toDevice(row, measurementLanes.get(row.deviceSn) ?? [], appointmentLanes.get(row.deviceSn) ?? []);
   });
 };
 
