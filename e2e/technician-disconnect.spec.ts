@@ -1,25 +1,41 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { expect, test } from "@playwright/test";
-import { laneOf, logIn, screenshot } from "./support.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { apiToken, laneOf, logIn, screenshot } from "./support.ts";
 
 // A headset that drops off the network (scheduling seed §4 "Connection": "No heartbeat for 4 s marks it
 // disconnected", "An abnormal close ... marks it disconnected"; §9 "device disconnect timeout 4 s"). The stack of this
 // project has no headsets of its own, so the journey runs one virtual headset for VR-0001 in a process of its own
-// (simulator/headset/main.ts), then freezes it (the socket stays open, the heartbeats stop) and kills it.
+// (simulator/headset/main.ts), then freezes it (the socket stays open, the heartbeats stop) and kills it. Like any
+// headset it proves who it is (issue 15): a manager issues VR-0001 a device credential, which the headset presents.
 
 const SN = "VR-0001";
 
-function startHeadset(deviceUrl: string): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "simulator/headset/main.ts", deviceUrl, SN], { stdio: ["ignore", "pipe", "pipe"] });
+async function credentialFor(request: APIRequestContext, deviceSn: string): Promise<string> {
+  const headers = { authorization: `Bearer ${await apiToken(request, "manager")}` };
+  const enrolments = (await (await request.get("/api/device/enrolments", { headers })).json()).data as Array<{ id: string; deviceSn: string }>;
+  const id = enrolments.find((e) => e.deviceSn === deviceSn)!.id;
+  const issued = await request.post(`/api/device/reenrol?id=${id}`, { headers, data: { secret: "credential" } });
+  expect(issued.ok(), await issued.text()).toBe(true);
+  return (await issued.json()).data.secret.value as string;
+}
+
+function startHeadset(deviceUrl: string, credential: string): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "simulator/headset/main.ts", deviceUrl, `${SN}=${credential}`], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, HEADSET_KEYS: join(mkdtempSync(join(tmpdir(), "isopter-keys-")), "keys.json") },
+  });
   child.stdout!.resume();
   child.stderr!.resume();
   return child;
 }
 
-test("a headset that goes silent or drops its connection shows as disconnected within 4 s", async ({ page }, info) => {
+test("a headset that goes silent or drops its connection shows as disconnected within 4 s", async ({ page, request }, info) => {
   test.setTimeout(60_000);
   const base = String(info.project.use.baseURL);
-  const headset = startHeadset(`${base.replace(/^http/, "ws")}/device`);
+  const headset = startHeadset(`${base.replace(/^http/, "ws")}/device`, await credentialFor(request, SN));
   try {
     await logIn(page, "user");
     await page.getByRole("link", { name: "Technician" }).click();

@@ -450,6 +450,27 @@ export const contractSuite = (backend: Backend) =>
       expect([stored[0]!.battery.vr.level, stored[0]!.connection]).toEqual([62, "DISCONNECTED"]);
     });
 
+    it("heartbeats: a steady headset is announced to browsers at least every 2 s (they mark it disconnected after 4 s without a heartbeat, scheduling §4)", async () => {
+      const d = (await devices())[1]!;
+      const headset = await fakeHeadset(server, d.deviceSn, { ack: "ok" });
+      await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn));
+      const beat = () => headset.send({ type: "heartbeat", battery: { vr: 70, clicker: 40, vrCharging: false, clickerCharging: false } });
+      beat();
+      await live.next(isEvent("device", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === 70));
+      const mark = live.messages.length;
+      for (let i = 0; i < 9; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        beat();
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const alive = live.messages.slice(mark).filter(isEvent("device", "update", (e) => e.deviceSn === d.deviceSn));
+      // 4.5 s of beats every 0.5 s with nothing changed: two or three announcements, not nine; each only says connected.
+      expect(alive.length).toBeGreaterThanOrEqual(2);
+      expect(alive.length).toBeLessThanOrEqual(3);
+      for (const e of alive) expect((e as { data: unknown }).data).toEqual({ deviceSn: d.deviceSn, connection: "CONNECTED" });
+      await headset.close();
+    });
+
     it("headset enrolment (issue 15): a manager enrols a serial once, lists, renames, enrols again and revokes; the secret is shown once", async () => {
       const issued = await o("device.enrol", { body: { deviceSn: " VR-C100 ", alias: "Room C", secret: "credential" } });
       expect(issued.headset).toMatchObject({ deviceSn: "VR-C100", alias: "Room C", state: "enrolled", revokedAt: null, connection: "DISCONNECTED" });

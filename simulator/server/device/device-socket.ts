@@ -1,6 +1,7 @@
 import type { WebSocket } from "ws";
 import { Result } from "effect";
 import { frame, PROTOCOL_VERSION, readHeadsetFrame, type HeadsetMessage, type RefusalReason } from "../../../core/device/protocol.ts";
+import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../../core/device/connection.ts";
 import { formatFailure } from "../../../core/device/decode.ts";
 import type { DeviceBattery } from "../../../core/model/device.ts";
 import type { ClickerDisconnectedData } from "../../../core/model/live-data.ts";
@@ -26,12 +27,17 @@ const batteryOf = (b: { vr: number | null; clicker: number | null; vrCharging: b
   clicker: { level: b.clicker, charging: b.clickerCharging },
 });
 
+/** Half the browsers' 4 s disconnect rule: a heartbeat reaches them at least this often, two in every window. */
+const LIVENESS_ANNOUNCE_MS = DEVICE_DISCONNECT_TIMEOUT_MS / 2;
+
 export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, address = "unknown address") => {
   let device: DeviceRow | undefined;
   let chain = Promise.resolve();
   // "A heartbeat marks a device connected ... No heartbeat for 4 s marks it disconnected." (scheduling §4)
   let lastHeard = ctx.now();
   let silent = false;
+  /** When browsers last heard that this headset is alive (a heartbeat they were told of). */
+  let announcedAt = Number.NEGATIVE_INFINITY;
   const setConnection = async (connection: "CONNECTED" | "DISCONNECTED") => {
     if (!device) return;
     // The status stays as last reported; the socket closing is what sets notconnected.
@@ -111,10 +117,15 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       case "heartbeat": {
         // In memory only (presence.ts); browsers hear of it when the battery changed. Connection changes are the
         // silence watchdog's and the socket's (written at once).
+        // Browsers apply the 4 s rule themselves (core/device/connection.ts), so they hear that the headset is alive
+        // at least every LIVENESS_ANNOUNCE_MS: a change that repeats what they show, so nothing re-renders for it.
         const battery = batteryOf(m.battery);
         const lastSeen = nowIso(ctx);
-        if (ctx.presence.heartbeat(sn, battery, lastSeen))
-          ctx.live.publish(org, { type: "device", operation: "update", data: { deviceSn: sn, battery, lastSeen }, deviceSn: sn });
+        const batteryChanged = ctx.presence.heartbeat(sn, battery, lastSeen);
+        if (!batteryChanged && ctx.now() - announcedAt < LIVENESS_ANNOUNCE_MS) return;
+        announcedAt = ctx.now();
+        const data = batteryChanged ? { deviceSn: sn, connection: "CONNECTED" as const, battery, lastSeen } : { deviceSn: sn, connection: "CONNECTED" as const };
+        ctx.live.publish(org, { type: "device", operation: "update", data, deviceSn: sn });
         return;
       }
       case "status":
