@@ -51,7 +51,7 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
           </div>
         ) : appointments ? (
           <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
-            <div ref={setNodeRef} className="lane-cards lane-cards-appointments" role="list" aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
+            <div ref={setNodeRef} className="lane-cards lane-cards-appointments" role={(device.appointments ?? []).length === 0 ? "group" : "list"} aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
               {(device.appointments ?? []).length === 0 && <p className="lane-empty">{t`No appointments queued.`}</p>}
               {(device.appointments ?? []).map((a, i) => (
                 <div role="listitem" key={a.id} className="lane-slot">
@@ -66,7 +66,7 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
           </SortableContext>
         ) : (
         <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
-          <div ref={setNodeRef} className="lane-cards" role="list" aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
+          <div ref={setNodeRef} className="lane-cards" role={items.length === 0 ? "group" : "list"} aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
             {items.length === 0 && <p className="lane-empty">{t`No measurements queued. Use + to add one, or drag a card here.`}</p>}
             {items.map((m, i) => (
               <div role="listitem" key={m.id} className="lane-slot">
