@@ -115,9 +115,8 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     const org = device.organisationId;
     switch (m.type) {
       case "heartbeat": {
-        // In memory only (presence.ts); browsers hear of it when the battery changed. Connection changes are the
-        // silence watchdog's and the socket's (written at once).
-        // Browsers apply the 4 s rule themselves (core/device/connection.ts), so they hear that the headset is alive
+        // In memory only (presence.ts); connection changes are the silence watchdog's and the socket's (written at
+        // once). Browsers hear of a battery change at once. They also apply the 4 s rule themselves (core/device/connection.ts), so they hear that the headset is alive
         // at least every LIVENESS_ANNOUNCE_MS: a change that repeats what they show, so nothing re-renders for it.
         const battery = batteryOf(m.battery);
         const lastSeen = nowIso(ctx);

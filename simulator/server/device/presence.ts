@@ -4,7 +4,7 @@ import { log } from "../log.ts";
 
 // Headsets' presence (battery, last seen) in memory (issue 18): every connected headset beats once a second, and a
 // database transaction per beat kept the event loop busy with the database most of the time. A heartbeat now only
-// updates this book; the socket publishes a device update when the battery visibly changed. The book is written to
+// updates this book; the socket tells browsers of a battery change, and that the headset is alive every 2 s. The book is written to
 // the database in one statement every `flushMs` for the devices heard since, and the socket writes at once on a change
 // of connection state (deviceChange readers overlay the book, so nobody sees the database's few seconds of lag).
 
