@@ -450,11 +450,12 @@ export const contractSuite = (backend: Backend) =>
       expect([stored[0]!.battery.vr.level, stored[0]!.connection]).toEqual([62, "DISCONNECTED"]);
     });
 
-    it("heartbeats: a steady headset is announced to browsers at least every 2 s (they mark it disconnected after 4 s without a heartbeat, scheduling §4)", async () => {
+    it("heartbeats: a steady headset is announced to browsers at least every 2 s with its status (they mark it disconnected after 4 s without a heartbeat, scheduling §4)", async () => {
       const d = (await devices())[1]!;
       const headset = await fakeHeadset(server, d.deviceSn, { ack: "ok" });
       await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn));
       const beat = () => headset.send({ type: "heartbeat", battery: { vr: 70, clicker: 40, vrCharging: false, clickerCharging: false } });
+      headset.send({ type: "status", status: "awaitmeasurement" });
       beat();
       await live.next(isEvent("device", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === 70));
       const mark = live.messages.length;
@@ -467,7 +468,7 @@ export const contractSuite = (backend: Backend) =>
       // 4.5 s of beats every 0.5 s with nothing changed: two or three announcements, not nine; each only says connected.
       expect(alive.length).toBeGreaterThanOrEqual(2);
       expect(alive.length).toBeLessThanOrEqual(3);
-      for (const e of alive) expect((e as { data: unknown }).data).toEqual({ deviceSn: d.deviceSn, connection: "CONNECTED" });
+      for (const e of alive) expect((e as { data: unknown }).data).toEqual({ deviceSn: d.deviceSn, connection: "CONNECTED", status: "awaitmeasurement" });
       await headset.close();
     });
 

@@ -38,6 +38,8 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
   let silent = false;
   /** When browsers last heard that this headset is alive (a heartbeat they were told of). */
   let announcedAt = Number.NEGATIVE_INFINITY;
+  /** The status the headset last reported on this connection, repeated with each announcement (see the heartbeat). */
+  let reportedStatus: Extract<HeadsetMessage, { type: "status" }>["status"] | undefined;
   const setConnection = async (connection: "CONNECTED" | "DISCONNECTED") => {
     if (!device) return;
     // The status stays as last reported; the socket closing is what sets notconnected.
@@ -117,17 +119,21 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       case "heartbeat": {
         // In memory only (presence.ts); connection changes are the silence watchdog's and the socket's (written at
         // once). Browsers hear of a battery change at once. They also apply the 4 s rule themselves (core/device/connection.ts), so they hear that the headset is alive
-        // at least every LIVENESS_ANNOUNCE_MS: a change that repeats what they show, so nothing re-renders for it.
+        // at least every LIVENESS_ANNOUNCE_MS: a change that repeats what they show, so nothing re-renders for it. It
+        // repeats the reported status too: a device list a browser fetched while a status was being stored would
+        // otherwise leave it showing the older status until the next one.
         const battery = batteryOf(m.battery);
         const lastSeen = nowIso(ctx);
         const batteryChanged = ctx.presence.heartbeat(sn, battery, lastSeen);
         if (!batteryChanged && ctx.now() - announcedAt < LIVENESS_ANNOUNCE_MS) return;
         announcedAt = ctx.now();
-        const data = batteryChanged ? { deviceSn: sn, connection: "CONNECTED" as const, battery, lastSeen } : { deviceSn: sn, connection: "CONNECTED" as const };
+        const alive = { deviceSn: sn, connection: "CONNECTED" as const, ...(reportedStatus !== undefined ? { status: reportedStatus } : {}) };
+        const data = batteryChanged ? { ...alive, battery, lastSeen } : alive;
         ctx.live.publish(org, { type: "device", operation: "update", data, deviceSn: sn });
         return;
       }
       case "status":
+        reportedStatus = m.status;
         await ctx.db.transaction((tx) => recordLiveState(tx, sn, { status: m.status, lastSeen: nowIso(ctx) }));
         return publishDevice();
       case "progress": {
