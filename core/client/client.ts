@@ -185,13 +185,15 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
 
   const onMessage = (message: LiveMessage) => {
     if (isLiveEvent(message)) {
-      let effects: readonly LiveEffect[] = [];
-      cache.update((s) => {
-        const outcome = reduceLiveEvent(s, message, { viewedPatientId });
-        effects = outcome.effects;
+      // The effects are the first application's; a replay onto a late response changes the snapshot only.
+      let effects: readonly LiveEffect[] | undefined;
+      const context = { viewedPatientId };
+      cache.applyEvent((s) => {
+        const outcome = reduceLiveEvent(s, message, context);
+        effects ??= outcome.effects;
         return outcome.snapshot;
       });
-      effects.forEach(runEffect);
+      (effects ?? []).forEach(runEffect);
       return;
     }
     if (message.type === "token_expired" || message.type === "token_verification_error") endSession("session-expired");

@@ -142,6 +142,49 @@ describe("live events through the socket", () => {
   });
 });
 
+describe("a response older than the live events that arrived while it was on its way", () => {
+  /** device/all answers with what the server held when it read, later than the call returns. */
+  function slowDevices(lanes: () => ReturnType<typeof measurement>[]) {
+    const pending: Array<() => void> = [];
+    const api = fakeApi({
+      checkToken: () => claims,
+      "device.all": () => {
+        const read = [device("SN1", { perimetries: lanes() })];
+        return new Promise((resolve) => pending.push(() => resolve(read)));
+      },
+    });
+    return { api, answer: () => pending.shift()!() };
+  }
+
+  it("keeps a measurement registered while the lanes were being read (the insert event is replayed onto them)", async () => {
+    const { api, answer } = slowDevices(() => [measurement("m1")]);
+    const { client, socket } = setup(api);
+    await client.start();
+    const loading = client.fetch(CacheKey.Devices, {});
+    socket.receive({ type: "measurement", operation: "insert", data: measurement("m2", { deviceSn: "SN1" }) });
+    answer();
+    await loading;
+    expect(client.device("SN1")!.device.perimetries!.map((m) => m.id)).toEqual(["m1", "m2"]);
+  });
+
+  it("a refetch asked for while the lanes are being read reads them once more afterwards", async () => {
+    let server = [measurement("m1")];
+    const { api, answer } = slowDevices(() => server);
+    const { client } = setup(api);
+    await client.start();
+    const first = client.fetch(CacheKey.Devices, {});
+    server = [measurement("m2")]; // someone else moved the cards after the first read
+    const refetched = client.refetch(CacheKey.Devices);
+    answer();
+    await first;
+    await settle();
+    answer();
+    await refetched;
+    expect(api.calls.filter((c) => c.endpoint === "device.all")).toHaveLength(2);
+    expect(client.device("SN1")!.device.perimetries!.map((m) => m.id)).toEqual(["m2"]);
+  });
+});
+
 describe("lane commands (scheduling seed §4 'Drag and drop of measurements')", () => {
   const lanes = () => [
     device("SN1", { revision: 3, perimetries: [measurement("m1"), measurement("m2", { isFollowingEye: "m1" }), measurement("m3")] }),
