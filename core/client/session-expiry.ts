@@ -23,7 +23,14 @@ export const HANDLED_BY_CALLER: ReadonlySet<string> = new Set([
   "device_not_connected",
   "already_invited",
   "already_registered",
+  // About the request, not who sent it: a body over the server's limit, too many calls at once.
+  "payload_too_large",
+  "rate_limited",
 ]);
+
+/** Statuses that judge the request's size or pace, never the caller, also when a proxy answers them without our envelope
+ * (nginx's own 413 page): 408 request timeout, 413 payload too large, 429 too many requests. */
+const REQUEST_STATUSES: ReadonlySet<number> = new Set([408, 413, 429]);
 
 /** Calls whose 4xx answers concern the form, not the session (no session exists yet, or a link token is checked). */
 const SESSIONLESS_CALLS: ReadonlySet<string> = new Set([
@@ -39,6 +46,7 @@ export function endsSession(endpoint: string, error: unknown): boolean {
   if (SESSIONLESS_CALLS.has(endpoint)) return false;
   if (error.responseType === "token_expired" || error.responseType === "token_verification_error") return true;
   if (error.responseType !== undefined && HANDLED_BY_CALLER.has(error.responseType)) return false;
+  if (REQUEST_STATUSES.has(error.status)) return false;
   return isSessionExpiryStatus(error.status);
 }
 

@@ -41,6 +41,13 @@ describe("session expiry rule (accounts seed §4)", () => {
     expect(endsSession("user.delete", err(403, "forbidden"))).toBe(false);
     expect(endsSession("user.update", err(403, "forbidden"))).toBe(false);
   });
+  it("except answers about the request's size or pace (issue 21): a 413 or 429, ours or a proxy's, keeps the session", () => {
+    expect(endsSession("perimetry.update", err(413, "payload_too_large"))).toBe(false);
+    expect(endsSession("patient.register", err(413))).toBe(false);
+    expect(endsSession("patient.search", err(429, "rate_limited"))).toBe(false);
+    expect(endsSession("patient.search", err(429))).toBe(false);
+    expect(endsSession("patient.search", err(408))).toBe(false);
+  });
   it("'A token-expired or token-verification-error event' ends it", () => {
     expect(endsSession("device.all", err(401, "token_expired"))).toBe(true);
     expect(endsSession("device.all", err(401, "token_verification_error"))).toBe(true);
