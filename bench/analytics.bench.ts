@@ -3,7 +3,6 @@
 //    levels, VFI, GHT, Humphrey MD/PSD, Octopus indices, reliability, gaze). Aim: at least 100,000 per second.
 // 2. PoPLR for 10 visits of 52 locations with 5,040 permutations. Aim: at most 50 ms.
 import { readFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { Eye, Pattern } from "../core/model/enums.ts";
 import { analyseResult, type ResultInput } from "../core/analytics/result-analysis.ts";
@@ -11,6 +10,7 @@ import { analyseRows } from "../core/analytics/analyse-csv.ts";
 import { parseVisualFieldsCsv } from "../core/analytics/visualfields-csv.ts";
 import { poplr } from "../core/analytics/progression/poplr.ts";
 import { isoDateToDays, yearsSinceFirst } from "../core/analytics/progression/linear-regression.ts";
+import { loadAverage } from "./figures.ts";
 
 const rows = parseVisualFieldsCsv(readFileSync(resolve(import.meta.dirname, "../fixtures/visualfields/vfpwgSunyiu24d2.csv"), "utf8"));
 const inputs: ResultInput[] = rows.map((r) => ({
@@ -40,7 +40,7 @@ function rate(label: string, fn: (i: number) => unknown, windows = 7, windowMs =
   }
   const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
   const fmt = (r: number) => `${Math.round(r).toLocaleString("en")}/s (${(1e6 / r).toFixed(2)} µs each)`;
-  console.log(`${label} per CPU second: best ${fmt(Math.max(...cpuRates))}, median ${fmt(med(cpuRates))}; wall-clock median ${fmt(med(wallRates))} (load average ${loadavg().map((l) => l.toFixed(2)).join(" ")})`);
+  console.log(`${label} per CPU second: best ${fmt(Math.max(...cpuRates))}, median ${fmt(med(cpuRates))}; wall-clock median ${fmt(med(wallRates))} (load average ${loadAverage()})`);
 }
 
 rate("24-2 fields fully analysed (analyseResult)", (i) => analyseResult(inputs[i % inputs.length]!));
@@ -62,7 +62,7 @@ const steady = (v: number[]) => v.slice(2).sort((a, b) => a - b);
 const [wall, cpu] = [steady(times), steady(cpuTimes)];
 console.log(
   `PoPLR 10 visits x 52 locations x ${last!.nperm} permutations: CPU median ${cpu[Math.floor(cpu.length / 2)]!.toFixed(1)} ms ` +
-  `(min ${cpu[0]!.toFixed(1)} ms); wall median ${wall[Math.floor(wall.length / 2)]!.toFixed(1)} ms; first (cold) ${times[0]!.toFixed(1)} ms (load average ${loadavg().map((l) => l.toFixed(2)).join(" ")})`,
+  `(min ${cpu[0]!.toFixed(1)} ms); wall median ${wall[Math.floor(wall.length / 2)]!.toFixed(1)} ms; first (cold) ${times[0]!.toFixed(1)} ms (load average ${loadAverage()})`,
 );
 
 // 3. `isopter analyse --json` of a 100,000-row CSV (the fixture's rows repeated under new ids), run in this process
@@ -90,7 +90,7 @@ console.log(
     const c = cpuMs(), w = performance.now();
     const n = run();
     const cpu = (cpuMs() - c) / 1000;
-    console.log(`${label}: ${Math.round(n / cpu).toLocaleString("en")} fields per CPU second (wall ${((performance.now() - w) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")})`);
+    console.log(`${label}: ${Math.round(n / cpu).toLocaleString("en")} fields per CPU second (wall ${((performance.now() - w) / 1000).toFixed(1)} s; load average ${loadAverage()})`);
   };
   let bytes = 0;
   const sink = new Writable({ write(chunk: Buffer, _enc, done) { bytes += chunk.length; done(); } });
@@ -105,7 +105,7 @@ console.log(
   const rate = ROWS / cpuSeconds;
   console.log(
     `isopter analyse --json of ${ROWS.toLocaleString("en")} rows: ${Math.round(rate).toLocaleString("en")} fields per CPU second, wall-clock ${Math.round(ROWS / seconds).toLocaleString("en")}/s (${seconds.toFixed(1)} s, ` +
-      `${(bytes / 1e6).toFixed(0)} MB written, bench process RSS high-water mark ${(peak / 1e6).toFixed(0)} MB, exit ${code}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}) — aim >= 150,000 fields/s: ${rate >= 150_000 ? "met" : "not met"}`,
+      `${(bytes / 1e6).toFixed(0)} MB written, bench process RSS high-water mark ${(peak / 1e6).toFixed(0)} MB, exit ${code}; load average ${loadAverage()}) — aim >= 150,000 fields/s: ${rate >= 150_000 ? "met" : "not met"}`,
   );
   // The CSV parsed and analysed in one call, as before issue 18 (every row and every analysis held at once)...
   timed(`${ROWS.toLocaleString("en")} rows parsed and analysed in one call (analyseRows(parseVisualFieldsCsv))`, () => analyseRows(parseVisualFieldsCsv(text)).length);

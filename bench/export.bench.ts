@@ -16,8 +16,9 @@
 // The child starts as cli/bin.mjs starts the CLI (source maps off, then the modules), so its memory is the CLI's.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadAverage } from "./figures.ts";
 
 const PER_PATIENT = 10;
 const AIM_PER_SECOND = 5000;
@@ -167,8 +168,7 @@ if (childFormat) {
   const viaArg = arg("via", "all");
   const vias: Via[] = viaArg === "all" ? ["api", "http", "server"] : [viaArg as Via];
   const clients: Client[] = arg("client", "node") === "both" ? ["node", "fetch"] : [arg("client", "node") as Client];
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
-  console.log(`isopter export bench: ${results} results of 24-2 (${PER_PATIENT} per patient), node ${process.version}, load average ${load()}`);
+  console.log(`isopter export bench: ${results} results of 24-2 (${PER_PATIENT} per patient), node ${process.version}, load average ${loadAverage()}`);
   console.log(`aim (issue #10): >= ${AIM_PER_SECOND} results/s and peak RSS < ${AIM_PEAK_MB} MB, for CSV and for FHIR; the figure a user sees is via server`);
   const header =
     "format  via     client  results  seconds  results/s  peak RSS MB  aim          CPU s  backend CPU s  RSS before MB  peak heap MB  file MB";
@@ -196,7 +196,7 @@ if (childFormat) {
       }
     await backend?.close();
   }
-  console.log(`load average now ${load()}`);
+  console.log(`load average now ${loadAverage()}`);
   for (const v of verdicts) console.log(v);
   console.log("Wall time depends on the machine's load (2 cores shared; the export and the server each need one); CPU seconds less so.");
 }

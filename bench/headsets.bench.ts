@@ -10,8 +10,7 @@
 //
 // Environment: STEPS (default 500,1000,2000,4000,6000), WINDOW_S seconds measured per step (default 15), SPEED test
 // speed factor (default 1: streaming at a real device's pace).
-import { spawn, type ChildProcess } from "node:child_process";
-import { loadavg } from "node:os";
+import { spawn } from "node:child_process";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { WebSocketServer, type WebSocket } from "ws";
@@ -21,6 +20,8 @@ import { PROTOCOL_VERSION, type TestConfig } from "../core/device/protocol.ts";
 import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../core/model/enums.ts";
 import { VirtualHeadset } from "../simulator/headset/headset.ts";
 import { wsConnector } from "../simulator/headset/ws-connector.ts";
+import { askChild as ask, growFleet } from "./fleet.ts";
+import { loadAverage, sleep } from "./figures.ts";
 
 const config: TestConfig = {
   patientId: "bench-patient",
@@ -107,20 +108,6 @@ const runSink = () => {
 
 // ---- the headsets (this process) -----------------------------------------------------------------------------------
 
-const ask = <T>(child: ChildProcess, cmd: string, key: string): Promise<T> =>
-  new Promise((resolve) => {
-    const on = (m: Record<string, unknown>) => {
-      if (key in m) {
-        child.off("message", on);
-        resolve(m[key] as T);
-      }
-    };
-    child.on("message", on);
-    child.send({ cmd });
-  });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 const main = async () => {
   const steps = (process.env.STEPS ?? "500,1000,2000,4000,6000").split(",").map(Number);
   const windowS = Number(process.env.WINDOW_S ?? 15);
@@ -134,15 +121,11 @@ const main = async () => {
   console.log("headsets | connected | heartbeats/s | progress/s | KB/s in | max beat gap | late (>1.5 s) | missed (>4 s) | loop delay p99 / max | CPU (one core) | load average");
   let sustained = 0;
   for (const n of steps) {
-    while (headsets.length < n) {
-      const batch = Math.min(100, n - headsets.length);
-      for (let i = 0; i < batch; i++) {
-        const sn = `VR-BENCH-${String(headsets.length + 1).padStart(5, "0")}`;
-        // Different seeds spread the headsets over the test's phases.
-        headsets.push(new VirtualHeadset({ deviceSn: sn, credential: "isd1.bench", clock: systemClock, connector, speed, seed: sn, standaloneGapMs: 1_000, battery: { vr: 100, clicker: 100, vrCharging: true } }).start());
-      }
-      await sleep(200);
-    }
+    await growFleet(headsets.length, n, (i) => {
+      const sn = `VR-BENCH-${String(i + 1).padStart(5, "0")}`;
+      // Different seeds spread the headsets over the test's phases.
+      headsets.push(new VirtualHeadset({ deviceSn: sn, credential: "isd1.bench", clock: systemClock, connector, speed, seed: sn, standaloneGapMs: 1_000, battery: { vr: 100, clicker: 100, vrCharging: true } }).start());
+    }, { batch: 100, pauseMs: 200 });
     const deadline = Date.now() + 30_000;
     while ((await ask<number>(child, "count", "count")) < n && Date.now() < deadline) await sleep(250);
     await sleep(10_000); // let the ramp-up settle and the new headsets' tests reach playing (countdown, first click)
@@ -169,7 +152,7 @@ const main = async () => {
         s.missed,
         `${ms(loop.percentile(99))} / ${ms(loop.max)}`,
         `${(((cpu.user + cpu.system) / 1e6 / wall) * 100).toFixed(0)} %`,
-        loadavg().map((l) => l.toFixed(2)).join(" "),
+        loadAverage(),
       ].join(" | "),
     );
     if (s.missed > 0 || s.connected < n) break;

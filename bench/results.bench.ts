@@ -10,7 +10,7 @@
 // asserts nothing (the machine is shared). BENCH_PROFILE=file.cpuprofile builds unminified and records one more warm
 // load of the first scenario with Chromium's profiler, printing the functions with the most self time.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "playwright";
@@ -24,6 +24,7 @@ import { newId } from "../simulator/server/store/ids.ts";
 import { insertMeasurement } from "../simulator/server/store/measurements.ts";
 import { insertPatient } from "../simulator/server/store/patients.ts";
 import { RESULTS_DATA_MARK, RESULTS_DRAWN_MARK } from "../web/results/draw-timing.ts";
+import { loadAverage } from "./figures.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 12);
 const VISITS = 20; // x 2 eyes = 40 results
@@ -130,7 +131,7 @@ async function main() {
     const { patientId, latestId } = await seedPatient(server.db);
     const login = await fetch(`${server.url}/api/login`, { method: "POST", body: JSON.stringify({ username: "manager", password }) });
     const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
-    console.log(`patient with ${VISITS * 2} results; Chromium ${browser.version()}; ${RUNS} warm loads per scenario after one cold load (load average ${loadavg().map((l) => l.toFixed(2)).join(" ")})`);
+    console.log(`patient with ${VISITS * 2} results; Chromium ${browser.version()}; ${RUNS} warm loads per scenario after one cold load (load average ${loadAverage()})`);
 
     const scenarios: Array<{ name: string; settings: Record<string, unknown> }> = [
       { name: "default panels (result, progression)", settings: {} },

@@ -8,16 +8,13 @@
 // a second, progress frames five times a second from the testing ones) and the browser (one logged-in live socket).
 // Environment: STEPS (default 500,1000,2000), WINDOW_S seconds measured per step (default 10), TESTING (default 100).
 import { fork } from "node:child_process";
-import { loadavg } from "node:os";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import WebSocket from "ws";
-import { PROTOCOL_VERSION } from "../core/device/protocol.ts";
+import { askChild, growFleet, liveLatencies, protocolFleet } from "./fleet.ts";
+import { loadAverage, percentile, sleep } from "./figures.ts";
 
 const password = "Bench-Pass-1";
-const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`;
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const load = () => `load average ${loadAverage()}`;
 
 // ---- the server (child process) ------------------------------------------------------------------------------------
 
@@ -48,78 +45,24 @@ const main = async () => {
   const windowS = Number(process.env.WINDOW_S ?? 10);
   const testing = Number(process.env.TESTING ?? 100);
   const child = fork(fileURLToPath(import.meta.url), ["--server", String(Math.max(...steps))], { execArgv: ["--import", "tsx"] });
-  const ask = <T>(cmd: string, key: string) =>
-    new Promise<T>((resolve) => {
-      const on = (m: Record<string, unknown>) => {
-        if (key in m) {
-          child.off("message", on);
-          resolve(m[key] as T);
-        }
-      };
-      child.on("message", on);
-      child.send({ cmd });
-    });
+  const ask = <T>(cmd: string, key: string) => askChild<T>(child, cmd, key);
   const { url, codes } = await new Promise<{ url: string; codes: Array<[string, string]> }>((resolve) => child.once("message", resolve as never));
   const login = await fetch(`${url}/api/login`, { method: "POST", body: JSON.stringify({ username: "manager", password }) });
   const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 
-  // The browser: progress events are timed against the moment the headset sent the frame.
-  const sentAt = new Map<string, number>();
-  let latencies: number[] = [];
-  const browser = new WebSocket(`${url.replace(/^http/, "ws")}/api/ws`);
-  await new Promise((r) => browser.once("open", r));
-  browser.send(JSON.stringify({ type: "logged_in", accessToken: token, message: "bench" }));
-  browser.on("message", (d) => {
-    const m = JSON.parse(d.toString()) as { operation?: string; data?: { deviceSn: string; nTested: number } };
-    if (m.operation !== "measurement_progress" || !m.data) return;
-    const key = `${m.data.deviceSn}/${m.data.nTested}`;
-    const t = sentAt.get(key);
-    if (t !== undefined) {
-      latencies.push(performance.now() - t);
-      sentAt.delete(key);
-    }
-  });
-
-  const timers: NodeJS.Timeout[] = [];
-  const sockets: WebSocket[] = [];
-  const battery = { vr: 90, clicker: 80, vrCharging: false, clickerCharging: false };
-  const connect = (sn: string, pairingCode: string, streams: boolean) => {
-    const ws = new WebSocket(`${url.replace(/^http/, "ws")}/device`);
-    sockets.push(ws);
-    ws.on("open", () => {
-      ws.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: sn, firmware: "bench", pairingCode }));
-      // A heartbeat a second, spread over the second; the battery drains a point a minute.
-      const beat = setInterval(() => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ type: "heartbeat", battery: { ...battery, vr: 90 - Math.floor(performance.now() / 60_000) % 50 } })), 1000);
-      timers.push(beat);
-      if (!streams) return;
-      let n = 0;
-      const measurementId = `bench-${sn}`;
-      timers.push(
-        setInterval(() => {
-          if (ws.readyState !== ws.OPEN) return;
-          n++;
-          sentAt.set(`${sn}/${n}`, performance.now());
-          ws.send(JSON.stringify({ type: "progress", measurementId, nTested: n, nLocations: 54, thresholds: [], lastUpdatedIndex: null, gazeTracking: null }));
-        }, 200),
-      );
-    });
-    ws.on("error", () => undefined);
-  };
+  const fleet = protocolFleet(url);
+  const browser = await liveLatencies(url, token, fleet.sentAt);
 
   console.log(`Clinic server with headsets beating every second, ${testing} streaming progress 5 times a second; ${windowS} s measured per step (${load()})`);
   console.log("headsets | connected (device/all) | progress to browser p50 / p99 | device/all | server loop delay p99 / max | load average");
   let started = 0;
   for (const n of steps) {
-    for (; started < n; started++) {
-      const [sn, code] = codes[started]!;
-      connect(sn, code, started < testing);
-      if (started % 50 === 49) await sleep(100);
-    }
+    started = await growFleet(started, n, (i) => fleet.connect(codes[i]![0], codes[i]![1], i < testing), { batch: 50, pauseMs: 100 });
     await sleep(5_000);
     await ask("reset", "reset");
-    latencies = [];
+    browser.take();
     await sleep(windowS * 1000);
-    const window = [...latencies].sort((a, b) => a - b); // frames keep arriving while device/all is timed
+    const window = browser.take().sort((a, b) => a - b); // frames arriving while device/all is timed are the next take's
     const times: number[] = [];
     let connected = 0;
     for (let i = 0; i < 3; i++) {
@@ -142,8 +85,7 @@ const main = async () => {
     );
   }
   console.log("Aims (issue 18): >= 2,000 headsets held; live threshold p99 <= 50 ms; device/all <= 100 ms at 1,000 headsets.");
-  for (const t of timers) clearInterval(t);
-  for (const s of sockets) s.terminate();
+  fleet.stop();
   browser.close();
   child.send({ cmd: "exit" });
 };

@@ -3,11 +3,11 @@
 // average (the machine is shared); asserts nothing. PGlite in memory unless BENCH_DATABASE_URL names a PostgreSQL
 // database to use (it must be empty or an Isopter database). BENCH_PATIENTS=10000,100000 and BENCH_SECONDS (per
 // client count, default 4) bound the run.
-import { loadavg } from "node:os";
 import WebSocket from "ws";
 import { startServer } from "../simulator/server/server.ts";
 import { seedDemo } from "../simulator/server/demo/seed.ts";
 import { newId } from "../simulator/server/store/ids.ts";
+import { loadAverage, percentile } from "./figures.ts";
 
 const SIZES = (process.env.BENCH_PATIENTS ?? "10000,100000").split(",").map(Number);
 const SOCKETS = 50;
@@ -19,8 +19,7 @@ const password = "Bench-Pass-1";
 const first = ["Anna", "Jonas", "Maria", "Luca", "Sophie", "Pierre", "Emma", "Daan", "Olivia", "James", "Lucia", "Carlos", "Ana", "Joao", "Li", "Zhang", "Greta", "Paul", "Claire", "Marco"];
 const last = ["Schmidt", "Weber", "Rossi", "Bianchi", "Martin", "Dubois", "de Vries", "Jansen", "Brown", "Wilson", "Hernandez", "Garcia", "Souza", "Oliveira", "Wei", "Min", "Fischer", "Becker", "Lambert", "Ferrari", "Taylor", "Moore", "Bakker", "Lefevre", "Conti"];
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+const load = () => `load average ${loadAverage()}`;
 
 const main = async () => {
   const url = process.env.BENCH_DATABASE_URL;

@@ -33,6 +33,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type CDPSession, type Page } from "playwright";
+import { sleep } from "./figures.ts";
 import { startStack, type Stack } from "./technician/stack.ts";
 import { distIsFresh, viteBuild } from "./technician/web-build.ts";
 import { startProfile, stopProfile, webComponentNames, type ProfileReport } from "./technician/profile.ts";
@@ -50,7 +51,6 @@ const CHROMIUM = "/usr/bin/chromium";
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const probeSource = readFileSync(fileURLToPath(new URL("./technician/page-probe.js", import.meta.url)), "utf8");
 const log = (line: string) => console.log(line);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Watch {
   label: string;
