@@ -35,7 +35,9 @@ const main = async () => {
   if (!demo.created && config.demoPassword) await setDemoPasswords(server.db, config.demoPassword);
   // The first clinic's headsets VR-0001 ..., then the appointment clinic's own (VR-A001, VR-A002) when headsets run.
   const serials = [...(await ensureDevices(server.db, config.headsets)), ...(config.headsets > 0 ? demo.appointments.serials : [])];
-  const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
+  // The headsets connect here, or to the addresses HEADSET_URLS lists (a cluster's processes: they spread over them and
+  // move on when one goes away; or the proxy in front of them).
+  const deviceUrl = config.headsetUrls.length > 0 ? config.headsetUrls : `${server.url.replace(/^http/, "ws")}/device`;
 
   // The virtual headsets enrol as real ones do: the server issues a pairing code for each (a new one every start: the
   // previous run's headsets are gone), and each exchanges it for its credential in its first hello.

@@ -1,7 +1,7 @@
 import { systemClock } from "../../adapters/clock/system-clock.ts";
 import type { HeadsetFault, SimulatedHeadset, SimulatedProfile } from "../../adapters/http/simulator-control.ts";
 import type { Clock } from "../../core/ports.ts";
-import { type Connector, type FaultRates, type Fleet, type HeadsetKey, VirtualHeadset, faultsFromEnv, wsConnector } from "../headset/index.ts";
+import { type Connector, type FaultRates, type Fleet, type HeadsetKey, VirtualHeadset, deviceConnector, faultsFromEnv } from "../headset/index.ts";
 import { RECHARGE_OFF_MS } from "../headset/headset.ts";
 import { type HeadsetControl, type HeadsetSettings, type HeadsetTarget, UnknownHeadset } from "./port.ts";
 
@@ -33,13 +33,14 @@ export interface HeadsetControlOptions {
   /** Random fault rates of every headset (default from ISOPTER_HEADSET_FAULTS, as startHeadsets). */
   readonly faults?: FaultRates;
   readonly log?: (line: string) => void;
-  /** Tests give an in-memory connector; default wsConnector(deviceUrl) once attached. */
+  /** Tests give an in-memory connector; default deviceConnector(the attached addresses) once attached. */
   readonly connector?: Connector;
 }
 
 export interface AttachableHeadsetControl extends HeadsetControl {
-  /** Start controlling: headsets connect to `deviceUrl` (the server's /device socket); `fleet` headsets are adopted. */
-  attach(deviceUrl: string, fleet?: Fleet): void;
+  /** Start controlling: headsets connect to `deviceUrl` (the server's /device socket, or several processes' sockets:
+   * added headsets spread over them); `fleet` headsets are adopted. */
+  attach(deviceUrl: string | readonly string[], fleet?: Fleet): void;
 }
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
@@ -48,7 +49,10 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
   const clock = o.clock ?? systemClock;
   const log = o.log ?? ((line: string) => console.log(line));
   const faults = o.faults ?? faultsFromEnv(process.env.ISOPTER_HEADSET_FAULTS);
-  let connector: Connector | null = o.connector ?? null;
+  let urls: string | readonly string[] | null = null;
+  let launched = 0;
+  /** Each launch its own connector: with several addresses, headsets start at the next one in turn. */
+  const connector = (): Connector | null => o.connector ?? (urls === null ? null : deviceConnector(urls, launched++));
   let stopped = false;
   const entries = new Map<string, Entry>();
 
@@ -76,11 +80,12 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
   };
 
   const launch = (deviceSn: string, key: HeadsetKey, speed: number, profile: SimulatedProfile | null, battery?: VirtualHeadset["battery"]) => {
-    if (!connector) throw new Error("the headsets are not attached to a server yet");
+    const link = connector();
+    if (!link) throw new Error("the headsets are not attached to a server yet");
     return new VirtualHeadset({
       deviceSn,
       ...key,
-      connector,
+      connector: link,
       clock,
       speed,
       faults,
@@ -138,11 +143,12 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
 
   return {
     get ready() {
-      return connector !== null && !stopped;
+      return (o.connector !== undefined || urls !== null) && !stopped;
     },
 
     attach(deviceUrl, fleet) {
-      connector ??= wsConnector(deviceUrl);
+      urls ??= deviceUrl;
+      launched = fleet?.headsets.length ?? 0;
       for (const h of fleet?.headsets ?? []) entries.set(h.deviceSn, { headset: h, profile: null, pending: null, unwatch: null });
     },
 

@@ -4,20 +4,21 @@ import type { ProfileName } from "../perimetry/profiles.ts";
 import { DEMO_FAULTS, type FaultRates, NO_FAULTS } from "./faults.ts";
 import { type HeadsetKey, VirtualHeadset } from "./headset.ts";
 import type { Connector } from "./transport.ts";
-import { wsConnector } from "./ws-connector.ts";
+import { deviceConnector } from "./ws-connector.ts";
 
 export { VirtualHeadset, type HeadsetEvents, type HeadsetKey, type HeadsetOptions } from "./headset.ts";
 export { DEMO_FAULTS, NO_FAULTS, type FaultRates } from "./faults.ts";
 export type { Connector, Link, LinkHandlers } from "./transport.ts";
-export { wsConnector } from "./ws-connector.ts";
+export { deviceConnector, wsConnector } from "./ws-connector.ts";
 
 // A fleet of virtual headsets beside the server (`npm start` runs one per enrolled serial, each with the pairing code
 // the server issued for it; the CLI can add more).
 // ISOPTER_HEADSET_FAULTS=demo turns on random faults (faults.ts DEMO_FAULTS) when no faults are given; default none.
 
 export interface FleetOptions {
-  /** Device socket URL, e.g. ws://127.0.0.1:8080/device (`serverUrl` is accepted too). */
-  readonly url?: string;
+  /** Device socket URL, e.g. ws://127.0.0.1:8080/device (`serverUrl` is accepted too), or several (the processes of a
+   * cluster): the headsets spread over them and each moves on to the next when its link closes (deviceConnector). */
+  readonly url?: string | readonly string[];
   readonly serverUrl?: string;
   /** Serial numbers, each enrolled with the server (it refuses unknown ones). */
   readonly serials?: readonly string[];
@@ -55,7 +56,7 @@ export const startHeadsets = async (o: FleetOptions): Promise<Fleet> => {
   const url = o.url ?? o.serverUrl;
   if (!url && !o.connector) throw new Error("startHeadsets: give url (the server's /device socket) or a connector");
   const clock = o.clock ?? systemClock;
-  const connector = o.connector ?? wsConnector(url!);
+  const connectorFor = (index: number) => o.connector ?? deviceConnector(url!, index);
   const faults = o.faults ?? faultsFromEnv(process.env.ISOPTER_HEADSET_FAULTS);
   const serials =
     o.serials ?? Array.from({ length: o.count ?? DEFAULT_HEADSETS }, (_, i) => `${o.prefix ?? "VR-SIM-"}${String(i + 1).padStart(4, "0")}`);
@@ -65,7 +66,7 @@ export const startHeadsets = async (o: FleetOptions): Promise<Fleet> => {
       deviceSn: serial,
       ...key,
       clock,
-      connector,
+      connector: connectorFor(headsets.length),
       speed: o.speed ?? 1,
       faults,
       ...(o.autopilot !== undefined ? { autopilot: o.autopilot } : {}),

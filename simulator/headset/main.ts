@@ -1,5 +1,7 @@
 // Run virtual headsets beside an already running server:
 //   npx tsx simulator/headset/main.ts ws://127.0.0.1:4170/device VR-0005=ABCDE-FGHJK VR-0006=isd1.xxxx VR-0007
+// Several comma-separated addresses (the processes of a cluster) spread the headsets over them; each moves on to the
+// next address when its link closes, so a process that dies loses none of them.
 // Each serial is enrolled there by a manager (Headsets section, `isopter devices enrol`): after `=` comes its pairing
 // code or its device credential (isd1.…). A credential got for a pairing code is kept in the key file HEADSET_KEYS
 // (default .data/headset-keys.json, mode 0600), where a serial given without `=` finds it on the next run.
@@ -11,7 +13,7 @@ import { type HeadsetKey, startHeadsets } from "./index.ts";
 
 const [url, ...args] = process.argv.slice(2);
 if (!url || args.length === 0) {
-  console.error("usage: tsx simulator/headset/main.ts <ws://host:port/device> <serial>[=<pairing code or credential>] ...");
+  console.error("usage: tsx simulator/headset/main.ts <ws://host:port/device>[,<ws://...>] <serial>[=<pairing code or credential>] ...");
   process.exit(2);
 }
 const speed = Number(process.env.SPEED ?? 1);
@@ -39,9 +41,10 @@ for (const arg of args) {
   }
   keys.set(serial, key);
 }
-const fleet = await startHeadsets({ url, serials: [...keys.keys()], keys, speed, autopilot: process.env.AUTOPILOT === "1" });
+const urls = url.split(",").filter(Boolean);
+const fleet = await startHeadsets({ url: urls, serials: [...keys.keys()], keys, speed, autopilot: process.env.AUTOPILOT === "1" });
 for (const h of fleet.headsets) h.events.on("enrolled", (credential) => keep(h.deviceSn, credential));
-console.log(`${keys.size} virtual headset(s) on ${url} at speed ${speed}; Ctrl-C stops them.`);
+console.log(`${keys.size} virtual headset(s) on ${urls.join(", ")} at speed ${speed}; Ctrl-C stops them.`);
 const stop = () => void fleet.stop().then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -46,3 +46,27 @@ export const wsConnector = (url: string, o: WsConnectorOptions = {}): Connector 
     });
   },
 });
+
+/**
+ * A headset's connector to one device socket address or to several (the processes of a cluster, or one proxy in front
+ * of them). Headset number `index` of a fleet starts at address `index` mod n, so a fleet spreads over the processes,
+ * and moves on to the next address whenever its link closes or cannot open: a headset whose process died (or drained,
+ * closing with 1001) reconnects to another one on its next attempt, 1 s later, and uploads its outbox there.
+ */
+export const deviceConnector = (urls: string | readonly string[], index = 0, o: WsConnectorOptions = {}): Connector => {
+  const list = typeof urls === "string" ? [urls] : urls;
+  if (list.length === 0) throw new Error("deviceConnector: no device socket address");
+  if (list.length === 1) return wsConnector(list[0]!, o);
+  let at = index % list.length;
+  return {
+    open(h) {
+      wsConnector(list[at]!, o).open({
+        ...h,
+        onClose: () => {
+          at = (at + 1) % list.length;
+          h.onClose();
+        },
+      });
+    },
+  };
+};

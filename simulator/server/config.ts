@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 // The start command's configuration, from the environment (README documents each):
 //   PORT (4170), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL (PostgreSQL instead of PGlite),
 //   HEADSETS (4), SPEED (1), DEMO_PASSWORD (generated and printed when unset),
-//   ISOPTER_DEV_ROUTES (on, or off when NODE_ENV=production), ISOPTER_ALLOWED_ORIGINS (none).
+//   ISOPTER_DEV_ROUTES (on, or off when NODE_ENV=production), ISOPTER_ALLOWED_ORIGINS (none),
+//   HEADSET_URLS (the virtual headsets' device socket addresses; default this process's own /device).
 
 export interface StartConfig {
   readonly port: number;
@@ -17,6 +18,8 @@ export interface StartConfig {
   readonly devRoutes: boolean;
   /** Browser origins besides the server's own allowed to call the API (a reverse proxy's public address). */
   readonly allowedOrigins: ReadonlyArray<string>;
+  /** Where the virtual headsets connect (several processes of a cluster, or a proxy); empty: this process's /device. */
+  readonly headsetUrls: ReadonlyArray<string>;
 }
 
 export class ConfigError extends Error {}
@@ -44,7 +47,16 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
     } catch {}
     if (!ok) throw new ConfigError(`ISOPTER_ALLOWED_ORIGINS must list origins such as https://clinic.example, got '${o}'`);
   }
+  const headsetUrls = (env.HEADSET_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+  for (const u of headsetUrls) {
+    let ok = false;
+    try {
+      ok = ["ws:", "wss:"].includes(new URL(u).protocol);
+    } catch {}
+    if (!ok) throw new ConfigError(`HEADSET_URLS must list device socket addresses such as ws://127.0.0.1:4170/device, got '${u}'`);
+  }
   return {
+    headsetUrls,
     devRoutes: dev ? dev === "on" : env.NODE_ENV !== "production",
     allowedOrigins: origins,
     port: integer("PORT", env.PORT, 4170, 0, 65535),
