@@ -3,7 +3,8 @@
 #   1. system packages (Chromium, PostgreSQL): installed with apt as root, else the exact command is printed
 #   2. type check (tsc --noEmit)
 #   3. vitest: unit, property, contract and component suites (PGlite, and PostgreSQL via TEST_DATABASE_URL)
-#   4. Playwright journeys in Debian's Chromium (when e2e/ holds any)
+#   4. the same vitest suites again on Node 24 LTS when the machine's Node is older (binary from the npm registry)
+#   5. Playwright journeys in Debian's Chromium (when e2e/ holds any)
 # Each runner writes its own report to .reports/; the last line is `N passed, N failed` counted from them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,17 @@ fi
 
 echo "== vitest"
 npx vitest run --reporter=default --reporter=json --outputFile.json=.reports/vitest.json || status=1
+
+# Supported runtimes are Node 22 and 24 LTS (README "Supported Node versions"); the newest is always tested too.
+lts=24.21.0
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt "${lts%%.*}" ]; then
+  echo "== vitest on Node $lts"
+  if bin=$(bash scripts/node-runtime.sh "$lts"); then
+    PATH="$bin:$PATH" npx vitest run --reporter=default --reporter=json --outputFile.json=.reports/vitest-node24.json || status=1
+  else
+    echo '{"passed":0,"failed":1}' > .reports/node24-missing.json; status=1
+  fi
+fi
 
 if compgen -G "e2e/**/*.spec.ts" >/dev/null || compgen -G "e2e/*.spec.ts" >/dev/null; then
   echo "== playwright"

@@ -1,18 +1,22 @@
-// Prints `N passed, N failed` from the runners' own JSON reports in .reports/ (vitest, playwright, typecheck).
+// Prints `N passed, N failed` from the runners' own JSON reports in .reports/ (vitest on each Node, playwright,
+// typecheck; a step that could not run writes {"passed":0,"failed":1} as typecheck does).
 import { existsSync, readFileSync } from "node:fs";
 
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : undefined);
 let passed = 0;
 let failed = 0;
 
-const typecheck = read(".reports/typecheck.json");
-if (typecheck) {
-  passed += typecheck.passed;
-  failed += typecheck.failed;
+for (const step of ["typecheck", "node24-missing"]) {
+  const report = read(`.reports/${step}.json`);
+  if (report) {
+    passed += report.passed;
+    failed += report.failed;
+  }
 }
 
-const vitest = read(".reports/vitest.json");
-if (vitest) {
+for (const name of ["vitest", "vitest-node24"]) {
+  const vitest = read(`.reports/${name}.json`);
+  if (!vitest) continue;
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
   // A suite that fails to load has no tests of its own: count it as one failure.
