@@ -1,7 +1,7 @@
 import { Pattern } from "../model/enums.ts";
 import { getPattern, type PatternGeometry } from "./patterns.ts";
 import { probabilityLevel } from "./pointwise.ts";
-import type { LocationVector, NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
+import type { GhtLimits, LocationVector, NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
 import { weightedQuantiles } from "./statistics/weighted-quantile.ts";
 
 /**
@@ -24,10 +24,6 @@ export type GhtOutcome =
   | "abnormally high sensitivity"
   | "within normal limits";
 
-export interface GhtLimits {
-  /** Per sector: the 0.5, 1.5, 98.5 and 99.5 % quantiles of the control differences (upper - lower). */
-  readonly differenceQuantiles: ReadonlyArray<readonly [number, number, number, number]>;
-}
 export const GHT_LIMIT_PROBABILITIES = [0.005, 0.015, 0.985, 0.995] as const;
 
 export interface GhtResult {

@@ -5,7 +5,8 @@ import { join, relative, resolve, dirname, sep } from "node:path";
 
 // The arrows of the house (shared/design/architecture.md, ARCHITECTURE.md):
 // core -> core, effect, mitt only; adapters -> core (+ packages); web -> core, adapters;
-// cli -> core, adapters; simulator -> core, adapters; never web <-> cli; nobody imports simulator.
+// cli -> core, adapters; simulator -> core, adapters; never web <-> cli; nobody imports simulator; core's folders in
+// layers (below); no import circle anywhere.
 const projectRoot = resolve(import.meta.dirname, "../..");
 const folders = ["core", "adapters", "simulator", "web", "cli"] as const;
 type Folder = (typeof folders)[number];
@@ -20,6 +21,23 @@ const allowed: Record<Folder, readonly Folder[]> = {
 
 /** Packages core may import: nothing but effect and mitt (node: builtins included in the ban). */
 const corePackages = /^(effect|effect\/.+|mitt)$/;
+
+// Inside core, layers: model at the bottom; rules, analytics, device and scheduling on it (each knowing only the model);
+// plots and client on top (plots draw analyses, client runs scheduling over devices), never importing each other.
+// ports.ts (core's root) names what the outside provides, in the model's terms.
+const coreLayers = ["model", "rules", "analytics", "device", "scheduling", "plots", "client", "ports.ts"] as const;
+type CoreLayer = (typeof coreLayers)[number];
+const middle: readonly CoreLayer[] = ["rules", "analytics", "device", "scheduling"];
+const coreAllowed: Record<CoreLayer, readonly CoreLayer[]> = {
+  model: [],
+  rules: ["model"],
+  analytics: ["model"],
+  device: ["model"],
+  scheduling: ["model"],
+  "ports.ts": ["model"],
+  plots: ["model", ...middle],
+  client: ["model", ...middle, "ports.ts"],
+};
 
 function sourceFiles(dir: string): string[] {
   let out: string[] = [];
@@ -57,6 +75,12 @@ function folderOf(root: string, absPath: string): Folder | undefined {
   return (folders as readonly string[]).includes(top ?? "") ? (top as Folder) : undefined;
 }
 
+/** The core layer of a path inside core (its first folder, or ports.ts); undefined for anything else there. */
+function coreLayerOf(root: string, absPath: string): CoreLayer | undefined {
+  const [top, layer] = relative(root, absPath).split(sep);
+  return top === "core" && (coreLayers as readonly string[]).includes(layer ?? "") ? (layer as CoreLayer) : undefined;
+}
+
 function violations(root: string): string[] {
   const found: string[] = [];
   for (const folder of folders) {
@@ -64,12 +88,19 @@ function violations(root: string): string[] {
       for (const spec of importSpecifiers(readFileSync(file, "utf8"))) {
         const where = `${relative(root, file)} imports '${spec}'`;
         if (spec.startsWith(".")) {
-          const target = folderOf(root, resolve(dirname(file), spec));
+          const targetPath = resolve(dirname(file), spec);
+          const target = folderOf(root, targetPath);
           if (target === undefined) {
             if (folder === "core") found.push(`${where}: core reaches outside the project folders`);
             continue;
           }
           if (!allowed[folder].includes(target)) found.push(`${where}: ${folder} -> ${target} is not an allowed arrow`);
+          if (folder === "core" && target === "core") {
+            const from = coreLayerOf(root, file);
+            const to = coreLayerOf(root, targetPath);
+            if (from === undefined || to === undefined) found.push(`${where}: core/${from ?? "?"} -> core/${to ?? "?"}: a file outside core's layers`);
+            else if (from !== to && !coreAllowed[from].includes(to)) found.push(`${where}: core/${from} -> core/${to} goes up or sideways in core's layers`);
+          }
         } else if (folder === "core" && !corePackages.test(spec)) {
           found.push(`${where}: core may import only core, effect and mitt`);
         }
@@ -77,6 +108,53 @@ function violations(root: string): string[] {
     }
   }
   return found;
+}
+
+/** The project's relative imports between source files, as a graph (an import of a folder or a missing file is left out). */
+function importGraph(root: string): Map<string, string[]> {
+  const files = new Set(folders.flatMap((folder) => sourceFiles(join(root, folder))));
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importSpecifiers(readFileSync(file, "utf8"))
+      .filter((spec) => spec.startsWith("."))
+      .map((spec) => resolve(dirname(file), spec))
+      .filter((target) => files.has(target));
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** Every import circle (Tarjan's strongly connected components of more than one file, or a file importing itself). */
+export function importCycles(root: string): string[][] {
+  const graph = importGraph(root);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)!) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(relative(root, w));
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)!.includes(v)) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
 }
 
 describe("architecture arrows", () => {
@@ -102,6 +180,45 @@ describe("architecture arrows", () => {
     expect(found.join("\n")).toContain("core -> web");
     expect(found.join("\n")).toContain("adapters -> simulator");
     expect(found.join("\n")).toContain("web -> cli");
+  });
+
+  it("reports arrows that go up or sideways between core's layers", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "arrows-core-"));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(tmp, path)), { recursive: true });
+      writeFileSync(join(tmp, path), text);
+    };
+    write("core/model/a.ts", `import { r } from "../rules/r.ts";`);
+    write("core/rules/r.ts", `import { a } from "../model/a.ts";\nimport { g } from "../analytics/g.ts";`);
+    write("core/analytics/g.ts", `import { a } from "../model/a.ts";\nimport { h } from "./h.ts";`);
+    write("core/plots/p.ts", `import { g } from "../analytics/g.ts";\nimport { c } from "../client/c.ts";`);
+    write("core/client/c.ts", `import { r } from "../rules/r.ts";\nimport { port } from "../ports.ts";`);
+    write("core/ports.ts", `import { a } from "./model/a.ts";`);
+    const found = violations(tmp);
+    expect(found).toHaveLength(3);
+    expect(found.join("\n")).toContain("core/model -> core/rules");
+    expect(found.join("\n")).toContain("core/rules -> core/analytics");
+    expect(found.join("\n")).toContain("core/plots -> core/client");
+  });
+
+  it("finds import circles, however long", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "arrows-cycles-"));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(tmp, path)), { recursive: true });
+      writeFileSync(join(tmp, path), text);
+    };
+    write("web/a.tsx", `import { b } from "./b.tsx";`);
+    write("web/b.tsx", `import type { A } from "./a.tsx";`);
+    write("core/x.ts", `import { y } from "./y.ts";`);
+    write("core/y.ts", `import { z } from "./deeper/z.ts";`);
+    write("core/deeper/z.ts", `export { x } from "../x.ts";`);
+    write("cli/free.ts", `import { x } from "../core/x.ts";`);
+    expect(importCycles(tmp)).toEqual(expect.arrayContaining([["web/a.tsx", "web/b.tsx"], ["core/deeper/z.ts", "core/x.ts", "core/y.ts"]]));
+    expect(importCycles(tmp)).toHaveLength(2);
+  });
+
+  it("has no import circle", () => {
+    expect(importCycles(projectRoot)).toEqual([]);
   });
 
   it("keeps every import of this project on an allowed arrow", () => {

@@ -14,11 +14,13 @@ import { TestType } from "../../core/model/enums.ts";
 import { testTypeNames } from "./names.ts";
 import { MeasurementCard } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
-import type { LandingMark } from "./Lanes.tsx";
 import { AppointmentCard } from "./AppointmentCard.tsx";
 import { isStandaloneRun, rememberStandalone, StandaloneLivePanel } from "./StandaloneLivePanel.tsx";
 
 export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
+
+/** Where a dragged card would land in this lane (a bar before that index), and whether the drop would be refused. */
+export interface LandingMark { readonly deviceId: string; readonly index: number; readonly refused: boolean }
 
 /** One device: its header, its queue of measurement cards (leftmost runs next) and the live panel while a test runs. */
 function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, appointments = null, pending = false, watch }: {

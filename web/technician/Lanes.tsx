@@ -11,7 +11,7 @@ import { planDrop, type Drop } from "../../core/scheduling/drop-plan.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
 import { useClientTopics } from "../state/devices.ts";
 import { useClient } from "../state/client.ts";
-import { Lane } from "./Lane.tsx";
+import { Lane, type LandingMark } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
 import { AppointmentPanel } from "./AppointmentPanel.tsx";
@@ -28,8 +28,6 @@ import { dropRefusedAtom, moveRequestAtom } from "../state/technician.ts";
 // card that uses its context (bench:technician measured ~1,000 card renders per second from that alone).
 const pointerOptions = { activationConstraint: { distance: 6 } };
 const keyboardOptions = { coordinateGetter: sortableKeyboardCoordinates };
-
-export interface LandingMark { readonly deviceId: string; readonly index: number; readonly refused: boolean }
 
 interface CardData { deviceId: string; index: number; lane?: undefined }
 interface LaneData { deviceId: string; lane: true }

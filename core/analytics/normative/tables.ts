@@ -1,5 +1,4 @@
 import type { Pattern } from "../../model/enums.ts";
-import type { GhtLimits } from "../ght.ts";
 
 /** Probability levels of the look-up tables (visualFields' `probs` without the 0 and 1 sentinels). */
 export const lutProbabilities = [0.005, 0.01, 0.02, 0.05, 0.95, 0.98, 0.99, 0.995] as const;
@@ -10,6 +9,12 @@ export const globalIndexNames = ["msens", "ssens", "tmd", "tsd", "pmd", "psd", "
 export type GlobalIndexName = (typeof globalIndexNames)[number];
 /** For these, a low value is abnormal; for the others (ssens, tsd, psd) a high value is. */
 export const higherIsBetter: ReadonlySet<GlobalIndexName> = new Set(["msens", "tmd", "pmd", "gh", "vfi"]);
+
+/** The Glaucoma Hemifield Test's limits (core/analytics/ght.ts), built with the tables from the controls. */
+export interface GhtLimits {
+  /** Per sector: the 0.5, 1.5, 98.5 and 99.5 % quantiles of the control differences (upper - lower). */
+  readonly differenceQuantiles: ReadonlyArray<readonly [number, number, number, number]>;
+}
 
 /** A location vector in pattern order; null at blind spots. */
 export type LocationVector = ReadonlyArray<number | null>;
