@@ -227,7 +227,8 @@ Examples:
       bar.done();
       const report = { format: opts.format, out: where, ...summary };
       const text = `Exported ${summary.results} result${summary.results === 1 ? "" : "s"} of ${summary.patients} patient${summary.patients === 1 ? "" : "s"} as ${opts.format} to ${where}` +
-        (summary.filteredOut ? ` (${summary.filteredOut} left out by the filters)` : "") + ".\n";
+        (summary.filteredOut ? ` (${summary.filteredOut} left out by the filters)` : "") + ".\n" +
+        (summary.invalid.length ? `Left out ${summary.invalid.length} result${summary.invalid.length === 1 ? "" : "s"} lacking a value for some location of the pattern, which cannot be analysed: ${summary.invalid.join(", ")}.\n` : "");
       // Data on stdout stays clean: the summary goes to stderr when the export itself went to stdout.
       const toStdout = where !== "stdout";
       const out = toStdout ? io.stdout : io.stderr;

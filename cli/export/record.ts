@@ -1,4 +1,5 @@
-import { ageAtTest, analyseResult, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import { ageAtTest, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import { analyseStoredResult, resultValid } from "../../core/analytics/stored-result.ts";
 import type { Examination } from "../../core/model/examination.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
@@ -22,7 +23,12 @@ export interface ExportRecord {
   readonly result: MeasurementResult;
   /** Completed years on the test day. */
   readonly age: number;
-  /** core/analytics on the result; computed on first use (CSV needs none of it), then kept. */
+  /**
+   * Whether the result has a value for every location of its pattern (core/analytics/stored-result.ts, the web's rule):
+   * only a valid result is analysed, so the export leaves the others out and counts them (runExport).
+   */
+  readonly valid: boolean;
+  /** core/analytics on the result; computed on first use (CSV needs none of it), then kept. Throws for an invalid result. */
   analysis(): ResultAnalysis;
 }
 
@@ -39,17 +45,12 @@ function recordOf(patient: Patient, test: StoredPerimetryTest | null, stored: St
     stored,
     result,
     age,
-    analysis: () =>
-      (analysis ??= analyseResult({
-        pattern: result.pattern,
-        eye: result.eye,
-        age,
-        thresholds: result.thresholds,
-        normativeVersion: result.normativeVersion,
-        catchTrials: result.catchTrials,
-        gazeTracking: result.gazeTracking,
-        normValues: result.normValues,
-      })),
+    valid: resultValid(result),
+    analysis: () => {
+      analysis ??= analyseStoredResult(result, age) ?? undefined;
+      if (analysis === undefined) throw new Error(`result ${test.id} cannot be analysed: it lacks a value for some location of its pattern`);
+      return analysis;
+    },
   };
 }
 

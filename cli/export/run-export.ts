@@ -9,6 +9,8 @@ export interface ExportSummary {
   readonly results: number;
   /** Results read but left out by the filters (the server may already have left out some: perimetry.page). */
   readonly filteredOut: number;
+  /** Ids of results left out as not valid (a location without a value: core/analytics/stored-result.ts), in the order read. */
+  readonly invalid: readonly string[];
 }
 
 /** Streams the selection through the filters into the writer, one result at a time. */
@@ -20,6 +22,7 @@ export async function runExport(
   events: SourceEvents & { resultWritten?(): void } = {},
 ): Promise<ExportSummary> {
   let patients = 0, results = 0, filteredOut = 0;
+  const invalid: string[] = [];
   // The server may leave out what the date, pattern and eye filters would (perimetry.page); every record is still checked.
   const { from, to, pattern, eye } = filters;
   const serverFilters = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), ...(pattern !== undefined ? { pattern } : {}), ...(eye !== undefined ? { eye } : {}) };
@@ -37,6 +40,11 @@ export async function runExport(
     { filters: serverFilters },
   );
   for await (const record of source) {
+    // The web analyses only valid results; the export writes only analysed ones, and names the others.
+    if (!record.valid) {
+      invalid.push(record.test.id);
+      continue;
+    }
     if (!matchesFilters(record, filters)) {
       filteredOut++;
       continue;
@@ -46,5 +54,5 @@ export async function runExport(
     events.resultWritten?.();
   }
   await writer.end();
-  return { patients, results, filteredOut };
+  return { patients, results, filteredOut, invalid };
 }

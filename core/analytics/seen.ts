@@ -11,8 +11,12 @@ import { Pattern, Strategy } from "../model/enums.ts";
 /** Strategies that test each location at one level, seen or not (analytics.md "Strategies": Supra and 1LT). */
 export const screeningStrategies: readonly Strategy[] = [Strategy.Supra, Strategy.OneLevel];
 
+/** A screening strategy: its values are the level seen or 0, not thresholds (Esterman aside: see isScreeningResult). */
+export const isScreening = (strategy: Strategy | null | undefined): boolean =>
+  strategy !== null && strategy !== undefined && screeningStrategies.includes(strategy);
+
 export const isScreeningResult = (r: { readonly strategy?: Strategy | null; readonly pattern: Pattern }): boolean =>
-  r.pattern === Pattern.Esterman || (r.strategy !== null && r.strategy !== undefined && screeningStrategies.includes(r.strategy));
+  r.pattern === Pattern.Esterman || isScreening(r.strategy);
 
 /** Whether the location was seen; null = not presented. */
 export function locationSeen(value: number | null, screening: boolean): boolean | null {

@@ -3,15 +3,12 @@
 // when missed"), not thresholds: the threshold plots and the deviation maps would read a normal screening as a field of
 // defects, so a screening result is drawn as this plot instead. Esterman (esterman.ts) is the binocular one of them.
 
-import { screeningStrategies } from "../analytics/seen.ts";
+import { isScreening, screeningStrategies } from "../analytics/seen.ts";
 import type { Eye, Pattern, Strategy } from "../model/enums.ts";
 import { checkLength, fieldFrame, fieldScene, type FieldBox } from "./field.ts";
 import { message, text, type Message, type Scene, type SceneNode } from "./scene.ts";
 
-export { screeningStrategies };
-
-export const isScreening = (strategy: Strategy | null | undefined): boolean =>
-  strategy !== null && strategy !== undefined && screeningStrategies.includes(strategy);
+export { isScreening, screeningStrategies };
 
 /** "Seen" means a value above 0 (as core/analytics/esterman.ts counts it); null = not presented. */
 export function seenAt(values: ReadonlyArray<number | null>): Array<boolean | null> {

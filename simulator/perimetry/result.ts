@@ -1,9 +1,10 @@
 import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "../../core/analytics/normative/registry.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { normalSensitivity } from "../../core/analytics/pointwise.ts";
-import { ageAtTest, analyseResult } from "../../core/analytics/result-analysis.ts";
+import { ageAtTest } from "../../core/analytics/result-analysis.ts";
+import { isScreening } from "../../core/analytics/seen.ts";
+import { analyseStoredResult } from "../../core/analytics/stored-result.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
-import { isScreening } from "../../core/plots/screening.ts";
 import { Strategy } from "../../core/model/enums.ts";
 import type { PerimetryOutcome, PerimetryTestSpec } from "./engine.ts";
 import { sorsCount } from "./strategy-plan.ts";
@@ -55,11 +56,11 @@ export function scoringNormals(
  * values the result page recomputes (2 decimals, "mean sensitivity below 0 shows 0", VFI a rounded integer), so the
  * two never disagree. Binocular patterns (Esterman) have no defects: MD and sLV are null, the Esterman score is set.
  * A screening (supra-threshold, one level) measures no thresholds, only the level seen or 0: no MD, sLV or VFI either.
+ * A result that is not valid (core/analytics/stored-result.ts) keeps the indices it came with.
  */
 export function withStoredIndices<R extends MeasurementResult>(r: R, age: number): R {
-  const analysis = analyseResult({
-    pattern: r.pattern, eye: r.eye, age, thresholds: r.thresholds, normativeVersion: r.normativeVersion, normValues: r.normValues,
-  });
+  const analysis = analyseStoredResult(r, age);
+  if (analysis === null) return r; // not valid (a location without a value): nothing the result page would analyse either
   const d = analysis.display;
   const thresholds = !isScreening(r.strategy);
   return {

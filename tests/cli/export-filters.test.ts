@@ -160,6 +160,23 @@ describe("the organisation through perimetry.page", () => {
     expect(summary).toMatchObject({ results: expected.length, filteredOut: 0 });
   });
 
+  it("leaves out and names results that are not valid (a location without a value), as the web analyses only valid ones", async () => {
+    const broken = (i: number, k: number) => i === 1 && k === 2;
+    const api = fakeApi({ patients: 3, resultsPerPatient: 3, options: (i, k) => ({ lastLocationMissing: broken(i, k) }) });
+    const written: string[] = [];
+    const summary = await runExport(api, { kind: "organisation" }, { reliableOnly: true }, {
+      write: async (r) => void written.push(`${r.test.id}:${r.analysis().pattern}`),
+      end: async () => undefined,
+    });
+    expect(summary.invalid).toEqual([`${samplePatient(1).id}-m2`]);
+    expect(summary.results + summary.filteredOut).toBe(8);
+    expect(written.filter((w) => w.startsWith(`${samplePatient(1).id}-m2:`))).toEqual([]);
+    expect(written.length).toBe(summary.results);
+    const record = exportRecord(samplePatient(1), sampleMeasurement(samplePatient(1), 2, { lastLocationMissing: true }))!;
+    expect(record.valid).toBe(false);
+    expect(() => record.analysis()).toThrow(/cannot be analysed: it lacks a value for some location of its pattern/);
+  });
+
   it("counts the patients up front from the first page; patients without results are not read", async () => {
     let total = -1;
     const done: string[] = [];

@@ -42,6 +42,8 @@ export interface SampleOptions {
   readonly reliable?: boolean;
   readonly withResult?: boolean;
   readonly strategy?: Strategy;
+  /** Stored with the last location missing (a broken upload): not valid, so never analysed. */
+  readonly lastLocationMissing?: boolean;
 }
 
 /** A hill of vision (about 31 dB at fixation, falling with eccentricity) with noise and, for some, an arcuate defect. */
@@ -61,7 +63,7 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
   const pattern = o.pattern ?? Pattern.P24_2;
   const eye = o.eye ?? (k % 2 === 0 ? Eye.Right : Eye.Left);
   const seed = Number(patient.id.replace(/\D/g, "")) * 100 + k + 1;
-  const thresholds = sampleThresholds(pattern, eye, seed);
+  const thresholds = sampleThresholds(pattern, eye, seed).slice(0, o.lastLocationMissing ? -1 : undefined);
   const takenAt = o.takenAt ?? new Date(Date.UTC(2020, 0, 1) + (k * 97 + seed % 13) * 86_400_000 + 9.5 * 3_600_000).toISOString();
   const id = `${patient.id}-m${k}`;
   return {

@@ -1,15 +1,15 @@
 // What the result page computes from stored measurements, as pure functions (tested in tests/web/results):
 // which results are valid, their analysis, the marks' inputs, the progression points and the indices as printed.
 
-import { analyseResult, ageAtTest, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import { ageAtTest, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
+import { analyseStoredResult, resultValid, thresholdResult } from "../../core/analytics/stored-result.ts";
 import { getNormativeDatabase, hasNormativeDatabase, normativeDatabaseName } from "../../core/analytics/normative/registry.ts";
 import { octopusIndices, roundTo } from "../../core/analytics/octopus.ts";
 import { normalSensitivity } from "../../core/analytics/pointwise.ts";
-import { patternsWithGeometry, getPattern } from "../../core/analytics/patterns.ts";
+import { getPattern } from "../../core/analytics/patterns.ts";
 import type { MarkedResult } from "../../core/analytics/progression/baseline.ts";
 import type { SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
 import type { ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
-import { isScreening } from "../../core/plots/screening.ts";
 import { Eye, Pattern } from "../../core/model/enums.ts";
 import type { PerimetryTest } from "../../core/model/perimetry-test.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
@@ -24,36 +24,13 @@ export type WithResult = PerimetryTest & { readonly result: MeasurementResult };
 
 export const hasResult = (m: PerimetryTest): m is WithResult => m.result !== null;
 
-/**
- * A result is valid when it has a value for every location of its pattern (a test stopped early or sent with a
- * broken location list is not): only valid results may be baseline and appear on the progression chart.
- */
-export function resultValid(r: MeasurementResult): boolean {
-  if (!patternsWithGeometry.includes(r.pattern)) return false;
-  return r.thresholds.length === getPattern(r.pattern).points.length && r.thresholds.every((t) => Number.isFinite(t));
-}
-
-/**
- * A valid result that measured thresholds: not a screening (supra-threshold, one level), whose values are the level
- * seen or 0. Only these can be a baseline, a point of the mean-defect chart, or the reference of a difference plot:
- * a screening's "mean defect" measures nothing a threshold test's can be compared with.
- */
-export const thresholdResult = (r: MeasurementResult): boolean => resultValid(r) && !isScreening(r.strategy);
+// Which stored results are valid and how one becomes the analysis' input live in core, shared with the CLI's export
+// and the simulator's stored indices.
+export { resultValid, thresholdResult } from "../../core/analytics/stored-result.ts";
 
 /** The full analysis of a stored result for a patient born on `birthdate`; null when it cannot be analysed. */
-export function analyseStored(r: MeasurementResult, birthdate: string): ResultAnalysis | null {
-  if (!resultValid(r)) return null;
-  return analyseResult({
-    pattern: r.pattern,
-    eye: r.eye,
-    age: ageAtTest(birthdate, r.takenAt),
-    thresholds: r.thresholds,
-    normativeVersion: r.normativeVersion,
-    catchTrials: r.catchTrials,
-    gazeTracking: r.gazeTracking,
-    normValues: r.normValues,
-  });
-}
+export const analyseStored = (r: MeasurementResult, birthdate: string): ResultAnalysis | null =>
+  analyseStoredResult(r, ageAtTest(birthdate, r.takenAt));
 
 // A patient's results are analysed again whenever the page renders them (another result selected, the history
 // opened): the analysis of a stored result object is kept while that object lives (the cache holds a new list).
