@@ -2,7 +2,8 @@
 # Makes sure the system packages the tests need are present: Debian's Chromium (Playwright journeys), PostgreSQL (the
 # server's persistence and contract suites also run on a real server), dicom3tools (dciodvfy validates the DICOM export),
 # dcmtk (storescp receives it by C-STORE), poppler-utils (pdftotext reads the PDF export back) and the fonts the PDF
-# embeds (fonts-dejavu-core for Latin and Turkish, fonts-wqy-microhei for Chinese).
+# embeds (fonts-dejavu-core for Latin and Turkish, fonts-wqy-microhei for Chinese), nginx (the cluster suite runs
+# deploy/nginx/isopter.conf in front of three processes, as its own unprivileged process on a free port).
 # As root it installs what is missing with apt; otherwise it stops and prints the exact command. When everything is
 # there it only looks for a few files, so it costs nothing on every `npm test`.
 set -euo pipefail
@@ -10,6 +11,7 @@ set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v dciodvfy >/dev/null 2>&1 || missing+=(dicom3tools)
 command -v storescp >/dev/null 2>&1 || missing+=(dcmtk)
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
