@@ -7,14 +7,18 @@ import { appointmentQueueOf, appointmentQueuesOf } from "./appointments.ts";
 // Devices (headsets) of an organisation. `revision` counts queue changes: every change of a lane bumps it, and a
 // drag-and-drop that sends an older one is refused with 409 device_revision_conflict.
 
-export interface DeviceRow {
+/** What every reading of a device row has: who it is, and whether it is connected (enrolment.ts adds its secrets). */
+export interface DeviceIdentity {
   readonly id: string;
   readonly organisationId: string;
   readonly deviceSn: string;
   readonly alias: string;
-  readonly status: DeviceStatus;
   readonly connection: ConnectionStatus;
   readonly lastSeen: string | null;
+}
+
+export interface DeviceRow extends DeviceIdentity {
+  readonly status: DeviceStatus;
   readonly standaloneId: string | null;
   readonly revision: number;
   readonly battery: DeviceBattery;
@@ -22,25 +26,39 @@ export interface DeviceRow {
 
 const noBattery: DeviceBattery = { vr: { level: null, charging: false }, clicker: { level: null, charging: false } };
 
-const toRow = (r: Row): DeviceRow => ({
+export const deviceIdentity = (r: Row): DeviceIdentity => ({
   id: r.id as string,
   organisationId: r.organisation_id as string,
   deviceSn: r.device_sn as string,
   alias: r.alias as string,
-  status: r.status as DeviceStatus,
   connection: r.connection as ConnectionStatus,
   lastSeen: (r.last_seen as string | null) ?? null,
+});
+
+const toRow = (r: Row): DeviceRow => ({
+  ...deviceIdentity(r),
+  status: r.status as DeviceStatus,
   standaloneId: (r.standalone_id as string | null) ?? null,
   revision: r.revision as number,
   battery: { ...noBattery, ...(r.battery as Partial<DeviceBattery>) },
 });
 
-export const deviceRows = async (q: Queryable, org: string): Promise<DeviceRow[]> =>
-  (await q.query("select * from devices where organisation_id = $1 order by device_sn", [org])).map(toRow);
+/**
+ * The devices table's rows: an organisation's by serial, one of them by id, or any organisation's by serial (a headset
+ * names itself in its hello). Each store reads them into its own shape (here the lane's, enrolment.ts its secrets).
+ */
+export const deviceTable = {
+  all: (q: Queryable, org: string): Promise<Row[]> => q.query("select * from devices where organisation_id = $1 order by device_sn", [org]),
+  byId: async (q: Queryable, org: string, id: string): Promise<Row | undefined> =>
+    (await q.query("select * from devices where organisation_id = $1 and id = $2", [org, id]))[0],
+  bySnAnywhere: async (q: Queryable, sn: string): Promise<Row | undefined> => (await q.query("select * from devices where device_sn = $1", [sn]))[0],
+};
+
+export const deviceRows = async (q: Queryable, org: string): Promise<DeviceRow[]> => (await deviceTable.all(q, org)).map(toRow);
 
 export const deviceById = async (q: Queryable, org: string, id: string): Promise<DeviceRow | undefined> => {
-  const rows = await q.query("select * from devices where organisation_id = $1 and id = $2", [org, id]);
-  return rows[0] ? toRow(rows[0]) : undefined;
+  const row = await deviceTable.byId(q, org, id);
+  return row && toRow(row);
 };
 
 export const deviceBySn = async (q: Queryable, org: string, sn: string): Promise<DeviceRow | undefined> => {
@@ -50,8 +68,8 @@ export const deviceBySn = async (q: Queryable, org: string, sn: string): Promise
 
 /** Any organisation's device by serial (the device socket: the headset names itself). */
 export const deviceBySnAnywhere = async (q: Queryable, sn: string): Promise<DeviceRow | undefined> => {
-  const rows = await q.query("select * from devices where device_sn = $1", [sn]);
-  return rows[0] ? toRow(rows[0]) : undefined;
+  const row = await deviceTable.bySnAnywhere(q, sn);
+  return row && toRow(row);
 };
 
 /** Serials of devices whose row is locked for this transaction (queue changes serialise per device). */

@@ -6,40 +6,29 @@ import {
   PAIRING_CODE_TTL_MS,
   pairingCodeFrom,
 } from "../../../core/device/enrolment.ts";
-import type { ConnectionStatus } from "../../../core/model/enums.ts";
 import type { EnrolmentSecret, EnrolmentSecretKind, EnrolmentState, HeadsetEnrolment } from "../../../core/model/enrolment.ts";
 import type { Queryable, Row } from "../db/database.ts";
+import { deviceIdentity, deviceTable, type DeviceIdentity } from "./devices.ts";
 
 // The enrolment columns of a device (migration 008): the SHA-256 of its credential, or of a pairing code waiting to be
 // exchanged, when they were issued, and whether the headset was revoked. Secrets exist only in the answer that issues
 // them; the database holds hashes, which a thief of the database cannot present.
 
-export interface EnrolmentRow {
-  readonly id: string;
-  readonly organisationId: string;
-  readonly deviceSn: string;
-  readonly alias: string;
+export interface EnrolmentRow extends DeviceIdentity {
   readonly credentialHash: string | null;
   readonly pairingHash: string | null;
   readonly pairingExpiresAt: string | null;
   readonly enrolledAt: string | null;
   readonly revokedAt: string | null;
-  readonly connection: ConnectionStatus;
-  readonly lastSeen: string | null;
 }
 
 const toRow = (r: Row): EnrolmentRow => ({
-  id: r.id as string,
-  organisationId: r.organisation_id as string,
-  deviceSn: r.device_sn as string,
-  alias: r.alias as string,
+  ...deviceIdentity(r),
   credentialHash: (r.credential_hash as string | null) ?? null,
   pairingHash: (r.pairing_hash as string | null) ?? null,
   pairingExpiresAt: (r.pairing_expires_at as string | null) ?? null,
   enrolledAt: (r.enrolled_at as string | null) ?? null,
   revokedAt: (r.revoked_at as string | null) ?? null,
-  connection: r.connection as ConnectionStatus,
-  lastSeen: (r.last_seen as string | null) ?? null,
 });
 
 export const secretHash = (secret: string): string => createHash("sha256").update(secret).digest("hex");
@@ -63,18 +52,17 @@ export const enrolmentView = (r: EnrolmentRow): HeadsetEnrolment => ({
   lastSeen: r.lastSeen,
 });
 
-export const enrolmentRows = async (q: Queryable, org: string): Promise<EnrolmentRow[]> =>
-  (await q.query("select * from devices where organisation_id = $1 order by device_sn", [org])).map(toRow);
+export const enrolmentRows = async (q: Queryable, org: string): Promise<EnrolmentRow[]> => (await deviceTable.all(q, org)).map(toRow);
 
 export const enrolmentById = async (q: Queryable, org: string, id: string): Promise<EnrolmentRow | undefined> => {
-  const rows = await q.query("select * from devices where organisation_id = $1 and id = $2", [org, id]);
-  return rows[0] ? toRow(rows[0]) : undefined;
+  const row = await deviceTable.byId(q, org, id);
+  return row && toRow(row);
 };
 
 /** Any organisation's device by serial: a headset names itself in its hello. */
 export const enrolmentBySn = async (q: Queryable, sn: string): Promise<EnrolmentRow | undefined> => {
-  const rows = await q.query("select * from devices where device_sn = $1", [sn]);
-  return rows[0] ? toRow(rows[0]) : undefined;
+  const row = await deviceTable.bySnAnywhere(q, sn);
+  return row && toRow(row);
 };
 
 const newCredential = () => CREDENTIAL_PREFIX + randomBytes(32).toString("base64url");
