@@ -6,6 +6,7 @@ import type { TokenClaims, TokenSigner } from "./auth/token.ts";
 import type { LiveHub } from "./live/hub.ts";
 import type { DeviceHub } from "./device/hub.ts";
 import type { PresenceBook } from "./device/presence.ts";
+import type { Bus } from "./bus/bus.ts";
 
 // What every handler and socket may use. Time comes from `now` so tests can move it (token expiry, rate windows).
 
@@ -37,6 +38,8 @@ export type AuthCheck =
 
 export interface ServerContext {
   readonly db: Database;
+  /** The other server processes on the same database (bus/bus.ts); on PGlite this process alone. */
+  readonly bus: Bus;
   readonly signer: TokenSigner;
   readonly live: LiveHub;
   readonly devices: DeviceHub;

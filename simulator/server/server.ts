@@ -27,6 +27,8 @@ import { sameOrigin, setApiHeaders, setSiteHeaders } from "./http/browser-guard.
 import { acceptBrowserSocket } from "./live/browser-socket.ts";
 import { liveHub } from "./live/hub.ts";
 import { presenceBook } from "./device/presence.ts";
+import { openBus } from "./bus/open.ts";
+import { liveThroughBus } from "./bus/live.ts";
 
 /** How often the headsets' heard battery and last-seen are written to the database (device/presence.ts). */
 const PRESENCE_FLUSH_MS = 5_000;
@@ -101,16 +103,25 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const host = options.host ?? "127.0.0.1";
   const allowedOrigins = options.allowedOrigins ?? [];
   const settingsIn = { ...defaults, ...options.settings };
-  const live = liveHub();
+  const bus = await openBus(options.storage, db).catch(async (e: unknown) => {
+    await db.close();
+    throw e;
+  });
+  const live = liveThroughBus(liveHub(), bus);
   const devices = deviceHub(db, settingsIn.commandTimeoutMs);
   const presence = presenceBook(db, PRESENCE_FLUSH_MS);
   let settings = settingsIn;
 
   const sessions = sessionStore(db);
+  // Sessions ended through another process: what this one holds of that user is dropped with the sockets' close.
+  bus.subscribe((m, fromHere) => {
+    if (m.type === "sessions_ended" && !fromHere) sessions.forget(m.userId);
+  });
   const audit = auditTrail(db);
 
   const ctx: ServerContext = {
     db,
+    bus,
     signer,
     live,
     devices,
@@ -150,6 +161,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     "GET ready": async (_req, res) => {
       const wanted = await knownSchemaVersion();
       if (draining) return sendFailure(res, "unavailable", "The server is shutting down", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      if (!bus.ready) return sendFailure(res, "unavailable", "Not connected to the other server processes (database connection lost)", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
       const version = await schemaVersion(db); // a database away throws: 503 unavailable with Retry-After
       if (version !== wanted) return sendFailure(res, "unavailable", `Migrations not done (database at ${version}, expected ${wanted})`, undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
       sendJson(res, 200, { data: { status: "ready", database: db.kind, schemaVersion: version } });
@@ -194,9 +206,19 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const headsets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
   browsers.on("connection", (socket) => acceptBrowserSocket(ctx, socket));
   headsets.on("connection", (socket, req: IncomingMessage) => acceptDeviceSocket(ctx, socket, req.socket.remoteAddress));
+  // Browsers of a process that lost the others would miss their events: they reconnect (the seeds' 1 s), through a
+  // proxy to another process, or here once the bus is back, and read the lanes again.
+  bus.onReady((ready) => {
+    if (!ready) for (const client of browsers.clients) client.close(1013, "database unavailable");
+  });
   server.on("upgrade", (req, socket, head) => {
     if (!sameOrigin(req, allowedOrigins)) {
       socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+      return;
+    }
+    // Cut off from the other processes, this one would miss their events and commands: sockets go elsewhere.
+    if (!bus.ready) {
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nretry-after: ${RETRY_AFTER_SECONDS}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
       return;
     }
     const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
@@ -234,6 +256,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await presence.close();
       await audit.flush();
+      await bus.close();
       await db.close();
     },
     async drain(graceMs = 8_000) {
@@ -253,6 +276,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       browsers.close();
       headsets.close();
       await presence.close();
+      await bus.close();
       await db.close();
     },
   };

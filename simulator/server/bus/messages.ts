@@ -1,0 +1,51 @@
+import { Schema } from "effect";
+import { CommandKind, RefusalReason } from "../../../core/device/protocol.ts";
+import { LiveEventSchema } from "../../../core/model/live.ts";
+
+// What server processes on one database tell each other (bus.ts). Every message is decoded with these schemas when
+// it arrives from another process: a payload that does not decode is logged and skipped (postgres-bus.ts).
+
+const SessionEndSchema = Schema.Literals(["logout", "another_session_opened", "password_changed", "password_reset", "role_changed", "user_deleted"]);
+
+export const BusMessageSchema = Schema.Union([
+  /** A live event for the organisation's browsers, on every process. */
+  Schema.Struct({ type: Schema.Literal("live"), organisationId: Schema.String, event: LiveEventSchema }),
+  /** Sessions of a user ended: their live sockets are told why and closed, wherever they are. */
+  Schema.Struct({
+    type: Schema.Literal("sessions_ended"),
+    userId: Schema.String,
+    reason: SessionEndSchema,
+    keep: Schema.optionalKey(Schema.String),
+    only: Schema.optionalKey(Schema.String),
+  }),
+  /** A device command for the process the headset is connected to; `from` waits for the ack. */
+  Schema.Struct({ type: Schema.Literal("command"), deviceSn: Schema.String, commandId: Schema.String, kind: CommandKind, from: Schema.String }),
+  /** The headset's answer to a command, for the process `to` that sent it. */
+  Schema.Struct({
+    type: Schema.Literal("ack"),
+    deviceSn: Schema.String,
+    commandId: Schema.String,
+    to: Schema.String,
+    ok: Schema.Boolean,
+    error: Schema.optionalKey(Schema.String),
+    notConnected: Schema.optionalKey(Schema.Boolean),
+  }),
+  /** The headset's queue or stand-alone setting changed: the process it is connected to sends it the new one. */
+  Schema.Struct({ type: Schema.Literal("push"), deviceSn: Schema.String, what: Schema.Literals(["queue", "standalone"]) }),
+  /** Revoked or enrolled again: the process the headset is connected to refuses it. */
+  Schema.Struct({ type: Schema.Literal("refuse"), deviceSn: Schema.String, reason: RefusalReason, message: Schema.String }),
+  /** The headset connected to process `by`: an older socket of the serial elsewhere is closed. */
+  Schema.Struct({ type: Schema.Literal("attached"), deviceSn: Schema.String, by: Schema.String }),
+]);
+export type BusMessage = typeof BusMessageSchema.Type;
+export type BusMessageOf<T extends BusMessage["type"]> = Extract<BusMessage, { type: T }>;
+
+/** One NOTIFY payload: the sending process, its sequence number, and the message or the id of a bus_events row
+ * holding it (a message too big for NOTIFY's 8000 bytes). */
+export const EnvelopeSchema = Schema.Struct({
+  from: Schema.String,
+  seq: Schema.Int,
+  message: Schema.optionalKey(Schema.Unknown),
+  stored: Schema.optionalKey(Schema.Int),
+});
+export type Envelope = typeof EnvelopeSchema.Type;

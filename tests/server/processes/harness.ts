@@ -1,0 +1,76 @@
+import { describe, it } from "vitest";
+import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../../../core/model/enums.ts";
+import { isLiveEvent, type LiveEvent, type LiveMessage } from "../../../core/model/live.ts";
+import type { MeasurementBody } from "../../../core/model/measurement.ts";
+import { seedDemo } from "../../../simulator/server/demo/seed.ts";
+import { startServer, type RunningServer, type ServerOptions } from "../../../simulator/server/server.ts";
+import { DEMO_PASSWORD, testStorage } from "../harness.ts";
+
+// Several server processes on one PostgreSQL database (issue 17), as server instances in this test process, each
+// with its own pool and listening connection, on free ports. They share nothing but the database.
+
+export const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
+/** The suite, or one skipped test saying why. */
+export const onPostgres = (name: string, suite: () => void) =>
+  hasPostgres ? describe(name, suite) : describe(name, () => it.skip("needs TEST_DATABASE_URL (npm test sets it)", () => undefined));
+
+export interface Processes {
+  readonly servers: RunningServer[];
+  readonly url: string;
+  /** One more process on the same database. */
+  start(options?: Partial<ServerOptions>): Promise<RunningServer>;
+  close(): Promise<void>;
+}
+
+export const startProcesses = async (count: number, options: Partial<ServerOptions> = {}): Promise<Processes> => {
+  const { storage, drop } = await testStorage("postgres");
+  const servers: RunningServer[] = [];
+  const start = async (more: Partial<ServerOptions> = {}) => {
+    const s = await startServer({ storage, port: 0, webRoot: "/nonexistent-web-root", ...options, ...more });
+    servers.push(s);
+    return s;
+  };
+  await seedDemo((await start()).db, { password: DEMO_PASSWORD, headsets: 3, results: "fixtures" });
+  for (let i = 1; i < count; i++) await start();
+  if (storage.kind !== "postgres") throw new Error("postgres only");
+  return {
+    servers,
+    url: storage.url,
+    start,
+    async close() {
+      await Promise.all(servers.map((s) => s.close()));
+      await drop();
+    },
+  };
+};
+
+export const isEvent = (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) => (m: LiveMessage) =>
+  isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
+
+export const measurementBody = (patientId: string, deviceSn: string): MeasurementBody => ({
+  patientId,
+  deviceSn,
+  displayName: "Test",
+  eye: Eye.Right,
+  pattern: Pattern.P24_2,
+  strategy: Strategy.DS,
+  stimuliUpdate: StimuliUpdate.Ms2000,
+  stimuliSize: StimulusSize.III,
+  stimuliShowtime: Showtime.Ms200,
+  sorsStage: 36,
+  playSound: false,
+  trackGaze: true,
+  audioGuide: true,
+  tutorial: false,
+  notes: "",
+});
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const until = async (what: string, test: () => boolean | Promise<boolean>, timeoutMs = 5_000) => {
+  const start = Date.now();
+  while (!(await test())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(25);
+  }
+  return Date.now() - start;
+};
