@@ -110,6 +110,48 @@ test("appointment variant: trash an appointment from its side panel (confirmed),
   await expect.poll(async () => ((await serverLanes(page)).find((l) => l.deviceSn === lane.deviceSn)!.appointments ?? []).map((x) => x.id)).toContain(a.id);
 });
 
+/** Opens home's first recent test (a result) and answers its id; the page is the patient's result list. */
+async function openRecentResult(page: Page): Promise<{ id: string; patientId: string }> {
+  await page.getByRole("region", { name: "Recent tests" }).getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/patient\/[^/]+\/perimetry\/[^/?]+/);
+  const [, , patientId, , id] = new URL(page.url()).pathname.split("/");
+  await expect(page.getByTestId("result-display")).toBeVisible();
+  return { id: id!, patientId: patientId! };
+}
+
+for (const variant of [
+  { login: "user" as const, item: "measurement", trashed: "The measurement was moved to the bin.", open: "Open the bin", bin: "deleted-measurements", restored: "The measurement was restored." },
+  { login: "appt.user" as const, item: "appointment", trashed: "The appointment was moved to the bin.", open: "View", bin: "deleted-appointments", restored: "The appointment was restored." },
+]) {
+  test(`${variant.login}: trash a result from the patient's result list (confirmed, naming the patient), restore it from the bin`, async ({ page }) => {
+    await logInAs(page, variant.login);
+    const { id, patientId } = await openRecentResult(page);
+    const p = await patientOf(page, patientId);
+    const before = await page.locator("li[id^='measurement-']").count();
+    await page.locator(`li#measurement-${id}`).getByRole("button", { name: "Move to bin" }).click();
+    // "Delete and move actions need confirmation" (both seeds §5): the dialog names whose result goes.
+    const dialog = page.getByRole("alertdialog", { name: `Move this ${variant.item} to the bin?` });
+    await expect(dialog.getByTestId("test-subject")).toContainText(`${p.name} · ${p.uniqueId}`);
+    await expectAccessible(page);
+    await dialog.getByRole("button", { name: "Move to bin" }).click();
+    const notice = page.locator(".toast", { hasText: variant.trashed });
+    await expect(notice).toBeVisible();
+    // The result leaves the list, and the page no longer shows it.
+    await expect(page.locator(`li#measurement-${id}`)).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`/patient/${patientId}/perimetry/all$`));
+    expect(await page.locator("li[id^='measurement-']").count()).toBeLessThan(before);
+
+    await notice.getByRole("button", { name: variant.open }).click();
+    await expect(page).toHaveURL(new RegExp(`/bin/${variant.bin}$`));
+    const row = page.getByRole("row").filter({ has: page.locator(`[data-patient-id="${patientId}"]`) });
+    await expect(row.first().getByTestId("patient-name")).toHaveText(`${p.name} · ${p.uniqueId}`);
+    await row.first().getByRole("button", { name: "Restore" }).click();
+    await expect(page.locator(".toast", { hasText: variant.restored })).toBeVisible();
+    await page.goto(`/patient/${patientId}/perimetry/all`);
+    await expect(page.locator(`li#measurement-${id}`)).toBeVisible();
+  });
+}
+
 test("a manager is offered only what the server allows on the users page (no Admin role, no admin or own account to change)", async ({ page }) => {
   await logInAs(page, "manager");
   await page.goto("/admin");

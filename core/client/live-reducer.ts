@@ -343,6 +343,9 @@ function examinationEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
   }
 }
 
+const dropAppointment = <L extends readonly Examination[]>(list: L, appointmentId: string): L =>
+  list.some((e) => e.appointmentId === appointmentId) ? (list.filter((e) => e.appointmentId !== appointmentId) as unknown as L) : list;
+
 function replaceAppointment(s: CacheSnapshot, a: Appointment): CacheSnapshot {
   let next = mapData(s, CacheKey.Appointments, (list) => replaceItem(list, a));
   next = mapData(next, CacheKey.TrashedAppointments, (list) => replaceItem(list, a));
@@ -357,7 +360,8 @@ function appointmentEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
       let next = mapData(s, CacheKey.Appointments, (list) => addItem(list, a));
       next = mapData(next, CacheKey.TrashedAppointments, (list) => removeItem(list, a.id));
       if (a.deviceSn !== null) next = patchLanes(next, "appointments", (queue, d) => (d.deviceSn === a.deviceSn ? addItem(queue, a) : queue));
-      return { snapshot: next, effects: [] };
+      // A restored appointment's taken examinations return to the patient's results (the event carries only the queue's part).
+      return { snapshot: next, effects: op === Op.Restore ? refetchIfCached(next, CacheKey.Examinations) : [] };
     }
     case Op.Update:
       return { snapshot: replaceAppointment(s, data as Appointment), effects: [] };
@@ -366,6 +370,9 @@ function appointmentEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
       const { id } = data as { id: string };
       let next = mapData(s, CacheKey.Appointments, (list) => removeItem(list, id));
       next = patchLanes(next, "appointments", (queue) => removeItem(queue, id));
+      // Its examinations go with it (the server lists no examination of a trashed appointment).
+      next = mapData(next, CacheKey.Examinations, (list) => dropAppointment(list, id));
+      next = mapData(next, CacheKey.AmslerGrid, (list) => dropAppointment(list, id));
       if (op === Op.Delete) return { snapshot: mapData(next, CacheKey.TrashedAppointments, (list) => removeItem(list, id)), effects: [] };
       return { snapshot: next, effects: refetchIfCached(next, CacheKey.TrashedAppointments) };
     }

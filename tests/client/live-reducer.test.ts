@@ -250,6 +250,17 @@ describe("examination and appointment events ('handled alike')", () => {
     expect(ids(data(deleted.snapshot, CacheKey.TrashedAppointments, {}))).toEqual([]);
   });
 
+  it("a trashed or deleted appointment takes its examinations out of the patient's results; a restore reads them again", () => {
+    for (const op of [Op.Trash, Op.Delete]) {
+      const out = reduce(base, ev(T.Appointment, op, { id: "a1" }));
+      expect(ids(data(out.snapshot, CacheKey.Examinations, { patientId: "p1" }))).toEqual([]);
+      expect(ids(data(out.snapshot, CacheKey.AmslerGrid, { patientId: "p1" }))).toEqual([]);
+    }
+    const other = reduce(base, ev(T.Appointment, Op.Trash, { id: "a7" }));
+    expect(data(other.snapshot, CacheKey.Examinations, { patientId: "p1" })).toBe(data(base, CacheKey.Examinations, { patientId: "p1" }));
+    expect(reduce(base, ev(T.Appointment, Op.Restore, appointment("a9"))).effects).toEqual([{ kind: "refetch", key: CacheKey.Examinations }]);
+  });
+
   it("reorder replaces the appointment with its new examination order", () => {
     const out = reduce(base, ev(T.Reorder, Op.Update, { ...a1, examinations: [...a1.examinations].reverse() }));
     expect(appointmentExams(out.snapshot)).toEqual(["e2", "e1"]);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import { Link, useParams, useSearchParams } from "react-router-dom";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { TestType } from "../../../core/model/enums.ts";
 import { useDateFormat } from "../../i18n/format.ts";
@@ -12,6 +12,7 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { groupByDay } from "./measurement-groups.ts";
 import { MeasurementSummary } from "./MeasurementSummary.tsx";
 import { NotesDialog } from "./NotesDialog.tsx";
+import { TrashResultDialog } from "./TrashResultDialog.tsx";
 import { PerimetryResults } from "../../results/PerimetryResults.tsx";
 import { perimetryTests, type PerimetryTest } from "../../results/result-model.ts";
 
@@ -43,6 +44,20 @@ export default function PerimetryPage() {
     [measurements.data, examinations.data],
   );
   const [notesFor, setNotesFor] = useState<PerimetryTest | null>(null);
+  const [trashing, setTrashing] = useState<PerimetryTest | null>(null);
+  const navigate = useNavigate();
+  // A measurement goes to the bin itself; an examination with the appointment it belongs to (the bin keeps appointments).
+  const trash = async (test: PerimetryTest) => {
+    setTrashing(null);
+    const appointmentId = test.source === "examination" ? examinations.data?.find((e) => e.id === test.id)?.appointmentId : null;
+    const done = test.source === "measurement"
+      ? await client.lifecycle("measurement", "trash", test.id)
+      : appointmentId ? await client.lifecycle("appointment", "trash", appointmentId) : await client.lifecycle("examination", "trash", test.id);
+    if (!done) return;
+    // The live event patches the lists; the acting tab does not wait for it, and leaves a result that is gone.
+    void client.refetch(test.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements);
+    if (test.id === perimetryId) navigate(`/patient/${patient.id}/perimetry/all`, { replace: true });
+  };
 
   // "?scrollToMeasurement=1 scrolls to the selected measurement" (accounts seed §2)
   useEffect(() => {
@@ -75,12 +90,14 @@ export default function PerimetryPage() {
                   {m.notes && <span className="muted" title={m.notes}>{t`Has notes`}</span>}
                   <button type="button" className="btn" onClick={() => setNotesFor(m)}>{t`Notes`}</button>
                   {m.id !== perimetryId && <Link className="btn" to={`/patient/${patient.id}/perimetry/${m.id}`}>{t`Select`}</Link>}
+                  <button type="button" className="btn btn-quiet-danger" onClick={() => setTrashing(m)}>{t`Move to bin`}</button>
                 </div>
               </li>
             ))}
           </ul>
         </div>
       ))}
+      {trashing && <TrashResultDialog test={trashing} onCancel={() => setTrashing(null)} onConfirm={() => void trash(trashing)} />}
       {notesFor && (
         <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)}
           onSaved={() => void client.refetch(notesFor.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements)} />
