@@ -109,3 +109,27 @@ export async function overlappingCanvasText(page: Page): Promise<Clipped[]> {
     return out;
   });
 }
+
+/**
+ * The printout's header (print media): every text inside the header's box, which cuts what leaves it (A4, the header
+ * is 20 % of the page). Call with the print layout mounted and `page.emulateMedia({ media: "print" })`.
+ */
+export async function clippedPrintHeader(page: Page): Promise<Clipped[]> {
+  return page.evaluate(() => {
+    const header = document.querySelector(".print-header");
+    if (!header) return [{ where: "print-header", text: "", why: "no print layout" }];
+    const h = header.getBoundingClientRect();
+    const out: Array<{ where: string; text: string; why: string }> = [];
+    for (const el of header.querySelectorAll("*")) {
+      const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent ?? "").join("").trim();
+      if (!text) continue;
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const t = range.getBoundingClientRect();
+      if (t.width === 0 && t.height === 0) continue; // not shown on paper (display: none)
+      if (t.right > h.right + 1 || t.bottom > h.bottom + 1 || t.left < h.left - 1)
+        out.push({ where: `${el.tagName.toLowerCase()}.${String(el.className)}`, text, why: `text at x ${Math.round(t.left)}..${Math.round(t.right)}, y ..${Math.round(t.bottom)} outside the header (${Math.round(h.right)}, ${Math.round(h.bottom)})` });
+    }
+    return out;
+  });
+}

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { Languages } from "../core/model/enums.ts";
-import { clippedCanvasText, clippedHtml, overlappingCanvasText, recordCanvasText } from "./clipping.ts";
+import { clippedCanvasText, clippedHtml, clippedPrintHeader, overlappingCanvasText, recordCanvasText } from "./clipping.ts";
 import { laneOf, pageApi, password, screenshot, serverLanes } from "./support.ts";
 
 // Every language readable (issue 21: "Technician cards cut their values off in seven languages"; "plot titles on the
@@ -62,8 +62,10 @@ test("appointment variant cards and side panel: nothing clipped in any of the te
   expect(problems).toEqual({});
 });
 
-test("result page plots: no title, legend or label cut off in any of the ten languages", async ({ page }) => {
+test("result page plots, its bin confirmation and its printout's header: nothing cut off in any of the ten languages", async ({ page }) => {
   await recordCanvasText(page);
+  // The print button prints after 2 s; the journey measures the layout instead of opening the print dialog.
+  await page.addInitScript(() => { window.print = () => {}; });
   await logInAs(page, "user");
   const patients = await pageApi<{ entries: Array<{ id: string }> }>(page, "POST", "patient/search", { filter: { name: "", birthdate: null }, page: 0, quantity: 50 });
   let target: { patientId: string; id: string } | undefined;
@@ -79,6 +81,17 @@ test("result page plots: no title, legend or label cut off in any of the ten lan
     await page.waitForTimeout(500);
     const found = [...await overlappingCanvasText(page), ...await clippedCanvasText(page), ...await clippedHtml(page)];
     if (language === "de" || language === "bp") await screenshot(page, `result-${language}`);
+    // The result list's bin confirmation (issue 21 §3).
+    await page.locator(`li#measurement-${target!.id}`).getByRole("button").last().click();
+    await expect(page.getByRole("alertdialog")).toBeVisible();
+    found.push(...await clippedHtml(page, '[role="alertdialog"]'));
+    await page.keyboard.press("Escape");
+    // The printout's header tables on A4 (the German test parameters once pushed the last table off the page).
+    await page.getByTestId("print-button").click();
+    await expect(page.getByTestId("print-page")).toBeAttached();
+    await page.emulateMedia({ media: "print" });
+    found.push(...await clippedPrintHeader(page));
+    await page.emulateMedia({ media: "screen" });
     if (found.length > 0) problems[language] = found;
   }
   expect(problems).toEqual({});
