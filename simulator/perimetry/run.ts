@@ -2,7 +2,7 @@ import type { Clock, TimerId } from "../../core/ports.ts";
 import type { PerimetryOutcome, PerimetryTest, StepOutcome } from "./engine.ts";
 
 // Drive a test on a Clock: one presentation per stimulus cycle, each cycle lasting cycleMs / speed of clock time.
-// On a VirtualClock a whole test runs in moments and clock.now() reads its duration; on a real clock, speed 1 takes as
+// On a virtual clock (adapters/clock) a whole test runs in moments and clock.now() reads its duration; on a real clock, speed 1 takes as
 // long as the device would and speed 10 a tenth of it (demos). The speed may be a getter: it is read as each cycle is
 // scheduled, so a change applies from the next cycle on (the cycle already under way ends at the pace it began with).
 

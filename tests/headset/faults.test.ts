@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FaultKind } from "../../simulator/headset/fault-schedule.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { NO_FAULTS } from "../../simulator/headset/faults.ts";
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 // Random faults (issue #5 part 4: disconnect and reconnect, dropped messages, clicker disconnected, battery empty, the
@@ -11,7 +11,7 @@ import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 describe("random faults", () => {
   it("a headset under heavy random faults keeps working and delivers every result once the faults stop", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     const config = testConfig({ strategy: 2, sorsStage: 10, audioGuide: false, trackGaze: false, stimuliUpdate: 1000 });
     server.queue = Array.from({ length: 6 }, (_, i) => ({ kind: "measurement" as const, measurementId: `q${i}`, config }));

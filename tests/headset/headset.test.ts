@@ -3,11 +3,11 @@ import { DeviceStatus } from "../../core/model/enums.ts";
 import { isCommandAllowed } from "../../core/device/status.ts";
 import { PROTOCOL_VERSION } from "../../core/device/protocol.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 const setup = (o: { speed?: number; battery?: { vr?: number; clicker?: number; vrCharging?: boolean } } = {}) => {
-  const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
+  const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
   const server = new FakeServer(clock);
   const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: o.speed ?? 100, seed: 1, battery: o.battery ?? { vr: 90, clicker: 80 } });
   return { clock, server, headset };
@@ -30,11 +30,11 @@ describe("virtual headset: connection", () => {
     expect(beats.at(-1)).toMatchObject({ battery: { vr: expect.any(Number), clicker: expect.any(Number), vrCharging: false } });
     headset.stop();
     clock.advance(100);
-    expect(clock.pending).toBe(0);
+    expect(clock.pending()).toBe(0);
   });
 
   it("enrols with a pairing code: the first hello carries the code, every later one the credential the server gave", () => {
-    const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
+    const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
     const server = new FakeServer(clock);
     const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-P", pairingCode: "ABCDE-FGHJK", clock, connector: server.connector, speed: 100, seed: 1 });
     const got: string[] = [];
@@ -301,7 +301,7 @@ describe("virtual headset: errors", () => {
   });
 
   it("an exception in a timer is contained by default: logged, the test dropped, the headset still beats", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     const lines: string[] = [];
     const headset = new VirtualHeadset({ credential: "isd1.test", deviceSn: "VR-E", clock, connector: server.connector, speed: 100, seed: 2, log: (l) => lines.push(l) });

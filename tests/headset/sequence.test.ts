@@ -4,7 +4,7 @@ import { batteryLed } from "../../core/device/battery.ts";
 import { estimatedDurationSeconds } from "../../core/rules/duration.ts";
 import { ConnectionStatus, DeviceStatus, Pattern, StimuliUpdate, Strategy, type SorsLocations } from "../../core/model/enums.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 const S = DeviceStatus;
@@ -24,7 +24,7 @@ describe("a whole headset run against the seeds' duration estimate", () => {
       const runs = 4;
       let total = 0;
       for (let r = 0; r < runs; r++) {
-        const clock = new VirtualClock(0);
+        const clock = createVirtualClock(0);
         const server = new FakeServer(clock);
         server.queue = [{ kind: "measurement", measurementId: `m${r}`, config: testConfig({ ...c, stimuliUpdate: StimuliUpdate.Ms2000 }) }];
         const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-T", clock, connector: server.connector, speed: 1, seed: `duration/${r}`, profile: "healthy", battery: { vr: 100, vrCharging: true } });
@@ -59,7 +59,7 @@ describe("connection as the server's rules see it", () => {
   };
 
   it("'No heartbeat for 4 s marks it disconnected': a working headset never trips it, even while testing and streaming", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     const state = track(server);
     server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig() }];
@@ -76,7 +76,7 @@ describe("connection as the server's rules see it", () => {
   });
 
   it("a silent network loss (no close on either side) marks it disconnected within 4 s; it is connected again once frames flow", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     const state = track(server);
     const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-D", clock, connector: server.connector, speed: 1, seed: 4 });
@@ -96,7 +96,7 @@ describe("connection as the server's rules see it", () => {
 
 describe("battery", () => {
   it("drains while testing; on the dock it charges ('yellow while charging below 98%'), leaves it full ('green when full')", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     const busy = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-B", clock, connector: server.connector, speed: 1, seed: 8, battery: { vr: 80 } });
     const docked = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-K", clock, connector: server.connector, speed: 1, seed: 9, battery: { vr: 60, vrCharging: true } });

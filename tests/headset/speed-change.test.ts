@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { QueueItem } from "../../core/device/protocol.ts";
 import { DeviceStatus } from "../../core/model/enums.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 // VirtualHeadset.setSpeed in the middle of a test (issue #10: `isopter simulate speed` applies at once). Two headsets of
@@ -20,7 +20,7 @@ const acuity: QueueItem[] = [
 
 /** Runs the queue's first item at speed 1; once `progressed` progress messages have come, sets the speed to `to`. */
 const scenario = (queue: QueueItem[], progressed: number, to: number | null) => {
-  const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
+  const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
   const server = new FakeServer(clock);
   const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: 1, seed: 1, battery: { vr: 90, clicker: 80 } });
   const uploads: number[] = [];
@@ -92,7 +92,7 @@ describe("virtual headset: speed changed in the middle of a test", () => {
   });
 
   it("the step under way keeps the device time it had left: half a 120 s tutorial at speed 1, then 6 s at speed 10", () => {
-    const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
+    const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
     const server = new FakeServer(clock);
     const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: 1, seed: 1 });
     server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig({ tutorial: true }) }];
@@ -115,7 +115,7 @@ describe("virtual headset: speed changed in the middle of a test", () => {
   });
 
   it("an Amsler examination's one 40 s step, half over at speed 1, ends 2 s after a change to 10", () => {
-    const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
+    const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
     const server = new FakeServer(clock);
     const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: 1, seed: 1 });
     let resultAt: number | null = null;
@@ -147,7 +147,7 @@ describe("virtual headset: speed changed in the middle of a test", () => {
   });
 
   it("setSpeed refuses a speed that is not above 0, naming it, and keeps the old one", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: new FakeServer(clock).connector, speed: 3 });
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
       expect(() => headset.setSpeed(bad)).toThrow(`VirtualHeadset.setSpeed: speed must be a finite number above 0 (device time per clock time), got ${bad}`);
@@ -155,7 +155,7 @@ describe("virtual headset: speed changed in the middle of a test", () => {
   });
 
   it("the battery drains at the new speed from the next tick", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: new FakeServer(clock).connector, speed: 1, battery: { vr: 90, clicker: 80 } });
     headset.start();
     clock.advance(60_000);

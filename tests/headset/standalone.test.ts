@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { DeviceStatus } from "../../core/model/enums.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 
 // "The device repeats one chosen measurement until switched off and uploads results when back on the network."
@@ -15,7 +15,7 @@ const config = testConfig({ strategy: 2, sorsStage: 10, audioGuide: false, track
 type Outage = { at: number; length: number; side: "server" | "headset" };
 
 const runSchedule = (outages: Array<Outage>, lostAcks: number, dropRate: number) => {
-  const clock = new VirtualClock(0);
+  const clock = createVirtualClock(0);
   const server = new FakeServer(clock);
   server.dropToHeadset = lostAcks;
   const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test",
@@ -84,7 +84,7 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
   });
 
   it("runs while offline: results made with no network at all arrive after reconnecting", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-SB", clock, connector: server.connector, speed: SPEED, seed: 6, battery: { vr: 100, vrCharging: true } });
     server.standalone = { standaloneId: "sa-2", config };
@@ -106,7 +106,7 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
   // sends the setting right after the welcome, but only after reading it from its database. A repetition must not
   // start in between on the setting the headset had before.
   it("switched off while offline: after reconnecting it starts no further repetition, not even before the setting arrives", () => {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     server.settingsDelayMs = 10_000; // far longer than a gap between repetitions (30 s / SPEED)
     const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-SC", clock, connector: server.connector, speed: SPEED, seed: 7, battery: { vr: 100, vrCharging: true } });

@@ -1,4 +1,4 @@
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock, type VirtualClock } from "../../adapters/clock/virtual-clock.ts";
 
 // Simulated time for headsets that talk to the real server in-process. The headsets run on a VirtualClock; the server,
 // its database and the sockets run on real time. Time moves only inside `run`, in small steps with a real pause between
@@ -20,7 +20,7 @@ export class TimePump {
   readonly clock: VirtualClock;
 
   constructor(start = Date.now()) {
-    this.clock = new VirtualClock(start);
+    this.clock = createVirtualClock(start);
   }
 
   /** Let simulated time run until `done` holds; fail after `withinMs` of simulated time. */

@@ -5,7 +5,7 @@ import { durationBaseTimes, estimatedDurationSeconds } from "../../core/rules/du
 import { type PerimetryTestSpec, createPerimetryTest } from "../../simulator/perimetry/engine.ts";
 import { specFor } from "../../simulator/perimetry/evaluate.ts";
 import { runOnClock } from "../../simulator/perimetry/run.ts";
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 
 // "Estimated duration in seconds = base time for pattern and strategy divided by (2000 divided by stimuli update, adaptive
 // counting as 2000), rounded, plus 85 with audio guide, 50 with gaze tracking, 120 with tutorial." (scheduling seed §9)
@@ -24,7 +24,7 @@ const combos: Array<{ pattern: Pattern; strategy: Strategy; sors: SorsLocations 
 const meanSecondsOnClock = (spec: PerimetryTestSpec, runs: number): number => {
   let total = 0;
   for (let r = 0; r < runs; r++) {
-    const clock = new VirtualClock(0);
+    const clock = createVirtualClock(0);
     const test = createPerimetryTest({ spec, profile: "healthy", seed: `2026/healthy/${r}` });
     let finished = false;
     runOnClock(test, clock, { speed: 1, onDone: () => (finished = true) });

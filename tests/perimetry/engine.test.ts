@@ -7,7 +7,7 @@ import { type StepOutcome, createPerimetryTest, runToEnd } from "../../simulator
 import { specFor } from "../../simulator/perimetry/evaluate.ts";
 import { toMeasurementResult } from "../../simulator/perimetry/result.ts";
 import { runOnClock } from "../../simulator/perimetry/run.ts";
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 
 const spec = specFor(Pattern.P24_2, Strategy.Normal);
 
@@ -102,7 +102,7 @@ describe("perimetry engine: step API", () => {
 describe("driving a test on a clock", () => {
   it("on a virtual clock the whole test runs at once and the clock reads its duration; speed divides it", () => {
     for (const speed of [1, 10]) {
-      const clock = new VirtualClock();
+      const clock = createVirtualClock();
       const test = createPerimetryTest({ spec, profile: "healthy", seed: 11 });
       let done = false;
       runOnClock(test, clock, { speed, onDone: () => (done = true) });
@@ -113,7 +113,7 @@ describe("driving a test on a clock", () => {
   });
 
   it("pause holds the test; resume carries on; stop ends it without a result", () => {
-    const clock = new VirtualClock();
+    const clock = createVirtualClock();
     const test = createPerimetryTest({ spec, profile: "healthy", seed: 12 });
     let steps = 0;
     let done = false;

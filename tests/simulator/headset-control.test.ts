@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { headsetControl } from "../../simulator/control/headset-control.ts";
 import { NO_FAULTS } from "../../simulator/headset/index.ts";
-import { VirtualClock } from "../../simulator/perimetry/virtual-clock.ts";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 import { FakeServer, testConfig } from "../headset/fake-server.ts";
 
 // The simulator's headset control (what /api/dev/simulator/* and `isopter simulate speed|profile` call) on a virtual
@@ -9,7 +9,7 @@ import { FakeServer, testConfig } from "../headset/fake-server.ts";
 // patient profile of a busy headset still waits for the end of its test, and then restarts it with the current speed.
 
 const setup = () => {
-  const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00Z"));
+  const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
   const server = new FakeServer(clock);
   const control = headsetControl({ speed: 1, clock, connector: server.connector, faults: NO_FAULTS, log: () => undefined });
   const uploads: number[] = [];
