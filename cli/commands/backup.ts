@@ -1,16 +1,16 @@
 import { spawn } from "node:child_process";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
+import { projectRoot as findProjectRoot } from "../project-root.ts";
 
 // isopter backup --out FILE / isopter restore FILE: the whole clinic database (PGlite in DATA_DIR, or PostgreSQL at
 // DATABASE_URL, as `npm start` would use) to one file with its schema version and a checksum, and back into an empty
 // database with a consistency check. The work runs in simulator/server/backup/main.ts as a child process: the CLI never
 // imports the server (architecture rule). PGlite's data directory belongs to one process: stop the server first.
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const projectRoot = findProjectRoot();
 const BACKUP_ENTRY = join(projectRoot, "simulator/server/backup/main.ts");
 
 interface StorageOptions {

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { defineCommand, nonNegativeNumberOption, positiveIntOption, sharedOptions } from "../command.ts";
 import { CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
+import { projectRoot as findProjectRoot } from "../project-root.ts";
 import { checkServerUrl } from "../profiles/profile-store.ts";
 import { resolveTarget } from "../session.ts";
 import { logIn } from "./login.ts";
@@ -14,7 +14,7 @@ import { registerSimulateControl } from "./simulate-control.ts";
 // isopter simulate: the clinic server and N virtual headsets in a child process (`simulator/start.ts`, what `npm start`
 // runs). The CLI never imports the simulator (architecture rule): it starts it and talks to it over the network.
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const projectRoot = findProjectRoot();
 export const SIMULATOR_ENTRY = join(projectRoot, "simulator/start.ts");
 
 interface SimulateOptions {

@@ -65,7 +65,7 @@ describe("other exit codes", () => {
     }
   });
 
-  it("the launcher cli/bin.mjs runs the CLI through tsx and keeps the exit codes", async () => {
+  it("the launcher cli/bin.mjs runs the CLI (bundled) and keeps the exit codes", async () => {
     const [help, bad] = await Promise.all([isopterProcess(["--help"]), isopterProcess(["analyse", "--bogus"])]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: isopter");

@@ -29,7 +29,7 @@ export async function isopter(args: readonly string[], options: { env?: Record<s
   return { code, stdout: out, stderr: err };
 }
 
-/** The real thing: node cli/bin.mjs ARGS (tsx loader and all). */
+/** The real thing: node cli/bin.mjs ARGS (the bundle, built when a source changed). */
 export function isopterProcess(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
   return spawnRun(process.execPath, [join(projectRoot, "cli/bin.mjs"), ...args], env);
 }
