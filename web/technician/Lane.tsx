@@ -6,6 +6,8 @@ import { useSetAtom } from "jotai";
 import type { DeviceView } from "../../core/client/device-view.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
 import { measurementFormAtom } from "../state/technician.ts";
+import { useClient } from "../state/client.ts";
+import { useDeviceView } from "./frame-snapshot.ts";
 import { LaneHeader } from "./LaneHeader.tsx";
 import { LivePanel, type LiveTest } from "./LivePanel.tsx";
 import type { Appointment } from "../../core/model/appointment.ts";
@@ -21,6 +23,15 @@ export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
 
 /** Where a dragged card would land in this lane (a bar before that index), and whether the drop would be refused. */
 export interface LandingMark { readonly deviceId: string; readonly index: number; readonly refused: boolean }
+
+/**
+ * One device's lane, following that device alone: it reads its view from the client once per animation frame and
+ * renders only when what it shows changed (sameView), so other headsets' live events and heartbeats skip it.
+ */
+function LaneOfDevice({ deviceSn, ...props }: Omit<LaneProps, "view"> & { deviceSn: string }) {
+  const view = useDeviceView(useClient(), deviceSn);
+  return view ? <LaneView view={view} {...props} /> : null;
+}
 
 /** One device: its header, its queue of measurement cards (leftmost runs next) and the live panel while a test runs. */
 function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, appointments = null, pending = false, watch }: {
@@ -132,12 +143,11 @@ function LandingBar({ refused }: { refused: boolean }) {
 
 type LaneProps = Parameters<typeof LaneView>[0];
 
-/** Lanes re-render only when their own device, live state or marks change (heartbeats of other headsets skip them). */
-export const Lane = memo(LaneView, (a: LaneProps, b: LaneProps) =>
-  a.view.device === b.view.device && a.view.status === b.view.status && a.view.connection === b.view.connection &&
-  a.view.liveProgress === b.view.liveProgress && a.view.gazeCalibration === b.view.gazeCalibration && a.view.runningId === b.view.runningId && a.pinned === b.pinned &&
+/** A lane re-renders on its own device's changes (LaneOfDevice) and when the list hands it other marks. */
+export const Lane = memo(LaneOfDevice, (a, b) =>
+  a.deviceSn === b.deviceSn && a.pinned === b.pinned &&
   a.flashing === b.flashing && a.pending === b.pending && a.over === b.over && a.blinkingId === b.blinkingId && a.landing === b.landing &&
-  a.appointments?.selectedId === b.appointments?.selectedId &&
+  a.watch === b.watch && a.appointments?.selectedId === b.appointments?.selectedId && a.appointments?.open === b.appointments?.open &&
   // core/client mutates its wiggle set in place: compare what it holds.
   [...(a.appointments?.wiggling ?? [])].join() === [...(b.appointments?.wiggling ?? [])].join() &&
   (a.appointments === null || a.appointments === undefined) === (b.appointments === null || b.appointments === undefined));

@@ -9,8 +9,9 @@ import { appointmentLane, measurementLane } from "../../core/client/device-view.
 import type { Device } from "../../core/model/device.ts";
 import { planDrop, type Drop } from "../../core/scheduling/drop-plan.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
-import { useClientTopics } from "../state/devices.ts";
+import type { Client } from "../../core/client/client.ts";
 import { useClient } from "../state/client.ts";
+import { useFrameSnapshot } from "./frame-snapshot.ts";
 import { Lane, type LandingMark } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
@@ -187,35 +188,51 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
   );
 });
 
-/** The lanes themselves, the dragged card's overlay and the appointment panel: these follow the devices. */
+/**
+ * What the lane list shows itself: which lanes, in which order, pinned, flashing, wiggling. A lane's own content is
+ * read by the lane (Lane.tsx), so a streaming headset re-renders its lane and not this list.
+ */
+interface ListShape {
+  readonly key: string;
+  readonly lanes: ReadonlyArray<{ readonly id: string; readonly sn: string }>;
+}
+const listShape = (client: Client): ListShape => {
+  const lanes = client.devices().map((v) => ({ id: v.device.id, sn: v.device.deviceSn }));
+  const key = [client.variant, lanes.map((l) => l.id).join(), client.pinned.join(), [...client.flashingLanes].join(), [...client.wigglingAppointments].join()].join("|");
+  return { key, lanes };
+};
+const sameShape = (a: ListShape, b: ListShape) => a.key === b.key;
+
+/** The lanes themselves, the dragged card's overlay and the appointment panel. */
 function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedId, select }: {
   blinkingId: string | null; revealSn: string | null; activeId: string | null; overLane: string | null; landing: LandingMark | null;
   selectedId: string | null; select: (id: string | null) => void;
 }) {
-  const client = useClientTopics();
-  const views = client.devices();
+  const client = useClient();
+  const { lanes } = useFrameSnapshot(client, () => listShape(client), sameShape);
   const pins = client.pinned;
   // The appointment variant queues whole appointments; the measurement variant queues measurements.
   const byAppointment = client.variant === "appointments";
-  const revealId = revealSn ? views.find((v) => v.device.deviceSn === revealSn)?.device.id ?? null : null;
-  const rendering = useLaneRendering(views.length, revealId);
+  const revealId = revealSn ? lanes.find((l) => l.sn === revealSn)?.id ?? null : null;
+  const rendering = useLaneRendering(lanes.length, revealId);
 
+  // The dragged card as it was picked up (its lane re-renders this list through activeId).
+  const views = activeId ? client.devices() : [];
   const activeView = activeId ? views.find((v) => (byAppointment ? v.device.appointments ?? [] : v.device.perimetries).some((m) => m.id === activeId)) : undefined;
   const activeIndex = activeView ? activeView.device.perimetries.findIndex((m) => m.id === activeId) : -1;
   const activeCard = byAppointment || !activeView ? undefined : activeView.device.perimetries[activeIndex];
   const nextCard = activeView?.device.perimetries[activeIndex + 1];
-  const selectedAppointment = selectedId ? views.flatMap((v) => v.device.appointments ?? []).find((a) => a.id === selectedId) : undefined;
   const open = useCallback((id: string) => select(id), [select]);
+  const appointments = byAppointment ? { wiggling: client.wigglingAppointments, selectedId, open } : null;
 
   return (
     <>
       <div className="lanes">
-        {views.map((view, i) => (
-          <Lane key={view.device.id} view={view} pending={!rendering.full(i, view.device.id)} watch={rendering.watch(view.device.id)}
-            pinned={pins.includes(view.device.deviceSn)} flashing={client.flashingLanes.has(view.device.id)}
-            over={overLane === view.device.id && activeView?.device.id !== view.device.id} blinkingId={blinkingId}
-            landing={landing?.deviceId === view.device.id ? landing : null}
-            appointments={byAppointment ? { wiggling: client.wigglingAppointments, selectedId, open } : null} />
+        {lanes.map(({ id, sn }, i) => (
+          <Lane key={id} deviceSn={sn} pending={!rendering.full(i, id)} watch={rendering.watch(id)}
+            pinned={pins.includes(sn)} flashing={client.flashingLanes.has(id)}
+            over={overLane === id && activeView?.device.id !== id} blinkingId={blinkingId}
+            landing={landing?.deviceId === id ? landing : null} appointments={appointments} />
         ))}
       </div>
       <DragOverlay dropAnimation={null}>
@@ -225,8 +242,15 @@ function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedI
             linkedToNext={nextCard !== undefined && areLinked(activeCard, nextCard)} />
         ) : null}
       </DragOverlay>
-      {byAppointment && selectedAppointment && <AppointmentPanel appointment={selectedAppointment} onClose={() => select(null)}
-        running={views.some((v) => v.runningId === selectedAppointment.id)} />}
+      {byAppointment && selectedId && <SelectedAppointment id={selectedId} onClose={() => select(null)} />}
     </>
   );
+}
+
+/** The open appointment's panel, following that appointment (and whether it runs) as the client changes. */
+function SelectedAppointment({ id, onClose }: { id: string; onClose: () => void }) {
+  const client = useClient();
+  const appointment = useFrameSnapshot(client, () => client.devices().flatMap((v) => v.device.appointments ?? []).find((a) => a.id === id));
+  const running = useFrameSnapshot(client, () => client.devices().some((v) => v.runningId === id));
+  return appointment ? <AppointmentPanel appointment={appointment} onClose={onClose} running={running} /> : null;
 }

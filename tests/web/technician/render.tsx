@@ -14,9 +14,12 @@ import { bindClient } from "../../../web/state/client.ts";
 import { Root } from "../../../web/shell/Root.tsx";
 import TechnicianPage from "../../../web/pages/technician/TechnicianPage.tsx";
 import { tokenFor } from "../render-app.tsx";
+import { flushFramesNow } from "../../../web/technician/frame-snapshot.ts";
 
 export interface FakeSocket extends Socket {
   emit(message: LiveMessage): void;
+  /** Messages that arrive within one animation frame. */
+  emitInOneFrame(messages: readonly LiveMessage[]): void;
   setState(state: SocketState): void;
 }
 
@@ -31,7 +34,12 @@ export function fakeSocket(): FakeSocket {
     subscribe(l) { listeners.add(l); return () => void listeners.delete(l); },
     onState(l) { stateListeners.add(l); return () => void stateListeners.delete(l); },
     close() { socket.setState(SocketState.Closed); },
-    emit(m) { for (const l of [...listeners]) l(m); },
+    // The technician view applies live events once per animation frame (frame-snapshot.ts): the frame comes at once here.
+    emit(m) { socket.emitInOneFrame([m]); },
+    emitInOneFrame(messages) {
+      for (const m of messages) for (const l of [...listeners]) l(m);
+      flushFramesNow();
+    },
     setState(s) { state = s; for (const l of [...stateListeners]) l(s); },
   };
   return socket;
