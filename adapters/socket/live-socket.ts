@@ -1,12 +1,13 @@
 import { Result } from "effect";
-import { decodeJson, type DecodeError } from "../../core/model/decode.ts";
-import { LiveMessageSchema, type LiveMessage } from "../../core/model/live.ts";
+import { parseJson, type DecodeError } from "../../core/model/decode.ts";
+import { decodeLiveMessage, type LiveMessage } from "../../core/model/live.ts";
 import { SocketState } from "../../core/model/enums.ts";
 import { StorageKeys, type Clock, type Socket, type Storage } from "../../core/ports.ts";
 
 // The live socket (scheduling seed §7 "Live socket", accounts seed §7 "Websocket"): "On open the client sends a
 // logged-in event with the access token and message, plus a ping; a heartbeat ping is sent every 15 s; reconnect every
-// 1 s", "up to 9999 attempts". Incoming frames are decoded once, here, with the live message schema.
+// 1 s", "up to 9999 attempts". Incoming frames are decoded once, here: an event by its type and operation
+// (core/model/live.ts), so the client gets it typed.
 
 /** "heartbeat 15 s" (scheduling seed §9). */
 export const PING_INTERVAL_MS = 15_000;
@@ -36,7 +37,8 @@ export interface LiveSocketOptions {
   readonly pingIntervalMs?: number;
   readonly reconnectIntervalMs?: number;
   readonly reconnectAttempts?: number;
-  /** A frame that is not a live message: dropped, and reported here. */
+  /** A frame that is not a live message (or an event whose data does not fit its type and operation): dropped, and
+   * reported here with the field at fault. */
   readonly onInvalidMessage?: (error: DecodeError, text: string) => void;
 }
 
@@ -104,7 +106,7 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
     socket.onmessage = (event) => {
       if (ws !== socket) return;
       const text = frameText(event.data);
-      const decoded = decodeJson(LiveMessageSchema, text);
+      const decoded = Result.flatMap(parseJson(text), decodeLiveMessage);
       if (Result.isFailure(decoded)) return options.onInvalidMessage?.(decoded.failure, text);
       const message = decoded.success;
       if ("accessToken" in message && message.type !== "logged_in" && message.accessToken)

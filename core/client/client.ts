@@ -176,8 +176,6 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
         return tracker.connection(effect.deviceSn, effect.connection);
       case "progress":
         return tracker.progress(effect.deviceSn, effect.progress);
-      case "invalid-event":
-        return events.emit("invalidEvent", effect.message);
       case "clicker-disconnected":
         return events.emit("clickerDisconnected", effect.stopped);
     }

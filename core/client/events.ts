@@ -10,8 +10,6 @@ export type ClientEvents = {
   notice: Notice;
   /** Where the app should go: home (a viewed patient was trashed), login (the session ended). */
   navigate: { readonly to: "home" | "login" };
-  /** A live event whose data did not decode (dropped). */
-  invalidEvent: string;
   /** A headset's clicker dropped out and it stopped the test (scheduling §8 "Clicker disconnected | test stopped
    * message"): {deviceSn, perimetryId, appointmentId, examinationId} of the stopped test. Emitted before the device's
    * status turns stopped. */

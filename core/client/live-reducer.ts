@@ -1,11 +1,9 @@
-import { Result } from "effect";
 import { LiveEventType as T, LiveOperation as Op, TestType, type ConnectionStatus, type DeviceStatus } from "../model/enums.ts";
-import type { LiveEvent } from "../model/live.ts";
-import { decodeLiveEventData, type ClickerDisconnectedData, type ConnectionData, type DeviceChangeData, type ProgressData } from "../model/live-data.ts";
+import type { LiveEvent, LiveEventOf } from "../model/live.ts";
+import type { ClickerDisconnectedData, DeviceChangeData, LaneMoveData } from "../model/live-data.ts";
 import type { Appointment } from "../model/appointment.ts";
 import type { Device } from "../model/device.ts";
 import type { Examination } from "../model/examination.ts";
-import type { Measurement } from "../model/measurement.ts";
 import type { Patient } from "../model/patient.ts";
 import type { RunningTest } from "../model/running-test.ts";
 import type { Notice, NoticeAction } from "../scheduling/notice.ts";
@@ -15,7 +13,8 @@ import { addItem, removeItem, replaceItem } from "./list-ops.ts";
 
 // The live-event reducer (scheduling seed §4 "Live events", accounts seed §4 "Real-time events"): a pure function from
 // the cache snapshot and one event to the next snapshot plus the effects the client carries out (refetch, notice,
-// navigation, device tracking). Event data is decoded here by type and operation, once.
+// navigation, device tracking). Events come decoded by their type and operation (core/model/live.ts), so each
+// operation's data is typed here.
 
 export type LiveEffect =
   | { readonly kind: "refetch"; readonly key: CacheKey }
@@ -24,8 +23,7 @@ export type LiveEffect =
   | { readonly kind: "device-status"; readonly deviceSn: string; readonly status: DeviceStatus }
   | { readonly kind: "connection"; readonly deviceSn: string; readonly connection: ConnectionStatus }
   | { readonly kind: "progress"; readonly deviceSn: string; readonly progress: RunningTest }
-  | { readonly kind: "clicker-disconnected"; readonly stopped: ClickerDisconnectedData }
-  | { readonly kind: "invalid-event"; readonly message: string };
+  | { readonly kind: "clicker-disconnected"; readonly stopped: ClickerDisconnectedData };
 
 export interface LiveContext {
   /** The patient whose pages are open, if any ("A trashed patient being viewed sends the user home"). */
@@ -78,40 +76,38 @@ export function testResultRoute(patientId: string, testType: TestType, testId: s
 }
 
 export function reduceLiveEvent(snapshot: CacheSnapshot, event: LiveEvent, context: LiveContext): LiveOutcome {
-  const decoded = decodeLiveEventData(event);
-  if (decoded === undefined) return { snapshot, effects: [] };
-  if (Result.isFailure(decoded))
-    return { snapshot, effects: [{ kind: "invalid-event", message: `${event.type}/${event.operation}: ${decoded.failure.message}` }] };
-  const data = decoded.success;
-  const op = event.operation;
-
-  // Progress carries the running test whatever the event type.
-  if (op === Op.MeasurementProgress || op === Op.ExaminationProgress) {
-    const { deviceSn, ...progress } = data as ProgressData;
-    return { snapshot, effects: [{ kind: "progress", deviceSn, progress }] };
+  switch (event.operation) {
+    // Progress carries the running test whatever the event type.
+    case Op.MeasurementProgress:
+    case Op.ExaminationProgress: {
+      const { deviceSn, ...progress } = event.data;
+      return { snapshot, effects: [{ kind: "progress", deviceSn, progress }] };
+    }
+    // "Clicker disconnected | test stopped message" (§8): the view says so; the status stopped comes as its own event.
+    case Op.ClickerDisconnected:
+      return { snapshot, effects: [{ kind: "clicker-disconnected", stopped: event.data }] };
+    // "Device transfer in or out refetches devices."
+    case Op.DeviceTransferIn:
+    case Op.DeviceTransferOut:
+      return { snapshot, effects: [{ kind: "refetch", key: CacheKey.Devices }] };
   }
-  // "Clicker disconnected | test stopped message" (§8): the view says so; the status stopped comes as its own event.
-  if (op === Op.ClickerDisconnected) return { snapshot, effects: [{ kind: "clicker-disconnected", stopped: data as ClickerDisconnectedData }] };
-  // "Device transfer in or out refetches devices."
-  if (op === Op.DeviceTransferIn || op === Op.DeviceTransferOut) return { snapshot, effects: [{ kind: "refetch", key: CacheKey.Devices }] };
-
   switch (event.type) {
     case T.Device:
-      return deviceEvent(snapshot, op, data);
+      return deviceEvent(snapshot, event);
     case T.Patient:
-      return patientEvent(snapshot, op, data, context);
+      return patientEvent(snapshot, event, context);
     case T.Measurement:
-      return measurementEvent(snapshot, op, data);
+      return measurementEvent(snapshot, event);
     case T.Examination:
-      return examinationEvent(snapshot, op, data);
+      return examinationEvent(snapshot, event);
     case T.Appointment:
-      return appointmentEvent(snapshot, op, data);
+      return appointmentEvent(snapshot, event);
     case T.Reorder:
-      return { snapshot: replaceAppointment(snapshot, data as Appointment), effects: [] };
+      return { snapshot: replaceAppointment(snapshot, event.data), effects: [] };
     case T.DragAndDrop:
-      return dragAndDropEvent(snapshot, data as { from: { deviceId: string; revision: number }; to: { deviceId: string; revision: number } });
+      return dragAndDropEvent(snapshot, event.data);
     case T.Connection: {
-      const { deviceSn, connection } = data as ConnectionData;
+      const { deviceSn, connection } = event.data;
       return {
         snapshot: patchDevice(snapshot, deviceSn, (d) => (d.connection === connection ? d : { ...d, connection })),
         effects: [{ kind: "connection", deviceSn, connection }],
@@ -119,6 +115,12 @@ export function reduceLiveEvent(snapshot: CacheSnapshot, event: LiveEvent, conte
     }
   }
 }
+
+/** The events of one type that patch lists (progress, clicker and transfer events are handled before). */
+type ListEvent<K extends LiveEvent["type"]> = Exclude<
+  LiveEventOf<K>,
+  { operation: typeof Op.MeasurementProgress | typeof Op.ExaminationProgress | typeof Op.ClickerDisconnected | typeof Op.DeviceTransferIn | typeof Op.DeviceTransferOut }
+>;
 
 const refetchIfCached = (s: CacheSnapshot, key: CacheKey): LiveEffect[] => (hasKey(s, key) ? [{ kind: "refetch", key }] : []);
 
@@ -165,14 +167,13 @@ const patchLanes = <K extends "perimetries" | "appointments">(
     return changed ? next : devices;
   });
 
-function deviceEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown): LiveOutcome {
-  switch (op) {
+function deviceEvent(s: CacheSnapshot, event: ListEvent<typeof T.Device>): LiveOutcome {
+  switch (event.operation) {
     case Op.Insert:
     case Op.Restore:
-      return { snapshot: patchDevices(s, (list) => addItem(list, data as Device)), effects: [] };
+      return { snapshot: patchDevices(s, (list) => addItem(list, event.data)), effects: [] };
     case Op.Update: {
-      const change = data as DeviceChangeData;
-      const { deviceSn, revision, ...fields } = change;
+      const { deviceSn, revision, ...fields } = event.data;
       const effects: LiveEffect[] = [];
       // "A status event from the live socket sets the device's status"
       if (fields.status !== undefined) effects.push({ kind: "device-status", deviceSn, status: fields.status });
@@ -187,14 +188,12 @@ function deviceEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown
     }
     case Op.Trash:
     case Op.Delete:
-      return { snapshot: patchDevices(s, (list) => removeItem(list, (data as { id: string }).id)), effects: [] };
-    default:
-      return { snapshot: s, effects: [] };
+      return { snapshot: patchDevices(s, (list) => removeItem(list, event.data.id)), effects: [] };
   }
 }
 
 /** Our own drag already set these revisions: nothing to do. Anyone else's drag: the order is unknown here, refetch. */
-function dragAndDropEvent(s: CacheSnapshot, move: { from: { deviceId: string; revision: number }; to: { deviceId: string; revision: number } }): LiveOutcome {
+function dragAndDropEvent(s: CacheSnapshot, move: LaneMoveData): LiveOutcome {
   const devices = entriesOf(s, CacheKey.Devices).flatMap((e) => e.data ?? []);
   const known = (side: { deviceId: string; revision: number }) => devices.some((d) => d.id === side.deviceId && d.revision === side.revision);
   return { snapshot: s, effects: known(move.from) && known(move.to) ? [] : refetchIfCached(s, CacheKey.Devices) };
@@ -202,18 +201,19 @@ function dragAndDropEvent(s: CacheSnapshot, move: { from: { deviceId: string; re
 
 // ---- patients --------------------------------------------------------------------------------------------------------
 
-function patientEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown, context: LiveContext): LiveOutcome {
-  switch (op) {
+function patientEvent(s: CacheSnapshot, event: ListEvent<typeof T.Patient>, context: LiveContext): LiveOutcome {
+  const op = event.operation;
+  switch (event.operation) {
     case Op.Insert:
     case Op.Restore: {
-      const patient = data as Patient;
+      const patient = event.data;
       let next = mapData(s, CacheKey.Patients, (d) => (Array.isArray(d) ? addItem(d as readonly Patient[], patient) : replaceOne(d as Patient, patient)));
       next = mapData(next, CacheKey.TrashedPatients, (list) => removeItem(list, patient.id));
       // Search results depend on the server's matching: ask again rather than guess.
       return { snapshot: next, effects: refetchIfCached(next, CacheKey.PatientSearch) };
     }
     case Op.Update: {
-      const patient = data as Patient;
+      const patient = event.data;
       let next = mapData(s, CacheKey.Patients, (d) => (Array.isArray(d) ? replaceItem(d as readonly Patient[], patient) : replaceOne(d as Patient, patient)));
       next = mapData(next, CacheKey.PatientSearch, (page) => {
         const entries = replaceItem(page.entries, patient);
@@ -224,7 +224,7 @@ function patientEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknow
     }
     case Op.Trash:
     case Op.Delete: {
-      const { id } = data as { id: string };
+      const { id } = event.data;
       let next = mapData(s, CacheKey.Patients, (d) => (Array.isArray(d) ? removeItem(d as readonly Patient[], id) : d));
       next = mapData(next, CacheKey.PatientSearch, (page) => {
         const entries = removeItem(page.entries, id);
@@ -237,8 +237,6 @@ function patientEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknow
       if (context.viewedPatientId === id) effects.push({ kind: "navigate", to: "home" });
       return { snapshot: next, effects };
     }
-    default:
-      return { snapshot: s, effects: [] };
   }
 }
 
@@ -246,11 +244,12 @@ const replaceOne = <T extends { id: string }>(current: T, item: T): T => (curren
 
 // ---- measurements ----------------------------------------------------------------------------------------------------
 
-function measurementEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown): LiveOutcome {
-  switch (op) {
+function measurementEvent(s: CacheSnapshot, event: ListEvent<typeof T.Measurement>): LiveOutcome {
+  const op = event.operation;
+  switch (event.operation) {
     case Op.Insert:
     case Op.Restore: {
-      const m = data as Measurement;
+      const m = event.data;
       let next = mapData(s, CacheKey.Measurements, (list, p) => (p.patientId === m.patientId ? addItem(list, m) : list));
       next = mapData(next, CacheKey.TrashedMeasurements, (list) => removeItem(list, m.id));
       // A queued measurement (no result yet) joins its device's lane at the end.
@@ -259,7 +258,7 @@ function measurementEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
       return { snapshot: next, effects: [] };
     }
     case Op.Update: {
-      const m = data as Measurement;
+      const m = event.data;
       let next = mapData(s, CacheKey.Measurements, (list) => replaceItem(list, m));
       next = mapData(next, CacheKey.TrashedMeasurements, (list) => replaceItem(list, m));
       next = patchLanes(next, "perimetries", (queue) => replaceItem(queue, m));
@@ -267,7 +266,7 @@ function measurementEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
     }
     case Op.Trash:
     case Op.Delete: {
-      const { id } = data as { id: string };
+      const { id } = event.data;
       let next = mapData(s, CacheKey.Measurements, (list) => removeItem(list, id));
       next = patchLanes(next, "perimetries", (queue) => removeItem(queue, id));
       if (op === Op.Delete) return { snapshot: mapData(next, CacheKey.TrashedMeasurements, (list) => removeItem(list, id)), effects: [] };
@@ -276,13 +275,11 @@ function measurementEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
     case Op.MeasurementResultReady: {
       // "removes the card from the device list and shows a success notice 'measurement ready' for 10 s"; the patient's
       // list gets the result ("replaces or adds the result", accounts seed §4).
-      const m = data as Measurement;
+      const m = event.data;
       let next = patchLanes(s, "perimetries", (queue) => removeItem(queue, m.id));
       next = mapData(next, CacheKey.Measurements, (list, p) => (p.patientId === m.patientId ? addItem(list, m) : list));
       return { snapshot: next, effects: [{ kind: "notice", notice: measurementReadyNotice(m.patientId, m.id, undefined, { deviceSn: m.deviceSn, testName: m.displayName }) }] };
     }
-    default:
-      return { snapshot: s, effects: [] };
   }
 }
 
@@ -313,13 +310,14 @@ function patchAppointmentExaminations(s: CacheSnapshot, update: (list: readonly 
   return patchLanes(next, "appointments", (queue) => inList(queue));
 }
 
-function examinationEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown): LiveOutcome {
-  switch (op) {
+function examinationEvent(s: CacheSnapshot, event: ListEvent<typeof T.Examination>): LiveOutcome {
+  const op = event.operation;
+  switch (event.operation) {
     case Op.Insert:
     case Op.Restore:
     case Op.Update:
     case Op.MeasurementResultReady: {
-      const e = data as Examination;
+      const e = event.data;
       const adds = op !== Op.Update;
       const put = <L extends readonly Examination[]>(list: L, belongs: boolean) =>
         adds && belongs ? addItem(list, e) : replaceItem(list, e);
@@ -332,14 +330,12 @@ function examinationEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
     }
     case Op.Trash:
     case Op.Delete: {
-      const { id } = data as { id: string };
+      const { id } = event.data;
       let next = mapData(s, CacheKey.Examinations, (list) => removeItem(list, id));
       next = mapData(next, CacheKey.AmslerGrid, (list) => removeItem(list, id));
       next = patchAppointmentExaminations(next, (list) => removeItem(list, id));
       return { snapshot: next, effects: [] };
     }
-    default:
-      return { snapshot: s, effects: [] };
   }
 }
 
@@ -352,11 +348,12 @@ function replaceAppointment(s: CacheSnapshot, a: Appointment): CacheSnapshot {
   return patchLanes(next, "appointments", (queue) => replaceItem(queue, a));
 }
 
-function appointmentEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: unknown): LiveOutcome {
-  switch (op) {
+function appointmentEvent(s: CacheSnapshot, event: ListEvent<typeof T.Appointment>): LiveOutcome {
+  const op = event.operation;
+  switch (event.operation) {
     case Op.Insert:
     case Op.Restore: {
-      const a = data as Appointment;
+      const a = event.data;
       let next = mapData(s, CacheKey.Appointments, (list) => addItem(list, a));
       next = mapData(next, CacheKey.TrashedAppointments, (list) => removeItem(list, a.id));
       if (a.deviceSn !== null) next = patchLanes(next, "appointments", (queue, d) => (d.deviceSn === a.deviceSn ? addItem(queue, a) : queue));
@@ -364,10 +361,10 @@ function appointmentEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
       return { snapshot: next, effects: op === Op.Restore ? refetchIfCached(next, CacheKey.Examinations) : [] };
     }
     case Op.Update:
-      return { snapshot: replaceAppointment(s, data as Appointment), effects: [] };
+      return { snapshot: replaceAppointment(s, event.data), effects: [] };
     case Op.Trash:
     case Op.Delete: {
-      const { id } = data as { id: string };
+      const { id } = event.data;
       let next = mapData(s, CacheKey.Appointments, (list) => removeItem(list, id));
       next = patchLanes(next, "appointments", (queue) => removeItem(queue, id));
       // Its examinations go with it (the server lists no examination of a trashed appointment).
@@ -376,7 +373,5 @@ function appointmentEvent(s: CacheSnapshot, op: LiveEvent["operation"], data: un
       if (op === Op.Delete) return { snapshot: mapData(next, CacheKey.TrashedAppointments, (list) => removeItem(list, id)), effects: [] };
       return { snapshot: next, effects: refetchIfCached(next, CacheKey.TrashedAppointments) };
     }
-    default:
-      return { snapshot: s, effects: [] };
   }
 }

@@ -10,6 +10,7 @@ import {
   StrategySchema,
   TestTypeSchema,
 } from "../model/enums.ts";
+import { RunningTestSchema, StoppedTestSchema } from "../model/running-test.ts";
 import { type DecodeFailure, decodeWith, parseJson } from "./decode.ts";
 import { ExaminationResult, PerimetryResult } from "./result.ts";
 
@@ -25,16 +26,6 @@ const Id = Schema.String;
 const Count = Schema.Int;
 /** Battery level in percent, or null when the device does not report one ("none" in the display bands). */
 const Level = Schema.NullOr(Schema.Number);
-
-/** One live threshold (scheduling seed §3 "Running test": thresholds with index, dBValue, answerTime), as the model's
- * ThresholdPoint: dBValue null while the location is presented but not finished, answerTime (ms, the last response at the
- * location) null while nothing was answered there. */
-export const LiveThreshold = Schema.Struct({
-  index: Count,
-  dBValue: Schema.NullOr(Schema.Number),
-  answerTime: Schema.NullOr(Schema.Number),
-});
-export type LiveThreshold = typeof LiveThreshold.Type;
 
 export const Battery = Schema.Struct({ vr: Level, clicker: Level, vrCharging: Schema.Boolean, clickerCharging: Schema.Boolean });
 export type Battery = typeof Battery.Type;
@@ -57,21 +48,10 @@ export const Status = Schema.Struct({
   /** Gaze calibration outcome: true passed, false failed, null not tested (absent: unchanged). */
   gazeCalibration: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
 });
-/** Live progress of the running measurement or examination; exactly one of measurementId / examinationId. */
-export const Progress = Schema.Struct({
-  type: Schema.Literal("progress"),
-  measurementId: Schema.optionalKey(Id),
-  examinationId: Schema.optionalKey(Id),
-  appointmentId: Schema.optionalKey(Id),
-  nTested: Count,
-  nLocations: Count,
-  /** Thresholds known so far (the headset sends all of them each time, so a dropped frame loses nothing). */
-  thresholds: Schema.Array(LiveThreshold),
-  lastUpdatedIndex: Schema.NullOr(Count),
-  /** Gaze calibration outcome, as the running test carries it (core/model/running-test): true passed, false failed,
-   * null not tested. */
-  gazeTracking: Schema.NullOr(Schema.Boolean),
-});
+/** Live progress of the running measurement or examination: the model's running test (core/model/running-test.ts),
+ * so the server passes it on to the browsers as it is. Exactly one of perimetryId (a measurement's id, a stand-alone
+ * run's standaloneId) and examinationId (with its appointmentId). */
+export const Progress = Schema.Struct({ type: Schema.Literal("progress"), ...RunningTestSchema.fields });
 export const ResultUpload = Schema.Struct({ type: Schema.Literal("result"), measurementId: Id, result: PerimetryResult });
 /** Result of one examination of an appointment (Amsler, acuity, colour vision or perimetry). */
 export const ExaminationResultUpload = Schema.Struct({
@@ -95,14 +75,9 @@ export const StandaloneResult = Schema.Struct({
   result: PerimetryResult,
 });
 /** The clicker dropped out: the running test stopped (error catalogue: "Clicker disconnected: test stopped message").
- * Which test, as progress names it (a stand-alone run's measurementId is its standaloneId); the ids are absent when
- * no test was under way. Sent before the status stopped that follows it. */
-export const ClickerDisconnected = Schema.Struct({
-  type: Schema.Literal("clickerDisconnected"),
-  measurementId: Schema.optionalKey(Id),
-  examinationId: Schema.optionalKey(Id),
-  appointmentId: Schema.optionalKey(Id),
-});
+ * Which test, in the running test's words (core/model/running-test.ts StoppedTest): all null when no test was under
+ * way. Sent before the status stopped that follows it. */
+export const ClickerDisconnected = Schema.Struct({ type: Schema.Literal("clickerDisconnected"), ...StoppedTestSchema.fields });
 
 export const headsetMessages = {
   hello: Hello,
@@ -237,10 +212,10 @@ const checkHelloProof = (m: typeof Hello.Type): Result.Result<HeadsetMessage, De
 const checkShape = (m: HeadsetMessage): Result.Result<HeadsetMessage, DecodeFailure> => {
   if (m.type === "hello") return checkHelloProof(m);
   if (m.type !== "progress") return Result.succeed(m);
-  const has = (m.measurementId !== undefined ? 1 : 0) + (m.examinationId !== undefined ? 1 : 0);
+  const has = (m.perimetryId !== null ? 1 : 0) + ((m.examinationId ?? null) !== null ? 1 : 0);
   return has === 1
     ? Result.succeed(m)
-    : Result.fail({ field: "measurementId", message: "Expected exactly one of measurementId or examinationId" });
+    : Result.fail({ field: "perimetryId", message: "Expected exactly one of perimetryId or examinationId" });
 };
 
 /** Decode a headset -> server message (already parsed JSON). */

@@ -51,14 +51,16 @@ export const decode = <T>(schema: Decodable<T>, input: unknown): Result.Result<T
 export const encode = <T, E>(schema: Schema.Codec<T, E, never, never>, value: T): Result.Result<E, DecodeError> =>
   Result.mapError(Schema.encodeResult(schema)(value, parseOptions), (e) => toDecodeError(e.issue));
 
-/** Parse JSON text then decode; bad JSON is a DecodeError on the whole value. */
-export const decodeJson = <T>(schema: Decodable<T>, text: string): Result.Result<T, DecodeError> => {
-  let parsed: unknown;
+/** Parse JSON text; bad JSON is a DecodeError on the whole value. */
+export const parseJson = (text: string): Result.Result<unknown, DecodeError> => {
   try {
-    parsed = JSON.parse(text);
+    return Result.succeed(JSON.parse(text));
   } catch (e) {
     const message = `Not JSON: ${(e as Error).message}`;
     return Result.fail({ _tag: "DecodeError", issues: [{ path: "", message }], field: "", message });
   }
-  return decode(schema, parsed);
 };
+
+/** Parse JSON text then decode; bad JSON is a DecodeError on the whole value. */
+export const decodeJson = <T>(schema: Decodable<T>, text: string): Result.Result<T, DecodeError> =>
+  Result.flatMap(parseJson(text), (parsed) => decode(schema, parsed));

@@ -1,16 +1,13 @@
 import { Schema } from "effect";
-import { ConnectionStatusSchema, LiveEventType, LiveOperation } from "./enums.ts";
+import { ConnectionStatusSchema, type LiveEventType, type LiveOperation } from "./enums.ts";
 import { AppointmentSchema } from "./appointment.ts";
 import { DeviceBatterySchema, DeviceSchema } from "./device.ts";
 import { ExaminationSchema } from "./examination.ts";
 import { DeviceSnSchema, IdSchema, IsoDateTimeSchema } from "./ids.ts";
 import { MeasurementSchema } from "./measurement.ts";
 import { PatientSchema } from "./patient.ts";
-import { RunningTestSchema } from "./running-test.ts";
+import { RunningTestSchema, StoppedTestSchema } from "./running-test.ts";
 import { DeviceStatusFromWireSchema } from "./wire.ts";
-import { decode, type DecodeError } from "./decode.ts";
-import type { LiveEvent } from "./live.ts";
-import type { Result } from "effect";
 
 // The `data` of each live event, by type and operation. The seeds give the types and operations and what the client
 // does with them (scheduling §4 "Live events"); the data shapes are our design:
@@ -22,6 +19,7 @@ import type { Result } from "effect";
 //  - drag_and_drop carries the new lane revisions; reorder carries the reordered appointment;
 //  - device clicker_disconnected (ours) carries {deviceSn, perimetryId, appointmentId, examinationId}: the test the
 //    headset stopped because its clicker dropped out (the status stopped follows as a device update).
+// `liveEventData` lists every (type, operation) the server sends; core/model/live.ts makes one event schema of each.
 
 export const RemovedDataSchema = Schema.Struct({ id: IdSchema });
 
@@ -45,56 +43,38 @@ export type ProgressData = Schema.Schema.Type<typeof ProgressDataSchema>;
 
 export const DeviceTransferDataSchema = Schema.Struct({ deviceSn: DeviceSnSchema });
 
-/** Scheduling §8 "Clicker disconnected | test stopped message": which headset stopped which test. perimetryId is the
- * measurement's id (a stand-alone run's standaloneId); an appointment's examination has appointmentId and
- * examinationId instead; all null when no test was under way. */
-export const ClickerDisconnectedDataSchema = Schema.Struct({
-  deviceSn: DeviceSnSchema,
-  perimetryId: Schema.NullOr(IdSchema),
-  appointmentId: Schema.NullOr(IdSchema),
-  examinationId: Schema.NullOr(IdSchema),
-});
+/** Scheduling §8 "Clicker disconnected | test stopped message": which headset stopped which test (StoppedTest). */
+export const ClickerDisconnectedDataSchema = Schema.Struct({ deviceSn: DeviceSnSchema, ...StoppedTestSchema.fields });
 export type ClickerDisconnectedData = Schema.Schema.Type<typeof ClickerDisconnectedDataSchema>;
 
-export const LaneMoveDataSchema = Schema.Struct({
-  from: Schema.Struct({ deviceId: IdSchema, revision: Schema.Finite }),
-  to: Schema.Struct({ deviceId: IdSchema, revision: Schema.Finite }),
-});
+const LaneRevisionSchema = Schema.Struct({ deviceId: IdSchema, revision: Schema.Finite });
+export const LaneMoveDataSchema = Schema.Struct({ from: LaneRevisionSchema, to: LaneRevisionSchema });
+export type LaneMoveData = Schema.Schema.Type<typeof LaneMoveDataSchema>;
 
-const entityOf = {
-  [LiveEventType.Device]: DeviceSchema,
-  [LiveEventType.Patient]: PatientSchema,
-  [LiveEventType.Measurement]: MeasurementSchema,
-  [LiveEventType.Examination]: ExaminationSchema,
-  [LiveEventType.Appointment]: AppointmentSchema,
-} as const;
+/** insert, restore, update, trash and delete of one entity. */
+const lifecycle = <S extends Schema.Top>(entity: S) =>
+  ({ insert: entity, restore: entity, update: entity, trash: RemovedDataSchema, delete: RemovedDataSchema }) as const;
+const transfers = { device_transfer_in: DeviceTransferDataSchema, device_transfer_out: DeviceTransferDataSchema } as const;
 
-/** The schema of an event's data, or undefined for a combination we never send. */
-export const liveEventDataSchema = (type: LiveEvent["type"], operation: LiveEvent["operation"]): Schema.Codec<unknown, unknown, never, never> | undefined => {
-  switch (operation) {
-    case LiveOperation.MeasurementProgress:
-    case LiveOperation.ExaminationProgress:
-      return ProgressDataSchema as never;
-    case LiveOperation.MeasurementResultReady:
-      return (type === LiveEventType.Examination ? ExaminationSchema : MeasurementSchema) as never;
-    case LiveOperation.DeviceTransferIn:
-    case LiveOperation.DeviceTransferOut:
-      return DeviceTransferDataSchema as never;
-    case LiveOperation.ClickerDisconnected:
-      return ClickerDisconnectedDataSchema as never;
-    case LiveOperation.Trash:
-    case LiveOperation.Delete:
-      return RemovedDataSchema as never;
-  }
-  if (type === LiveEventType.Connection) return ConnectionDataSchema as never;
-  if (type === LiveEventType.DragAndDrop) return LaneMoveDataSchema as never;
-  if (type === LiveEventType.Reorder) return AppointmentSchema as never;
-  if (type === LiveEventType.Device && operation === LiveOperation.Update) return DeviceChangeDataSchema as never;
-  return entityOf[type] as never;
-};
-
-/** Decode an event's data by its type and operation; the error names the field inside data ("status"). */
-export const decodeLiveEventData = (event: LiveEvent): Result.Result<unknown, DecodeError> | undefined => {
-  const schema = liveEventDataSchema(event.type, event.operation);
-  return schema === undefined ? undefined : decode(schema, event.data);
-};
+/** Every live event the server sends: type -> operation -> the schema of its data. */
+export const liveEventData = {
+  device: { ...lifecycle(DeviceSchema), ...transfers, update: DeviceChangeDataSchema, clicker_disconnected: ClickerDisconnectedDataSchema },
+  patient: lifecycle(PatientSchema),
+  measurement: {
+    ...lifecycle(MeasurementSchema),
+    ...transfers,
+    measurement_result_ready: MeasurementSchema,
+    measurement_progress: ProgressDataSchema,
+  },
+  examination: {
+    ...lifecycle(ExaminationSchema),
+    ...transfers,
+    measurement_result_ready: ExaminationSchema,
+    examination_progress: ProgressDataSchema,
+  },
+  appointment: { ...lifecycle(AppointmentSchema), ...transfers },
+  drag_and_drop: { update: LaneMoveDataSchema },
+  reorder: { update: AppointmentSchema },
+  connection: { update: ConnectionDataSchema },
+} as const satisfies { readonly [T in LiveEventType]: { readonly [O in LiveOperation]?: Schema.Top & { readonly DecodingServices: never } } };
+export type LiveEventData = typeof liveEventData;

@@ -5,29 +5,21 @@
 // percent, hides fill at 2% or less."
 
 import type { Eye, Pattern } from "../model/enums.ts";
-import type { RunningTest } from "../model/running-test.ts";
+import type { RunningTest, ThresholdPoint } from "../model/running-test.ts";
 import { checkLength, fieldFrame, fieldAxes, titleNodes, type FieldBox } from "./field.ts";
 import { thresholdLabel } from "./format.ts";
 import type { ColourToken } from "./palette.ts";
 import { message, text, type Message, type Scene, type SceneNode } from "./scene.ts";
 
-/** One running threshold as the device reports it (core/model/running-test ThresholdPoint). */
-export interface LiveThreshold {
-  readonly index: number;
-  readonly dBValue: number | null;
-  /** Time of the last response at the location (ms); null while nothing was answered there. */
-  readonly answerTime: number | null;
-}
-
 export type LiveState = "answered" | "notAnswered" | "presented";
 
 /** Answered = the patient responded at the location (it has an answer time). */
-export function isAnswered(t: LiveThreshold): boolean {
+export function isAnswered(t: ThresholdPoint): boolean {
   return t.answerTime !== null;
 }
 
 /** "Green if answered, red if last updated and unanswered, gray otherwise." */
-export function liveState(t: LiveThreshold, lastUpdatedIndex: number | null): LiveState {
+export function liveState(t: ThresholdPoint, lastUpdatedIndex: number | null): LiveState {
   if (isAnswered(t)) return "answered";
   if (t.index === lastUpdatedIndex) return "notAnswered";
   return "presented";
@@ -69,11 +61,12 @@ export interface LiveInput extends FieldBox {
   readonly eye: Eye;
   readonly variant: LiveVariant;
   /** Thresholds reported so far (latest per index wins). */
-  readonly thresholds: readonly LiveThreshold[];
+  readonly thresholds: readonly ThresholdPoint[];
   readonly lastUpdatedIndex: number | null;
   /** Progress ratio; by default locations reported / locations of the pattern. */
   readonly progress?: { readonly done: number; readonly total: number };
-  /** Draw the legend and progress bar rows (default true); false when the page draws them (e.g. in HTML). */
+  /** Draw the legend and progress bar rows (default true); false when the page draws them (the technician view's
+   * HTML legend and bar): the scene is then the field alone, `height` tall. */
   readonly showLegend?: boolean;
 }
 
@@ -83,9 +76,9 @@ export function liveScene(input: LiveInput): Scene {
   const barHeight = chrome ? 26 : 0;
   const frame = fieldFrame({ ...input, height: input.height - legendHeight - barHeight });
   const title = liveTitles[input.variant];
-  const latest = new Map<number, LiveThreshold>();
+  const latest = new Map<number, ThresholdPoint>();
   for (const t of input.thresholds) latest.set(t.index, t);
-  const states: Array<LiveThreshold | undefined> = frame.geometry.points.map((_, i) => latest.get(i));
+  const states: Array<ThresholdPoint | undefined> = frame.geometry.points.map((_, i) => latest.get(i));
   checkLength("live locations", states, frame.geometry);
   const marks: SceneNode[] = [];
   states.forEach((t, i) => {

@@ -263,7 +263,7 @@ export class VirtualHeadset {
     this.events.emit("fault", "clicker");
     this.battery.clickerConnected = false;
     if (this.run) {
-      this.send({ type: "clickerDisconnected", ...this.run.currentIds });
+      this.send({ type: "clickerDisconnected", ...(this.run.currentIds ?? { perimetryId: null, appointmentId: null, examinationId: null }) });
       this.run.stop();
     }
     this.later("clicker", ms, () => {

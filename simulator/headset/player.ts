@@ -1,5 +1,5 @@
 import type { Clock } from "../../core/ports.ts";
-import type { LiveThreshold } from "../../core/device/protocol.ts";
+import type { ThresholdPoint } from "../../core/model/running-test.ts";
 import type { PerimetryOutcome, PerimetryTest } from "../perimetry/engine.ts";
 import { runOnClock } from "../perimetry/run.ts";
 import { DeviceTimer } from "./device-timer.ts";
@@ -18,7 +18,7 @@ export type SpeedOf = () => number;
 export interface PlayProgress {
   readonly nTested: number;
   readonly nLocations: number;
-  readonly thresholds: readonly LiveThreshold[];
+  readonly thresholds: readonly ThresholdPoint[];
   readonly lastUpdatedIndex: number | null;
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from "../../core/ports.ts";
 import type { HeadsetMessage, QueueItem, TestConfig } from "../../core/device/protocol.ts";
 import { DeviceStatus, Eye, TestType } from "../../core/model/enums.ts";
+import type { StoppedTest } from "../../core/model/running-test.ts";
 import { type PerimetryTest, type PerimetryTestSpec, createPerimetryTest } from "../perimetry/engine.ts";
 import { PROFILES, type ProfileName } from "../perimetry/profiles.ts";
 import type { Rng } from "../perimetry/random.ts";
@@ -53,8 +54,10 @@ export interface RunHooks {
   failed(message: string): void;
 }
 
-/** Which test: a measurement (a stand-alone run's standaloneId) or an appointment's examination, as progress names it. */
-export type TestIds = { readonly measurementId: string } | { readonly examinationId: string; readonly appointmentId: string };
+/** Which test, as progress names it (the model's running test): a measurement (perimetryId; a stand-alone run's
+ * standaloneId) or an appointment's examination. */
+export type TestIds = StoppedTest;
+const measurementIds = (perimetryId: string): TestIds => ({ perimetryId, appointmentId: null, examinationId: null });
 
 /** One test within a run: what it prepares and what it plays. */
 interface Task {
@@ -260,7 +263,7 @@ export class TestRun {
           progress: onProgress,
           patientSilent: silent,
           done: (outcome) => {
-            const measurementId = "measurementId" in id ? id.measurementId : id.examinationId;
+            const measurementId = id.perimetryId ?? id.examinationId ?? "";
             onDone(upload(toMeasurementResult(outcome, spec, { measurementId, patientId: config.patientId, takenAt: this.takenAt(), deviceAlias: ctx.alias(), gazeCalibration: gaze, patientBirthdate: config.patientBirthdate })));
           },
         });
@@ -273,14 +276,14 @@ export class TestRun {
     const eyes = eyesOf(c.eye);
     return eyes.map((eye, i) => {
       if (plan.kind === "measurement")
-        return this.perimetryTask(c, eye, i === 0, c, { measurementId: plan.measurementId }, `${plan.measurementId}`, (result) => ({
+        return this.perimetryTask(c, eye, i === 0, c, measurementIds(plan.measurementId), `${plan.measurementId}`, (result) => ({
           type: "result",
           measurementId: plan.measurementId,
           result,
         }));
       // Each eye of a stand-alone run is a result of its own.
       const resultId = eyes.length > 1 ? `${plan.resultId}-${i}` : plan.resultId;
-      return this.perimetryTask(c, eye, i === 0, c, { measurementId: plan.standaloneId }, resultId, (result) => ({
+      return this.perimetryTask(c, eye, i === 0, c, measurementIds(plan.standaloneId), resultId, (result) => ({
         type: "standaloneResult",
         standaloneId: plan.standaloneId,
         resultId,
@@ -292,7 +295,7 @@ export class TestRun {
   private appointmentTasks(plan: Extract<RunPlan, { kind: "appointment" }>): Task[] {
     const ctx = this.ctx;
     return plan.examinations.map((e, i): Task => {
-      const id = { examinationId: e.examinationId, appointmentId: plan.appointmentId };
+      const id: TestIds = { perimetryId: null, examinationId: e.examinationId, appointmentId: plan.appointmentId };
       const first = i === 0;
       const upload = (outcome: Extract<UploadMessage, { type: "examinationResult" }>["outcome"]): UploadMessage => ({
         type: "examinationResult",

@@ -1,5 +1,5 @@
 import { type PatternGeometry, getPattern } from "../../core/analytics/patterns.ts";
-import type { LiveThreshold } from "../../core/device/protocol.ts";
+import type { ThresholdPoint } from "../../core/model/running-test.ts";
 import type { CatchTrials } from "../../core/model/measurement-result.ts";
 import { type Eye, Pattern, type Showtime, type SorsLocations, type StimuliUpdate, type StimulusSize, type Strategy } from "../../core/model/enums.ts";
 import { hillOfVision } from "./hill.ts";
@@ -70,7 +70,7 @@ export interface Presentation {
 export interface LiveProgress {
   readonly nTested: number;
   readonly nLocations: number;
-  readonly thresholds: readonly LiveThreshold[];
+  readonly thresholds: readonly ThresholdPoint[];
   readonly lastUpdatedIndex: number | null;
 }
 
@@ -229,7 +229,7 @@ export class PerimetryTest {
 
   /** Live progress: every location presented so far (dBValue once finished), the last one presented. */
   progress(): LiveProgress {
-    const thresholds: LiveThreshold[] = [...this.slots.values()]
+    const thresholds: ThresholdPoint[] = [...this.slots.values()]
       .filter((s) => s.procedure.presentations > 0)
       .sort((a, b) => a.index - b.index)
       .map((s) => ({ index: s.index, dBValue: this.finished.get(s.index) ?? null, answerTime: s.lastResponseTime }));

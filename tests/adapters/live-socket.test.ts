@@ -68,21 +68,26 @@ describe("live socket (seeds §7 'Live socket')", () => {
     expect(clock.pending()).toBe(0);
   });
 
-  it("decodes incoming live messages once, drops others, and stores a carried accessToken", async () => {
-    const { socket, storage, invalid } = make();
+  it("decodes incoming live messages once, by type and operation; drops others naming the field; stores a carried accessToken", async () => {
+    const storage = memoryStorage();
+    const invalid: Array<{ field: string; text: string }> = [];
+    const reporting = createLiveSocket({ url, storage, clock: createVirtualClock(), create: nodeWebSocket, onInvalidMessage: (e, text) => invalid.push({ field: e.field, text }) });
     const messages: LiveMessage[] = [];
-    socket.subscribe((m) => messages.push(m));
+    reporting.subscribe((m) => messages.push(m));
     const before = connections.length;
-    socket.connect();
-    await until(() => connections.length > before && socket.state === SocketState.Open);
+    reporting.connect();
+    await until(() => connections.length > before && reporting.state === SocketState.Open);
     const server = connections.at(-1)!;
-    server.send(JSON.stringify({ type: "device", operation: "update", data: { id: "d" }, accessToken: "newer" }));
+    server.send(JSON.stringify({ type: "device", operation: "update", data: { id: "d" } }));
+    server.send(JSON.stringify({ type: "device", operation: "update", data: { deviceSn: "VR1", status: "weird" }, accessToken: "newer" }));
     server.send(JSON.stringify({ type: "nonsense" }));
     server.send("not json");
-    await until(() => messages.length >= 1 && invalid.length >= 2);
-    expect(messages[0]).toMatchObject({ type: "device", operation: "update", data: { id: "d" } });
+    await until(() => messages.length >= 1 && invalid.length >= 3);
+    // "an unknown value falls back to not connected": the data was decoded by its type and operation, here.
+    expect(messages).toEqual([{ type: "device", operation: "update", data: { deviceSn: "VR1", status: "notconnected" }, accessToken: "newer" }]);
+    expect(invalid.map((i) => i.field)).toEqual(["data.deviceSn", "type", ""]);
     expect(storage.session.get(StorageKeys.session.accessToken)).toBe("newer");
-    socket.close();
+    reporting.close();
   });
 
   it("'reconnect every 1 s' after the server drops the connection, 'up to 9999 attempts'", async () => {

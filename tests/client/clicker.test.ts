@@ -1,3 +1,4 @@
+import { Result } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApi } from "../../adapters/http/index.ts";
 import { systemClock } from "../../adapters/clock/system-clock.ts";
@@ -9,6 +10,7 @@ import { emptySnapshot } from "../../core/client/cache-snapshot.ts";
 import type { ClientEvents } from "../../core/client/events.ts";
 import { reduceLiveEvent } from "../../core/client/live-reducer.ts";
 import { DeviceStatus as S, Eye, LiveEventType, LiveOperation, Pattern, Showtime, SocketState, StimuliUpdate, StimulusSize, Strategy } from "../../core/model/enums.ts";
+import { decodeLiveEvent } from "../../core/model/live.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { wsConnector } from "../../simulator/headset/ws-connector.ts";
 import { credentialFor, DEMO_PASSWORD, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
@@ -25,8 +27,9 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
     const stopped: Stopped = { deviceSn: "SN1", perimetryId: "m1", appointmentId: null, examinationId: null };
     const out = reduceLiveEvent(emptySnapshot, { type: LiveEventType.Device, operation: LiveOperation.ClickerDisconnected, data: stopped, deviceSn: "SN1" }, { viewedPatientId: null });
     expect(out).toEqual({ snapshot: emptySnapshot, effects: [{ kind: "clicker-disconnected", stopped }] });
-    const bad = reduceLiveEvent(emptySnapshot, { type: LiveEventType.Device, operation: LiveOperation.ClickerDisconnected, data: { deviceSn: "SN1" } }, { viewedPatientId: null });
-    expect(bad.effects).toMatchObject([{ kind: "invalid-event" }]);
+    // Data that does not say which test stopped is refused where it enters (the live socket), naming what is missing.
+    const bad = decodeLiveEvent({ type: LiveEventType.Device, operation: LiveOperation.ClickerDisconnected, data: { deviceSn: "SN1" } });
+    expect(Result.isFailure(bad) && bad.failure.field).toBe("data.perimetryId");
   });
 
   describe("end to end: a virtual headset, the in-process server and the client over its real adapters", () => {

@@ -12,6 +12,8 @@ import {
   serverMessages,
 } from "../../core/device/protocol.ts";
 import type { PerimetryResult } from "../../core/device/result.ts";
+import { RunningTestSchema } from "../../core/model/running-test.ts";
+import { decode } from "../../core/model/decode.ts";
 
 const result: PerimetryResult = {
   measurementId: "m1", patientId: "p1", takenAt: "2026-11-22T03:00:00.000Z", eye: 0, pattern: 1, strategy: 1, sorsStage: null,
@@ -32,18 +34,18 @@ const headset: HeadsetMessage[] = [
   { type: "heartbeat", battery: { vr: 80, clicker: null, vrCharging: false, clickerCharging: true } },
   { type: "status", status: "calibrating" },
   { type: "status", status: "playing", gazeCalibration: null },
-  { type: "progress", measurementId: "m1", nTested: 2, nLocations: 54, thresholds: [{ index: 3, dBValue: 28, answerTime: 420 }],
+  { type: "progress", perimetryId: "m1", appointmentId: null, nTested: 2, nLocations: 54, thresholds: [{ index: 3, dBValue: 28, answerTime: 420 }],
     lastUpdatedIndex: 3, gazeTracking: true },
-  { type: "progress", examinationId: "e1", appointmentId: "a1", nTested: 0, nLocations: 54, thresholds: [], lastUpdatedIndex: null,
+  { type: "progress", perimetryId: null, examinationId: "e1", appointmentId: "a1", nTested: 0, nLocations: 54, thresholds: [], lastUpdatedIndex: null,
     gazeTracking: null },
   { type: "result", measurementId: "m1", result },
   { type: "examinationResult", appointmentId: "a1", examinationId: "e2",
     outcome: { type: "amsler", result: { answer: "wavy", takenAt: "2026-11-22T03:00:00Z", deviceSn: "VR-0001", appointmentId: "a1" } } },
   { type: "ack", commandId: "c1", ok: false, error: "not allowed in standby" },
   { type: "standaloneResult", standaloneId: "s1", resultId: "r1", result },
-  { type: "clickerDisconnected" },
-  { type: "clickerDisconnected", measurementId: "m1" },
-  { type: "clickerDisconnected", examinationId: "e1", appointmentId: "a1" },
+  { type: "clickerDisconnected", perimetryId: null, appointmentId: null, examinationId: null },
+  { type: "clickerDisconnected", perimetryId: "m1", appointmentId: null, examinationId: null },
+  { type: "clickerDisconnected", perimetryId: null, examinationId: "e1", appointmentId: "a1" },
   { type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0002", firmware: "sim-1", pairingCode: "ABCDE-FGHJK" },
 ];
 const server: ServerMessage[] = [
@@ -94,10 +96,12 @@ describe("device protocol v2", () => {
     expect(failure(readHeadsetFrame(frame({ ...headset[0]!, pairingCode: "ABCDE-FGHJK" } as never)))?.field).toBe("credential");
   });
 
-  it("progress carries exactly one of measurementId or examinationId", () => {
-    const { measurementId: _m, ...none } = headset[4] as Extract<HeadsetMessage, { type: "progress" }>;
-    expect(failure(readHeadsetFrame(frame(none as never)))?.field).toBe("measurementId");
-    expect(failure(readHeadsetFrame(frame({ ...headset[4]!, examinationId: "e" } as never)))?.field).toBe("measurementId");
+  it("progress is the model's running test, with exactly one of perimetryId or examinationId", () => {
+    const progress = headset[4] as Extract<HeadsetMessage, { type: "progress" }>;
+    expect(failure(readHeadsetFrame(frame({ ...progress, perimetryId: null })))?.field).toBe("perimetryId");
+    expect(failure(readHeadsetFrame(frame({ ...progress, examinationId: "e" })))?.field).toBe("perimetryId");
+    const { type: _, ...running } = progress;
+    expect(Result.isSuccess(decode(RunningTestSchema, running))).toBe(true);
   });
 
   it("arbitrary JSON never throws, it decodes or names a field", () => {

@@ -87,7 +87,7 @@ describe("virtual headset: running the queue", () => {
     expect(calibration).toHaveProperty("gazeCalibration");
     const progress = server.messages.filter((m) => m.type === "progress");
     expect(progress.length).toBeGreaterThan(10);
-    expect(progress.every((p) => p.type === "progress" && p.measurementId === "m1" && p.nLocations === 10)).toBe(true);
+    expect(progress.every((p) => p.type === "progress" && p.perimetryId === "m1" && p.nLocations === 10)).toBe(true);
     expect(progress.at(-1)).toMatchObject({ nTested: 10 });
     const results = server.messages.filter((m) => m.type === "result");
     expect(results).toHaveLength(1);
@@ -189,7 +189,7 @@ describe("virtual headset: faults", () => {
     clock.advance(1_100);
     // It names the stopped test, and comes before the status stopped.
     const at = server.messages.findIndex((m) => m.type === "clickerDisconnected");
-    expect(server.messages[at]).toEqual({ type: "clickerDisconnected", measurementId: "m1" });
+    expect(server.messages[at]).toEqual({ type: "clickerDisconnected", perimetryId: "m1", appointmentId: null, examinationId: null });
     expect(server.messages.findIndex((m) => m.type === "status" && m.status === S.Stopped)).toBeGreaterThan(at);
     expect(server.messages.filter((m) => m.type === "heartbeat").at(-1)).toMatchObject({ battery: { clicker: null } });
     clock.advance(6_000);
@@ -212,7 +212,7 @@ describe("virtual headset: faults", () => {
     expect(headset.status).toBe(S.Playing);
     headset.clickerDisconnect(5_000);
     clock.advance(100);
-    expect(server.messages.filter((m) => m.type === "clickerDisconnected")).toEqual([{ type: "clickerDisconnected", examinationId: "e1", appointmentId: "a1" }]);
+    expect(server.messages.filter((m) => m.type === "clickerDisconnected")).toEqual([{ type: "clickerDisconnected", perimetryId: null, examinationId: "e1", appointmentId: "a1" }]);
     expect(server.examinationResults).toEqual([]);
     headset.stop();
   });

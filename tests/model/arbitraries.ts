@@ -5,8 +5,6 @@ import {
   DeviceStatus,
   Eye,
   Languages,
-  LiveEventType,
-  LiveOperation,
   Pattern,
   RegulatoryRegion,
   Role,
@@ -37,6 +35,21 @@ import type {
   Template,
   User,
   UserProfile,
+} from "../../core/model/index.ts";
+import {
+  AppointmentSchema,
+  ClickerDisconnectedDataSchema,
+  ConnectionDataSchema,
+  DeviceChangeDataSchema,
+  DeviceSchema,
+  DeviceTransferDataSchema,
+  ExaminationSchema,
+  LaneMoveDataSchema,
+  MeasurementSchema,
+  PatientSchema,
+  ProgressDataSchema,
+  RemovedDataSchema,
+  liveEventData,
 } from "../../core/model/index.ts";
 
 // fast-check arbitraries for every entity, typed against the schemas' types: a field added to a schema breaks the
@@ -320,17 +333,39 @@ export const clientSettings: fc.Arbitrary<ClientSettings> = fc.record({
   pattern,
 });
 
-export const liveMessage: fc.Arbitrary<LiveMessage> = fc.oneof(
-  fc.record(
-    {
-      type: oneOf(LiveEventType),
-      operation: oneOf(LiveOperation),
-      data: fc.jsonValue(),
-      accessToken: text,
-      deviceSn,
-    },
-    { requiredKeys: ["type", "operation", "data"] },
+/** The data of every kind of live event: one arbitrary per data schema of core/model/live-data.ts. */
+const liveData = (): Map<unknown, fc.Arbitrary<unknown>> => {
+  const nullableId = fc.option(id, { nil: null });
+  const lane = fc.record({ deviceId: id, revision: fc.integer({ min: 0 }) });
+  return new Map<unknown, fc.Arbitrary<unknown>>([
+    [DeviceSchema, device],
+    [PatientSchema, patient],
+    [MeasurementSchema, measurement],
+    [ExaminationSchema, examination],
+    [AppointmentSchema, appointment],
+    [RemovedDataSchema, fc.record({ id })],
+    [DeviceTransferDataSchema, fc.record({ deviceSn })],
+    [ConnectionDataSchema, fc.record({ deviceSn, connection: oneOf(ConnectionStatus) })],
+    [DeviceChangeDataSchema, fc.record({ deviceSn, status: oneOf(DeviceStatus), connection: oneOf(ConnectionStatus), revision: fc.integer({ min: 0 }) }, { requiredKeys: ["deviceSn"] })],
+    [ProgressDataSchema, fc.tuple(deviceSn, runningTest).map(([sn, r]) => ({ deviceSn: sn, ...r }))],
+    [ClickerDisconnectedDataSchema, fc.record({ deviceSn, perimetryId: nullableId, appointmentId: nullableId, examinationId: nullableId })],
+    [LaneMoveDataSchema, fc.record({ from: lane, to: lane })],
+  ]);
+};
+
+/** Every (type, operation) of the live event table with data of its schema. */
+export const liveEvent: fc.Arbitrary<LiveMessage> = fc.oneof(
+  ...Object.entries(liveEventData).flatMap(([type, byOperation]) =>
+    Object.entries(byOperation).map(([operation, schema]) => {
+      const data = liveData().get(schema);
+      if (data === undefined) throw new Error(`no arbitrary for the data of ${type}/${operation}`);
+      return fc.record({ type: fc.constant(type), operation: fc.constant(operation), data, accessToken: text, deviceSn }, { requiredKeys: ["type", "operation", "data"] }) as fc.Arbitrary<LiveMessage>;
+    }),
   ),
+);
+
+export const liveMessage: fc.Arbitrary<LiveMessage> = fc.oneof(
+  liveEvent,
   fc.record({ type: fc.constant("logged_in" as const), accessToken: text, message: text }),
   fc.record({ type: fc.constant("ping" as const) }),
   fc.record({ type: fc.constant("pong" as const) }),

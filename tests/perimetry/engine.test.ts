@@ -40,7 +40,7 @@ describe("perimetry engine: step API", () => {
       expect(p.nTested).toBe(finished.size);
       for (const t of p.thresholds) expect(t.dBValue === null).toBe(!finished.has(t.index));
       // Each progress frame is a valid protocol message.
-      const frame = { type: "progress", measurementId: "m1", gazeTracking: true, ...p };
+      const frame = { type: "progress", perimetryId: "m1", appointmentId: null, gazeTracking: true, ...p };
       expect(Result.isSuccess(decodeHeadsetMessage(frame))).toBe(true);
     }
     expect(last).toBe(54);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { Eye, Pattern } from "../../core/model/enums.ts";
-import { liveScene, liveState, progressFillShown, progressPercent, runningTestScene, type LiveThreshold } from "../../core/plots/live.ts";
+import { liveScene, liveState, progressFillShown, progressPercent, runningTestScene } from "../../core/plots/live.ts";
+import type { ThresholdPoint } from "../../core/model/running-test.ts";
 import { group, ofKind, textsOf } from "./helpers.ts";
 
 const box = { pattern: Pattern.P24_2, eye: Eye.Right, width: 320, height: 360 } as const;
-const t = (index: number, answerTime: number | null, dBValue: number | null = 25): LiveThreshold => ({ index, dBValue, answerTime });
+const t = (index: number, answerTime: number | null, dBValue: number | null = 25): ThresholdPoint => ({ index, dBValue, answerTime });
 
 // Accounts seed §4: "Live-view colour per point: green if answered, red if last updated and unanswered, gray otherwise."
 describe("Live-view colour per point: green if answered, red if last updated and unanswered, gray otherwise", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Result } from "effect";
 import { endpoints, type Endpoint } from "../../core/model/contract/index.ts";
-import { decodeLiveEventData } from "../../core/model/live-data.ts";
+import { decodeLiveEvent } from "../../core/model/live.ts";
 import { isLiveEvent, type LiveEvent, type LiveMessage } from "../../core/model/live.ts";
 import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, TestType } from "../../core/model/enums.ts";
 import type { MeasurementBody } from "../../core/model/measurement.ts";
@@ -498,7 +498,7 @@ export const contractSuite = (backend: Backend) =>
       const headset = await fakeHeadset(server, d.deviceSn);
       const [m] = await o("perimetry.register", { body: measurementBody(p.id, d.deviceSn) });
       await headset.next((x) => x.type === "queue" && (x.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === m!.id));
-      headset.send({ type: "progress", measurementId: m!.id, nTested: 3, nLocations: 54, thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }], lastUpdatedIndex: 0, gazeTracking: true });
+      headset.send({ type: "progress", perimetryId: m!.id, appointmentId: null, nTested: 3, nLocations: 54, thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }], lastUpdatedIndex: 0, gazeTracking: true });
       const progress = await live.next(isEvent("measurement", "measurement_progress", (e) => (e.data as { perimetryId: string }).perimetryId === m!.id));
       expect(progress).toMatchObject({ deviceSn: d.deviceSn, data: { nTested: 3, nLocations: 54 } });
       const result = demoResult({ measurementId: m!.id, patientId: p.id, takenAt: new Date().toISOString(), ageYears: 76, yearsIntoCourse: 0, course: "healthy", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, deviceAlias: d.alias, seed: 3 });
@@ -689,7 +689,7 @@ export const contractSuite = (backend: Backend) =>
       expect((await c("checkToken", {}, again2)).status).toBe(401);
     });
 
-    it("live events reach only the organisation's browsers; their data decode with core/model/live-data", async () => {
+    it("live events reach only the organisation's browsers; each decodes by its type and operation (core/model/live)", async () => {
       const org2 = newId();
       const now = new Date().toISOString();
       await server.db.transaction(async (tx) => {
@@ -705,8 +705,8 @@ export const contractSuite = (backend: Backend) =>
       other.close();
       await server.db.transaction((tx) => tx.query("update users set organisation_id = (select organisation_id from users where username = 'manager') where username = 'user'"));
       for (const m of live.messages.filter(isLiveEvent)) {
-        const decoded = decodeLiveEventData(m);
-        if (decoded && Result.isFailure(decoded)) throw new Error(`${m.type}/${m.operation}: ${decoded.failure.message}`);
+        const decoded = decodeLiveEvent(m);
+        if (Result.isFailure(decoded)) throw new Error(`${m.type}/${m.operation}: ${decoded.failure.message}`);
       }
     });
 

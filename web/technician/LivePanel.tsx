@@ -15,13 +15,11 @@ import { eyeNames } from "../i18n/names.ts";
 import { PatientName } from "../ui/PatientName.tsx";
 
 // The live measurement panel (scheduling seed §2; accounts seed §4 "green if answered, red if last updated and
-// unanswered, gray otherwise"): core/plots draws the locations; the title, legend and progress bar are HTML so they
-// are translated and read by assistive technology. The scene's own legend and bar (its bottom 48 px) are cropped.
+// unanswered, gray otherwise"): core/plots draws the locations (its scene without title, legend and bar); the title,
+// legend and progress bar are HTML so they are translated and read by assistive technology.
 
 const SCENE_WIDTH = 300;
-const SCENE_HEIGHT = 300;
-/** The scene's legend (22) and bar (26) rows, drawn here in HTML instead. */
-const SCENE_FOOTER = 48;
+const SCENE_HEIGHT = 252;
 
 export const liveTitleNames: Record<LiveVariant, MessageDescriptor> = {
   threshold: msg`Live measurement`,
@@ -53,16 +51,14 @@ export function LivePanel({ progress, measurement, gazeCalibration, laneName, st
   const title = i18n._(liveTitleNames[variant]);
   const svg = useMemo(() => {
     if (!measurement || measurement.pattern === Pattern.Undefined) return null;
-    const scene = liveScene({
-      pattern: measurement.pattern, eye: measurement.eye, variant, width: SCENE_WIDTH, height: SCENE_HEIGHT, showTitle: false,
+    const { title: _title, ...scene } = liveScene({
+      pattern: measurement.pattern, eye: measurement.eye, variant, width: SCENE_WIDTH, height: SCENE_HEIGHT,
+      showTitle: false, showLegend: false,
       thresholds: progress.thresholds, lastUpdatedIndex: progress.lastUpdatedIndex,
       progress: { done: progress.nTested, total: progress.nLocations },
     });
-    // Our HTML title, legend and bar replace the scene's: drop those nodes and crop the footer rows.
-    const { title: _title, ...rest } = scene;
-    const points = { ...rest, nodes: scene.nodes.filter((n) => !(n.kind === "group" && (n.role === "legend" || n.role === "progress"))) };
-    return toSvg(points).replace(`viewBox="0 0 ${SCENE_WIDTH} ${SCENE_HEIGHT}"`, `viewBox="0 0 ${SCENE_WIDTH} ${SCENE_HEIGHT - SCENE_FOOTER}"`)
-      .replace(`height="${SCENE_HEIGHT}"`, `height="${SCENE_HEIGHT - SCENE_FOOTER}"`);
+    // The panel's <h3> names it: the SVG carries no <title> of its own.
+    return toSvg(scene);
   }, [measurement, variant, progress]);
   const percent = progressPercent(progress.nTested, progress.nLocations);
   return (

@@ -4,7 +4,6 @@ import { frame, PROTOCOL_VERSION, readHeadsetFrame, type HeadsetMessage, type Re
 import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../../core/device/connection.ts";
 import { formatFailure } from "../../../core/device/decode.ts";
 import type { DeviceBattery } from "../../../core/model/device.ts";
-import type { ClickerDisconnectedData } from "../../../core/model/live-data.ts";
 import type { ServerContext } from "../context.ts";
 import { deviceBySnAnywhere, deviceChange, recordLiveState, type DeviceRow } from "../store/devices.ts";
 import { getExamination, saveExamination } from "../store/examinations.ts";
@@ -137,23 +136,15 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
         await ctx.db.transaction((tx) => recordLiveState(tx, sn, { status: m.status, lastSeen: nowIso(ctx) }));
         return publishDevice();
       case "progress": {
-        const isExamination = m.examinationId !== undefined;
-        ctx.live.publish(org, {
-          type: isExamination ? "examination" : "measurement",
-          operation: isExamination ? "examination_progress" : "measurement_progress",
-          data: {
-            deviceSn: sn,
-            perimetryId: m.measurementId ?? null,
-            appointmentId: m.appointmentId ?? null,
-            examinationId: m.examinationId ?? null,
-            nTested: m.nTested,
-            nLocations: m.nLocations,
-            gazeTracking: m.gazeTracking,
-            thresholds: m.thresholds,
-            lastUpdatedIndex: m.lastUpdatedIndex,
-          },
-          deviceSn: sn,
-        });
+        // The headset reports the running test in the model's words: passed on as it is.
+        const { type: _, ...progress } = m;
+        const data = { deviceSn: sn, ...progress };
+        ctx.live.publish(
+          org,
+          (progress.examinationId ?? null) !== null
+            ? { type: "examination", operation: "examination_progress", data, deviceSn: sn }
+            : { type: "measurement", operation: "measurement_progress", data, deviceSn: sn },
+        );
         return;
       }
       case "ack":
@@ -203,8 +194,8 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       case "clickerDisconnected": {
         // "Clicker disconnected | test stopped message" (scheduling §8): the browsers say which test stopped; the
         // headset's status stopped follows as a device update.
-        const data: ClickerDisconnectedData = { deviceSn: sn, perimetryId: m.measurementId ?? null, appointmentId: m.appointmentId ?? null, examinationId: m.examinationId ?? null };
-        ctx.live.publish(org, { type: "device", operation: "clicker_disconnected", data, deviceSn: sn });
+        const { type: _, ...stopped } = m;
+        ctx.live.publish(org, { type: "device", operation: "clicker_disconnected", data: { deviceSn: sn, ...stopped }, deviceSn: sn });
         return;
       }
     }

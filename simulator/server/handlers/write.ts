@@ -1,4 +1,4 @@
-import type { LiveEventType, LiveOperation } from "../../../core/model/enums.ts";
+import { liveEvent, type LiveDataOf, type LiveEvent, type LiveOperationOf } from "../../../core/model/live.ts";
 import type { Queryable } from "../db/database.ts";
 import type { ServerContext } from "../context.ts";
 import { bumpRevision, deviceBySnAnywhere, deviceChange } from "../store/devices.ts";
@@ -11,7 +11,14 @@ import { Failure } from "../http/failure.ts";
 // A write that a unique constraint refused (another writer was first) runs again from the start.
 
 export interface Effects {
-  event(organisationId: string, type: LiveEventType, operation: LiveOperation, data: unknown, deviceSn?: string | null): void;
+  /** A live event for the organisation's browsers, sent once the write is committed; data typed by type and operation. */
+  event<T extends LiveEvent["type"], O extends LiveOperationOf<T>>(
+    organisationId: string,
+    type: T,
+    operation: O,
+    data: LiveDataOf<T, O>,
+    deviceSn?: string | null,
+  ): void;
   /** The device's lane (queue) changed: revision + 1, the headset gets its new queue, browsers the device. */
   laneChanged(deviceSn: string | null | undefined): void;
   standaloneChanged(deviceSn: string): void;
@@ -37,8 +44,7 @@ const writeOnce = async <T>(ctx: ServerContext, work: (tx: Queryable, fx: Effect
   const lanes = new Set<string>();
   const standalone = new Set<string>();
   const fx: Effects = {
-    event: (org, type, operation, data, deviceSn) =>
-      events.push(() => ctx.live.publish(org, { type, operation, data, ...(deviceSn ? { deviceSn } : {}) })),
+    event: (org, ...parts) => events.push(() => ctx.live.publish(org, liveEvent(...parts))),
     laneChanged: (sn) => {
       if (sn) lanes.add(sn);
     },
