@@ -59,7 +59,7 @@ export const protocolFleet = (url: string) => {
           if (ws.readyState !== ws.OPEN) return;
           n++;
           sentAt.set(`${sn}/${n}`, performance.now());
-          ws.send(JSON.stringify({ type: "progress", measurementId, nTested: n, nLocations: 54, thresholds: [], lastUpdatedIndex: null, gazeTracking: null }));
+          ws.send(JSON.stringify({ type: "progress", perimetryId: measurementId, appointmentId: null, nTested: n, nLocations: 54, thresholds: [], lastUpdatedIndex: null, gazeTracking: null }));
         }, 200),
       );
     });

@@ -56,7 +56,7 @@ onPostgres("processes: live events through PostgreSQL", () => {
     await headset.next((x) => x.type === "queue" && (x.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === m!.id));
     const mark = onB.messages.length;
     for (let n = 1; n <= 54; n++)
-      headset.send({ type: "progress", measurementId: m!.id, nTested: n, nLocations: 54, thresholds: [{ index: n - 1, dBValue: 28, answerTime: 400 }], lastUpdatedIndex: n - 1, gazeTracking: true });
+      headset.send({ type: "progress", perimetryId: m!.id, appointmentId: null, nTested: n, nLocations: 54, thresholds: [{ index: n - 1, dBValue: 28, answerTime: 400 }], lastUpdatedIndex: n - 1, gazeTracking: true });
     await onB.next(isEvent("measurement", "measurement_progress", (e) => (e.data as { nTested: number }).nTested === 54), 5000, mark);
     const seen = onB.messages.slice(mark).filter(isEvent("measurement", "measurement_progress")).map((e) => ((e as LiveEvent).data as { nTested: number }).nTested);
     expect(seen).toEqual(Array.from({ length: 54 }, (_, i) => i + 1));
@@ -70,14 +70,20 @@ onPostgres("processes: live events through PostgreSQL", () => {
     onB.close();
   });
 
+  /** A patient as a patient update event carries it (the bus decodes each event by its type and operation). */
+  const patientNamed = (id: string) => {
+    const now = new Date().toISOString();
+    return { id, name: id, uniqueId: `U-${id}`, gender: 0, lang: "en", birthdate: "1960-01-01", createdAt: now, updatedAt: now, trashedAt: null } as const;
+  };
+
   it("a message bigger than NOTIFY's 8000 bytes reaches the other process through the bus_events table", async () => {
     const onB = await liveSocket(b.url, tokenB);
     const org = (await ok(a.url, "organisation.current", {}, tokenA)).id;
     const before = (await a.db.query<{ n: number }>("select count(*)::int as n from bus_events"))[0]!.n;
-    const notes = "x".repeat(20_000);
-    a.ctx.live.publish(org, { type: "patient", operation: "update", data: { id: "big-one", notes } });
+    const address = "x".repeat(20_000);
+    a.ctx.live.publish(org, { type: "patient", operation: "update", data: { ...patientNamed("big-one"), address } });
     const got = await onB.next(isEvent("patient", "update", (e) => (e.data as { id: string }).id === "big-one"));
-    expect(((got as LiveEvent).data as { notes: string }).notes).toBe(notes);
+    expect(((got as LiveEvent).data as { address: string }).address).toBe(address);
     expect((await a.db.query<{ n: number }>("select count(*)::int as n from bus_events"))[0]!.n).toBe(before + 1);
     onB.close();
   });
@@ -94,7 +100,7 @@ onPostgres("processes: live events through PostgreSQL", () => {
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 1, message: { type: "live", organisationId: 7 } })]);
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 2, stored: 999_999_999 })]);
       const org = (await ok(a.url, "organisation.current", {}, tokenA)).id;
-      await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 3, message: { type: "live", organisationId: org, event: { type: "patient", operation: "update", data: { id: "after-garbage" } } } })]);
+      await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 3, message: { type: "live", organisationId: org, event: { type: "patient", operation: "update", data: patientNamed("after-garbage") } } })]);
       for (const socket of [onA, onB]) await socket.next(isEvent("patient", "update", (e) => (e.data as { id: string }).id === "after-garbage"));
     } finally {
       spy.mockRestore();
