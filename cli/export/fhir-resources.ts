@@ -49,7 +49,7 @@ export interface Entry {
 const coding = (system: string, code: string, display: string) => ({ system, code, display });
 
 /** Eye structures: right 18944008, left 8966001, both 40638003. */
-const bodySiteOf = (eye: number) =>
+export const bodySiteOf = (eye: number) =>
   eye === 0
     ? { coding: [coding(systems.snomed, "18944008", "Right eye structure")], text: "right eye" }
     : eye === 1
@@ -59,7 +59,7 @@ const bodySiteOf = (eye: number) =>
 const sexToFhir: Record<number, string> = { [Sex.Female]: "female", [Sex.Male]: "male", [Sex.Other]: "other" };
 
 export const fullUrl = (kind: string, id: string) => `urn:uuid:${stableUuid(`${kind}:${id}`)}`;
-const idOf = (url: string) => url.slice("urn:uuid:".length);
+export const idOf = (url: string) => url.slice("urn:uuid:".length);
 
 export function fhirPatient(r: ExportRecord, context: ExportContext): Entry {
   const p = r.patient;
@@ -85,7 +85,7 @@ export function fhirPatient(r: ExportRecord, context: ExportContext): Entry {
 }
 
 /** How one Observation is coded and valued; value null leaves it out (no normative database, no catch trials). */
-interface ObservationDefinition {
+export interface ObservationDefinition {
   readonly key: string;
   readonly code: { system: string; code: string; display: string };
   /** Claims observation-visual-field: only codes in the IG's value set. */
@@ -103,7 +103,7 @@ const withSignificance = (value: Json | null, level: Parameters<typeof significa
   return { ...value, interpretation: [{ coding: [coding(systems.interpretation, "A", "Abnormal")], text: `p < ${p * 100} %` }] };
 };
 
-const definitions: readonly ObservationDefinition[] = [
+export const definitions: readonly ObservationDefinition[] = [
   {
     key: "md", code: coding(systems.snomed, MD_SNOMED, "Mean deviation"), profiled: true,
     value: (r) => withSignificance(dB(r.analysis().normative?.global.tmd), r.analysis().normative?.globalLevels.tmd),
@@ -146,7 +146,7 @@ const ghtCoding: Record<string, { system: string; code: string; display: string 
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
-const observationCategory = [{ coding: [coding(systems.observationCategory, "exam", "Exam")] }];
+export const observationCategory = [{ coding: [coding(systems.observationCategory, "exam", "Exam")] }];
 const reportCategory = [{ coding: [coding(systems.snomed, OPHTHALMOLOGY_SNOMED, "Ophthalmology"), coding(systems.diagnosticServiceSection, "OTH", "Other")] }];
 const reportCode = (label: string) => ({
   coding: [coding(systems.snomed, PERIMETRY_SNOMED, "Perimetry"), coding(systems.loinc, REPORT_LOINC, "Perimetry study")],
@@ -157,34 +157,40 @@ const conclusionOf = (r: ExportRecord) => {
   return rel.reliable && r.test.reliable ? "Reliable test." : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
 };
 
-/** The report and its observations for one result; the patient is referenced by fullUrl. `pdf`: the printed page. */
-export function fhirResources(r: ExportRecord, context: ExportContext, pdf?: Uint8Array | null): Entry[] {
-  const subject = { reference: fullUrl("Patient", r.patient.id) };
-  const effective = clinicDateTime(r.result.takenAt, context.timeZone);
-  const bodySite = bodySiteOf(r.result.eye);
-  const observations: Entry[] = definitions.flatMap((d) => {
-    const value = d.value(r);
-    if (value === null) return [];
-    const url = fullUrl("Observation", `${r.test.id}:${d.key}`);
-    return [{
-      fullUrl: url,
-      resource: {
-        resourceType: "Observation",
-        id: idOf(url),
-        ...(d.profiled ? { meta: { profile: [profiles.observation] } } : {}),
-        status: "final",
-        category: observationCategory,
-        code: { coding: [d.code], text: d.code.display },
-        subject,
-        effectiveDateTime: effective,
-        ...value,
-        bodySite,
-      },
-    }];
-  });
+/** What a result's observations say: per definition with a value, its fullUrl and value. */
+export interface ObservationOf {
+  readonly definition: ObservationDefinition;
+  readonly fullUrl: string;
+  readonly value: Json;
+}
+
+/** What one result's entries share: its observations, the patient reference, the clinic time and the eye. */
+export interface ResultParts {
+  readonly observations: readonly ObservationOf[];
+  readonly subject: { readonly reference: string };
+  readonly effective: string;
+  readonly bodySite: ReturnType<typeof bodySiteOf>;
+}
+
+export function resultParts(r: ExportRecord, context: ExportContext): ResultParts {
+  const observations: ObservationOf[] = [];
+  for (const definition of definitions) {
+    const value = definition.value(r);
+    if (value !== null) observations.push({ definition, value, fullUrl: fullUrl("Observation", `${r.test.id}:${definition.key}`) });
+  }
+  return {
+    observations,
+    subject: { reference: fullUrl("Patient", r.patient.id) },
+    effective: clinicDateTime(r.result.takenAt, context.timeZone),
+    bodySite: bodySiteOf(r.result.eye),
+  };
+}
+
+/** The DiagnosticReport of one result, referencing its observations. `pdf`: the printed page. */
+export function fhirReport(r: ExportRecord, context: ExportContext, parts: ResultParts, pdf?: Uint8Array | null): Entry {
   const reportUrl = fullUrl("DiagnosticReport", r.test.id);
   const label = `${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`;
-  const report: Entry = {
+  return {
     fullUrl: reportUrl,
     resource: {
       resourceType: "DiagnosticReport",
@@ -194,15 +200,39 @@ export function fhirResources(r: ExportRecord, context: ExportContext, pdf?: Uin
       status: "final",
       category: reportCategory,
       code: reportCode(label),
-      subject,
-      effectiveDateTime: effective,
-      issued: effective,
-      result: observations.map((o) => ({ reference: o.fullUrl })),
+      subject: parts.subject,
+      effectiveDateTime: parts.effective,
+      issued: parts.effective,
+      result: parts.observations.map((o) => ({ reference: o.fullUrl })),
       conclusion: conclusionOf(r),
       ...(pdf
         ? { presentedForm: [{ contentType: "application/pdf", data: Buffer.from(pdf).toString("base64"), title: `Perimetry ${label}` }] }
         : {}),
     },
   };
-  return [report, ...observations];
+}
+
+export function fhirObservation(o: ObservationOf, parts: ResultParts): Entry {
+  const d = o.definition;
+  return {
+    fullUrl: o.fullUrl,
+    resource: {
+      resourceType: "Observation",
+      id: idOf(o.fullUrl),
+      ...(d.profiled ? { meta: { profile: [profiles.observation] } } : {}),
+      status: "final",
+      category: observationCategory,
+      code: { coding: [d.code], text: d.code.display },
+      subject: parts.subject,
+      effectiveDateTime: parts.effective,
+      ...o.value,
+      bodySite: parts.bodySite,
+    },
+  };
+}
+
+/** The report and its observations for one result; the patient is referenced by fullUrl. `pdf`: the printed page. */
+export function fhirResources(r: ExportRecord, context: ExportContext, pdf?: Uint8Array | null): Entry[] {
+  const parts = resultParts(r, context);
+  return [fhirReport(r, context, parts, pdf), ...parts.observations.map((o) => fhirObservation(o, parts))];
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { Schema } from "effect";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { defaultPatientIdSystem, exportContext, resultIdSystem } from "../../cli/export/context.ts";
-import { fhirBundleWriter, type BundleType } from "../../cli/export/fhir.ts";
-import { fhirResources, MD_SNOMED, PSD_SNOMED, REPORT_LOINC, systems } from "../../cli/export/fhir-resources.ts";
+import { bundleEntry, fhirBundleWriter, type BundleType } from "../../cli/export/fhir.ts";
+import { fhirPatient, fhirResources, MD_SNOMED, PSD_SNOMED, REPORT_LOINC, systems } from "../../cli/export/fhir-resources.ts";
 import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../cli/export/fhir-schema.ts";
 import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
@@ -36,6 +36,28 @@ async function validateBundle(bundle: any): Promise<string[]> {
 }
 
 describe("FHIR R4 export after the Eye Care IG", () => {
+  it("the writer prints each entry as JSON.stringify prints the resources (observations come from printed pieces), in both bundle types", async () => {
+    for (const type of ["collection", "transaction"] as const) {
+      const sink = memorySink();
+      const now = new Date("2026-01-02T03:04:05Z");
+      const writer = fhirBundleWriter(sink, { context, type, now: () => now });
+      const expected: string[] = [];
+      const seen = new Set<string>();
+      // Twelve patients, five results each: normal and abnormal indices (with their p), every GHT outcome seen, catch trials or none.
+      await runExport(fakeApi({ patients: 12, resultsPerPatient: 5 }), { kind: "organisation" }, { reliableOnly: false }, {
+        write: async (r) => {
+          if (!seen.has(r.patient.id)) expected.push(JSON.stringify(bundleEntry(fhirPatient(r, context), type)));
+          seen.add(r.patient.id);
+          for (const e of fhirResources(r, context)) expected.push(JSON.stringify(bundleEntry(e, type)));
+          await writer.write(r);
+        },
+        end: () => writer.end(),
+      });
+      expect(sink.text()).toBe(`{"resourceType":"Bundle","type":"${type}","timestamp":"${now.toISOString()}","entry":[\n${expected.join(",\n")}\n]}\n`);
+      expect(sink.text()).toContain("interpretation");
+    }
+  });
+
   it("the bundle parses against our Schema (no unknown elements), and medplum and the IG profile checks find nothing", async () => {
     const json = await bundleOf(3, 4, "collection", true);
     const bundle = Schema.decodeUnknownSync(BundleSchema)(json, strict);
