@@ -26,7 +26,7 @@
 // sampling profiler and precise call counts over the page load and over the live window: which web/ components render
 // and how often (a component's calls are its renders), and where the main thread's time goes.
 // Cleans up after itself: browser closed, headsets and server stopped, the temp directory (PGlite, builds) deleted.
-// Environment: LANES (50), CARDS (20), RUNS (3), WINDOW_S (10), SPEED (1), BENCH_WEB_ROOT (a built web app to serve),
+// Environment: LANES (50), CARDS (20), RUNS (3), WINDOW_S (10), SPEED (1), STREAMING (lanes whose test runs: all), BENCH_WEB_ROOT (a built web app to serve),
 // BENCH_PROFILE_WEB_ROOT (an unminified build for the profile pass; `vite build --minify false --outDir DIR`).
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -43,6 +43,8 @@ const CARDS = Number(process.env.CARDS ?? 20);
 const RUNS = Number(process.env.RUNS ?? 3);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 10);
 const SPEED = Number(process.env.SPEED ?? 1);
+/** Lanes whose test runs (the first ones); the others only beat, so renders of theirs would be renders for nothing. */
+const STREAMING = Math.min(LANES, Number(process.env.STREAMING ?? LANES));
 const PROFILE = process.argv.includes("--profile") || process.env.PROFILE === "1";
 const AIM_FIRST_RENDER_MS = 300;
 const AIM_FRAME_MS = 50;
@@ -310,6 +312,13 @@ function printProfile(r: RunFigures) {
   console.log(`  page load: nav→painted ${ms(r.load.painted)}, list→painted ${ms(dataToPaint(r.load))}; in-app click→painted ${r.inApp ? ms(r.inApp.painted - r.inApp.t0) : "–"}; live window: ${(w.liveMessages / w.seconds).toFixed(0)} live messages/s, ${w.gaps.length} frames, longest ${ms(worst(w.gaps))}`);
   printProfileSection(`page load (${r.profile!.load.seconds.toFixed(1)} s profiled, from navigation to the painted check):`, r.profile!.load, false);
   printProfileSection(`live window (${r.profile!.live.seconds.toFixed(1)} s):`, r.profile!.live, true);
+  // Issue 18 §3: a streaming headset re-renders its own lane, not the page, the list or the other lanes.
+  const live = r.profile!.live;
+  const perSecond = (name: string) => live.calls.filter((c) => c.name === name).reduce((n, c) => n + c.count, 0) / live.seconds;
+  const lanesPerSecond = perSecond("LaneView");
+  console.log(`  renders per second while ${STREAMING} of ${LANES} headsets stream (${(w.liveMessages / w.seconds).toFixed(0)} live messages/s, longest frame ${ms(worst(w.gaps))}): ` +
+    `page ${perSecond("TechnicianPage").toFixed(1)}, drag context ${perSecond("Lanes").toFixed(1)}, lane list ${perSecond("LaneList").toFixed(1)}, ` +
+    `lanes ${lanesPerSecond.toFixed(1)} = ${(lanesPerSecond / STREAMING).toFixed(1)} per streaming lane, if the ${LANES - STREAMING} idle lanes render none (aim: renders only for lanes whose devices changed)`);
   const inApp = r.profile!.inApp;
   if (inApp)
     printProfileSection(`in-app, click on Technician → painted (${r.inApp ? ms(r.inApp.painted - r.inApp.t0) : r.inAppMissing}; ${inApp.seconds.toFixed(1)} s profiled):`, inApp, false);
@@ -355,7 +364,7 @@ const main = async () => {
     const served = join(tmp, "served");
     symlinkSync(webRoot, served, "dir");
     log(`Technician view: ${LANES} lanes × ${CARDS} cards, ${LANES} virtual headsets at speed ${SPEED}, ${RUNS} runs with a ${WINDOW_S} s live window each; ${CHROMIUM} headless, 1920×1080; ${cpus().length}-core machine shared with other work (load average ${loadavg()[0]!.toFixed(1)}).`);
-    stack = await startStack({ tmp, webRoot: served, lanes: LANES, cards: CARDS, speed: SPEED, log });
+    stack = await startStack({ tmp, webRoot: served, lanes: LANES, cards: CARDS, speed: SPEED, log, streaming: STREAMING });
     const cards = (await stack.lanes()).reduce((a, l) => a + l.cards, 0);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
 
