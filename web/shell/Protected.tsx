@@ -8,6 +8,7 @@ import { useLogout } from "../state/client.ts";
 import { ConfirmDialog } from "../ui/Modal.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
 import { Offline } from "./Offline.tsx";
+import { SupportWidget } from "../pages/support/SupportWidget.tsx";
 
 /** The authenticated wrapper: without a token every protected path goes to /login. */
 export function Protected() {
@@ -43,6 +44,7 @@ function Shell() {
       <main id="main" className="main" aria-busy={navigation.state === "loading"}>
         <Suspense fallback={<Spinner />}>{navigation.state === "loading" ? <Spinner /> : <Outlet />}</Suspense>
       </main>
+      <SupportWidget />
       {confirmLogout && (
         <ConfirmDialog title={t`Log out?`} confirmLabel={t`Log out`} onCancel={() => setConfirmLogout(false)}
           onConfirm={() => { setConfirmLogout(false); void logout(); }}>

@@ -1,9 +1,17 @@
 import { useLingui } from "@lingui/react/macro";
-import { releaseVersion } from "./contacts.ts";
+import { useApi } from "../../state/client.ts";
+import { useQuery } from "../../state/use-query.ts";
 
-/** The product label (drawn, not a bitmap, so it stays sharp when printed). */
+/**
+ * The product label (drawn, not a bitmap, so it stays sharp when printed). Its version is the running server's
+ * (GET version), so the label and the support e-mail name the release the clinic actually runs (issue 21: the page
+ * said the seed's 1.1.5 while the server answered 0.1.0).
+ */
 export function RegulatoryLabel() {
   const { t } = useLingui();
+  const api = useApi();
+  const version = useQuery("version", () => api.call("version", {}));
+  const releaseVersion = version.data?.version ?? "…";
   return (
     <svg role="img" aria-label={t`Product label: Isopter software, version ${releaseVersion}`} viewBox="0 0 320 120" width="320" height="120"
       style={{ border: "1px solid var(--grey-300)", borderRadius: 6, background: "#fff" }}>

@@ -1,5 +1,3 @@
 // Our design: the seeds name a support mail and an info mail without giving the addresses.
 export const supportEmail = "support@isopter.example";
 export const infoEmail = "info@isopter.example";
-/** "Release 1.1.5" (accounts seed §1). */
-export const releaseVersion = "1.1.5";
