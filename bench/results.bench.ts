@@ -15,8 +15,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "playwright";
 import { build } from "vite";
-import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../core/model/enums.ts";
-import type { Measurement } from "../core/model/measurement.ts";
+import { Eye, Pattern, Strategy } from "../core/model/enums.ts";
+import { newMeasurement, type Measurement } from "../core/model/measurement.ts";
+import { measurementConfigWith } from "../core/rules/defaults.ts";
 import { engineResult } from "../simulator/server/demo/engine-results.ts";
 import { seedDemo } from "../simulator/server/demo/seed.ts";
 import { startServer } from "../simulator/server/server.ts";
@@ -61,18 +62,15 @@ async function seedPatient(db: Awaited<ReturnType<typeof startServer>>["db"]): P
       for (const eye of [Eye.Right, Eye.Left]) {
         const id = newId();
         const at = new Date(takenAt.getTime() + eye * 600_000).toISOString();
+        const config = measurementConfigWith({ patientId, deviceSn: null, displayName: `Visit ${v + 1}`, eye, pattern: Pattern.P24_2, strategy: Strategy.DS });
         const m: Measurement = {
-          id, patientId, deviceSn: null, displayName: `Visit ${v + 1}`, eye, pattern: Pattern.P24_2, strategy: Strategy.DS,
-          stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsStage: 36,
-          playSound: false, trackGaze: true, audioGuide: true, tutorial: false, notes: "", isFollowingEye: null,
-          reliable: true, baseline: false, cloned: false,
+          ...newMeasurement(config, id, at),
           result: engineResult({
             measurementId: id, patientId, takenAt: at, birthdate,
             ageYears: (Date.parse(at) - Date.parse(birthdate)) / (365.25 * 86400_000),
             yearsIntoCourse: VISITS * 0.25 - yearsAgo, course: "early-glaucoma", eye, pattern: Pattern.P24_2,
             strategy: Strategy.DS, deviceAlias: "Room 1", seed: 4000 + v * 2 + eye,
           }),
-          createdAt: at, updatedAt: at, trashedAt: null,
         };
         await insertMeasurement(tx, org, m, null);
         latestId = id;

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, DeviceStatus } from "../../core/model/enums.ts";
-import type { Measurement } from "../../core/model/measurement.ts";
+import { newMeasurement, type Measurement } from "../../core/model/measurement.ts";
+import { measurementConfigWith } from "../../core/rules/defaults.ts";
 import { deviceSerial, seedDemo } from "../../simulator/server/demo/seed.ts";
 import { startServer, type RunningServer } from "../../simulator/server/server.ts";
 import { pairingCodesFor } from "../../simulator/server/device/enrolment.ts";
@@ -71,26 +72,15 @@ const seedLanes = async (server: RunningServer, lanes: number, cards: number) =>
           i === 0 ? { ...mix[0]!, strategy: Strategy.Normal }
           : i === 1 || paired ? { ...mix[d % 2 === 0 ? 0 : 2]!, eye: i === 1 ? Eye.Right : Eye.Left }
           : mix[(d + i) % mix.length]!;
-        const m: Measurement = {
-          id: newId(),
+        const settings = measurementConfigWith({
           patientId: paired ? pairedWith!.patientId : patient.id,
           deviceSn: sn,
           displayName: paired ? pairedWith!.displayName : `Test ${patient.name}`,
           ...config,
-          playSound: false,
           trackGaze: i !== 0,
           audioGuide: i !== 0,
-          tutorial: false,
-          notes: "",
-          isFollowingEye: paired ? pairedWith!.id : null,
-          reliable: true,
-          baseline: false,
-          cloned: false,
-          result: null,
-          createdAt: now,
-          updatedAt: now,
-          trashedAt: null,
-        };
+        });
+        const m = newMeasurement(settings, newId(), now, paired ? pairedWith!.id : null);
         await insertMeasurement(tx, org, m, i + 1);
         if (i === 1) pairedWith = m;
       }

@@ -26,6 +26,12 @@ export const defaultMeasurementConfig = (variant: Variant): MeasurementConfig =>
   notes: "",
 });
 
+/** A new measurement's settings: the form's defaults for `variant` with the choices made (patient, device, eye, ...). */
+export const measurementConfigWith = <C extends Partial<MeasurementConfig>>(choices: C, variant: Variant = "newer"): MeasurementConfig & C => ({
+  ...defaultMeasurementConfig(variant),
+  ...choices,
+});
+
 /**
  * The perimetry configuration of an examination (appointment variant, templates) from the measurement form's settings.
  * The examination carries the SORS location count twice, as sorsLocations (the form's name) and sorsStage (the

@@ -1,7 +1,9 @@
 import type { Appointment } from "../../core/model/appointment.ts";
 import type { Device } from "../../core/model/device.ts";
 import type { Examination } from "../../core/model/examination.ts";
-import type { Measurement } from "../../core/model/measurement.ts";
+import { Eye } from "../../core/model/enums.ts";
+import { newMeasurement, type Measurement } from "../../core/model/measurement.ts";
+import { measurementConfigWith } from "../../core/rules/defaults.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import type { RunningTest } from "../../core/model/running-test.ts";
@@ -25,10 +27,9 @@ export const result = (measurementId: string, patientId: string): MeasurementRes
   deviceAlias: null,
 });
 
+/** The older variant's new measurement (G, SORS, adaptive), right eye. */
 export const measurement = (id: string, over: Partial<Measurement> = {}): Measurement => ({
-  id, patientId: "p1", deviceSn: "SN1", displayName: "Test", eye: 0, pattern: 2, strategy: 2, stimuliUpdate: 9999, stimuliSize: 5,
-  stimuliShowtime: 200, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true, tutorial: false, notes: "",
-  createdAt: at, updatedAt: at, isFollowingEye: null, reliable: true, baseline: false, cloned: false, result: null, trashedAt: null,
+  ...newMeasurement(measurementConfigWith({ patientId: "p1", deviceSn: "SN1", displayName: "Test", eye: Eye.Right }, "older"), id, at),
   ...over,
 });
 

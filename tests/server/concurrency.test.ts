@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../../core/model/enums.ts";
+import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
+import { measurementConfigWith } from "../../core/rules/defaults.ts";
 import type { MeasurementBody } from "../../core/model/measurement.ts";
 import { demoResult } from "../../simulator/server/demo/results.ts";
 import { openPglite } from "../../simulator/server/db/pglite.ts";
@@ -173,23 +174,8 @@ const cleanupSuite = (backend: Backend) =>
     }
   }, 120_000);
 
-const measurementBody = (patientId: string, deviceSn: string): MeasurementBody => ({
-  patientId,
-  deviceSn,
-  displayName: "Race",
-  eye: Eye.Right,
-  pattern: Pattern.P24_2,
-  strategy: Strategy.DS,
-  stimuliUpdate: StimuliUpdate.Ms2000,
-  stimuliSize: StimulusSize.III,
-  stimuliShowtime: Showtime.Ms200,
-  sorsStage: 36,
-  playSound: false,
-  trackGaze: true,
-  audioGuide: true,
-  tutorial: false,
-  notes: "",
-});
+const measurementBody = (patientId: string, deviceSn: string): MeasurementBody =>
+  measurementConfigWith({ patientId, deviceSn, displayName: "Race", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS });
 
 concurrencySuite("pglite");
 describe("migration 006 on pglite", () => cleanupSuite("pglite"));

@@ -3,7 +3,8 @@ import { Result } from "effect";
 import { endpoints, type Endpoint } from "../../core/model/contract/index.ts";
 import { decodeLiveEvent } from "../../core/model/live.ts";
 import { isLiveEvent, type LiveEvent, type LiveMessage } from "../../core/model/live.ts";
-import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, TestType } from "../../core/model/enums.ts";
+import { Eye, Pattern, Strategy, TestType } from "../../core/model/enums.ts";
+import { examinationConfigOf, measurementConfigWith } from "../../core/rules/defaults.ts";
 import type { MeasurementBody } from "../../core/model/measurement.ts";
 import type { ExaminationPayload } from "../../core/model/examination.ts";
 import { demoResult } from "../../simulator/server/demo/results.ts";
@@ -21,24 +22,8 @@ const exercised = new Set<Endpoint>();
 const isEvent = (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) => (m: LiveMessage) =>
   isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
 
-const measurementBody = (patientId: string, deviceSn: string, over: Partial<MeasurementBody> = {}): MeasurementBody => ({
-  patientId,
-  deviceSn,
-  displayName: "Test",
-  eye: Eye.Right,
-  pattern: Pattern.P24_2,
-  strategy: Strategy.DS,
-  stimuliUpdate: StimuliUpdate.Ms2000,
-  stimuliSize: StimulusSize.III,
-  stimuliShowtime: Showtime.Ms200,
-  sorsStage: 36,
-  playSound: false,
-  trackGaze: true,
-  audioGuide: true,
-  tutorial: false,
-  notes: "",
-  ...over,
-});
+const measurementBody = (patientId: string, deviceSn: string, over: Partial<MeasurementBody> = {}): MeasurementBody =>
+  measurementConfigWith({ patientId, deviceSn, displayName: "Test", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, ...over });
 
 const perimetryExam = (patientId: string, deviceSn: string, eye: Eye = Eye.Right): ExaminationPayload => ({
   patientId,
@@ -46,18 +31,7 @@ const perimetryExam = (patientId: string, deviceSn: string, eye: Eye = Eye.Right
   deviceSn,
   eye,
   notes: "",
-  config: {
-    pattern: Pattern.P24_2,
-    strategy: Strategy.DS,
-    stimuliUpdate: StimuliUpdate.Ms2000,
-    stimuliSize: StimulusSize.III,
-    stimuliShowtime: Showtime.Ms200,
-    sorsLocations: 36,
-    sorsStage: 36,
-    playSound: false,
-    trackGaze: true,
-    audioGuide: true,
-  },
+  config: examinationConfigOf(measurementConfigWith({ pattern: Pattern.P24_2, strategy: Strategy.DS })),
 });
 
 const amslerExam = (patientId: string, deviceSn: string): ExaminationPayload => ({

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, type Language, type Role, type Sex } from "../../../core/model/enums.ts";
-import type { Measurement } from "../../../core/model/measurement.ts";
+import { Eye, Pattern, StimulusSize, Strategy, type Language, type Role, type Sex } from "../../../core/model/enums.ts";
+import { newMeasurement, type Measurement } from "../../../core/model/measurement.ts";
+import { examinationConfigOf, measurementConfigWith } from "../../../core/rules/defaults.ts";
 import { isStrongPassword } from "../../../core/rules/password.ts";
 import { hashPassword } from "../auth/password.ts";
 import type { Database, Queryable } from "../db/database.ts";
@@ -92,27 +93,9 @@ const addHistory = async (tx: Queryable, org: string, patientId: string, birthda
     for (const eye of [Eye.Right, Eye.Left]) {
       const id = newId();
       const created = new Date(takenAt.getTime() - 3600_000).toISOString();
+      const config = measurementConfigWith({ patientId, deviceSn: null, displayName: `Test ${v + 1}`, eye, pattern, strategy, notes: v === 0 ? "First visit." : "" });
       const m: Measurement = {
-        id,
-        patientId,
-        deviceSn: null,
-        displayName: `Test ${v + 1}`,
-        eye,
-        pattern,
-        strategy,
-        stimuliUpdate: StimuliUpdate.Ms2000,
-        stimuliSize: StimulusSize.III,
-        stimuliShowtime: Showtime.Ms200,
-        sorsStage: 36,
-        playSound: false,
-        trackGaze: true,
-        audioGuide: true,
-        tutorial: false,
-        notes: v === 0 ? "First visit." : "",
-        isFollowingEye: eye === Eye.Left ? rightId : null,
-        reliable: true,
-        baseline: false,
-        cloned: false,
+        ...newMeasurement(config, id, created, eye === Eye.Left ? rightId : null),
         result: resultFor(how, {
           measurementId: id,
           patientId,
@@ -127,9 +110,7 @@ const addHistory = async (tx: Queryable, org: string, patientId: string, birthda
           deviceAlias: alias,
           seed: index * 100 + v * 2 + eye,
         }),
-        createdAt: created,
         updatedAt: takenAt.toISOString(),
-        trashedAt: null,
       };
       await insertMeasurement(tx, org, m, null);
       if (eye === Eye.Right) rightId = id;
@@ -201,50 +182,17 @@ const seedClinic = async (
       // A few measurements waiting in the lanes.
       if (index >= 28 && index < 28 + serials.length * 2) {
         const sn = serials[(index - 28) % serials.length]!;
-        const m: Measurement = {
-          id: newId(),
-          patientId: id,
-          deviceSn: sn,
-          displayName: `Test ${name}`,
-          eye: index % 2 ? Eye.Left : Eye.Right,
-          pattern: Pattern.P24_2,
-          strategy: Strategy.DS,
-          stimuliUpdate: StimuliUpdate.Ms2000,
-          stimuliSize: StimulusSize.III,
-          stimuliShowtime: Showtime.Ms200,
-          sorsStage: 36,
-          playSound: false,
-          trackGaze: true,
-          audioGuide: true,
-          tutorial: false,
-          notes: "",
-          isFollowingEye: null,
-          reliable: true,
-          baseline: false,
-          cloned: false,
-          result: null,
-          createdAt: iso,
-          updatedAt: iso,
-          trashedAt: null,
-        };
+        const config = measurementConfigWith({
+          patientId: id, deviceSn: sn, displayName: `Test ${name}`, eye: index % 2 ? Eye.Left : Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS,
+        });
+        const m = newMeasurement(config, newId(), iso);
         await insertMeasurement(tx, org, m, index);
       }
     }
     const perimetry = (pattern: Pattern, strategy: Strategy) => ({
       type: "perimetry" as const,
       eye: Eye.Both,
-      config: {
-        pattern,
-        strategy,
-        stimuliUpdate: StimuliUpdate.Ms2000,
-        stimuliSize: strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
-        stimuliShowtime: Showtime.Ms200,
-        sorsLocations: 36 as const,
-        sorsStage: 36 as const,
-        playSound: false,
-        trackGaze: true,
-        audioGuide: true,
-      },
+      config: examinationConfigOf(measurementConfigWith({ pattern, strategy, stimuliSize: strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III })),
     });
     await insertTemplate(tx, org, newId(), { name: "Glaucoma follow-up", tests: [perimetry(Pattern.P24_2, Strategy.DS), { type: "amsler", eye: Eye.Both, config: null }] }, iso);
     await insertTemplate(tx, org, newId(), { name: "Screening", tests: [perimetry(Pattern.G, Strategy.SORS)] }, iso);

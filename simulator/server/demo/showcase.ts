@@ -1,6 +1,6 @@
 import { Eye, Pattern, Showtime, StimulusSize, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
-import type { Measurement } from "../../../core/model/measurement.ts";
-import { defaultMeasurementConfig } from "../../../core/rules/defaults.ts";
+import { newMeasurement, type Measurement } from "../../../core/model/measurement.ts";
+import { measurementConfigWith } from "../../../core/rules/defaults.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import type { Queryable } from "../db/database.ts";
 import { newId } from "../store/ids.ts";
@@ -40,10 +40,8 @@ export const addShowcase = async (
     takenAt.setUTCHours(10, 15, 0, 0);
     const id = newId();
     const iso = takenAt.toISOString();
-    const m: Measurement = {
-      // The form's defaults for the newer variant (seed §9), with this showcase's test and its size and showtime.
-      ...defaultMeasurementConfig("newer"),
-      id,
+    // The form's defaults for the newer variant (seed §9), with this showcase's test and its size and showtime.
+    const config = measurementConfigWith({
       patientId,
       deviceSn: null,
       displayName: `Showcase ${k + 1}`,
@@ -52,10 +50,9 @@ export const addShowcase = async (
       strategy: t.strategy,
       stimuliSize: t.strategy === Strategy.SORS || t.strategy === Strategy.SORS_screening ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
       stimuliShowtime: t.pattern === Pattern.Esterman ? Showtime.Ms500 : Showtime.Ms200,
-      isFollowingEye: null,
-      reliable: true,
-      baseline: false,
-      cloned: false,
+    });
+    const m: Measurement = {
+      ...newMeasurement(config, id, new Date(takenAt.getTime() - 1800_000).toISOString()),
       result: result({
         measurementId: id,
         patientId,
@@ -70,9 +67,7 @@ export const addShowcase = async (
         deviceAlias: alias,
         seed: 9000 + k,
       }),
-      createdAt: new Date(takenAt.getTime() - 1800_000).toISOString(),
       updatedAt: iso,
-      trashedAt: null,
     };
     await insertMeasurement(tx, org, m, null);
   }

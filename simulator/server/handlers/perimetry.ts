@@ -1,4 +1,4 @@
-import type { Measurement, MeasurementBody } from "../../../core/model/measurement.ts";
+import { newMeasurement, type Measurement, type MeasurementBody } from "../../../core/model/measurement.ts";
 import { RECENT_RESULTS_LIMIT } from "../../../core/model/contract/perimetry.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { invalid, notFound } from "../http/failure.ts";
@@ -100,19 +100,7 @@ export const perimetryHandlers: SomeHandlers<
       const out: Measurement[] = [];
       let position = await measurements.nextQueuePosition(tx, body.deviceSn);
       for (const eye of eyesToCreate(body.eye)) {
-        const m: Measurement = {
-          ...body,
-          eye,
-          id: newId(),
-          isFollowingEye: out[0]?.id ?? null,
-          reliable: true,
-          baseline: false,
-          cloned: false,
-          result: null,
-          createdAt: now,
-          updatedAt: now,
-          trashedAt: null,
-        };
+        const m = newMeasurement({ ...body, eye }, newId(), now, out[0]?.id ?? null);
         await measurements.insertMeasurement(tx, org, m, position++);
         out.push(m);
         fx.event(org, "measurement", "insert", m, m.deviceSn);

@@ -1,6 +1,5 @@
-import type { Measurement } from "../../../core/model/measurement.ts";
+import { newMeasurement, type Measurement, type StandaloneConfig } from "../../../core/model/measurement.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
-import type { StandaloneConfig } from "../../../core/model/measurement.ts";
 import type { Queryable } from "../db/database.ts";
 import { Failure, notFound } from "../http/failure.ts";
 import { newId } from "../store/ids.ts";
@@ -57,20 +56,7 @@ const recordStandaloneResult = async (
   const patient = await tx.query("select id from patients where id = $1", [config.patientId]);
   if (!patient[0]) throw notFound("Patient of the stand-alone data", "body.standaloneId");
   const id = newId();
-  const m: Measurement = {
-    ...config,
-    id,
-    deviceSn,
-    notes: "",
-    isFollowingEye: null,
-    reliable: true,
-    baseline: false,
-    cloned: false,
-    result: null,
-    createdAt: now,
-    updatedAt: now,
-    trashedAt: null,
-  };
+  const m = newMeasurement({ ...config, deviceSn, notes: "" }, id, now);
   const done: Measurement = { ...m, result: stamped(result, m) };
   await insertMeasurement(tx, org, done, null);
   fx.event(org, "measurement", "measurement_result_ready", done, deviceSn);

@@ -7,8 +7,9 @@ import { I18nProvider } from "@lingui/react";
 import { Provider, createStore } from "jotai";
 import { MemoryRouter } from "react-router-dom";
 import { memoryStorage } from "../../../adapters/storage/index.ts";
-import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
-import type { Measurement } from "../../../core/model/measurement.ts";
+import { Eye, Pattern, Showtime, StimuliUpdate, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
+import { newMeasurement, type Measurement } from "../../../core/model/measurement.ts";
+import { measurementConfigWith } from "../../../core/rules/defaults.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import type { Patient } from "../../../core/model/patient.ts";
 import type { Storage } from "../../../core/ports.ts";
@@ -27,12 +28,8 @@ export const patient: Patient = {
 };
 
 export function measurement(id: string, result: MeasurementResult, over: Partial<Measurement> = {}): Measurement {
-  return {
-    id, patientId: patient.id, deviceSn: null, displayName: `Test ${id}`, eye: result.eye, pattern: result.pattern, strategy: result.strategy,
-    stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsStage: 36, playSound: false,
-    trackGaze: true, audioGuide: true, tutorial: false, notes: "", isFollowingEye: null, reliable: true, baseline: false, cloned: false,
-    result: { ...result, measurementId: id }, createdAt: result.takenAt, updatedAt: result.takenAt, trashedAt: null, ...over,
-  };
+  const config = measurementConfigWith({ patientId: patient.id, deviceSn: null, displayName: `Test ${id}`, eye: result.eye, pattern: result.pattern, strategy: result.strategy });
+  return { ...newMeasurement(config, id, result.takenAt), result: { ...result, measurementId: id }, ...over };
 }
 
 /** A demo fixture result (24-2 scored with the normative database; G with none). */

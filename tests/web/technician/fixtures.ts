@@ -1,34 +1,16 @@
 // Builders for the technician view's component tests: devices with queued measurements.
-import { ConnectionStatus, DeviceStatus, Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../../../core/model/enums.ts";
+import { ConnectionStatus, DeviceStatus, Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
 import type { Device } from "../../../core/model/device.ts";
-import type { Measurement } from "../../../core/model/measurement.ts";
+import { newMeasurement, type Measurement } from "../../../core/model/measurement.ts";
+import { measurementConfigWith } from "../../../core/rules/defaults.ts";
 import type { Patient } from "../../../core/model/patient.ts";
 
 export const measurement = (id: string, over: Partial<Measurement> = {}): Measurement => ({
-  id,
-  patientId: "p1",
-  deviceSn: "SN1",
-  displayName: `Test ${id}`,
-  eye: Eye.Right,
-  pattern: Pattern.P24_2,
-  strategy: Strategy.DS,
-  stimuliUpdate: StimuliUpdate.Ms2000,
-  stimuliSize: StimulusSize.III,
-  stimuliShowtime: Showtime.Ms200,
-  sorsStage: 36,
-  playSound: false,
-  trackGaze: true,
-  audioGuide: true,
-  tutorial: false,
-  notes: "",
-  createdAt: "2026-01-01T10:00:00.000Z",
-  updatedAt: "2026-01-01T10:00:00.000Z",
-  isFollowingEye: null,
-  reliable: true,
-  baseline: false,
-  cloned: false,
-  result: null,
-  trashedAt: null,
+  ...newMeasurement(
+    measurementConfigWith({ patientId: "p1", deviceSn: "SN1", displayName: `Test ${id}`, eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS }),
+    id,
+    "2026-01-01T10:00:00.000Z",
+  ),
   ...over,
 });
 
