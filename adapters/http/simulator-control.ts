@@ -1,6 +1,6 @@
 import { Schema } from "effect";
 import { commonErrors, endpoint } from "../../core/model/contract/index.ts";
-import { DeviceStatusSchema } from "../../core/model/enums.ts";
+import { DeviceStatusSchema, Role } from "../../core/model/enums.ts";
 import { DeviceSnSchema } from "../../core/model/ids.ts";
 
 // The simulator's control calls (our design, outside the seeds' contract): while `npm start` / `isopter simulate` runs
@@ -88,7 +88,13 @@ export const settingsBodyProblem = (b: HeadsetSettingsBody): { field: string; me
 
 export const FaultAnswerSchema = Schema.Struct({ deviceSn: DeviceSnSchema, fault: HeadsetFaultSchema, seconds: Schema.NullOr(Schema.Finite) });
 
-const control = { errors: [...commonErrors, "forbidden", "not_found"], auth: "bearer", carriesAccessToken: false, source: "our design" } as const;
+const control = {
+  errors: [...commonErrors, "forbidden", "not_found"],
+  auth: "bearer",
+  roles: [Role.Admin, Role.Manager],
+  carriesAccessToken: false,
+  source: "our design",
+} as const;
 
 export const simulatorHeadsets = endpoint({
   name: "simulator.headsets", method: "GET", path: "dev/simulator/headsets", response: HeadsetListSchema, ...control,

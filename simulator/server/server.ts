@@ -17,7 +17,9 @@ import { openDatabase, type Storage } from "./db/open.ts";
 import { acceptDeviceSocket } from "./device/device-socket.ts";
 import { deviceHub } from "./device/hub.ts";
 import { handlers } from "./handlers/index.ts";
-import { devRoutes } from "./http/dev-routes.ts";
+import { devEndpoints, devHandlers } from "./http/dev-routes.ts";
+import { simulatorHandlers } from "./http/simulator-routes.ts";
+import { simulatorControl } from "../../adapters/http/simulator-control.ts";
 import { answerFault, RETRY_AFTER_SECONDS, sendFailure, sendJson } from "./http/envelope.ts";
 import { knownSchemaVersion, schemaVersion } from "./db/migrate.ts";
 import { openApiDocument } from "./http/openapi.ts";
@@ -154,8 +156,11 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   };
 
   let openapi: unknown;
-  const api = apiRouter(ctx, endpoints, handlers as never, {
-    ...(options.devRoutes === false ? {} : devRoutes(ctx, options.simulator)),
+  // The development and simulator-control calls only in development mode, through the same router as the contract's.
+  const development = options.devRoutes !== false;
+  const mounted = development ? [...endpoints, ...Object.values(devEndpoints), ...Object.values(simulatorControl)] : endpoints;
+  const mountedHandlers = development ? { ...handlers, ...devHandlers, ...simulatorHandlers(options.simulator) } : handlers;
+  const api = apiRouter(ctx, mounted, mountedHandlers as never, {
     // Operations (our design): liveness, and readiness = database reachable with every migration applied, not draining.
     "GET health": async (_req, res) => sendJson(res, 200, { data: { status: "ok", version: ctx.version } }),
     "GET ready": async (_req, res) => {

@@ -225,3 +225,35 @@ describe("architecture arrows", () => {
     expect(violations(projectRoot)).toEqual([]);
   });
 });
+
+/** The imports of files under `from` that land under `to` (both relative to root). */
+function importsBetween(root: string, from: string, to: string): string[] {
+  const target = join(root, to) + sep;
+  return sourceFiles(join(root, from)).flatMap((file) =>
+    importSpecifiers(readFileSync(file, "utf8"))
+      .filter((spec) => spec.startsWith(".") && resolve(dirname(file), spec).startsWith(target))
+      .map((spec) => `${relative(root, file)} imports '${spec}'`),
+  );
+}
+
+describe("no import cycle between the server and the simulator's control", () => {
+  // start.ts hands the server the control port; the server's simulator routes steer the headsets through it.
+  const serverToControl = (root: string) => importsBetween(root, "simulator/server", "simulator/control").filter((i) => !i.endsWith("control/port.ts'"));
+
+  it("finds the arrows either way in a sample tree", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "cycle-"));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(tmp, path)), { recursive: true });
+      writeFileSync(join(tmp, path), text);
+    };
+    write("simulator/server/a.ts", `import type { P } from "../control/port.ts";\nimport { h } from "../control/headset-control.ts";`);
+    write("simulator/control/b.ts", `import { ctx } from "../server/context.ts";`);
+    expect(importsBetween(tmp, "simulator/control", "simulator/server")).toEqual(["simulator/control/b.ts imports '../server/context.ts'"]);
+    expect(serverToControl(tmp)).toEqual(["simulator/server/a.ts imports '../control/headset-control.ts'"]);
+  });
+
+  it("simulator/control imports nothing of simulator/server; the server imports only control/port.ts", () => {
+    expect(importsBetween(projectRoot, "simulator/control", "simulator/server")).toEqual([]);
+    expect(serverToControl(projectRoot)).toEqual([]);
+  });
+});

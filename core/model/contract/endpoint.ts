@@ -1,4 +1,5 @@
 import type { Schema } from "effect";
+import type { Role } from "../enums.ts";
 import type { ErrorType, SuccessType } from "./errors.ts";
 
 // One API call as data. The server mounts every endpoint at /api/{path}; the client adapter builds the URL from
@@ -37,6 +38,9 @@ export interface EndpointSpec {
   /** responseType values this call may answer on success. */
   readonly successTypes?: ReadonlyArray<SuccessType>;
   readonly auth: Auth;
+  /** Only these roles may call (bearer calls; the server answers forbidden to any other). Absent: every role, or a rule
+   * finer than a role that the call's handler applies (core/rules/user-admin.ts and the like). */
+  readonly roles?: ReadonlyArray<Role>;
   /** The envelope may carry a fresh accessToken (the client stores it in session storage). */
   readonly carriesAccessToken: boolean;
   readonly source: Source;

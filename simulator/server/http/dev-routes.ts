@@ -1,50 +1,52 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Result, Schema } from "effect";
-import { decodeJson } from "../../../core/model/decode.ts";
+import { Schema } from "effect";
+import { commonErrors, endpoint } from "../../../core/model/contract/index.ts";
 import { Role } from "../../../core/model/enums.ts";
-import type { ServerContext } from "../context.ts";
-import type { HeadsetControl } from "../../control/port.ts";
-import { sendFailure, sendOk } from "./envelope.ts";
-import { Failure, refusedToken } from "./failure.ts";
-import { readBodyText } from "./request-body.ts";
-import { simulatorRoutes } from "../../control/http-routes.ts";
+import type { SpecHandlers } from "./handler.ts";
+import { claimsOf } from "./handler.ts";
 
-// Routes outside the seeds' contract (our design), all under /api/dev/ and for admins only:
+// Calls outside the seeds' contract (our design), under /api/dev/ and for admins only, mounted through the router
+// like every contract call (only in development mode, server.ts):
 //  GET   /api/dev/outbox[?to=email]   the e-mails the server "sent" (reset links, invitations), newest first
 //  PATCH /api/dev/organisation        {multiTests: boolean}: switch the organisation's multi-tests (appointments) plugin
-// The contract has no call for either; the lead should add them to core/model/contract if the web app or CLI needs them.
-// With `simulator` (the headsets simulator/start.ts runs beside this server), also the simulator's control calls
-// (adapters/http/simulator-control.ts, simulator/control/http-routes.ts), for admins and managers.
+// The contract has no call for either; they would move to core/model/contract if the web app or CLI needed them.
+// The simulator's control calls (simulator-routes.ts) are mounted beside them.
 
-const admin = async (ctx: ServerContext, req: IncomingMessage) => {
-  const match = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "");
-  if (!match?.[1]) throw new Failure("unauthorized", "A bearer token is required");
-  const check = await ctx.authenticate(match[1]);
-  if (!check.ok) throw refusedToken(check);
-  if (check.claims.role !== Role.Admin) throw new Failure("forbidden", "Admins only");
-  return check.claims;
-};
+const dev = { errors: [...commonErrors, "forbidden"], auth: "bearer", roles: [Role.Admin], carriesAccessToken: false, source: "our design" } as const;
 
+export const OutboxMailSchema = Schema.Struct({
+  id: Schema.Finite,
+  to: Schema.String,
+  subject: Schema.String,
+  body: Schema.String,
+  link: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+});
 
-const OrganisationSettings = Schema.Struct({ multiTests: Schema.Boolean });
+export const devEndpoints = {
+  outbox: endpoint({
+    name: "dev.outbox", method: "GET", path: "dev/outbox", query: Schema.Struct({ to: Schema.optionalKey(Schema.String) }),
+    response: Schema.Array(OutboxMailSchema), ...dev,
+    ourDesign: "the e-mails the server sent to the caller's organisation (to one address with ?to=), newest first, at most 200",
+  }),
+  organisation: endpoint({
+    name: "dev.organisation", method: "PATCH", path: "dev/organisation", body: Schema.Struct({ multiTests: Schema.Boolean }),
+    response: Schema.Struct({ multiTests: Schema.Boolean }), ...dev,
+    ourDesign: "switches the organisation's multi-tests (appointments) plugin",
+  }),
+} as const;
 
-export const devRoutes = (ctx: ServerContext, simulator?: HeadsetControl) => ({
-  ...simulatorRoutes(ctx, simulator),
-  "GET dev/outbox": async (req: IncomingMessage, res: ServerResponse) => {
-    const claims = await admin(ctx, req);
-    const to = new URL(req.url ?? "/", "http://x").searchParams.get("to");
-    const rows = await ctx.db.query(
+export const devHandlers: SpecHandlers<typeof devEndpoints> = {
+  "dev.outbox": async (call) => {
+    const rows = await call.ctx.db.query<{ id: string | number; to: string; subject: string; body: string; link: string | null; createdAt: string }>(
       `select id, to_email as "to", subject, body, link, created_at as "createdAt" from outbox
        where organisation_id = $1 and ($2::text is null or lower(to_email) = lower($2)) order by id desc limit 200`,
-      [claims.organisationId, to],
+      [claimsOf(call).organisationId, call.query.to ?? null],
     );
-    sendOk(res, { data: rows.map((r) => ({ ...r, id: Number(r.id) })) });
+    return { data: rows.map((r) => ({ ...r, id: Number(r.id) })) };
   },
-  "PATCH dev/organisation": async (req: IncomingMessage, res: ServerResponse) => {
-    const claims = await admin(ctx, req);
-    const body = decodeJson(OrganisationSettings, await readBodyText(req));
-    if (Result.isFailure(body)) return sendFailure(res, "validation_error", body.failure.message, `body${body.failure.field ? "." + body.failure.field : ""}`);
-    await ctx.db.transaction((tx) => tx.query("update organisations set multi_tests = $2 where id = $1", [claims.organisationId, body.success.multiTests]));
-    sendOk(res, { data: { multiTests: body.success.multiTests } });
+  "dev.organisation": async (call) => {
+    const { multiTests } = call.body;
+    await call.ctx.db.transaction((tx) => tx.query("update organisations set multi_tests = $2 where id = $1", [claimsOf(call).organisationId, multiTests]));
+    return { data: { multiTests } };
   },
-});
+};

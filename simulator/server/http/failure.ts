@@ -1,4 +1,5 @@
 import type { ErrorType } from "../../../core/model/contract/index.ts";
+import type { Role } from "../../../core/model/enums.ts";
 
 /** A handled failure: answered as the envelope {data: {message, field?}, responseType} with the type's HTTP status. */
 export class Failure extends Error {
@@ -14,6 +15,12 @@ export class Failure extends Error {
 export const notFound = (what: string, field = "query.id") => new Failure("not_found", `${what} not found`, field);
 export const invalid = (field: string, message: string) => new Failure("validation_error", `${field}: ${message}`, field);
 export const forbidden = (message = "Your role may not do this") => new Failure("forbidden", message);
+
+/** A call for some roles only, refused to another: "Admins only", "Admins and managers only". */
+export const onlyRoles = (roles: ReadonlyArray<Role>) => {
+  const names = roles.map((r) => `${r}s`).join(" and ");
+  return forbidden(`${names.charAt(0).toUpperCase()}${names.slice(1)} only`);
+};
 
 const endedBecause: Record<string, string> = {
   another_session_opened: "The session ended: the same user logged in from another web client",

@@ -5,10 +5,8 @@ import { Failure } from "./failure.ts";
 // dropped, so the client finishes sending and then reads the 413), and a JSON body nested deeper than MAX_JSON_DEPTH
 // is refused before anything walks it recursively (schemas, the text-safety check).
 
-/** Longest body a contract call accepts. */
+/** Longest body a call accepts (the router reads every body, contract and development calls alike). */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
-/** Longest JSON body the dev and simulator-control routes accept. */
-export const MAX_DEV_BODY_BYTES = 65_536;
 /** Deepest nesting of arrays and objects in a JSON body (the deepest contract body has 5 levels). */
 export const MAX_JSON_DEPTH = 32;
 /** Beyond this much, an oversized body is not drained any more: the 413 goes out and the connection is closed. */
@@ -29,7 +27,7 @@ export class ClientAborted extends Error {
 }
 
 /** Reads the whole body as UTF-8 text (broken sequences become U+FFFD); rejects with TooLarge once past `limit`. */
-export const readBodyText = (req: IncomingMessage, limit = MAX_DEV_BODY_BYTES): Promise<string> =>
+export const readBodyText = (req: IncomingMessage, limit: number): Promise<string> =>
   new Promise<string>((resolve, reject) => {
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {

@@ -5,15 +5,17 @@ import type { TokenClaims } from "../auth/token.ts";
 import type { ServerContext } from "../context.ts";
 import { answerFault, sendFailure, sendOk } from "./envelope.ts";
 import { auditCall } from "../audit/calls.ts";
-import { Failure, refusedToken } from "./failure.ts";
+import { Failure, onlyRoles, refusedToken } from "./failure.ts";
 import { PreEncoded, sendPreEncoded } from "./pre-encoded.ts";
 import { ClientAborted, MAX_BODY_BYTES, parseJsonBody, readBodyText, TooLarge } from "./request-body.ts";
 import { log } from "../log.ts";
 import { unstorableText } from "./text-safety.ts";
 
-// Mounts the contract under /api/: finds the endpoint by method and path, checks the token its `auth` asks for,
-// decodes query and body with the contract's schemas (400 naming the field), runs the handler, encodes `data` with the
-// response schema and adds a refreshed access token where the contract says the envelope carries one.
+// Mounts endpoint specs under /api/ (the contract's calls, and the development and simulator-control calls of
+// dev-routes.ts and simulator-routes.ts): finds the endpoint by method and path, checks the token its `auth` asks for
+// and the roles it is for, decodes query and body with its schemas (400 naming the field), runs the handler, encodes
+// `data` with the response schema and adds a refreshed access token where the spec says the envelope carries one.
+// Every failure is the one envelope {data: {message, field?}, responseType}.
 
 type AnyHandler = (call: any) => Promise<{ data: unknown; responseType?: SuccessType; accessToken?: string }>;
 
@@ -53,6 +55,7 @@ export const apiRouter = (
           const check = await ctx.authenticate(token);
           if (!check.ok) throw refusedToken(check);
           claims = check.claims;
+          if (spec.roles && !spec.roles.includes(claims.role)) throw onlyRoles(spec.roles);
         } else {
           const check = ctx.signer.verify(token, spec.auth === "reset-token" ? "reset" : "invitation", ctx.now());
           if (!check.ok) throw new Failure(check.reason, check.reason === "token_expired" ? "The link has expired" : "The link is not valid");

@@ -1,66 +1,29 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Result, type Schema } from "effect";
-import {
-  AddHeadsetsBodySchema,
-  FaultBodySchema,
-  HeadsetSettingsBodySchema,
-  RemoveHeadsetQuerySchema,
-  settingsBodyProblem,
-} from "../../adapters/http/simulator-control.ts";
-import { decode, decodeJson } from "../../core/model/decode.ts";
-import { Role } from "../../core/model/enums.ts";
-import type { ServerContext } from "../server/context.ts";
-import { sendOk } from "../server/http/envelope.ts";
-import { Failure, refusedToken } from "../server/http/failure.ts";
-import { readBodyText } from "../server/http/request-body.ts";
-import { deviceBySn, deviceRows, insertDevice, withQueues } from "../server/store/devices.ts";
-import { newId } from "../server/store/ids.ts";
-import { pairingCodesFor } from "../server/device/enrolment.ts";
-import { type HeadsetControl, UnknownHeadset } from "./port.ts";
+import { settingsBodyProblem, simulatorControl } from "../../../adapters/http/simulator-control.ts";
+import type { ServerContext } from "../context.ts";
+import { Failure } from "./failure.ts";
+import type { SpecHandlers } from "./handler.ts";
+import { claimsOf } from "./handler.ts";
+import { deviceBySn, deviceRows, insertDevice, withQueues } from "../store/devices.ts";
+import { newId } from "../store/ids.ts";
+import { pairingCodesFor } from "../device/enrolment.ts";
+import { type HeadsetControl, UnknownHeadset } from "../../control/port.ts";
 
-// The simulator's control calls on the server (wire: adapters/http/simulator-control.ts), mounted by dev-routes.ts:
+// The simulator's control calls (specs and wire: adapters/http/simulator-control.ts), mounted through the router
+// beside dev-routes.ts:
 //   GET    /api/dev/simulator/headsets              the running virtual headsets
 //   POST   /api/dev/simulator/headsets              {count, profile?, speed?}: register, enrol and start more
 //   DELETE /api/dev/simulator/headsets?deviceSn=SN  switch one off for good (the device stays registered)
 //   PATCH  /api/dev/simulator/headsets              {deviceSn | all: true, profile?, speed?}
 //   POST   /api/dev/simulator/faults                {deviceSn, fault, seconds?}
-// Admins and managers only, and only inside the caller's organisation: a headset whose serial is registered to another
-// organisation is not_found, as if it did not run (issue 15 §4). A server started without headsets (tests, a plain startServer) answers not_found with
-// field "simulator".
+// Admins and managers only (the specs' roles), and only inside the caller's organisation: a headset whose serial is
+// registered to another organisation is not_found, as if it did not run (issue 15 §4). A server started without
+// headsets (tests, a plain startServer) answers not_found with field "simulator". The headsets come in through the
+// port simulator/start.ts hands the server (simulator/control/port.ts); simulator/control imports nothing of the server.
 
 const MAX_SERIAL = 9999; // deviceSerial pads to four digits
 
 /** The demo seed (serial names, ensureDevices) loads with the first add, not with every server. */
-const demoSeed = () => import("../server/demo/seed.ts");
-
-const staff = async (ctx: ServerContext, req: IncomingMessage) => {
-  const match = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "");
-  if (!match?.[1]) throw new Failure("unauthorized", "A bearer token is required");
-  const check = await ctx.authenticate(match[1]);
-  if (!check.ok) throw refusedToken(check);
-  if (check.claims.role !== Role.Admin && check.claims.role !== Role.Manager) throw new Failure("forbidden", "Admins and managers only");
-  return check.claims;
-};
-
-
-const body = async <T>(req: IncomingMessage, schema: Schema.Codec<T, any, never, never>): Promise<T> => {
-  const decoded = decodeJson(schema, await readBodyText(req));
-  if (Result.isFailure(decoded)) {
-    const field = `body${decoded.failure.field ? "." + decoded.failure.field : ""}`;
-    throw new Failure("validation_error", `${field}: ${decoded.failure.issues[0]?.message ?? decoded.failure.message}`, field);
-  }
-  return decoded.success;
-};
-
-const query = <T>(req: IncomingMessage, schema: Schema.Codec<T, any, never, never>): T => {
-  const params = Object.fromEntries(new URL(req.url ?? "/", "http://x").searchParams);
-  const decoded = decode(schema, params);
-  if (Result.isFailure(decoded)) {
-    const field = `query${decoded.failure.field ? "." + decoded.failure.field : ""}`;
-    throw new Failure("validation_error", `${field}: ${decoded.failure.issues[0]?.message ?? decoded.failure.message}`, field);
-  }
-  return decoded.success;
-};
+const demoSeed = () => import("../demo/seed.ts");
 
 const noSimulator = () =>
   new Failure("not_found", "This server does not run simulated headsets (start it with `npm start` or `isopter simulate`)", "simulator");
@@ -128,27 +91,27 @@ const knownAsync = async (field: string, run: () => Promise<void>) => {
   }
 };
 
-export const simulatorRoutes = (ctx: ServerContext, simulator: HeadsetControl | undefined) => {
-  const control = async (req: IncomingMessage) => {
-    const claims = await staff(ctx, req);
+export const simulatorHandlers = (simulator: HeadsetControl | undefined): SpecHandlers<typeof simulatorControl> => {
+  const control = () => {
     if (!simulator?.ready) throw noSimulator();
-    return { claims, control: simulator };
+    return simulator;
   };
   // Adds run one at a time: two at once would pick the same free serials.
   let adding: Promise<unknown> = Promise.resolve();
 
   return {
-    "GET dev/simulator/headsets": async (req: IncomingMessage, res: ServerResponse) => {
-      const { claims, control: c } = await control(req);
-      const own = await ownSerials(ctx, claims.organisationId);
-      sendOk(res, { data: { headsets: c.list().filter((h) => own.has(h.deviceSn)) } });
+    "simulator.headsets": async (call) => {
+      const c = control();
+      const own = await ownSerials(call.ctx, claimsOf(call).organisationId);
+      return { data: { headsets: c.list().filter((h) => own.has(h.deviceSn)) } };
     },
-    "POST dev/simulator/headsets": async (req: IncomingMessage, res: ServerResponse) => {
-      const { claims, control: c } = await control(req);
-      const b = await body(req, AddHeadsetsBodySchema);
+    "simulator.add": async (call) => {
+      const c = control();
+      const { ctx, body: b } = call;
+      const org = claimsOf(call).organisationId;
       const run = adding.then(async () => {
-        const chosen = await freeSerials(ctx, claims.organisationId, c, b.count);
-        await register(ctx, claims.organisationId, chosen);
+        const chosen = await freeSerials(ctx, org, c, b.count);
+        await register(ctx, org, chosen);
         // Enrolled through the same pairing codes a manager would hand a real headset.
         const codes = await pairingCodesFor(ctx, chosen.map((x) => x.sn));
         return c.add(
@@ -157,37 +120,37 @@ export const simulatorRoutes = (ctx: ServerContext, simulator: HeadsetControl | 
         );
       });
       adding = run.catch(() => undefined);
-      sendOk(res, { data: { headsets: await run } });
+      return { data: { headsets: await run } };
     },
-    "DELETE dev/simulator/headsets": async (req: IncomingMessage, res: ServerResponse) => {
-      const { claims, control: c } = await control(req);
-      const q = query(req, RemoveHeadsetQuerySchema);
-      await knownAsync("query.deviceSn", () => ownHeadset(ctx, claims.organisationId, q.deviceSn));
-      sendOk(res, { data: known("query.deviceSn", () => c.remove(q.deviceSn)) });
+    "simulator.remove": async (call) => {
+      const c = control();
+      const sn = call.query.deviceSn;
+      await knownAsync("query.deviceSn", () => ownHeadset(call.ctx, claimsOf(call).organisationId, sn));
+      return { data: known("query.deviceSn", () => c.remove(sn)) };
     },
-    "PATCH dev/simulator/headsets": async (req: IncomingMessage, res: ServerResponse) => {
-      const { claims, control: c } = await control(req);
-      const b = await body(req, HeadsetSettingsBodySchema);
+    "simulator.settings": async (call) => {
+      const c = control();
+      const b = call.body;
+      const org = claimsOf(call).organisationId;
       const problem = settingsBodyProblem(b);
       if (problem) throw new Failure("validation_error", `${problem.field}: ${problem.message}`, problem.field);
       const settings = { ...(b.profile !== undefined ? { profile: b.profile } : {}), ...(b.speed !== undefined ? { speed: b.speed } : {}) };
       if (b.deviceSn !== undefined) {
         const sn = b.deviceSn;
-        await knownAsync("body.deviceSn", () => ownHeadset(ctx, claims.organisationId, sn));
-        sendOk(res, { data: { headsets: known("body.deviceSn", () => c.configure({ deviceSn: sn }, settings)) } });
-        return;
+        await knownAsync("body.deviceSn", () => ownHeadset(call.ctx, org, sn));
+        return { data: { headsets: known("body.deviceSn", () => c.configure({ deviceSn: sn }, settings)) } };
       }
       // "all": every running headset of the caller's organisation, one by one.
-      const own = await ownSerials(ctx, claims.organisationId);
+      const own = await ownSerials(call.ctx, org);
       const mine = c.list().filter((h) => own.has(h.deviceSn));
-      sendOk(res, { data: { headsets: mine.flatMap((h) => c.configure({ deviceSn: h.deviceSn }, settings)) } });
+      return { data: { headsets: mine.flatMap((h) => c.configure({ deviceSn: h.deviceSn }, settings)) } };
     },
-    "POST dev/simulator/faults": async (req: IncomingMessage, res: ServerResponse) => {
-      const { claims, control: c } = await control(req);
-      const b = await body(req, FaultBodySchema);
-      await knownAsync("body.deviceSn", () => ownHeadset(ctx, claims.organisationId, b.deviceSn));
+    "simulator.fault": async (call) => {
+      const c = control();
+      const b = call.body;
+      await knownAsync("body.deviceSn", () => ownHeadset(call.ctx, claimsOf(call).organisationId, b.deviceSn));
       const done = known("body.deviceSn", () => c.fault(b.deviceSn, b.fault, b.seconds));
-      sendOk(res, { data: { deviceSn: b.deviceSn, fault: b.fault, seconds: done.seconds } });
+      return { data: { deviceSn: b.deviceSn, fault: b.fault, seconds: done.seconds } };
     },
   };
 };
