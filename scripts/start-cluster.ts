@@ -43,8 +43,10 @@ const main = async () => {
   const onLine = (n: number, line: string) => console.log(`[${n}] ${line}`);
   try {
     // The headsets' process starts last, once every address they spread over listens.
-    procs = await startProcesses({ databaseUrl: databaseUrl!, ports: processPorts.slice(0, -1), onLine });
-    procs.push(await startProcess({ databaseUrl: databaseUrl!, port: processPorts.at(-1)!, number: count, env: { HEADSETS: headsets, HEADSET_URLS: deviceUrls }, onLine: (line) => onLine(count, line) }));
+    // nginx on this machine forwards each caller's address.
+    const behind: Record<string, string> = nginx ? { ISOPTER_TRUSTED_PROXIES: "127.0.0.1" } : {};
+    procs = await startProcesses({ databaseUrl: databaseUrl!, ports: processPorts.slice(0, -1), envOf: () => behind, onLine });
+    procs.push(await startProcess({ databaseUrl: databaseUrl!, port: processPorts.at(-1)!, number: count, env: { ...behind, HEADSETS: headsets, HEADSET_URLS: deviceUrls }, onLine: (line) => onLine(count, line) }));
     if (nginx) proxy = await startNginx({ port: front!, ports: processPorts, binary: nginx });
   } catch (e) {
     await Promise.all(procs.map((p) => p.stop("SIGKILL")));

@@ -30,6 +30,7 @@ const main = async () => {
     port: config.port,
     devRoutes: config.devRoutes,
     allowedOrigins: config.allowedOrigins,
+    settings: { trustedProxies: config.trustedProxies },
   });
   const demo = await seedDemo(server.db, { password, headsets: config.headsets });
   if (!demo.created && config.demoPassword) await setDemoPasswords(server.db, config.demoPassword);

@@ -1,10 +1,12 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 
 // The start command's configuration, from the environment (README documents each):
 //   PORT (4170), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL (PostgreSQL instead of PGlite),
 //   HEADSETS (4), SPEED (1), DEMO_PASSWORD (generated and printed when unset),
 //   ISOPTER_DEV_ROUTES (on, or off when NODE_ENV=production), ISOPTER_ALLOWED_ORIGINS (none),
-//   HEADSET_URLS (the virtual headsets' device socket addresses; default this process's own /device).
+//   HEADSET_URLS (the virtual headsets' device socket addresses; default this process's own /device),
+//   ISOPTER_TRUSTED_PROXIES (none).
 
 export interface StartConfig {
   readonly port: number;
@@ -20,6 +22,8 @@ export interface StartConfig {
   readonly allowedOrigins: ReadonlyArray<string>;
   /** Where the virtual headsets connect (several processes of a cluster, or a proxy); empty: this process's /device. */
   readonly headsetUrls: ReadonlyArray<string>;
+  /** Reverse proxies (their addresses) whose X-Forwarded-For names the caller. */
+  readonly trustedProxies: ReadonlyArray<string>;
 }
 
 export class ConfigError extends Error {}
@@ -55,8 +59,12 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
     } catch {}
     if (!ok) throw new ConfigError(`HEADSET_URLS must list device socket addresses such as ws://127.0.0.1:4170/device, got '${u}'`);
   }
+  const trustedProxies = (env.ISOPTER_TRUSTED_PROXIES ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+  for (const a of trustedProxies)
+    if (isIP(a) === 0) throw new ConfigError(`ISOPTER_TRUSTED_PROXIES must list IP addresses such as 127.0.0.1, got '${a}'`);
   return {
     headsetUrls,
+    trustedProxies,
     devRoutes: dev ? dev === "on" : env.NODE_ENV !== "production",
     allowedOrigins: origins,
     port: integer("PORT", env.PORT, 4170, 0, 65535),

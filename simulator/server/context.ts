@@ -29,6 +29,8 @@ export interface ServerSettings {
   readonly deviceSilenceMs: number;
   /** Base of links in e-mails (reset, invitation). */
   readonly publicUrl: string;
+  /** Reverse proxies whose X-Forwarded-For names the caller (ISOPTER_TRUSTED_PROXIES; http/client-address.ts). */
+  readonly trustedProxies: ReadonlyArray<string>;
 }
 
 /** ended: why the token's session no longer holds (another session opened, logout, ...), when that is the reason. */

@@ -14,6 +14,7 @@ import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";
 import type { HeadsetControl } from "../control/port.ts";
 import { openDatabase, type Storage } from "./db/open.ts";
+import { clientAddress } from "./http/client-address.ts";
 import { acceptDeviceSocket } from "./device/device-socket.ts";
 import { deviceHub } from "./device/hub.ts";
 import { handlers } from "./handlers/index.ts";
@@ -81,6 +82,7 @@ const defaults: ServerSettings = {
   commandTimeoutMs: 5_000,
   deviceSilenceMs: DEVICE_DISCONNECT_TIMEOUT_MS,
   publicUrl: "",
+  trustedProxies: [],
 };
 
 const packageVersion = (): string => {
@@ -210,7 +212,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const browsers = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const headsets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
   browsers.on("connection", (socket) => acceptBrowserSocket(ctx, socket));
-  headsets.on("connection", (socket, req: IncomingMessage) => acceptDeviceSocket(ctx, socket, req.socket.remoteAddress));
+  headsets.on("connection", (socket, req: IncomingMessage) => acceptDeviceSocket(ctx, socket, clientAddress(req, settings.trustedProxies)));
   // Browsers of a process that lost the others would miss their events: they reconnect (the seeds' 1 s), through a
   // proxy to another process, or here once the bus is back, and read the lanes again.
   bus.onReady((ready) => {

@@ -1,3 +1,4 @@
+import { clientAddress } from "./client-address.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Result } from "effect";
 import { decodeRequest, encodeSuccess, type EndpointSpec, type SuccessType } from "../../../core/model/contract/index.ts";
@@ -25,7 +26,6 @@ const bearer = (req: IncomingMessage): string | undefined => {
   return match?.[1];
 };
 
-export const clientAddress = (req: IncomingMessage) => req.socket.remoteAddress ?? "unknown";
 
 export const apiRouter = (
   ctx: ServerContext,
@@ -62,7 +62,7 @@ export const apiRouter = (
           claims = check.claims;
         }
       }
-      const call: Record<string, unknown> = { ctx, claims, client: clientAddress(req) };
+      const call: Record<string, unknown> = { ctx, claims, client: clientAddress(req, ctx.settings.trustedProxies) };
       if (token && spec.auth !== "bearer") call.token = token;
       const query: Record<string, string> = {};
       for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
@@ -78,11 +78,11 @@ export const apiRouter = (
       reply = await handler(call);
     } catch (e) {
       const outcome = e instanceof Failure ? e.type : "internal_error";
-      void auditCall(ctx, { spec, claims, query: seen.query, body: seen.body, data: undefined, outcome, address: clientAddress(req) }).catch(() => undefined);
+      void auditCall(ctx, { spec, claims, query: seen.query, body: seen.body, data: undefined, outcome, address: clientAddress(req, ctx.settings.trustedProxies) }).catch(() => undefined);
       throw e;
     }
     // Every call is audited, reads of patient data included (issue 15 §6); the trail is written in batches.
-    void auditCall(ctx, { spec, claims, query: seen.query, body: seen.body, data: reply.data, outcome: "success", address: clientAddress(req), accessToken: reply.accessToken }).catch(() => undefined);
+    void auditCall(ctx, { spec, claims, query: seen.query, body: seen.body, data: reply.data, outcome: "success", address: clientAddress(req, ctx.settings.trustedProxies), accessToken: reply.accessToken }).catch(() => undefined);
     const accessToken =
       reply.accessToken ??
       (spec.carriesAccessToken && spec.auth === "bearer" && claims
