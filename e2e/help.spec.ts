@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { expectAccessible, password, screenshot } from "./support.ts";
 
 // The help centre as the seeds describe it (issue 21 §7; accounts seed §1 "plus a support widget", §2 "Help centre and
@@ -39,4 +39,47 @@ test("the support widget: a floating help button with the contact addresses and 
   await page.keyboard.press("Escape");
   await expect(widget).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Help" })).toBeFocused();
+});
+
+/** A PDF's document title and language, as Chromium wrote them (Title as UTF-16BE hex, Lang as a literal). */
+async function readPdf(request: APIRequestContext, url: string): Promise<{ title: string; lang: string }> {
+  const res = await request.get(url);
+  expect(res.status(), url).toBe(200);
+  expect(res.headers()["content-type"]).toBe("application/pdf");
+  const bytes = await res.body();
+  expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  const text = bytes.toString("latin1");
+  // The document information's Title (followed by its Creator; the outline's entries have titles too): an ASCII title
+  // is a literal string, any other UTF-16BE in hex.
+  const info = /\/Title (?:<FEFF([0-9A-F]+)>|\(([^)]*)\))\s*\/Creator/.exec(text);
+  const title = info?.[1] ? String.fromCharCode(...(info[1].match(/.{4}/g) ?? []).map((h) => parseInt(h, 16))) : info?.[2] ?? "";
+  return { title, lang: /\/Lang \(([a-z-]+)\)/.exec(text)?.[1] ?? "" };
+}
+
+test("the users manual: a PDF per market and part (FDA, UK, MDR; MDR Spain and Germany in their language), embedded by market", async ({ page, request }) => {
+  // "the document depends on the market (FDA, MDR, UK) and, for MDR, on country (ES and DE have own documents, others a
+  // default)"; "Help PDFs in English, Spanish, German".
+  const documents = { fda: "en", uk: "en", mdr: "en", "mdr-es": "es", "mdr-de": "de" };
+  const partWord = { en: "part", es: "parte", de: "Teil" };
+  for (const [doc, lang] of Object.entries(documents)) {
+    for (const part of [1, 2]) {
+      const pdf = await readPdf(request, `/manuals/${doc}/part-${part}.pdf`);
+      expect(pdf.lang, `${doc} part ${part}`).toBe(lang);
+      expect(pdf.title, `${doc} part ${part}`).toContain(`${partWord[lang as keyof typeof partWord]} ${part}`);
+    }
+  }
+  // Each demo clinic sees its own market's document, embedded, part 1 first.
+  for (const login of ["user", "appt.user"]) {
+    await logInAs(page, login);
+    const profile = (await (await page.request.get("/api/user/profile", { headers: { authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem("accessToken"))}` } })).json()).data as { market: string; country: string | null };
+    const doc = profile.market === "MDR" ? (profile.country === "ES" ? "mdr-es" : profile.country === "DE" ? "mdr-de" : "mdr") : profile.market.toLowerCase();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "User manual" }).click();
+    await expect(page).toHaveURL(/\/users-manual\/part-one$/);
+    await expect(page.getByTitle("User manual, part 1")).toHaveAttribute("src", `/manuals/${doc}/part-1.pdf`);
+    await page.getByRole("link", { name: "Part 2" }).click();
+    await expect(page.getByTitle("User manual, part 2")).toHaveAttribute("src", `/manuals/${doc}/part-2.pdf`);
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Log out" }).click();
+    await expect(page).toHaveURL(/\/login/);
+  }
 });

@@ -35,7 +35,8 @@ test("the app works under its Content-Security-Policy: plots, languages, technic
   await expect(page.locator('[data-testid="lane"]').first()).toBeVisible();
   await page.goto("/users-manual/part-one");
   await expect(page.locator("iframe").first()).toBeVisible();
-  await expect(page.frameLocator("iframe").first().locator("h1")).toBeVisible();
+  // The embedded manual is a PDF (Chromium's viewer draws it; its frames are not the page's DOM).
+  await expect(page.locator("iframe").first()).toHaveAttribute("src", /^\/manuals\/[a-z-]+\/part-1\.pdf$/);
   // Lingui: the settings switch the interface to German and back.
   await page.goto("/settings");
   await page.getByRole("combobox", { name: "Language" }).selectOption("de");

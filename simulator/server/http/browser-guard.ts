@@ -21,7 +21,7 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** The users manuals (static HTML with their own inline style sheet), framed only by the app itself. */
+/** The users manuals (PDF documents, npm run build:manuals), framed only by the app itself. */
 export const MANUAL_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 /** API answers are data, never a page: nothing may run, be framed or be kept by a cache. */

@@ -45,7 +45,7 @@ export const browserSurfaceCases = (backend: Backend, server: () => TestServer) 
     expect(csp).toContain("frame-ancestors 'none'");
     expect(page.headers.get("x-content-type-options")).toBe("nosniff");
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
-    const manual = await fetch(`${base}/manuals/fda/part-1.html`);
+    const manual = await fetch(`${base}/manuals/fda/part-1.pdf`);
     expect(manual.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
     expect(manual.headers.get("content-security-policy")).not.toContain("script-src");
   });

@@ -22,4 +22,5 @@ export function manualDocument(profile: { market: RegulatoryRegion; country: str
 /** "Help PDFs in English, Spanish, German" (accounts seed §9): the Spanish and German documents are in their language. */
 export const manualLanguage: Record<ManualDocument, string> = { fda: "en", uk: "en", mdr: "en", "mdr-es": "es", "mdr-de": "de" };
 
-export const manualUrl = (doc: ManualDocument, part: 1 | 2) => `/manuals/${doc}/part-${part}.html`;
+/** The generated PDF (npm run build:manuals from docs/manual/). */
+export const manualUrl = (doc: ManualDocument, part: 1 | 2) => `/manuals/${doc}/part-${part}.pdf`;
