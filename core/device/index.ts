@@ -1,6 +1,5 @@
 export * from "./battery.ts";
 export * from "./connection.ts";
-export * from "./decode.ts";
 export * from "./protocol.ts";
 export * from "./result.ts";
 export * from "./status.ts";

@@ -11,7 +11,7 @@ import {
   TestTypeSchema,
 } from "../model/enums.ts";
 import { RunningTestSchema, StoppedTestSchema } from "../model/running-test.ts";
-import { type DecodeFailure, decodeWith, parseJson } from "./decode.ts";
+import { type Decodable, type DecodeError, decode, decodeError, parseJson } from "../model/decode.ts";
 import { ExaminationResult, PerimetryResult } from "./result.ts";
 
 // The headset <-> server device-socket protocol, version 2. JSON text frames, one message each, discriminated by `type`.
@@ -192,46 +192,46 @@ export type ServerMessageType = keyof typeof serverMessages;
 
 const byType =
   <M extends Record<string, Schema.Top & { readonly DecodingServices: never }>>(messages: M) =>
-  (input: unknown): Result.Result<M[keyof M]["Type"], DecodeFailure> => {
+  (input: unknown): Result.Result<M[keyof M]["Type"], DecodeError> => {
     if (typeof input !== "object" || input === null || Array.isArray(input))
-      return Result.fail({ field: "", message: "Expected an object" });
+      return Result.fail(decodeError("", "Expected an object"));
     const type = (input as { type?: unknown }).type;
     if (typeof type !== "string" || !Object.hasOwn(messages, type))
-      return Result.fail({ field: "type", message: `Unknown message type ${JSON.stringify(type)}` });
-    const decoded = decodeWith(messages[type]!)(input);
+      return Result.fail(decodeError("type", `Unknown message type ${JSON.stringify(type)}`));
+    const decoded = decode(messages[type]! as Decodable<M[keyof M]["Type"]>, input);
     if (Result.isFailure(decoded)) return decoded;
     return Result.succeed(decoded.success as M[keyof M]["Type"]);
   };
 
-const checkHelloProof = (m: typeof Hello.Type): Result.Result<HeadsetMessage, DecodeFailure> =>
+const checkHelloProof = (m: typeof Hello.Type): Result.Result<HeadsetMessage, DecodeError> =>
   (m.credential !== undefined) !== (m.pairingCode !== undefined)
     ? Result.succeed(m)
-    : Result.fail({ field: "credential", message: "Expected exactly one of credential or pairingCode" });
+    : Result.fail(decodeError("credential", "Expected exactly one of credential or pairingCode"));
 
 /** What the schemas alone cannot say: a hello's one proof, a progress's one id. */
-const checkShape = (m: HeadsetMessage): Result.Result<HeadsetMessage, DecodeFailure> => {
+const checkShape = (m: HeadsetMessage): Result.Result<HeadsetMessage, DecodeError> => {
   if (m.type === "hello") return checkHelloProof(m);
   if (m.type !== "progress") return Result.succeed(m);
   const has = (m.perimetryId !== null ? 1 : 0) + ((m.examinationId ?? null) !== null ? 1 : 0);
   return has === 1
     ? Result.succeed(m)
-    : Result.fail({ field: "perimetryId", message: "Expected exactly one of perimetryId or examinationId" });
+    : Result.fail(decodeError("perimetryId", "Expected exactly one of perimetryId or examinationId"));
 };
 
 /** Decode a headset -> server message (already parsed JSON). */
-export const decodeHeadsetMessage = (input: unknown): Result.Result<HeadsetMessage, DecodeFailure> =>
-  Result.flatMap(byType(headsetMessages)(input) as Result.Result<HeadsetMessage, DecodeFailure>, checkShape);
+export const decodeHeadsetMessage = (input: unknown): Result.Result<HeadsetMessage, DecodeError> =>
+  Result.flatMap(byType(headsetMessages)(input) as Result.Result<HeadsetMessage, DecodeError>, checkShape);
 
 /** Decode a server -> headset message (already parsed JSON). */
-export const decodeServerMessage = (input: unknown): Result.Result<ServerMessage, DecodeFailure> =>
-  byType(serverMessages)(input) as Result.Result<ServerMessage, DecodeFailure>;
+export const decodeServerMessage = (input: unknown): Result.Result<ServerMessage, DecodeError> =>
+  byType(serverMessages)(input) as Result.Result<ServerMessage, DecodeError>;
 
 /** Parse and decode one text frame from a headset. */
-export const readHeadsetFrame = (text: string): Result.Result<HeadsetMessage, DecodeFailure> =>
+export const readHeadsetFrame = (text: string): Result.Result<HeadsetMessage, DecodeError> =>
   Result.flatMap(parseJson(text), decodeHeadsetMessage);
 
 /** Parse and decode one text frame from the server. */
-export const readServerFrame = (text: string): Result.Result<ServerMessage, DecodeFailure> =>
+export const readServerFrame = (text: string): Result.Result<ServerMessage, DecodeError> =>
   Result.flatMap(parseJson(text), decodeServerMessage);
 
 /** Encode a message as a text frame (all fields are JSON-native). */

@@ -1,7 +1,8 @@
 import { Result, Schema, SchemaIssue } from "effect";
 
-// Decoding unknown data at a boundary. A failure is data (never a throw) and names the offending field by its
-// dotted path, e.g. `result.catchTrials.blindSpot.errors: Expected number, got "x"`.
+// Decoding unknown data at a boundary (HTTP bodies and answers, live events, device frames, local storage). A failure
+// is data (never a throw) and names the offending field by its dotted path, e.g.
+// `result.catchTrials.blindSpot.errors: Expected number, got "x"`.
 
 export interface DecodeIssue {
   /** Dotted path of the offending field ("" for the value itself). Array indices appear as numbers: "thresholds.3". */
@@ -41,6 +42,14 @@ export const toDecodeError = (issue: SchemaIssue.Issue): DecodeError => {
   };
 };
 
+/** A failure a schema cannot see (a rule across fields, an unknown message type), in the same shape. */
+export const decodeError = (path: string, message: string): DecodeError => ({
+  _tag: "DecodeError",
+  issues: [{ path, message }],
+  field: path,
+  message: path ? `${path}: ${message}` : message,
+});
+
 const parseOptions = { errors: "all" } as const;
 
 /** Decode unknown input (e.g. parsed JSON) against a schema. */
@@ -56,8 +65,7 @@ export const parseJson = (text: string): Result.Result<unknown, DecodeError> => 
   try {
     return Result.succeed(JSON.parse(text));
   } catch (e) {
-    const message = `Not JSON: ${(e as Error).message}`;
-    return Result.fail({ _tag: "DecodeError", issues: [{ path: "", message }], field: "", message });
+    return Result.fail(decodeError("", `Not JSON: ${(e as Error).message}`));
   }
 };
 

@@ -3,7 +3,6 @@ import { Result } from "effect";
 import type { Clock } from "../../core/ports.ts";
 import { DEVICE_HEARTBEAT_INTERVAL_MS } from "../../core/device/connection.ts";
 import { type CommandKind, type HeadsetMessage, PROTOCOL_VERSION, type QueueItem, type ServerMessage, type TestConfig, frame, readServerFrame } from "../../core/device/protocol.ts";
-import { formatFailure } from "../../core/device/decode.ts";
 import { isCommandAllowed } from "../../core/device/status.ts";
 import { DeviceStatus } from "../../core/model/enums.ts";
 import type { PerimetryTest } from "../perimetry/engine.ts";
@@ -343,7 +342,7 @@ export class VirtualHeadset {
 
   private receive(text: string): void {
     const decoded = readServerFrame(text);
-    if (Result.isFailure(decoded)) return this.log(`ignored a malformed frame: ${formatFailure(decoded.failure)}`);
+    if (Result.isFailure(decoded)) return this.log(`ignored a malformed frame: ${decoded.failure.message}`);
     const m = decoded.success;
     this.events.emit("received", m);
     switch (m.type) {

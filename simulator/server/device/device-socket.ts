@@ -2,7 +2,6 @@ import type { WebSocket } from "ws";
 import { Result } from "effect";
 import { frame, PROTOCOL_VERSION, readHeadsetFrame, type HeadsetMessage, type RefusalReason } from "../../../core/device/protocol.ts";
 import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../../core/device/connection.ts";
-import { formatFailure } from "../../../core/device/decode.ts";
 import type { DeviceBattery } from "../../../core/model/device.ts";
 import type { ServerContext } from "../context.ts";
 import { deviceBySnAnywhere, deviceChange, recordLiveState, type DeviceRow } from "../store/devices.ts";
@@ -212,7 +211,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
           await setConnection("CONNECTED");
         }
         if (Result.isFailure(decoded)) {
-          const text = formatFailure(decoded.failure);
+          const text = decoded.failure.message;
           const versionProblem = !device && decoded.failure.field === "protocolVersion";
           if (!device) return refuse(versionProblem ? "protocol-version" : "malformed", text);
           return; // a malformed frame from a known headset is dropped; the next heartbeat or status corrects the state
