@@ -1,40 +1,17 @@
 import type { Card, Lane } from "./lane.ts";
 import type { DropPlan } from "./drop-plan.ts";
+import type { DragAndDropAppointmentBody, DragAndDropPerimetryBody } from "../model/contract/devices.ts";
 
-// The bodies of the two drag calls (scheduling seed §7 "Devices"). Lanes carry the new order; measurement lanes also
-// carry the device revision the client last saw, so the server can answer 409 device_revision_conflict when stale.
-
-export interface MeasurementLaneOrder {
-  readonly deviceId: string;
-  readonly perimetriesIds: string[];
-  readonly revision: number;
-}
-
-/** PATCH device/drag_and_drop_perimetry: {movedPerimetryId, from:{deviceId, perimetriesIds, revision}, to:{same}}. */
-export interface MeasurementDropRequest {
-  readonly movedPerimetryId: string;
-  readonly from: MeasurementLaneOrder;
-  readonly to: MeasurementLaneOrder;
-}
-
-export interface AppointmentLaneOrder {
-  readonly deviceId: string;
-  readonly appointmentsIds: string[];
-}
-
-/** PATCH device/drag_and_drop_appointment: {movedAppointmentId, from:{deviceId, appointmentsIds}, to:{same}}. */
-export interface AppointmentDropRequest {
-  readonly movedAppointmentId: string;
-  readonly from: AppointmentLaneOrder;
-  readonly to: AppointmentLaneOrder;
-}
+// The bodies of the two drag calls (scheduling seed §7 "Devices"), as the contract types them: lanes carry the new
+// order; measurement lanes also carry the device revision the client last saw, so the server can answer 409
+// device_revision_conflict when stale.
 
 type Moved<C extends Card> = Extract<DropPlan<C>, { outcome: "moved" }>;
 
 const ids = (lane: Lane): string[] => lane.items.map((c) => c.id);
 
 /** "The new order is sent with the device revisions": the optimistic orders with the revisions seen before the move. */
-export function measurementDropRequest<C extends Card>(plan: Moved<C>): MeasurementDropRequest {
+export function measurementDropRequest<C extends Card>(plan: Moved<C>): DragAndDropPerimetryBody {
   return {
     movedPerimetryId: plan.movedId,
     from: { deviceId: plan.after.from.deviceId, perimetriesIds: ids(plan.after.from), revision: plan.before.from.revision ?? 0 },
@@ -42,7 +19,7 @@ export function measurementDropRequest<C extends Card>(plan: Moved<C>): Measurem
   };
 }
 
-export function appointmentDropRequest<C extends Card>(plan: Moved<C>): AppointmentDropRequest {
+export function appointmentDropRequest<C extends Card>(plan: Moved<C>): DragAndDropAppointmentBody {
   return {
     movedAppointmentId: plan.movedId,
     from: { deviceId: plan.after.from.deviceId, appointmentsIds: ids(plan.after.from) },
