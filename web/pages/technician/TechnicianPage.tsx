@@ -4,7 +4,9 @@ import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { CacheKey } from "../../../core/client/cache-keys.ts";
 import { isApiError } from "../../../core/model/contract/errors.ts";
-import { devicesState, useClientTopics } from "../../state/devices.ts";
+import { devicesState } from "../../state/devices.ts";
+import { useFrameSnapshot } from "../../technician/frame-snapshot.ts";
+import type { Client } from "../../../core/client/client.ts";
 import { useClient } from "../../state/client.ts";
 import { measurementFormAtom, wizardAtom } from "../../state/technician.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -23,7 +25,10 @@ export const CARD_BLINK_MS = 1_500;
 /** /technician: a lane per device with its queue, live state and controls (scheduling seed §2 "Technician view"). */
 export default function TechnicianPage() {
   const { t, i18n } = useLingui();
-  const client = useClientTopics(["cache", "socket"]);
+  const client = useClient();
+  // The page follows what it shows itself (loading, failure, none, the socket's state), once per frame; the lanes
+  // follow their devices on their own, so live events do not re-render the page.
+  const page = useFrameSnapshot(client, () => pageState(client), samePage);
   const form = useAtomValue(measurementFormAtom);
   const wizard = useAtomValue(wizardAtom);
 
@@ -34,7 +39,7 @@ export default function TechnicianPage() {
     void client.fetch(CacheKey.CurrentOrganisation, {}).catch(() => undefined);
   }, [client]);
 
-  const state = devicesState(client);
+  const state = page.devices;
   const blinkingId = useScrollTo(state.status === "success");
   // The lane ?scrollTo names renders complete in the first paint, wherever it is (lanes out of view fill in later).
   const scrollTarget = useSearchParams()[0].get("scrollTo")?.split("/")[0] || null;
@@ -44,7 +49,7 @@ export default function TechnicianPage() {
     <div className="tech">
       <div className="tech-head">
         <h1>{t`Technician`}</h1>
-        <span className="tech-socket" role="status" data-socket={client.socketState}>{i18n._(socketStateNames[client.socketState])}</span>
+        <span className="tech-socket" role="status" data-socket={page.socketState}>{i18n._(socketStateNames[page.socketState])}</span>
       </div>
       {state.status === "loading" && <div className="lanes-loading"><Skeleton kind="tiles" count={3} /></div>}
       {state.status === "error" && (
@@ -54,13 +59,13 @@ export default function TechnicianPage() {
           <button type="button" className="btn" onClick={retry}>{t`Try again`}</button>
         </div>
       )}
-      {state.status === "success" && state.views.length === 0 && (
+      {state.status === "success" && state.empty && (
         <EmptyState title={t`No devices yet`} hint={t`A VR headset appears here as soon as it is registered to your organisation and switched on.`} />
       )}
-      {state.status === "success" && client.appointmentsMissing() && (
+      {state.status === "success" && page.appointmentsMissing && (
         <p className="alert alert-warning" role="alert">{t`Appointments field missing in one or more devices.`}</p>
       )}
-      {state.status === "success" && state.views.length > 0 && <Lanes blinkingId={blinkingId} revealSn={scrollTarget} />}
+      {state.status === "success" && !state.empty && <Lanes blinkingId={blinkingId} revealSn={scrollTarget} />}
       {form && <MeasurementFormDialog request={form} />}
       {wizard && <ExaminationWizard request={wizard} />}
       <TrashDialog />
@@ -68,6 +73,18 @@ export default function TechnicianPage() {
     </div>
   );
 }
+
+/** What the page itself shows of the client (the lanes read the rest). */
+const pageState = (client: Client) => {
+  const s = devicesState(client);
+  const devices = s.status === "success" ? { status: s.status, empty: s.views.length === 0 } as const : s.status === "error" ? { status: s.status, error: s.error } as const : { status: s.status } as const;
+  return { devices, socketState: client.socketState, appointmentsMissing: s.status === "success" && client.appointmentsMissing() };
+};
+type PageState = ReturnType<typeof pageState>;
+const samePage = (a: PageState, b: PageState) =>
+  a.socketState === b.socketState && a.appointmentsMissing === b.appointmentsMissing && a.devices.status === b.devices.status &&
+  (a.devices.status !== "success" || a.devices.empty === (b.devices as typeof a.devices).empty) &&
+  (a.devices.status !== "error" || a.devices.error === (b.devices as typeof a.devices).error);
 
 /** The device list answered, but an appointment in it did not match the model (the decode error names the field). */
 export const malformedAppointments = (error: unknown): boolean =>
