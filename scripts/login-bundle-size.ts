@@ -1,4 +1,5 @@
-// `npm run size:login`: the gzip size of the JavaScript the /login page loads (aim: under 200 kB).
+// `npm run size:login`: the gzip size of the JavaScript the /login page loads (budget 200 kB, exit code 1 above it;
+// issue 18's aim 120 kB, printed with its verdict).
 // Builds the web app (skip with --no-build to measure the build in dist/web as it is), then reads the Vite manifest:
 // the entry chunk and its static
 // imports, the lazily loaded login page and its imports, and the catalog of the default language (English).
@@ -40,5 +41,6 @@ const rows = [...files].filter((f) => f.endsWith(".js")).map((file) => {
   return { file, gz };
 });
 for (const { file, gz } of rows.sort((a, b) => b.gz - a.gz)) console.log(`${(gz / 1024).toFixed(1).padStart(8)} kB  ${file}`);
-console.log(`/login loads ${rows.length} JavaScript files: ${(total / 1024).toFixed(1)} kB gzip (budget ${budget / 1024} kB) ${total <= budget ? "OK" : "OVER BUDGET"}`);
+const aim = 120 * 1024;
+console.log(`/login loads ${rows.length} JavaScript files: ${(total / 1024).toFixed(1)} kB gzip (budget ${budget / 1024} kB) ${total <= budget ? "OK" : "OVER BUDGET"}; aim (issue 18) <= ${aim / 1024} kB: ${total <= aim ? "met" : "NOT met"}`);
 if (total > budget) process.exitCode = 1;
