@@ -131,6 +131,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
   let closingSocket = false;
   const flashing = new Set<string>();
   const wiggling = new Set<string>();
+  const ownLaneRevisions = new Map<string, number>();
   const dialogs = new Map<string, CommandDialog>();
   const aliasErrors = new Set<string>();
   const changed = (topic: ClientEvents["change"]) => events.emit("change", topic);
@@ -185,7 +186,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     if (isLiveEvent(message)) {
       // The effects are the first application's; a replay onto a late response changes the snapshot only.
       let effects: readonly LiveEffect[] | undefined;
-      const context = { viewedPatientId };
+      const context = { viewedPatientId, ownLaneRevisions };
       cache.applyEvent((s) => {
         const outcome = reduceLiveEvent(s, message, context);
         effects ??= outcome.effects;
@@ -230,6 +231,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     cache.clear();
     tracker.clear();
     dialogs.clear();
+    ownLaneRevisions.clear();
   };
 
   function endSession(dialog: SessionEndDialog) {
@@ -260,6 +262,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     notify,
     flashing,
     wiggling,
+    ownLaneRevisions,
     changed: () => changed("lanes"),
   };
   const deviceBySn = (sn: string) => cachedDevices().find((d) => d.deviceSn === sn);

@@ -31,6 +31,9 @@ export interface LaneCommandContext {
   measurementLanes(): Lane<Measurement>[];
   appointmentLanes(): Lane<Appointment>[];
   notify(notice: Notice): void;
+  /** Lanes this client's drags moved: device id -> the revision awaited, then answered (the live reducer's
+   * ownLaneRevisions), so the drag's own live events cost no refetch. */
+  readonly ownLaneRevisions: Map<string, number>;
   /** Lanes (device ids) in the 500 ms error flash, and appointments in the 500 ms wiggle. */
   readonly flashing: Set<string>;
   readonly wiggling: Set<string>;
@@ -51,6 +54,17 @@ function setRevisions(ctx: LaneCommandContext, sides: readonly { deviceId: strin
   ctx.cache.update((s) =>
     mapData(s, CacheKey.Devices, (devices) => devices.map((d) => (byId.has(d.id) ? { ...d, revision: byId.get(d.id)! } : d))),
   );
+}
+
+/** A drag is sent: the server bumps each lane it changes once, so its answer (and its events) carry revision + 1. */
+function awaitLanes(ctx: LaneCommandContext, plan: { readonly before: { readonly from: Lane; readonly to: Lane } }) {
+  for (const lane of [plan.before.from, plan.before.to]) ctx.ownLaneRevisions.set(lane.deviceId, (lane.revision ?? 0) + 1);
+}
+
+/** The drag is answered: its lanes are at the answered revisions; a failed drag's lanes are read again. */
+function settleLanes(ctx: LaneCommandContext, deviceIds: readonly string[], answer?: readonly { deviceId: string; revision: number }[]) {
+  for (const id of deviceIds) ctx.ownLaneRevisions.delete(id);
+  for (const side of answer ?? []) ctx.ownLaneRevisions.set(side.deviceId, side.revision);
 }
 
 /** "On any other failure the affected devices flash an error state for 500 ms and then refetch." */
@@ -74,11 +88,15 @@ export async function moveMeasurement(ctx: LaneCommandContext, drop: Drop): Prom
   if (plan.outcome === "refused") ctx.notify(plan.notice);
   if (plan.outcome !== "moved") return plan;
   setQueues(ctx, "perimetries", [plan.after.from, plan.after.to]);
+  const lanes = [...new Set([plan.after.from.deviceId, plan.after.to.deviceId])];
+  awaitLanes(ctx, plan);
   try {
     const answer = await ctx.api.call("device.dragAndDropPerimetry", { body: measurementDropRequest(plan) });
+    settleLanes(ctx, lanes, [answer.from, answer.to]);
     setRevisions(ctx, [answer.from, answer.to]);
   } catch (e) {
-    failDrop(ctx, e, [...new Set([plan.after.from.deviceId, plan.after.to.deviceId])]);
+    settleLanes(ctx, lanes);
+    failDrop(ctx, e, lanes);
   }
   return plan;
 }
@@ -89,11 +107,15 @@ export async function moveAppointment(ctx: LaneCommandContext, drop: Drop): Prom
   if (plan.outcome === "refused") ctx.notify(plan.notice);
   if (plan.outcome !== "moved") return plan;
   setQueues(ctx, "appointments", [plan.after.from, plan.after.to]);
+  const lanes = [...new Set([plan.after.from.deviceId, plan.after.to.deviceId])];
+  awaitLanes(ctx, plan);
   try {
     const answer = await ctx.api.call("device.dragAndDropAppointment", { body: appointmentDropRequest(plan) });
+    settleLanes(ctx, lanes, [answer.from, answer.to]);
     setRevisions(ctx, [answer.from, answer.to]);
   } catch (e) {
-    failDrop(ctx, e, [...new Set([plan.after.from.deviceId, plan.after.to.deviceId])]);
+    settleLanes(ctx, lanes);
+    failDrop(ctx, e, lanes);
   }
   return plan;
 }

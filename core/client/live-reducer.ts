@@ -28,6 +28,10 @@ export type LiveEffect =
 export interface LiveContext {
   /** The patient whose pages are open, if any ("A trashed patient being viewed sends the user home"). */
   readonly viewedPatientId: string | null;
+  /** Lanes this client's own drags moved, device id -> the revision the drag awaits or was answered with
+   * (lane-commands.ts). Their events (the lanes' device updates, transfers, the drag event) are of a move the client has
+   * already applied: they cost no refetch while nothing newer is known of the lane. */
+  readonly ownLaneRevisions?: ReadonlyMap<string, number>;
 }
 
 export interface LiveOutcome {
@@ -86,14 +90,14 @@ export function reduceLiveEvent(snapshot: CacheSnapshot, event: LiveEvent, conte
     // "Clicker disconnected | test stopped message" (§8): the view says so; the status stopped comes as its own event.
     case Op.ClickerDisconnected:
       return { snapshot, effects: [{ kind: "clicker-disconnected", stopped: event.data }] };
-    // "Device transfer in or out refetches devices."
+    // "Device transfer in or out refetches devices", unless it is this client's own drag, applied already.
     case Op.DeviceTransferIn:
     case Op.DeviceTransferOut:
-      return { snapshot, effects: [{ kind: "refetch", key: CacheKey.Devices }] };
+      return { snapshot, effects: ownDragOf(snapshot, event.data.deviceSn, context) ? [] : [{ kind: "refetch", key: CacheKey.Devices }] };
   }
   switch (event.type) {
     case T.Device:
-      return deviceEvent(snapshot, event);
+      return deviceEvent(snapshot, event, context);
     case T.Patient:
       return patientEvent(snapshot, event, context);
     case T.Measurement:
@@ -105,7 +109,7 @@ export function reduceLiveEvent(snapshot: CacheSnapshot, event: LiveEvent, conte
     case T.Reorder:
       return { snapshot: replaceAppointment(snapshot, event.data), effects: [] };
     case T.DragAndDrop:
-      return dragAndDropEvent(snapshot, event.data);
+      return dragAndDropEvent(snapshot, event.data, context);
     case T.Connection: {
       const { deviceSn, connection } = event.data;
       return {
@@ -123,6 +127,15 @@ type ListEvent<K extends LiveEvent["type"]> = Exclude<
 >;
 
 const refetchIfCached = (s: CacheSnapshot, key: CacheKey): LiveEffect[] => (hasKey(s, key) ? [{ kind: "refetch", key }] : []);
+
+const cachedDevices = (s: CacheSnapshot): readonly Device[] => entriesOf(s, CacheKey.Devices).flatMap((e) => e.data ?? []);
+
+/** The device's lane was last moved by this client's own drag (awaited or answered) and nothing newer is known of it. */
+const ownDragOf = (s: CacheSnapshot, deviceSn: string, context: LiveContext): boolean => {
+  const device = cachedDevices(s).find((d) => d.deviceSn === deviceSn);
+  const own = device === undefined ? undefined : context.ownLaneRevisions?.get(device.id);
+  return device !== undefined && own !== undefined && own >= (device.revision ?? 0);
+};
 
 // ---- devices ---------------------------------------------------------------------------------------------------------
 
@@ -167,7 +180,7 @@ const patchLanes = <K extends "perimetries" | "appointments">(
     return changed ? next : devices;
   });
 
-function deviceEvent(s: CacheSnapshot, event: ListEvent<typeof T.Device>): LiveOutcome {
+function deviceEvent(s: CacheSnapshot, event: ListEvent<typeof T.Device>, context: LiveContext): LiveOutcome {
   switch (event.operation) {
     case Op.Insert:
     case Op.Restore:
@@ -180,9 +193,11 @@ function deviceEvent(s: CacheSnapshot, event: ListEvent<typeof T.Device>): LiveO
       if (fields.connection !== undefined) effects.push({ kind: "connection", deviceSn, connection: fields.connection });
       // The change carries the server's revision but not the queue: a revision other than the cached one means the
       // lanes changed; refetch them instead of pairing a fresh revision with a stale queue (a drop would then pass
-      // the server's conflict check with lists from before the other change).
-      const cached = entriesOf(s, CacheKey.Devices).flatMap((e) => e.data ?? []).find((d) => d.deviceSn === deviceSn);
-      if (revision !== undefined && cached !== undefined && cached.revision !== revision) effects.push(...refetchIfCached(s, CacheKey.Devices));
+      // the server's conflict check with lists from before the other change). The revision this client's own drag
+      // awaits is of lists it already shows: its answer sets the revision.
+      const cached = cachedDevices(s).find((d) => d.deviceSn === deviceSn);
+      const own = cached === undefined ? undefined : context.ownLaneRevisions?.get(cached.id);
+      if (revision !== undefined && cached !== undefined && cached.revision !== revision && own !== revision) effects.push(...refetchIfCached(s, CacheKey.Devices));
       // A change that repeats what the device shows keeps the device object, so nothing that reads it re-renders.
       return { snapshot: patchDevice(s, deviceSn, (d) => (repeats(d, fields) ? d : { ...d, ...fields })), effects };
     }
@@ -192,10 +207,11 @@ function deviceEvent(s: CacheSnapshot, event: ListEvent<typeof T.Device>): LiveO
   }
 }
 
-/** Our own drag already set these revisions: nothing to do. Anyone else's drag: the order is unknown here, refetch. */
-function dragAndDropEvent(s: CacheSnapshot, move: LaneMoveData): LiveOutcome {
-  const devices = entriesOf(s, CacheKey.Devices).flatMap((e) => e.data ?? []);
-  const known = (side: { deviceId: string; revision: number }) => devices.some((d) => d.id === side.deviceId && d.revision === side.revision);
+/** Our own drag set or awaits these revisions: nothing to do. Anyone else's drag: the order is unknown here, refetch. */
+function dragAndDropEvent(s: CacheSnapshot, move: LaneMoveData, context: LiveContext): LiveOutcome {
+  const devices = cachedDevices(s);
+  const known = (side: { deviceId: string; revision: number }) =>
+    context.ownLaneRevisions?.get(side.deviceId) === side.revision || devices.some((d) => d.id === side.deviceId && d.revision === side.revision);
   return { snapshot: s, effects: known(move.from) && known(move.to) ? [] : refetchIfCached(s, CacheKey.Devices) };
 }
 

@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApi } from "../../adapters/http/index.ts";
 import { memoryStorage } from "../../adapters/storage/memory-storage.ts";
 import { systemClock } from "../../adapters/clock/system-clock.ts";
-import { createLiveSocket } from "../../adapters/socket/live-socket.ts";
+import { createLiveSocket, type LiveSocket } from "../../adapters/socket/live-socket.ts";
 import { nodeWebSocket } from "../../adapters/socket/node-socket.ts";
 import { CacheKey, createClient, type Client } from "../../core/client/index.ts";
 import { ApiError } from "../../core/model/contract/errors.ts";
 import { SocketState } from "../../core/model/enums.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
-import { StorageKeys, type Storage } from "../../core/ports.ts";
+import { StorageKeys, type Api, type Storage } from "../../core/ports.ts";
+import { isLiveEvent, type LiveMessage } from "../../core/model/live.ts";
+import { getEntry } from "../../core/client/cache-snapshot.ts";
 import { startServer, type RunningServer } from "../../simulator/server/server.ts";
 import { ensureDevices, seedDemo } from "../../simulator/server/demo/seed.ts";
 
@@ -33,13 +35,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-function open(): { client: Client; storage: Storage } {
+function open(wrap: (api: Api) => Api = (api) => api): { client: Client; storage: Storage; socket: LiveSocket } {
   const storage = memoryStorage();
   const apiBase = `${server.url}/api/`;
   const socket = createLiveSocket({ url: `${server.url.replace(/^http/, "ws")}/api/ws`, storage, clock: systemClock, create: nodeWebSocket });
-  const client = createClient({ api: createHttpApi({ apiBase, storage }), socket, storage, clock: systemClock }, { variant: "measurements" });
+  const client = createClient({ api: wrap(createHttpApi({ apiBase, storage })), socket, storage, clock: systemClock }, { variant: "measurements" });
   opened.push(client);
-  return { client, storage };
+  return { client, storage, socket };
 }
 
 const until = async (what: string, check: () => boolean, ms = 10_000) => {
@@ -146,6 +148,42 @@ describe("client against the simulator server", () => {
     expect((stale as ApiError).status).toBe(409);
     expect((stale as ApiError).responseType).toBe("device_revision_conflict");
     expect(client.session.status).toBe("logged-in");
+  });
+
+  it("a drag between lanes costs the dragging client no refetch of the devices: it knows its own drag's live events (issue 22 §4)", async () => {
+    let deviceReads = 0;
+    const { client, socket } = open((api) => ({
+      call: (endpoint, input) => {
+        if (endpoint === "device.all") deviceReads += 1;
+        return api.call(endpoint, input);
+      },
+    }));
+    const heard: LiveMessage[] = [];
+    socket.subscribe((m) => heard.push(m));
+    await client.login(username, PASSWORD);
+    await until("socket open", () => client.socketState === SocketState.Open);
+    const devices = await client.fetch(CacheKey.Devices, {});
+    const [from, to] = [...devices].sort((a, b) => b.perimetries.length - a.perimetries.length);
+    if (!from || !to || from.perimetries.length === 0) throw new Error("the demo clinic has no two lanes with a card");
+    // The server has this socket in its organisation's hub once it passes on an event of it (an alias set to itself).
+    await client.api.call("device.update", { query: { id: to.id }, body: { alias: to.alias || to.deviceSn } });
+    await until("the live socket hears the organisation", () => heard.some((m) => isLiveEvent(m) && m.type === "device" && m.operation === "update" && m.data.deviceSn === to.deviceSn));
+    await until("no read of the devices under way", () => getEntry(client.caches, CacheKey.Devices, {})?.status === "success");
+    deviceReads = 0;
+
+    const plan = await client.moveMeasurement({ source: { deviceId: from.id, index: from.perimetries.length - 1 }, destination: { deviceId: to.id, index: 0 } });
+    if (plan.outcome !== "moved") throw new Error(`drag not planned: ${JSON.stringify(plan)}`);
+    const answered = new Map([from, to].map((d) => [d.deviceSn, client.device(d.deviceSn)!.device.revision]));
+    // Every event of the drag reached the client: the transfers, the drag event and both lanes at their new revisions.
+    await until("the drag's live events", () =>
+      heard.some((m) => isLiveEvent(m) && m.operation === "device_transfer_in") &&
+      heard.some((m) => isLiveEvent(m) && m.type === "drag_and_drop") &&
+      [from, to].every((d) => heard.some((m) => isLiveEvent(m) && m.type === "device" && m.operation === "update" && m.data.deviceSn === d.deviceSn && m.data.revision === answered.get(d.deviceSn))),
+    );
+    await new Promise((r) => setTimeout(r, 100)); // a refetch the events asked for would have started by now
+    expect(deviceReads).toBe(0);
+    expect(client.device(to.deviceSn)!.device.perimetries.map((m) => m.id)).toEqual(plan.after.to.items.map((m) => m.id));
+    expect(client.device(from.deviceSn)!.device.perimetries.map((m) => m.id)).toEqual(plan.after.from.items.map((m) => m.id));
   });
 
   it("a token the server cannot verify ends the session with the session-expired dialog", async () => {

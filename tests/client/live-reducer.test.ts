@@ -285,6 +285,28 @@ describe("drag and drop and connection events", () => {
     expect(reduce(base, ev(T.DragAndDrop, Op.Update, theirs)).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
   });
 
+  it("the events of this client's own drag cost no refetch: awaited, then answered; anyone's later change still refetches", () => {
+    // Our drag of a card from SN1 (revision 4) to SN2 (revision 7) is under way: the server answers 5 and 8.
+    const awaiting = { viewedPatientId: null, ownLaneRevisions: new Map([["dev-SN1", 5], ["dev-SN2", 8]]) };
+    const events = [
+      ev(T.Measurement, Op.DeviceTransferOut, { deviceSn: "SN1" }),
+      ev(T.Measurement, Op.DeviceTransferIn, { deviceSn: "SN2" }),
+      ev(T.DragAndDrop, Op.Update, { from: { deviceId: "dev-SN1", revision: 5 }, to: { deviceId: "dev-SN2", revision: 8 } }),
+      ev(T.Device, Op.Update, { deviceSn: "SN1", revision: 5 }),
+      ev(T.Device, Op.Update, { deviceSn: "SN2", revision: 8 }),
+    ];
+    for (const e of events) expect(reduceLiveEvent(base, e, awaiting).effects, `${e.type}/${e.operation}`).toEqual([]);
+    // Without the drag (another client's): every one of them refetches.
+    for (const e of events) expect(reduce(base, e).effects, `${e.type}/${e.operation}`).toContainEqual({ kind: "refetch", key: CacheKey.Devices });
+    // Answered: the cache has 5 and 8; a transfer of ours that comes late still costs nothing.
+    const answered = put(emptySnapshot, CacheKey.Devices, {}, [device("SN1", { revision: 5 }), device("SN2", { revision: 8 })]);
+    expect(reduceLiveEvent(answered, events[0]!, awaiting).effects).toEqual([]);
+    // A change after ours (revision 9 of SN2): refetched, and a transfer on a lane read since at 9 is not ours.
+    expect(reduceLiveEvent(answered, ev(T.Device, Op.Update, { deviceSn: "SN2", revision: 9 }), awaiting).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
+    const newer = put(emptySnapshot, CacheKey.Devices, {}, [device("SN1", { revision: 5 }), device("SN2", { revision: 9 })]);
+    expect(reduceLiveEvent(newer, events[1]!, awaiting).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
+  });
+
   it("a device update with another revision refetches the lanes instead of pairing that revision with a stale queue", () => {
     const sameRevision = reduce(base, ev(T.Device, Op.Update, { deviceSn: "SN1", revision: 4, status: "standby" }));
     expect(sameRevision.effects.filter((e) => e.kind === "refetch")).toEqual([]);
