@@ -111,25 +111,31 @@ export async function overlappingCanvasText(page: Page): Promise<Clipped[]> {
 }
 
 /**
- * The printout's header (print media): every text inside the header's box, which cuts what leaves it (A4, the header
- * is 20 % of the page). Call with the print layout mounted and `page.emulateMedia({ media: "print" })`.
+ * The printout's header (print media): the print scene's header group (core/plots/print-header.ts, drawn as SVG) keeps
+ * every text inside its room (A4 less 5 mm margins, the top 20 %) and clear of the other header texts. Call with the
+ * print layout mounted and `page.emulateMedia({ media: "print" })`.
  */
 export async function clippedPrintHeader(page: Page): Promise<Clipped[]> {
   return page.evaluate(() => {
-    const header = document.querySelector(".print-header");
-    if (!header) return [{ where: "print-header", text: "", why: "no print layout" }];
-    const h = header.getBoundingClientRect();
+    const svg = document.querySelector('[data-testid="print-page"] svg');
+    const header = svg?.querySelector('g[data-role="print.header"]');
+    if (!svg || !header) return [{ where: "print-header", text: "", why: "no print layout" }];
+    const page = svg.getBoundingClientRect();
+    const mm = page.width / 210;
+    const room = { left: page.left + 5 * mm, right: page.right - 5 * mm, top: page.top + 5 * mm, bottom: page.top + 5 * mm + 0.2 * 287 * mm };
+    const boxes = [...header.querySelectorAll("text")].map((t) => ({ text: t.textContent ?? "", r: t.getBoundingClientRect() }))
+      .filter((b) => b.text.trim() !== "");
     const out: Array<{ where: string; text: string; why: string }> = [];
-    for (const el of header.querySelectorAll("*")) {
-      const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent ?? "").join("").trim();
-      if (!text) continue;
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const t = range.getBoundingClientRect();
-      if (t.width === 0 && t.height === 0) continue; // not shown on paper (display: none)
-      if (t.right > h.right + 1 || t.bottom > h.bottom + 1 || t.left < h.left - 1)
-        out.push({ where: `${el.tagName.toLowerCase()}.${String(el.className)}`, text, why: `text at x ${Math.round(t.left)}..${Math.round(t.right)}, y ..${Math.round(t.bottom)} outside the header (${Math.round(h.right)}, ${Math.round(h.bottom)})` });
-    }
+    // A glyph box reaches a little past its ink (the font's full ascent, a T's overhang): 2 px of slack.
+    for (const b of boxes)
+      if (b.r.left < room.left - 2 || b.r.right > room.right + 2 || b.r.top < room.top - 2 || b.r.bottom > room.bottom + 2)
+        out.push({ where: "print header", text: b.text, why: `text at x ${Math.round(b.r.left)}..${Math.round(b.r.right)}, y ${Math.round(b.r.top)}..${Math.round(b.r.bottom)} outside the header` });
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!.r, c = boxes[j]!.r;
+        const w = Math.min(a.right, c.right) - Math.max(a.left, c.left), h = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+        if (w > 1 && h > 1) out.push({ where: "print header", text: `${boxes[i]!.text} / ${boxes[j]!.text}`, why: `overlap ${Math.round(w)}x${Math.round(h)}` });
+      }
     return out;
   });
 }

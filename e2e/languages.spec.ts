@@ -86,7 +86,7 @@ test("result page plots, its bin confirmation and its printout's header: nothing
     await expect(page.getByRole("alertdialog")).toBeVisible();
     found.push(...await clippedHtml(page, '[role="alertdialog"]'));
     await page.keyboard.press("Escape");
-    // The printout's header tables on A4 (the German test parameters once pushed the last table off the page).
+    // The printout's header on A4 (the print scene's; German and Dutch once pushed the last column off the page).
     await page.getByTestId("print-button").click();
     await expect(page.getByTestId("print-page")).toBeAttached();
     await page.emulateMedia({ media: "print" });

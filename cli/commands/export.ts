@@ -156,9 +156,11 @@ async function sendToPacs(target: StoreTarget, files: readonly string[], io: Cli
 async function pdfRenderer(context: ExportContext): Promise<(r: import("../export/record.ts").ExportRecord) => Promise<Uint8Array>> {
   const { reportPdf } = await import("../export/pdf/report.ts");
   const { pageFonts } = await import("../export/pdf/fonts.ts");
+  const { progressionTracker } = await import("../export/progression.ts");
   const fonts = pageFonts();
+  const series = progressionTracker(context.timeZone);
   return async (r) => {
-    const pdf = await reportPdf(r, context, fonts);
+    const pdf = await reportPdf(r, context, fonts, series.of(r));
     // A page takes a good part of a second to draw: let the event loop breathe between pages (sockets, the sink).
     await new Promise((resolve) => setImmediate(resolve));
     return pdf;

@@ -1,3 +1,4 @@
+import { progressionJson, progressionTracker } from "./progression.ts";
 import type { ExportRecord } from "./record.ts";
 import type { TextSink } from "./sink.ts";
 import type { ExportWriter } from "./writer.ts";
@@ -6,14 +7,15 @@ import type { ExportWriter } from "./writer.ts";
 // examination), the patient's identifying fields, the test as stored without its result (under "measurement" or
 // "examination", by kind; an examination carries its appointmentId), the stored result as the server sent it, the age
 // on the test day, and core/analytics' full analysis (normative maps, visualFields and Humphrey global indices, GHT,
-// Octopus indices, reliability, gaze, Esterman, the values as the screens print them).
+// Octopus indices, reliability, gaze, Esterman, the values as the screens print them), and, when the writer follows
+// the patient's series, the eye's progression analysis up to this result (progression.ts).
 
-export function jsonOf(r: ExportRecord): unknown {
+export function jsonOf(r: ExportRecord, progression?: unknown): unknown {
   const p = r.patient;
   const patient = { id: p.id, uniqueId: p.uniqueId, name: p.name, birthdate: p.birthdate, gender: p.gender };
   if (r.stored.kind === "examination") {
     const { result: _result, ...examination } = r.stored.examination;
-    return { kind: "examination", patient, examination, result: r.result, age: r.age, analysis: r.analysis() };
+    return { kind: "examination", patient, examination, result: r.result, age: r.age, analysis: r.analysis(), ...(progression !== undefined ? { progression } : {}) };
   }
   const { result: _result, ...measurement } = r.stored.measurement;
   return {
@@ -23,15 +25,17 @@ export function jsonOf(r: ExportRecord): unknown {
     result: r.result,
     age: r.age,
     analysis: r.analysis(),
+    ...(progression !== undefined ? { progression } : {}),
   };
 }
 
 /** A JSON array written element by element (valid JSON at the end, never built whole in memory). */
 export function jsonWriter(sink: TextSink): ExportWriter {
   let count = 0;
+  const series = progressionTracker("UTC");
   return {
     async write(r) {
-      await sink.write((count++ === 0 ? "[\n" : ",\n") + JSON.stringify(jsonOf(r)));
+      await sink.write((count++ === 0 ? "[\n" : ",\n") + JSON.stringify(jsonOf(r, progressionJson(series.of(r)))));
     },
     async end() {
       await sink.write(count === 0 ? "[]\n" : "\n]\n");
@@ -42,8 +46,9 @@ export function jsonWriter(sink: TextSink): ExportWriter {
 
 /** Newline-delimited JSON: one record per line (easy to stream into other tools). */
 export function ndjsonWriter(sink: TextSink): ExportWriter {
+  const series = progressionTracker("UTC");
   return {
-    write: (r) => sink.write(JSON.stringify(jsonOf(r)) + "\n"),
+    write: (r) => sink.write(JSON.stringify(jsonOf(r, progressionJson(series.of(r)))) + "\n"),
     end: () => sink.close(),
   };
 }

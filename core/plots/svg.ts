@@ -40,7 +40,9 @@ export function toSvg(scene: Scene, options: SvgOptions = {}): string {
     const y = baselineY(t);
     const style = t.tabular ? ` font-variant-numeric="tabular-nums" style="font-variant-numeric: tabular-nums"` : "";
     const rotate = t.rotation ? ` transform="rotate(${n(t.rotation)} ${n(t.x)} ${n(t.y)})"` : "";
-    return `<text x="${n(t.x)}" y="${n(y)}" font-size="${n(t.size)}" text-anchor="${anchors[t.anchor]}" font-weight="${t.weight}" fill="${colour(t.fill)}"${style}${rotate}>${escapeXml(resolveText(t.text, options.translate))}</text>`;
+    // SVG cannot measure: a browser drawing this scales a wider text down to it (fitSvgTexts), as the PDF does.
+    const max = t.maxWidth !== undefined ? ` data-max-width="${n(t.maxWidth)}" data-x="${n(t.x)}" data-y="${n(t.y)}"` : "";
+    return `<text x="${n(t.x)}" y="${n(y)}" font-size="${n(t.size)}" text-anchor="${anchors[t.anchor]}" font-weight="${t.weight}" fill="${colour(t.fill)}"${style}${rotate}${max}>${escapeXml(resolveText(t.text, options.translate))}</text>`;
   };
 
   const node = (s: SceneNode): string => {

@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
 import type { MessageDescriptor } from "@lingui/core";
@@ -71,11 +70,7 @@ function usePValue(): (level: ProbabilityLevel | undefined) => string | undefine
   };
 }
 
-export function IndicesTable({ result, analysis, footer }: {
-  result: MeasurementResult; analysis: ResultAnalysis | null;
-  /** Printed under the test parameters, the shortest table (the printout's progression line). */
-  footer?: ReactNode;
-}) {
+export function IndicesTable({ result, analysis }: { result: MeasurementResult; analysis: ResultAnalysis | null }) {
   const { t, i18n } = useLingui();
   const pValue = usePValue();
   const d = analysis?.display;
@@ -147,8 +142,7 @@ export function IndicesTable({ result, analysis, footer }: {
   return (
     <div className="indices-tables">
       <Table caption={t`Indices`} rows={field} testId="indices-field" />
-      {footer ? <div><Table caption={t`Test parameters`} rows={parameters} testId="indices-parameters" />{footer}</div>
-        : <Table caption={t`Test parameters`} rows={parameters} testId="indices-parameters" />}
+      <Table caption={t`Test parameters`} rows={parameters} testId="indices-parameters" />
       <Table caption={t`Test conduct`} rows={conduct} testId="indices-conduct" />
     </div>
   );

@@ -3,10 +3,11 @@ import { useSearchParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import type { Patient } from "../../core/model/patient.ts";
 import { Eye } from "../../core/model/enums.ts";
-import { eyeProgression } from "../../core/analytics/progression/eye-progression.ts";
+import { printProgression } from "../../core/plots/print-header.ts";
 import { markResultsData, settleResultsDrawn } from "./draw-timing.ts";
 import { HistorySection } from "./HistorySection.tsx";
 import { PrintLayout } from "./PrintLayout.tsx";
+import { browserTimeZone } from "./print-page.ts";
 import { ProgressionSection } from "./ProgressionSection.tsx";
 import { ResultDisplay } from "./ResultDisplay.tsx";
 import { analysisOf, displayMeanDefect, hasResult, previousOfSameKind, progressionPoints, seriesResults, type PerimetryTest, type WithResult } from "./result-model.ts";
@@ -68,7 +69,7 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
           analysisExpanded={settings.analysisExpanded} onAnalysisExpanded={(analysisExpanded) => updateSettings({ analysisExpanded })}
           renderPrint={() => analysis && <PrintLayout measurement={selected as WithResult} analysis={analysis} reference={reference} patient={patient}
             markedUnreliable={marks.unreliable.has((selected as WithResult).id)}
-            progression={eyeProgression(series, { eye: selected.result!.eye, pattern: selected.result!.pattern, baselineId: selected.result!.eye === Eye.Right ? marks.baseline.right : marks.baseline.left })} />} />
+            progression={printProgression(series, selected.result!, selected.result!.eye === Eye.Right ? marks.baseline.right : marks.baseline.left, browserTimeZone())} />} />
       )}
       {waiting && <p className="alert alert-info">{t`This test has no result yet.`}</p>}
       {!all && !selected && !waiting && <p className="alert alert-warning">{t`This test was not found. It may have been deleted.`}</p>}

@@ -120,14 +120,3 @@ function EventLegend() {
     </ul>
   );
 }
-
-/** The eye's progression in one line for the printout: events, PoPLR's p and the VFI trend (or why there is none). */
-export function ProgressionSummary({ analysis: a }: { analysis: EyeProgression }) {
-  const { t, i18n } = useLingui();
-  const translate = usePlotTranslate();
-  if (!a.events) return <>{t`No progression analysis: it needs at least 3 results of this pattern with a normative database.`}</>;
-  const trend = a.poplr && a.vfi
-    ? `${t`PoPLR (TD)`} ${t`p = ${percent(a.poplr.p)} %`} · ${t`VFI trend`} ${t`${a.vfi.ratePerYear.toFixed(1)} %/year (p = ${percent(a.vfi.p)} %)`}`
-    : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate);
-  return <>{i18n._(eventStatusNames[a.events.status])} · {trend}</>;
-}

@@ -3,11 +3,13 @@ import { join } from "node:path";
 import PDFDocument from "pdfkit";
 import { clinicTime } from "../../../core/model/clinic-time.ts";
 import { patternLabel } from "../../../core/model/enums.ts";
+import type { PrintProgression } from "../../../core/plots/print-header.ts";
 import { printPageScene } from "../../../core/plots/print-page.ts";
 import type { Scene } from "../../../core/plots/scene.ts";
 import type { ExportContext } from "../context.ts";
 import { eyeCode, recordFileName, type ExportRecord } from "../record.ts";
 import type { ExportWriter } from "../writer.ts";
+import { progressionTracker } from "../progression.ts";
 import { pageFonts, type PageFonts } from "./fonts.ts";
 import { drawScene } from "./scene-to-pdfkit.ts";
 
@@ -19,8 +21,11 @@ export const A4 = { width: 595.28, height: 841.89 } as const;
 const PX_PER_MM = 96 / 25.4;
 const POINTS_PER_PX = 72 / 96;
 
-/** The print scene of a result on A4 in CSS px: the very scene the web's print layout draws. */
-export function reportScene(r: ExportRecord, context: ExportContext): Scene {
+/**
+ * The print scene of a result on A4 in CSS px: the very scene the web's print layout draws. With `progression` (the
+ * export's progressionTracker) the header states the eye's progression analysis up to this result.
+ */
+export function reportScene(r: ExportRecord, context: ExportContext, progression?: PrintProgression): Scene {
   return printPageScene({
     patient: r.patient,
     age: r.age,
@@ -28,11 +33,12 @@ export function reportScene(r: ExportRecord, context: ExportContext): Scene {
     analysis: r.analysis(),
     markedReliable: r.test.reliable,
     taken: clinicTime(r.result.takenAt, context.timeZone),
+    ...(progression ? { progression } : {}),
     page: { width: 210 * PX_PER_MM, height: 297 * PX_PER_MM, unitsPerMm: PX_PER_MM },
   });
 }
 
-export async function reportPdf(r: ExportRecord, context: ExportContext, fonts: PageFonts = pageFonts()): Promise<Buffer> {
+export async function reportPdf(r: ExportRecord, context: ExportContext, fonts: PageFonts = pageFonts(), progression?: PrintProgression): Promise<Buffer> {
   const taken = clinicTime(r.result.takenAt, context.timeZone);
   const doc = new PDFDocument({
     size: [A4.width, A4.height],
@@ -59,7 +65,7 @@ export async function reportPdf(r: ExportRecord, context: ExportContext, fonts: 
     doc.on("error", reject);
   });
   doc.scale(POINTS_PER_PX);
-  drawScene(doc, reportScene(r, context), { regular: "regular", bold: "bold", fallback: "fallback" });
+  drawScene(doc, reportScene(r, context, progression), { regular: "regular", bold: "bold", fallback: "fallback" });
   doc.end();
   await done;
   return Buffer.concat(chunks);
@@ -67,8 +73,9 @@ export async function reportPdf(r: ExportRecord, context: ExportContext, fonts: 
 
 export function pdfWriter(dir: string, context: ExportContext): ExportWriter {
   const fonts = pageFonts();
+  const series = progressionTracker(context.timeZone);
   return {
-    write: async (r) => writeFile(join(dir, recordFileName(r, "pdf")), await reportPdf(r, context, fonts)),
+    write: async (r) => writeFile(join(dir, recordFileName(r, "pdf")), await reportPdf(r, context, fonts, series.of(r))),
     end: async () => undefined,
   };
 }

@@ -75,6 +75,8 @@ export function drawScene(doc: Doc, scene: Scene, fonts: FontNames, options: { t
     doc.save();
     doc.translate(t.x, t.y);
     if (t.rotation) doc.rotate(t.rotation, { origin: [0, 0] });
+    // A text wider than its room is drawn smaller about its anchor point (never cut), as the web's print does.
+    if (t.maxWidth !== undefined && width > t.maxWidth) doc.scale(t.maxWidth / width);
     // pdfkit places text by the top of its line box (ascender); the scene's rule is the alphabetic baseline at
     // baselineShift x size below y: move up by the font's ascent to land the baseline there.
     let x = dx;

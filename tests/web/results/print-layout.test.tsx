@@ -14,19 +14,22 @@ import { exportContext } from "../../../cli/export/context.ts";
 import { reportScene } from "../../../cli/export/pdf/report.ts";
 import { exportRecord } from "../../../cli/export/record.ts";
 import { PrintLayout } from "../../../web/results/PrintLayout.tsx";
-import { withoutHeader } from "../../../web/results/print-page.ts";
+import { progressionTracker } from "../../../cli/export/progression.ts";
 import type { WithResult } from "../../../web/results/result-model.ts";
 import type { ResultAnalysis } from "../../../core/analytics/result-analysis.ts";
 import { resolveText } from "../../../core/plots/message.ts";
 import { engine, fixture, patient } from "./fixtures.tsx";
 import type { Measurement } from "../../../core/model/measurement.ts";
 import { fromMeasurement } from "../../../core/model/perimetry-test.ts";
+import { printProgression, type PrintProgression } from "../../../core/plots/print-header.ts";
+import { seriesResults } from "../../../web/results/result-model.ts";
 
 // Issue 19: "the web print and the CLI PDF come from the same scene (a test compares their shapes)". The web's print
 // layout is rendered (happy-dom) and its SVG's shapes counted by kind; the CLI's page scene for the same result, which
 // the PDF draws node for node (cli/export/pdf/scene-to-pdfkit.ts), is counted the same way. The texts of both are
-// compared word for word (the web's in English here, as the CLI's). The header region differs on purpose: the web
-// prints the result page's own tables there (parameters, conventions), the PDF the scene's header.
+// compared word for word (the web's in English here, as the CLI's), header included: the patient, the test's
+// parameters, the indices with their conventions and p-values, reliability, the normative database and the eye's
+// progression analysis, which the CLI computes from the patient's exported series as the page does from its own.
 
 afterEach(() => cleanup());
 
@@ -47,32 +50,45 @@ function svgShapes(svg: SVGSVGElement): Record<string, number> {
   return { rect: n("rect"), circle: n("circle"), line: n("line"), polyline: n("polyline") + n("polygon"), text: n("text"), g: n("g") };
 }
 
-function renderPrint(m: Measurement, analysis: ResultAnalysis) {
+function renderPrint(m: Measurement, analysis: ResultAnalysis, progression: PrintProgression) {
   render(
     <I18nProvider i18n={i18n}>
-      <PrintLayout measurement={fromMeasurement(m) as WithResult} analysis={analysis} reference={null} patient={patient} />
+      <PrintLayout measurement={fromMeasurement(m) as WithResult} analysis={analysis} reference={null} patient={patient} progression={progression} />
     </I18nProvider>,
   );
   return document.querySelector("[data-testid=print-plots] svg") as SVGSVGElement;
 }
 
 describe("the printed page: one scene for the web and the CLI", () => {
-  for (const [name, m] of [
-    ["24-2 Dynamic", fixture("r1", Eye.Right, "2025-02-03T09:00:00.000Z")],
-    ["G Normal", engine("rg", Eye.Left, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal)],
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  for (const [name, series] of [
+    ["24-2 Dynamic", [
+      fixture("r1", Eye.Right, "2024-02-03T09:00:00.000Z"), fixture("r2", Eye.Right, "2024-08-03T09:00:00.000Z"),
+      fixture("r3", Eye.Right, "2025-02-03T09:00:00.000Z"),
+    ]],
+    ["G Normal", [engine("rg", Eye.Left, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal)]],
   ] as const) {
-    it(`${name}: the web's SVG has the shapes and the texts of the CLI's page scene`, () => {
-      // One analysis for both: the scene and its two renderers are what is compared.
-      const record = exportRecord(patient, m)!;
-      const svg = renderPrint(m, record.analysis());
-      // The web prints the result page's own tables in the header region; below it both draw the same scene.
-      const cli = withoutHeader(reportScene(record, exportContext({ id: "o", name: "Clinic" }, { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone })));
+    it(`${name}: the web's SVG has the shapes and the texts of the CLI's page scene, header and progression included`, () => {
+      const m = series.at(-1)!;
+      // The CLI follows the exported series; the page reads the same results (result-model.ts seriesResults).
+      const tracker = progressionTracker(timeZone);
+      const records = series.map((s) => exportRecord(patient, s)!);
+      const cliProgression = records.map((r) => tracker.of(r)).at(-1)!;
+      const webProgression = printProgression(seriesResults(series.map((s) => fromMeasurement(s) as WithResult), new Set(), patient.birthdate), m.result!, null, timeZone);
+      expect(webProgression).toEqual(cliProgression);
+      const record = records.at(-1)!;
+      const svg = renderPrint(m, record.analysis(), webProgression);
+      const cli = reportScene(record, exportContext({ id: "o", name: "Clinic" }, { timeZone }), cliProgression);
       expect(svgShapes(svg)).toEqual(sceneShapes(cli));
       const webTexts = [...svg.querySelectorAll("text")].map((t) => t.textContent);
       const cliTexts = walk(cli.nodes).flatMap((n) => (n.kind === "text" ? [resolveText(n.text)] : []));
       expect(webTexts).toEqual(cliTexts);
-      expect(document.querySelector(".print-header h1")!.textContent).toBe(patient.name);
-      expect(document.querySelectorAll(".print-header tr[data-index]").length).toBeGreaterThan(5);
+      // The header is the scene's: the name, Humphrey's MD with its convention, and the progression line.
+      expect(webTexts).toContain(patient.name);
+      expect(webTexts).toContain("Humphrey: MD negative = loss");
+      expect(webTexts).toContain("Progression analysis");
+      const line = webTexts[webTexts.indexOf("Progression analysis") + 1]!;
+      expect(line).toMatch(series.length >= 3 ? /^(No|Possible|Likely) progression \(baseline \d{4}-\d\d-\d\d and \d{4}-\d\d-\d\d\) · / : /^No progression analysis: it needs at least 3 results/);
     });
   }
 });

@@ -1,0 +1,47 @@
+import type { EyeProgression, SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
+import { getPattern, patternsWithGeometry } from "../../core/analytics/patterns.ts";
+import { printProgression, type PrintProgression } from "../../core/plots/print-header.ts";
+import { isScreening } from "../../core/plots/screening.ts";
+import type { ExportRecord } from "./record.ts";
+
+// The eye's progression analysis as of each exported result (issue 20: "in the print, in the CLI's JSON"), what the
+// perimetry page shows beside its chart: the export reads a patient's results together, oldest first, so each record
+// is analysed with the same patient's results exported before it. The baseline is the eye's first two results (the
+// web's baseline marks live in each browser's storage, not on the server). A filter that leaves results out
+// (--from, --reliable-only) leaves them out of the series too.
+
+/** A record as the progression analysis reads it: valid when it is a complete threshold test (not a screening). */
+function seriesResult(r: ExportRecord): SeriesResult {
+  const t = r.result;
+  const complete = patternsWithGeometry.includes(t.pattern) && t.thresholds.length === getPattern(t.pattern).points.length
+    && t.thresholds.every((v) => Number.isFinite(v));
+  return {
+    id: r.test.id, takenAt: t.takenAt, eye: t.eye, pattern: t.pattern, age: r.age, thresholds: t.thresholds,
+    normativeVersion: t.normativeVersion, valid: complete && !isScreening(t.strategy), unreliable: !r.test.reliable,
+  };
+}
+
+/** Follows the records as they stream; `of(r)` is r's eye's progression on r's pattern up to r. */
+export function progressionTracker(timeZone: string): { of(r: ExportRecord): PrintProgression } {
+  let patientId: string | null = null;
+  let series: SeriesResult[] = [];
+  const known = new Map<ExportRecord, PrintProgression>();
+  return {
+    of(r) {
+      const cached = known.get(r);
+      if (cached) return cached;
+      if (r.patient.id !== patientId) { patientId = r.patient.id; series = []; known.clear(); }
+      const s = seriesResult(r);
+      if (!series.some((x) => x.id === s.id)) series.push(s);
+      const p = printProgression(series, r.result, null, timeZone);
+      known.set(r, p);
+      return p;
+    },
+  };
+}
+
+/**
+ * The progression as the JSON export carries it: core's EyeProgression (results by id, probabilities as fractions,
+ * per-location TD slopes and their p in location order, the VFI rate in % per year).
+ */
+export const progressionJson = (p: PrintProgression): EyeProgression => p.analysis;

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EyeProgression } from "../../core/analytics/progression/eye-progression.ts";
+import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
+import { exportContext } from "../../cli/export/context.ts";
+import { jsonWriter, ndjsonWriter } from "../../cli/export/json.ts";
+import { reportPdf } from "../../cli/export/pdf/report.ts";
+import { progressionTracker } from "../../cli/export/progression.ts";
+import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
+import { FAKE_ORGANISATION, memorySink, sampleMeasurement, samplePatient } from "./fixtures.ts";
+
+// Issue 20 §5: the progression analysis "on the patient's perimetry page, in the print, in the CLI's JSON". The export
+// follows each patient's series as it streams: every record carries its eye's analysis up to it, and the printed page
+// (PDF, DICOM's Encapsulated PDF, FHIR's presentedForm) states it in its header as the web's printout does.
+
+const context = exportContext(FAKE_ORGANISATION, { timeZone: "Europe/Istanbul" });
+const p = samplePatient(7);
+/** Right-eye 24-2 DS results a year apart, and a left-eye G one between them. */
+const series = (): ExportRecord[] => [
+  ...[0, 1, 2, 3].map((k) => exportRecord(p, sampleMeasurement(p, k, { eye: Eye.Right, strategy: Strategy.DS, takenAt: `${2020 + k}-03-03T09:00:00.000Z` }))!),
+  exportRecord(p, sampleMeasurement(p, 9, { eye: Eye.Left, pattern: Pattern.G, strategy: Strategy.DS, takenAt: "2021-06-01T09:00:00.000Z" }))!,
+].sort((a, b) => a.result.takenAt.localeCompare(b.result.takenAt));
+
+describe("the export's progression analysis", () => {
+  it("JSON: each record carries its eye's progression on its pattern from the results before it (events after 3, trends after 6 months)", async () => {
+    const sink = memorySink();
+    const writer = jsonWriter(sink);
+    for (const r of series()) await writer.write(r);
+    await writer.end();
+    const records = JSON.parse(sink.text()) as Array<{ result: { eye: number; pattern: number }; progression: EyeProgression }>;
+    const right = records.filter((r) => r.result.eye === Eye.Right).map((r) => r.progression);
+    expect(right.map((a) => a.used.length)).toEqual([1, 2, 3, 4]);
+    expect(right.map((a) => a.events === null)).toEqual([true, true, false, false]);
+    expect(right[0]!.noTrend).toBe("too-few-results");
+    expect(right[3]!.poplr!.p).toBeGreaterThan(0);
+    expect(right[3]!.poplr!.slopes).toHaveLength(54);
+    expect(Number.isFinite(right[3]!.vfi!.ratePerYear)).toBe(true);
+    // The G result of the other eye is its own series, and sets the right eye's results aside.
+    const g = records.find((r) => r.result.pattern === Pattern.G)!.progression;
+    expect(g).toMatchObject({ eye: Eye.Left, pattern: Pattern.G, events: null, noTrend: "too-few-results" });
+    expect(g.setAside.map((s) => s.reason)).toEqual(["other-eye-or-pattern", "other-eye-or-pattern"]);
+  });
+
+  it("NDJSON says the same, and a new patient starts a new series", async () => {
+    const sink = memorySink();
+    const writer = ndjsonWriter(sink);
+    const other = samplePatient(8);
+    for (const r of [...series(), exportRecord(other, sampleMeasurement(other, 0, { eye: Eye.Right, strategy: Strategy.DS }))!]) await writer.write(r);
+    await writer.end();
+    const lines = sink.text().trim().split("\n").map((l) => JSON.parse(l) as { patient: { id: string }; progression: EyeProgression });
+    expect(lines.at(-2)!.progression.used).toHaveLength(4);
+    expect(lines.at(-1)!.progression.used).toEqual([`${other.id}-m0`]);
+  });
+
+  it("the printed page (PDF) states the progression line under the header, read back by pdftotext", async () => {
+    const tracker = progressionTracker(context.timeZone);
+    const records = series();
+    const pages = await Promise.all(records.map(async (r) => reportPdf(r, context, undefined, tracker.of(r))));
+    const text = (pdf: Buffer) => {
+      const file = join(mkdtempSync(join(tmpdir(), "isopter-pdf-")), "page.pdf");
+      writeFileSync(file, pdf);
+      return spawnSync("pdftotext", [file, "-"], { encoding: "utf8" }).stdout.replace(/\s+/g, " ");
+    };
+    const last = text(pages[records.length - 1]!);
+    expect(last).toMatch(/Progression analysis (No|Possible|Likely) progression \(baseline 2020-03-03 and 2021-03-03\) · PoPLR \(TD\) p = [\d.<\s]+ % · VFI trend -?\d+\.\d %\/year/);
+    expect(last).toContain("Humphrey: MD negative = loss");
+    expect(last).toContain("Octopus: MD positive = loss");
+    for (const words of ["Test parameters", "Stimulus size", "Showtime", "Interval", "1500 ms", "Fixation monitoring", "blind spot + gaze tracking"]) expect(last).toContain(words);
+    expect(text(pages[0]!)).toContain("No progression analysis: it needs at least 3 results of this pattern with a normative database.");
+  });
+});
