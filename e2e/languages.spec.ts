@@ -91,6 +91,7 @@ test("result page plots, its bin confirmation and its printout's header: nothing
     await expect(page.getByTestId("print-page")).toBeAttached();
     await page.emulateMedia({ media: "print" });
     found.push(...await clippedPrintHeader(page));
+    if (language === "de" || language === "chi") await screenshot(page, `print-${language}`);
     await page.emulateMedia({ media: "screen" });
     if (found.length > 0) problems[language] = found;
   }

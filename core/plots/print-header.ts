@@ -145,6 +145,8 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
   const { patient, result: r, analysis: a, taken } = input;
   const u = unitsPerMm;
   const size = 2.7 * u, small = 2.3 * u, line = 3.9 * u, top = 5 * u;
+  // Room above the first line for accents over capitals ("Índices").
+  const accentRoom = 0.8 * u;
   const caption = (x: number, label: Message) => text(x, 0, label, { size: small, anchor: "start", baseline: "top", weight: "bold", fill: "plot-ink-muted" });
   const label = (x: number, y: number, l: Message, maxWidth: number) =>
     text(x, y, l, { size: small, anchor: "start", baseline: "top", fill: "plot-ink-muted", maxWidth });
@@ -220,8 +222,9 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
     row(message("plots.print.seen", "Seen"), `${Math.round((100 * seen) / Math.max(1, r.thresholds.length))} %`);
   } else {
     group(message("plots.print.octopus", "Octopus: MD positive = loss"));
-    row(message("plots.print.ms", "Mean sensitivity"), `${f2(a.display.meanSensitivity)} dB`);
-    row(message("plots.print.meanDefect", "Mean defect"), `${f2(a.display.meanDefect ?? r.meanDefect)} dB`);
+    // Octopus' own abbreviations, as its printouts use them; the group's heading says which MD this is.
+    row(message("plots.print.msAbbr", "MS"), `${f2(a.display.meanSensitivity)} dB`);
+    row(message("plots.print.md", "MD"), `${f2(a.display.meanDefect ?? r.meanDefect)} dB`);
     row(message("plots.print.slv", "sLV"), `${f2(a.display.slv ?? r.squareRootLossVariance)} dB`);
     group(message("plots.print.humphrey", "Humphrey: MD negative = loss"));
     row(message("plots.print.md", "MD"), nv ? `${f2(nv.global.tmd)} dB` : dash, pText(nv?.globalLevels.tmd));
@@ -259,7 +262,7 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
   const acrossRow = (yy: number, l: Message, v: string | Message) =>
     across.push(label(0, yy, l, 27 * u), value(28 * u, yy, v, box.width - 28 * u));
   // Under the columns, or as low as the header's room needs for both lines.
-  const last = Math.min(bottom + 1.5 * u, box.height - (input.progression !== undefined ? 2 : 1) * line);
+  const last = Math.min(bottom + 1.5 * u, box.height - accentRoom - (input.progression !== undefined ? 2 : 1) * line);
   acrossRow(last, message("plots.print.normals", "Normative database"), a.normative
     ? message("plots.print.normalsValue", "{database}: derived from public healthy controls, not a manufacturer's database", { database: a.normative.database })
     : message("plots.print.noNormals", "none"));
@@ -268,5 +271,5 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
       ? progressionLine(input.progression)
       : message("plots.print.progression.unavailable", "No progression analysis: it needs at least 3 results of this pattern with a normative database."));
   }
-  return [{ kind: "group", x: box.x, y: box.y, role: "print.header", children: [...identity, ...params, ...indices, ...reliability, ...across] }];
+  return [{ kind: "group", x: box.x, y: box.y + accentRoom, role: "print.header", children: [...identity, ...params, ...indices, ...reliability, ...across] }];
 }
