@@ -1,5 +1,6 @@
 import { ageAtTest, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
 import { analyseStoredResult, resultValid } from "../../core/analytics/stored-result.ts";
+import { eyeCodes, type Eye } from "../../core/model/enums.ts";
 import type { Examination } from "../../core/model/examination.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
@@ -75,7 +76,7 @@ export function takenAtParts(takenAt: string): { date: string; time: string } {
 /** A safe file-name part: letters, digits, dot, dash and underscore. */
 export const fileNamePart = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_");
 
-export const eyeCode = (eye: number): "OD" | "OS" | "OU" => (eye === 0 ? "OD" : eye === 1 ? "OS" : "OU");
+export const eyeCode = (eye: Eye): "OD" | "OS" | "OU" => eyeCodes[eye];
 
 export function recordFileName(r: ExportRecord, extension: string): string {
   const { date } = takenAtParts(r.result.takenAt);

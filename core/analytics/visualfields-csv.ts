@@ -1,5 +1,5 @@
 import { Schema } from "effect";
-import { Strategy } from "../model/enums.ts";
+import { strategyCodes, type Strategy } from "../model/enums.ts";
 import { CsvSyntaxError, csvRecords, type CsvRecord } from "./csv-text.ts";
 import { screeningStrategies } from "./seen.ts";
 
@@ -17,10 +17,7 @@ import { screeningStrategies } from "./seen.ts";
 export const infoColumns = ["id", "eye", "date", "time", "age", "type", "fpr", "fnr", "fl", "duration"] as const;
 
 /** The `type` column: our strategy names (read back to tell a screening row from a thresholding one). */
-export const csvStrategyNames: Record<Strategy, string> = {
-  [Strategy.Undefined]: "undefined", [Strategy.Normal]: "normal", [Strategy.SORS]: "sors", [Strategy.DS]: "ds",
-  [Strategy.Supra]: "supra", [Strategy.OneLevel]: "1lt", [Strategy.SORS_screening]: "sors-screening",
-};
+export const csvStrategyNames = Object.fromEntries(Object.entries(strategyCodes).map(([s, c]) => [s, c.csv])) as Record<Strategy, string>;
 const screeningTypes = new Set(screeningStrategies.map((s) => csvStrategyNames[s]));
 
 /** A row whose l-values are screening levels (supra, 1lt) rather than thresholds. */

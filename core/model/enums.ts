@@ -11,6 +11,20 @@ const literals = <T extends Record<string, string | number>>(e: T) =>
 export const Strategy = { Undefined: 0, Normal: 1, SORS: 2, DS: 3, Supra: 4, OneLevel: 5, SORS_screening: 999 } as const;
 export const StrategySchema = literals(Strategy);
 export type Strategy = Schema.Schema.Type<typeof StrategySchema>;
+/**
+ * Each strategy's spellings, in one place: `name` as screens and printouts show it (English; core/plots names it by the
+ * message id plots.print.strategy.<key>, which the web translates), `label` the seeds' short name in a test's name
+ * ("24-2 DS"), `csv` the visualFields CSV's type column.
+ */
+export const strategyCodes: Record<Strategy, { readonly key: string; readonly name: string; readonly label: string; readonly csv: string }> = {
+  0: { key: "undefined", name: "Undefined", label: "Undefined", csv: "undefined" },
+  1: { key: "normal", name: "Normal", label: "Normal", csv: "normal" },
+  2: { key: "sors", name: "SORS", label: "SORS", csv: "sors" },
+  3: { key: "dynamic", name: "Dynamic", label: "DS", csv: "ds" },
+  4: { key: "supra", name: "Supra-threshold", label: "Supra", csv: "supra" },
+  5: { key: "oneLevel", name: "One level", label: "1LT", csv: "1lt" },
+  999: { key: "sorsScreening", name: "SORS screening", label: "SORS screening", csv: "sors-screening" },
+};
 
 /** Stimulus size I..V and III_ADAPTIVE as 0..5. */
 export const StimulusSize = { I: 0, II: 1, III: 2, IV: 3, V: 4, III_ADAPTIVE: 5 } as const;
@@ -44,6 +58,8 @@ export const patternLabel: Record<Pattern, string> = {
 export const Eye = { Right: 0, Left: 1, Both: 2, Binocular: 3 } as const;
 export const EyeSchema = literals(Eye);
 export type Eye = Schema.Schema.Type<typeof EyeSchema>;
+/** The eye as clinical records abbreviate it (exports, file names, the visualFields CSV): both eyes and binocular are OU. */
+export const eyeCodes: Record<Eye, "OD" | "OS" | "OU"> = { 0: "OD", 1: "OS", 2: "OU", 3: "OU" };
 
 /** Sex / gender: female, male, other (numeric on the wire). */
 export const Sex = { Female: 0, Male: 1, Other: 2 } as const;

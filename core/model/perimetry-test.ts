@@ -1,4 +1,4 @@
-import { type Eye, type Pattern, patternLabel, type Strategy, TestType } from "./enums.ts";
+import { type Eye, type Pattern, patternLabel, type Strategy, strategyCodes, TestType } from "./enums.ts";
 import { type Examination, isMeasurementResult } from "./examination.ts";
 import type { Measurement } from "./measurement.ts";
 import type { MeasurementResult } from "./measurement-result.ts";
@@ -85,8 +85,6 @@ export function perimetryTests(measurements: readonly Measurement[], examination
   return tests.sort((a, b) => testDate(a).localeCompare(testDate(b)) || a.id.localeCompare(b.id));
 }
 
-const strategyLabel: Record<Strategy, string> = { 0: "Undefined", 1: "Normal", 2: "SORS", 3: "DS", 4: "Supra", 5: "1LT", 999: "SORS screening" };
-
 /** A test's name: the measurement's displayName, else (an examination) its pattern and strategy, e.g. "24-2 SORS". */
 export const perimetryTestName = (t: Pick<PerimetryTest, "displayName" | "pattern" | "strategy">): string =>
-  t.displayName ?? `${patternLabel[t.pattern]} ${strategyLabel[t.strategy] ?? "Undefined"}`;
+  t.displayName ?? `${patternLabel[t.pattern]} ${(strategyCodes[t.strategy] ?? strategyCodes[0]).label}`;

@@ -9,6 +9,7 @@ import { isScreeningResult, locationSeen } from "../analytics/seen.ts";
 import type { ProbabilityLevel } from "../analytics/normative/tables.ts";
 import { clinicTime, type ClinicTime } from "../model/clinic-time.ts";
 import { patternLabel, StimuliUpdate, type Eye, type Pattern, type Sex, type StimulusSize, type Strategy } from "../model/enums.ts";
+import { strategyMessage } from "./code-names.ts";
 import type { Box } from "./page.ts";
 import { noSlopeLabels } from "./progression.ts";
 import { message, text, type Message, type SceneNode } from "./scene.ts";
@@ -59,15 +60,6 @@ const eyeMessages: Record<number, Message> = {
   1: message("plots.print.eye.left", "left eye (OS)"),
   2: message("plots.print.eye.both", "both eyes"),
   3: message("plots.print.eye.binocular", "binocular (OU)"),
-};
-const strategyMessages: Record<number, Message> = {
-  0: message("plots.print.strategy.undefined", "strategy not recorded"),
-  1: message("plots.print.strategy.normal", "Normal"),
-  2: message("plots.print.strategy.sors", "SORS"),
-  3: message("plots.print.strategy.dynamic", "Dynamic"),
-  4: message("plots.print.strategy.supra", "Supra-threshold"),
-  5: message("plots.print.strategy.oneLevel", "1LT"),
-  999: message("plots.print.strategy.sorsScreening", "SORS screening"),
 };
 const sexMessages: Record<number, Message> = {
   0: message("plots.print.sex.female", "female"),
@@ -178,7 +170,7 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
   const adaptive = r.stimuliInterval === StimuliUpdate.Adaptive;
   const blindSpot = r.catchTrials.blindSpot.presentations > 0, gaze = r.gazeTracking !== null;
   const parameters: Array<[Message, string | Message]> = [
-    [message("plots.print.strategy", "Strategy"), strategyMessages[r.strategy] ?? dash],
+    [message("plots.print.strategy", "Strategy"), strategyMessage(r.strategy)],
     ...(r.sorsStage !== null ? [[message("plots.print.sorsStage", "SORS stage"), message("plots.print.sorsStageValue", "{count} locations", { count: r.sorsStage })] as [Message, Message]] : []),
     [message("plots.print.stimulusSize", "Stimulus size"), sizeTexts[r.stimulusSize]],
     [message("plots.print.showtime", "Showtime"), `${r.stimuliShowtime} ms`],

@@ -36,7 +36,9 @@ export const roleHints: Record<Role, MessageDescriptor> = {
   admin: msg`Administers the organisation's account`,
 };
 
-import type { Eye, Strategy } from "../../core/model/enums.ts";
+import { strategyCodes, type Eye, type Strategy } from "../../core/model/enums.ts";
+import { strategyMessage } from "../../core/plots/code-names.ts";
+import { plotMessages } from "../results/plot-messages.ts";
 
 export const eyeNames: Record<Eye, MessageDescriptor> = {
   0: msg`Right eye`,
@@ -45,13 +47,7 @@ export const eyeNames: Record<Eye, MessageDescriptor> = {
   3: msg`Binocular`,
 };
 
-/** Strategy names are product names (not translated) except the generic ones. */
-export const strategyNames: Record<Strategy, MessageDescriptor> = {
-  0: msg`Undefined`,
-  1: msg`Normal`,
-  2: msg`SORS`,
-  3: msg`Dynamic`,
-  4: msg`Supra-threshold`,
-  5: msg`One level`,
-  999: msg`SORS screening`,
-};
+/** Strategy names as core names them (core/model strategyCodes, core/plots strategyMessage): the same on screen and paper. */
+export const strategyNames = Object.fromEntries(
+  Object.keys(strategyCodes).map((s) => [s, plotMessages[strategyMessage(Number(s)).id]!]),
+) as Record<Strategy, MessageDescriptor>;
