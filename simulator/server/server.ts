@@ -15,7 +15,7 @@ import type { Database } from "./db/database.ts";
 import type { HeadsetControl } from "../control/port.ts";
 import { openDatabase, type Storage } from "./db/open.ts";
 import { clientAddress } from "./http/client-address.ts";
-import { acceptDeviceSocket } from "./device/device-socket.ts";
+import { acceptDeviceSocket, disconnectOrphans, reconnectHeld } from "./device/device-socket.ts";
 import { deviceHub } from "./device/hub.ts";
 import { handlers } from "./handlers/index.ts";
 import { devEndpoints, devHandlers } from "./http/dev-routes.ts";
@@ -107,12 +107,12 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const host = options.host ?? "127.0.0.1";
   const allowedOrigins = options.allowedOrigins ?? [];
   const settingsIn = { ...defaults, ...options.settings };
-  const bus = await openBus(options.storage, db).catch(async (e: unknown) => {
+  const { bus, roster } = await openBus(options.storage, db).catch(async (e: unknown) => {
     await db.close();
     throw e;
   });
   const live = liveThroughBus(liveHub(), bus);
-  const devices = deviceHub(db, settingsIn.commandTimeoutMs);
+  const devices = deviceHub(db, settingsIn.commandTimeoutMs, bus, roster);
   const presence = presenceBook(db, PRESENCE_FLUSH_MS);
   let settings = settingsIn;
 
@@ -156,6 +156,10 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       return signer.sign({ ...claims, kind: "access", exp: Math.floor(now() / 1000) + settings.accessTokenTtlSeconds });
     },
   };
+
+  // Another process died or left: its headsets are disconnected (the seeds' 4 s); this one lost its lease: it holds its own again.
+  roster.onOrphans((sns) => disconnectOrphans(ctx, sns));
+  roster.onRejoin(() => reconnectHeld(ctx));
 
   let openapi: unknown;
   // The development and simulator-control calls only in development mode, through the same router as the contract's.
@@ -263,6 +267,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await presence.close();
       await audit.flush();
+      await roster.close();
       await bus.close();
       await db.close();
     },
@@ -283,6 +288,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       browsers.close();
       headsets.close();
       await presence.close();
+      await roster.close();
       await bus.close();
       await db.close();
     },

@@ -1,3 +1,5 @@
+import { localBus } from "../../simulator/server/bus/bus.ts";
+import { localRoster } from "../../simulator/server/bus/roster.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebSocket } from "ws";
 import { readServerFrame, type ServerMessage } from "../../core/device/protocol.ts";
@@ -74,8 +76,8 @@ describe("device hub: the headset ends with the current stand-alone setting", ()
       },
       close: () => undefined,
     } as unknown as WebSocket;
-    const hub = deviceHub(db, 5_000);
-    hub.attach(d.deviceSn, socket, "credential-hash");
+    const hub = deviceHub(db, 5_000, localBus(), localRoster());
+    await hub.attach(d.deviceSn, socket, "credential-hash");
 
     const older = hub.pushStandalone(d.deviceSn); // e.g. the one a reconnecting headset's hello asks for
     await reached.promise; // it has read stand-alone as on and is still reading

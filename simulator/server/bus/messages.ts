@@ -18,8 +18,8 @@ export const BusMessageSchema = Schema.Union([
     keep: Schema.optionalKey(Schema.String),
     only: Schema.optionalKey(Schema.String),
   }),
-  /** A device command for the process the headset is connected to; `from` waits for the ack. */
-  Schema.Struct({ type: Schema.Literal("command"), deviceSn: Schema.String, commandId: Schema.String, kind: CommandKind, from: Schema.String }),
+  /** A device command for process `to`, which the headset is connected to; process `from` waits for the ack. */
+  Schema.Struct({ type: Schema.Literal("command"), deviceSn: Schema.String, commandId: Schema.String, kind: CommandKind, from: Schema.String, to: Schema.String }),
   /** The headset's answer to a command, for the process `to` that sent it. */
   Schema.Struct({
     type: Schema.Literal("ack"),

@@ -80,11 +80,11 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
   const hello = async (m: Extract<HeadsetMessage, { type: "hello" }>) => {
     if (device) return; // one hello per connection; a second one is ignored
     const proof = m.credential !== undefined ? { credential: m.credential } : { pairingCode: m.pairingCode ?? "" };
-    const admission = await admit(ctx, m.deviceSn, proof, ctx.devices.liveCredential(m.deviceSn));
+    const admission = await admit(ctx, m.deviceSn, proof, await ctx.devices.liveCredential(m.deviceSn));
     if (!admission.ok) return refuse(admission.reason, admission.message, m.deviceSn);
     const row = await deviceBySnAnywhere(ctx.db, m.deviceSn);
     if (!row) return refuse("unknown-device", `No headset ${m.deviceSn} is enrolled with this server`, m.deviceSn);
-    ctx.devices.attach(row.deviceSn, socket, admission.credentialHash);
+    await ctx.devices.attach(row.deviceSn, socket, admission.credentialHash);
     // Revoked or enrolled again between the check and the attach: that change's close found no socket to close.
     if (!(await stillAdmitted(ctx, row.deviceSn, admission.credentialHash))) {
       ctx.devices.detach(row.deviceSn, socket);
@@ -233,7 +233,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     chain = chain.then(async () => {
       if (!device) return;
       ctx.devices.detach(device.deviceSn, socket);
-      if (ctx.devices.isConnected(device.deviceSn)) return; // a newer connection took over
+      if (!(await ctx.devices.release(device.deviceSn))) return; // a newer connection took over, here or on another process
       const heard = ctx.presence.heard(device.deviceSn);
       await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...heard, connection: "DISCONNECTED", status: "notconnected" })).catch(() => undefined);
       ctx.live.publish(device.organisationId, {
@@ -246,4 +246,31 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     });
   });
   socket.on("error", () => socket.terminate());
+};
+
+/** Headsets whose process died or left (bus/roster.ts): recorded disconnected, unless one connected again meanwhile,
+ * and the organisations' browsers are told, as the closing socket would have. */
+export const disconnectOrphans = async (ctx: ServerContext, deviceSns: ReadonlyArray<string>) => {
+  const rows = await ctx.db.query<{ device_sn: string }>(
+    `update devices set connection = 'DISCONNECTED', status = 'notconnected'
+     where device_sn = any($1::text[]) and device_sn not in (select device_sn from device_presence) returning device_sn`,
+    [deviceSns],
+  );
+  for (const { device_sn: sn } of rows) {
+    const row = await deviceBySnAnywhere(ctx.db, sn);
+    if (!row) continue;
+    ctx.live.publish(row.organisationId, { type: "connection", operation: "update", data: { deviceSn: sn, connection: "DISCONNECTED" }, deviceSn: sn });
+    ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(ctx.presence.overlay(row)), deviceSn: sn });
+  }
+};
+
+/** This process's headsets after its lease was taken away and given back: connected again, as their hello said. */
+export const reconnectHeld = async (ctx: ServerContext) => {
+  for (const sn of await ctx.devices.reclaim()) {
+    await ctx.db.transaction((tx) => recordLiveState(tx, sn, { connection: "CONNECTED" }));
+    const row = await deviceBySnAnywhere(ctx.db, sn);
+    if (!row) continue;
+    ctx.live.publish(row.organisationId, { type: "connection", operation: "update", data: { deviceSn: sn, connection: "CONNECTED" }, deviceSn: sn });
+    ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(ctx.presence.overlay(row)), deviceSn: sn });
+  }
 };

@@ -11,20 +11,35 @@ import type { Patient } from "../../../core/model/patient.ts";
 import { getPatient } from "../store/patients.ts";
 import type { StandaloneConfig } from "../../../core/model/measurement.ts";
 import { log } from "../log.ts";
+import type { Bus } from "../bus/bus.ts";
+import type { BusMessageOf } from "../bus/messages.ts";
+import type { Roster } from "../bus/roster.ts";
 
 // Connected headsets by serial. Sends each one its queue and stand-alone setting whenever they change, and carries
 // commands (start, pause, resume, stop) that wait for the headset's ack. The sends of one kind to one headset go one after
 // the other: each reads the database in several steps, and overlapping ones (a reconnecting headset's hello and the
 // technician's switch-off at the same moment) could otherwise finish out of order and leave the headset with a setting
 // or queue that no longer holds. Each send starts after its change is committed, so the last one sent was read last.
+//
+// Several processes on one database (issue 17): a headset is connected to one of them (the roster names which). A
+// command for a headset elsewhere goes through the bus to its process, which sends it and returns the ack (or the
+// failure) through the bus; the caller waits with the same timeout and error. Queue and stand-alone pushes and
+// refusals for a headset elsewhere go through the bus too, and a headset that connects here closes its older socket
+// wherever it was.
 
 export interface DeviceHub {
-  /** The headset's socket, admitted with the credential of this hash; an older socket of the serial is closed. */
-  attach(deviceSn: string, socket: WebSocket, credentialHash: string): void;
+  /** The headset's socket, admitted with the credential of this hash; an older socket of the serial is closed, here or
+   * on another process. */
+  attach(deviceSn: string, socket: WebSocket, credentialHash: string): Promise<void>;
   detach(deviceSn: string, socket: WebSocket): void;
+  /** Connected to this process. */
   isConnected(deviceSn: string): boolean;
-  /** The credential hash the serial is connected with, if it is. */
-  liveCredential(deviceSn: string): string | undefined;
+  /** The socket closed: true when no socket of the headset remains, here or on another process (it is disconnected). */
+  release(deviceSn: string): Promise<boolean>;
+  /** The credential hash the serial is connected with, here or on another process, if it is. */
+  liveCredential(deviceSn: string): Promise<string | undefined>;
+  /** This process's headsets, claimed again after its lease was lost. */
+  reclaim(): Promise<string[]>;
   /** Refuses the connected headset (revoked, enrolled again): a refused frame naming the reason, then the close. */
   refuse(deviceSn: string, reason: RefusalReason, message: string): void;
   /** Sends the command and resolves when the headset acks it; fails device_not_connected on no answer or refusal. */
@@ -70,11 +85,15 @@ const sendsInOrder = () => {
   };
 };
 
-export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => {
+const notConnected = () => new Failure("device_not_connected", `${commandFailed} (the device is not connected)`);
+
+export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, roster: Roster): DeviceHub => {
   const sockets = new Map<string, WebSocket>();
   const credentials = new WeakMap<WebSocket, string>();
   const inOrder = sendsInOrder();
   const pending = new Map<string, { sn: string; resolve: () => void; reject: (e: Failure) => void; timer: NodeJS.Timeout }>();
+  /** Commands sent here for another process's caller: command id -> that process. */
+  const forwarded = new Map<string, { sn: string; to: string }>();
 
   const send = (sn: string, message: ServerMessage) => {
     const socket = sockets.get(sn);
@@ -130,22 +149,98 @@ export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => 
     }
   };
 
+  /** Settles a command this process waits for. */
+  const settle = (commandId: string, sn: string, ok: boolean, failure: () => Failure) => {
+    const p = pending.get(commandId);
+    if (!p || p.sn !== sn) return;
+    clearTimeout(p.timer);
+    pending.delete(commandId);
+    if (ok) p.resolve();
+    else p.reject(failure());
+  };
+  const refusedBy = (error: string | undefined) => () => new Failure("device_not_connected", `${commandFailed}${error ? ` (${error})` : ""}`);
+  /** Waits for the ack of a command sent by `send`; the seeds' error on refusal, loss or silence. */
+  const awaitAck = (sn: string, send: (commandId: string) => void) => {
+    const commandId = randomUUID();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(commandId);
+        reject(new Failure("device_not_connected", `${commandFailed} (no answer from the device)`));
+      }, commandTimeoutMs);
+      pending.set(commandId, { sn, resolve, reject, timer });
+      send(commandId);
+    });
+  };
+  const closeLocal = (sn: string, code: number, reason: string) => {
+    const socket = sockets.get(sn);
+    if (socket) socket.close(code, reason);
+  };
+  const refuseLocal = (sn: string, reason: RefusalReason, message: string) => {
+    const socket = sockets.get(sn);
+    if (!socket) return;
+    if (socket.readyState === socket.OPEN) socket.send(frame({ type: "refused", reason, message }));
+    socket.close(4003, reason);
+  };
+  const pushQueueNow = (sn: string) =>
+    inOrder(`queue/${sn}`, async () => {
+      if (!sockets.has(sn)) return;
+      try {
+        send(sn, { type: "queue", items: await queueItems(sn) });
+      } catch (e) {
+        log.warn("queue_push_failed", { device: sn, error: e });
+      }
+    });
+  const pushStandaloneLocal = (sn: string) => inOrder(`standalone/${sn}`, () => pushStandaloneNow(sn));
+
+  // What other processes ask of the headsets connected here, and the acks they return for commands sent from here.
+  const onCommand = (m: BusMessageOf<"command">) => {
+    if (m.to !== bus.processId) return;
+    if (!sockets.has(m.deviceSn)) {
+      bus.publish({ type: "ack", deviceSn: m.deviceSn, commandId: m.commandId, to: m.from, ok: false, notConnected: true });
+      return;
+    }
+    forwarded.set(m.commandId, { sn: m.deviceSn, to: m.from });
+    // The caller gives up after its timeout; the entry goes a little later in case the ack never comes.
+    setTimeout(() => forwarded.delete(m.commandId), commandTimeoutMs * 2).unref();
+    send(m.deviceSn, { type: "command", commandId: m.commandId, kind: m.kind });
+  };
+  bus.subscribe((m, fromHere) => {
+    if (fromHere) return;
+    switch (m.type) {
+      case "command":
+        return onCommand(m);
+      case "ack":
+        if (m.to === bus.processId) settle(m.commandId, m.deviceSn, m.ok, m.notConnected ? notConnected : refusedBy(m.error));
+        return;
+      case "push":
+        if (sockets.has(m.deviceSn)) void (m.what === "queue" ? pushQueueNow(m.deviceSn) : pushStandaloneLocal(m.deviceSn));
+        return;
+      case "refuse":
+        return refuseLocal(m.deviceSn, m.reason, m.message);
+      case "attached":
+        if (m.by !== bus.processId) closeLocal(m.deviceSn, 4000, "replaced by a newer connection");
+        return;
+    }
+  });
+
   return {
-    attach(sn, socket, credentialHash) {
+    async attach(sn, socket, credentialHash) {
       const old = sockets.get(sn);
       if (old && old !== socket) old.close(4000, "replaced by a newer connection");
       credentials.set(socket, credentialHash);
       sockets.set(sn, socket);
+      // Claimed before the others hear of it, so the process closing its older socket finds it held here.
+      await roster.claim(sn, credentialHash);
+      bus.publish({ type: "attached", deviceSn: sn, by: bus.processId });
     },
-    liveCredential(sn) {
+    async liveCredential(sn) {
       const socket = sockets.get(sn);
-      return socket && socket.readyState === socket.OPEN ? credentials.get(socket) : undefined;
+      if (socket && socket.readyState === socket.OPEN) return credentials.get(socket);
+      return (await roster.elsewhere(sn))?.credentialHash;
     },
     refuse(sn, reason, message) {
-      const socket = sockets.get(sn);
-      if (!socket) return;
-      if (socket.readyState === socket.OPEN) socket.send(frame({ type: "refused", reason, message }));
-      socket.close(4003, reason);
+      if (sockets.has(sn)) refuseLocal(sn, reason, message);
+      else bus.publish({ type: "refuse", deviceSn: sn, reason, message });
     },
     detach(sn, socket) {
       if (sockets.get(sn) === socket) sockets.delete(sn);
@@ -155,38 +250,44 @@ export const deviceHub = (db: Database, commandTimeoutMs: number): DeviceHub => 
           pending.delete(id);
           p.reject(new Failure("device_not_connected", commandFailed));
         }
+      for (const [id, f] of forwarded)
+        if (f.sn === sn) {
+          forwarded.delete(id);
+          bus.publish({ type: "ack", deviceSn: sn, commandId: id, to: f.to, ok: false });
+        }
     },
     isConnected: (sn) => sockets.get(sn)?.readyState === 1,
-    command(sn, kind) {
-      if (!sockets.has(sn)) return Promise.reject(new Failure("device_not_connected", `${commandFailed} (the device is not connected)`));
-      const commandId = randomUUID();
-      return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(commandId);
-          reject(new Failure("device_not_connected", `${commandFailed} (no answer from the device)`));
-        }, commandTimeoutMs);
-        pending.set(commandId, { sn, resolve, reject, timer });
-        send(sn, { type: "command", commandId, kind });
-      });
+    release: async (sn) => !sockets.has(sn) && (await roster.release(sn)),
+    async reclaim() {
+      const held = [...sockets].filter(([, s]) => s.readyState === s.OPEN);
+      for (const [sn, socket] of held) await roster.claim(sn, credentials.get(socket) ?? "");
+      return held.map(([sn]) => sn);
+    },
+    async command(sn, kind) {
+      if (sockets.has(sn)) return awaitAck(sn, (commandId) => send(sn, { type: "command", commandId, kind }));
+      const holder = await roster.elsewhere(sn);
+      if (!holder) throw notConnected();
+      return awaitAck(sn, (commandId) => bus.publish({ type: "command", deviceSn: sn, commandId, kind, from: bus.processId, to: holder.processId }));
     },
     acknowledge(sn, commandId, ok, error) {
-      const p = pending.get(commandId);
-      if (!p || p.sn !== sn) return;
-      clearTimeout(p.timer);
-      pending.delete(commandId);
-      if (ok) p.resolve();
-      else p.reject(new Failure("device_not_connected", `${commandFailed}${error ? ` (${error})` : ""}`));
+      const f = forwarded.get(commandId);
+      if (f && f.sn === sn) {
+        forwarded.delete(commandId);
+        bus.publish({ type: "ack", deviceSn: sn, commandId, to: f.to, ok, ...(error !== undefined ? { error } : {}) });
+        return;
+      }
+      settle(commandId, sn, ok, refusedBy(error));
     },
-    pushQueue: (sn) =>
-      inOrder(`queue/${sn}`, async () => {
-        if (!sockets.has(sn)) return;
-        try {
-          send(sn, { type: "queue", items: await queueItems(sn) });
-        } catch (e) {
-          log.warn("queue_push_failed", { device: sn, error: e });
-        }
-      }),
-    pushStandalone: (sn) => inOrder(`standalone/${sn}`, () => pushStandaloneNow(sn)),
+    pushQueue: (sn) => {
+      if (sockets.has(sn)) return pushQueueNow(sn);
+      bus.publish({ type: "push", deviceSn: sn, what: "queue" });
+      return Promise.resolve();
+    },
+    pushStandalone: (sn) => {
+      if (sockets.has(sn)) return pushStandaloneLocal(sn);
+      bus.publish({ type: "push", deviceSn: sn, what: "standalone" });
+      return Promise.resolve();
+    },
     send,
     closeAll() {
       for (const s of sockets.values()) s.close(1001, "server shutting down");
