@@ -30,6 +30,7 @@ import { sameOrigin, setApiHeaders, setSiteHeaders } from "./http/browser-guard.
 import { acceptBrowserSocket } from "./live/browser-socket.ts";
 import { liveHub } from "./live/hub.ts";
 import { presenceBook } from "./device/presence.ts";
+import type { DeviceBattery } from "../../core/model/device.ts";
 import { openBus } from "./bus/open.ts";
 import { liveThroughBus } from "./bus/live.ts";
 
@@ -117,9 +118,15 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   let settings = settingsIn;
 
   const sessions = sessionStore(db);
-  // Sessions ended through another process: what this one holds of that user is dropped with the sockets' close.
   bus.subscribe((m, fromHere) => {
-    if (m.type === "sessions_ended" && !fromHere) sessions.forget(m.userId);
+    if (fromHere) return;
+    // Sessions ended through another process: what this one holds of that user is dropped with the sockets' close.
+    if (m.type === "sessions_ended") sessions.forget(m.userId);
+    // A battery heard by another process: device/all here shows it before that process writes it (every 5 s).
+    if (m.type === "live" && m.event.type === "device" && m.event.operation === "update" && m.event.deviceSn) {
+      const data = m.event.data as { battery?: DeviceBattery; lastSeen?: string } | null;
+      if (data?.battery && data.lastSeen) presence.remember(m.event.deviceSn, data.battery, data.lastSeen);
+    }
   });
   const audit = auditTrail(db);
 

@@ -17,13 +17,16 @@ export const BACKUP_FORMAT = "isopter-backup";
 
 export class BackupError extends Error {}
 
+/** The running processes' messages, leases and headsets (migrations 010, 011): a moment's traffic, not data. */
+const TRANSIENT = new Set(["schema_migrations", "bus_events", "server_processes", "device_presence"]);
+
 /** Tables in an order where every foreign key points to a table before it. */
 const tablesInOrder = async (q: Queryable): Promise<string[]> => {
   const tables = (
     await q.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name")
   )
     .map((r) => r.name)
-    .filter((t) => t !== "schema_migrations");
+    .filter((t) => !TRANSIENT.has(t));
   const edges = await q.query<{ child: string; parent: string }>(
     `select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent from pg_constraint c
      join pg_namespace n on n.oid = c.connamespace where c.contype = 'f' and n.nspname = 'public'`,

@@ -18,6 +18,8 @@ interface Heard {
 export interface PresenceBook {
   /** A heartbeat: records it; true when the battery differs from the one heard before (browsers should be told). */
   heartbeat(deviceSn: string, battery: DeviceBattery, at: string): boolean;
+  /** A heartbeat another process heard (its live event): shown here too, written by that process. */
+  remember(deviceSn: string, battery: DeviceBattery, at: string): void;
   /** What was heard of the device since the server started (written with a change of connection state). */
   heard(deviceSn: string): { readonly battery: DeviceBattery; readonly lastSeen: string } | undefined;
   /** The stored device with the battery and last-seen heard since (unchanged when nothing was heard). */
@@ -66,6 +68,11 @@ export const presenceBook = (db: Database, flushMs: number): PresenceBook => {
       const before = book.get(sn);
       book.set(sn, { battery, lastSeen: at, dirty: true });
       return before === undefined || !sameBattery(before.battery, battery);
+    },
+    remember(sn, battery, at) {
+      const before = book.get(sn);
+      if (before && before.lastSeen > at) return;
+      book.set(sn, { battery, lastSeen: at, dirty: before?.dirty ?? false });
     },
     heard(sn) {
       const h = book.get(sn);

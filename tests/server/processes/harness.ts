@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "vitest";
 import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../../../core/model/enums.ts";
 import { isLiveEvent, type LiveEvent, type LiveMessage } from "../../../core/model/live.ts";
@@ -74,3 +76,23 @@ export const until = async (what: string, test: () => boolean | Promise<boolean>
   }
   return Date.now() - start;
 };
+
+/** `simulator/start.ts` as a cluster process runs it (DATABASE_URL, its own PORT, HEADSETS=0 unless given), in a
+ * child process the test may kill; resolves once it listens. */
+export const startProcess = (databaseUrl: string, env: Record<string, string> = {}) =>
+  new Promise<{ child: ChildProcess; url: string; output: () => string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "simulator/start.ts"], {
+      cwd: fileURLToPath(new URL("../../../", import.meta.url)),
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HEADSETS: "0", DEMO_PASSWORD, DATABASE_URL: databaseUrl, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const take = (d: Buffer) => {
+      out += d.toString();
+      const m = /Isopter listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1]!, output: () => out });
+    };
+    child.stdout!.on("data", take);
+    child.stderr!.on("data", take);
+    child.once("exit", (code) => reject(new Error(`simulator/start.ts exited ${code}: ${out}`)));
+  });

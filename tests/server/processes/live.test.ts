@@ -50,6 +50,8 @@ onPostgres("processes: live events through PostgreSQL", () => {
     await onB.next(isEvent("device", "update", (e) => e.deviceSn === sn && (e.data as { status?: string }).status === "awaitmeasurement"));
     headset.send({ type: "heartbeat", battery: { vr: 77, clicker: 33, vrCharging: false, clickerCharging: false } });
     await onB.next(isEvent("device", "update", (e) => e.deviceSn === sn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === 77));
+    // device/all through B shows the battery A heard (A writes it to the database only every few seconds).
+    expect((await ok(b.url, "device.all", {}, tokenB)).find((x) => x.deviceSn === sn)!.battery.vr.level).toBe(77);
 
     const patient = await ok(a.url, "patient.register", { body: { name: "Live Progress", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1950-01-01" } }, tokenA);
     const [m] = await ok(a.url, "perimetry.register", { body: measurementBody(patient.id, sn) }, tokenA);
