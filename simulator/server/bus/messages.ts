@@ -1,15 +1,16 @@
-import { Schema } from "effect";
+import { Result, Schema } from "effect";
 import { CommandKind, RefusalReason } from "../../../core/device/protocol.ts";
-import { LiveEventSchema } from "../../../core/model/live.ts";
+import { decode, type DecodeError } from "../../../core/model/decode.ts";
+import { decodeLiveEvent, type LiveEvent } from "../../../core/model/live.ts";
 
 // What server processes on one database tell each other (bus.ts). Every message is decoded with these schemas when
 // it arrives from another process: a payload that does not decode is logged and skipped (postgres-bus.ts).
 
 const SessionEndSchema = Schema.Literals(["logout", "another_session_opened", "password_changed", "password_reset", "role_changed", "user_deleted"]);
 
-export const BusMessageSchema = Schema.Union([
-  /** A live event for the organisation's browsers, on every process. */
-  Schema.Struct({ type: Schema.Literal("live"), organisationId: Schema.String, event: LiveEventSchema }),
+const BusWireSchema = Schema.Union([
+  /** A live event for the organisation's browsers, on every process (the event is decoded by its type and operation). */
+  Schema.Struct({ type: Schema.Literal("live"), organisationId: Schema.String, event: Schema.Unknown }),
   /** Sessions of a user ended: their live sockets are told why and closed, wherever they are. */
   Schema.Struct({
     type: Schema.Literal("sessions_ended"),
@@ -37,7 +38,18 @@ export const BusMessageSchema = Schema.Union([
   /** The headset connected to process `by`: an older socket of the serial elsewhere is closed. */
   Schema.Struct({ type: Schema.Literal("attached"), deviceSn: Schema.String, by: Schema.String }),
 ]);
-export type BusMessage = typeof BusMessageSchema.Type;
+type BusWire = typeof BusWireSchema.Type;
+export type BusMessage = Exclude<BusWire, { type: "live" }> | { readonly type: "live"; readonly organisationId: string; readonly event: LiveEvent };
+
+/** A message from another process, decoded; the error names the field ("event.data.status"). */
+export const decodeBusMessage = (input: unknown): Result.Result<BusMessage, DecodeError> =>
+  Result.flatMap(decode(BusWireSchema, input), (wire): Result.Result<BusMessage, DecodeError> => {
+    if (wire.type !== "live") return Result.succeed(wire);
+    return Result.match(decodeLiveEvent(wire.event), {
+      onSuccess: (event) => Result.succeed({ type: "live" as const, organisationId: wire.organisationId, event }),
+      onFailure: (e) => Result.fail({ ...e, field: `event.${e.field}`, message: `event.${e.message}` }),
+    });
+  });
 export type BusMessageOf<T extends BusMessage["type"]> = Extract<BusMessage, { type: T }>;
 
 /** One NOTIFY payload: the sending process, its sequence number, and the message or the id of a bus_events row

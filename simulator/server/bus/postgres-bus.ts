@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { Result } from "effect";
-import { decode, decodeJson } from "../../../core/model/decode.ts";
+import { decodeJson } from "../../../core/model/decode.ts";
 import type { Queryable } from "../db/database.ts";
 import { log } from "../log.ts";
 import { deliver, type Bus, type BusHandler } from "./bus.ts";
-import { BusMessageSchema, EnvelopeSchema, type BusMessage } from "./messages.ts";
+import { decodeBusMessage, EnvelopeSchema, type BusMessage } from "./messages.ts";
 
 // The bus over PostgreSQL: every process LISTENs on one channel on a connection of its own and publishes with
 // pg_notify. A payload must stay under 8000 bytes; a bigger message goes into bus_events (migration 010) and the
@@ -60,7 +60,7 @@ export const postgresBus = async (url: string, pool: Queryable): Promise<Bus> =>
         return skip(`stored message ${stored} is not JSON`, payload);
       }
     }
-    const decoded = decode(BusMessageSchema, body);
+    const decoded = decodeBusMessage(body);
     if (Result.isFailure(decoded)) return skip(decoded.failure.message, payload);
     deliver(handlers, decoded.success, false);
   };

@@ -67,6 +67,12 @@ export const measurementBody = (patientId: string, deviceSn: string): Measuremen
   notes: "",
 });
 
+/** A patient as a patient update event carries it (the bus decodes each event by its type and operation). */
+export const patientNamed = (id: string) => {
+  const now = new Date().toISOString();
+  return { id, name: id, uniqueId: `U-${id}`, gender: 0, lang: "en", birthdate: "1960-01-01", createdAt: now, updatedAt: now, trashedAt: null } as const;
+};
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const until = async (what: string, test: () => boolean | Promise<boolean>, timeoutMs = 5_000) => {
   const start = Date.now();

@@ -7,7 +7,7 @@ import { CHANNEL } from "../../../simulator/server/bus/postgres-bus.ts";
 import { newId } from "../../../simulator/server/store/ids.ts";
 import type { RunningServer } from "../../../simulator/server/server.ts";
 import { call, fakeHeadset, liveSocket, login, ok } from "../harness.ts";
-import { isEvent, measurementBody, onPostgres, sleep, startProcesses, type Processes } from "./harness.ts";
+import { isEvent, measurementBody, onPostgres, patientNamed, sleep, startProcesses, type Processes } from "./harness.ts";
 
 // Issue 17 §1: live events and ended sessions cross processes. Any change made through any process, and headsets'
 // statuses, heartbeats, live progress and results, reach the browsers' live sockets on every process, in order per
@@ -71,12 +71,6 @@ onPostgres("processes: live events through PostgreSQL", () => {
     await onB.next(isEvent("connection", "update", (e) => e.deviceSn === sn && (e.data as { connection: string }).connection === "DISCONNECTED"));
     onB.close();
   });
-
-  /** A patient as a patient update event carries it (the bus decodes each event by its type and operation). */
-  const patientNamed = (id: string) => {
-    const now = new Date().toISOString();
-    return { id, name: id, uniqueId: `U-${id}`, gender: 0, lang: "en", birthdate: "1960-01-01", createdAt: now, updatedAt: now, trashedAt: null } as const;
-  };
 
   it("a message bigger than NOTIFY's 8000 bytes reaches the other process through the bus_events table", async () => {
     const onB = await liveSocket(b.url, tokenB);

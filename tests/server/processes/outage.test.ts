@@ -3,7 +3,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../../simulator/server/server.ts";
 import { liveSocket, login, ok } from "../harness.ts";
-import { isEvent, onPostgres, startProcesses, until, type Processes } from "./harness.ts";
+import { isEvent, onPostgres, patientNamed, startProcesses, until, type Processes } from "./harness.ts";
 
 // Issue 17, faults: a process that loses its database connection reports readiness false and accepts no new sockets
 // (its browsers are closed, 1013, to reconnect elsewhere or later) until the connection is back; then it LISTENs
@@ -82,7 +82,7 @@ onPostgres("processes: a process that loses its database", () => {
     await until("ready again", async () => (await fetch(`${a.url}/api/ready`)).status === 200, 15_000);
     const after = await liveSocket(a.url, token);
     const org = (await ok(b.url, "organisation.current", {}, token)).id;
-    b.ctx.live.publish(org, { type: "patient", operation: "update", data: { id: "after-outage" } });
+    b.ctx.live.publish(org, { type: "patient", operation: "update", data: patientNamed("after-outage") });
     await after.next(isEvent("patient", "update", (e) => (e.data as { id: string }).id === "after-outage"));
     after.close();
   }, 60_000);
