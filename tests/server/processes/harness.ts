@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "vitest";
-import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../../../core/model/enums.ts";
+import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
+import { measurementConfigWith } from "../../../core/rules/defaults.ts";
 import { isLiveEvent, type LiveEvent, type LiveMessage } from "../../../core/model/live.ts";
 import type { MeasurementBody } from "../../../core/model/measurement.ts";
 import { seedDemo } from "../../../simulator/server/demo/seed.ts";
@@ -49,23 +50,8 @@ export const startProcesses = async (count: number, options: Partial<ServerOptio
 export const isEvent = (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) => (m: LiveMessage) =>
   isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
 
-export const measurementBody = (patientId: string, deviceSn: string): MeasurementBody => ({
-  patientId,
-  deviceSn,
-  displayName: "Test",
-  eye: Eye.Right,
-  pattern: Pattern.P24_2,
-  strategy: Strategy.DS,
-  stimuliUpdate: StimuliUpdate.Ms2000,
-  stimuliSize: StimulusSize.III,
-  stimuliShowtime: Showtime.Ms200,
-  sorsStage: 36,
-  playSound: false,
-  trackGaze: true,
-  audioGuide: true,
-  tutorial: false,
-  notes: "",
-});
+export const measurementBody = (patientId: string, deviceSn: string): MeasurementBody =>
+  measurementConfigWith({ patientId, deviceSn, displayName: "Test", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS });
 
 /** A patient as a patient update event carries it (the bus decodes each event by its type and operation). */
 export const patientNamed = (id: string) => {
