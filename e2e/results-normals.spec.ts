@@ -48,7 +48,7 @@ test("G and 30-2 results show their normative analysis, parameters and conventio
   // G (Luca Bianchi's Normal history).
   let display = await openLatest(page, "Luca Bianchi", G, Normal);
   const value = (k: string) => display.locator(`tr[data-index="${k}"] td.num`);
-  await expect(value("normative")).toContainText("Isopter full-field model 1, G (Iowa healthy controls)");
+  await expect(value("normative")).toContainText("Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread)");
   await expect(display.locator('tr[data-index="normative"] .index-note')).toHaveText("From public healthy controls, not a manufacturer's database");
   await expect(value("ght")).toHaveText("Not defined for G");
   for (const k of ["hmd", "psd", "vfi"]) await expect(value(k)).not.toHaveText("–");
@@ -82,7 +82,7 @@ test("G and 30-2 results show their normative analysis, parameters and conventio
 
   // 30-2 (Maria Rossi's Dynamic showcase): the GHT is defined on 30-2.
   display = await openLatest(page, "Maria Rossi", P30_2, DS);
-  await expect(value("normative")).toContainText("Isopter full-field model 1, 30-2 (Iowa healthy controls)");
+  await expect(value("normative")).toContainText("Isopter full-field model 2, 30-2 (Iowa healthy controls, SUNY-IU spread)");
   await expect(value("ght")).not.toHaveText(/–|Not defined/);
   await expect(display.locator('tr[data-index="psd"] td.p')).toHaveText(/^p (<|≥) [\d.]+ %$/);
   await expect(value("pattern")).toHaveText("30-2");

@@ -8,8 +8,9 @@
 //   agelinear_sunyiu_24d2 / _10d2      our own age-linear build from the raw SUNY-IU control fields (see
 //                                      core/analytics/normative/age-linear.ts), the model for our other versions.
 //   isopter_iowa_30d2_1, _g1_1         30-2 and G from the Iowa full-field healthy controls: a spatial age-linear model
-//                                      anchored to SUNY-IU 24-2 (core/analytics/normative/full-field.ts). Run as a script,
-//                                      this also prints the model's calibration (held-out controls, SUNY-IU comparison).
+//                                      anchored to SUNY-IU 24-2's mean (core/analytics/normative/full-field.ts);
+//   isopter_iowa_30d2_2, _g1_2         the same anchored to SUNY-IU 24-2's spread too (model 2). Run as a script, this
+//                                      also prints the calibration (held-out controls, SUNY-IU comparison).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -65,14 +66,19 @@ export function buildAllNormativeFiles(dataDir: string): BuiltFile[] {
     out.push(...emit(built, `agelinear-${file}`, `agelinear${exportName[0]!.toUpperCase()}${exportName.slice(1)}`,
       `Source: ${controls}, ${credit}; built by core/analytics/normative/age-linear.ts.`));
   }
-  const { model } = fullFieldModel(dataDir);
-  for (const [pattern, file, exportName] of [[Pattern.P30_2, "iowa-30d2", "iowa30d2"], [Pattern.G, "iowa-g1", "iowaG1"]] as const) {
-    const tables = fullFieldTables(model, getPattern(pattern), {
-      version: `isopter_${file.replace("-", "_")}_1`,
-      source: `${iowaCredit}; spatial age-linear model by Isopter (core/analytics/normative/full-field.ts), anchored to ` +
-        "SUNY-IU 24-2 normals; derived from public healthy controls, not a manufacturer's database",
-    });
-    out.push(...emit(tables, file, exportName, `Source: vfctrIowaPC26.csv, vfctrIowaPeri.csv, ${iowaCredit}; built by core/analytics/normative/full-field.ts.`));
+  // Model 1 (results of isopter-fullfield-2026-11-25 keep reading with it) anchors the mean; model 2 also the spread.
+  for (const version of [1, 2] as const) {
+    const { model } = fullFieldModel(dataDir, { spread: version === 2 });
+    const suffix = version === 1 ? "" : `-${version}`;
+    for (const [pattern, file, exportName] of [[Pattern.P30_2, "iowa-30d2", "iowa30d2"], [Pattern.G, "iowa-g1", "iowaG1"]] as const) {
+      const tables = fullFieldTables(model, getPattern(pattern), {
+        version: `isopter_${file.replace("-", "_")}_${version}`,
+        source: `${iowaCredit}; spatial age-linear model by Isopter (core/analytics/normative/full-field.ts), anchored to ` +
+          `SUNY-IU 24-2 normals${version === 2 ? " and their spread" : ""}; derived from public healthy controls, not a manufacturer's database`,
+      });
+      out.push(...emit(tables, `${file}${suffix}`, `${exportName}${version === 1 ? "" : `Model${version}`}`,
+        `Source: vfctrIowaPC26.csv, vfctrIowaPeri.csv, ${iowaCredit}; built by core/analytics/normative/full-field.ts.`));
+    }
   }
   return out;
 }
@@ -80,8 +86,11 @@ export function buildAllNormativeFiles(dataDir: string): BuiltFile[] {
 const iowaCredit =
   "Iowa full-field healthy controls, Marín-Franch, Artes, Chong, Turpin & Wall, Data in Brief 21:75-82 (2018), in visualFields 1.0.8 (Apache-2.0)";
 
-/** The Iowa controls (central and peripheral tests joined) and the full-field model fitted and anchored to SUNY-IU 24-2. */
-export function fullFieldModel(dataDir: string): { controls: ControlSet; model: FullFieldModel; anchor: (m: FullFieldModel) => FullFieldModel } {
+/**
+ * The Iowa controls (central and peripheral tests joined) and the full-field model fitted and anchored to SUNY-IU 24-2
+ * (its mean; with `spread`, model 2, its spread too).
+ */
+export function fullFieldModel(dataDir: string, options: { spread?: boolean } = { spread: true }): { controls: ControlSet; model: FullFieldModel; anchor: (m: FullFieldModel) => FullFieldModel } {
   const text = (f: string) => readFileSync(resolve(dataDir, f), "utf8");
   const set = (csv: string, map: string): ControlSet => {
     const points = parseLocationMap(text(map), map);
@@ -91,7 +100,7 @@ export function fullFieldModel(dataDir: string): { controls: ControlSet; model: 
   const reference = tablesFromPackage(JSON.parse(text("normvals-sunyiu_24d2.json")) as PackageNormvals, {
     version: "sunyiu_24d2", pattern: Pattern.P24_2, source: credit,
   });
-  const anchor = (m: FullFieldModel) => anchorTo(m, getPattern(Pattern.P24_2), reference);
+  const anchor = (m: FullFieldModel) => anchorTo(m, getPattern(Pattern.P24_2), reference, options);
   return { controls, model: anchor(fitFullField(controls)), anchor };
 }
 

@@ -11,8 +11,8 @@ import { Eye, Pattern } from "../../core/model/enums.ts";
 import { readFixture, visualFieldsDir } from "./reference-data.ts";
 
 // Issue 20 point 1: 30-2 and G normals from the Iowa full-field healthy controls (fixtures/visualfields), with their
-// calibration printed: held-out controls flagged below 5 % and 1 % (aim within 1.5x of nominal), and the difference
-// from SUNY-IU 24-2 where 30-2 and 24-2 share locations.
+// calibration printed: held-out controls flagged below 5 % and 1 % (aim within 1.5x of nominal), the difference
+// from SUNY-IU 24-2 where 30-2 and 24-2 share locations, and SUNY-IU's healthy Humphrey fields read with the tables.
 const built = fullFieldModel(visualFieldsDir);
 const calibration = fullFieldCalibration(built, parseVisualFieldsCsv(readFixture("vfctrSunyiu24d2.csv")), sunyiu24d2);
 
@@ -32,6 +32,17 @@ describe("full-field normative model (Iowa healthy controls)", () => {
         expect(kind.p1).toBeGreaterThan(0.01 / 1.5);
         expect(kind.p1).toBeLessThan(0.01 * 1.5);
       }
+  });
+
+  it("model 2 reads healthy Humphrey fields (SUNY-IU 24-2, held out) near nominal at 5 %; model 1, with the Iowa test's spread, did not", () => {
+    const [model1, model2] = calibration.external;
+    expect(model1!.p5).toBeGreaterThan(0.1); // 12.7 %: why model 2 exists
+    expect(model2!.p5).toBeGreaterThan(0.05 / 1.5);
+    expect(model2!.p5).toBeLessThan(0.05 * 1.5);
+    // At 1 % Humphrey's healthy tails stay heavier than the Iowa residuals' shape (1.7 %, above 1.5x): printed, and
+    // held to under 2x here, so a regression shows.
+    expect(model2!.p1).toBeLessThan(0.02);
+    expect(model2!.p1).toBeLessThan(model1!.p1 / 2);
   });
 
   it("anchored to SUNY-IU 24-2: at the shared locations the mean normal differs by under 0.25 dB, each by under 2 dB", () => {
@@ -87,7 +98,7 @@ describe("full-field normative model (Iowa healthy controls)", () => {
 
   it("names the database honestly: our model, its controls and the version", () => {
     expect(normativeDatabaseName(Pattern.G, CURRENT_NORMATIVE_VERSION)).toBe(
-      `Isopter full-field model 1, G (Iowa healthy controls) · ${CURRENT_NORMATIVE_VERSION}`);
+      `Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread) · ${CURRENT_NORMATIVE_VERSION}`);
     expect(getNormativeDatabase(Pattern.P30_2, CURRENT_NORMATIVE_VERSION)!.source).toMatch(/not a manufacturer's database/);
     expect(normativeDatabaseName(Pattern.G, null)).toBeNull();
   });

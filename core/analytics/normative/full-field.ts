@@ -20,7 +20,8 @@ import type { NormativeTables } from "./tables.ts";
  * 3. scale (`anchor`): the Iowa test is not a Humphrey perimeter, and its sensitivities lie 1 to 4 dB above SUNY-IU's
  *    24-2 normals, more so with eccentricity. Results of one patient on 24-2 and 30-2 must be read on one scale, so
  *    a(p) gets the offset c0 + c1 * eccentricity fitted by least squares to SUNY-IU 24-2's normal values minus the
- *    model's at age ANCHOR_AGE over the 24-2 locations; slopes and spread stay Iowa's;
+ *    model's at age ANCHOR_AGE over the 24-2 locations; slopes stay Iowa's. Model 2 also scales the spread sd(p) by
+ *    k0 + k1 * eccentricity fitted to SUNY-IU 24-2's TD SDs over the model's (Humphrey's healthy spread is wider);
  * 4. look-up tables built like 24-2's (normative/age-linear.ts, the same code): from one control field per test at the
  *    pattern's locations, N(p, age) + r_k,nn(p) * sd(p) / sd_nn(p), where r_k,nn is that test's residual at the control
  *    location nearest p. The field's own residuals keep its spatial correlation and the tails of the distribution;
@@ -116,6 +117,8 @@ export interface FullFieldModel {
   readonly sd: readonly number[];
   /** Offset added to the intercept: c0 + c1 * eccentricity (zero when not anchored). */
   readonly anchor: { readonly c0: number; readonly c1: number };
+  /** Factor on the spread: k0 + k1 * eccentricity (one when not anchored). */
+  readonly spread: { readonly k0: number; readonly k1: number };
 }
 
 /** Local-linear Gaussian-kernel estimate at p of values given at the control locations. */
@@ -140,7 +143,7 @@ export function fitFullField(controls: ControlSet): FullFieldModel {
     slope.push(line.slope);
     sd.push(weightedMeanSd(s.map((v, k) => v - (line.intercept + line.slope * ages[k]!)), wVisits).sd);
   });
-  return { controls, weights, intercept, slope, sd, anchor: { c0: 0, c1: 0 } };
+  return { controls, weights, intercept, slope, sd, anchor: { c0: 0, c1: 0 }, spread: { k0: 1, k1: 0 } };
 }
 
 /** The model's normal sensitivity at p for `age` (anchor included). */
@@ -150,15 +153,24 @@ export function normalAt(m: FullFieldModel, p: PatternPoint, age: number): numbe
 }
 
 /**
- * Anchors the model to a reference normal (SUNY-IU 24-2): the offset c0 + c1 * eccentricity that best matches
- * `reference` (intercept/slope per location of `geometry`, null at blind spots) at ANCHOR_AGE.
+ * Anchors the model to a reference normal (SUNY-IU 24-2) over the locations of `geometry` (null at blind spots):
+ * - the mean, always: the offset c0 + c1 * eccentricity that best matches the reference's normal at ANCHOR_AGE;
+ * - with `spread` (model 2), also the spread: the factor k0 + k1 * eccentricity that best matches the reference's TD
+ *   SD over the model's residual SD. The Iowa test's healthy spread is about two thirds of Humphrey's, so model 1
+ *   flagged healthy Humphrey fields 2.5 times as often as it should (12.6 % below 5 %).
  */
-export function anchorTo(m: FullFieldModel, geometry: PatternGeometry, reference: Pick<NormativeTables, "intercept" | "slope">): FullFieldModel {
+export function anchorTo(
+  m: FullFieldModel, geometry: PatternGeometry, reference: Pick<NormativeTables, "intercept" | "slope" | "sd">, options: { spread?: boolean } = {},
+): FullFieldModel {
   const unanchored = { ...m, anchor: { c0: 0, c1: 0 } };
   const locs = geometry.points.flatMap((p, i) => (reference.intercept[i] == null ? [] : [{ p, i }]));
+  const design = locs.map(({ p }) => [1, ecc(p)]);
   const diff = locs.map(({ p, i }) => reference.intercept[i]! + reference.slope[i]! * ANCHOR_AGE - normalAt(unanchored, p, ANCHOR_AGE));
-  const [c0, c1] = leastSquares(locs.map(({ p }) => [1, ecc(p)]), diff);
-  return { ...m, anchor: { c0: c0!, c1: c1! } };
+  const [c0, c1] = leastSquares(design, diff);
+  if (!options.spread) return { ...m, anchor: { c0: c0!, c1: c1! }, spread: { k0: 1, k1: 0 } };
+  const ratio = locs.map(({ p, i }) => reference.sd.td[i]! / kernelAt(m.controls.points, m.sd, p));
+  const [k0, k1] = leastSquares(design, ratio);
+  return { ...m, anchor: { c0: c0!, c1: c1! }, spread: { k0: k0!, k1: k1! } };
 }
 
 const nearest = (points: readonly PatternPoint[], p: PatternPoint): number => {
@@ -176,7 +188,7 @@ function evaluate(m: FullFieldModel, geometry: PatternGeometry) {
   return geometry.points.map((p) => ({
     intercept: kernelAt(pts, m.intercept, p) + m.anchor.c0 + m.anchor.c1 * ecc(p),
     slope: kernelAt(pts, m.slope, p),
-    sd: kernelAt(pts, m.sd, p),
+    sd: kernelAt(pts, m.sd, p) * (m.spread.k0 + m.spread.k1 * ecc(p)),
     nn: nearest(pts, p),
   }));
 }

@@ -6,6 +6,8 @@ import { agelinearSunyiu24d2 } from "./generated/agelinear-sunyiu-24d2.ts";
 import { agelinearSunyiu10d2 } from "./generated/agelinear-sunyiu-10d2.ts";
 import { iowa30d2 } from "./generated/iowa-30d2.ts";
 import { iowaG1 } from "./generated/iowa-g1.ts";
+import { iowa30d2Model2 } from "./generated/iowa-30d2-2.ts";
+import { iowaG1Model2 } from "./generated/iowa-g1-2.ts";
 
 /**
  * Normative database versions. A result's `normativeVersion` names a set of per-pattern tables.
@@ -16,9 +18,12 @@ import { iowaG1 } from "./generated/iowa-g1.ts";
  *   for 10-2), so our numbers agree with the reference implementation.
  * - AGE_LINEAR_NORMATIVE_VERSION ("isopter-agelinear-sunyiu-1"): our own age-linear build from the raw SUNY-IU control
  *   fields (normative/age-linear.ts, no smoothing): the model any further version is built with.
- * - FULL_FIELD_NORMATIVE_VERSION ("isopter-fullfield-2026-11-25"), the version new results get: the default's
- *   SUNY-IU tables for 24-2 and 10-2 (so those numbers are unchanged) plus 30-2 and G from the Iowa full-field healthy
- *   controls (normative/full-field.ts). Older results keep the default, which has no 30-2 or G tables.
+ * - FULL_FIELD_NORMATIVE_VERSION ("isopter-fullfield-2026-11-25"): the default's SUNY-IU tables for 24-2 and 10-2
+ *   (so those numbers are unchanged) plus 30-2 and G from the Iowa full-field healthy controls (normative/full-field.ts,
+ *   model 1: anchored to SUNY-IU 24-2's mean, the Iowa test's spread). Results taken with it keep reading with it.
+ * - FULL_FIELD_2_NORMATIVE_VERSION ("isopter-fullfield-2-2026-11-25"), the version new results get: the same with
+ *   model 2, anchored to SUNY-IU 24-2's spread too (healthy Humphrey fields flagged 5.6 % below 5 %, model 1 12.7 %).
+ *   Older results keep the default, which has no 30-2 or G tables.
  * - The package's own names "sunyiu_24d2" and "sunyiu_10d2" are accepted as versions too (research use, CLI).
  *
  * Every table is derived from public healthy controls, none is a manufacturer's database (`normativeDatabaseName`).
@@ -28,7 +33,8 @@ import { iowaG1 } from "./generated/iowa-g1.ts";
 export const DEFAULT_NORMATIVE_VERSION = "visualfields-sunyiu-2024-06-05";
 export const AGE_LINEAR_NORMATIVE_VERSION = "isopter-agelinear-sunyiu-1";
 export const FULL_FIELD_NORMATIVE_VERSION = "isopter-fullfield-2026-11-25";
-export const CURRENT_NORMATIVE_VERSION = FULL_FIELD_NORMATIVE_VERSION;
+export const FULL_FIELD_2_NORMATIVE_VERSION = "isopter-fullfield-2-2026-11-25";
+export const CURRENT_NORMATIVE_VERSION = FULL_FIELD_2_NORMATIVE_VERSION;
 
 type VersionSet = Partial<Record<Pattern, NormativeTables>>;
 
@@ -36,6 +42,9 @@ const versions: Readonly<Record<string, VersionSet>> = {
   [DEFAULT_NORMATIVE_VERSION]: { [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2 },
   [FULL_FIELD_NORMATIVE_VERSION]: {
     [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2, [Pattern.P30_2]: iowa30d2, [Pattern.G]: iowaG1,
+  },
+  [FULL_FIELD_2_NORMATIVE_VERSION]: {
+    [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2, [Pattern.P30_2]: iowa30d2Model2, [Pattern.G]: iowaG1Model2,
   },
   [AGE_LINEAR_NORMATIVE_VERSION]: { [Pattern.P24_2]: agelinearSunyiu24d2, [Pattern.P10_2]: agelinearSunyiu10d2 },
   sunyiu_24d2: { [Pattern.P24_2]: sunyiu24d2 },
@@ -71,6 +80,8 @@ const tableNames: Readonly<Record<string, string>> = {
   agelinear_sunyiu_10d2: "Isopter age-linear SUNY-IU 10-2",
   isopter_iowa_30d2_1: "Isopter full-field model 1, 30-2 (Iowa healthy controls)",
   isopter_iowa_g1_1: "Isopter full-field model 1, G (Iowa healthy controls)",
+  isopter_iowa_30d2_2: "Isopter full-field model 2, 30-2 (Iowa healthy controls, SUNY-IU spread)",
+  isopter_iowa_g1_2: "Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread)",
 };
 
 /** The database a pattern is read with under a version, as "name (version)"; null when there is none. */

@@ -78,7 +78,7 @@ describe("the result display", () => {
     // G has normals now; the GHT is not defined for it, and the page says so.
     expect(value("ght")).toBe("Not defined for G");
     expect(value("hmd")).not.toBe("–");
-    expect(value("normative")).toContain("Isopter full-field model 1, G (Iowa healthy controls)");
+    expect(value("normative")).toContain("Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread)");
   });
 
   it("every plot that mounted reports its draw (draw-timing)", () => {
