@@ -83,3 +83,25 @@ test("the users manual: a PDF per market and part (FDA, UK, MDR; MDR Spain and G
     await expect(page).toHaveURL(/\/login/);
   }
 });
+
+test("the help centre's topics show a picture of their screen in the interface language", async ({ page }) => {
+  await logInAs(page, "user");
+  for (const [language, question] of [["en", "How do I plan a measurement?"], ["de", "Wie plane ich eine Messung?"], ["bp", null]] as const) {
+    await page.evaluate((l) => localStorage.setItem("language", l), language);
+    await page.goto("/support");
+    const items = page.locator("details.faq");
+    // Open every question, then every picture has loaded from its language's folder with a name saying what it shows.
+    await expect(items).toHaveCount(17);
+    for (const summary of await items.locator("summary").all()) await summary.click();
+    const pictures = page.getByTestId("faq-picture");
+    expect(await pictures.count()).toBeGreaterThanOrEqual(10);
+    for (const img of await pictures.all()) {
+      await img.scrollIntoViewIfNeeded();
+      await expect(img).toHaveAttribute("src", new RegExp(`^/help/${language}/[a-z-]+\\.jpg$`));
+      await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth)).toBeGreaterThan(100);
+    }
+    if (question) await expect(page.locator("#faq-plan-measurement").getByRole("img")).toHaveAccessibleName(new RegExp(question.replace("?", "\\?")));
+    await expectAccessible(page);
+    if (language !== "en") await screenshot(page, `support-pictures-${language}`);
+  }
+});

@@ -6,6 +6,9 @@ import { infoEmail, supportEmail } from "./contacts.ts";
 import { RegulatoryLabel } from "./RegulatoryLabel.tsx";
 import { BatteryLedFigure } from "./BatteryLedFigure.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
+import { useAtomValue } from "jotai";
+import { languageAtom } from "../../state/language.ts";
+import { hasPicture, helpPictureUrl } from "./help-pictures.ts";
 
 const chips: Array<FaqCategory | "all"> = ["all", "patient", "measurement", "device", "account", "troubleshooting"];
 
@@ -13,6 +16,8 @@ const chips: Array<FaqCategory | "all"> = ["all", "patient", "measurement", "dev
 export default function SupportPage() {
   const { t, i18n } = useLingui();
   useTitle(t`Help centre`);
+  // Pictures of the screens in the interface language (scripts/help-pictures.ts takes one per language).
+  const language = useAtomValue(languageAtom);
   const [category, setCategory] = useState<FaqCategory | "all">("all");
   const shown = faq.filter((f) => category === "all" || f.category === category);
   return (
@@ -36,6 +41,10 @@ export default function SupportPage() {
             <div className="faq-body">
               <p>{i18n._(item.answer)}</p>
               {item.illustration === "battery-led" && <BatteryLedFigure />}
+              {hasPicture(item.id) && (
+                <img className="faq-picture" src={helpPictureUrl(language, item.id)} loading="lazy" data-testid="faq-picture"
+                  alt={t`The screen in Isopter: ${i18n._(item.question)}`} />
+              )}
               {item.who && <div className="box box-who"><strong>{t`Who can use this feature`}</strong><br />{i18n._(item.who)}</div>}
               {item.note && <div className="box box-note"><strong>{t`Note`}</strong><br />{i18n._(item.note)}</div>}
             </div>
