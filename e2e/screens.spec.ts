@@ -167,3 +167,13 @@ test("a manager is offered only what the server allows on the users page (no Adm
   await expect(userRow.getByRole("combobox").locator("option")).toHaveText(["User", "Manager"]);
   await expectAccessible(page);
 });
+
+test("a page asked for before logging in opens after the login (not home)", async ({ page }) => {
+  await page.goto("/bin/deleted-measurements");
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel(/^Username/).fill("user");
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/bin\/deleted-measurements$/);
+  await expect(page.getByRole("heading", { name: "Bin" })).toBeVisible();
+});

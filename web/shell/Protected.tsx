@@ -1,5 +1,5 @@
 import { Suspense, useState } from "react";
-import { Navigate, NavLink, Outlet, useNavigation } from "react-router-dom";
+import { Navigate, NavLink, Outlet, useLocation, useNavigation } from "react-router-dom";
 import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { accessTokenAtom, isManagerAtom } from "../state/session.ts";
@@ -14,7 +14,9 @@ import { SupportWidget } from "../pages/support/SupportWidget.tsx";
 export function Protected() {
   const token = useAtomValue(accessTokenAtom);
   const offline = useAtomValue(offlineAtom);
-  if (!token) return <Navigate to="/login" replace />;
+  const location = useLocation();
+  // The page asked for comes back after the login (after-login.ts).
+  if (!token) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   if (offline) return <Offline />;
   return <Shell />;
 }

@@ -1,5 +1,6 @@
-import { useEffect } from "react";
-import { Outlet, useNavigate } from "react-router-dom";
+import { useEffect, useRef } from "react";
+import { Outlet, useLocation, useNavigate } from "react-router-dom";
+import { afterLoginPath } from "./after-login.ts";
 import { useAtom, useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { sessionEndAtom } from "../state/session.ts";
@@ -58,8 +59,12 @@ function ClientNotices() {
       () => null,
     ).then((patient) => show([patient, test, device ? device.alias || device.deviceSn : deviceSn].filter(Boolean).join(" · ")));
   }, [notice, notify, navigate, text, client, i18n]);
+  // After a login core/client says "home": the page the visitor asked for before the login, if any (after-login.ts).
+  const location = useLocation();
+  const loginState = useRef<unknown>(null);
+  loginState.current = location.pathname === "/login" ? location.state : null;
   useEffect(() => {
-    if (go?.to === "home") navigate("/home");
+    if (go?.to === "home") navigate(afterLoginPath(loginState.current));
   }, [go, navigate]);
   return null;
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { validateLogin } from "../../../core/rules/login.ts";
@@ -9,6 +9,7 @@ import { useLogin } from "../../state/client.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
+import { afterLoginPath } from "../../shell/after-login.ts";
 
 export default function LoginPage() {
   const { t } = useLingui();
@@ -16,6 +17,7 @@ export default function LoginPage() {
   const token = useAtomValue(accessTokenAtom);
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const location = useLocation();
   const login = useLogin();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
@@ -24,7 +26,7 @@ export default function LoginPage() {
   const [touched, setTouched] = useState(false);
 
   // "It redirects home when a token already exists." (accounts seed §2)
-  if (token && !busy) return <Navigate to="/home" replace />;
+  if (token && !busy) return <Navigate to={afterLoginPath(location.state)} replace />;
 
   const errors = validateLogin({ username, password });
   const edit = (set: (v: string) => void) => (v: string) => { set(v); setFailed(false); };
@@ -35,7 +37,7 @@ export default function LoginPage() {
     if (errors.username || errors.password) return;
     setBusy(true);
     if (await login(username.trim(), password)) {
-      navigate("/home", { replace: true });
+      navigate(afterLoginPath(location.state), { replace: true });
     } else {
       setFailed(true);
       setBusy(false);
