@@ -6,7 +6,8 @@ import { createLiveSocket, type LiveSocket } from "../../adapters/socket/live-so
 import { nodeWebSocket } from "../../adapters/socket/node-socket.ts";
 import { CacheKey, createClient, type Client } from "../../core/client/index.ts";
 import { ApiError } from "../../core/model/contract/errors.ts";
-import { SocketState } from "../../core/model/enums.ts";
+import { Eye, SocketState } from "../../core/model/enums.ts";
+import { measurementConfigWith } from "../../core/rules/defaults.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import { StorageKeys, type Api, type Storage } from "../../core/ports.ts";
 import { isLiveEvent, type LiveMessage } from "../../core/model/live.ts";
@@ -115,10 +116,7 @@ describe("client against the simulator server", () => {
     const patientId = ((await a.fetch(CacheKey.Patients, {})) as readonly { id: string }[])[0]!.id;
     await new Promise((r) => setTimeout(r, 500)); // the server adds a socket to its hub after checking the token
     const created = await a.api.call("perimetry.register", {
-      body: {
-        patientId, deviceSn: sn, displayName: "Contract", eye: 0, pattern: 2, strategy: 2, stimuliUpdate: 9999, stimuliSize: 5,
-        stimuliShowtime: 200, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true, tutorial: false, notes: "",
-      },
+      body: measurementConfigWith({ patientId, deviceSn: sn, displayName: "Contract", eye: Eye.Right }, "older"),
     });
     await until("live insert", () => b.device(sn)!.device.perimetries.length === before + created.length);
     expect(b.device(sn)!.device.perimetries.at(-1)!.id).toBe(created.at(-1)!.id);

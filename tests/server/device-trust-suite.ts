@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { PROTOCOL_VERSION } from "../../core/device/protocol.ts";
-import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy } from "../../core/model/enums.ts";
+import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
+import { measurementConfigWith } from "../../core/rules/defaults.ts";
 import type { MeasurementBody } from "../../core/model/measurement.ts";
 import { demoResult } from "../../simulator/server/demo/results.ts";
 import { call, liveSocket, login, ok, startTestServer, type TestServer } from "./harness.ts";
@@ -74,10 +75,7 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
     const patient = async (name: string, token = manager) =>
       ok(base, "patient.register", { body: { name, uniqueId: `T-${Math.random().toString(36).slice(2, 10)}`, gender: 0, lang: "en", birthdate: "1955-04-04" } }, token);
     const measurement = async (patientId: string, deviceSn: string, token = manager) => {
-      const body: MeasurementBody = {
-        patientId, deviceSn, displayName: "Trust", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, stimuliUpdate: StimuliUpdate.Ms2000,
-        stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true, tutorial: false, notes: "",
-      };
+      const body: MeasurementBody = measurementConfigWith({ patientId, deviceSn, displayName: "Trust", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS });
       return (await ok(base, "perimetry.register", { body }, token))[0]!;
     };
     const resultFor = (measurementId: string, patientId: string) =>
