@@ -1,3 +1,4 @@
+import { ApiError } from "../model/contract/errors.ts";
 import mitt, { type Emitter } from "mitt";
 import type { WantedStatus } from "../device/status.ts";
 import type { Organisation } from "../model/organisation.ts";
@@ -26,7 +27,7 @@ import { guardApi } from "./session-expiry.ts";
 import { runLifecycle, type LifecycleAction, type LifecycleItem } from "./lifecycle-commands.ts";
 import { debounce, PATIENT_SEARCH_DEBOUNCE_MS } from "./search-debounce.ts";
 import { readSchedulingV2, writeSchedulingV2 } from "./local-settings.ts";
-import { LOGIN_FAILED, loggedOut, type SessionEndDialog, type SessionState } from "./session.ts";
+import { isLoginServerError, LOGIN_FAILED, LOGIN_SERVER_ERROR, loggedOut, type SessionEndDialog, type SessionState } from "./session.ts";
 
 // The headless client: one engine for the web app and the CLI. It speaks to the backend through the ports only,
 // keeps the caches, applies live events and the scheduling and device rules, and announces every change through mitt.
@@ -290,9 +291,10 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
       try {
         const { accessToken } = await api.call("login", { body: { username, password } });
         storage.session.set(StorageKeys.session.accessToken, accessToken);
-      } catch {
+      } catch (e) {
         storage.session.remove(StorageKeys.session.accessToken);
-        setSession({ ...loggedOut, loginError: LOGIN_FAILED });
+        const serverSide = isLoginServerError(e instanceof ApiError ? e.status : undefined);
+        setSession({ ...loggedOut, loginError: serverSide ? LOGIN_SERVER_ERROR : LOGIN_FAILED });
         return false;
       }
       setSession({ ...loggedOut, status: "logged-in" });

@@ -9,7 +9,7 @@ export type SessionEndDialog = "session-expired" | "another-session-opened";
 
 export interface SessionState {
   readonly status: SessionStatus;
-  /** "Login failed." after a failed login; cleared when a field is edited (`clearLoginError`). */
+  /** "Login failed." (or LOGIN_SERVER_ERROR) after a failed login; cleared when a field is edited (`clearLoginError`). */
   readonly loginError: string | null;
   /** What the token check answered (role, username, email, expiry). */
   readonly claims: AccessTokenPayload | null;
@@ -17,5 +17,11 @@ export interface SessionState {
 }
 
 export const LOGIN_FAILED = "Login failed.";
+/** "Login server error: 'error occurred during login'; Login failed." (accounts seed §8): the server (5xx) or the
+ * network failed, not the credentials; the screen says so instead of asking to check them. */
+export const LOGIN_SERVER_ERROR = "error occurred during login";
+
+/** Whether a failed login is the server's or the network's fault (status 0: no answer; 5xx) rather than the user's. */
+export const isLoginServerError = (status: number | undefined): boolean => status === undefined || status === 0 || status >= 500;
 
 export const loggedOut: SessionState = { status: "logged-out", loginError: null, claims: null, dialog: null };

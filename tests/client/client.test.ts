@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 import { memoryStorage } from "../../adapters/storage/memory-storage.ts";
-import { CacheKey, createClient, ERROR_FLASH_MS, socketStateMessage, type ClientEvents } from "../../core/client/index.ts";
+import { CacheKey, createClient, ERROR_FLASH_MS, LOGIN_SERVER_ERROR, socketStateMessage, type ClientEvents } from "../../core/client/index.ts";
 import { ApiError } from "../../core/model/contract/errors.ts";
 import { SocketState } from "../../core/model/enums.ts";
 import { StorageKeys } from "../../core/ports.ts";
@@ -44,6 +44,17 @@ describe("session (accounts seed §4 'Login', 'Session')", () => {
     expect(storage.session.get(StorageKeys.session.accessToken)).toBeNull();
     client.clearLoginError();
     expect(client.session.loginError).toBeNull();
+  });
+
+  it("a login the server fails (5xx, or no answer) says 'error occurred during login', not the credentials' text", async () => {
+    for (const failure of [fail(500, "internal_error"), fail(503, "unavailable"), fail(0, "network")]) {
+      const { client } = setup(fakeApi({ login: failure }), null);
+      expect(await client.login("ann", "pw")).toBe(false);
+      expect(client.session.loginError).toBe(LOGIN_SERVER_ERROR);
+    }
+    const { client } = setup(fakeApi({ login: fail(429, "rate_limited") }), null);
+    await client.login("ann", "pw");
+    expect(client.session.loginError).toBe("Login failed.");
   });
 
   it("'Logout calls the server; local logout happens regardless of outcome.'", async () => {

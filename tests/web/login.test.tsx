@@ -55,6 +55,18 @@ describe("login", () => {
     expect(screen.queryByText(/Login failed\./)).toBeNull();
   });
 
+  it("a login the server fails says so ('error occurred during login', accounts seed §8), not to check the credentials", async () => {
+    const { api } = fakeApi({ login: () => { throw new ApiError({ status: 500, responseType: "internal_error", message: "boom" }); } });
+    renderRoutes(routes, "/login", api);
+    fill(/Username/, "manager");
+    fill(/^Password/, "secret");
+    fireEvent.click(screen.getByRole("button", { name: "Log in" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Login failed.");
+    expect(alert.textContent).toContain("An error occurred during login.");
+    expect(alert.textContent).not.toContain("Check your username and password");
+  });
+
   it("redirects home when a token already exists, and shows the session-expired banner when flagged", async () => {
     const { api } = fakeApi({});
     const { router } = renderRoutes(routes, "/login", api, "h.e30.s");

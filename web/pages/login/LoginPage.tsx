@@ -5,7 +5,8 @@ import { useLingui } from "@lingui/react/macro";
 import { validateLogin } from "../../../core/rules/login.ts";
 import { ruleDescriptor } from "../../i18n/rule-messages.ts";
 import { accessTokenAtom } from "../../state/session.ts";
-import { useLogin } from "../../state/client.ts";
+import { useClient, useLogin } from "../../state/client.ts";
+import { LOGIN_SERVER_ERROR } from "../../../core/client/session.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -22,7 +23,9 @@ export default function LoginPage() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
+  // Why the last login failed: the credentials, or the server (accounts seed §8 "Login server error").
+  const [failed, setFailed] = useState<false | "credentials" | "server">(false);
+  const client = useClient();
   const [touched, setTouched] = useState(false);
 
   // "It redirects home when a token already exists." (accounts seed §2)
@@ -39,7 +42,7 @@ export default function LoginPage() {
     if (await login(username.trim(), password)) {
       navigate(afterLoginPath(location.state), { replace: true });
     } else {
-      setFailed(true);
+      setFailed(client.session.loginError === LOGIN_SERVER_ERROR ? "server" : "credentials");
       setBusy(false);
     }
   };
@@ -52,7 +55,10 @@ export default function LoginPage() {
         {params.get("sessionExpired") && <div className="alert alert-warning" role="status">{t`Your session has expired, please log in again.`}</div>}
         {failed && (
           <div className="alert alert-error" role="alert">
-            <strong>{t`Login failed.`}</strong> {t`Check your username and password. If they are right, try again in a minute.`}
+            <strong>{t`Login failed.`}</strong>{" "}
+            {failed === "server"
+              ? t`An error occurred during login. Try again in a moment; if it keeps happening, contact support.`
+              : t`Check your username and password. If they are right, try again in a minute.`}
           </div>
         )}
         <form onSubmit={submit} noValidate aria-busy={busy}>
