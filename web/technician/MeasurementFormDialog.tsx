@@ -11,6 +11,8 @@ import { openMeasurementForm } from "../../core/rules/prefill.ts";
 import { notesCounter, notesLimit } from "../../core/rules/notes.ts";
 import { canSaveMeasurement, validateMeasurementConfig } from "../../core/rules/required-fields.ts";
 import { CacheKey } from "../../core/client/cache-keys.ts";
+import { readPatientTestConfiguration, writePatientTestConfiguration } from "../../core/client/local-settings.ts";
+import { useServices } from "../state/client.ts";
 import { useClientTopics } from "../state/devices.ts";
 import { measurementFormAtom, type MeasurementFormRequest } from "../state/technician.ts";
 import { Modal } from "../ui/Modal.tsx";
@@ -33,6 +35,8 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
   const client = useClientTopics([]);
   const api = client.api;
   const close = useSetAtom(measurementFormAtom);
+  // "patientTestConfigurations": the configuration last saved for each patient on this computer (core/client).
+  const localStore = useServices().storage.local;
   const device = client.device(request.deviceSn)?.device;
   const [form, setForm] = useState<FormState>(() => {
     const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, ...(request.source ? { source: request.source } : {}) });
@@ -57,8 +61,12 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
   const pick = async (patient: Patient) => {
     // "New forms are prefilled from the patient's last measurement (latest result takenAt, else createdAt), else defaults."
     let measurements: Awaited<ReturnType<typeof api.call<"perimetry.all">>> = [];
-    try { measurements = await api.call("perimetry.all", { query: { patientId: patient.id } }); } catch { /* defaults then */ }
-    const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, patient, measurements });
+    try { measurements = await api.call("perimetry.all", { query: { patientId: patient.id } }); } catch { /* stored or defaults then */ }
+    // Without a measurement on the server (none yet, all in the bin, or the list failed), the configuration last saved
+    // for this patient here prefills the form before the defaults do.
+    const stored = readPatientTestConfiguration(localStore, patient.id);
+    const past = measurements.length > 0 || !stored ? measurements : [{ ...stored, createdAt: 0 }];
+    const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, patient, measurements: past });
     setForm({ config: { ...opened.config, deviceSn: request.deviceSn }, context: opened.context, patient });
   };
   const clearPatient = () => setForm((f) => {
@@ -88,6 +96,7 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
       } else {
         await api.call("perimetry.register", { body });
       }
+      writePatientTestConfiguration(localStore, body.patientId, body);
       close(null);
       // The live insert event adds the cards; reading the lanes again also covers a socket that is down.
       void client.refetch(CacheKey.Devices);

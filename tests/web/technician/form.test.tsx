@@ -115,6 +115,22 @@ describe("measurement form dialog (scheduling seed §2 'Measurement form')", () 
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
 
+  it("keeps the configuration last saved for a patient ('patientTestConfigurations') and prefills from it when the server lists no measurement", async () => {
+    const { dialog, storage } = await openForm({ "perimetry.register": () => [] });
+    fireEvent.click(await within(dialog).findByRole("option", { name: /Ada Lovelace/ }));
+    await waitFor(() => expect(save(dialog).disabled).toBe(false));
+    fireEvent.change(select(dialog, "Pattern"), { target: { value: String(Pattern.P24_2) } });
+    fireEvent.click(save(dialog));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    const stored = JSON.parse(storage.local.get("patientTestConfigurations")!);
+    expect(stored.p1).toMatchObject({ patientId: "p1", pattern: Pattern.P24_2 });
+    // The next form for Ada (still nothing on the server: perimetry.all answers []) starts from it, not the defaults.
+    fireEvent.click(within(await screen.findByTestId("lane")).getByRole("button", { name: "New measurement on Room 1" }));
+    const again = screen.getByRole("dialog");
+    fireEvent.click(await within(again).findByRole("option", { name: /Ada Lovelace/ }));
+    await waitFor(() => expect(select(again, "Pattern").value).toBe(String(Pattern.P24_2)));
+  });
+
   it("edits a queued measurement with PATCH perimetry; 'Both eyes' is offered only when creating", async () => {
     const { dialog, calls } = await openForm({ "perimetry.update": () => measurement("a") }, "Edit Test a");
     expect(screen.getByRole("dialog", { name: "Edit measurement" })).toBeTruthy();
