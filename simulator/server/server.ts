@@ -33,6 +33,7 @@ import { presenceBook } from "./device/presence.ts";
 import type { DeviceBattery } from "../../core/model/device.ts";
 import { openBus } from "./bus/open.ts";
 import { liveThroughBus } from "./bus/live.ts";
+import { simulatorThroughBus } from "./bus/simulator-relay.ts";
 
 /** How often the headsets' heard battery and last-seen are written to the database (device/presence.ts). */
 const PRESENCE_FLUSH_MS = 5_000;
@@ -172,7 +173,8 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   // The development and simulator-control calls only in development mode, through the same router as the contract's.
   const development = options.devRoutes !== false;
   const mounted = development ? [...endpoints, ...Object.values(devEndpoints), ...Object.values(simulatorControl)] : endpoints;
-  const mountedHandlers = development ? { ...handlers, ...devHandlers, ...simulatorHandlers(options.simulator) } : handlers;
+  const simulatorCalls = development ? simulatorThroughBus(ctx, roster, simulatorHandlers(options.simulator), options.simulator) : {};
+  const mountedHandlers = development ? { ...handlers, ...devHandlers, ...simulatorCalls } : handlers;
   const api = apiRouter(ctx, mounted, mountedHandlers as never, {
     // Operations (our design): liveness, and readiness = database reachable with every migration applied, not draining.
     "GET health": async (_req, res) => sendJson(res, 200, { data: { status: "ok", version: ctx.version } }),

@@ -37,6 +37,30 @@ const BusWireSchema = Schema.Union([
   Schema.Struct({ type: Schema.Literal("refuse"), deviceSn: Schema.String, reason: RefusalReason, message: Schema.String }),
   /** The headset connected to process `by`: an older socket of the serial elsewhere is closed. */
   Schema.Struct({ type: Schema.Literal("attached"), deviceSn: Schema.String, by: Schema.String }),
+  /** A simulator control call for process `to` (every process without `to`), made through process `from` with the
+   * caller's claims; the input is decoded again with the call's spec where it runs (simulator-relay.ts). */
+  Schema.Struct({
+    type: Schema.Literal("simulator_call"),
+    requestId: Schema.String,
+    from: Schema.String,
+    to: Schema.optionalKey(Schema.String),
+    name: Schema.Literals(["simulator.headsets", "simulator.add", "simulator.remove", "simulator.settings", "simulator.fault"]),
+    query: Schema.optionalKey(Schema.Unknown),
+    body: Schema.optionalKey(Schema.Unknown),
+    claims: Schema.Unknown,
+  }),
+  /** Process `by`'s answer: the call's data, its failure, that it runs no such headset (`skipped`) or no simulator
+   * at all (`none`). */
+  Schema.Struct({
+    type: Schema.Literal("simulator_reply"),
+    requestId: Schema.String,
+    to: Schema.String,
+    by: Schema.String,
+    outcome: Schema.Literals(["ok", "failed", "skipped", "none"]),
+    data: Schema.optionalKey(Schema.Unknown),
+    failure: Schema.optionalKey(Schema.Struct({ type: Schema.String, message: Schema.String, field: Schema.optionalKey(Schema.String) })),
+    headsets: Schema.Int,
+  }),
 ]);
 type BusWire = typeof BusWireSchema.Type;
 export type BusMessage = Exclude<BusWire, { type: "live" }> | { readonly type: "live"; readonly organisationId: string; readonly event: LiveEvent };

@@ -23,6 +23,8 @@ export interface Roster {
   elsewhere(deviceSn: string): Promise<Holder | undefined>;
   /** Headsets of processes that died (or shut down): no process holds them any more. */
   onOrphans(handler: (deviceSns: string[]) => Promise<void>): void;
+  /** How many processes hold a live lease, this one included. */
+  processes(): Promise<number>;
   /** This process's lease had run out and was taken again: its headsets must be claimed again. */
   onRejoin(handler: () => Promise<void>): void;
   close(): Promise<void>;
@@ -32,6 +34,7 @@ export const localRoster = (): Roster => ({
   claim: async () => undefined,
   release: async () => true,
   elsewhere: async () => undefined,
+  processes: async () => 1,
   onOrphans: () => undefined,
   onRejoin: () => undefined,
   close: async () => undefined,
@@ -117,6 +120,9 @@ export const postgresRoster = async (db: Database, bus: Bus, timing: LeaseTiming
         [sn, me],
       );
       return rows[0] && { processId: rows[0].process_id, credentialHash: rows[0].credential_hash };
+    },
+    async processes() {
+      return (await db.query<{ n: number }>("select count(*)::int as n from server_processes where lease_until >= clock_timestamp()"))[0]?.n ?? 1;
     },
     onOrphans: (h) => void orphanHandlers.push(h),
     onRejoin: (h) => void rejoinHandlers.push(h),
