@@ -1,4 +1,4 @@
-import { progressionJson, progressionTracker } from "./progression.ts";
+import { patientSeries, progressionJson } from "./progression.ts";
 import type { ExportRecord } from "./record.ts";
 import type { TextSink } from "./sink.ts";
 import type { ExportWriter } from "./writer.ts";
@@ -7,8 +7,8 @@ import type { ExportWriter } from "./writer.ts";
 // examination), the patient's identifying fields, the test as stored without its result (under "measurement" or
 // "examination", by kind; an examination carries its appointmentId), the stored result as the server sent it, the age
 // on the test day, and core/analytics' full analysis (normative maps, visualFields and Humphrey global indices, GHT,
-// Octopus indices, reliability, gaze, Esterman, the values as the screens print them), and, when the writer follows
-// the patient's series, the eye's progression analysis up to this result (progression.ts).
+// Octopus indices, reliability, gaze, Esterman, the values as the screens print them), and from the writers the
+// progression analysis of the eye on the pattern at its latest exported result, null on the others (progression.ts).
 
 export function jsonOf(r: ExportRecord, progression?: unknown): unknown {
   const p = r.patient;
@@ -29,15 +29,17 @@ export function jsonOf(r: ExportRecord, progression?: unknown): unknown {
   };
 }
 
-/** A JSON array written element by element (valid JSON at the end, never built whole in memory). */
+/**
+ * A JSON array written element by element (valid JSON at the end, never built whole in memory: one patient's records
+ * are held until the next patient's, for the progression of each eye and pattern at its latest result).
+ */
 export function jsonWriter(sink: TextSink): ExportWriter {
   let count = 0;
-  const series = progressionTracker("UTC");
+  const series = patientSeries((r, p) => sink.write((count++ === 0 ? "[\n" : ",\n") + JSON.stringify(jsonOf(r, p && progressionJson(p)))));
   return {
-    async write(r) {
-      await sink.write((count++ === 0 ? "[\n" : ",\n") + JSON.stringify(jsonOf(r, progressionJson(series.of(r)))));
-    },
+    write: (r) => series.add(r),
     async end() {
+      await series.flush();
       await sink.write(count === 0 ? "[]\n" : "\n]\n");
       await sink.close();
     },
@@ -46,9 +48,12 @@ export function jsonWriter(sink: TextSink): ExportWriter {
 
 /** Newline-delimited JSON: one record per line (easy to stream into other tools). */
 export function ndjsonWriter(sink: TextSink): ExportWriter {
-  const series = progressionTracker("UTC");
+  const series = patientSeries((r, p) => sink.write(JSON.stringify(jsonOf(r, p && progressionJson(p))) + "\n"));
   return {
-    write: (r) => sink.write(JSON.stringify(jsonOf(r, progressionJson(series.of(r)))) + "\n"),
-    end: () => sink.close(),
+    write: (r) => series.add(r),
+    async end() {
+      await series.flush();
+      await sink.close();
+    },
   };
 }

@@ -4,11 +4,12 @@ import { printProgression, type PrintProgression } from "../../core/plots/print-
 import { isScreening } from "../../core/plots/screening.ts";
 import type { ExportRecord } from "./record.ts";
 
-// The eye's progression analysis as of each exported result (issue 20: "in the print, in the CLI's JSON"), what the
-// perimetry page shows beside its chart: the export reads a patient's results together, oldest first, so each record
-// is analysed with the same patient's results exported before it. The baseline is the eye's first two results (the
-// web's baseline marks live in each browser's storage, not on the server). A filter that leaves results out
-// (--from, --reliable-only) leaves them out of the series too.
+// The eye's progression analysis (issue 20: "in the print, in the CLI's JSON"), what the perimetry page shows beside
+// its chart: the export reads a patient's results together, oldest first, so a printed page states its eye's analysis
+// up to it (progressionTracker) and the JSON carries each eye's analysis on each pattern at its latest result
+// (patientSeries). The baseline is the eye's first two results (the web's baseline marks live in each browser's
+// storage, not on the server). A filter that leaves results out (--from, --reliable-only) leaves them out of the
+// series too. PoPLR's permutations take about half a second per analysis above 7 results.
 
 /** A record as the progression analysis reads it: valid when it is a complete threshold test (not a screening). */
 function seriesResult(r: ExportRecord): SeriesResult {
@@ -37,6 +38,31 @@ export function progressionTracker(timeZone: string): { of(r: ExportRecord): Pri
       known.set(r, p);
       return p;
     },
+  };
+}
+
+/**
+ * Holds one patient's records until the next patient's first (or the end), then hands them on in order, each with
+ * the progression of its eye on its pattern when it is that eye's latest result on that pattern (else null): one
+ * analysis per eye and pattern, as the page's, not one per record.
+ */
+export function patientSeries(emit: (r: ExportRecord, progression: PrintProgression | null) => Promise<void>): { add(r: ExportRecord): Promise<void>; flush(): Promise<void> } {
+  let held: ExportRecord[] = [];
+  const flush = async () => {
+    const records = held;
+    held = [];
+    const series = records.map(seriesResult);
+    const latest = new Map<string, ExportRecord>();
+    for (const r of records) latest.set(`${r.result.eye}/${r.result.pattern}`, r);
+    const last = new Set(latest.values());
+    for (const r of records) await emit(r, last.has(r) ? printProgression(series, r.result, null, "UTC") : null);
+  };
+  return {
+    async add(r) {
+      if (held.length > 0 && held[0]!.patient.id !== r.patient.id) await flush();
+      held.push(r);
+    },
+    flush,
   };
 }
 

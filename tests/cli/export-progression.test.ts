@@ -13,8 +13,9 @@ import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { FAKE_ORGANISATION, memorySink, sampleMeasurement, samplePatient } from "./fixtures.ts";
 
 // Issue 20 §5: the progression analysis "on the patient's perimetry page, in the print, in the CLI's JSON". The export
-// follows each patient's series as it streams: every record carries its eye's analysis up to it, and the printed page
-// (PDF, DICOM's Encapsulated PDF, FHIR's presentedForm) states it in its header as the web's printout does.
+// follows each patient's series as it streams: the JSON carries each eye's analysis on each pattern at its latest
+// result, and the printed page (PDF, DICOM's Encapsulated PDF, FHIR's presentedForm) states its eye's analysis up to it
+// in its header, as the web's printout does.
 
 const context = exportContext(FAKE_ORGANISATION, { timeZone: "Europe/Istanbul" });
 const p = samplePatient(7);
@@ -25,21 +26,24 @@ const series = (): ExportRecord[] => [
 ].sort((a, b) => a.result.takenAt.localeCompare(b.result.takenAt));
 
 describe("the export's progression analysis", () => {
-  it("JSON: each record carries its eye's progression on its pattern from the results before it (events after 3, trends after 6 months)", async () => {
+  it("JSON: each eye's latest result on a pattern carries the analysis of the patient's exported series (events after 3, trends after 6 months); the others null", async () => {
     const sink = memorySink();
     const writer = jsonWriter(sink);
     for (const r of series()) await writer.write(r);
     await writer.end();
-    const records = JSON.parse(sink.text()) as Array<{ result: { eye: number; pattern: number }; progression: EyeProgression }>;
+    const records = JSON.parse(sink.text()) as Array<{ result: { eye: number; pattern: number; takenAt: string }; progression: EyeProgression | null }>;
+    expect(records.map((r) => r.result.takenAt)).toEqual(series().map((r) => r.result.takenAt)); // order kept
     const right = records.filter((r) => r.result.eye === Eye.Right).map((r) => r.progression);
-    expect(right.map((a) => a.used.length)).toEqual([1, 2, 3, 4]);
-    expect(right.map((a) => a.events === null)).toEqual([true, true, false, false]);
-    expect(right[0]!.noTrend).toBe("too-few-results");
-    expect(right[3]!.poplr!.p).toBeGreaterThan(0);
-    expect(right[3]!.poplr!.slopes).toHaveLength(54);
-    expect(Number.isFinite(right[3]!.vfi!.ratePerYear)).toBe(true);
-    // The G result of the other eye is its own series, and sets the right eye's results aside.
-    const g = records.find((r) => r.result.pattern === Pattern.G)!.progression;
+    expect(right.slice(0, 3)).toEqual([null, null, null]);
+    const last = right[3]!;
+    expect(last.used).toHaveLength(4);
+    expect(last.events!.baseline).toEqual([`${p.id}-m0`, `${p.id}-m1`]);
+    expect(last.noTrend).toBeNull();
+    expect(last.poplr!.p).toBeGreaterThan(0);
+    expect(last.poplr!.slopes).toHaveLength(54);
+    expect(Number.isFinite(last.vfi!.ratePerYear)).toBe(true);
+    // The G result of the other eye is its own series, up to it: the right eye's two results before it are set aside.
+    const g = records.find((r) => r.result.pattern === Pattern.G)!.progression!;
     expect(g).toMatchObject({ eye: Eye.Left, pattern: Pattern.G, events: null, noTrend: "too-few-results" });
     expect(g.setAside.map((s) => s.reason)).toEqual(["other-eye-or-pattern", "other-eye-or-pattern"]);
   });
@@ -50,9 +54,10 @@ describe("the export's progression analysis", () => {
     const other = samplePatient(8);
     for (const r of [...series(), exportRecord(other, sampleMeasurement(other, 0, { eye: Eye.Right, strategy: Strategy.DS }))!]) await writer.write(r);
     await writer.end();
-    const lines = sink.text().trim().split("\n").map((l) => JSON.parse(l) as { patient: { id: string }; progression: EyeProgression });
-    expect(lines.at(-2)!.progression.used).toHaveLength(4);
-    expect(lines.at(-1)!.progression.used).toEqual([`${other.id}-m0`]);
+    const lines = sink.text().trim().split("\n").map((l) => JSON.parse(l) as { patient: { id: string }; progression: EyeProgression | null });
+    expect(lines).toHaveLength(6);
+    expect(lines.at(-2)!.progression!.used).toHaveLength(4);
+    expect(lines.at(-1)!.progression!.used).toEqual([`${other.id}-m0`]);
   });
 
   it("the printed page (PDF) states the progression line under the header, read back by pdftotext", async () => {
