@@ -61,7 +61,7 @@ export function registerDevices(program: Command, io: CliIo): void {
       const tty = io.stdout.isTTY === true && !shared.json;
       let drawnLines = 0, last = "", ended: CliError | null = null;
       const draw = () => {
-        const rows = client.devices().map((v) => deviceRow(v.device, v));
+        const rows = client.devices.list().map((v) => deviceRow(v.device, v));
         const text = shared.json ? JSON.stringify({ at: new Date().toISOString(), devices: rows }) + "\n" : devicesTable(rows, Date.now());
         // Piped output prints only real changes (not the ticking "last seen"); the terminal redraws every second.
         const key = tty ? text : JSON.stringify(rows.map(({ lastSeen: _l, ...r }) => r));
@@ -83,8 +83,8 @@ export function registerDevices(program: Command, io: CliIo): void {
         }
       });
       try {
-        await client.start();
-        await client.fetch(CacheKey.Devices, {});
+        await client.session.start();
+        await client.cache.fetch(CacheKey.Devices, {});
         draw();
         const timer = setInterval(draw, 1000); // keeps "last seen" fresh
         await Promise.race([untilStopped(o.duration), new Promise<void>((r) => (stop = r))]);

@@ -1,5 +1,11 @@
-// core/client: the headless client the web app (jotai atoms) and the CLI sit on. Ports in, state and events out.
+// core/client: the headless client the web app (one subscription hook) and the CLI sit on. Ports in, facets out.
 export * from "./client.ts";
+export * from "./session-facet.ts";
+export * from "./patients-facet.ts";
+export * from "./lanes-facet.ts";
+export * from "./devices-facet.ts";
+export * from "./results-facet.ts";
+export * from "./marks-facet.ts";
 export * from "./cache-keys.ts";
 export * from "./cache-snapshot.ts";
 export * from "./list-ops.ts";

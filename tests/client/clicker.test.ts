@@ -45,8 +45,8 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
       const storage = memoryStorage();
       const socket = createLiveSocket({ url: `${server.url.replace(/^http/, "ws")}/api/ws`, storage, clock: systemClock, create: nodeWebSocket });
       client = createClient({ api: createHttpApi({ apiBase: `${server.url}/api/`, storage }), socket, storage, clock: systemClock }, { variant: "measurements" });
-      expect(await client.login("manager", DEMO_PASSWORD)).toBe(true);
-      await pump.settle("the live socket open", () => client.socketState === SocketState.Open);
+      expect(await client.session.login("manager", DEMO_PASSWORD)).toBe(true);
+      await pump.settle("the live socket open", () => client.session.socketState === SocketState.Open);
     }, 150_000);
     afterAll(async () => {
       headset?.stop();
@@ -75,9 +75,9 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
         token,
       );
       await pump.settle("queued on the headset", () => h.queue.some((i) => i.kind === "measurement" && i.measurementId === m!.id));
-      await client.fetch(CacheKey.Devices, {});
+      await client.cache.fetch(CacheKey.Devices, {});
       const got: Array<{ stopped: Stopped; status: S | undefined }> = [];
-      client.events.on("clickerDisconnected", (stopped) => got.push({ stopped, status: client.device(d.deviceSn)?.status }));
+      client.events.on("clickerDisconnected", (stopped) => got.push({ stopped, status: client.devices.one(d.deviceSn)?.status }));
 
       await pump.settle("the server has the headset's status", async () => (await ok(server.url, "device.all", {}, token)).find((x) => x.id === d.id)!.status === h.status);
       await ok(server.url, "device.update", { query: { id: d.id }, body: { status: S.Playing } }, token);
@@ -88,7 +88,7 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
       await pump.settle("the client's event", () => got.length > 0);
       expect(got[0]!.stopped).toEqual({ deviceSn: d.deviceSn, perimetryId: m!.id, appointmentId: null, examinationId: null });
       expect(got[0]!.status).not.toBe(S.Stopped); // the message comes first, then the status
-      await pump.settle("the device shown stopped", () => client.device(d.deviceSn)?.status === S.Stopped);
+      await pump.settle("the device shown stopped", () => client.devices.one(d.deviceSn)?.status === S.Stopped);
       expect(got).toHaveLength(1);
       expect((await ok(server.url, "perimetry.get", { query: { id: m!.id } }, token)).result).toBeNull();
     }, 150_000);

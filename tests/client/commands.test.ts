@@ -74,17 +74,17 @@ describe("patient search ('input debounced 500 ms'; 'paging continues while rema
         body.page === 0 ? { entries: [patient("p1")], remaining: 1, page: 0 } : { entries: [patient("p2")], remaining: 0, page: 1 },
     });
     const { client, clock } = setup(api);
-    client.searchPatients({ name: "a", birthdate: null });
+    client.patients.search({ name: "a", birthdate: null });
     clock.advance(300);
-    client.searchPatients({ name: "an", birthdate: null });
+    client.patients.search({ name: "an", birthdate: null });
     clock.advance(PATIENT_SEARCH_DEBOUNCE_MS - 1);
     expect(api.calls).toHaveLength(0);
     clock.advance(1);
     await settle();
     expect(api.calls.map((c) => c.input.body.filter.name)).toEqual(["an"]);
-    await client.fetchNextSearchPage({ name: "an", birthdate: null });
-    await client.fetchNextSearchPage({ name: "an", birthdate: null });
-    expect(client.query(CacheKey.PatientSearch, { name: "an", birthdate: null })!.data).toEqual({
+    await client.patients.nextSearchPage({ name: "an", birthdate: null });
+    await client.patients.nextSearchPage({ name: "an", birthdate: null });
+    expect(client.cache.get(CacheKey.PatientSearch, { name: "an", birthdate: null })!.data).toEqual({
       entries: [patient("p1"), patient("p2")], remaining: 0, page: 1,
     });
     expect(api.calls).toHaveLength(2);
@@ -95,7 +95,7 @@ describe("lifecycle (scheduling seed §4 'Lifecycle', §8)", () => {
   it("'Restoring refetches and notifies with an action to open the item.'", async () => {
     const api = fakeApi({ "perimetry.restore": () => null, "perimetry.allTrashed": () => [] });
     const { client, notices } = setup(api);
-    await client.fetch(CacheKey.TrashedMeasurements, {});
+    await client.cache.fetch(CacheKey.TrashedMeasurements, {});
     expect(await client.lifecycle("measurement", "restore", "m1")).toBe(true);
     expect(api.calls.filter((c) => c.endpoint === "perimetry.allTrashed")).toHaveLength(2);
     expect(notices[0]!.action).toMatchObject({ kind: "open-item", itemId: "m1" });
@@ -129,20 +129,20 @@ describe("device tile extras", () => {
   it("'Alias change failed: error shown for 1 s'; 'The device alias form sends only a non-empty alias.'", async () => {
     const api = fakeApi({ "device.all": () => [device("SN1")], "device.update": fail(500, "internal_error") });
     const { client, clock } = setup(api);
-    await client.fetch(CacheKey.Devices, {});
-    expect(await client.renameDevice("SN1", "   ")).toBe(false);
+    await client.cache.fetch(CacheKey.Devices, {});
+    expect(await client.devices.rename("SN1", "   ")).toBe(false);
     expect(api.calls).toHaveLength(1);
-    expect(await client.renameDevice("SN1", "Room 9")).toBe(false);
-    expect(client.aliasError("SN1")).toBe(true);
+    expect(await client.devices.rename("SN1", "Room 9")).toBe(false);
+    expect(client.devices.aliasError("SN1")).toBe(true);
     clock.advance(ALIAS_ERROR_MS);
-    expect(client.aliasError("SN1")).toBe(false);
+    expect(client.devices.aliasError("SN1")).toBe(false);
   });
 
   it("battery bands and LED come from core/device", async () => {
     const api = fakeApi({ "device.all": () => [device("SN1", { battery: { vr: { level: 15, charging: false }, clicker: { level: null, charging: false } } })] });
     const { client } = setup(api);
-    await client.fetch(CacheKey.Devices, {});
-    const battery = client.device("SN1")!.battery;
+    await client.cache.fetch(CacheKey.Devices, {});
+    const battery = client.devices.one("SN1")!.battery;
     expect(battery.vr.band).toBe("5-20");
     expect(battery.clicker.band).toBe("empty");
     expect(battery.led).not.toBeNull();
@@ -152,8 +152,8 @@ describe("device tile extras", () => {
     const { appointments: _omit, ...bare } = device("SN2");
     const api = fakeApi({ "device.all": () => [device("SN1"), bare] });
     const { client } = setup(api, "appointments");
-    await client.fetch(CacheKey.Devices, {});
-    expect(client.appointmentsMissing()).toBe(true);
+    await client.cache.fetch(CacheKey.Devices, {});
+    expect(client.lanes.appointmentsMissing()).toBe(true);
   });
 });
 
@@ -165,13 +165,13 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
       "device.standalone": () => null,
     });
     const { client } = setup(api);
-    await client.fetch(CacheKey.Devices, {});
-    expect(await client.setStandalone("SN3", config)).toBe(false);
+    await client.cache.fetch(CacheKey.Devices, {});
+    expect(await client.devices.setStandalone("SN3", config)).toBe(false);
     // Off is taken while a run is under way (the headset starts no further repetition) and in standby alike.
-    expect(await client.setStandalone("SN1", null)).toBe(true);
-    expect(await client.setStandalone("SN2", null)).toBe(true);
+    expect(await client.devices.setStandalone("SN1", null)).toBe(true);
+    expect(await client.devices.setStandalone("SN2", null)).toBe(true);
     expect(api.calls.at(-1)).toEqual({ endpoint: "device.standalone", input: { query: { deviceSn: "SN2" }, body: null } });
     // Nothing to switch off where it is not on.
-    expect(await client.setStandalone("SN3", null)).toBe(false);
+    expect(await client.devices.setStandalone("SN3", null)).toBe(false);
   });
 });

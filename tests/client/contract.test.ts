@@ -56,84 +56,84 @@ const until = async (what: string, check: () => boolean, ms = 10_000) => {
 describe("client against the simulator server", () => {
   it("logs in, stores the token, checks it and opens the live socket", async () => {
     const { client, storage } = open();
-    expect(await client.login(username, PASSWORD)).toBe(true);
+    expect(await client.session.login(username, PASSWORD)).toBe(true);
     expect(storage.session.get(StorageKeys.session.accessToken)).toBeTruthy();
-    await until("token check", () => client.session.claims !== null);
-    expect(client.session.claims!.username).toBe(username);
-    await until("socket open", () => client.socketState === SocketState.Open);
+    await until("token check", () => client.session.state.claims !== null);
+    expect(client.session.state.claims!.username).toBe(username);
+    await until("socket open", () => client.session.socketState === SocketState.Open);
   });
 
   it("a wrong password is 'Login failed.' without a session-expired dialog", async () => {
     const { client } = open();
-    expect(await client.login(username, "wrong-password")).toBe(false);
-    expect(client.session).toMatchObject({ loginError: "Login failed.", dialog: null });
+    expect(await client.session.login(username, "wrong-password")).toBe(false);
+    expect(client.session.state).toMatchObject({ loginError: "Login failed.", dialog: null });
   });
 
   it("every cache key loads and decodes with the contract's schemas", async () => {
     const { client } = open();
-    await client.login(username, PASSWORD);
-    const devices = await client.fetch(CacheKey.Devices, {});
+    await client.session.login(username, PASSWORD);
+    const devices = await client.cache.fetch(CacheKey.Devices, {});
     expect(devices.length).toBeGreaterThan(0);
-    const patients = await client.fetch(CacheKey.Patients, {});
+    const patients = await client.cache.fetch(CacheKey.Patients, {});
     const first = (patients as readonly { id: string; name: string }[])[0]!;
     const loads: Array<Promise<unknown>> = [
-      client.fetch(CacheKey.PatientSearch, { name: first.name.slice(0, 3), birthdate: null }),
-      client.fetch(CacheKey.Measurements, { patientId: first.id }),
-      client.fetch(CacheKey.Patients, { id: first.id }),
-      client.fetch(CacheKey.TrashedMeasurements, {}),
-      client.fetch(CacheKey.TrashedPatients, {}),
-      client.fetch(CacheKey.Examinations, { patientId: first.id }),
-      client.fetch(CacheKey.AmslerGrid, { patientId: first.id }),
-      client.fetch(CacheKey.Templates, {}),
-      client.fetch(CacheKey.CurrentOrganisation, {}),
-      client.fetch(CacheKey.Appointments, {}),
-      client.fetch(CacheKey.TrashedAppointments, {}),
+      client.cache.fetch(CacheKey.PatientSearch, { name: first.name.slice(0, 3), birthdate: null }),
+      client.cache.fetch(CacheKey.Measurements, { patientId: first.id }),
+      client.cache.fetch(CacheKey.Patients, { id: first.id }),
+      client.cache.fetch(CacheKey.TrashedMeasurements, {}),
+      client.cache.fetch(CacheKey.TrashedPatients, {}),
+      client.cache.fetch(CacheKey.Examinations, { patientId: first.id }),
+      client.cache.fetch(CacheKey.AmslerGrid, { patientId: first.id }),
+      client.cache.fetch(CacheKey.Templates, {}),
+      client.cache.fetch(CacheKey.CurrentOrganisation, {}),
+      client.cache.fetch(CacheKey.Appointments, {}),
+      client.cache.fetch(CacheKey.TrashedAppointments, {}),
     ];
     const outcomes = await Promise.allSettled(loads);
     const failures = outcomes.flatMap((o, i) => (o.status === "rejected" ? [`#${i}: ${(o.reason as Error).message}`] : []));
     expect(failures).toEqual([]);
-    const search = client.query(CacheKey.PatientSearch, { name: first.name.slice(0, 3), birthdate: null })!.data!;
+    const search = client.cache.get(CacheKey.PatientSearch, { name: first.name.slice(0, 3), birthdate: null })!.data!;
     expect(search.entries.some((p) => p.id === first.id)).toBe(true);
   });
 
   it("a manager loads the users list", async () => {
     const { client } = open();
-    await client.login("manager", PASSWORD);
-    const users = await client.fetch(CacheKey.Users, {});
+    await client.session.login("manager", PASSWORD);
+    const users = await client.cache.fetch(CacheKey.Users, {});
     expect(users.length).toBeGreaterThan(0);
-    await client.logout();
+    await client.session.logout();
   });
 
   it("a measurement registered by one client appears in another client's lane through the live socket", async () => {
     const a = open().client;
     const b = open().client;
-    await a.login(username, PASSWORD);
-    await b.login(otherUsername, PASSWORD);
-    await until("sockets open", () => a.socketState === SocketState.Open && b.socketState === SocketState.Open);
-    const devices = await b.fetch(CacheKey.Devices, {});
+    await a.session.login(username, PASSWORD);
+    await b.session.login(otherUsername, PASSWORD);
+    await until("sockets open", () => a.session.socketState === SocketState.Open && b.session.socketState === SocketState.Open);
+    const devices = await b.cache.fetch(CacheKey.Devices, {});
     const sn = devices[1]!.deviceSn;
     const before = devices[1]!.perimetries.length;
-    const patientId = ((await a.fetch(CacheKey.Patients, {})) as readonly { id: string }[])[0]!.id;
+    const patientId = ((await a.cache.fetch(CacheKey.Patients, {})) as readonly { id: string }[])[0]!.id;
     await new Promise((r) => setTimeout(r, 500)); // the server adds a socket to its hub after checking the token
     const created = await a.api.call("perimetry.register", {
       body: measurementConfigWith({ patientId, deviceSn: sn, displayName: "Contract", eye: Eye.Right }, "older"),
     });
-    await until("live insert", () => b.device(sn)!.device.perimetries.length === before + created.length);
-    expect(b.device(sn)!.device.perimetries.at(-1)!.id).toBe(created.at(-1)!.id);
+    await until("live insert", () => b.devices.one(sn)!.device.perimetries.length === before + created.length);
+    expect(b.devices.one(sn)!.device.perimetries.at(-1)!.id).toBe(created.at(-1)!.id);
   });
 
   it("a drag is applied, answered with new revisions, and a stale revision is a 409 that keeps the session", async () => {
     const { client } = open();
-    await client.login(username, PASSWORD);
-    const devices = await client.fetch(CacheKey.Devices, {});
+    await client.session.login(username, PASSWORD);
+    const devices = await client.cache.fetch(CacheKey.Devices, {});
     const lane = devices.find((d) => d.perimetries.length >= 2 && d.perimetries.every((m: Measurement) => m.isFollowingEye === null)) ?? devices.find((d) => d.perimetries.length >= 2);
     if (!lane) throw new Error("the demo clinic has no lane with two cards");
     const staleRevision = lane.revision;
     const lastIndex = lane.perimetries.length - 1;
-    const plan = await client.moveMeasurement({ source: { deviceId: lane.id, index: lastIndex }, destination: { deviceId: lane.id, index: 0 } });
+    const plan = await client.lanes.moveMeasurement({ source: { deviceId: lane.id, index: lastIndex }, destination: { deviceId: lane.id, index: 0 } });
     if (plan.outcome !== "moved") throw new Error(`drag not planned: ${JSON.stringify(plan)}`);
-    await until("new revision", () => client.device(lane.deviceSn)!.device.revision !== staleRevision);
-    const serverLane = (await client.fetch(CacheKey.Devices, {})).find((d) => d.id === lane.id)!;
+    await until("new revision", () => client.devices.one(lane.deviceSn)!.device.revision !== staleRevision);
+    const serverLane = (await client.cache.fetch(CacheKey.Devices, {})).find((d) => d.id === lane.id)!;
     expect(serverLane.perimetries.map((m) => m.id)).toEqual(plan.after.to.items.map((m) => m.id));
 
     const ids = serverLane.perimetries.map((m) => m.id);
@@ -145,7 +145,7 @@ describe("client against the simulator server", () => {
     expect(stale).toBeInstanceOf(ApiError);
     expect((stale as ApiError).status).toBe(409);
     expect((stale as ApiError).responseType).toBe("device_revision_conflict");
-    expect(client.session.status).toBe("logged-in");
+    expect(client.session.state.status).toBe("logged-in");
   });
 
   it("a drag between lanes costs the dragging client no refetch of the devices: it knows its own drag's live events (issue 22 §4)", async () => {
@@ -158,20 +158,20 @@ describe("client against the simulator server", () => {
     }));
     const heard: LiveMessage[] = [];
     socket.subscribe((m) => heard.push(m));
-    await client.login(username, PASSWORD);
-    await until("socket open", () => client.socketState === SocketState.Open);
-    const devices = await client.fetch(CacheKey.Devices, {});
+    await client.session.login(username, PASSWORD);
+    await until("socket open", () => client.session.socketState === SocketState.Open);
+    const devices = await client.cache.fetch(CacheKey.Devices, {});
     const [from, to] = [...devices].sort((a, b) => b.perimetries.length - a.perimetries.length);
     if (!from || !to || from.perimetries.length === 0) throw new Error("the demo clinic has no two lanes with a card");
     // The server has this socket in its organisation's hub once it passes on an event of it (an alias set to itself).
     await client.api.call("device.update", { query: { id: to.id }, body: { alias: to.alias || to.deviceSn } });
     await until("the live socket hears the organisation", () => heard.some((m) => isLiveEvent(m) && m.type === "device" && m.operation === "update" && m.data.deviceSn === to.deviceSn));
-    await until("no read of the devices under way", () => getEntry(client.caches, CacheKey.Devices, {})?.status === "success");
+    await until("no read of the devices under way", () => getEntry(client.cache.snapshot, CacheKey.Devices, {})?.status === "success");
     deviceReads = 0;
 
-    const plan = await client.moveMeasurement({ source: { deviceId: from.id, index: from.perimetries.length - 1 }, destination: { deviceId: to.id, index: 0 } });
+    const plan = await client.lanes.moveMeasurement({ source: { deviceId: from.id, index: from.perimetries.length - 1 }, destination: { deviceId: to.id, index: 0 } });
     if (plan.outcome !== "moved") throw new Error(`drag not planned: ${JSON.stringify(plan)}`);
-    const answered = new Map([from, to].map((d) => [d.deviceSn, client.device(d.deviceSn)!.device.revision]));
+    const answered = new Map([from, to].map((d) => [d.deviceSn, client.devices.one(d.deviceSn)!.device.revision]));
     // Every event of the drag reached the client: the transfers, the drag event and both lanes at their new revisions.
     await until("the drag's live events", () =>
       heard.some((m) => isLiveEvent(m) && m.operation === "device_transfer_in") &&
@@ -180,35 +180,35 @@ describe("client against the simulator server", () => {
     );
     await new Promise((r) => setTimeout(r, 100)); // a refetch the events asked for would have started by now
     expect(deviceReads).toBe(0);
-    expect(client.device(to.deviceSn)!.device.perimetries.map((m) => m.id)).toEqual(plan.after.to.items.map((m) => m.id));
-    expect(client.device(from.deviceSn)!.device.perimetries.map((m) => m.id)).toEqual(plan.after.from.items.map((m) => m.id));
+    expect(client.devices.one(to.deviceSn)!.device.perimetries.map((m) => m.id)).toEqual(plan.after.to.items.map((m) => m.id));
+    expect(client.devices.one(from.deviceSn)!.device.perimetries.map((m) => m.id)).toEqual(plan.after.from.items.map((m) => m.id));
   });
 
   it("a token the server cannot verify ends the session with the session-expired dialog", async () => {
     const { client, storage } = open();
     storage.session.set(StorageKeys.session.accessToken, "not-a-token");
-    await client.start();
-    await until("session end", () => client.session.dialog !== null);
-    expect(client.session).toMatchObject({ status: "logged-out", dialog: "session-expired" });
+    await client.session.start();
+    await until("session end", () => client.session.state.dialog !== null);
+    expect(client.session.state).toMatchObject({ status: "logged-out", dialog: "session-expired" });
   });
 
   it("'A same-user login elsewhere shows the another-session-opened dialog'", async () => {
     const first = open().client;
-    await first.login(otherUsername, PASSWORD);
-    await until("socket open", () => first.socketState === SocketState.Open);
+    await first.session.login(otherUsername, PASSWORD);
+    await until("socket open", () => first.session.socketState === SocketState.Open);
     await new Promise((r) => setTimeout(r, 500)); // the server adds a socket to its hub after checking the token
     const second = open().client;
-    await second.login(otherUsername, PASSWORD);
-    await until("first session ended", () => first.session.dialog !== null);
-    expect(first.session).toMatchObject({ status: "logged-out", dialog: "another-session-opened" });
-    expect(second.session.status).toBe("logged-in");
+    await second.session.login(otherUsername, PASSWORD);
+    await until("first session ended", () => first.session.state.dialog !== null);
+    expect(first.session.state).toMatchObject({ status: "logged-out", dialog: "another-session-opened" });
+    expect(second.session.state.status).toBe("logged-in");
   });
 
   it("logout ends the session locally", async () => {
     const { client, storage } = open();
-    await client.login(username, PASSWORD);
-    await client.logout();
+    await client.session.login(username, PASSWORD);
+    await client.session.logout();
     expect(storage.session.get(StorageKeys.session.accessToken)).toBeNull();
-    expect(client.session.status).toBe("logged-out");
+    expect(client.session.state.status).toBe("logged-out");
   });
 });

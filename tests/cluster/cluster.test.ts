@@ -80,9 +80,9 @@ const suite = () => {
       const client = createClient({ api: createHttpApi({ apiBase: `${proxy.url}/api/`, storage }), socket, storage, clock: systemClock }, { variant: "measurements" });
       const browser = { client, socket, token: () => storage.session.get(StorageKeys.session.accessToken)!, drops: 0 };
       socket.onState((s) => s === SocketState.Closed && browser.drops++);
-      expect(await client.login(username, DEMO_PASSWORD)).toBe(true);
-      await eventually(`${username}'s live socket open`, () => client.socketState === SocketState.Open);
-      await client.fetch(CacheKey.Devices, {});
+      expect(await client.session.login(username, DEMO_PASSWORD)).toBe(true);
+      await eventually(`${username}'s live socket open`, () => client.session.socketState === SocketState.Open);
+      await client.cache.fetch(CacheKey.Devices, {});
       browsers.push(browser);
     }
     for (const p of procs) raw.push(await liveSocket(p.url, token()));
@@ -137,7 +137,7 @@ const suite = () => {
         15_000,
         since[i],
       );
-    for (const b of browsers) await eventually("the client shows live progress", () => (b.client.device(DIRECT[0]!)?.liveProgress ?? null) !== null);
+    for (const b of browsers) await eventually("the client shows live progress", () => (b.client.devices.one(DIRECT[0]!)?.liveProgress ?? null) !== null);
   }, 60_000);
 
   it("a process killed mid-test: its headsets reconnect to another and upload their results, browsers reconnect and see the current state", async () => {
@@ -147,7 +147,7 @@ const suite = () => {
     const [m] = await ok(proxy.url, "perimetry.register", measurementBody(patientId, DIRECT[1]!, "Killed mid-test", Strategy.Normal), token());
     await eventually("queued on VR-C002", () => headset.queue.some((i) => i.kind === "measurement" && i.measurementId === m!.id));
     await ok(proxy.url, "device.update", { query: { id: await deviceId(DIRECT[1]!) }, body: { status: DeviceStatus.Playing } }, token());
-    await eventually("VR-C002 testing with thresholds on the browsers", () => browsers.every((b) => (b.client.device(DIRECT[1]!)?.liveProgress?.thresholds.length ?? 0) > 0), 20_000);
+    await eventually("VR-C002 testing with thresholds on the browsers", () => browsers.every((b) => (b.client.devices.one(DIRECT[1]!)?.liveProgress?.thresholds.length ?? 0) > 0), 20_000);
     const dropsBefore = browsers.map((b) => b.drops);
 
     // Mid-test: the headset is testing and its result is not stored yet.
@@ -168,12 +168,12 @@ const suite = () => {
     for (const b of browsers) {
       await eventually("socket open again", () => b.socket.state === SocketState.Open);
       await eventually("each browser shows every headset connected with its status", () =>
-        [...headsets.values()].every((h) => b.client.device(h.deviceSn)?.connection === ConnectionStatus.Connected && b.client.device(h.deviceSn)?.status === h.status),
+        [...headsets.values()].every((h) => b.client.devices.one(h.deviceSn)?.connection === ConnectionStatus.Connected && b.client.devices.one(h.deviceSn)?.status === h.status),
       );
     }
     // A change after the kill reaches every browser, the reconnected one too.
     const [later] = await ok(proxy.url, "perimetry.register", measurementBody(patientId, DIRECT[2]!, "After the kill"), token());
-    for (const b of browsers) await eventually("the new card in VR-C003's lane", () => b.client.device(DIRECT[2]!)?.device.perimetries.some((x) => x.id === later!.id) ?? false);
+    for (const b of browsers) await eventually("the new card in VR-C003's lane", () => b.client.devices.one(DIRECT[2]!)?.device.perimetries.some((x) => x.id === later!.id) ?? false);
     await eventually("queued on VR-C003", () => headsets.get(DIRECT[2]!)!.queue.some((i) => i.kind === "measurement" && i.measurementId === later!.id));
   }, 150_000);
 };

@@ -10,7 +10,6 @@ import LoginPage from "../../web/pages/login/LoginPage.tsx";
 import ResetRequestPage from "../../web/pages/password/ResetRequestPage.tsx";
 import ResetWithTokenPage, { resetRedirectMs } from "../../web/pages/password/ResetWithTokenPage.tsx";
 import SignupPage, { signupRedirectMs } from "../../web/pages/signup/SignupPage.tsx";
-import { accessTokenAtom } from "../../web/state/session.ts";
 import { fakeApi, renderRoutes } from "./render-app.tsx";
 
 afterEach(() => { cleanup(); vi.useRealTimers(); });
@@ -29,7 +28,7 @@ describe("login", () => {
   it("'username trimmed' and required (accounts seed §5); success stores the token and goes home", async () => {
     let resolve!: (v: unknown) => void;
     const { api, calls } = fakeApi({ login: () => new Promise((r) => { resolve = r; }) });
-    const { store, router } = renderRoutes(routes, "/login", api);
+    const { client, router } = renderRoutes(routes, "/login", api);
     fireEvent.click(screen.getByRole("button", { name: "Log in" }));
     expect(screen.getAllByText("This field is required.")).toHaveLength(2);
     expect(calls).toHaveLength(0);
@@ -41,7 +40,7 @@ describe("login", () => {
     expect(calls.find((c) => c.endpoint === "login")!.input.body).toEqual({ username: "manager", password: "secret" });
     await act(async () => resolve({ accessToken: "h.e30.s" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/home"));
-    expect(store.get(accessTokenAtom)).toBe("h.e30.s");
+    expect(client.session.accessToken).toBe("h.e30.s");
   });
 
   it("shows 'Login failed.' on wrong credentials; editing a field clears the error", async () => {

@@ -50,7 +50,7 @@ export function renderRoutes(routes: RouteObject[], path: string, api: Api, toke
   const storage = memoryStorage();
   if (token) storage.session.set(StorageKeys.session.accessToken, token);
   const { client } = bindClient(store, { api, socket, storage, clock: systemClock });
-  void client.start();
+  void client.session.start();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   if (!i18n.locale) i18n.loadAndActivate({ locale: "en", messages: {} });
   const view = render(<I18nProvider i18n={i18n}><Provider store={store}><RouterProvider router={router} /></Provider></I18nProvider>);

@@ -250,8 +250,8 @@ describe("users page offers a manager only what the server allows (core/rules/us
     // Should the server still refuse (403 forbidden), the manager stays logged in and is told.
     fireEvent.click(within(row("user@clinic.example")).getByRole("button", { name: "Delete user@clinic.example" }));
     await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Delete user" })); });
-    await waitFor(() => expect(client.session.status).toBe("logged-in"));
-    expect(client.session.dialog).toBeNull();
+    await waitFor(() => expect(client.session.state.status).toBe("logged-in"));
+    expect(client.session.state.dialog).toBeNull();
   });
 });
 

@@ -1,13 +1,11 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo } from "react";
 import { baselineToggleState, toggleBaseline as nextBaseline, type BaselineIds, type MarkedResult } from "../../core/analytics/progression/baseline.ts";
-import { readBaseline, readUnreliable, setUnreliable as storeUnreliable, toggleBaseline as storeBaseline } from "../../core/client/local-marks.ts";
-import { readClientSettings, updateClientSettings } from "../../core/client/local-settings.ts";
 import type { ClientSettings } from "../../core/model/client-settings.ts";
-import { useServices } from "../state/client.ts";
+import { useClient, useClientState } from "../state/client.ts";
 
 // The result page's local marks and settings (accounts seed §3: "Client settings in local storage ... unreliable
-// result ids, baseline ids (left id, right id)"), read and written through core/client over the web's storage.
-// The rules are core/analytics' (progression/baseline.ts); this hook only keeps React in step with the store.
+// result ids, baseline ids (left id, right id)"), read and written through core/client's marks facet. The rules are
+// core/analytics' (progression/baseline.ts).
 
 export interface ResultMarks {
   readonly baseline: BaselineIds;
@@ -18,25 +16,21 @@ export interface ResultMarks {
   setUnreliable(id: string, unreliable: boolean): void;
 }
 
+const toMarks = (pair: readonly [string | null, string | null], unreliable: readonly string[]) =>
+  ({ baseline: { left: pair[0], right: pair[1] }, unreliable: new Set(unreliable) });
+
 export function useResultMarks(): ResultMarks {
-  const { storage } = useServices();
-  const [version, setVersion] = useState(0);
-  const bump = useCallback(() => setVersion((v) => v + 1), []);
-  const marks = useMemo(() => {
-    const [left, right] = readBaseline(storage.local);
-    return { baseline: { left, right }, unreliable: new Set(readUnreliable(storage.local)) };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [storage, version]);
+  const client = useClient();
+  // The facet answers the same stored values until a write, so the marks are rebuilt only after one.
+  const pair = useClientState((c) => c.marks.baseline);
+  const unreliableIds = useClientState((c) => c.marks.unreliable);
+  const marks = useMemo(() => toMarks(pair, unreliableIds), [pair, unreliableIds]);
   const toggleBaseline = useCallback((result: MarkedResult) => {
     const next = nextBaseline(marks.baseline, result, marks.unreliable);
     if (next.left === marks.baseline.left && next.right === marks.baseline.right) return;
-    storeBaseline(storage.local, result.eye, result.id);
-    bump();
-  }, [marks, storage, bump]);
-  const setUnreliable = useCallback((id: string, unreliable: boolean) => {
-    storeUnreliable(storage.local, id, unreliable);
-    bump();
-  }, [storage, bump]);
+    client.marks.toggleBaseline(result.eye, result.id);
+  }, [marks, client]);
+  const setUnreliable = useCallback((id: string, unreliable: boolean) => client.marks.setUnreliable(id, unreliable), [client]);
   return { ...marks, toggleBaseline, setUnreliable };
 }
 
@@ -44,8 +38,8 @@ export { baselineToggleState };
 
 /** The client settings (panels expanded, analysis pattern) with a writer that persists each change. */
 export function useClientSettings(): [ClientSettings, (change: Partial<ClientSettings>) => void] {
-  const { storage } = useServices();
-  const [settings, setSettings] = useState<ClientSettings>(() => readClientSettings(storage.local));
-  const update = useCallback((change: Partial<ClientSettings>) => setSettings(updateClientSettings(storage.local, change)), [storage]);
+  const client = useClient();
+  const settings = useClientState((c) => c.marks.settings);
+  const update = useCallback((change: Partial<ClientSettings>) => client.marks.updateSettings(change), [client]);
   return [settings, update];
 }

@@ -1,10 +1,8 @@
 import { Suspense, useState } from "react";
 import { Navigate, NavLink, Outlet, useLocation, useNavigation } from "react-router-dom";
-import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
-import { accessTokenAtom, isManagerAtom } from "../state/session.ts";
-import { offlineAtom } from "../state/offline.ts";
-import { useLogout } from "../state/client.ts";
+import { useAccessToken, useIsManager } from "../state/session.ts";
+import { useClient, useClientState } from "../state/client.ts";
 import { ConfirmDialog } from "../ui/Modal.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
 import { Offline } from "./Offline.tsx";
@@ -12,8 +10,8 @@ import { SupportWidget } from "../pages/support/SupportWidget.tsx";
 
 /** The authenticated wrapper: without a token every protected path goes to /login. */
 export function Protected() {
-  const token = useAtomValue(accessTokenAtom);
-  const offline = useAtomValue(offlineAtom);
+  const token = useAccessToken();
+  const offline = useClientState((c) => c.session.offline);
   const location = useLocation();
   // The page asked for comes back after the login (after-login.ts).
   if (!token) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
@@ -23,10 +21,10 @@ export function Protected() {
 
 function Shell() {
   const { t } = useLingui();
-  const isManager = useAtomValue(isManagerAtom);
+  const isManager = useIsManager();
   const navigation = useNavigation();
   const [confirmLogout, setConfirmLogout] = useState(false);
-  const logout = useLogout();
+  const client = useClient();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">{t`Skip to content`}</a>
@@ -49,7 +47,7 @@ function Shell() {
       <SupportWidget />
       {confirmLogout && (
         <ConfirmDialog title={t`Log out?`} confirmLabel={t`Log out`} onCancel={() => setConfirmLogout(false)}
-          onConfirm={() => { setConfirmLogout(false); void logout(); }}>
+          onConfirm={() => { setConfirmLogout(false); void client.session.logout(); }}>
           <p>{t`You will need your username and password to log in again.`}</p>
         </ConfirmDialog>
       )}

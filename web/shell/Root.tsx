@@ -1,17 +1,14 @@
 import { useEffect, useRef } from "react";
 import { Outlet, useLocation, useNavigate } from "react-router-dom";
 import { afterLoginPath } from "./after-login.ts";
-import { useAtom, useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
-import { sessionEndAtom } from "../state/session.ts";
-import { clientNavigateAtom, clientNoticeAtom, useClient } from "../state/client.ts";
+import { useClient, useClientState } from "../state/client.ts";
 import { useNotify } from "../ui/notifications.ts";
 import { useNoticeText } from "../i18n/notices.ts";
 import { resultRoute } from "../../core/client/live-reducer.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { Notifications } from "../ui/Notifications.tsx";
-import { CacheKey } from "../../core/client/cache-keys.ts";
-import type { Patient } from "../../core/model/patient.ts";
+import type { Notice } from "../../core/scheduling/notice.ts";
 import { testTypeNames } from "../technician/names.ts";
 
 /** Above every page: notifications and the dialogs that end a session. */
@@ -30,13 +27,10 @@ export function Root() {
 function ClientNotices() {
   const client = useClient();
   const { i18n } = useLingui();
-  const notice = useAtomValue(clientNoticeAtom);
-  const go = useAtomValue(clientNavigateAtom);
   const notify = useNotify();
   const navigate = useNavigate();
   const text = useNoticeText();
-  useEffect(() => {
-    if (!notice) return;
+  const showNotice = (notice: Notice) => {
     const action = notice.action;
     const target = !action ? null
       // An Amsler examination's result has its own page, not a perimetry one (core/client resultRoute).
@@ -51,33 +45,42 @@ function ClientNotices() {
     if (!notice.subject) return void show(null);
     // "measurement ready" names the patient, the test and the headset (whose result it is, before anyone opens it).
     const { patientId, deviceSn, testName, testType } = notice.subject;
-    const device = deviceSn ? client.device(deviceSn)?.device : undefined;
+    const device = deviceSn ? client.devices.one(deviceSn)?.device : undefined;
     const test = testName ?? i18n._(testTypeNames[testType]);
-    const cached = client.query(CacheKey.Patients, { id: patientId })?.data;
-    void (cached ? Promise.resolve(cached) : client.fetch(CacheKey.Patients, { id: patientId })).then(
-      (p) => (Array.isArray(p) ? null : `${(p as Patient).name} (${(p as Patient).uniqueId})`),
+    void client.patients.load(patientId).then(
+      (p) => `${p.name} (${p.uniqueId})`,
       () => null,
     ).then((patient) => show([patient, test, device ? device.alias || device.deviceSn : deviceSn].filter(Boolean).join(" · ")));
-  }, [notice, notify, navigate, text, client, i18n]);
+  };
   // After a login core/client says "home": the page the visitor asked for before the login, if any (after-login.ts).
   const location = useLocation();
   const loginState = useRef<unknown>(null);
   loginState.current = location.pathname === "/login" ? location.state : null;
+  // Notices and navigation are events, not state: each is followed once, as it comes.
+  const latest = useRef(showNotice);
+  latest.current = showNotice;
   useEffect(() => {
-    if (go?.to === "home") navigate(afterLoginPath(loginState.current));
-  }, [go, navigate]);
+    const onNotice = (notice: Notice) => latest.current(notice);
+    const onNavigate = ({ to }: { to: "home" | "login" }) => { if (to === "home") navigate(afterLoginPath(loginState.current)); };
+    client.events.on("notice", onNotice);
+    client.events.on("navigate", onNavigate);
+    return () => {
+      client.events.off("notice", onNotice);
+      client.events.off("navigate", onNavigate);
+    };
+  }, [client, navigate]);
   return null;
 }
 
 function SessionEndDialog() {
   const { t } = useLingui();
-  const [end, setEnd] = useAtom(sessionEndAtom);
   const client = useClient();
+  const dialog = useClientState((c) => c.session.state.dialog);
+  const end = dialog === "session-expired" ? "expired" : dialog === "another-session-opened" ? "another-session" : null;
   const navigate = useNavigate();
   if (!end) return null;
   const close = () => {
-    client.dismissSessionDialog();
-    setEnd(null);
+    client.session.dismissDialog();
     navigate(end === "expired" ? "/login?sessionExpired=1" : "/login", { replace: true });
   };
   const title = end === "expired" ? t`Session expired` : t`Another session was opened`;

@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { CacheKey } from "../../core/client/cache-keys.ts";
 import type { Patient } from "../../core/model/patient.ts";
-import { useClient } from "./client.ts";
+import { useCached } from "./use-cached.ts";
 
 export type PatientLookup =
   | { readonly status: "loading" }
@@ -14,18 +13,9 @@ export type PatientLookup =
  * or deleted meanwhile). Null id: nothing to look up.
  */
 export function usePatient(patientId: string | null | undefined): PatientLookup {
-  const client = useClient();
-  const subscribe = useCallback((onChange: () => void) => {
-    const listener = (topic: string) => { if (topic === "cache") onChange(); };
-    client.events.on("change", listener);
-    return () => client.events.off("change", listener);
-  }, [client]);
-  const entry = useSyncExternalStore(subscribe, () => (patientId ? client.query(CacheKey.Patients, { id: patientId }) : undefined));
-  useEffect(() => {
-    if (patientId && !client.query(CacheKey.Patients, { id: patientId })) client.fetch(CacheKey.Patients, { id: patientId }).catch(() => undefined);
-  }, [client, patientId]);
-  const data = entry?.data as Patient | undefined;
-  if (data && !Array.isArray(data)) return { status: "found", patient: data };
+  const entry = useCached(CacheKey.Patients, patientId ? { id: patientId } : null);
+  const data = entry?.data;
+  if (data && !Array.isArray(data)) return { status: "found", patient: data as Patient };
   if (entry?.status === "error") return { status: "missing" };
   return { status: "loading" };
 }

@@ -1,14 +1,9 @@
-import { atom } from "jotai";
+import { useMemo } from "react";
 import { Schema } from "effect";
 import { AccessTokenPayloadSchema, type AccessTokenPayload } from "../../core/model/access-token.ts";
+import { useClientState } from "./client.ts";
 
-// Session as the screens see it. The binding in state/client.ts keeps these atoms in step with core/client.
-
-export type SessionEnd = "expired" | "another-session";
-
-export const accessTokenAtom = atom<string | null>(null);
-/** Set when the server ended the session: the shell shows the matching dialog, then goes to /login. */
-export const sessionEndAtom = atom<SessionEnd | null>(null);
+// Session as the screens see it, read from core/client's session facet.
 
 const decodePayload = Schema.decodeUnknownExit(AccessTokenPayloadSchema);
 
@@ -25,5 +20,12 @@ export function readTokenPayload(token: string | null): AccessTokenPayload | nul
   }
 }
 
-export const tokenPayloadAtom = atom((get) => readTokenPayload(get(accessTokenAtom)));
-export const isManagerAtom = atom((get) => get(tokenPayloadAtom)?.role === "manager");
+/** The access token while logged in, else null. */
+export const useAccessToken = (): string | null => useClientState((c) => c.session.accessToken);
+/** What the token says of its user (role, username, email), before the token check has answered. */
+export function useTokenPayload(): AccessTokenPayload | null {
+  const token = useAccessToken();
+  return useMemo(() => readTokenPayload(token), [token]);
+}
+
+export const useIsManager = (): boolean => useTokenPayload()?.role === "manager";

@@ -1,25 +1,22 @@
-import { useCallback, useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import type { CacheKey, ParamsOf } from "../../core/client/index.ts";
 import type { CacheEntry } from "../../core/client/cache-snapshot.ts";
-import { useClient } from "./client.ts";
+import { useClient, useClientState } from "./client.ts";
 
 /**
- * One list from core/client's caches, kept current by live events (insert, update, trash, restore, delete patch it).
- * Loads the entry when it is not cached yet. `params` is compared by value.
+ * One list from core/client's caches, kept current by live events (insert, update, trash, restore, delete patch it),
+ * read with `useClientState`. Loads the entry when it is not cached yet. `params` is compared by value; null params:
+ * nothing to read yet.
  */
-export function useCached<K extends CacheKey>(key: K, params: ParamsOf<K>): CacheEntry<K> | undefined {
+export function useCached<K extends CacheKey>(key: K, params: ParamsOf<K> | null): CacheEntry<K> | undefined {
   const client = useClient();
-  const id = JSON.stringify(params);
-  const subscribe = useCallback((onChange: () => void) => {
-    const listener = (topic: string) => { if (topic === "cache") onChange(); };
-    client.events.on("change", listener);
-    return () => client.events.off("change", listener);
-  }, [client]);
+  const id = params === null ? null : JSON.stringify(params);
   // Entries live in an immutable snapshot, so the same entry object comes back until it changes.
-  const entry = useSyncExternalStore(subscribe, () => client.query(key, JSON.parse(id) as ParamsOf<K>));
+  const entry = useClientState((c) => (id === null ? undefined : c.cache.get(key, JSON.parse(id) as ParamsOf<K>)));
   useEffect(() => {
+    if (id === null) return;
     const p = JSON.parse(id) as ParamsOf<K>;
-    if (!client.query(key, p)) client.fetch(key, p).catch(() => undefined);
+    if (!client.cache.get(key, p)) client.cache.fetch(key, p).catch(() => undefined);
   }, [client, key, id]);
   return entry;
 }

@@ -1,16 +1,16 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { Device } from "../../core/model/device.ts";
-import { useClientTopics } from "../state/devices.ts";
+import { useClient, useClientState } from "../state/client.ts";
 
 /** The lane's name; a click renames it. "The device alias form sends only a non-empty alias." (core/client) */
 export function AliasEditor({ device }: { device: Device }) {
   const { t } = useLingui();
   // core/client keeps the failure for "alias error 1 s" and announces its end.
-  const client = useClientTopics(["commands"]);
+  const client = useClient();
   const [draft, setDraft] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const failed = client.aliasError(device.deviceSn);
+  const failed = useClientState((c) => c.devices.aliasError(device.deviceSn));
 
   const name = device.alias || device.deviceSn;
   if (draft === null)
@@ -26,7 +26,7 @@ export function AliasEditor({ device }: { device: Device }) {
     const alias = draft.trim();
     if (alias === "" || alias === device.alias) { setDraft(null); return; }
     setSaving(true);
-    await client.renameDevice(device.deviceSn, alias);
+    await client.devices.rename(device.deviceSn, alias);
     setSaving(false);
     setDraft(null);
   };

@@ -4,7 +4,7 @@ import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalList
 import { useLingui } from "@lingui/react/macro";
 import type { Appointment } from "../../core/model/appointment.ts";
 import type { Examination } from "../../core/model/examination.ts";
-import { useClientTopics } from "../state/devices.ts";
+import { useClient, useClientState } from "../state/client.ts";
 import { eyeNames } from "../i18n/names.ts";
 import { ConfirmDialog } from "../ui/Modal.tsx";
 import { testTypeNames } from "./names.ts";
@@ -32,7 +32,8 @@ export function AppointmentPanel({ appointment, onClose, running = false }: {
   const { t } = useLingui();
   const requestTrash = useSetAtom(trashRequestAtom);
   const test = appointmentTest(appointment);
-  const client = useClientTopics(["lanes"]);
+  const client = useClient();
+  const wiggling = useClientState((c) => c.lanes.wiggling.has(appointment.id));
   const [deleting, setDeleting] = useState<Examination | null>(null);
   const openWizard = useSetAtom(wizardAtom);
   const exams = appointment.examinations;
@@ -53,10 +54,10 @@ export function AppointmentPanel({ appointment, onClose, running = false }: {
     if (!e.over || e.active.id === e.over.id) return;
     const from = exams.findIndex((x) => x.id === e.active.id);
     const to = exams.findIndex((x) => x.id === e.over!.id);
-    if (from >= 0 && to >= 0) void client.reorderExaminations(appointment.id, from, to);
+    if (from >= 0 && to >= 0) void client.lanes.reorderExaminations(appointment.id, from, to);
   };
   return (
-    <aside className={`apanel${client.wigglingAppointments.has(appointment.id) ? " acard-wiggle" : ""}`} aria-label={t`Appointment`} data-testid="appointment-panel">
+    <aside className={`apanel${wiggling ? " acard-wiggle" : ""}`} aria-label={t`Appointment`} data-testid="appointment-panel">
       <div className="row">
         <h2 className="spacer">{t`Appointment`}</h2>
         <button type="button" className="btn btn-sm btn-icon" aria-label={t`Close`} onClick={onClose}>×</button>

@@ -2,7 +2,7 @@ import { useLingui } from "@lingui/react/macro";
 import type { DeviceView } from "../../core/client/device-view.ts";
 import { ConnectionStatus, DeviceStatus } from "../../core/model/enums.ts";
 import type { WantedStatus } from "../../core/device/status.ts";
-import { useClientTopics } from "../state/devices.ts";
+import { useClient, useClientState } from "../state/client.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { laneTest } from "../../core/scheduling/next-test.ts";
 import { TestSubject } from "./TestSubject.tsx";
@@ -13,9 +13,9 @@ import { TestSubject } from "./TestSubject.tsx";
 
 export function DeviceControls({ view }: { view: DeviceView }) {
   const { t } = useLingui();
-  const client = useClientTopics(["commands"]);
+  const client = useClient();
   const sn = view.device.deviceSn;
-  const dialog = client.commandDialog(sn);
+  const dialog = useClientState((c) => c.devices.commandDialog(sn));
   const status = view.status;
   const play = view.playControl;
   const name = view.device.alias || sn;
@@ -44,9 +44,9 @@ export function DeviceControls({ view }: { view: DeviceView }) {
   };
   const text = dialog ? texts[dialog.wanted] : null;
   // The test the command acts on: the running one, else the next in the lane.
-  const subject = dialog ? laneTest(view.device, client.variant === "appointments", view.runningId) : null;
+  const subject = dialog ? laneTest(view.device, client.lanes.variant === "appointments", view.runningId) : null;
   const sending = dialog?.phase === "sending";
-  const ask = (wanted: WantedStatus) => client.askForStatus(sn, wanted);
+  const ask = (wanted: WantedStatus) => client.devices.askForStatus(sn, wanted);
 
   return (
     <div className="lane-controls" role="group" aria-label={t`Test controls`}>
@@ -61,11 +61,11 @@ export function DeviceControls({ view }: { view: DeviceView }) {
       )}
       <button type="button" className="btn btn-sm" disabled={view.stopDisabled || unreachable} onClick={() => ask(DeviceStatus.Stopped)}>{t`Stop`}</button>
       {dialog && text && (
-        <Modal title={text.title} onClose={() => client.cancelCommand(sn)} role="alertdialog"
+        <Modal title={text.title} onClose={() => client.devices.cancelCommand(sn)} role="alertdialog"
           actions={<>
-            <button type="button" className="btn" onClick={() => client.cancelCommand(sn)}>{t`Cancel`}</button>
+            <button type="button" className="btn" onClick={() => client.devices.cancelCommand(sn)}>{t`Cancel`}</button>
             <button type="button" className={dialog.wanted === DeviceStatus.Stopped ? "btn btn-danger" : "btn btn-primary"} disabled={sending}
-              onClick={() => void client.confirmCommand(sn)}>{text.confirm}</button>
+              onClick={() => void client.devices.confirmCommand(sn)}>{text.confirm}</button>
           </>}>
           <p>{text.body}</p>
           {subject && <TestSubject test={subject} laneName={name} />}

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { useSetAtom } from "jotai";
 import { useLingui } from "@lingui/react/macro";
-import { CacheKey } from "../../core/client/cache-keys.ts";
 import type { Examination, ExaminationConfig, ExaminationPayload } from "../../core/model/examination.ts";
 import type { MeasurementConfig } from "../../core/model/measurement-config.ts";
 import type { Patient } from "../../core/model/patient.ts";
@@ -16,7 +15,7 @@ import { patientPayload, validatePatientForm, type PatientDraft } from "../../co
 import { canGoNext, nextStep, openWizard, previousStep, primaryButtonLabel, type WizardContext, type WizardState } from "../../core/scheduling/wizard.ts";
 import { eyeNames, languageNames, sexNames } from "../i18n/names.ts";
 import { ruleDescriptor } from "../i18n/rule-messages.ts";
-import { useClientTopics } from "../state/devices.ts";
+import { useClient } from "../state/client.ts";
 import { wizardAtom } from "../state/technician.ts";
 import { todayIso } from "../state/today.ts";
 import { Modal } from "../ui/Modal.tsx";
@@ -40,7 +39,7 @@ export interface WizardRequest { readonly deviceSn: string; readonly appointment
 
 export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const { t, i18n } = useLingui();
-  const client = useClientTopics([]);
+  const client = useClient();
   const close = useSetAtom(wizardAtom);
   const editing = request.examination;
   const context: WizardContext = { appointmentId: request.appointmentId ?? null, examinationId: editing?.id ?? null };
@@ -73,32 +72,22 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const save = async () => {
     setSaving(true);
     setFailed(null);
-    try {
-      const examinations = payloads();
-      if (editing) await client.api.call("examination.update", { query: { id: editing.id }, body: { id: editing.id, ...examinations[0]!, notes: editing.notes } });
-      else if (request.appointmentId) await client.api.call("appointment.insertExaminations", { query: { appointmentId: request.appointmentId }, body: { examinations } });
-      else {
-        const first = settings[state.tests.indexOf(TestType.Perimetry)]?.perimetry;
-        await client.api.call("appointment.registerWithExaminations", {
-          body: { audioGuide: first?.audioGuide ?? true, tutorial: first?.tutorial ?? false, trackGaze: first?.trackGaze ?? true,
-            deviceSn: request.deviceSn, patientId: state.patientId!, examinations, standaloneId: null },
-        });
-      }
-      close(null);
-      void client.refetch(CacheKey.Devices);
-    } catch {
-      setFailed(t`The tests could not be saved. Try again later.`);
-    } finally {
-      setSaving(false);
-    }
+    // core/client chooses the call (one examination changed, tests added, or a new appointment with its settings).
+    const first = settings[state.tests.indexOf(TestType.Perimetry)]?.perimetry;
+    const done = await client.lanes.saveExaminations({
+      deviceSn: request.deviceSn, patientId: state.patientId!, examinations: payloads(),
+      ...(editing ? { editing } : {}), ...(request.appointmentId ? { appointmentId: request.appointmentId } : {}), ...(first ? { perimetry: first } : {}),
+    });
+    setSaving(false);
+    if (done) close(null);
+    else setFailed(t`The tests could not be saved. Try again later.`);
   };
 
   const createPatient = async () => {
     const body = patientPayload(draft, todayIso());
     if (!body) return;
     try {
-      const { id } = await client.api.call("patient.register", { body });
-      const created = await client.api.call("patient.get", { query: { id } });
+      const created = await client.patients.save(body);
       setPatient(created);
       setState((s) => ({ ...s, patientId: created.id }));
     } catch (e) {

@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react/macro";
 import type { DeviceView } from "../../core/client/device-view.ts";
 import { ConnectionStatus, DeviceStatus } from "../../core/model/enums.ts";
 import { isPreparing } from "../../core/device/status.ts";
-import { useClientTopics } from "../state/devices.ts";
+import { useClient, useClientState } from "../state/client.ts";
 import { measurementFormAtom, wizardAtom } from "../state/technician.ts";
 import { Toggle } from "../ui/Toggle.tsx";
 import { Tooltip } from "../ui/Tooltip.tsx";
@@ -27,10 +27,10 @@ const toneOf = (view: DeviceView): Tone =>
 /** A lane's header: identity, connection and status, batteries, pin, stand-alone switch, the plus control, controls. */
 export function LaneHeader({ view }: { view: DeviceView }) {
   const { t, i18n } = useLingui();
-  const client = useClientTopics(["marks"]);
+  const client = useClient();
   const notify = useNotify();
   const device = view.device;
-  const pinned = client.pinned.includes(device.deviceSn);
+  const pinned = useClientState((c) => c.marks.pinned.includes(device.deviceSn));
   const openForm = useSetAtom(measurementFormAtom);
   const openWizard = useSetAtom(wizardAtom);
   const connected = view.connection === ConnectionStatus.Connected;
@@ -42,7 +42,7 @@ export function LaneHeader({ view }: { view: DeviceView }) {
     if (on) return openForm({ mode: "standalone", deviceSn: device.deviceSn });
     try {
       // Mid-run the repetition under way finishes and uploads; no other starts.
-      if (await client.setStandalone(device.deviceSn, null) && view.testRunning)
+      if (await client.devices.setStandalone(device.deviceSn, null) && view.testRunning)
         notify({ kind: "info", text: t`Stand-alone mode is off. The test under way on ${name} finishes; no other starts.` });
     } catch {
       notify({ kind: "error", text: t`Stand-alone mode could not be switched off. Try again.` });
@@ -69,10 +69,10 @@ export function LaneHeader({ view }: { view: DeviceView }) {
         )}
         <Tooltip text={pinned ? t`Unpin ${name}` : t`Pin ${name} to the top`}>
           <button type="button" className="btn btn-sm btn-icon" aria-pressed={pinned} aria-label={pinned ? t`Unpin ${name}` : t`Pin ${name}`}
-            onClick={() => client.togglePin(device.deviceSn)}>{pinned ? "★" : "☆"}</button>
+            onClick={() => client.marks.togglePin(device.deviceSn)}>{pinned ? "★" : "☆"}</button>
         </Tooltip>
         {/* "a plus control that opens a new-measurement form (or, in the appointment variant, a wizard)" */}
-        {client.variant === "measurements" ? (
+        {client.lanes.variant === "measurements" ? (
           <Tooltip text={t`New measurement on ${name}`}>
             <button type="button" className="btn btn-sm btn-primary btn-icon" aria-label={t`New measurement on ${name}`}
               onClick={() => openForm({ mode: "create", deviceSn: device.deviceSn })}>+</button>

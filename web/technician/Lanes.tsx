@@ -106,7 +106,7 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
   const notify = useNotify();
   useEffect(() => {
     const onClicker = ({ deviceSn }: ClickerDisconnectedData) => {
-      const d = client.device(deviceSn)?.device;
+      const d = client.devices.one(deviceSn)?.device;
       const name = d ? d.alias || d.deviceSn : deviceSn;
       notify({ kind: "error", text: t`${name}: the clicker disconnected, so the test was stopped.` });
     };
@@ -120,8 +120,8 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
   );
 
   // The handlers read the lanes when they run (the client's current state), not from a render.
-  const byAppointment = () => client.variant === "appointments";
-  const devices = () => client.devices().map((v) => v.device);
+  const byAppointment = () => client.lanes.variant === "appointments";
+  const devices = () => client.devices.list().map((v) => v.device);
   const queue = (d: Device): ReadonlyArray<{ id: string; displayName?: string }> => (byAppointment() ? d.appointments ?? [] : d.perimetries);
   const laneLength = (id: string) => { const d = devices().find((x) => x.id === id); return d ? queue(d).length : 0; };
   const nameOf = (id: string | number) => {
@@ -145,7 +145,7 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
     const drop = dropOf(e, laneLength);
     const destination = drop?.destination;
     if (!drop || !destination || destination.deviceId === drop.source.deviceId) return setLanding((l) => (l === null ? l : null));
-    const lanes = byAppointment() ? client.devices().map(appointmentLane) : client.devices().map(measurementLane);
+    const lanes = byAppointment() ? client.devices.list().map(appointmentLane) : client.devices.list().map(measurementLane);
     const plan = planDrop<{ id: string }>(lanes, drop);
     const refused = plan.outcome === "refused";
     // Where the planner puts it (after a running item and its partner, say), else where the pointer is.
@@ -159,11 +159,11 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
     reset();
     const drop = dropOf(e, laneLength);
     if (!drop) return;
-    const views = client.devices();
+    const views = client.devices.list();
     const plan = byAppointment() ? planDrop<{ id: string }>(views.map(appointmentLane), drop) : planDrop<{ id: string }>(views.map(measurementLane), drop);
     if (plan.outcome === "refused") {
       setDropRefused(true);
-      void (byAppointment() ? client.moveAppointment(drop) : client.moveMeasurement(drop));
+      void (byAppointment() ? client.lanes.moveAppointment(drop) : client.lanes.moveMeasurement(drop));
       return;
     }
     if (plan.outcome !== "moved") return;
@@ -197,8 +197,8 @@ interface ListShape {
   readonly lanes: ReadonlyArray<{ readonly id: string; readonly sn: string }>;
 }
 const listShape = (client: Client): ListShape => {
-  const lanes = client.devices().map((v) => ({ id: v.device.id, sn: v.device.deviceSn }));
-  const key = [client.variant, lanes.map((l) => l.id).join(), client.pinned.join(), [...client.flashingLanes].join(), [...client.wigglingAppointments].join()].join("|");
+  const lanes = client.devices.list().map((v) => ({ id: v.device.id, sn: v.device.deviceSn }));
+  const key = [client.lanes.variant, lanes.map((l) => l.id).join(), client.marks.pinned.join(), [...client.lanes.flashing].join(), [...client.lanes.wiggling].join()].join("|");
   return { key, lanes };
 };
 const sameShape = (a: ListShape, b: ListShape) => a.key === b.key;
@@ -210,27 +210,27 @@ function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedI
 }) {
   const client = useClient();
   const { lanes } = useFrameSnapshot(client, () => listShape(client), sameShape);
-  const pins = client.pinned;
+  const pins = client.marks.pinned;
   // The appointment variant queues whole appointments; the measurement variant queues measurements.
-  const byAppointment = client.variant === "appointments";
+  const byAppointment = client.lanes.variant === "appointments";
   const revealId = revealSn ? lanes.find((l) => l.sn === revealSn)?.id ?? null : null;
   const rendering = useLaneRendering(lanes.length, revealId);
 
   // The dragged card as it was picked up (its lane re-renders this list through activeId).
-  const views = activeId ? client.devices() : [];
+  const views = activeId ? client.devices.list() : [];
   const activeView = activeId ? views.find((v) => (byAppointment ? v.device.appointments ?? [] : v.device.perimetries).some((m) => m.id === activeId)) : undefined;
   const activeIndex = activeView ? activeView.device.perimetries.findIndex((m) => m.id === activeId) : -1;
   const activeCard = byAppointment || !activeView ? undefined : activeView.device.perimetries[activeIndex];
   const nextCard = activeView?.device.perimetries[activeIndex + 1];
   const open = useCallback((id: string) => select(id), [select]);
-  const appointments = byAppointment ? { wiggling: client.wigglingAppointments, selectedId, open } : null;
+  const appointments = byAppointment ? { wiggling: client.lanes.wiggling, selectedId, open } : null;
 
   return (
     <>
       <div className="lanes">
         {lanes.map(({ id, sn }, i) => (
           <Lane key={id} deviceSn={sn} pending={!rendering.full(i, id)} watch={rendering.watch(id)}
-            pinned={pins.includes(sn)} flashing={client.flashingLanes.has(id)}
+            pinned={pins.includes(sn)} flashing={client.lanes.flashing.has(id)}
             over={overLane === id && activeView?.device.id !== id} blinkingId={blinkingId}
             landing={landing?.deviceId === id ? landing : null} appointments={appointments} />
         ))}
@@ -250,7 +250,7 @@ function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedI
 /** The open appointment's panel, following that appointment (and whether it runs) as the client changes. */
 function SelectedAppointment({ id, onClose }: { id: string; onClose: () => void }) {
   const client = useClient();
-  const appointment = useFrameSnapshot(client, () => client.devices().flatMap((v) => v.device.appointments ?? []).find((a) => a.id === id));
-  const running = useFrameSnapshot(client, () => client.devices().some((v) => v.runningId === id));
+  const appointment = useFrameSnapshot(client, () => client.devices.list().flatMap((v) => v.device.appointments ?? []).find((a) => a.id === id));
+  const running = useFrameSnapshot(client, () => client.devices.list().some((v) => v.runningId === id));
   return appointment ? <AppointmentPanel appointment={appointment} onClose={onClose} running={running} /> : null;
 }

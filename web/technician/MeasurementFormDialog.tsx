@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useSetAtom } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import type { MeasurementConfig } from "../../core/model/measurement-config.ts";
+import type { Measurement } from "../../core/model/measurement.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import { applyConfigChange, type ConfigChange } from "../../core/rules/config-reducer.ts";
 import type { ConfigContext } from "../../core/rules/form-context.ts";
@@ -11,9 +12,7 @@ import { openMeasurementForm } from "../../core/rules/prefill.ts";
 import { notesCounter, notesLimit } from "../../core/rules/notes.ts";
 import { canSaveMeasurement, validateMeasurementConfig } from "../../core/rules/required-fields.ts";
 import { CacheKey } from "../../core/client/cache-keys.ts";
-import { readPatientTestConfiguration, writePatientTestConfiguration } from "../../core/client/local-settings.ts";
-import { useServices } from "../state/client.ts";
-import { useClientTopics } from "../state/devices.ts";
+import { useClient } from "../state/client.ts";
 import { measurementFormAtom, type MeasurementFormRequest } from "../state/technician.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { TextInput } from "../ui/TextInput.tsx";
@@ -32,12 +31,9 @@ interface FormState { readonly config: MeasurementConfig; readonly context: Conf
 
 export function MeasurementFormDialog({ request }: { request: MeasurementFormRequest }) {
   const { t, i18n } = useLingui();
-  const client = useClientTopics([]);
-  const api = client.api;
+  const client = useClient();
   const close = useSetAtom(measurementFormAtom);
-  // "patientTestConfigurations": the configuration last saved for each patient on this computer (core/client).
-  const localStore = useServices().storage.local;
-  const device = client.device(request.deviceSn)?.device;
+  const device = client.devices.one(request.deviceSn)?.device;
   const [form, setForm] = useState<FormState>(() => {
     const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, ...(request.source ? { source: request.source } : {}) });
     return { config: { ...opened.config, deviceSn: request.deviceSn }, context: opened.context, patient: null };
@@ -51,20 +47,20 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
     const id = request.source?.patientId;
     if (!editing || !id) return;
     let live = true;
-    api.call("patient.get", { query: { id } }).then((patient) => {
+    client.patients.load(id).then((patient) => {
       if (!live) return;
       setForm((f) => ({ ...f, patient, context: { ...f.context, patientLanguage: patient.lang } }));
     }, () => {});
     return () => { live = false; };
-  }, [api, editing, request.source?.patientId]);
+  }, [client, editing, request.source?.patientId]);
 
   const pick = async (patient: Patient) => {
     // "New forms are prefilled from the patient's last measurement (latest result takenAt, else createdAt), else defaults."
-    let measurements: Awaited<ReturnType<typeof api.call<"perimetry.all">>> = [];
-    try { measurements = await api.call("perimetry.all", { query: { patientId: patient.id } }); } catch { /* stored or defaults then */ }
+    let measurements: readonly Measurement[] = [];
+    try { measurements = await client.cache.fetch(CacheKey.Measurements, { patientId: patient.id }); } catch { /* stored or defaults then */ }
     // Without a measurement on the server (none yet, all in the bin, or the list failed), the configuration last saved
     // for this patient here prefills the form before the defaults do.
-    const stored = readPatientTestConfiguration(localStore, patient.id);
+    const stored = client.marks.lastConfiguration(patient.id);
     const past = measurements.length > 0 || !stored ? measurements : [{ ...stored, createdAt: 0 }];
     const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, patient, measurements: past });
     setForm({ config: { ...opened.config, deviceSn: request.deviceSn }, context: opened.context, patient });
@@ -85,26 +81,14 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
     if (!canSave || config.patientId === null) return;
     setSaving(true);
     setFailed(false);
-    const body = { ...config, patientId: config.patientId, deviceSn: request.deviceSn };
-    try {
-      if (standalone) {
-        const { notes: _notes, deviceSn: _sn, ...standaloneConfig } = body;
-        // False: "Stand-alone mode cannot change while another measurement runs."
-        if (!(await client.setStandalone(request.deviceSn, standaloneConfig))) throw new Error("device busy");
-      } else if (request.mode === "edit" && request.source) {
-        await api.call("perimetry.update", { query: { id: request.source.id }, body });
-      } else {
-        await api.call("perimetry.register", { body });
-      }
-      writePatientTestConfiguration(localStore, body.patientId, body);
-      close(null);
-      // The live insert event adds the cards; reading the lanes again also covers a socket that is down.
-      void client.refetch(CacheKey.Devices);
-    } catch {
-      setFailed(true);
-    } finally {
-      setSaving(false);
-    }
+    // core/client chooses the call: stand-alone mode on (false while another measurement runs), a change, or a new one.
+    const done = await client.lanes.saveMeasurement({
+      mode: request.mode, deviceSn: request.deviceSn, config: { ...config, patientId: config.patientId },
+      ...(request.source ? { sourceId: request.source.id } : {}),
+    });
+    setSaving(false);
+    if (done) close(null);
+    else setFailed(true);
   };
 
   const titles = {

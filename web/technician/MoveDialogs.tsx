@@ -15,7 +15,7 @@ export function MoveDialogs() {
   const client = useClient();
   const [request, setRequest] = useAtom(moveRequestAtom);
   const [refused, setRefused] = useAtom(dropRefusedAtom);
-  const laneName = (sn: string) => { const d = client.device(sn)?.device; return d ? d.alias || d.deviceSn : sn; };
+  const laneName = (sn: string) => { const d = client.devices.one(sn)?.device; return d ? d.alias || d.deviceSn : sn; };
   if (refused) {
     const close = () => setRefused(false);
     return (
@@ -30,7 +30,7 @@ export function MoveDialogs() {
   const close = () => setRequest(null);
   const confirm = () => {
     close();
-    void (request.item === "appointment" ? client.moveAppointment(request.drop) : client.moveMeasurement(request.drop));
+    void (request.item === "appointment" ? client.lanes.moveAppointment(request.drop) : client.lanes.moveMeasurement(request.drop));
   };
   const from = laneName(request.fromSn);
   const to = laneName(request.toSn);

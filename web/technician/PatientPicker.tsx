@@ -1,57 +1,39 @@
 import { useEffect, useRef, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
-import type { Patient } from "../../core/model/patient.ts";
-import { useApi } from "../state/client.ts";
+import { CacheKey } from "../../core/client/cache-keys.ts";
+import { useClient } from "../state/client.ts";
 import { searchDebounceMs, useDebounced } from "../state/debounce.ts";
+import { useCached } from "../state/use-cached.ts";
 import { useDateFormat } from "../i18n/format.ts";
+import type { Patient } from "../../core/model/patient.ts";
 import { SearchBox } from "../ui/SearchBox.tsx";
-
-/** Patients per search page (our choice; the seed gives none). */
-export const PICKER_PAGE_SIZE = 20;
-
-interface Results { readonly entries: readonly Patient[]; readonly remaining: number; readonly page: number }
 
 /**
  * The measurement form's patient selector: "search with infinite paging" (POST patient/search, "paging continues
- * while remaining > 0", "input debounced 500 ms"). The next page loads when the end of the list scrolls into view,
- * or with the button at its end.
+ * while remaining > 0", "input debounced 500 ms"), the same search list core/client keeps for the home page. The next
+ * page loads when the end of the list scrolls into view, or with the button at its end.
  */
 export function PatientPicker({ onPick }: { onPick: (patient: Patient) => void }) {
   const { t } = useLingui();
-  const api = useApi();
+  const client = useClient();
   const { date } = useDateFormat();
   const [text, setText] = useState("");
-  const name = useDebounced(text.trim(), searchDebounceMs);
-  const [results, setResults] = useState<Results | null>(null);
-  const [failed, setFailed] = useState(false);
+  const filter = { name: useDebounced(text.trim(), searchDebounceMs), birthdate: null };
+  const entry = useCached(CacheKey.PatientSearch, filter);
+  const results = entry?.data ?? null;
+  const [moreFailed, setMoreFailed] = useState(false);
+  const failed = entry?.status === "error" || moreFailed;
   const [loadingMore, setLoadingMore] = useState(false);
-  const generation = useRef(0);
   const sentinel = useRef<HTMLLIElement>(null);
-
-  useEffect(() => {
-    const mine = ++generation.current;
-    setResults(null);
-    setFailed(false);
-    api.call("patient.search", { body: { filter: { name, birthdate: null }, page: 0, quantity: PICKER_PAGE_SIZE } }).then(
-      (r) => { if (mine === generation.current) setResults({ entries: r.entries, remaining: r.remaining, page: r.page }); },
-      () => { if (mine === generation.current) setFailed(true); },
-    );
-  }, [api, name]);
 
   const loadMore = async () => {
     if (!results || results.remaining <= 0 || loadingMore) return;
-    const mine = generation.current;
     setLoadingMore(true);
+    setMoreFailed(false);
     try {
-      const r = await api.call("patient.search", { body: { filter: { name, birthdate: null }, page: results.page + 1, quantity: PICKER_PAGE_SIZE } });
-      if (mine === generation.current)
-        setResults((prev) => prev && {
-          entries: [...prev.entries, ...r.entries.filter((e) => !prev.entries.some((p) => p.id === e.id))],
-          remaining: r.remaining,
-          page: r.page,
-        });
+      await client.patients.nextSearchPage(filter);
     } catch {
-      if (mine === generation.current) setFailed(true);
+      setMoreFailed(true);
     } finally {
       setLoadingMore(false);
     }

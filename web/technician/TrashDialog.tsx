@@ -16,7 +16,7 @@ export function TrashDialog() {
   const client = useClient();
   const [request, setRequest] = useAtom(trashRequestAtom);
   if (!request) return null;
-  const device = request.deviceSn ? client.device(request.deviceSn)?.device : undefined;
+  const device = request.deviceSn ? client.devices.one(request.deviceSn)?.device : undefined;
   const laneName = device ? device.alias || device.deviceSn : request.deviceSn ?? "–";
   const appointment = request.item === "appointment";
   const close = () => setRequest(null);

@@ -90,4 +90,4 @@ export const sameView = (a: DeviceView | undefined, b: DeviceView | undefined) =
     a.gazeCalibration === b.gazeCalibration && a.runningId === b.runningId);
 
 /** One headset's view, re-rendering the caller only when what a lane shows of it changed. */
-export const useDeviceView = (client: Client, deviceSn: string) => useFrameSnapshot(client, () => client.device(deviceSn), sameView);
+export const useDeviceView = (client: Client, deviceSn: string) => useFrameSnapshot(client, () => client.devices.one(deviceSn), sameView);

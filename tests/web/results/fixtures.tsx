@@ -16,7 +16,9 @@ import type { Storage } from "../../../core/ports.ts";
 import { createPerimetryTest, runToEnd } from "../../../simulator/perimetry/engine.ts";
 import { toMeasurementResult } from "../../../simulator/perimetry/result.ts";
 import { demoResult } from "../../../simulator/server/demo/results.ts";
-import { servicesAtom } from "../../../web/state/client.ts";
+import { bindClient } from "../../../web/state/client.ts";
+import { idleSocket } from "../render-app.tsx";
+import { systemClock } from "../../../adapters/clock/index.ts";
 import { PerimetryResults } from "../../../web/results/PerimetryResults.tsx";
 import { fromMeasurement, type PerimetryTest } from "../../../web/results/result-model.ts";
 import { shapeCount, shapeTexts } from "../../../web/results/scene-shapes.ts";
@@ -73,7 +75,7 @@ export class InViewObserver {
 export function renderResults(measurements: ReadonlyArray<Measurement | PerimetryTest>, perimetryId: string, storage: Storage = memoryStorage()) {
   const tests = measurements.map((m) => ("source" in m ? m : fromMeasurement(m)));
   const store = createStore();
-  store.set(servicesAtom, { api: { call: () => Promise.reject(new Error("no API in this test")) }, storage });
+  bindClient(store, { api: { call: () => Promise.reject(new Error("no API in this test")) }, socket: idleSocket(), storage, clock: systemClock });
   if (!i18n.locale) i18n.loadAndActivate({ locale: "en", messages: {} });
   const view = render(
     <I18nProvider i18n={i18n}>

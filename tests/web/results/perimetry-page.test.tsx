@@ -70,7 +70,7 @@ function renderPage(path: string, server: Server) {
   // The appointment variant: the organisation's multi-tests flag, kept in the v2 scheduling key (core/client).
   storage.local.set(StorageKeys.local.schedulingV2, "true");
   const { client } = bindClient(store, { api, socket: idleSocket(), storage, clock: systemClock });
-  void client.start();
+  void client.session.start();
   const router = createMemoryRouter(
     [{
       path: "/patient/:patientId",
@@ -104,7 +104,7 @@ describe("the perimetry page in the appointment variant", () => {
   it("shows a perimetry examination's result from /perimetry/{examinationId}?scrollToMeasurement=1, scrolled to", async () => {
     const { client, calls } = renderPage(`/patient/${patient.id}/perimetry/e2?scrollToMeasurement=1`, { measurements: [], examinations: [e1, e2, e3] });
     const display = await screen.findByTestId("result-display");
-    expect(client.variant).toBe("appointments");
+    expect(client.lanes.variant).toBe("appointments");
     expect(calls.find((c) => c.endpoint === "examination.all")!.input).toEqual({ query: { patientId: patient.id, examinationType: "perimetry", taken: true } });
     expect(display.id).toBe("result-e2");
     expect(within(display).getByRole("heading", { level: 3 }).textContent).toContain("24-2");

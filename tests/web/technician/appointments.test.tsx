@@ -58,7 +58,7 @@ describe("appointment variant (scheduling seed §2)", () => {
     fireEvent.click(lane.querySelector(".acard")!);
     const panel = screen.getByTestId("appointment-panel");
     expect(within(panel).getByText("Amsler grid · Right eye")).toBeTruthy();
-    await act(async () => { await client.reorderExaminations("A1", 0, 1); });
+    await act(async () => { await client.lanes.reorderExaminations("A1", 0, 1); });
     expect(calls.find((c) => c.endpoint === "appointment.reorderExaminations")!.input.body).toEqual({ newExaminationsIds: ["e2", "e1"] });
     await waitFor(() => expect(screen.getByTestId("appointment-panel").className).toContain("acard-wiggle"));
     expect(await screen.findByText(/The examination could not be reordered/)).toBeTruthy();

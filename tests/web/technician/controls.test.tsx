@@ -6,7 +6,7 @@ vi.mock("@lingui/core/macro", () => import("../lingui-shim.tsx"));
 vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
 
 import { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
-import { ALIAS_ERROR_MS } from "../../../core/client/client.ts";
+import { ALIAS_ERROR_MS } from "../../../core/client/devices-facet.ts";
 import { measurementFormAtom } from "../../../web/state/technician.ts";
 import { fakeApi } from "../render-app.tsx";
 import { device, measurement, patient } from "./fixtures.ts";

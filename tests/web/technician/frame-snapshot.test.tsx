@@ -41,8 +41,8 @@ async function twoLanes() {
   const storage = memoryStorage();
   storage.session.set(StorageKeys.session.accessToken, tokenFor("user"));
   const { client } = bindClient(store, { api: withToken, socket, storage, clock: systemClock });
-  void client.start();
-  await client.fetch(CacheKey.Devices, {}); // what the technician page asks for
+  void client.session.start();
+  await client.cache.fetch(CacheKey.Devices, {}); // what the technician page asks for
   const renders: string[] = [];
   render(<Provider store={store}><Probe sn="SN1" renders={renders} /><Probe sn="SN2" renders={renders} /></Provider>);
   return { socket, renders, client };

@@ -54,7 +54,7 @@ export function renderTechnician(api: Api, options: { path?: string; pins?: stri
   const socket = options.socket ?? fakeSocket();
   const withToken: Api = { call: (e, i) => (e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i)) };
   const { client } = bindClient(store, { api: withToken, socket, storage, clock: systemClock });
-  void client.start();
+  void client.session.start();
   const router = createMemoryRouter(
     [{
       element: <Root />,

@@ -18,7 +18,7 @@ export function renderTemplates(api: Api) {
   storage.session.set(StorageKeys.session.accessToken, tokenFor("user"));
   const withToken: Api = { call: (e, i) => (e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i)) };
   const { client } = bindClient(store, { api: withToken, socket: idleSocket(), storage, clock: systemClock });
-  void client.start();
+  void client.session.start();
   const router = createMemoryRouter(
     [{ element: <Root />, children: [{ path: "/templates", element: <TemplatesPage /> }, { path: "/login", element: <p>login page</p> }] }],
     { initialEntries: ["/templates"] },

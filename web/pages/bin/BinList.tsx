@@ -34,7 +34,7 @@ export function BinList<T extends BinItem>({ cacheKey, describe, restore, remove
   const client = useClient();
   const entry = useCached(cacheKey, {}) as CacheEntry | undefined;
   const items = entry?.data as ReadonlyArray<T> | undefined;
-  const reload = () => void client.refetch(cacheKey);
+  const reload = () => void client.cache.refetch(cacheKey);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
 

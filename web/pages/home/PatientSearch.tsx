@@ -35,7 +35,7 @@ export function PatientSearch() {
     if (!results || results.remaining <= 0 || loadingMore) return;
     setLoadingMore(true);
     try {
-      await client.fetchNextSearchPage(filter);
+      await client.patients.nextSearchPage(filter);
     } finally {
       setLoadingMore(false);
     }

@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
-import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { validateLogin } from "../../../core/rules/login.ts";
 import { ruleDescriptor } from "../../i18n/rule-messages.ts";
-import { accessTokenAtom } from "../../state/session.ts";
-import { useClient, useLogin } from "../../state/client.ts";
+import { useAccessToken } from "../../state/session.ts";
+import { useClient } from "../../state/client.ts";
 import { LOGIN_SERVER_ERROR } from "../../../core/client/session.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
@@ -15,17 +14,16 @@ import { afterLoginPath } from "../../shell/after-login.ts";
 export default function LoginPage() {
   const { t } = useLingui();
   useTitle(t`Log in`);
-  const token = useAtomValue(accessTokenAtom);
+  const token = useAccessToken();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const login = useLogin();
+  const client = useClient();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   // Why the last login failed: the credentials, or the server (accounts seed §8 "Login server error").
   const [failed, setFailed] = useState<false | "credentials" | "server">(false);
-  const client = useClient();
   const [touched, setTouched] = useState(false);
 
   // "It redirects home when a token already exists." (accounts seed §2)
@@ -39,10 +37,10 @@ export default function LoginPage() {
     setTouched(true);
     if (errors.username || errors.password) return;
     setBusy(true);
-    if (await login(username.trim(), password)) {
+    if (await client.session.login(username.trim(), password)) {
       navigate(afterLoginPath(location.state), { replace: true });
     } else {
-      setFailed(client.session.loginError === LOGIN_SERVER_ERROR ? "server" : "credentials");
+      setFailed(client.session.state.loginError === LOGIN_SERVER_ERROR ? "server" : "credentials");
       setBusy(false);
     }
   };

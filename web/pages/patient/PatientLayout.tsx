@@ -35,8 +35,8 @@ export default function PatientLayout() {
   // core/client sends the user home when this patient is trashed elsewhere (live event).
   const client = useClient();
   useEffect(() => {
-    client.setViewedPatient(patientId);
-    return () => client.setViewedPatient(null);
+    client.patients.setViewed(patientId);
+    return () => client.patients.setViewed(null);
   }, [client, patientId]);
 
   // "A trashed patient viewed on the profile navigates home." (accounts seed §2)
@@ -93,7 +93,7 @@ export default function PatientLayout() {
         <NavLink to="amsler-grid">{t`Amsler grid`}</NavLink>
       </nav>
       <Outlet context={context} />
-      {editing && <PatientFormModal patient={p} onClose={() => setEditing(false)} onSaved={() => { setEditing(false); void client.refetch(CacheKey.Patients); notify({ kind: "success", text: t`The patient's details were saved.` }); }} />}
+      {editing && <PatientFormModal patient={p} onClose={() => setEditing(false)} onSaved={() => { setEditing(false); void client.cache.refetch(CacheKey.Patients); notify({ kind: "success", text: t`The patient's details were saved.` }); }} />}
       {deleting && (
         <ConfirmDialog title={t`Delete this patient?`} confirmLabel={t`Move to the bin`} danger busy={busy}
           onCancel={() => setDeleting(false)} onConfirm={() => void trash()}>

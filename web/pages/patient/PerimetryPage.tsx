@@ -55,7 +55,7 @@ export default function PerimetryPage() {
       : appointmentId ? await client.lifecycle("appointment", "trash", appointmentId) : await client.lifecycle("examination", "trash", test.id);
     if (!done) return;
     // The live event patches the lists; the acting tab does not wait for it, and leaves a result that is gone.
-    void client.refetch(test.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements);
+    void client.cache.refetch(test.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements);
     if (test.id === perimetryId) navigate(`/patient/${patient.id}/perimetry/all`, { replace: true });
   };
 
@@ -100,7 +100,7 @@ export default function PerimetryPage() {
       {trashing && <TrashResultDialog test={trashing} onCancel={() => setTrashing(null)} onConfirm={() => void trash(trashing)} />}
       {notesFor && (
         <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)}
-          onSaved={() => void client.refetch(notesFor.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements)} />
+          onSaved={() => void client.cache.refetch(notesFor.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements)} />
       )}
     </section>
     </div>

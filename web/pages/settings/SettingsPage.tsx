@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { roleNames } from "../../i18n/names.ts";
 import { useApi } from "../../state/client.ts";
-import { tokenPayloadAtom } from "../../state/session.ts";
+import { useTokenPayload } from "../../state/session.ts";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { PasswordFields, passwordFormReady, type PasswordValues } from "../../ui/PasswordFields.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -17,7 +16,7 @@ export default function SettingsPage() {
   const { t, i18n } = useLingui();
   useTitle(t`Settings`);
   const api = useApi();
-  const payload = useAtomValue(tokenPayloadAtom);
+  const payload = useTokenPayload();
   const empty: PasswordValues = { oldPassword: "", password: "", confirmation: "" };
   const [values, setValues] = useState<PasswordValues>(empty);
   const [state, setState] = useState<State>("idle");

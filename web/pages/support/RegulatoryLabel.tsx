@@ -1,6 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { useApi } from "../../state/client.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useRead } from "../../state/use-read.ts";
 
 /**
  * The product label (drawn, not a bitmap, so it stays sharp when printed). Its version is the running server's
@@ -9,8 +8,7 @@ import { useQuery } from "../../state/use-query.ts";
  */
 export function RegulatoryLabel() {
   const { t } = useLingui();
-  const api = useApi();
-  const version = useQuery("version", () => api.call("version", {}));
+  const version = useRead("version", {});
   const releaseVersion = version.data?.version ?? "…";
   return (
     <svg role="img" aria-label={t`Product label: Isopter software, version ${releaseVersion}`} viewBox="0 0 320 120" width="320" height="120"

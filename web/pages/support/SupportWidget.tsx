@@ -2,10 +2,9 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useLocation } from "react-router-dom";
 import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
-import { useApi } from "../../state/client.ts";
 import { languageAtom } from "../../state/language.ts";
-import { tokenPayloadAtom } from "../../state/session.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useTokenPayload } from "../../state/session.ts";
+import { useRead } from "../../state/use-read.ts";
 import { infoEmail, supportEmail } from "./contacts.ts";
 import { pageForSupport, supportMailto } from "./support-mail.ts";
 
@@ -33,9 +32,8 @@ export function SupportWidget() {
 function SupportPanel({ onClose }: { onClose: () => void }) {
   const { t } = useLingui();
   const titleId = useId();
-  const api = useApi();
-  const version = useQuery("version", () => api.call("version", {}));
-  const role = useAtomValue(tokenPayloadAtom)?.role ?? "";
+  const version = useRead("version", {});
+  const role = useTokenPayload()?.role ?? "";
   const language = useAtomValue(languageAtom);
   const { pathname } = useLocation();
   const [subject, setSubject] = useState("");

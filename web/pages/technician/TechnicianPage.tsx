@@ -35,15 +35,15 @@ export default function TechnicianPage() {
   // The lanes come from core/client's device cache, which live events keep current while the app runs.
   // The organisation's multi-tests flag chooses the variant (measurements or appointments); core/client keeps it.
   useEffect(() => {
-    void client.fetch(CacheKey.Devices, {}).catch(() => undefined);
-    void client.fetch(CacheKey.CurrentOrganisation, {}).catch(() => undefined);
+    void client.cache.fetch(CacheKey.Devices, {}).catch(() => undefined);
+    void client.cache.fetch(CacheKey.CurrentOrganisation, {}).catch(() => undefined);
   }, [client]);
 
   const state = page.devices;
   const blinkingId = useScrollTo(state.status === "success");
   // The lane ?scrollTo names renders complete in the first paint, wherever it is (lanes out of view fill in later).
   const scrollTarget = useSearchParams()[0].get("scrollTo")?.split("/")[0] || null;
-  const retry = () => void client.fetch(CacheKey.Devices, {}).catch(() => undefined);
+  const retry = () => void client.cache.fetch(CacheKey.Devices, {}).catch(() => undefined);
 
   return (
     <div className="tech">
@@ -78,7 +78,7 @@ export default function TechnicianPage() {
 const pageState = (client: Client) => {
   const s = devicesState(client);
   const devices = s.status === "success" ? { status: s.status, empty: s.views.length === 0 } as const : s.status === "error" ? { status: s.status, error: s.error } as const : { status: s.status } as const;
-  return { devices, socketState: client.socketState, appointmentsMissing: s.status === "success" && client.appointmentsMissing() };
+  return { devices, socketState: client.session.socketState, appointmentsMissing: s.status === "success" && client.lanes.appointmentsMissing() };
 };
 type PageState = ReturnType<typeof pageState>;
 const samePage = (a: PageState, b: PageState) =>
@@ -104,7 +104,7 @@ function useScrollTo(ready: boolean): string | null {
     if (!ready || !target) return;
     const [deviceSn, id] = target.split("/");
     // Appointment variant: home names an examination; its card is the appointment holding it.
-    const cardId = id ? client.devices().flatMap((v) => v.device.appointments ?? []).find((a) => a.examinations.some((e) => e.id === id))?.id ?? id : undefined;
+    const cardId = id ? client.devices.list().flatMap((v) => v.device.appointments ?? []).find((a) => a.examinations.some((e) => e.id === id))?.id ?? id : undefined;
     const card = cardId ? document.getElementById(`card-${cardId}`) : null;
     const node = card ?? (deviceSn ? document.getElementById(`lane-${deviceSn}`) : null);
     node?.scrollIntoView?.({ block: "center", inline: "center", behavior: "smooth" });

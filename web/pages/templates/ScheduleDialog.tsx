@@ -59,11 +59,11 @@ export function ScheduleDialog({ template, variant, onDone, onClose }: {
           registered += 1;
         }
       }
-      void client.refetch(CacheKey.Devices);
-      if (appointments) void client.refetch(CacheKey.Appointments);
+      void client.cache.refetch(CacheKey.Devices);
+      if (appointments) void client.cache.refetch(CacheKey.Appointments);
       onDone(schedulable);
     } catch {
-      if (registered > 0) void client.refetch(CacheKey.Devices);
+      if (registered > 0) void client.cache.refetch(CacheKey.Devices);
       setFailed(registered);
       setSaving(false);
     }

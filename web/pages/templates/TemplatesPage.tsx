@@ -34,7 +34,7 @@ export default function TemplatesPage() {
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [scheduling, setScheduling] = useState<Template | null>(null);
   const deletingName = deleting?.name ?? "";
-  const reload = () => void client.refetch(CacheKey.Templates);
+  const reload = () => void client.cache.refetch(CacheKey.Templates);
 
   const save = async (fields: TemplateFields) => {
     if (editing?.kind === "edit") await client.api.call("template.update", { query: { id: editing.template.id }, body: fields });

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from "react";
-import { useAtomValue } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import type { Role } from "../../../core/model/enums.ts";
 import type { User } from "../../../core/model/user.ts";
@@ -7,7 +6,7 @@ import { isApiError } from "../../../core/model/contract/index.ts";
 import { isValidEmail } from "../../../core/rules/email.ts";
 import { roleHints, roleNames } from "../../i18n/names.ts";
 import { useApi, useClient } from "../../state/client.ts";
-import { isManagerAtom, tokenPayloadAtom } from "../../state/session.ts";
+import { useIsManager, useTokenPayload } from "../../state/session.ts";
 import { useCachedQuery } from "../../state/use-cached.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { useNotify } from "../../ui/notifications.ts";
@@ -29,7 +28,7 @@ export const parseEmails = (text: string): string[] => [...new Set(text.split(/[
 export default function UsersPage() {
   const { t } = useLingui();
   useTitle(t`Users`);
-  const isManager = useAtomValue(isManagerAtom);
+  const isManager = useIsManager();
   if (!isManager) {
     return (
       <div className="page">
@@ -45,10 +44,10 @@ function ManagerUsers() {
   const { t, i18n } = useLingui();
   const api = useApi();
   const notify = useNotify();
-  const me = useAtomValue(tokenPayloadAtom);
+  const me = useTokenPayload();
   const client = useClient();
   const users = useCachedQuery(CacheKey.Users, {});
-  const reloadUsers = () => void client.refetch(CacheKey.Users);
+  const reloadUsers = () => void client.cache.refetch(CacheKey.Users);
   const [deleting, setDeleting] = useState<User | null>(null);
   // Only what the server allows is offered (core/rules/user-admin): a manager grants neither takes the admin role,
   // re-roles or deletes neither their own account nor an admin's. The invite form's selector shows each role's hint;
