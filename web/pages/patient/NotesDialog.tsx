@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { clipNotes, notesCounter } from "../../../core/rules/notes.ts";
 import type { PerimetryTest } from "../../results/result-model.ts";
-import { useApi } from "../../state/client.ts";
+import { useClient } from "../../state/client.ts";
 import { Modal } from "../../ui/Modal.tsx";
 
 type State = "open" | "saving" | "saved" | "error";
@@ -12,22 +12,18 @@ type State = "open" | "saving" | "saved" | "error";
  * within 10. A measurement's notes go through PATCH perimetry, a perimetry examination's through PATCH
  * examination/update with its notes-only body (appointment variant).
  */
-export function NotesDialog({ measurement, onClose, onSaved }: {
-  measurement: Pick<PerimetryTest, "id" | "source" | "notes">; onClose: () => void; onSaved: () => void;
-}) {
+export function NotesDialog({ measurement, onClose }: { measurement: Pick<PerimetryTest, "id" | "source" | "notes">; onClose: () => void }) {
   const { t } = useLingui();
-  const api = useApi();
+  const client = useClient();
   const [notes, setNotes] = useState(measurement.notes);
   const [state, setState] = useState<State>("open");
   const counter = notesCounter(notes);
   const save = async () => {
     setState("saving");
     try {
-      const { id, source } = measurement;
-      if (source === "examination") await api.call("examination.update", { query: { id }, body: { id, notes } });
-      else await api.call("perimetry.update", { query: { id }, body: { notes } });
+      await client.results.saveNotes(measurement.source, measurement.id, notes);
+      // core/client reads the list it shows in again.
       setState("saved");
-      onSaved();
     } catch {
       setState("error");
     }

@@ -8,7 +8,7 @@ import { birthdateWindow } from "../../../core/rules/birthdate.ts";
 import { patientLocales } from "../../i18n/locales.ts";
 import { languageNames, sexNames } from "../../i18n/names.ts";
 import { ruleDescriptor } from "../../i18n/rule-messages.ts";
-import { useApi } from "../../state/client.ts";
+import { useClient } from "../../state/client.ts";
 import { todayIso } from "../../state/today.ts";
 import { Modal } from "../../ui/Modal.tsx";
 import { Select } from "../../ui/Select.tsx";
@@ -24,7 +24,7 @@ const draftOf = (p?: Patient): PatientDraft => ({
  */
 export function PatientFormModal({ patient, onClose, onSaved }: { patient?: Patient; onClose: () => void; onSaved: (p: Patient) => void }) {
   const { t, i18n } = useLingui();
-  const api = useApi();
+  const client = useClient();
   const today = todayIso();
   const window = birthdateWindow(today);
   const [draft, setDraft] = useState<PatientDraft>(draftOf(patient));
@@ -48,9 +48,7 @@ export function PatientFormModal({ patient, onClose, onSaved }: { patient?: Pati
     if (!confirming) { setConfirming(true); return; }
     setBusy(true);
     try {
-      const saved = patient
-        ? await api.call("patient.update", { query: { id: patient.id }, body: payload })
-        : await api.call("patient.register", { body: payload });
+      const saved = await client.patients.save(payload, patient?.id);
       onSaved(saved);
     } catch (error) {
       setServerError(isApiError(error) ? error.message : t`Something went wrong. Try again or refresh the browser.`);

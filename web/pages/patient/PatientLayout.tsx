@@ -93,7 +93,7 @@ export default function PatientLayout() {
         <NavLink to="amsler-grid">{t`Amsler grid`}</NavLink>
       </nav>
       <Outlet context={context} />
-      {editing && <PatientFormModal patient={p} onClose={() => setEditing(false)} onSaved={() => { setEditing(false); void client.cache.refetch(CacheKey.Patients); notify({ kind: "success", text: t`The patient's details were saved.` }); }} />}
+      {editing && <PatientFormModal patient={p} onClose={() => setEditing(false)} onSaved={() => { setEditing(false); notify({ kind: "success", text: t`The patient's details were saved.` }); }} />}
       {deleting && (
         <ConfirmDialog title={t`Delete this patient?`} confirmLabel={t`Move to the bin`} danger busy={busy}
           onCancel={() => setDeleting(false)} onConfirm={() => void trash()}>

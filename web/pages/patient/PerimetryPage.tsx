@@ -3,7 +3,6 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom"
 import { useLingui } from "@lingui/react/macro";
 import { TestType } from "../../../core/model/enums.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useClient } from "../../state/client.ts";
 import { useCachedQuery } from "../../state/use-cached.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { usePatient } from "../../state/patient-context.ts";
@@ -31,7 +30,6 @@ export default function PerimetryPage() {
   const { perimetryId = "all" } = useParams();
   const [params] = useSearchParams();
   const patient = usePatient();
-  const client = useClient();
   const format = useDateFormat();
   const measurements = useCachedQuery(CacheKey.Measurements, { patientId: patient.id });
   const examinations = useCachedQuery(CacheKey.Examinations, { patientId: patient.id, examinationType: TestType.Perimetry, taken: true });
@@ -99,8 +97,7 @@ export default function PerimetryPage() {
       ))}
       {trashing && <TrashResultDialog test={trashing} onCancel={() => setTrashing(null)} onConfirm={() => void trash(trashing)} />}
       {notesFor && (
-        <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)}
-          onSaved={() => void client.cache.refetch(notesFor.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements)} />
+        <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)} />
       )}
     </section>
     </div>

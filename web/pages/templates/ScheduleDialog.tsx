@@ -38,35 +38,26 @@ export function ScheduleDialog({ template, variant, onDone, onClose }: {
     if (!canSchedule || !patient) return;
     setSaving(true);
     setFailed(null);
-    let registered = 0;
     const target = { patient, deviceSn };
-    try {
-      if (appointments) {
-        // The appointment-level settings follow the first perimetry test, else the core/rules defaults.
-        const first = template.tests.find((x) => x.type === TestType.Perimetry);
-        const settings = toMeasurementConfig(first ?? { type: TestType.Perimetry, eye: null, config: null }, variant);
-        await client.api.call("appointment.registerWithExaminations", {
-          body: {
-            patientId: patient.id, deviceSn, standaloneId: null, tutorial: false,
-            audioGuide: settings.audioGuide, trackGaze: settings.trackGaze,
-            examinations: examinationPayloads(template.tests, target, variant),
-          },
-        });
-      } else {
-        // One call per test keeps the template's order in the queue.
-        for (const body of perimetryBodies(template.tests, target, variant)) {
-          await client.api.call("perimetry.register", { body });
-          registered += 1;
-        }
-      }
-      void client.cache.refetch(CacheKey.Devices);
-      if (appointments) void client.cache.refetch(CacheKey.Appointments);
-      onDone(schedulable);
-    } catch {
-      if (registered > 0) void client.cache.refetch(CacheKey.Devices);
-      setFailed(registered);
-      setSaving(false);
+    let registered = 0;
+    if (appointments) {
+      // The appointment-level settings follow the first perimetry test, else the core/rules defaults.
+      const first = template.tests.find((x) => x.type === TestType.Perimetry);
+      const settings = toMeasurementConfig(first ?? { type: TestType.Perimetry, eye: null, config: null }, variant);
+      const done = await client.lanes.registerAppointment({
+        patientId: patient.id, deviceSn, standaloneId: null, tutorial: false,
+        audioGuide: settings.audioGuide, trackGaze: settings.trackGaze,
+        examinations: examinationPayloads(template.tests, target, variant),
+      });
+      if (done) return onDone(schedulable);
+    } else {
+      // core/client queues them one call each, which keeps the template's order in the queue.
+      const outcome = await client.lanes.registerMeasurements(perimetryBodies(template.tests, target, variant));
+      if (outcome.complete) return onDone(schedulable);
+      registered = outcome.registered;
     }
+    setFailed(registered);
+    setSaving(false);
   };
 
   const deviceOptions = devices.status === "success"
