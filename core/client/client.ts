@@ -186,6 +186,8 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     changed("socket");
   };
   const unsubscribers = [socket.subscribe(onMessage), socket.onState(onSocketState)];
+  const lifecycle = (item: LifecycleItem, action: LifecycleAction, id: string) =>
+    runLifecycle({ api, notify, refetch: (key) => cache.refetch(key), goHome: () => events.emit("navigate", { to: "home" }) }, item, action, id);
 
   return {
     events,
@@ -205,10 +207,9 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     patients: patients.facet,
     lanes: createLanesFacet(ctx, devices.facet, ownLaneRevisions),
     devices: devices.facet,
-    results: createResultsFacet(ctx),
+    results: createResultsFacet(ctx, lifecycle),
     marks: createMarksFacet(ctx),
-    lifecycle: (item, action, id) =>
-      runLifecycle({ api, notify, refetch: (key) => cache.refetch(key), goHome: () => events.emit("navigate", { to: "home" }) }, item, action, id),
+    lifecycle,
     dispose() {
       unsubscribers.forEach((u) => u());
       session.closeSocket();

@@ -4,6 +4,7 @@ import { useLingui } from "@lingui/react/macro";
 import { TestType } from "../../../core/model/enums.ts";
 import { useDateFormat } from "../../i18n/format.ts";
 import { useCachedQuery } from "../../state/use-cached.ts";
+import { useClient } from "../../state/client.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { usePatient } from "../../state/patient-context.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -44,16 +45,13 @@ export default function PerimetryPage() {
   const [notesFor, setNotesFor] = useState<PerimetryTest | null>(null);
   const [trashing, setTrashing] = useState<PerimetryTest | null>(null);
   const navigate = useNavigate();
+  const client = useClient();
   // A measurement goes to the bin itself; an examination with the appointment it belongs to (the bin keeps appointments).
   const trash = async (test: PerimetryTest) => {
     setTrashing(null);
     const appointmentId = test.source === "examination" ? examinations.data?.find((e) => e.id === test.id)?.appointmentId : null;
-    const done = test.source === "measurement"
-      ? await client.lifecycle("measurement", "trash", test.id)
-      : appointmentId ? await client.lifecycle("appointment", "trash", appointmentId) : await client.lifecycle("examination", "trash", test.id);
-    if (!done) return;
-    // The live event patches the lists; the acting tab does not wait for it, and leaves a result that is gone.
-    void client.cache.refetch(test.source === "examination" ? CacheKey.Examinations : CacheKey.Measurements);
+    if (!(await client.results.trash(test.source, test.id, appointmentId ?? null))) return;
+    // The acting tab leaves a result that is gone.
     if (test.id === perimetryId) navigate(`/patient/${patient.id}/perimetry/all`, { replace: true });
   };
 
