@@ -18,7 +18,8 @@ export type CacheSnapshot = ReadonlyMap<string, CacheEntry>;
 
 export const emptySnapshot: CacheSnapshot = new Map();
 
-const stable = (value: unknown): string =>
+/** A value's text with object keys sorted and undefined fields left out: equal values, equal texts. */
+export const stable = (value: unknown): string =>
   value === null || typeof value !== "object"
     ? JSON.stringify(value) ?? "undefined"
     : Array.isArray(value)

@@ -20,6 +20,7 @@ import { readSchedulingV2, writeSchedulingV2 } from "./local-settings.ts";
 import { createMarksFacet, type MarksFacet } from "./marks-facet.ts";
 import { createPatientsFacet, type PatientsFacet } from "./patients-facet.ts";
 import { createQueryCache } from "./query-cache.ts";
+import { createReads, type Reads } from "./reads.ts";
 import { createResultsFacet, type ResultsFacet } from "./results-facet.ts";
 import { guardApi } from "./session-expiry.ts";
 import { createSessionFacet, type SessionFacet } from "./session-facet.ts";
@@ -59,6 +60,8 @@ export interface Client {
   /** The Api with session expiry applied: for the single calls no facet has a command for (users, templates, audit). */
   readonly api: Api;
   readonly cache: CacheFacet;
+  /** Reads beside the seeds' caches (audit pages, enrolled headsets, profile, latest results, a stand-alone run). */
+  readonly reads: Reads;
   readonly session: SessionFacet;
   readonly patients: PatientsFacet;
   readonly lanes: LanesFacet;
@@ -101,6 +104,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
       }
     },
   );
+  const reads = createReads(api, () => changed("cache"));
   const connectivity = createConnectivity(clock, () => changed("connectivity"));
   const cachedDevices = (): readonly Device[] => entriesOf(cache.snapshot, CacheKey.Devices).flatMap((e) => e.data ?? []);
   const ctx: FacetContext = {
@@ -127,6 +131,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     connectivity,
     clearLocal: () => {
       cache.clear();
+      reads.clear();
       tracker.clear();
       devices.clear();
       ownLaneRevisions.clear();
@@ -203,6 +208,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
       fetch: (key, params) => cache.fetch(key, params),
       refetch: (key) => cache.refetch(key),
     },
+    reads,
     session: session.facet,
     patients: patients.facet,
     lanes: createLanesFacet(ctx, devices.facet, ownLaneRevisions),

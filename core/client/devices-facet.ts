@@ -1,6 +1,5 @@
 import type { WantedStatus } from "../device/status.ts";
 import type { DeviceStatus } from "../model/enums.ts";
-import type { StandaloneData } from "../model/device.ts";
 import { readPinned } from "./local-marks.ts";
 import { orderPinnedFirst } from "../scheduling/pinned-lanes.ts";
 import { CONFIRM_TEXT, COMMAND_FAILED_NOTICE, type CommandDialog, type StandaloneSwitch } from "./device-commands.ts";
@@ -24,8 +23,6 @@ export interface DevicesFacet {
   /** Turn stand-alone mode on (a configuration; false while a test runs) or off (null; whenever it is on, taken between
    * runs). Rejects with the ApiError. */
   setStandalone(deviceSn: string, config: StandaloneSwitch): Promise<boolean>;
-  /** What a headset in stand-alone mode has measured (device/standalone_data). */
-  standaloneData(standaloneId: string): Promise<StandaloneData>;
   /** False when the server refused; the alias error then shows for 1 s (`aliasError`). */
   rename(deviceSn: string, alias: string): Promise<boolean>;
   aliasError(deviceSn: string): boolean;
@@ -78,7 +75,6 @@ export function createDevicesFacet(ctx: FacetContext): DevicesControl {
       await ctx.api.call("device.standalone", { query: { deviceSn: sn }, body: config });
       return true;
     },
-    standaloneData: (id) => ctx.api.call("device.standaloneData", { query: { id } }),
     async rename(sn, alias) {
       const device = bySn(sn);
       // "The device alias form sends only a non-empty alias."

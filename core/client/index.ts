@@ -11,6 +11,7 @@ export * from "./cache-snapshot.ts";
 export * from "./list-ops.ts";
 export * from "./live-reducer.ts";
 export * from "./query-cache.ts";
+export * from "./reads.ts";
 export * from "./device-tracker.ts";
 export * from "./device-view.ts";
 export * from "./device-commands.ts";

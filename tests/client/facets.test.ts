@@ -166,3 +166,29 @@ describe("marks: one read per write, so a view can compare what it read", () => 
     expect(client.marks.settings.historyExpanded).toBe(true);
   });
 });
+
+describe("reads beside the seeds' caches", () => {
+  it("keeps one entry per call and input; a reload keeps the answer shown and the latest answer wins", async () => {
+    const answers: Array<(v: unknown) => void> = [];
+    const { client } = setup(fakeApi({ "device.enrolments": () => new Promise((r) => answers.push(r)) }));
+    const first = client.reads.load("device.enrolments", {});
+    answers[0]!(["a"]);
+    await first;
+    expect(client.reads.get("device.enrolments", {})).toMatchObject({ status: "success", data: ["a"] });
+    const slow = client.reads.reload("device.enrolments");
+    const fast = client.reads.load("device.enrolments", {});
+    expect(client.reads.get("device.enrolments", {})).toMatchObject({ status: "loading", data: ["a"] });
+    answers[2]!(["c"]);
+    await fast;
+    answers[1]!(["b"]);
+    await slow;
+    expect(client.reads.get("device.enrolments", {})).toMatchObject({ status: "success", data: ["c"] });
+  });
+
+  it("logging out forgets them", async () => {
+    const { client } = setup(fakeApi({ "user.profile": () => ({ market: "MDR", country: null }), logout: () => null }));
+    await client.reads.load("user.profile", {});
+    await client.session.logout();
+    expect(client.reads.get("user.profile", {})).toBeUndefined();
+  });
+});

@@ -1,7 +1,7 @@
 import type { RunningTest } from "../../core/model/running-test.ts";
 import type { GazeCalibration } from "../../core/model/enums.ts";
 import { useClient } from "../state/client.ts";
-import { useQuery } from "../state/use-query.ts";
+import { useRead } from "../state/use-read.ts";
 import { LivePanel } from "./LivePanel.tsx";
 
 /** Stand-alone ids seen on devices: a run started in stand-alone mode stays one after the mode is switched off. */
@@ -17,8 +17,7 @@ export const isStandaloneRun = (id: string | null, current: string | null): id i
 export function StandaloneLivePanel({ standaloneId, progress, gazeCalibration, laneName }: {
   standaloneId: string; progress: RunningTest; gazeCalibration?: GazeCalibration; laneName: string;
 }) {
-  const client = useClient();
-  const data = useQuery(standaloneId, () => client.api.call("device.standaloneData", { query: { id: standaloneId } }));
+  const data = useRead("device.standaloneData", { query: { id: standaloneId } });
   if (data.status !== "success") return null;
   const c = data.data.config;
   return (

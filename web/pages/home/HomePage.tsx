@@ -1,10 +1,9 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { useCachedQuery } from "../../state/use-cached.ts";
-import { useQuery } from "../../state/use-query.ts";
-import { useApi } from "../../state/client.ts";
-import type { Measurement } from "../../../core/model/measurement.ts";
+import { useClient } from "../../state/client.ts";
+import { useRead } from "../../state/use-read.ts";
 import { CacheKey, testResultRoute } from "../../../core/client/index.ts";
 import type { Patient } from "../../../core/model/patient.ts";
 import { Skeleton } from "../../ui/Skeleton.tsx";
@@ -28,10 +27,15 @@ export default function HomePage() {
   const patients = useCachedQuery(CacheKey.Patients, {});
   const names = new Map(((patients.data ?? []) as readonly Patient[]).map((p) => [p.id, p.name]));
   // Measurement variant: the latest results, fetched again whenever a lane changes (a result arriving leaves its lane).
-  const api = useApi();
+  const client = useClient();
   const laneKey = devices.data ? devices.data.map((d) => `${d.deviceSn}:${d.revision}:${d.perimetries.length}`).join() : "";
-  const results = useQuery<ReadonlyArray<Measurement>>(`recent:${byAppointment ? "" : laneKey}`, () =>
-    byAppointment ? Promise.resolve([]) : api.call("perimetry.recent", {}));
+  const results = useRead("perimetry.recent", byAppointment ? null : {});
+  const firstLanes = useRef(laneKey);
+  useEffect(() => {
+    if (byAppointment || laneKey === firstLanes.current) return;
+    firstLanes.current = laneKey;
+    void client.reads.reload("perimetry.recent");
+  }, [client, byAppointment, laneKey]);
   const items = byAppointment
     ? exams.data?.map(fromExamination)
     : devices.data && results.data ? fromDevicesAndResults(devices.data, results.data) : undefined;

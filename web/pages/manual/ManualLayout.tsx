@@ -1,7 +1,6 @@
 import { NavLink, Outlet } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import { useApi } from "../../state/client.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useRead } from "../../state/use-read.ts";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { manualDocument } from "./manual-document.ts";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -10,8 +9,7 @@ import { useTitle } from "../../ui/useTitle.ts";
 export default function ManualLayout() {
   const { t } = useLingui();
   useTitle(t`User manual`);
-  const api = useApi();
-  const profile = useQuery("profile", () => api.call("user.profile", {}));
+  const profile = useRead("user.profile", {});
   const doc = profile.status === "success" ? manualDocument(profile.data) : null;
   return (
     <div className="page stack">

@@ -3,8 +3,7 @@ import { useLingui } from "@lingui/react/macro";
 import type { AuditFilter } from "../../../core/model/audit.ts";
 import type { User } from "../../../core/model/user.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useApi } from "../../state/client.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useRead } from "../../state/use-read.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 
@@ -16,11 +15,10 @@ const PAGE = 25;
 
 export function AuditSection({ users }: { users: readonly User[] }) {
   const { t } = useLingui();
-  const api = useApi();
   const format = useDateFormat();
   const [filter, setFilter] = useState<AuditFilter>({ from: null, to: null, userId: null, patientId: null, action: null });
   const [page, setPage] = useState(0);
-  const list = useQuery(`audit:${JSON.stringify(filter)}:${page}`, () => api.call("audit.search", { body: { filter, page, quantity: PAGE } }));
+  const list = useRead("audit.search", { body: { filter, page, quantity: PAGE } });
   const change = (next: Partial<AuditFilter>) => {
     setFilter({ ...filter, ...next });
     setPage(0);

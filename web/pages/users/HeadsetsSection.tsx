@@ -1,11 +1,11 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { isValidSerial } from "../../../core/device/enrolment.ts";
 import type { EnrolmentIssued, EnrolmentSecretKind, HeadsetEnrolment } from "../../../core/model/enrolment.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useApi } from "../../state/client.ts";
-import { useQuery } from "../../state/use-query.ts";
+import { useApi, useClient } from "../../state/client.ts";
+import { useRead } from "../../state/use-read.ts";
 import { useNotify } from "../../ui/notifications.ts";
 import { ConfirmDialog, Modal } from "../../ui/Modal.tsx";
 import { Select } from "../../ui/Select.tsx";
@@ -21,9 +21,9 @@ const REFRESH_MS = 3_000;
 
 export function HeadsetsSection() {
   const { t } = useLingui();
-  const api = useApi();
-  const list = useQuery("device.enrolments", () => api.call("device.enrolments", {}));
-  const { reload } = list;
+  const client = useClient();
+  const list = useRead("device.enrolments", {});
+  const reload = useCallback(() => void client.reads.reload("device.enrolments"), [client]);
   useEffect(() => {
     const timer = setInterval(reload, REFRESH_MS);
     return () => clearInterval(timer);
@@ -34,7 +34,7 @@ export function HeadsetsSection() {
   const [revoking, setRevoking] = useState<HeadsetEnrolment | null>(null);
   const onIssued = (answer: EnrolmentIssued) => {
     setIssued(answer);
-    list.reload();
+    reload();
   };
 
   return (
@@ -52,14 +52,14 @@ export function HeadsetsSection() {
           </thead>
           <tbody>
             {list.data.map((h) => (
-              <HeadsetRow key={h.id} headset={h} onRenamed={list.reload} onReenrol={() => setReenrolling(h)} onRevoke={() => setRevoking(h)} />
+              <HeadsetRow key={h.id} headset={h} onRenamed={reload} onReenrol={() => setReenrolling(h)} onRevoke={() => setRevoking(h)} />
             ))}
           </tbody>
         </table>
       )}
       {issued && <SecretDialog issued={issued} onClose={() => setIssued(null)} />}
       {reenrolling && <ReenrolDialog headset={reenrolling} onClose={() => setReenrolling(null)} onIssued={(a) => (setReenrolling(null), onIssued(a))} />}
-      {revoking && <RevokeDialog headset={revoking} onClose={() => setRevoking(null)} onRevoked={() => (setRevoking(null), list.reload())} />}
+      {revoking && <RevokeDialog headset={revoking} onClose={() => setRevoking(null)} onRevoked={() => (setRevoking(null), reload())} />}
     </section>
   );
 }
