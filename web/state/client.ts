@@ -5,6 +5,7 @@ import { browserStorage } from "../../adapters/storage/index.ts";
 import { browserWebSocket, createLiveSocket } from "../../adapters/socket/index.ts";
 import { systemClock } from "../../adapters/clock/index.ts";
 import { createClient, type Client, type ClientPorts } from "../../core/client/index.ts";
+import { subscribeEachFrame } from "./frame-pace.ts";
 
 // The web's engine is core/client (session, live socket, caches, lanes, devices, marks) over the adapters. Screens
 // read it with one hook, `useClientState`, and act through its facets' commands; component tests build the same
@@ -42,18 +43,23 @@ export function useClient(): Client {
   return client;
 }
 
+/** How often a reader hears of changes: at each, or at most once per animation frame (the technician view's lanes,
+ * which streaming headsets change ~70 times a second; see frame-pace.ts). */
+export type Pace = "change" | "frame";
+
 /**
  * The one way a screen reads core/client: `read` picks what the screen shows, and the screen re-renders when a change
  * the client announces makes `read` answer something else (`equal`, Object.is by default). `read` runs again only
  * when the client's revision grew or `read` itself changed, so it may build new objects.
  */
-export function useClientState<T>(read: (client: Client) => T, equal: (a: T, b: T) => boolean = Object.is): T {
+export function useClientState<T>(read: (client: Client) => T, equal: (a: T, b: T) => boolean = Object.is, pace: Pace = "change"): T {
   const client = useClient();
   const kept = useRef<{ readonly revision: number; readonly read: (client: Client) => T; readonly value: T } | null>(null);
   const subscribe = useCallback((onChange: () => void) => {
+    if (pace === "frame") return subscribeEachFrame(client, onChange);
     client.events.on("change", onChange);
     return () => client.events.off("change", onChange);
-  }, [client]);
+  }, [client, pace]);
   const snapshot = () => {
     const last = kept.current;
     if (last && last.revision === client.revision && last.read === read) return last.value;

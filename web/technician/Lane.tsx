@@ -6,7 +6,6 @@ import { useSetAtom } from "jotai";
 import type { DeviceView } from "../../core/client/device-view.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
 import { measurementFormAtom } from "../state/technician.ts";
-import { useClient } from "../state/client.ts";
 import { useDeviceView } from "./frame-snapshot.ts";
 import { LaneHeader } from "./LaneHeader.tsx";
 import { LivePanel, type LiveTest } from "./LivePanel.tsx";
@@ -29,7 +28,7 @@ export interface LandingMark { readonly deviceId: string; readonly index: number
  * renders only when what it shows changed (sameView), so other headsets' live events and heartbeats skip it.
  */
 function LaneOfDevice({ deviceSn, ...props }: Omit<LaneProps, "view"> & { deviceSn: string }) {
-  const view = useDeviceView(useClient(), deviceSn);
+  const view = useDeviceView(deviceSn);
   return view ? <LaneView view={view} {...props} /> : null;
 }
 

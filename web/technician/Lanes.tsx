@@ -10,8 +10,7 @@ import type { Device } from "../../core/model/device.ts";
 import { planDrop, type Drop } from "../../core/scheduling/drop-plan.ts";
 import { areLinked } from "../../core/scheduling/lane.ts";
 import type { Client } from "../../core/client/client.ts";
-import { useClient } from "../state/client.ts";
-import { useFrameSnapshot } from "./frame-snapshot.ts";
+import { useClient, useClientState } from "../state/client.ts";
 import { Lane, type LandingMark } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
@@ -209,7 +208,7 @@ function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedI
   selectedId: string | null; select: (id: string | null) => void;
 }) {
   const client = useClient();
-  const { lanes } = useFrameSnapshot(client, () => listShape(client), sameShape);
+  const { lanes } = useClientState(listShape, sameShape, "frame");
   const pins = client.marks.pinned;
   // The appointment variant queues whole appointments; the measurement variant queues measurements.
   const byAppointment = client.lanes.variant === "appointments";
@@ -249,8 +248,7 @@ function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedI
 
 /** The open appointment's panel, following that appointment (and whether it runs) as the client changes. */
 function SelectedAppointment({ id, onClose }: { id: string; onClose: () => void }) {
-  const client = useClient();
-  const appointment = useFrameSnapshot(client, () => client.devices.list().flatMap((v) => v.device.appointments ?? []).find((a) => a.id === id));
-  const running = useFrameSnapshot(client, () => client.devices.list().some((v) => v.runningId === id));
+  const appointment = useClientState((c) => c.devices.list().flatMap((v) => v.device.appointments ?? []).find((a) => a.id === id), Object.is, "frame");
+  const running = useClientState((c) => c.devices.list().some((v) => v.runningId === id), Object.is, "frame");
   return appointment ? <AppointmentPanel appointment={appointment} onClose={onClose} running={running} /> : null;
 }

@@ -11,7 +11,7 @@ import { CacheKey } from "../../../core/client/cache-keys.ts";
 import { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
 import type { LiveMessage } from "../../../core/model/live.ts";
 import { StorageKeys, type Api } from "../../../core/ports.ts";
-import { bindClient, useClient } from "../../../web/state/client.ts";
+import { bindClient } from "../../../web/state/client.ts";
 import { useDeviceView } from "../../../web/technician/frame-snapshot.ts";
 import { fakeApi, tokenFor } from "../render-app.tsx";
 import { device, measurement } from "./fixtures.ts";
@@ -23,7 +23,7 @@ import { fakeSocket } from "./render.tsx";
 afterEach(cleanup);
 
 function Probe({ sn, renders }: { sn: string; renders: string[] }) {
-  const view = useDeviceView(useClient(), sn);
+  const view = useDeviceView(sn);
   renders.push(sn);
   return <p data-testid={sn}>{view ? `${view.status} ${view.connection} ${view.liveProgress?.nTested ?? "-"}` : "none"}</p>;
 }

@@ -14,7 +14,7 @@ import { bindClient } from "../../../web/state/client.ts";
 import { Root } from "../../../web/shell/Root.tsx";
 import TechnicianPage from "../../../web/pages/technician/TechnicianPage.tsx";
 import { tokenFor } from "../render-app.tsx";
-import { flushFramesNow } from "../../../web/technician/frame-snapshot.ts";
+import { flushFramesNow } from "../../../web/state/frame-pace.ts";
 
 export interface FakeSocket extends Socket {
   emit(message: LiveMessage): void;

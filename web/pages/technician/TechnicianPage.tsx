@@ -5,9 +5,8 @@ import { useLingui } from "@lingui/react/macro";
 import { CacheKey } from "../../../core/client/cache-keys.ts";
 import { isApiError } from "../../../core/model/contract/errors.ts";
 import { devicesState } from "../../state/devices.ts";
-import { useFrameSnapshot } from "../../technician/frame-snapshot.ts";
 import type { Client } from "../../../core/client/client.ts";
-import { useClient } from "../../state/client.ts";
+import { useClient, useClientState } from "../../state/client.ts";
 import { measurementFormAtom, wizardAtom } from "../../state/technician.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
@@ -28,7 +27,7 @@ export default function TechnicianPage() {
   const client = useClient();
   // The page follows what it shows itself (loading, failure, none, the socket's state), once per frame; the lanes
   // follow their devices on their own, so live events do not re-render the page.
-  const page = useFrameSnapshot(client, () => pageState(client), samePage);
+  const page = useClientState(pageState, samePage, "frame");
   const form = useAtomValue(measurementFormAtom);
   const wizard = useAtomValue(wizardAtom);
 
