@@ -157,6 +157,16 @@ export function importCycles(root: string): string[][] {
   return cycles;
 }
 
+/** A scratch project tree for the sample-tree tests: `write` puts a file at a path below it. */
+function sampleTree(prefix: string) {
+  const tmp = mkdtempSync(join(tmpdir(), prefix));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(tmp, path)), { recursive: true });
+    writeFileSync(join(tmp, path), text);
+  };
+  return { tmp, write };
+}
+
 describe("architecture arrows", () => {
   it("finds import specifiers of every form", () => {
     const text = `import a from "x"; import type { B } from './b'; import "./side"; export * from "../c";
@@ -165,11 +175,7 @@ describe("architecture arrows", () => {
   });
 
   it("reports forbidden arrows in a sample tree", () => {
-    const tmp = mkdtempSync(join(tmpdir(), "arrows-"));
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(tmp, path)), { recursive: true });
-      writeFileSync(join(tmp, path), text);
-    };
+    const { tmp, write } = sampleTree("arrows-");
     write("core/a.ts", `import React from "react";\nimport { x } from "../web/x";\nimport { Schema } from "effect";\nimport fs from "node:fs";`);
     write("adapters/b.ts", `import { y } from "../simulator/y";\nimport { c } from "../core/a";`);
     write("web/c.tsx", `import { z } from "../cli/z";`);
@@ -183,11 +189,7 @@ describe("architecture arrows", () => {
   });
 
   it("reports arrows that go up or sideways between core's layers", () => {
-    const tmp = mkdtempSync(join(tmpdir(), "arrows-core-"));
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(tmp, path)), { recursive: true });
-      writeFileSync(join(tmp, path), text);
-    };
+    const { tmp, write } = sampleTree("arrows-core-");
     write("core/model/a.ts", `import { r } from "../rules/r.ts";`);
     write("core/rules/r.ts", `import { a } from "../model/a.ts";\nimport { g } from "../analytics/g.ts";`);
     write("core/analytics/g.ts", `import { a } from "../model/a.ts";\nimport { h } from "./h.ts";`);
@@ -202,11 +204,7 @@ describe("architecture arrows", () => {
   });
 
   it("finds import circles, however long", () => {
-    const tmp = mkdtempSync(join(tmpdir(), "arrows-cycles-"));
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(tmp, path)), { recursive: true });
-      writeFileSync(join(tmp, path), text);
-    };
+    const { tmp, write } = sampleTree("arrows-cycles-");
     write("web/a.tsx", `import { b } from "./b.tsx";`);
     write("web/b.tsx", `import type { A } from "./a.tsx";`);
     write("core/x.ts", `import { y } from "./y.ts";`);
@@ -241,11 +239,7 @@ describe("no import cycle between the server and the simulator's control", () =>
   const serverToControl = (root: string) => importsBetween(root, "simulator/server", "simulator/control").filter((i) => !i.endsWith("control/port.ts'"));
 
   it("finds the arrows either way in a sample tree", () => {
-    const tmp = mkdtempSync(join(tmpdir(), "cycle-"));
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(tmp, path)), { recursive: true });
-      writeFileSync(join(tmp, path), text);
-    };
+    const { tmp, write } = sampleTree("cycle-");
     write("simulator/server/a.ts", `import type { P } from "../control/port.ts";\nimport { h } from "../control/headset-control.ts";`);
     write("simulator/control/b.ts", `import { ctx } from "../server/context.ts";`);
     expect(importsBetween(tmp, "simulator/control", "simulator/server")).toEqual(["simulator/control/b.ts imports '../server/context.ts'"]);
