@@ -58,13 +58,16 @@ export const liveEventSchema = (type: string, operation: string): EventSchema | 
 const EnvelopeSchema = Schema.Struct({ type: LiveEventTypeSchema, operation: LiveOperationSchema });
 
 /** Decode a live event by its type and operation: the error names the field ("data.status", "operation"). */
-export const decodeLiveEvent = (input: unknown): Result.Result<LiveEvent, DecodeError> =>
-  Result.flatMap(decode(EnvelopeSchema, input), ({ type, operation }) => {
-    const schema = liveEventSchema(type, operation);
-    if (schema !== undefined) return decode(schema, input);
-    const message = `No ${operation} event of type ${type}`;
+export const decodeLiveEvent = (input: unknown): Result.Result<LiveEvent, DecodeError> => {
+  const { type, operation } = (typeof input === "object" && input !== null ? input : {}) as { type?: unknown; operation?: unknown };
+  const schema = typeof type === "string" && typeof operation === "string" ? liveEventSchema(type, operation) : undefined;
+  if (schema !== undefined) return decode(schema, input);
+  // No such event: say whether the type, the operation or the pair is what is wrong.
+  return Result.flatMap(decode(EnvelopeSchema, input), (envelope) => {
+    const message = `No ${envelope.operation} event of type ${envelope.type}`;
     return Result.fail({ _tag: "DecodeError", issues: [{ path: "operation", message }], field: "operation", message: `operation: ${message}` });
   });
+};
 
 /** Make a live event from its parts (the server's writes name them apart; the type ties data to type and operation). */
 export const liveEvent = <T extends LiveEvent["type"], O extends LiveOperationOf<T>>(
