@@ -15,7 +15,7 @@ import type { ClientEvents } from "./events.ts";
 import type { FacetContext } from "./facet-context.ts";
 import { createLanesFacet, type LanesFacet } from "./lanes-facet.ts";
 import { runLifecycle, type LifecycleAction, type LifecycleItem } from "./lifecycle-commands.ts";
-import { reduceLiveEvent, type LiveEffect } from "./live-reducer.ts";
+import { reduceLiveEvent, type LiveEffect, type OwnLane } from "./live-reducer.ts";
 import { readSchedulingV2, writeSchedulingV2 } from "./local-settings.ts";
 import { createMarksFacet, type MarksFacet } from "./marks-facet.ts";
 import { createPatientsFacet, type PatientsFacet } from "./patients-facet.ts";
@@ -122,7 +122,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
   };
 
   /** The revisions the lanes of this client's own drags will have: their live events are known, not refetched. */
-  const ownLaneRevisions = new Map<string, number>();
+  const ownLaneRevisions = new Map<string, OwnLane>();
   const devices = createDevicesFacet(ctx);
   const patients = createPatientsFacet(ctx);
   const session = createSessionFacet(ctx, {

@@ -9,7 +9,8 @@ import { REORDER_FAILED_NOTICE, REORDER_WIGGLE_MS, reorderExaminations } from ".
 import type { Lane } from "../scheduling/lane.ts";
 import type { Notice } from "../scheduling/notice.ts";
 import { CacheKey } from "./cache-keys.ts";
-import { mapData } from "./cache-snapshot.ts";
+import { entriesOf, mapData } from "./cache-snapshot.ts";
+import type { OwnLane } from "./live-reducer.ts";
 import { replaceItem } from "./list-ops.ts";
 import type { QueryCache } from "./query-cache.ts";
 
@@ -33,7 +34,7 @@ export interface LaneCommandContext {
   notify(notice: Notice): void;
   /** Lanes this client's drags moved: device id -> the revision awaited, then answered (the live reducer's
    * ownLaneRevisions), so the drag's own live events cost no refetch. */
-  readonly ownLaneRevisions: Map<string, number>;
+  readonly ownLaneRevisions: Map<string, OwnLane>;
   /** Lanes (device ids) in the 500 ms error flash, and appointments in the 500 ms wiggle. */
   readonly flashing: Set<string>;
   readonly wiggling: Set<string>;
@@ -56,15 +57,34 @@ function setRevisions(ctx: LaneCommandContext, sides: readonly { deviceId: strin
   );
 }
 
-/** A drag is sent: the server bumps each lane it changes once, so its answer (and its events) carry revision + 1. */
-function awaitLanes(ctx: LaneCommandContext, plan: { readonly before: { readonly from: Lane; readonly to: Lane } }) {
-  for (const lane of [plan.before.from, plan.before.to]) ctx.ownLaneRevisions.set(lane.deviceId, (lane.revision ?? 0) + 1);
+type Moved = { readonly before: { readonly from: Lane; readonly to: Lane }; readonly after: { readonly from: Lane; readonly to: Lane } };
+type Field = OwnLane["field"];
+
+/** A drag is sent: the server stores exactly the lists sent and bumps each lane once, so its answer and its events
+ * carry revision + 1 (the live reducer knows them as this client's own while the lane shows these lists). */
+function awaitLanes(ctx: LaneCommandContext, field: Field, plan: Moved) {
+  for (const [before, after] of [[plan.before.from, plan.after.from], [plan.before.to, plan.after.to]] as const)
+    ctx.ownLaneRevisions.set(after.deviceId, { field, revision: (before.revision ?? 0) + 1, ids: after.items.map((c) => c.id) });
 }
 
-/** The drag is answered: its lanes are at the answered revisions; a failed drag's lanes are read again. */
-function settleLanes(ctx: LaneCommandContext, deviceIds: readonly string[], answer?: readonly { deviceId: string; revision: number }[]) {
+/** The drag is answered: its lanes are at the answered revisions. A read of the devices under way may predate the
+ * drag, and one that landed meanwhile may have put other lists in its place: then the lanes are read again. */
+function settleLanes(ctx: LaneCommandContext, field: Field, plan: Moved, answer: readonly { deviceId: string; revision: number }[]) {
+  for (const side of answer) {
+    const own = ctx.ownLaneRevisions.get(side.deviceId);
+    if (own !== undefined) ctx.ownLaneRevisions.set(side.deviceId, { ...own, revision: side.revision });
+  }
+  setRevisions(ctx, answer);
+  const entries = entriesOf(ctx.cache.snapshot, CacheKey.Devices);
+  const sent = new Map([plan.after.from, plan.after.to].map((lane) => [lane.deviceId, lane.items.map((c) => c.id).join()]));
+  const shown = entries.flatMap((e) => e.data ?? []).filter((d) => sent.has(d.id));
+  const asSent = shown.length === sent.size && shown.every((d) => (d[field] ?? []).map((c) => c.id).join() === sent.get(d.id));
+  if (!asSent || entries.some((e) => e.status === "loading")) void ctx.cache.refetch(CacheKey.Devices);
+}
+
+/** A failed drag's lanes are read again (failDrop): nothing of them is this client's own any more. */
+function forgetLanes(ctx: LaneCommandContext, deviceIds: readonly string[]) {
   for (const id of deviceIds) ctx.ownLaneRevisions.delete(id);
-  for (const side of answer ?? []) ctx.ownLaneRevisions.set(side.deviceId, side.revision);
 }
 
 /** "On any other failure the affected devices flash an error state for 500 ms and then refetch." */
@@ -89,13 +109,12 @@ export async function moveMeasurement(ctx: LaneCommandContext, drop: Drop): Prom
   if (plan.outcome !== "moved") return plan;
   setQueues(ctx, "perimetries", [plan.after.from, plan.after.to]);
   const lanes = [...new Set([plan.after.from.deviceId, plan.after.to.deviceId])];
-  awaitLanes(ctx, plan);
+  awaitLanes(ctx, "perimetries", plan);
   try {
     const answer = await ctx.api.call("device.dragAndDropPerimetry", { body: measurementDropRequest(plan) });
-    settleLanes(ctx, lanes, [answer.from, answer.to]);
-    setRevisions(ctx, [answer.from, answer.to]);
+    settleLanes(ctx, "perimetries", plan, [answer.from, answer.to]);
   } catch (e) {
-    settleLanes(ctx, lanes);
+    forgetLanes(ctx, lanes);
     failDrop(ctx, e, lanes);
   }
   return plan;
@@ -108,13 +127,12 @@ export async function moveAppointment(ctx: LaneCommandContext, drop: Drop): Prom
   if (plan.outcome !== "moved") return plan;
   setQueues(ctx, "appointments", [plan.after.from, plan.after.to]);
   const lanes = [...new Set([plan.after.from.deviceId, plan.after.to.deviceId])];
-  awaitLanes(ctx, plan);
+  awaitLanes(ctx, "appointments", plan);
   try {
     const answer = await ctx.api.call("device.dragAndDropAppointment", { body: appointmentDropRequest(plan) });
-    settleLanes(ctx, lanes, [answer.from, answer.to]);
-    setRevisions(ctx, [answer.from, answer.to]);
+    settleLanes(ctx, "appointments", plan, [answer.from, answer.to]);
   } catch (e) {
-    settleLanes(ctx, lanes);
+    forgetLanes(ctx, lanes);
     failDrop(ctx, e, lanes);
   }
   return plan;

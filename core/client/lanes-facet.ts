@@ -11,6 +11,7 @@ import type { DevicesFacet } from "./devices-facet.ts";
 import { appointmentLane, measurementLane, type SchedulingVariant } from "./device-view.ts";
 import type { FacetContext } from "./facet-context.ts";
 import { moveAppointment, moveMeasurement, reorderAppointmentExaminations, type LaneCommandContext } from "./lane-commands.ts";
+import type { OwnLane } from "./live-reducer.ts";
 import { writePatientTestConfiguration } from "./local-settings.ts";
 
 // The lanes facet (scheduling seed §2, §4, §5): what is queued on which headset and every command that changes it —
@@ -69,7 +70,7 @@ export interface LanesFacet {
   registerAppointment(body: AppointmentRegisterBody): Promise<boolean>;
 }
 
-export function createLanesFacet(ctx: FacetContext, devices: DevicesFacet, ownLaneRevisions: Map<string, number>): LanesFacet {
+export function createLanesFacet(ctx: FacetContext, devices: DevicesFacet, ownLaneRevisions: Map<string, OwnLane>): LanesFacet {
   const flashing = new Set<string>();
   const wiggling = new Set<string>();
   const laneContext: LaneCommandContext = {

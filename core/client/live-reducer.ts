@@ -28,10 +28,17 @@ export type LiveEffect =
 export interface LiveContext {
   /** The patient whose pages are open, if any ("A trashed patient being viewed sends the user home"). */
   readonly viewedPatientId: string | null;
-  /** Lanes this client's own drags moved, device id -> the revision the drag awaits or was answered with
-   * (lane-commands.ts). Their events (the lanes' device updates, transfers, the drag event) are of a move the client has
-   * already applied: they cost no refetch while nothing newer is known of the lane. */
-  readonly ownLaneRevisions?: ReadonlyMap<string, number>;
+  /** Lanes this client's own drags moved, by device id (lane-commands.ts). Their events (the lanes' device updates,
+   * transfers, the drag event) are of a move the client has already applied: they cost no refetch while the cache
+   * shows the lane as the drag left it. */
+  readonly ownLaneRevisions?: ReadonlyMap<string, OwnLane>;
+}
+
+/** A lane as this client's drag left it: the revision the drag awaits (then was answered with) and its cards' ids. */
+export interface OwnLane {
+  readonly revision: number;
+  readonly field: "perimetries" | "appointments";
+  readonly ids: readonly string[];
 }
 
 export interface LiveOutcome {
@@ -130,11 +137,20 @@ const refetchIfCached = (s: CacheSnapshot, key: CacheKey): LiveEffect[] => (hasK
 
 const cachedDevices = (s: CacheSnapshot): readonly Device[] => entriesOf(s, CacheKey.Devices).flatMap((e) => e.data ?? []);
 
-/** The device's lane was last moved by this client's own drag (awaited or answered) and nothing newer is known of it. */
+/** The device's lane as this client's own drag left it, if the cache still shows it so (a read that landed meanwhile
+ * with other lists is not the drag's). */
+const ownLane = (device: Device | undefined, context: LiveContext): OwnLane | undefined => {
+  const own = device === undefined ? undefined : context.ownLaneRevisions?.get(device.id);
+  if (device === undefined || own === undefined) return undefined;
+  const ids = (device[own.field] ?? []).map((c) => c.id);
+  return ids.length === own.ids.length && ids.every((id, i) => id === own.ids[i]) ? own : undefined;
+};
+
+/** A transfer of this client's own drag: the lane shows that drag's lists and nothing newer is known of it. */
 const ownDragOf = (s: CacheSnapshot, deviceSn: string, context: LiveContext): boolean => {
   const device = cachedDevices(s).find((d) => d.deviceSn === deviceSn);
-  const own = device === undefined ? undefined : context.ownLaneRevisions?.get(device.id);
-  return device !== undefined && own !== undefined && own >= (device.revision ?? 0);
+  const own = ownLane(device, context);
+  return own !== undefined && own.revision >= (device?.revision ?? 0);
 };
 
 // ---- devices ---------------------------------------------------------------------------------------------------------
@@ -196,8 +212,8 @@ function deviceEvent(s: CacheSnapshot, event: ListEvent<typeof T.Device>, contex
       // the server's conflict check with lists from before the other change). The revision this client's own drag
       // awaits is of lists it already shows: its answer sets the revision.
       const cached = cachedDevices(s).find((d) => d.deviceSn === deviceSn);
-      const own = cached === undefined ? undefined : context.ownLaneRevisions?.get(cached.id);
-      if (revision !== undefined && cached !== undefined && cached.revision !== revision && own !== revision) effects.push(...refetchIfCached(s, CacheKey.Devices));
+      if (revision !== undefined && cached !== undefined && cached.revision !== revision && ownLane(cached, context)?.revision !== revision)
+        effects.push(...refetchIfCached(s, CacheKey.Devices));
       // A change that repeats what the device shows keeps the device object, so nothing that reads it re-renders.
       return { snapshot: patchDevice(s, deviceSn, (d) => (repeats(d, fields) ? d : { ...d, ...fields })), effects };
     }
@@ -211,7 +227,7 @@ function deviceEvent(s: CacheSnapshot, event: ListEvent<typeof T.Device>, contex
 function dragAndDropEvent(s: CacheSnapshot, move: LaneMoveData, context: LiveContext): LiveOutcome {
   const devices = cachedDevices(s);
   const known = (side: { deviceId: string; revision: number }) =>
-    context.ownLaneRevisions?.get(side.deviceId) === side.revision || devices.some((d) => d.id === side.deviceId && d.revision === side.revision);
+    devices.some((d) => d.id === side.deviceId && (d.revision === side.revision || ownLane(d, context)?.revision === side.revision));
   return { snapshot: s, effects: known(move.from) && known(move.to) ? [] : refetchIfCached(s, CacheKey.Devices) };
 }
 

@@ -229,6 +229,42 @@ describe("lane commands (scheduling seed §4 'Drag and drop of measurements')", 
     expect(client.devices.one("SN2")!.device.revision).toBe(9);
   });
 
+  it("a read of the devices under way at the drop, answered with the lists from before it, is read again once the drop is answered", async () => {
+    const after = () => [
+      device("SN1", { revision: 4, perimetries: [measurement("m3")] }),
+      device("SN2", { revision: 9, perimetries: [measurement("x1", { deviceSn: "SN2" }), measurement("m1"), measurement("m2", { isFollowingEye: "m1" })] }),
+    ];
+    let stored = lanes();
+    let holdNextRead = false;
+    let releaseRead!: () => void;
+    const api = fakeApi({
+      "device.all": async () => {
+        const answer = stored;
+        if (holdNextRead) {
+          holdNextRead = false;
+          await new Promise<void>((r) => (releaseRead = r));
+        }
+        return answer;
+      },
+      "device.dragAndDropPerimetry": async () => {
+        stored = after();
+        return { from: { deviceId: "dev-SN1", revision: 4 }, to: { deviceId: "dev-SN2", revision: 9 } };
+      },
+    });
+    const { client } = setup(api);
+    await client.cache.fetch(CacheKey.Devices, {});
+    holdNextRead = true;
+    const staleRead = client.cache.fetch(CacheKey.Devices, {});
+    await client.lanes.moveMeasurement({ source: { deviceId: "dev-SN1", index: 0 }, destination: { deviceId: "dev-SN2", index: 1 } });
+    releaseRead();
+    await staleRead;
+    await settle();
+    expect(api.calls.filter((c) => c.endpoint === "device.all")).toHaveLength(3);
+    expect(order(client, "SN1")).toEqual(["m3"]);
+    expect(order(client, "SN2")).toEqual(["x1", "m1", "m2"]);
+    expect(client.devices.one("SN2")!.device.revision).toBe(9);
+  });
+
   it("a refused drop shows 'cannot drop here' and sends nothing", async () => {
     const api = fakeApi({ "device.all": lanes });
     const { client, notices } = setup(api);

@@ -285,9 +285,15 @@ describe("drag and drop and connection events", () => {
     expect(reduce(base, ev(T.DragAndDrop, Op.Update, theirs)).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
   });
 
-  it("the events of this client's own drag cost no refetch: awaited, then answered; anyone's later change still refetches", () => {
-    // Our drag of a card from SN1 (revision 4) to SN2 (revision 7) is under way: the server answers 5 and 8.
-    const awaiting = { viewedPatientId: null, ownLaneRevisions: new Map([["dev-SN1", 5], ["dev-SN2", 8]]) };
+  it("the events of this client's own drag cost no refetch while the lanes show what it sent; anyone else's change still refetches", () => {
+    // Our drag of card m1 from SN1 [m1, m2] (revision 4) to SN2 [] (revision 7) is under way: the server answers 5 and 8.
+    const own = (revision: number, ids: string[]) => ({ revision, field: "perimetries" as const, ids });
+    const awaiting = { viewedPatientId: null, ownLaneRevisions: new Map([["dev-SN1", own(5, ["m2"])], ["dev-SN2", own(8, ["m1"])]]) };
+    const lanes = (r1: number, r2: number, one: string[], two: string[]) =>
+      put(emptySnapshot, CacheKey.Devices, {}, [device("SN1", { revision: r1, perimetries: one.map((id) => measurement(id)) }), device("SN2", { revision: r2, perimetries: two.map((id) => measurement(id)) })]);
+    const moved = (r1: number, r2: number) => lanes(r1, r2, ["m2"], ["m1"]);
+    const before = lanes(4, 7, ["m1", "m2"], []);
+    const optimistic = moved(4, 7);
     const events = [
       ev(T.Measurement, Op.DeviceTransferOut, { deviceSn: "SN1" }),
       ev(T.Measurement, Op.DeviceTransferIn, { deviceSn: "SN2" }),
@@ -295,16 +301,16 @@ describe("drag and drop and connection events", () => {
       ev(T.Device, Op.Update, { deviceSn: "SN1", revision: 5 }),
       ev(T.Device, Op.Update, { deviceSn: "SN2", revision: 8 }),
     ];
-    for (const e of events) expect(reduceLiveEvent(base, e, awaiting).effects, `${e.type}/${e.operation}`).toEqual([]);
+    for (const e of events) expect(reduceLiveEvent(optimistic, e, awaiting).effects, `${e.type}/${e.operation}`).toEqual([]);
     // Without the drag (another client's): every one of them refetches.
-    for (const e of events) expect(reduce(base, e).effects, `${e.type}/${e.operation}`).toContainEqual({ kind: "refetch", key: CacheKey.Devices });
-    // Answered: the cache has 5 and 8; a transfer of ours that comes late still costs nothing.
-    const answered = put(emptySnapshot, CacheKey.Devices, {}, [device("SN1", { revision: 5 }), device("SN2", { revision: 8 })]);
-    expect(reduceLiveEvent(answered, events[0]!, awaiting).effects).toEqual([]);
+    for (const e of events) expect(reduce(optimistic, e).effects, `${e.type}/${e.operation}`).toContainEqual({ kind: "refetch", key: CacheKey.Devices });
+    // A read that landed meanwhile put the lists from before the drag back: the events are no longer known as ours.
+    for (const e of events) expect(reduceLiveEvent(before, e, awaiting).effects, `${e.type}/${e.operation}`).toContainEqual({ kind: "refetch", key: CacheKey.Devices });
+    // Answered (5 and 8 cached): a transfer of ours that comes late still costs nothing.
+    expect(reduceLiveEvent(moved(5, 8), events[0]!, awaiting).effects).toEqual([]);
     // A change after ours (revision 9 of SN2): refetched, and a transfer on a lane read since at 9 is not ours.
-    expect(reduceLiveEvent(answered, ev(T.Device, Op.Update, { deviceSn: "SN2", revision: 9 }), awaiting).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
-    const newer = put(emptySnapshot, CacheKey.Devices, {}, [device("SN1", { revision: 5 }), device("SN2", { revision: 9 })]);
-    expect(reduceLiveEvent(newer, events[1]!, awaiting).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
+    expect(reduceLiveEvent(moved(5, 8), ev(T.Device, Op.Update, { deviceSn: "SN2", revision: 9 }), awaiting).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
+    expect(reduceLiveEvent(moved(5, 9), events[1]!, awaiting).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
   });
 
   it("a device update with another revision refetches the lanes instead of pairing that revision with a stale queue", () => {
