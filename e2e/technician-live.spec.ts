@@ -333,6 +333,8 @@ test("a card dropped in front of a running pair lands after the pair; stop ends 
   await expect.poll(() => shownCardIds(page, to)).toEqual([right, left, moved]);
   await expect.poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id)).toEqual([right, left, moved]);
   await screenshot(page, "technician-live-drop-behind-running");
+  // The start sequence (countdown, calibration) is over first: a status change while the Stop dialog is open resets it.
+  await expect(status(page, to)).toContainText(/Test running|Paused/, { timeout: RUN_MS / 3 });
   await command(page, to, "Stop", { title: "Stop the test?", body: "The test on Room 2 stops now. Answers given so far are not saved as a result." });
   await expect(status(page, to)).toContainText(/Stopped|Waiting for a measurement/, { timeout: RUN_MS / 3 });
   await expect(running).toHaveAttribute("data-running", "false");
