@@ -13,8 +13,12 @@ import { join } from "node:path";
 //   stream progress and finish in seconds. It serves the web build the first stack made (web servers start in order).
 //   It is started only when the run can select a live spec (no file filter, or a filter naming one).
 const freePort = () =>
-  spawnSync(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"])
-    .stdout.toString().trim();
+  spawnSync(process.execPath, [
+    "-e",
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+  ])
+    .stdout.toString()
+    .trim();
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_LIVE_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "isopter-e2e-"));
@@ -58,7 +62,16 @@ const chromium = {
   viewport: { width: 1280, height: 800 },
   launchOptions: {
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   },
 };
 
@@ -78,25 +91,36 @@ export default defineConfig({
     // Tall enough for all four lanes (one with its live panel), so pointer drags between lanes need no scrolling.
     { name: "live", testMatch: LIVE_SPECS, use: { ...chromium, viewport: { width: 1280, height: 1700 }, baseURL: liveBaseURL } },
   ],
-  webServer: external ? undefined : [
-    {
-      command: "npm start", // builds the web app first
-      url: `${baseURL}/api/version`,
-      timeout: 180_000,
-      reuseExistingServer: false,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: stack({}),
-    },
-    ...(liveWanted && !process.env.E2E_LIVE_BASE_URL ? [{
-      // The build is the first stack's (it is up before this one starts).
-      command: "npx tsx simulator/start.ts",
-      url: `${liveBaseURL}/api/version`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      stdout: "pipe" as const,
-      stderr: "pipe" as const,
-      env: stack({ PORT: livePort!, DATA_DIR: process.env.E2E_LIVE_DATA_DIR!, HEADSETS: String(LIVE_HEADSETS), SPEED: String(LIVE_SPEED) }),
-    }] : []),
-  ],
+  webServer: external
+    ? undefined
+    : [
+        {
+          command: "npm start", // builds the web app first
+          url: `${baseURL}/api/version`,
+          timeout: 180_000,
+          reuseExistingServer: false,
+          stdout: "pipe",
+          stderr: "pipe",
+          env: stack({}),
+        },
+        ...(liveWanted && !process.env.E2E_LIVE_BASE_URL
+          ? [
+              {
+                // The build is the first stack's (it is up before this one starts).
+                command: "npx tsx simulator/start.ts",
+                url: `${liveBaseURL}/api/version`,
+                timeout: 120_000,
+                reuseExistingServer: false,
+                stdout: "pipe" as const,
+                stderr: "pipe" as const,
+                env: stack({
+                  PORT: livePort!,
+                  DATA_DIR: process.env.E2E_LIVE_DATA_DIR!,
+                  HEADSETS: String(LIVE_HEADSETS),
+                  SPEED: String(LIVE_SPEED),
+                }),
+              },
+            ]
+          : []),
+      ],
 });

@@ -14,22 +14,35 @@ import { loadAverage } from "./figures.ts";
 
 const rows = parseVisualFieldsCsv(readFileSync(resolve(import.meta.dirname, "../fixtures/visualfields/vfpwgSunyiu24d2.csv"), "utf8"));
 const inputs: ResultInput[] = rows.map((r) => ({
-  pattern: Pattern.P24_2, eye: r.eye === "OD" ? Eye.Right : Eye.Left, age: r.age, thresholds: r.sensitivities,
-  catchTrials: { falsePositive: { errors: 1, presentations: 12 }, falseNegative: { errors: 0, presentations: 10 }, blindSpot: { errors: 1, presentations: 14 } },
+  pattern: Pattern.P24_2,
+  eye: r.eye === "OD" ? Eye.Right : Eye.Left,
+  age: r.age,
+  thresholds: r.sensitivities,
+  catchTrials: {
+    falsePositive: { errors: 1, presentations: 12 },
+    falseNegative: { errors: 0, presentations: 10 },
+    blindSpot: { errors: 1, presentations: 14 },
+  },
 }));
 
 // The machine is shared (2 cores, other jobs), so rates are per CPU second of this process (process.cpuUsage:
 // time we were descheduled does not count), measured over several windows; best and median are printed, plus the
 // wall-clock median for comparison.
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 function rate(label: string, fn: (i: number) => unknown, windows = 7, windowMs = 300): void {
   for (let i = 0; i < 5000; i++) fn(i); // warm up
-  const cpuRates: number[] = [], wallRates: number[] = [];
+  const cpuRates: number[] = [],
+    wallRates: number[] = [];
   let n = 0;
   for (let w = 0; w < windows; w++) {
-    const c0 = cpuMs(), t0 = performance.now();
-    let c = c0, k = 0;
+    const c0 = cpuMs(),
+      t0 = performance.now();
+    let c = c0,
+      k = 0;
     while (c - c0 < windowMs) {
       for (let j = 0; j < 500; j++) fn(n++);
       k += 500;
@@ -40,20 +53,27 @@ function rate(label: string, fn: (i: number) => unknown, windows = 7, windowMs =
   }
   const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
   const fmt = (r: number) => `${Math.round(r).toLocaleString("en")}/s (${(1e6 / r).toFixed(2)} µs each)`;
-  console.log(`${label} per CPU second: best ${fmt(Math.max(...cpuRates))}, median ${fmt(med(cpuRates))}; wall-clock median ${fmt(med(wallRates))} (load average ${loadAverage()})`);
+  console.log(
+    `${label} per CPU second: best ${fmt(Math.max(...cpuRates))}, median ${fmt(med(cpuRates))}; wall-clock median ${fmt(med(wallRates))} (load average ${loadAverage()})`,
+  );
 }
 
 rate("24-2 fields fully analysed (analyseResult)", (i) => analyseResult(inputs[i % inputs.length]!));
 rate("24-2 fields, visualFields indices only (analyse CLI rows)", (i) => analyseRows([rows[i % rows.length]!]));
 
 // PoPLR: the OD series' first 10 visits (random permutations, seed 1).
-const od = rows.filter((r) => r.eye === "OD").sort((a, b) => a.date.localeCompare(b.date)).slice(0, 10);
+const od = rows
+  .filter((r) => r.eye === "OD")
+  .sort((a, b) => a.date.localeCompare(b.date))
+  .slice(0, 10);
 const years = yearsSinceFirst(od.map((r) => isoDateToDays(r.date)));
 const series = od.map((r) => r.sensitivities.map((s, i) => (i === 25 || i === 34 ? null : s)));
-const times: number[] = [], cpuTimes: number[] = [];
+const times: number[] = [],
+  cpuTimes: number[] = [];
 let last;
 for (let i = 0; i < 20; i++) {
-  const c0 = cpuMs(), t0 = performance.now();
+  const c0 = cpuMs(),
+    t0 = performance.now();
   last = poplr(years, series, { nperm: 5040, seed: 1 });
   times.push(performance.now() - t0);
   cpuTimes.push(cpuMs() - c0);
@@ -62,7 +82,7 @@ const steady = (v: number[]) => v.slice(2).sort((a, b) => a - b);
 const [wall, cpu] = [steady(times), steady(cpuTimes)];
 console.log(
   `PoPLR 10 visits x 52 locations x ${last!.nperm} permutations: CPU median ${cpu[Math.floor(cpu.length / 2)]!.toFixed(1)} ms ` +
-  `(min ${cpu[0]!.toFixed(1)} ms); wall median ${wall[Math.floor(wall.length / 2)]!.toFixed(1)} ms; first (cold) ${times[0]!.toFixed(1)} ms (load average ${loadAverage()})`,
+    `(min ${cpu[0]!.toFixed(1)} ms); wall median ${wall[Math.floor(wall.length / 2)]!.toFixed(1)} ms; first (cold) ${times[0]!.toFixed(1)} ms (load average ${loadAverage()})`,
 );
 
 // 3. `isopter analyse --json` of a 100,000-row CSV (the fixture's rows repeated under new ids), run in this process
@@ -75,7 +95,9 @@ console.log(
   const { join } = await import("node:path");
   const { runCli } = await import("../cli/run.ts");
   const ROWS = Number(process.env.ANALYSE_ROWS ?? 100_000);
-  const fixture = readFileSync(resolve(import.meta.dirname, "../fixtures/visualfields/vfpwgSunyiu24d2.csv"), "utf8").trimEnd().split("\n");
+  const fixture = readFileSync(resolve(import.meta.dirname, "../fixtures/visualfields/vfpwgSunyiu24d2.csv"), "utf8")
+    .trimEnd()
+    .split("\n");
   const [header, ...lines] = fixture;
   const body: string[] = [header!];
   for (let i = 0; i < ROWS; i++) body.push(lines[i % lines.length]!.replace(/^[^,]*/, `bench-${i}`));
@@ -87,13 +109,21 @@ console.log(
   const { visualFieldsRows } = { visualFieldsRows: (await import("../core/analytics/visualfields-csv.ts")).visualFieldRows };
   const { analyseEachRow } = await import("../core/analytics/analyse-csv.ts");
   const timed = (label: string, run: () => number) => {
-    const c = cpuMs(), w = performance.now();
+    const c = cpuMs(),
+      w = performance.now();
     const n = run();
     const cpu = (cpuMs() - c) / 1000;
-    console.log(`${label}: ${Math.round(n / cpu).toLocaleString("en")} fields per CPU second (wall ${((performance.now() - w) / 1000).toFixed(1)} s; load average ${loadAverage()})`);
+    console.log(
+      `${label}: ${Math.round(n / cpu).toLocaleString("en")} fields per CPU second (wall ${((performance.now() - w) / 1000).toFixed(1)} s; load average ${loadAverage()})`,
+    );
   };
   let bytes = 0;
-  const sink = new Writable({ write(chunk: Buffer, _enc, done) { bytes += chunk.length; done(); } });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      done();
+    },
+  });
   const io = { stdout: sink, stderr: process.stderr, stdin: Readable.from([]), env: {}, cwd: dir };
   const c0 = cpuMs();
   const t0 = performance.now();
@@ -108,7 +138,10 @@ console.log(
       `${(bytes / 1e6).toFixed(0)} MB written, bench process RSS high-water mark ${(peak / 1e6).toFixed(0)} MB, exit ${code}; load average ${loadAverage()}) — aim >= 150,000 fields/s: ${rate >= 150_000 ? "met" : "not met"}`,
   );
   // The CSV parsed and analysed in one call, as before issue 18 (every row and every analysis held at once)...
-  timed(`${ROWS.toLocaleString("en")} rows parsed and analysed in one call (analyseRows(parseVisualFieldsCsv))`, () => analyseRows(parseVisualFieldsCsv(text)).length);
+  timed(
+    `${ROWS.toLocaleString("en")} rows parsed and analysed in one call (analyseRows(parseVisualFieldsCsv))`,
+    () => analyseRows(parseVisualFieldsCsv(text)).length,
+  );
   // ...and row by row, as isopter analyse now reads (nothing kept once a row is passed on).
   timed(`${ROWS.toLocaleString("en")} rows parsed and analysed row by row (analyseEachRow(visualFieldRows))`, () => {
     let n = 0;

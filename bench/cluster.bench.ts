@@ -82,7 +82,11 @@ const run = async (base: string, n: number) => {
   const db = await freshDatabase(base, `isopter_bench_cluster_${n}`);
   let procs: ClusterProcess[] = [];
   try {
-    procs = await startProcesses({ databaseUrl: db.url, ports: await consecutivePorts(n), envOf: () => ({ DEMO_PASSWORD: password, HEADSETS: "0" }) });
+    procs = await startProcesses({
+      databaseUrl: db.url,
+      ports: await consecutivePorts(n),
+      envOf: () => ({ DEMO_PASSWORD: password, HEADSETS: "0" }),
+    });
     const token = (await post<{ accessToken: string }>(procs[0]!.url, "login", { username: "manager", password })).accessToken;
     // Enrolled as a manager would, twenty at a time; each headset exchanges its pairing code in its first hello.
     const total = Math.max(...steps);
@@ -91,7 +95,12 @@ const run = async (base: string, n: number) => {
       codes.push(
         ...(await Promise.all(
           Array.from({ length: Math.min(20, total - i) }, (_, j) =>
-            post<{ secret: { value: string } }>(procs[(i + j) % n]!.url, "device/enrol", { deviceSn: `VR-B${String(i + j + 1).padStart(5, "0")}`, secret: "pairingCode" }, token).then((r) => r.secret.value),
+            post<{ secret: { value: string } }>(
+              procs[(i + j) % n]!.url,
+              "device/enrol",
+              { deviceSn: `VR-B${String(i + j + 1).padStart(5, "0")}`, secret: "pairingCode" },
+              token,
+            ).then((r) => r.secret.value),
           ),
         )),
       );
@@ -100,7 +109,12 @@ const run = async (base: string, n: number) => {
     const bus = await busCounter(db.url);
     let started = 0;
     for (const step of steps) {
-      started = await growFleet(started, step, (i) => fleets[i % n]!.connect(`VR-B${String(i + 1).padStart(5, "0")}`, codes[i]!, i < testing), { batch: 50, pauseMs: 100 });
+      started = await growFleet(
+        started,
+        step,
+        (i) => fleets[i % n]!.connect(`VR-B${String(i + 1).padStart(5, "0")}`, codes[i]!, i < testing),
+        { batch: 50, pauseMs: 100 },
+      );
       // Settle: until device/all shows every headset connected (pairing codes exchanged), 30 s at most.
       const connected = async () => {
         const res = await fetch(`${procs[0]!.url}/api/device/all`, { headers: { authorization: `Bearer ${token}` } });
@@ -144,12 +158,21 @@ const run = async (base: string, n: number) => {
 const main = async () => {
   let base = process.env.BENCH_DATABASE_URL;
   const pgDir = base ? undefined : mkdtempSync(join(tmpdir(), "isopter-bench-pg-"));
-  if (!base) base = execFileSync("bash", ["scripts/pg-throwaway.sh", "start", pgDir!, String(await freePort())]).toString().trim();
+  if (!base)
+    base = execFileSync("bash", ["scripts/pg-throwaway.sh", "start", pgDir!, String(await freePort())])
+      .toString()
+      .trim();
   try {
-    console.log(`Processes on one PostgreSQL; headsets beating every second, ${testing} streaming progress 5 times a second; ${windowS} s measured per step (load average ${loadAverage()})`);
-    console.log("processes | headsets | held (connected all window) | live threshold to a browser on another process (1 process: the same) p50 / p99 | notifications/s through PostgreSQL | load average");
+    console.log(
+      `Processes on one PostgreSQL; headsets beating every second, ${testing} streaming progress 5 times a second; ${windowS} s measured per step (load average ${loadAverage()})`,
+    );
+    console.log(
+      "processes | headsets | held (connected all window) | live threshold to a browser on another process (1 process: the same) p50 / p99 | notifications/s through PostgreSQL | load average",
+    );
     for (const n of counts) await run(base, n);
-    console.log("Aims (issue 17): 3 processes hold >= 2x the headsets of one; cross-process live threshold p99 <= 50 ms with 100 headsets testing.");
+    console.log(
+      "Aims (issue 17): 3 processes hold >= 2x the headsets of one; cross-process live threshold p99 <= 50 ms with 100 headsets testing.",
+    );
   } finally {
     if (pgDir) execFileSync("bash", ["scripts/pg-throwaway.sh", "stop", pgDir]);
   }

@@ -49,25 +49,45 @@ interface Figures {
   fileMb: number;
 }
 
-async function child(format: "csv" | "fhir", via: Via, client: Client, results: number, backendUrl: string, token: string): Promise<Figures> {
+async function child(
+  format: "csv" | "fhir",
+  via: Via,
+  client: Client,
+  results: number,
+  backendUrl: string,
+  token: string,
+): Promise<Figures> {
   // As cli/bin.mjs: tsx turns source maps on and Node would keep every module's map; the CLI turns them off first.
   if (!process.env.ISOPTER_SOURCE_MAPS) process.setSourceMapsEnabled(false);
-  const [{ memoryStorage }, { createHttpApi }, { StorageKeys }, { Pattern }, { csvWriter }, { fhirBundleWriter }, { runExport }, { fileSink }, { ProfileStore }, { apiFor }, { fakeApi }, { exportContext }] =
-    await Promise.all([
-      import("../adapters/storage/memory-storage.ts"),
-      import("../adapters/http/http-api.ts"),
-      import("../core/ports.ts"),
-      import("../core/model/enums.ts"),
-      import("../cli/export/csv.ts"),
-      import("../cli/export/fhir.ts"),
-      import("../cli/export/run-export.ts"),
-      import("../cli/export/sink.ts"),
-      import("../cli/profiles/profile-store.ts"),
-      import("../cli/session.ts"),
-      import("../tests/cli/fixtures.ts"),
-      import("../cli/export/context.ts"),
-    ]);
-  let peakRss = 0, peakHeap = 0;
+  const [
+    { memoryStorage },
+    { createHttpApi },
+    { StorageKeys },
+    { Pattern },
+    { csvWriter },
+    { fhirBundleWriter },
+    { runExport },
+    { fileSink },
+    { ProfileStore },
+    { apiFor },
+    { fakeApi },
+    { exportContext },
+  ] = await Promise.all([
+    import("../adapters/storage/memory-storage.ts"),
+    import("../adapters/http/http-api.ts"),
+    import("../core/ports.ts"),
+    import("../core/model/enums.ts"),
+    import("../cli/export/csv.ts"),
+    import("../cli/export/fhir.ts"),
+    import("../cli/export/run-export.ts"),
+    import("../cli/export/sink.ts"),
+    import("../cli/profiles/profile-store.ts"),
+    import("../cli/session.ts"),
+    import("../tests/cli/fixtures.ts"),
+    import("../cli/export/context.ts"),
+  ]);
+  let peakRss = 0,
+    peakHeap = 0;
   const sample = () => {
     const m = process.memoryUsage();
     peakRss = Math.max(peakRss, m.rss);
@@ -93,7 +113,10 @@ async function child(format: "csv" | "fhir", via: Via, client: Client, results: 
   const dir = mkdtempSync(join(tmpdir(), "isopter-bench-"));
   const file = join(dir, `export.${format}`);
   const sink = fileSink(file);
-  const writer = format === "csv" ? csvWriter(sink, Pattern.P24_2) : fhirBundleWriter(sink, { context: exportContext({ id: "bench", name: "Bench clinic" }, { timeZone: "UTC" }) });
+  const writer =
+    format === "csv"
+      ? csvWriter(sink, Pattern.P24_2)
+      : fhirBundleWriter(sink, { context: exportContext({ id: "bench", name: "Bench clinic" }, { timeZone: "UTC" }) });
   sample();
   const baselineRss = process.memoryUsage().rss;
   const started = performance.now();
@@ -110,9 +133,16 @@ async function child(format: "csv" | "fhir", via: Via, client: Client, results: 
   rmSync(dir, { recursive: true, force: true });
   return {
     baselineRssMb: round(baselineRss / 2 ** 20, 1),
-    format, via, client, results: summary.results, seconds: round(seconds, 2), perSecond: Math.round(summary.results / seconds),
+    format,
+    via,
+    client,
+    results: summary.results,
+    seconds: round(seconds, 2),
+    perSecond: Math.round(summary.results / seconds),
     cpuSeconds: round((used.user + used.system) / 1e6, 2),
-    peakRssMb: round(peakRss / 2 ** 20, 1), peakHeapMb: round(peakHeap / 2 ** 20, 1), fileMb: round(fileMb, 1),
+    peakRssMb: round(peakRss / 2 ** 20, 1),
+    peakHeapMb: round(peakHeap / 2 ** 20, 1),
+    fileMb: round(fileMb, 1),
   };
 }
 
@@ -120,7 +150,22 @@ const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
 
 function runChild(format: string, via: Via, client: Client, results: number, backendUrl: string, token: string): Promise<Figures> {
   return new Promise((resolve, reject) => {
-    const args = [...process.execArgv, import.meta.filename, "--child", format, "--via", via, "--client", client, "--results", String(results), "--backend", backendUrl, "--token", token];
+    const args = [
+      ...process.execArgv,
+      import.meta.filename,
+      "--child",
+      format,
+      "--via",
+      via,
+      "--client",
+      client,
+      "--results",
+      String(results),
+      "--backend",
+      backendUrl,
+      "--token",
+      token,
+    ];
     const p = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     // The parent does nothing but serve meanwhile (the child's start-up included: it makes no calls then).
@@ -135,7 +180,10 @@ function runChild(format: string, via: Via, client: Client, results: number, bac
 }
 
 /** `node cli/bin.mjs ARGS` with the peak reporter preloaded: what `isopter ARGS` costs a user, start-up included. */
-function isopterProcess(args: string[], env: Record<string, string>): Promise<{ code: number; seconds: number; peakRssMb: number; cpuSeconds: number; stdout: string; stderr: string }> {
+function isopterProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; seconds: number; peakRssMb: number; cpuSeconds: number; stdout: string; stderr: string }> {
   const root = join(import.meta.dirname, "..");
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -144,7 +192,9 @@ function isopterProcess(args: string[], env: Record<string, string>): Promise<{ 
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe", "pipe"],
     });
-    let stdout = "", stderr = "", peak = "";
+    let stdout = "",
+      stderr = "",
+      peak = "";
     p.stdout!.on("data", (c) => (stdout += c));
     p.stderr!.on("data", (c) => (stderr += c));
     (p.stdio[3] as NodeJS.ReadableStream).on("data", (c) => (peak += c));
@@ -164,11 +214,14 @@ async function cliExport(format: "csv" | "fhir", results: number, backendUrl: st
   new ProfileStore(home).writeToken("bench", token);
   const file = join(home, `export.${format}`);
   const cpu = process.cpuUsage();
-  const run = await isopterProcess(["export", "--all", "--format", format, "--pattern", "24-2", "--out", file, "--json", "--time-zone", "UTC"], {
-    ISOPTER_HOME: home,
-    ISOPTER_PROFILE: "bench",
-    ISOPTER_SERVER: backendUrl,
-  });
+  const run = await isopterProcess(
+    ["export", "--all", "--format", format, "--pattern", "24-2", "--out", file, "--json", "--time-zone", "UTC"],
+    {
+      ISOPTER_HOME: home,
+      ISOPTER_PROFILE: "bench",
+      ISOPTER_SERVER: backendUrl,
+    },
+  );
   const backend = process.cpuUsage(cpu);
   if (run.code !== 0) throw new Error(`isopter export (${format}) exited ${run.code}: ${run.stderr}`);
   const written = (JSON.parse(run.stdout) as { results: number }).results;
@@ -176,9 +229,18 @@ async function cliExport(format: "csv" | "fhir", results: number, backendUrl: st
   const fileMb = statSync(file).size / 2 ** 20;
   rmSync(home, { recursive: true, force: true });
   return {
-    format, via: "server", client: "node", results: written, baselineRssMb: null, seconds: round(run.seconds, 2), perSecond: Math.round(written / run.seconds),
-    cpuSeconds: round(run.cpuSeconds, 2), backendCpuSeconds: round((backend.user + backend.system) / 1e6, 2),
-    peakRssMb: round(run.peakRssMb, 1), peakHeapMb: null, fileMb: round(fileMb, 1),
+    format,
+    via: "server",
+    client: "node",
+    results: written,
+    baselineRssMb: null,
+    seconds: round(run.seconds, 2),
+    perSecond: Math.round(written / run.seconds),
+    cpuSeconds: round(run.cpuSeconds, 2),
+    backendCpuSeconds: round((backend.user + backend.system) / 1e6, 2),
+    peakRssMb: round(run.peakRssMb, 1),
+    peakHeapMb: null,
+    fileMb: round(fileMb, 1),
   };
 }
 
@@ -203,7 +265,11 @@ async function simulatorBackend(results: number) {
     }
   });
   console.log(`(server: seeded ${results} results in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password }) });
+  const login = await fetch(`${server.url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password }),
+  });
   const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
   return { url: server.url, token, close: () => server.close() };
 }
@@ -211,13 +277,28 @@ async function simulatorBackend(results: number) {
 const results = Number(arg("results", "10000"));
 const childFormat = arg("child", "");
 if (childFormat) {
-  process.stdout.write(JSON.stringify(await child(childFormat as "csv" | "fhir", arg("via", "api") as Via, arg("client", "node") as Client, results, arg("backend", ""), arg("token", ""))));
+  process.stdout.write(
+    JSON.stringify(
+      await child(
+        childFormat as "csv" | "fhir",
+        arg("via", "api") as Via,
+        arg("client", "node") as Client,
+        results,
+        arg("backend", ""),
+        arg("token", ""),
+      ),
+    ),
+  );
 } else {
   const viaArg = arg("via", "all");
   const vias: Via[] = viaArg === "all" ? ["api", "http", "server"] : [viaArg as Via];
   const clients: Client[] = arg("client", "node") === "both" ? ["node", "fetch"] : [arg("client", "node") as Client];
-  console.log(`isopter export bench: ${results} results of 24-2 (${PER_PATIENT} per patient), node ${process.version}, load average ${loadAverage()}`);
-  console.log(`aim (issue 18): >= ${AIM_PER_SECOND} results/s and peak RSS < ${AIM_PEAK_MB} MB, for CSV and for FHIR; the figure a user sees is via server`);
+  console.log(
+    `isopter export bench: ${results} results of 24-2 (${PER_PATIENT} per patient), node ${process.version}, load average ${loadAverage()}`,
+  );
+  console.log(
+    `aim (issue 18): >= ${AIM_PER_SECOND} results/s and peak RSS < ${AIM_PEAK_MB} MB, for CSV and for FHIR; the figure a user sees is via server`,
+  );
   const idle = await isopterProcess(["--help"], {});
   console.log(`isopter --help (the CLI loaded, nothing exported): peak RSS ${idle.peakRssMb.toFixed(1)} MB, ${idle.seconds.toFixed(2)} s`);
   const header =
@@ -228,7 +309,10 @@ if (childFormat) {
       via === "http"
         ? await (async () => {
             const { FAKE_TOKEN, startFakeBackend } = await import("../tests/cli/fake-backend.ts");
-            return { ...(await startFakeBackend({ patients: Math.ceil(results / PER_PATIENT), resultsPerPatient: PER_PATIENT })), token: FAKE_TOKEN };
+            return {
+              ...(await startFakeBackend({ patients: Math.ceil(results / PER_PATIENT), resultsPerPatient: PER_PATIENT })),
+              token: FAKE_TOKEN,
+            };
           })()
         : via === "server"
           ? await simulatorBackend(results)
@@ -240,9 +324,12 @@ if (childFormat) {
           via === "server"
             ? await cliExport(format, results, backend!.url, backend!.token)
             : await runChild(format, via, client, results, backend?.url ?? "", backend?.token ?? "");
-        const fast = f.perSecond >= AIM_PER_SECOND, small = f.peakRssMb < AIM_PEAK_MB;
+        const fast = f.perSecond >= AIM_PER_SECOND,
+          small = f.peakRssMb < AIM_PEAK_MB;
         const aim = fast && small ? "met" : [fast ? "" : "too slow", small ? "" : "too big"].filter(Boolean).join(", ");
-        verdicts.push(`${f.format} via ${f.via}${via === "api" ? "" : ` (${f.client})`}: ${f.perSecond} results/s, peak ${f.peakRssMb.toFixed(1)} MB -> ${aim === "met" ? "aim met" : `aim NOT met (${aim})`}`);
+        verdicts.push(
+          `${f.format} via ${f.via}${via === "api" ? "" : ` (${f.client})`}: ${f.perSecond} results/s, peak ${f.peakRssMb.toFixed(1)} MB -> ${aim === "met" ? "aim met" : `aim NOT met (${aim})`}`,
+        );
         console.log(
           `${f.format.padEnd(6)}  ${f.via.padEnd(6)}  ${(via === "api" ? "-" : f.client).padEnd(6)}  ${String(f.results).padStart(7)}  ${f.seconds.toFixed(2).padStart(7)}  ${String(f.perSecond).padStart(9)}  ${f.peakRssMb.toFixed(1).padStart(11)}  ${aim.padEnd(11)}  ${f.cpuSeconds.toFixed(2).padStart(5)}  ${via === "api" ? "            -" : (f.backendCpuSeconds ?? 0).toFixed(2).padStart(13)}  ${(f.baselineRssMb?.toFixed(1) ?? "-").padStart(13)}  ${(f.peakHeapMb?.toFixed(1) ?? "-").padStart(12)}  ${f.fileMb.toFixed(1).padStart(7)}`,
         );

@@ -24,7 +24,12 @@ export const askChild = <T>(child: ChildProcess, cmd: string, key: string): Prom
  * Adds headsets from `from` up to `to` in batches, pausing after each batch so a step's ramp-up does not open thousands
  * of sockets in one tick. `add(i)` starts the i-th headset (0-based over the whole run). Returns `to`.
  */
-export const growFleet = async (from: number, to: number, add: (index: number) => void, { batch, pauseMs }: { batch: number; pauseMs: number }) => {
+export const growFleet = async (
+  from: number,
+  to: number,
+  add: (index: number) => void,
+  { batch, pauseMs }: { batch: number; pauseMs: number },
+) => {
   for (let i = from; i < to; ) {
     const end = Math.min(to, i + batch);
     for (; i < end; i++) add(i);
@@ -49,7 +54,12 @@ export const protocolFleet = (url: string) => {
     ws.on("open", () => {
       ws.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: sn, firmware: "bench", pairingCode }));
       // A heartbeat a second, spread over the second; the battery drains a point a minute.
-      const beat = setInterval(() => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ type: "heartbeat", battery: { ...battery, vr: 90 - Math.floor(performance.now() / 60_000) % 50 } })), 1000);
+      const beat = setInterval(
+        () =>
+          ws.readyState === ws.OPEN &&
+          ws.send(JSON.stringify({ type: "heartbeat", battery: { ...battery, vr: 90 - (Math.floor(performance.now() / 60_000) % 50) } })),
+        1000,
+      );
       timers.push(beat);
       if (!streams) return;
       let n = 0;
@@ -59,7 +69,18 @@ export const protocolFleet = (url: string) => {
           if (ws.readyState !== ws.OPEN) return;
           n++;
           sentAt.set(`${sn}/${n}`, performance.now());
-          ws.send(JSON.stringify({ type: "progress", perimetryId: measurementId, appointmentId: null, nTested: n, nLocations: 54, thresholds: [], lastUpdatedIndex: null, gazeTracking: null }));
+          ws.send(
+            JSON.stringify({
+              type: "progress",
+              perimetryId: measurementId,
+              appointmentId: null,
+              nTested: n,
+              nLocations: 54,
+              thresholds: [],
+              lastUpdatedIndex: null,
+              gazeTracking: null,
+            }),
+          );
         }, 200),
       );
     });

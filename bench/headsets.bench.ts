@@ -82,7 +82,15 @@ const runSink = () => {
       else {
         stats.otherFrames++;
         if (m.type === "hello") {
-          socket.send(JSON.stringify({ type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: m.deviceSn, alias: null, serverTime: Date.now() }));
+          socket.send(
+            JSON.stringify({
+              type: "welcome",
+              protocolVersion: PROTOCOL_VERSION,
+              deviceSn: m.deviceSn,
+              alias: null,
+              serverTime: Date.now(),
+            }),
+          );
           socket.send(JSON.stringify({ type: "queue", items: [] }));
           socket.send(JSON.stringify({ type: "standalone", standaloneId: "bench", config }));
         } else if (m.type === "standaloneResult") socket.send(JSON.stringify({ type: "resultAccepted", resultId: m.resultId }));
@@ -112,20 +120,42 @@ const main = async () => {
   const steps = (process.env.STEPS ?? "500,1000,2000,4000,6000").split(",").map(Number);
   const windowS = Number(process.env.WINDOW_S ?? 15);
   const speed = Number(process.env.SPEED ?? 1);
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--sink"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--sink"], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
   const url = `ws://127.0.0.1:${port}/device`;
   const connector = wsConnector(url);
   const headsets: VirtualHeadset[] = [];
-  console.log(`Virtual headsets: heartbeat every ${DEVICE_HEARTBEAT_INTERVAL_MS} ms, deadline ${DEVICE_DISCONNECT_TIMEOUT_MS} ms; each repeats a 24-2 Normal test in stand-alone mode at speed ${speed}, streaming progress; ${windowS} s measured per step; 2-core machine shared with other work.`);
-  console.log("headsets | connected | heartbeats/s | progress/s | KB/s in | max beat gap | late (>1.5 s) | missed (>4 s) | loop delay p99 / max | CPU (one core) | load average");
+  console.log(
+    `Virtual headsets: heartbeat every ${DEVICE_HEARTBEAT_INTERVAL_MS} ms, deadline ${DEVICE_DISCONNECT_TIMEOUT_MS} ms; each repeats a 24-2 Normal test in stand-alone mode at speed ${speed}, streaming progress; ${windowS} s measured per step; 2-core machine shared with other work.`,
+  );
+  console.log(
+    "headsets | connected | heartbeats/s | progress/s | KB/s in | max beat gap | late (>1.5 s) | missed (>4 s) | loop delay p99 / max | CPU (one core) | load average",
+  );
   let sustained = 0;
   for (const n of steps) {
-    await growFleet(headsets.length, n, (i) => {
-      const sn = `VR-BENCH-${String(i + 1).padStart(5, "0")}`;
-      // Different seeds spread the headsets over the test's phases.
-      headsets.push(new VirtualHeadset({ deviceSn: sn, credential: "isd1.bench", clock: systemClock, connector, speed, seed: sn, standaloneGapMs: 1_000, battery: { vr: 100, clicker: 100, vrCharging: true } }).start());
-    }, { batch: 100, pauseMs: 200 });
+    await growFleet(
+      headsets.length,
+      n,
+      (i) => {
+        const sn = `VR-BENCH-${String(i + 1).padStart(5, "0")}`;
+        // Different seeds spread the headsets over the test's phases.
+        headsets.push(
+          new VirtualHeadset({
+            deviceSn: sn,
+            credential: "isd1.bench",
+            clock: systemClock,
+            connector,
+            speed,
+            seed: sn,
+            standaloneGapMs: 1_000,
+            battery: { vr: 100, clicker: 100, vrCharging: true },
+          }).start(),
+        );
+      },
+      { batch: 100, pauseMs: 200 },
+    );
     const deadline = Date.now() + 30_000;
     while ((await ask<number>(child, "count", "count")) < n && Date.now() < deadline) await sleep(250);
     await sleep(10_000); // let the ramp-up settle and the new headsets' tests reach playing (countdown, first click)
@@ -158,7 +188,9 @@ const main = async () => {
     if (s.missed > 0 || s.connected < n) break;
     sustained = n;
   }
-  console.log(`Sustained without a missed heartbeat deadline: ${sustained} headsets${sustained === steps.at(-1) ? " (the largest step tried)" : ""}.`);
+  console.log(
+    `Sustained without a missed heartbeat deadline: ${sustained} headsets${sustained === steps.at(-1) ? " (the largest step tried)" : ""}.`,
+  );
   for (const h of headsets) h.stop();
   child.send({ cmd: "exit" });
   await sleep(200);

@@ -42,7 +42,8 @@ async function webRoot(): Promise<{ dir: string; cleanup: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), "isopter-bench-web-"));
   const t0 = performance.now();
   await build({
-    configFile: fileURLToPath(new URL("../vite.config.ts", import.meta.url)), logLevel: "warn",
+    configFile: fileURLToPath(new URL("../vite.config.ts", import.meta.url)),
+    logLevel: "warn",
     build: { outDir: dir, emptyOutDir: true, ...(process.env.BENCH_PROFILE ? { minify: false } : {}) },
   });
   console.log(`web app built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -55,21 +56,42 @@ async function seedPatient(db: Awaited<ReturnType<typeof startServer>>["db"]): P
   const now = Date.now();
   let latestId = "";
   await db.transaction(async (tx) => {
-    await insertPatient(tx, org, patientId, { name: "Bench Forty", uniqueId: "B-40", gender: 0, lang: "en", birthdate }, new Date(now).toISOString());
+    await insertPatient(
+      tx,
+      org,
+      patientId,
+      { name: "Bench Forty", uniqueId: "B-40", gender: 0, lang: "en", birthdate },
+      new Date(now).toISOString(),
+    );
     for (let v = 0; v < VISITS; v++) {
       const yearsAgo = (VISITS - v) * 0.25;
       const takenAt = new Date(now - yearsAgo * 365.25 * 86400_000);
       for (const eye of [Eye.Right, Eye.Left]) {
         const id = newId();
         const at = new Date(takenAt.getTime() + eye * 600_000).toISOString();
-        const config = measurementConfigWith({ patientId, deviceSn: null, displayName: `Visit ${v + 1}`, eye, pattern: Pattern.P24_2, strategy: Strategy.DS });
+        const config = measurementConfigWith({
+          patientId,
+          deviceSn: null,
+          displayName: `Visit ${v + 1}`,
+          eye,
+          pattern: Pattern.P24_2,
+          strategy: Strategy.DS,
+        });
         const m: Measurement = {
           ...newMeasurement(config, id, at),
           result: engineResult({
-            measurementId: id, patientId, takenAt: at, birthdate,
+            measurementId: id,
+            patientId,
+            takenAt: at,
+            birthdate,
             ageYears: (Date.parse(at) - Date.parse(birthdate)) / (365.25 * 86400_000),
-            yearsIntoCourse: VISITS * 0.25 - yearsAgo, course: "early-glaucoma", eye, pattern: Pattern.P24_2,
-            strategy: Strategy.DS, deviceAlias: "Room 1", seed: 4000 + v * 2 + eye,
+            yearsIntoCourse: VISITS * 0.25 - yearsAgo,
+            course: "early-glaucoma",
+            eye,
+            pattern: Pattern.P24_2,
+            strategy: Strategy.DS,
+            deviceAlias: "Room 1",
+            seed: 4000 + v * 2 + eye,
           }),
         };
         await insertMeasurement(tx, org, m, null);
@@ -80,7 +102,11 @@ async function seedPatient(db: Awaited<ReturnType<typeof startServer>>["db"]): P
   return { patientId, latestId };
 }
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
 
 /** One more load under Chromium's sampling profiler: saves the profile, prints the top self times. */
 async function profileOnce(page: Page, url: string, file: string) {
@@ -89,7 +115,9 @@ async function profileOnce(page: Page, url: string, file: string) {
   await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
   await cdp.send("Profiler.start");
   const timing = await loadOnce(page, url);
-  const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+  const { profile } = (await cdp.send("Profiler.stop")) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
   writeFileSync(file, JSON.stringify(profile));
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
@@ -102,19 +130,34 @@ async function profileOnce(page: Page, url: string, file: string) {
   for (const [k, v] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${v.toFixed(1).padStart(7)} ms  ${k}`);
 }
 
-interface Timing { total: number; decode: number; draw: number; plots: number }
+interface Timing {
+  total: number;
+  decode: number;
+  draw: number;
+  plots: number;
+}
 
 /** One page load; the times from the page's own performance entries. */
 async function loadOnce(page: Page, url: string): Promise<Timing> {
   await page.goto(url);
   await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, RESULTS_DRAWN_MARK, { timeout: 30_000 });
-  return page.evaluate(([dataMark, drawnMark]) => {
-    const fetches = performance.getEntriesByType("resource").filter((e) => /\/api\/perimetry\/all\b/.test(e.name)) as PerformanceResourceTiming[];
-    const arrived = fetches[0]!.responseEnd;
-    const data = performance.getEntriesByName(dataMark)[0]!.startTime;
-    const drawn = performance.getEntriesByName(drawnMark)[0]!.startTime;
-    return { total: drawn - arrived, decode: data - arrived, draw: drawn - data, plots: document.querySelectorAll("figure[data-plot] canvas").length };
-  }, [RESULTS_DATA_MARK, RESULTS_DRAWN_MARK] as const);
+  return page.evaluate(
+    ([dataMark, drawnMark]) => {
+      const fetches = performance
+        .getEntriesByType("resource")
+        .filter((e) => /\/api\/perimetry\/all\b/.test(e.name)) as PerformanceResourceTiming[];
+      const arrived = fetches[0]!.responseEnd;
+      const data = performance.getEntriesByName(dataMark)[0]!.startTime;
+      const drawn = performance.getEntriesByName(drawnMark)[0]!.startTime;
+      return {
+        total: drawn - arrived,
+        decode: data - arrived,
+        draw: drawn - data,
+        plots: document.querySelectorAll("figure[data-plot] canvas").length,
+      };
+    },
+    [RESULTS_DATA_MARK, RESULTS_DRAWN_MARK] as const,
+  );
 }
 
 async function main() {
@@ -122,26 +165,45 @@ async function main() {
   const server = await startServer({ storage: { kind: "pglite", dataDir: undefined }, port: 0, webRoot: web.dir });
   const browser = await chromium.launch({
     executablePath: process.env.BENCH_CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     await seedDemo(server.db, { password, headsets: 1, results: "fixtures" });
     const { patientId, latestId } = await seedPatient(server.db);
     const login = await fetch(`${server.url}/api/login`, { method: "POST", body: JSON.stringify({ username: "manager", password }) });
     const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
-    console.log(`patient with ${VISITS * 2} results; Chromium ${browser.version()}; ${RUNS} warm loads per scenario after one cold load (load average ${loadAverage()})`);
+    console.log(
+      `patient with ${VISITS * 2} results; Chromium ${browser.version()}; ${RUNS} warm loads per scenario after one cold load (load average ${loadAverage()})`,
+    );
 
     const scenarios: Array<{ name: string; settings: Record<string, unknown> }> = [
       { name: "default panels (result, progression)", settings: {} },
-      { name: "every panel open (analysis, progression, history)", settings: { analysisExpanded: true, progressionChartExpanded: true, historyExpanded: true } },
+      {
+        name: "every panel open (analysis, progression, history)",
+        settings: { analysisExpanded: true, progressionChartExpanded: true, historyExpanded: true },
+      },
     ];
     const verdicts: string[] = [];
     for (const scenario of scenarios) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      await context.addInitScript(([t, s]) => {
-        sessionStorage.setItem("accessToken", t);
-        localStorage.setItem("clientSettings", JSON.stringify({ analysisExpanded: false, progressionChartExpanded: true, historyExpanded: false, pattern: 1, ...s }));
-      }, [token, scenario.settings] as const);
+      await context.addInitScript(
+        ([t, s]) => {
+          sessionStorage.setItem("accessToken", t);
+          localStorage.setItem(
+            "clientSettings",
+            JSON.stringify({ analysisExpanded: false, progressionChartExpanded: true, historyExpanded: false, pattern: 1, ...s }),
+          );
+        },
+        [token, scenario.settings] as const,
+      );
       const page = await context.newPage();
       const url = `${server.url}/patient/${patientId}/perimetry/${latestId}`;
       const cold = await loadOnce(page, url);

@@ -46,15 +46,21 @@ const main = async () => {
   const testing = Number(process.env.TESTING ?? 100);
   const child = fork(fileURLToPath(import.meta.url), ["--server", String(Math.max(...steps))], { execArgv: ["--import", "tsx"] });
   const ask = <T>(cmd: string, key: string) => askChild<T>(child, cmd, key);
-  const { url, codes } = await new Promise<{ url: string; codes: Array<[string, string]> }>((resolve) => child.once("message", resolve as never));
+  const { url, codes } = await new Promise<{ url: string; codes: Array<[string, string]> }>((resolve) =>
+    child.once("message", resolve as never),
+  );
   const login = await fetch(`${url}/api/login`, { method: "POST", body: JSON.stringify({ username: "manager", password }) });
   const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 
   const fleet = protocolFleet(url);
   const browser = await liveLatencies(url, token, fleet.sentAt);
 
-  console.log(`Clinic server with headsets beating every second, ${testing} streaming progress 5 times a second; ${windowS} s measured per step (${load()})`);
-  console.log("headsets | connected (device/all) | progress to browser p50 / p99 | device/all | server loop delay p99 / max | load average");
+  console.log(
+    `Clinic server with headsets beating every second, ${testing} streaming progress 5 times a second; ${windowS} s measured per step (${load()})`,
+  );
+  console.log(
+    "headsets | connected (device/all) | progress to browser p50 / p99 | device/all | server loop delay p99 / max | load average",
+  );
   let started = 0;
   for (const n of steps) {
     started = await growFleet(started, n, (i) => fleet.connect(codes[i]![0], codes[i]![1], i < testing), { batch: 50, pauseMs: 100 });

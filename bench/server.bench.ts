@@ -16,17 +16,69 @@ const CLIENTS = [1, 8];
 const EVENTS = 200;
 const password = "Bench-Pass-1";
 
-const first = ["Anna", "Jonas", "Maria", "Luca", "Sophie", "Pierre", "Emma", "Daan", "Olivia", "James", "Lucia", "Carlos", "Ana", "Joao", "Li", "Zhang", "Greta", "Paul", "Claire", "Marco"];
-const last = ["Schmidt", "Weber", "Rossi", "Bianchi", "Martin", "Dubois", "de Vries", "Jansen", "Brown", "Wilson", "Hernandez", "Garcia", "Souza", "Oliveira", "Wei", "Min", "Fischer", "Becker", "Lambert", "Ferrari", "Taylor", "Moore", "Bakker", "Lefevre", "Conti"];
+const first = [
+  "Anna",
+  "Jonas",
+  "Maria",
+  "Luca",
+  "Sophie",
+  "Pierre",
+  "Emma",
+  "Daan",
+  "Olivia",
+  "James",
+  "Lucia",
+  "Carlos",
+  "Ana",
+  "Joao",
+  "Li",
+  "Zhang",
+  "Greta",
+  "Paul",
+  "Claire",
+  "Marco",
+];
+const last = [
+  "Schmidt",
+  "Weber",
+  "Rossi",
+  "Bianchi",
+  "Martin",
+  "Dubois",
+  "de Vries",
+  "Jansen",
+  "Brown",
+  "Wilson",
+  "Hernandez",
+  "Garcia",
+  "Souza",
+  "Oliveira",
+  "Wei",
+  "Min",
+  "Fischer",
+  "Becker",
+  "Lambert",
+  "Ferrari",
+  "Taylor",
+  "Moore",
+  "Bakker",
+  "Lefevre",
+  "Conti",
+];
 
 const load = () => `load average ${loadAverage()}`;
 
 const main = async () => {
   const url = process.env.BENCH_DATABASE_URL;
-  const server = await startServer({ storage: url ? { kind: "postgres", url } : { kind: "pglite", dataDir: undefined }, port: 0, webRoot: "/nonexistent" });
+  const server = await startServer({
+    storage: url ? { kind: "postgres", url } : { kind: "pglite", dataDir: undefined },
+    port: 0,
+    webRoot: "/nonexistent",
+  });
   await seedDemo(server.db, { password, headsets: 4, results: "fixtures" });
   const org = (await server.db.query<{ id: string }>("select organisation_id as id from users where username = 'manager'"))[0]!.id;
-  const countPatients = async () => (await server.db.query<{ n: number }>("select count(*)::int as n from patients where organisation_id = $1", [org]))[0]!.n;
+  const countPatients = async () =>
+    (await server.db.query<{ n: number }>("select count(*)::int as n from patients where organisation_id = $1", [org]))[0]!.n;
 
   /** Registers bench patients up to `size` (names from the lists above with a number, unique ids B-n). */
   const fillTo = async (size: number) => {
@@ -40,14 +92,26 @@ const main = async () => {
           const k = values.length;
           rows.push(`($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}, $${k + 5}, lower($${k + 3} || ' B-${i}'), $${k + 6}, $${k + 6})`);
           const birth = `${1930 + (i % 80)}-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`;
-          values.push(newId(), org, `${first[i % first.length]} ${last[(i * 7) % last.length]} ${i}`, birth, JSON.stringify({ uniqueId: `B-${i}`, gender: i % 3, lang: "en" }), now);
+          values.push(
+            newId(),
+            org,
+            `${first[i % first.length]} ${last[(i * 7) % last.length]} ${i}`,
+            birth,
+            JSON.stringify({ uniqueId: `B-${i}`, gender: i % 3, lang: "en" }),
+            now,
+          );
         }
-        await tx.query(`insert into patients (id, organisation_id, name, birthdate, body, search, created_at, updated_at) values ${rows.join(", ")}`, values);
+        await tx.query(
+          `insert into patients (id, organisation_id, name, birthdate, body, search, created_at, updated_at) values ${rows.join(", ")}`,
+          values,
+        );
       });
     }
     // Fresh statistics, as autovacuum would gather on a running clinic's database.
     await server.db.query("analyze patients");
-    console.log(`storage: ${server.db.kind}; ${await countPatients()} patients (filled in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${load()})`);
+    console.log(
+      `storage: ${server.db.kind}; ${await countPatients()} patients (filled in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${load()})`,
+    );
   };
 
   const login = async () => {
@@ -59,7 +123,15 @@ const main = async () => {
 
   // 1. patient search: `clients` clients in a loop typing name fragments, unique-id fragments, and now and then a
   // birthdate filter; pages 1 to 3 of 20.
-  const terms = [...first.map((f) => f.slice(0, 3).toLowerCase()), ...last.map((l) => l.slice(0, 4).toLowerCase()), "12", "999", "b-42", "maria rossi", "zz"];
+  const terms = [
+    ...first.map((f) => f.slice(0, 3).toLowerCase()),
+    ...last.map((l) => l.slice(0, 4).toLowerCase()),
+    "12",
+    "999",
+    "b-42",
+    "maria rossi",
+    "zz",
+  ];
   const search = async (total: number, clients: number) => {
     let done = 0;
     let failed = 0;
@@ -69,7 +141,11 @@ const main = async () => {
       let i = c * 7;
       while (performance.now() < deadline) {
         i++;
-        const body = { filter: { name: terms[i % terms.length]!, birthdate: i % 10 === 0 ? "1950-03-03" : null }, page: i % 3, quantity: 20 };
+        const body = {
+          filter: { name: terms[i % terms.length]!, birthdate: i % 10 === 0 ? "1950-03-03" : null },
+          page: i % 3,
+          quantity: 20,
+        };
         const t = performance.now();
         // Once more on a reset: a kept-alive connection may have been closed by the server while the fill ran.
         const send = () => fetch(`${server.url}/api/patient/search`, { method: "POST", headers, body: JSON.stringify(body) });
@@ -103,12 +179,22 @@ const main = async () => {
       await new Promise((r) => ws.once("open", r));
       ws.send(JSON.stringify({ type: "logged_in", accessToken: token, message: "bench" }));
       ws.send(JSON.stringify({ type: "ping" }));
-      await new Promise<void>((r) => ws.on("message", function onPong(d) { if (JSON.parse(d.toString()).type === "pong") { ws.off("message", onPong); r(); } }));
+      await new Promise<void>((r) =>
+        ws.on("message", function onPong(d) {
+          if (JSON.parse(d.toString()).type === "pong") {
+            ws.off("message", onPong);
+            r();
+          }
+        }),
+      );
       return ws;
     }),
   );
   const picked = (
-    await server.db.query<{ id: string; unique_id: string }>("select id, body->>'uniqueId' as unique_id from patients where organisation_id = $1 order by id limit 1", [org])
+    await server.db.query<{ id: string; unique_id: string }>(
+      "select id, body->>'uniqueId' as unique_id from patients where organisation_id = $1 order by id limit 1",
+      [org],
+    )
   )[0]!;
   const patient = picked.id;
   const endToEnd: number[] = [];

@@ -17,8 +17,20 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: "Normal 4-2", pattern: Pattern.P24_2, strategy: Strategy.Normal, sors: null, ballpark: "4-5 pres/loc normal, 10-12 deep; MAE ~1.5 normal, ~3 deep" },
-  { name: "DS", pattern: Pattern.P24_2, strategy: Strategy.DS, sors: null, ballpark: "fewer pres than Normal (Dynamic G ~11 vs Normal ~17 min)" },
+  {
+    name: "Normal 4-2",
+    pattern: Pattern.P24_2,
+    strategy: Strategy.Normal,
+    sors: null,
+    ballpark: "4-5 pres/loc normal, 10-12 deep; MAE ~1.5 normal, ~3 deep",
+  },
+  {
+    name: "DS",
+    pattern: Pattern.P24_2,
+    strategy: Strategy.DS,
+    sors: null,
+    ballpark: "fewer pres than Normal (Dynamic G ~11 vs Normal ~17 min)",
+  },
   { name: "SORS 10", pattern: Pattern.P24_2, strategy: Strategy.SORS, sors: 10, ballpark: "MAE < 3; ~70% less time than DS" },
   { name: "SORS 16 (screening)", pattern: Pattern.P24_2, strategy: Strategy.SORS_screening, sors: 16, ballpark: "MAE < 3" },
   { name: "SORS 20", pattern: Pattern.P24_2, strategy: Strategy.SORS, sors: 20, ballpark: "MAE < 3" },
@@ -53,23 +65,51 @@ for (const row of rows) {
 console.log("\nSimulated duration (healthy, playing phase only) against the seeds' estimate (scheduling seed §9, no extras)");
 console.log(pad("pattern strategy", 22) + pad("update", 9) + pad("simulated s", 13) + pad("estimate s", 12) + "diff");
 const durationRows: Array<[Pattern, Strategy, SorsLocations | null]> = [
-  [Pattern.P24_2, Strategy.Normal, null], [Pattern.P24_2, Strategy.DS, null], [Pattern.P24_2, Strategy.Supra, null],
-  [Pattern.P24_2, Strategy.SORS, 10], [Pattern.P24_2, Strategy.SORS, 20], [Pattern.P24_2, Strategy.SORS, 36], [Pattern.P24_2, Strategy.SORS, 48], [Pattern.P24_2, Strategy.SORS, 54],
-  [Pattern.G, Strategy.Normal, null], [Pattern.G, Strategy.DS, null], [Pattern.G, Strategy.Supra, null],
-  [Pattern.G, Strategy.SORS, 10], [Pattern.G, Strategy.SORS, 20], [Pattern.G, Strategy.SORS, 36], [Pattern.G, Strategy.SORS, 48], [Pattern.G, Strategy.SORS, 54],
-  [Pattern.P10_2, Strategy.Normal, null], [Pattern.P10_2, Strategy.DS, null], [Pattern.P10_2, Strategy.Supra, null],
-  [Pattern.P30_2, Strategy.Normal, null], [Pattern.P30_2, Strategy.DS, null], [Pattern.P30_2, Strategy.Supra, null],
-  [Pattern.S28, Strategy.Supra, null], [Pattern.Esterman, Strategy.OneLevel, null],
+  [Pattern.P24_2, Strategy.Normal, null],
+  [Pattern.P24_2, Strategy.DS, null],
+  [Pattern.P24_2, Strategy.Supra, null],
+  [Pattern.P24_2, Strategy.SORS, 10],
+  [Pattern.P24_2, Strategy.SORS, 20],
+  [Pattern.P24_2, Strategy.SORS, 36],
+  [Pattern.P24_2, Strategy.SORS, 48],
+  [Pattern.P24_2, Strategy.SORS, 54],
+  [Pattern.G, Strategy.Normal, null],
+  [Pattern.G, Strategy.DS, null],
+  [Pattern.G, Strategy.Supra, null],
+  [Pattern.G, Strategy.SORS, 10],
+  [Pattern.G, Strategy.SORS, 20],
+  [Pattern.G, Strategy.SORS, 36],
+  [Pattern.G, Strategy.SORS, 48],
+  [Pattern.G, Strategy.SORS, 54],
+  [Pattern.P10_2, Strategy.Normal, null],
+  [Pattern.P10_2, Strategy.DS, null],
+  [Pattern.P10_2, Strategy.Supra, null],
+  [Pattern.P30_2, Strategy.Normal, null],
+  [Pattern.P30_2, Strategy.DS, null],
+  [Pattern.P30_2, Strategy.Supra, null],
+  [Pattern.S28, Strategy.Supra, null],
+  [Pattern.Esterman, Strategy.OneLevel, null],
 ];
 const strategyName = (s: Strategy) => Object.entries(Strategy).find(([, v]) => v === s)![0];
 for (const update of [StimuliUpdate.Ms2000, StimuliUpdate.Adaptive]) {
   for (const [pattern, strategy, sors] of durationRows) {
     const e = evaluate(specFor(pattern, strategy, sors, update), "healthy", RUNS, 2026);
-    const est = estimatedDurationSeconds({ pattern, strategy, sorsStage: sors ?? 36, stimuliUpdate: update, audioGuide: false, trackGaze: false, tutorial: false })!;
+    const est = estimatedDurationSeconds({
+      pattern,
+      strategy,
+      sorsStage: sors ?? 36,
+      stimuliUpdate: update,
+      audioGuide: false,
+      trackGaze: false,
+      tutorial: false,
+    })!;
     const diff = (100 * (e.meanDurationS / est - 1)).toFixed(1);
     console.log(
-      pad(`${patternLabel[pattern]} ${strategyName(strategy)}${sors ? ` ${sors}` : ""}`, 22) + pad(update === StimuliUpdate.Adaptive ? "adaptive" : `${update}`, 9) +
-        pad(e.meanDurationS.toFixed(0), 13) + pad(String(est), 12) + `${Number(diff) > 0 ? "+" : ""}${diff} %`,
+      pad(`${patternLabel[pattern]} ${strategyName(strategy)}${sors ? ` ${sors}` : ""}`, 22) +
+        pad(update === StimuliUpdate.Adaptive ? "adaptive" : `${update}`, 9) +
+        pad(e.meanDurationS.toFixed(0), 13) +
+        pad(String(est), 12) +
+        `${Number(diff) > 0 ? "+" : ""}${diff} %`,
     );
   }
 }

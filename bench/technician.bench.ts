@@ -71,7 +71,14 @@ interface Loaf {
   blockingDuration: number;
   renderStart: number;
   styleAndLayoutStart: number;
-  scripts: Array<{ invoker: string; invokerType: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }>;
+  scripts: Array<{
+    invoker: string;
+    invokerType: string;
+    sourceFunctionName: string;
+    sourceURL: string;
+    duration: number;
+    forcedStyleAndLayoutDuration: number;
+  }>;
 }
 interface LiveWindow {
   seconds: number;
@@ -130,11 +137,16 @@ const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : "–");
 
 const IN_APP_TIMEOUT_MS = 30_000;
 const waitDone = (page: Page, timeout = 90_000) =>
-  page.waitForFunction("window.__bench && window.__bench.firstRender() && window.__bench.firstRender().done === true", undefined, { timeout, polling: 50 });
+  page.waitForFunction("window.__bench && window.__bench.firstRender() && window.__bench.firstRender().done === true", undefined, {
+    timeout,
+    polling: 50,
+  });
 
 const longFramesOf = async (page: Page, w: Watch): Promise<FrameWork> => {
   const from = w.label === "load" ? (w.devicesRequest?.responseEnd ?? 0) : w.t0;
-  const loafs = ((await page.evaluate(`window.__bench.loafsSince(${from - 1000})`)) as Loaf[]).filter((l) => l.startTime + l.duration > from && l.startTime < w.all.painted);
+  const loafs = ((await page.evaluate(`window.__bench.loafsSince(${from - 1000})`)) as Loaf[]).filter(
+    (l) => l.startTime + l.duration > from && l.startTime < w.all.painted,
+  );
   return {
     frames: loafs.length,
     total: loafs.reduce((a, l) => a + l.duration, 0),
@@ -144,7 +156,8 @@ const longFramesOf = async (page: Page, w: Watch): Promise<FrameWork> => {
     longestAfterFirst: loafs.filter((l) => l.startTime >= w.painted).reduce((a, l) => Math.max(a, l.duration), 0),
   };
 };
-const work = (f: FrameWork | null) => (f ? `${f.frames} long frames: ${ms(f.total)} (script ${ms(f.script)}, style+layout ${ms(f.styleLayout)})` : "–");
+const work = (f: FrameWork | null) =>
+  f ? `${f.frames} long frames: ${ms(f.total)} (script ${ms(f.script)}, style+layout ${ms(f.styleLayout)})` : "–";
 
 const metricsOf = async (cdp: CDPSession) => {
   const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: Array<{ name: string; value: number }> };
@@ -153,8 +166,22 @@ const metricsOf = async (cdp: CDPSession) => {
 
 /** Functions whose time the profile reports with their callees. */
 const INTERESTING = [
-  "TechnicianPage", "Lanes", "LaneView", "LaneHeader", "DeviceControls", "Battery", "LivePanel", "MeasurementCard", "MeasurementCardFace",
-  "useSortable", "useDroppable", "useDateFormat", "useLingui", "performWorkOnRoot", "commitRoot", "flushSyncWorkAcrossRoots_impl",
+  "TechnicianPage",
+  "Lanes",
+  "LaneView",
+  "LaneHeader",
+  "DeviceControls",
+  "Battery",
+  "LivePanel",
+  "MeasurementCard",
+  "MeasurementCardFace",
+  "useSortable",
+  "useDroppable",
+  "useDateFormat",
+  "useLingui",
+  "performWorkOnRoot",
+  "commitRoot",
+  "flushSyncWorkAcrossRoots_impl",
 ];
 
 const COMPONENTS = webComponentNames(join(repo, "web"));
@@ -203,24 +230,43 @@ async function run(browser: Browser, stack: Stack, cards: number, profile = fals
     let inAppFrames: FrameWork | null = null;
     let inAppMissing: string | null = null;
     let inAppProfile: ProfileReport | undefined;
-    {
       try {
         await page.getByRole("link", { name: "Settings", exact: true }).click();
         await page.waitForURL(/\/settings$/);
-        await page.waitForFunction(`document.querySelectorAll('[data-testid="lane"]').length === 0`, undefined, { timeout: IN_APP_TIMEOUT_MS, polling: 100 })
-          .catch(() => { throw new Error(`Settings had not replaced the lanes ${IN_APP_TIMEOUT_MS / 1000} s after the click`); });
+        await page
+          .waitForFunction(`document.querySelectorAll('[data-testid="lane"]').length === 0`, undefined, {
+            timeout: IN_APP_TIMEOUT_MS,
+            polling: 100,
+          })
+          .catch(() => {
+            throw new Error(`Settings had not replaced the lanes ${IN_APP_TIMEOUT_MS / 1000} s after the click`);
+          });
         await sleep(1_000);
         if (profile) await startProfile(cdp);
-        await page.evaluate(`(() => { window.__bench.arm("in-app", performance.now()); document.querySelector('nav a[href="/technician"]').click(); })()`);
-        await waitDone(page, IN_APP_TIMEOUT_MS).catch(() => { throw new Error(`the lanes were not painted ${IN_APP_TIMEOUT_MS / 1000} s after the click`); });
+        await page.evaluate(
+          `(() => { window.__bench.arm("in-app", performance.now()); document.querySelector('nav a[href="/technician"]').click(); })()`,
+        );
+        await waitDone(page, IN_APP_TIMEOUT_MS).catch(() => {
+          throw new Error(`the lanes were not painted ${IN_APP_TIMEOUT_MS / 1000} s after the click`);
+        });
         inApp = (await page.evaluate("window.__bench.firstRender()")) as Watch;
         inAppFrames = await longFramesOf(page, inApp);
       } catch (e) {
         inAppMissing = (e as Error).message;
       }
       if (profile) inAppProfile = await stopProfile(cdp, INTERESTING, COMPONENTS).catch(() => undefined);
-    }
-    return { load, loadFrames, inApp, inAppFrames, inAppMissing, window, running, livePanels, metrics, ...(loadProfile && liveProfile ? { profile: { load: loadProfile, live: liveProfile, inApp: inAppProfile } } : {}) };
+    return {
+      load,
+      loadFrames,
+      inApp,
+      inAppFrames,
+      inAppMissing,
+      window,
+      running,
+      livePanels,
+      metrics,
+      ...(loadProfile && liveProfile ? { profile: { load: loadProfile, live: liveProfile, inApp: inAppProfile } } : {}),
+    };
   } finally {
     await context.close();
   }
@@ -237,14 +283,18 @@ function printRun(i: number, r: RunFigures) {
   const over = gaps.filter((g) => g > AIM_FRAME_MS).length;
   const maxLoaf = worst(w.loafs.map((l) => l.duration));
   const perS = (n: number) => (n / w.seconds).toFixed(0);
-  const progress = Object.entries(w.kinds).filter(([k]) => k.endsWith("_progress")).reduce((a, [, n]) => a + n, 0);
+  const progress = Object.entries(w.kinds)
+    .filter(([k]) => k.endsWith("_progress"))
+    .reduce((a, [, n]) => a + n, 0);
   const device = w.kinds["device/update"] ?? 0;
   const s = (k: string) => ((r.metrics[k] ?? 0) * 1000) / w.seconds;
   const req = r.load.devicesRequest;
   console.log(
     `run ${i}: load: nav→painted ${ms(r.load.painted)}, device list ${req ? ms(req.responseEnd - req.start) : "–"} (arrived at ${req ? ms(req.responseEnd) : "–"}), ` +
       `list→DOM ${req ? ms(r.load.dom - req.responseEnd) : "–"}, list→painted ${ms(dataToPaint(r.load))} (${r.load.seen.lanes} lanes, ${r.load.seen.cards} cards), list→all painted ${ms(dataToAll(r.load))} (${r.load.all.seen.cards} cards; until then ${work(r.loadFrames)})` +
-      (r.inApp ? `; in-app click→painted ${ms(r.inApp.painted - r.inApp.t0)} (DOM ${ms(r.inApp.dom - r.inApp.t0)}; all ${ms(r.inApp.all.painted - r.inApp.t0)}; ${work(r.inAppFrames)})` : "") +
+      (r.inApp
+        ? `; in-app click→painted ${ms(r.inApp.painted - r.inApp.t0)} (DOM ${ms(r.inApp.dom - r.inApp.t0)}; all ${ms(r.inApp.all.painted - r.inApp.t0)}; ${work(r.inAppFrames)})`
+        : "") +
       (r.inAppMissing ? `; in-app: ${r.inAppMissing}` : ""),
   );
   console.log(
@@ -269,13 +319,23 @@ function printSummary(runs: RunFigures[]) {
   const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
   console.log("");
   console.log(`Summary over ${runs.length} runs (median / worst; load average now ${loadavg()[0]!.toFixed(1)}):`);
-  console.log(`  first render, device list arrival → ${LANES} lanes, those in the window with all their cards, painted: ${ms(median(listToPaint))} / ${ms(worst(listToPaint))}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(listToPaint) <= AIM_FIRST_RENDER_MS)})`);
-  console.log(`  complete, device list arrival → ${LANES} lanes × ${CARDS} cards painted (lanes out of sight filled in idle time): ${ms(median(listToAll))} / ${ms(worst(listToAll))}; longest frame after the first render ${worst(fillLongest) > 0 ? `${ms(median(fillLongest))} / ${ms(worst(fillLongest))}` : "none over 50 ms"}`);
+  console.log(
+    `  first render, device list arrival → ${LANES} lanes, those in the window with all their cards, painted: ${ms(median(listToPaint))} / ${ms(worst(listToPaint))}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(listToPaint) <= AIM_FIRST_RENDER_MS)})`,
+  );
+  console.log(
+    `  complete, device list arrival → ${LANES} lanes × ${CARDS} cards painted (lanes out of sight filled in idle time): ${ms(median(listToAll))} / ${ms(worst(listToAll))}; longest frame after the first render ${worst(fillLongest) > 0 ? `${ms(median(fillLongest))} / ${ms(worst(fillLongest))}` : "none over 50 ms"}`,
+  );
   console.log(`  first render, navigation start → painted (page load): ${ms(median(navToPaint))} / ${ms(worst(navToPaint))}`);
-  console.log(`  first render, click on Technician (from Settings) → painted: ${ms(median(inApp))} / ${ms(worst(inApp))}${inAppMissing ? ` (${inAppMissing} runs did not finish in ${IN_APP_TIMEOUT_MS / 1000} s, counted as ${IN_APP_TIMEOUT_MS / 1000} s)` : ""}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(inApp) <= AIM_FIRST_RENDER_MS)})`);
+  console.log(
+    `  first render, click on Technician (from Settings) → painted: ${ms(median(inApp))} / ${ms(worst(inApp))}${inAppMissing ? ` (${inAppMissing} runs did not finish in ${IN_APP_TIMEOUT_MS / 1000} s, counted as ${IN_APP_TIMEOUT_MS / 1000} s)` : ""}  (aim ≤ ${AIM_FIRST_RENDER_MS} ms: ${verdict(worst(inApp) <= AIM_FIRST_RENDER_MS)})`,
+  );
   const pageOwn = runs.reduce((a, r) => a + r.window.slow.filter((x) => x.loaf !== null).length, 0);
-  console.log(`  longest frame while streaming: ${ms(median(longest))} / ${ms(worst(longest))}; ${over} of ${frames} frames over ${AIM_FRAME_MS} ms  (aim none over ${AIM_FRAME_MS} ms: ${verdict(over === 0)})`);
-  console.log(`    of those, ${pageOwn} overlap a long animation frame of the page (its own work); the other ${over - pageOwn} had none (the renderer waited for the CPU or the compositor)`);
+  console.log(
+    `  longest frame while streaming: ${ms(median(longest))} / ${ms(worst(longest))}; ${over} of ${frames} frames over ${AIM_FRAME_MS} ms  (aim none over ${AIM_FRAME_MS} ms: ${verdict(over === 0)})`,
+  );
+  console.log(
+    `    of those, ${pageOwn} overlap a long animation frame of the page (its own work); the other ${over - pageOwn} had none (the renderer waited for the CPU or the compositor)`,
+  );
   console.log(`  live messages received: ${median(rate).toFixed(0)}/s median`);
   // Which tasks made the long frames (Chrome's attribution of the scripts inside them).
   const byInvoker = new Map<string, { ms: number; n: number }>();
@@ -290,7 +350,8 @@ function printSummary(runs: RunFigures[]) {
       }
   if (byInvoker.size) {
     console.log("  scripts inside long animation frames (total ms, count):");
-    for (const [k, v] of [...byInvoker].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6)) console.log(`    ${v.ms.toFixed(0)} ms, ${v.n}× ${k}`);
+    for (const [k, v] of [...byInvoker].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6))
+      console.log(`    ${v.ms.toFixed(0)} ms, ${v.n}× ${k}`);
   }
 }
 
@@ -299,31 +360,61 @@ function printProfileSection(title: string, p: ProfileReport, perSecond: boolean
   const k = perSecond ? 1 / p.seconds : 1;
   const unit = perSecond ? "/s" : "";
   console.log(`  ${title}`);
-  console.log(`    renders (calls) of web/ components${perSecond ? " per s" : ""}: ` +
-    p.calls.slice(0, 12).map((c) => `${c.name} ${(c.count * k).toFixed(0)}${unit}`).join(", "));
-  console.log(`    time inside (callees included), ms${unit}: ` + p.inclusive.filter((c) => c.ms * k >= 1).map((c) => `${c.name} ${(c.ms * k).toFixed(0)}`).join(", "));
-  console.log(`    self time by script, ms${unit}: ` + p.byScript.slice(0, 8).map((x) => `${x.script} ${(x.ms * k).toFixed(0)}`).join(", "));
+  console.log(
+    `    renders (calls) of web/ components${perSecond ? " per s" : ""}: ` +
+      p.calls
+        .slice(0, 12)
+        .map((c) => `${c.name} ${(c.count * k).toFixed(0)}${unit}`)
+        .join(", "),
+  );
+  console.log(
+    `    time inside (callees included), ms${unit}: ` +
+      p.inclusive
+        .filter((c) => c.ms * k >= 1)
+        .map((c) => `${c.name} ${(c.ms * k).toFixed(0)}`)
+        .join(", "),
+  );
+  console.log(
+    `    self time by script, ms${unit}: ` +
+      p.byScript
+        .slice(0, 8)
+        .map((x) => `${x.script} ${(x.ms * k).toFixed(0)}`)
+        .join(", "),
+  );
   console.log(`    self time by function, ms${unit}:`);
-  for (const x of p.self.filter((x) => !/^\((idle|program)\)$/.test(x.name)).slice(0, 12)) console.log(`      ${(x.ms * k).toFixed(1).padStart(7)}  ${x.name} ${x.where}`);
+  for (const x of p.self.filter((x) => !/^\((idle|program)\)$/.test(x.name)).slice(0, 12))
+    console.log(`      ${(x.ms * k).toFixed(1).padStart(7)}  ${x.name} ${x.where}`);
 }
 
 function printProfile(r: RunFigures) {
   const w = r.window;
   console.log("");
   console.log(`Profile pass (unminified build; V8 sampling profiler and call counts on, so slower than the runs above):`);
-  console.log(`  page load: nav→painted ${ms(r.load.painted)}, list→painted ${ms(dataToPaint(r.load))}; in-app click→painted ${r.inApp ? ms(r.inApp.painted - r.inApp.t0) : "–"}; live window: ${(w.liveMessages / w.seconds).toFixed(0)} live messages/s, ${w.gaps.length} frames, longest ${ms(worst(w.gaps))}`);
-  printProfileSection(`page load (${r.profile!.load.seconds.toFixed(1)} s profiled, from navigation to the painted check):`, r.profile!.load, false);
+  console.log(
+    `  page load: nav→painted ${ms(r.load.painted)}, list→painted ${ms(dataToPaint(r.load))}; in-app click→painted ${r.inApp ? ms(r.inApp.painted - r.inApp.t0) : "–"}; live window: ${(w.liveMessages / w.seconds).toFixed(0)} live messages/s, ${w.gaps.length} frames, longest ${ms(worst(w.gaps))}`,
+  );
+  printProfileSection(
+    `page load (${r.profile!.load.seconds.toFixed(1)} s profiled, from navigation to the painted check):`,
+    r.profile!.load,
+    false,
+  );
   printProfileSection(`live window (${r.profile!.live.seconds.toFixed(1)} s):`, r.profile!.live, true);
   // Issue 18 §3: a streaming headset re-renders its own lane, not the page, the list or the other lanes.
   const live = r.profile!.live;
   const perSecond = (name: string) => live.calls.filter((c) => c.name === name).reduce((n, c) => n + c.count, 0) / live.seconds;
   const lanesPerSecond = perSecond("LaneView");
-  console.log(`  renders per second while ${STREAMING} of ${LANES} headsets stream (${(w.liveMessages / w.seconds).toFixed(0)} live messages/s, longest frame ${ms(worst(w.gaps))}): ` +
-    `page ${perSecond("TechnicianPage").toFixed(1)}, drag context ${perSecond("Lanes").toFixed(1)}, lane list ${perSecond("LaneList").toFixed(1)}, ` +
-    `lanes ${lanesPerSecond.toFixed(1)} = ${(lanesPerSecond / STREAMING).toFixed(1)} per streaming lane, if the ${LANES - STREAMING} idle lanes render none (aim: renders only for lanes whose devices changed)`);
+  console.log(
+    `  renders per second while ${STREAMING} of ${LANES} headsets stream (${(w.liveMessages / w.seconds).toFixed(0)} live messages/s, longest frame ${ms(worst(w.gaps))}): ` +
+      `page ${perSecond("TechnicianPage").toFixed(1)}, drag context ${perSecond("Lanes").toFixed(1)}, lane list ${perSecond("LaneList").toFixed(1)}, ` +
+      `lanes ${lanesPerSecond.toFixed(1)} = ${(lanesPerSecond / STREAMING).toFixed(1)} per streaming lane, if the ${LANES - STREAMING} idle lanes render none (aim: renders only for lanes whose devices changed)`,
+  );
   const inApp = r.profile!.inApp;
   if (inApp)
-    printProfileSection(`in-app, click on Technician → painted (${r.inApp ? ms(r.inApp.painted - r.inApp.t0) : r.inAppMissing}; ${inApp.seconds.toFixed(1)} s profiled):`, inApp, false);
+    printProfileSection(
+      `in-app, click on Technician → painted (${r.inApp ? ms(r.inApp.painted - r.inApp.t0) : r.inAppMissing}; ${inApp.seconds.toFixed(1)} s profiled):`,
+      inApp,
+      false,
+    );
 }
 
 // ---- main ------------------------------------------------------------------------------------------------------------
@@ -365,7 +456,9 @@ const main = async () => {
     // The server serves whatever this link points at: the profile pass re-points it at the unminified build.
     const served = join(tmp, "served");
     symlinkSync(webRoot, served, "dir");
-    log(`Technician view: ${LANES} lanes × ${CARDS} cards, ${LANES} virtual headsets at speed ${SPEED}, ${RUNS} runs with a ${WINDOW_S} s live window each; ${CHROMIUM} headless, 1920×1080; ${cpus().length}-core machine shared with other work (load average ${loadavg()[0]!.toFixed(1)}).`);
+    log(
+      `Technician view: ${LANES} lanes × ${CARDS} cards, ${LANES} virtual headsets at speed ${SPEED}, ${RUNS} runs with a ${WINDOW_S} s live window each; ${CHROMIUM} headless, 1920×1080; ${cpus().length}-core machine shared with other work (load average ${loadavg()[0]!.toFixed(1)}).`,
+    );
     stack = await startStack({ tmp, webRoot: served, lanes: LANES, cards: CARDS, speed: SPEED, log, streaming: STREAMING });
     const cards = (await stack.lanes()).reduce((a, l) => a + l.cards, 0);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });

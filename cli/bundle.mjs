@@ -66,7 +66,8 @@ export async function buildBundle() {
   renameSync(temporary, pointer);
   for (const old of readdirSync(out)) {
     const path = join(out, old);
-    if (old.startsWith("build-") && old !== dir && Date.now() - statSync(path).mtimeMs > KEEP_OLD_MS) rmSync(path, { recursive: true, force: true });
+    if (old.startsWith("build-") && old !== dir && Date.now() - statSync(path).mtimeMs > KEEP_OLD_MS)
+      rmSync(path, { recursive: true, force: true });
   }
   return join(out, dir, "main.mjs");
 }

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 
 // The one helper every `isopter` command is built with (Medplum's habit): the same shared options everywhere, so
 // `--server`, `--profile` and `--json` mean the same thing in each command and appear in each `--help`.
@@ -21,14 +21,22 @@ export function defineCommand(parent: Command, nameAndArgs: string, summary: str
 /** The shared options of the command an action runs in. */
 export const sharedOptions = (command: Command): SharedOptions => {
   const o = command.opts<{ server?: string; profile?: string; json?: boolean }>();
-  return { ...(o.server !== undefined ? { server: o.server } : {}), ...(o.profile !== undefined ? { profile: o.profile } : {}), json: o.json === true };
+  return {
+    ...(o.server !== undefined ? { server: o.server } : {}),
+    ...(o.profile !== undefined ? { profile: o.profile } : {}),
+    json: o.json === true,
+  };
 };
 
 // Option parsers: commander reports their InvalidArgumentError as "error: option '--x <v>' argument 'v' is invalid. <why>"
 // and the CLI exits 2.
 
 export function isoDateOption(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value)
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
+    Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ||
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value
+  )
     throw new InvalidArgumentError("Expected a date as YYYY-MM-DD.");
   return value;
 }

@@ -46,7 +46,10 @@ export function describeFailure(error: unknown): { code: ExitCode; message: stri
     if (error.status === 401 || error.isType(...authErrorTypes))
       return { code: ExitCode.NotLoggedIn, message: `not logged in or session expired (${error.message}); run \`isopter login\`` };
     const field = error.field ? ` (field ${error.field})` : "";
-    return { code: ExitCode.Failure, message: `server answered ${error.status}${error.responseType ? ` ${error.responseType}` : ""}: ${error.message}${field}` };
+    return {
+      code: ExitCode.Failure,
+      message: `server answered ${error.status}${error.responseType ? ` ${error.responseType}` : ""}: ${error.message}${field}`,
+    };
   }
   if (error instanceof Error) return { code: ExitCode.Failure, message: error.message };
   return { code: ExitCode.Failure, message: String(error) };

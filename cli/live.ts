@@ -31,10 +31,14 @@ export function openLiveSocket(session: Session, options: { reconnect?: boolean 
 export function whenOpen(socket: LiveSocket, timeoutMs = 5_000): Promise<void> {
   return new Promise((resolve, reject) => {
     if (socket.state === SocketState.Open) return resolve();
-    const timer = setTimeout(() => finish(new CliError(ExitCode.Unreachable, `live socket did not open within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new CliError(ExitCode.Unreachable, `live socket did not open within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const off = socket.onState((s) => {
       if (s === SocketState.Open) finish();
-      else if (s === SocketState.Closed) finish(new CliError(ExitCode.Unreachable, `live socket closed before opening (code ${socket.lastCloseCode ?? "none"})`));
+      else if (s === SocketState.Closed)
+        finish(new CliError(ExitCode.Unreachable, `live socket closed before opening (code ${socket.lastCloseCode ?? "none"})`));
     });
     function finish(error?: CliError) {
       clearTimeout(timer);
@@ -48,7 +52,9 @@ export function whenOpen(socket: LiveSocket, timeoutMs = 5_000): Promise<void> {
 
 /** Token problems the server reports on the live socket, as the CLI's exit 3. */
 export function sessionEnded(type: string): CliError | null {
-  if (type === "token_expired" || type === "token_verification_error") return new CliError(ExitCode.NotLoggedIn, `live socket: ${type.replace(/_/g, " ")}; run \`isopter login\``);
-  if (type === "another_session_opened") return new CliError(ExitCode.NotLoggedIn, "live socket: the same user logged in from another client");
+  if (type === "token_expired" || type === "token_verification_error")
+    return new CliError(ExitCode.NotLoggedIn, `live socket: ${type.replace(/_/g, " ")}; run \`isopter login\``);
+  if (type === "another_session_opened")
+    return new CliError(ExitCode.NotLoggedIn, "live socket: the same user logged in from another client");
   return null;
 }

@@ -9,7 +9,12 @@ export interface Progress {
 const silent: Progress = { tick() {}, setTotal() {}, done() {} };
 
 /** `detail` adds to the line, e.g. how many results were written so far. */
-export function progress(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, label: string, total?: number, detail?: () => string): Progress {
+export function progress(
+  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
+  label: string,
+  total?: number,
+  detail?: () => string,
+): Progress {
   if (!stream.isTTY) return silent;
   let count = 0;
   let max = total;

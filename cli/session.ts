@@ -51,7 +51,8 @@ function tokenSessionStore(store: ProfileStore, profile: string): KeyValueStore 
     store.writeToken(profile, token);
   };
   return {
-    get: (key) => (key === StorageKeys.session.accessToken ? (token === undefined ? (token = store.readToken(profile)) : token) : other.get(key)),
+    get: (key) =>
+      key === StorageKeys.session.accessToken ? (token === undefined ? (token = store.readToken(profile)) : token) : other.get(key),
     set: (key, value) => {
       if (key !== StorageKeys.session.accessToken) return other.set(key, value);
       if (!hooked) process.once("exit", flush);

@@ -61,7 +61,12 @@ const main = async () => {
   const everyMs = Number(option("every") ?? 2) * 1000;
   for (;;) {
     if (await refreshUpstream(ports, file)) {
-      console.log(`upstream ${file}: ${readFileSync(file, "utf8").split("\n").filter((l) => l.startsWith("server")).join(" ")}`);
+      console.log(
+        `upstream ${file}: ${readFileSync(file, "utf8")
+          .split("\n")
+          .filter((l) => l.startsWith("server"))
+          .join(" ")}`,
+      );
       try {
         execSync(reload, { stdio: "inherit" });
       } catch (e) {

@@ -21,11 +21,16 @@ async function loaded(page: Page, route: string) {
 
 /** A patient with a result in this organisation and the result's id (the measurement or the perimetry examination). */
 async function patientWithResult(page: Page, variant: "measurements" | "appointments"): Promise<{ patientId: string; resultId: string }> {
-  const search = await pageApi<{ entries: Array<{ id: string }> }>(page, "POST", "patient/search", { filter: { name: "", birthdate: null }, page: 0, quantity: 50 });
+  const search = await pageApi<{ entries: Array<{ id: string }> }>(page, "POST", "patient/search", {
+    filter: { name: "", birthdate: null },
+    page: 0,
+    quantity: 50,
+  });
   for (const p of search.entries) {
-    const taken = variant === "measurements"
-      ? (await pageApi<Array<{ id: string; result: unknown }>>(page, "GET", `perimetry/all?patientId=${p.id}`)).filter((m) => m.result)
-      : await pageApi<Array<{ id: string }>>(page, "GET", `examination/all?patientId=${p.id}&examinationType=perimetry&taken=true`);
+    const taken =
+      variant === "measurements"
+        ? (await pageApi<Array<{ id: string; result: unknown }>>(page, "GET", `perimetry/all?patientId=${p.id}`)).filter((m) => m.result)
+        : await pageApi<Array<{ id: string }>>(page, "GET", `examination/all?patientId=${p.id}&examinationType=perimetry&taken=true`);
     if (taken.length > 0) return { patientId: p.id, resultId: taken[0]!.id };
   }
   throw new Error(`no patient with a result in the ${variant} clinic`);
@@ -51,7 +56,10 @@ const protectedRoutes = (patientId: string, resultId: string) => [
   "/no/such/page",
 ];
 
-for (const variant of [{ login: "manager", kind: "measurements" as const }, { login: "appt.manager", kind: "appointments" as const }]) {
+for (const variant of [
+  { login: "manager", kind: "measurements" as const },
+  { login: "appt.manager", kind: "appointments" as const },
+]) {
   test(`${variant.kind} variant: every route has no serious or critical axe violation`, async ({ page }) => {
     test.setTimeout(120_000);
     await logInAs(page, variant.login);

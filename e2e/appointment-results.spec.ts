@@ -25,7 +25,8 @@ test("a taken perimetry examination opens from home's recent tests with its indi
   await expect(display).toBeVisible();
   await expect(display).toHaveAttribute("id", `result-${examinationId}`);
   await expect(display.getByRole("heading", { level: 3 })).toContainText("24-2");
-  for (const index of ["MS", "MD", "sLV", "PSD", "VFI", "GHT"]) await expect(display.getByText(index, { exact: true }).first()).toBeVisible();
+  for (const index of ["MS", "MD", "sLV", "PSD", "VFI", "GHT"])
+    await expect(display.getByText(index, { exact: true }).first()).toBeVisible();
   // Each plot is a figure named by its title, drawn on a canvas once Konva has loaded.
   for (const name of ["Greyscale", "Thresholds (dB)", "Total deviation probability", "Pattern deviation probability", "Gaze tracking"]) {
     await expect(display.getByRole("img", { name }).first()).toBeVisible();

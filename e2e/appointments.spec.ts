@@ -39,7 +39,8 @@ async function clearLane(page: Page, deviceSn: string) {
   await expect(laneOf(page, deviceSn).locator("[data-card-id]")).toHaveCount(0);
 }
 
-const appointmentsOf = async (page: Page, deviceSn: string) => (await serverLanes(page)).find((l) => l.deviceSn === deviceSn)!.appointments ?? [];
+const appointmentsOf = async (page: Page, deviceSn: string) =>
+  (await serverLanes(page)).find((l) => l.deviceSn === deviceSn)!.appointments ?? [];
 
 test("schedule an appointment with the wizard, reorder its examinations, drag it to another lane and run it", async ({ page }) => {
   test.setTimeout(RUN_MS + 60_000);
@@ -133,8 +134,14 @@ test("schedule an appointment with the wizard, reorder its examinations, drag it
   await expect(live.getByRole("list", { name: "Legend" }).getByRole("listitem")).toHaveText(["Answered", "Not answered", "Presented"]);
   await expect.poll(() => live.locator("svg circle").count()).toBeGreaterThanOrEqual(54);
   await screenshot(page, "technician-appointment-running");
-  await expect.poll(async () => (await pageApi<Array<{ id: string; examinations: Array<{ type: string; taken: boolean }> }>>(page, "GET", "appointment/all"))
-    .find((a) => a.id === appointment!.id)?.examinations.map((e) => `${e.type}:${e.taken}`), { timeout: RUN_MS / 2 })
+  await expect
+    .poll(
+      async () =>
+        (await pageApi<Array<{ id: string; examinations: Array<{ type: string; taken: boolean }> }>>(page, "GET", "appointment/all"))
+          .find((a) => a.id === appointment!.id)
+          ?.examinations.map((e) => `${e.type}:${e.taken}`),
+      { timeout: RUN_MS / 2 },
+    )
     .toEqual(["amsler:true", "perimetry:false"]);
 
   // Stop the rest: the lanes are left as they were.

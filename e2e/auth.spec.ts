@@ -74,7 +74,9 @@ test("password reset through the outbox", async ({ page, request }) => {
   await expectAccessible(page);
 
   const adminToken = await apiToken(request, "admin");
-  const outbox = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${adminToken}` } });
+  const outbox = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
   const link = (await outbox.json()).data[0].link as string;
   await page.goto(new URL(link).pathname);
   await page.getByLabel(/^E-mail/).fill(email);
@@ -102,7 +104,10 @@ test("a login of the same user elsewhere shows the another-session dialog", asyn
 test("sign-up by invitation, then log in with the new account", async ({ page, request }) => {
   const email = `newcomer${Date.now() % 100000}@clinic.example`;
   const manager = await apiToken(request, "manager");
-  const invite = await request.post("/api/user/invite", { headers: { authorization: `Bearer ${manager}` }, data: { emails: [email], role: "user" } });
+  const invite = await request.post("/api/user/invite", {
+    headers: { authorization: `Bearer ${manager}` },
+    data: { emails: [email], role: "user" },
+  });
   expect(invite.ok()).toBe(true);
   const admin = await apiToken(request, "admin");
   const outbox = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${admin}` } });

@@ -36,7 +36,9 @@ test("a manager enrols a headset with a pairing code, the headset pairs, then th
   await expect.poll(() => frames.map((f) => f.type).slice(0, 2)).toEqual(["enrolled", "welcome"]);
   expect(frames[0]!.credential).toMatch(/^isd1\./);
   // It beats every second, as a headset does (the technician's 4 s rule marks a silent one disconnected).
-  const beat = () => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify({ type: "heartbeat", battery: { vr: 80, clicker: 70, vrCharging: false, clickerCharging: false } }));
+  const beat = () =>
+    socket.readyState === WebSocket.OPEN &&
+    socket.send(JSON.stringify({ type: "heartbeat", battery: { vr: 80, clicker: 70, vrCharging: false, clickerCharging: false } }));
   beat();
   const beating = setInterval(beat, 1000);
 

@@ -12,7 +12,9 @@ async function logInAs(page: Page, username: string) {
   await expect(page).toHaveURL(/\/home$/);
 }
 
-test("the support widget: a floating help button with the contact addresses and a form that composes the support e-mail", async ({ page }) => {
+test("the support widget: a floating help button with the contact addresses and a form that composes the support e-mail", async ({
+  page,
+}) => {
   await logInAs(page, "user");
   await page.goto("/technician");
   await page.getByRole("button", { name: "Help" }).click();
@@ -33,7 +35,9 @@ test("the support widget: a floating help button with the contact addresses and 
   expect(mail.protocol).toBe("mailto:");
   expect(mail.pathname).toBe("support@isopter.example");
   expect(mail.searchParams.get("subject")).toBe("Lane shows disconnected");
-  expect(mail.searchParams.get("body")).toBe(`Room 2 & Room 3 show disconnected since 9:00?\r\n\r\n--\r\nIsopter ${version}\r\nPage: /technician\r\nRole: user\r\nLanguage: en`);
+  expect(mail.searchParams.get("body")).toBe(
+    `Room 2 & Room 3 show disconnected since 9:00?\r\n\r\n--\r\nIsopter ${version}\r\nPage: /technician\r\nRole: user\r\nLanguage: en`,
+  );
   await screenshot(page, "support-widget");
   // Escape closes it and gives the focus back to the button.
   await page.keyboard.press("Escape");
@@ -52,11 +56,14 @@ async function readPdf(request: APIRequestContext, url: string): Promise<{ title
   // The document information's Title (followed by its Creator; the outline's entries have titles too): an ASCII title
   // is a literal string, any other UTF-16BE in hex.
   const info = /\/Title (?:<FEFF([0-9A-F]+)>|\(([^)]*)\))\s*\/Creator/.exec(text);
-  const title = info?.[1] ? String.fromCharCode(...(info[1].match(/.{4}/g) ?? []).map((h) => parseInt(h, 16))) : info?.[2] ?? "";
+  const title = info?.[1] ? String.fromCharCode(...(info[1].match(/.{4}/g) ?? []).map((h) => parseInt(h, 16))) : (info?.[2] ?? "");
   return { title, lang: /\/Lang \(([a-z-]+)\)/.exec(text)?.[1] ?? "" };
 }
 
-test("the users manual: a PDF per market and part (FDA, UK, MDR; MDR Spain and Germany in their language), embedded by market", async ({ page, request }) => {
+test("the users manual: a PDF per market and part (FDA, UK, MDR; MDR Spain and Germany in their language), embedded by market", async ({
+  page,
+  request,
+}) => {
   // "the document depends on the market (FDA, MDR, UK) and, for MDR, on country (ES and DE have own documents, others a
   // default)"; "Help PDFs in English, Spanish, German".
   const documents = { fda: "en", uk: "en", mdr: "en", "mdr-es": "es", "mdr-de": "de" };
@@ -71,8 +78,21 @@ test("the users manual: a PDF per market and part (FDA, UK, MDR; MDR Spain and G
   // Each demo clinic sees its own market's document, embedded, part 1 first.
   for (const login of ["user", "appt.user"]) {
     await logInAs(page, login);
-    const profile = (await (await page.request.get("/api/user/profile", { headers: { authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem("accessToken"))}` } })).json()).data as { market: string; country: string | null };
-    const doc = profile.market === "MDR" ? (profile.country === "ES" ? "mdr-es" : profile.country === "DE" ? "mdr-de" : "mdr") : profile.market.toLowerCase();
+    const profile = (
+      await (
+        await page.request.get("/api/user/profile", {
+          headers: { authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem("accessToken"))}` },
+        })
+      ).json()
+    ).data as { market: string; country: string | null };
+    const doc =
+      profile.market === "MDR"
+        ? profile.country === "ES"
+          ? "mdr-es"
+          : profile.country === "DE"
+            ? "mdr-de"
+            : "mdr"
+        : profile.market.toLowerCase();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "User manual" }).click();
     await expect(page).toHaveURL(/\/users-manual\/part-one$/);
     await expect(page.getByTitle("User manual, part 1")).toHaveAttribute("src", `/manuals/${doc}/part-1.pdf`);
@@ -86,7 +106,11 @@ test("the users manual: a PDF per market and part (FDA, UK, MDR; MDR Spain and G
 
 test("the help centre's topics show a picture of their screen in the interface language", async ({ page }) => {
   await logInAs(page, "user");
-  for (const [language, question] of [["en", "How do I plan a measurement?"], ["de", "Wie plane ich eine Messung?"], ["bp", null]] as const) {
+  for (const [language, question] of [
+    ["en", "How do I plan a measurement?"],
+    ["de", "Wie plane ich eine Messung?"],
+    ["bp", null],
+  ] as const) {
     await page.evaluate((l) => localStorage.setItem("language", l), language);
     await page.goto("/support");
     const items = page.locator("details.faq");
@@ -100,7 +124,8 @@ test("the help centre's topics show a picture of their screen in the interface l
       await expect(img).toHaveAttribute("src", new RegExp(`^/help/${language}/[a-z-]+\\.jpg$`));
       await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth)).toBeGreaterThan(100);
     }
-    if (question) await expect(page.locator("#faq-plan-measurement").getByRole("img")).toHaveAccessibleName(new RegExp(question.replace("?", "\\?")));
+    if (question)
+      await expect(page.locator("#faq-plan-measurement").getByRole("img")).toHaveAccessibleName(new RegExp(question.replace("?", "\\?")));
     await expectAccessible(page);
     if (language !== "en") await screenshot(page, `support-pictures-${language}`);
   }

@@ -18,7 +18,10 @@ async function logInAs(page: Page, username: string) {
 async function inLanguage(page: Page, language: string, path: string) {
   await page.evaluate((l) => localStorage.setItem("language", l), language);
   await page.goto(path);
-  await expect(page.locator("html")).toHaveAttribute("lang", language === "chi" ? "zh-Hans" : language === "mexsp" ? "es-MX" : language === "bp" ? "pt-BR" : language);
+  await expect(page.locator("html")).toHaveAttribute(
+    "lang",
+    language === "chi" ? "zh-Hans" : language === "mexsp" ? "es-MX" : language === "bp" ? "pt-BR" : language,
+  );
 }
 
 test.describe.configure({ timeout: 180_000 });
@@ -31,16 +34,16 @@ test("technician view, its cards and dialogs: nothing clipped in any of the ten 
     await inLanguage(page, language, "/technician");
     await expect(laneOf(page, lane.deviceSn).locator("[data-card-id]").first()).toBeVisible();
     await expect(page.getByTestId("patient-name").first()).not.toHaveText(/…/);
-    const found = [...await clippedHtml(page)];
+    const found = [...(await clippedHtml(page))];
     if (language === "de" || language === "bp") await screenshot(page, `technician-${language}`);
     // The bin confirmation and the measurement form.
     await laneOf(page, lane.deviceSn).locator(".mcard-actions button").last().click();
     await expect(page.getByRole("alertdialog")).toBeVisible();
-    found.push(...await clippedHtml(page, '[role="alertdialog"]'));
+    found.push(...(await clippedHtml(page, '[role="alertdialog"]')));
     await page.keyboard.press("Escape");
     await laneOf(page, lane.deviceSn).locator(".lane-tools .btn-primary").click();
     await expect(page.getByRole("dialog")).toBeVisible();
-    found.push(...await clippedHtml(page, '[role="dialog"]'));
+    found.push(...(await clippedHtml(page, '[role="dialog"]')));
     await page.keyboard.press("Escape");
     if (found.length > 0) problems[language] = found;
   }
@@ -65,13 +68,24 @@ test("appointment variant cards and side panel: nothing clipped in any of the te
 test("result page plots, its bin confirmation and its printout's header: nothing cut off in any of the ten languages", async ({ page }) => {
   await recordCanvasText(page);
   // The print button prints after 2 s; the journey measures the layout instead of opening the print dialog.
-  await page.addInitScript(() => { window.print = () => {}; });
+  await page.addInitScript(() => {
+    window.print = () => {};
+  });
   await logInAs(page, "user");
-  const patients = await pageApi<{ entries: Array<{ id: string }> }>(page, "POST", "patient/search", { filter: { name: "", birthdate: null }, page: 0, quantity: 50 });
+  const patients = await pageApi<{ entries: Array<{ id: string }> }>(page, "POST", "patient/search", {
+    filter: { name: "", birthdate: null },
+    page: 0,
+    quantity: 50,
+  });
   let target: { patientId: string; id: string } | undefined;
   for (const p of patients.entries) {
-    const taken = (await pageApi<Array<{ id: string; result: unknown }>>(page, "GET", `perimetry/all?patientId=${p.id}`)).filter((m) => m.result);
-    if (taken.length >= 2) { target = { patientId: p.id, id: taken[taken.length - 1]!.id }; break; }
+    const taken = (await pageApi<Array<{ id: string; result: unknown }>>(page, "GET", `perimetry/all?patientId=${p.id}`)).filter(
+      (m) => m.result,
+    );
+    if (taken.length >= 2) {
+      target = { patientId: p.id, id: taken[taken.length - 1]!.id };
+      break;
+    }
   }
   expect(target).toBeDefined();
   const problems: Record<string, unknown[]> = {};
@@ -79,18 +93,18 @@ test("result page plots, its bin confirmation and its printout's header: nothing
     await inLanguage(page, language, `/patient/${target!.patientId}/perimetry/${target!.id}`);
     await expect(page.locator("figure.plot canvas").first()).toBeVisible();
     await page.waitForTimeout(500);
-    const found = [...await overlappingCanvasText(page), ...await clippedCanvasText(page), ...await clippedHtml(page)];
+    const found = [...(await overlappingCanvasText(page)), ...(await clippedCanvasText(page)), ...(await clippedHtml(page))];
     if (language === "de" || language === "bp") await screenshot(page, `result-${language}`);
     // The result list's bin confirmation (issue 21 §3).
     await page.locator(`li#measurement-${target!.id}`).getByRole("button").last().click();
     await expect(page.getByRole("alertdialog")).toBeVisible();
-    found.push(...await clippedHtml(page, '[role="alertdialog"]'));
+    found.push(...(await clippedHtml(page, '[role="alertdialog"]')));
     await page.keyboard.press("Escape");
     // The printout's header on A4 (the print scene's; German and Dutch once pushed the last column off the page).
     await page.getByTestId("print-button").click();
     await expect(page.getByTestId("print-page")).toBeAttached();
     await page.emulateMedia({ media: "print" });
-    found.push(...await clippedPrintHeader(page));
+    found.push(...(await clippedPrintHeader(page)));
     if (language === "de" || language === "chi") await screenshot(page, `print-${language}`);
     await page.emulateMedia({ media: "screen" });
     if (found.length > 0) problems[language] = found;
@@ -101,7 +115,17 @@ test("result page plots, its bin confirmation and its printout's header: nothing
 test("Simplified Chinese is offered in the language switcher and the app then speaks it", async ({ page }) => {
   await page.goto("/login");
   const select = page.getByRole("combobox", { name: "Language" });
-  await expect(select.locator("option")).toHaveText(["English", "Deutsch", "Français", "Italiano", "Español", "Português (Brasil)", "Nederlands", "Türkçe", "简体中文"]);
+  await expect(select.locator("option")).toHaveText([
+    "English",
+    "Deutsch",
+    "Français",
+    "Italiano",
+    "Español",
+    "Português (Brasil)",
+    "Nederlands",
+    "Türkçe",
+    "简体中文",
+  ]);
   await select.selectOption("chi");
   await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hans");
   expect(await page.evaluate(() => localStorage.getItem("language"))).toBe("chi");

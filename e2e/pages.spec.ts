@@ -37,7 +37,10 @@ test("main pages render, are accessible and are captured", async ({ page }) => {
   await logIn(page, "manager");
   await expect(page.getByRole("list", { name: "Search results" })).toBeVisible();
   // Scheduled tests link to their device lane: /technician?scrollTo={deviceSn}/{id} (accounts seed §2).
-  await expect(page.getByRole("region", { name: "Scheduled tests" }).getByRole("link").first()).toHaveAttribute("href", /^\/technician\?scrollTo=[^/]+\/.+/);
+  await expect(page.getByRole("region", { name: "Scheduled tests" }).getByRole("link").first()).toHaveAttribute(
+    "href",
+    /^\/technician\?scrollTo=[^/]+\/.+/,
+  );
   await expectAccessible(page);
   await screenshot(page, "home");
 

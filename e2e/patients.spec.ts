@@ -66,7 +66,11 @@ test("create, edit, trash, restore and delete a patient", async ({ page }) => {
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("alertdialog", { name: "Delete this patient?" }).getByRole("button", { name: "Move to the bin" }).click();
   await expect(page).toHaveURL(/\/home$/);
-  await page.getByRole("status").filter({ hasText: "The patient was moved to the bin." }).getByRole("button", { name: "Open the bin" }).click();
+  await page
+    .getByRole("status")
+    .filter({ hasText: "The patient was moved to the bin." })
+    .getByRole("button", { name: "Open the bin" })
+    .click();
   await expect(page).toHaveURL(/\/bin\/deleted-patients$/);
   const row = page.getByRole("row", { name: new RegExp(renamed) });
   await expectAccessible(page);
@@ -78,7 +82,10 @@ test("create, edit, trash, restore and delete a patient", async ({ page }) => {
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Move to the bin" }).click();
   await page.goto("/bin/deleted-patients");
-  await page.getByRole("row", { name: new RegExp(renamed) }).getByRole("button", { name: "Delete for good" }).click();
+  await page
+    .getByRole("row", { name: new RegExp(renamed) })
+    .getByRole("button", { name: "Delete for good" })
+    .click();
   await page.getByRole("alertdialog", { name: "Delete this patient for good?" }).getByRole("button", { name: "Delete for good" }).click();
   await expect(page.getByRole("row", { name: new RegExp(renamed) })).toHaveCount(0);
 });
@@ -89,7 +96,10 @@ test("perimetry list grouped by date with the notes dialog (256 characters, coun
   const scheduled = page.getByRole("region", { name: "Scheduled tests" }).getByRole("link").first();
   const name = (await scheduled.innerText()).split("\n")[0]!;
   await page.getByRole("searchbox", { name: "Search patients by name or ID" }).fill(name);
-  await page.getByRole("list", { name: "Search results" }).getByRole("link", { name: new RegExp(name) }).click();
+  await page
+    .getByRole("list", { name: "Search results" })
+    .getByRole("link", { name: new RegExp(name) })
+    .click();
   await expect(page.getByRole("heading", { name: "Perimetry tests" })).toBeVisible();
   await page.getByRole("button", { name: "Notes" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Notes" });

@@ -8,7 +8,10 @@ import { logIn } from "./support.ts";
 // Screenshots: e2e/screenshots/result-g-normals.png, result-30-2-normals.png, print-g.png, print-30-2.png,
 // progression-analysis-g.png.
 
-interface Stored { id: string; result: { pattern: number; strategy: number; eye: number; takenAt: string } | null }
+interface Stored {
+  id: string;
+  result: { pattern: number; strategy: number; eye: number; takenAt: string } | null;
+}
 
 async function api<T>(page: Page, path: string): Promise<T> {
   const token = await page.evaluate(() => sessionStorage.getItem("accessToken"));
@@ -17,13 +20,17 @@ async function api<T>(page: Page, path: string): Promise<T> {
   return (await res.json()).data as T;
 }
 
-const G = 2, P30_2 = 4, Normal = 1, DS = 3;
+const G = 2,
+  P30_2 = 4,
+  Normal = 1,
+  DS = 3;
 
 async function openLatest(page: Page, patientName: string, pattern: number, strategy: number) {
   const patients = await api<Array<{ id: string; name: string }>>(page, "patient/all");
   const patient = patients.find((p) => p.name === patientName)!;
   const list = await api<Stored[]>(page, `perimetry/all?patientId=${patient.id}`);
-  const latest = list.filter((m) => m.result?.pattern === pattern && m.result.strategy === strategy)
+  const latest = list
+    .filter((m) => m.result?.pattern === pattern && m.result.strategy === strategy)
     .sort((a, b) => b.result!.takenAt.localeCompare(a.result!.takenAt))[0];
   expect(latest, `${patientName}: a result of pattern ${pattern}`).toBeDefined();
   await page.goto(`/patient/${patient.id}/perimetry/${latest!.id}`);
@@ -33,23 +40,35 @@ async function openLatest(page: Page, patientName: string, pattern: number, stra
 }
 
 const inked = (page: Page, plot: string) =>
-  page.locator(`[data-testid="result-display"] figure[data-plot="${plot}"] canvas`).first().evaluate((c: HTMLCanvasElement) => {
-    const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
-    for (let i = 4; i < data.length; i += 4) if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) return true;
-    return false;
-  });
+  page
+    .locator(`[data-testid="result-display"] figure[data-plot="${plot}"] canvas`)
+    .first()
+    .evaluate((c: HTMLCanvasElement) => {
+      const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      for (let i = 4; i < data.length; i += 4) if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) return true;
+      return false;
+    });
 
-test("G and 30-2 results show their normative analysis, parameters and conventions; the progression analysis sits beside the chart", async ({ page }) => {
+test("G and 30-2 results show their normative analysis, parameters and conventions; the progression analysis sits beside the chart", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 1000 });
   await logIn(page, "manager");
-  await page.evaluate(() => localStorage.setItem("clientSettings", JSON.stringify({ analysisExpanded: true, progressionChartExpanded: true, historyExpanded: false, pattern: 2 })));
+  await page.evaluate(() =>
+    localStorage.setItem(
+      "clientSettings",
+      JSON.stringify({ analysisExpanded: true, progressionChartExpanded: true, historyExpanded: false, pattern: 2 }),
+    ),
+  );
 
   // G (Luca Bianchi's Normal history).
   let display = await openLatest(page, "Luca Bianchi", G, Normal);
   const value = (k: string) => display.locator(`tr[data-index="${k}"] td.num`);
   await expect(value("normative")).toContainText("Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread)");
-  await expect(display.locator('tr[data-index="normative"] .index-note')).toHaveText("From public healthy controls, not a manufacturer's database");
+  await expect(display.locator('tr[data-index="normative"] .index-note')).toHaveText(
+    "From public healthy controls, not a manufacturer's database",
+  );
   await expect(value("ght")).toHaveText("Not defined for G");
   for (const k of ["hmd", "psd", "vfi"]) await expect(value(k)).not.toHaveText("–");
   await expect(display.locator('tr[data-index="hmd"] td.p')).toHaveText(/^p (<|≥) [\d.]+ %$/);
@@ -70,13 +89,21 @@ test("G and 30-2 results show their normative analysis, parameters and conventio
   // G's printout: the print scene's header (the one the CLI's PDF draws) states the parameters, the conventions and
   // the eye's progression in one line; every header text stays in the header and clear of the others.
   await printAndCheck(page, display, "print-g", [
-    "Test parameters", "Stimulus size", "Fixation monitoring", "Octopus: MD positive = loss", "Humphrey: MD negative = loss",
-    "not defined for G", "Progression analysis",
+    "Test parameters",
+    "Stimulus size",
+    "Fixation monitoring",
+    "Octopus: MD positive = loss",
+    "Humphrey: MD negative = loss",
+    "not defined for G",
+    "Progression analysis",
   ]);
-  const progressionLine = await page.getByTestId("print-page").locator("text").evaluateAll((texts) => {
-    const all = texts.map((t) => t.textContent ?? "");
-    return all[all.indexOf("Progression analysis") + 1] ?? "";
-  });
+  const progressionLine = await page
+    .getByTestId("print-page")
+    .locator("text")
+    .evaluateAll((texts) => {
+      const all = texts.map((t) => t.textContent ?? "");
+      return all[all.indexOf("Progression analysis") + 1] ?? "";
+    });
   expect(progressionLine).toMatch(/^(No|Possible|Likely) progression \(baseline|^No progression analysis: it needs/);
   await page.emulateMedia({ media: "screen" });
 
@@ -101,7 +128,9 @@ test("G and 30-2 results show their normative analysis, parameters and conventio
  * page as it would print.
  */
 async function printAndCheck(page: Page, display: ReturnType<Page["getByTestId"]>, screenshot: string, words: readonly string[]) {
-  await page.evaluate(() => { (window as unknown as { print: () => void }).print = () => document.body.setAttribute("data-printed", "1"); });
+  await page.evaluate(() => {
+    (window as unknown as { print: () => void }).print = () => document.body.setAttribute("data-printed", "1");
+  });
   await display.getByTestId("print-button").click();
   await expect(page.locator("body[data-printed='1']")).toBeAttached({ timeout: 5_000 });
   const print = page.getByTestId("print-page");

@@ -7,7 +7,11 @@ import { logIn } from "./support.ts";
 // 1LT C40. Each result page must show its indices and draw every plot it has on a canvas. One screenshot per plot type
 // goes to e2e/screenshots/plot-<plot>.png, one per strategy to e2e/screenshots/result-<strategy>.png.
 
-interface Stored { id: string; displayName: string; result: { pattern: number; strategy: number; eye: number; takenAt: string } | null }
+interface Stored {
+  id: string;
+  displayName: string;
+  result: { pattern: number; strategy: number; eye: number; takenAt: string } | null;
+}
 
 /** The API with the page's own session (a second login of the same user would end the page's session). */
 async function api<T>(page: Page, path: string): Promise<T> {
@@ -43,24 +47,37 @@ function expectedPlots(pattern: number, strategy: number): string[] {
   if (pattern === Pattern.Esterman) return ["esterman", "gaze"];
   if (screening(strategy)) return ["screening", "gaze"];
   const octopus = ["octopus.grayscale", "octopus.thresholds", "octopus.numerical", "octopus.loss", "humphrey.thresholds", "bebie", "gaze"];
-  const normative = ["humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability", "humphrey.totalDeviation", "humphrey.patternDeviation"];
+  const normative = [
+    "humphrey.totalDeviationProbability",
+    "humphrey.patternDeviationProbability",
+    "humphrey.totalDeviation",
+    "humphrey.patternDeviation",
+  ];
   return [Pattern.P24_2, Pattern.G, Pattern.P30_2].includes(pattern as 1 | 2 | 4) ? [...octopus, ...normative] : octopus;
 }
 
 /** A canvas with ink on it: some pixel differs from the first (the background). */
 const inked = (page: Page, plot: string) =>
-  page.locator(`[data-testid="result-display"] figure[data-plot="${plot}"] canvas`).first().evaluate((c: HTMLCanvasElement) => {
-    const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
-    for (let i = 4; i < data.length; i += 4) if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) return true;
-    return false;
-  });
+  page
+    .locator(`[data-testid="result-display"] figure[data-plot="${plot}"] canvas`)
+    .first()
+    .evaluate((c: HTMLCanvasElement) => {
+      const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      for (let i = 4; i < data.length; i += 4) if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) return true;
+      return false;
+    });
 
 test("a result of each strategy shows its indices and draws every plot", async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await logIn(page, "manager");
   // Open the detailed analysis (client setting analysisExpanded) so the folded plots draw too.
-  await page.evaluate(() => localStorage.setItem("clientSettings", JSON.stringify({ analysisExpanded: true, progressionChartExpanded: true, historyExpanded: false, pattern: 1 })));
+  await page.evaluate(() =>
+    localStorage.setItem(
+      "clientSettings",
+      JSON.stringify({ analysisExpanded: true, progressionChartExpanded: true, historyExpanded: false, pattern: 1 }),
+    ),
+  );
   const patients = await api<Array<{ id: string; name: string }>>(page, "patient/all");
   const shot = new Set<string>();
 
@@ -68,7 +85,8 @@ test("a result of each strategy shows its indices and draws every plot", async (
     const patient = patients.find((p) => p.name === c.patient);
     expect(patient, c.patient).toBeDefined();
     const list = await api<Stored[]>(page, `perimetry/all?patientId=${patient!.id}`);
-    const candidates = list.filter((m) => m.result && m.result.pattern === c.pattern && m.result.strategy === c.strategy)
+    const candidates = list
+      .filter((m) => m.result && m.result.pattern === c.pattern && m.result.strategy === c.strategy)
       .sort((a, b) => b.result!.takenAt.localeCompare(a.result!.takenAt));
     expect(candidates.length, `${c.name}: a demo result`).toBeGreaterThan(0);
     // The latest of its kind: the difference plot then has an earlier result to compare with, where one exists.
@@ -77,10 +95,26 @@ test("a result of each strategy shows its indices and draws every plot", async (
     await expect(display).toBeVisible();
 
     const rows = await display.locator("tr[data-index]").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-index")));
-    const conduct = ["fp", "fn", "fl", "reliability", "duration", "presentations", "maxIntensity", "normative", "gazeCalibration", "device"];
+    const conduct = [
+      "fp",
+      "fn",
+      "fl",
+      "reliability",
+      "duration",
+      "presentations",
+      "maxIntensity",
+      "normative",
+      "gazeCalibration",
+      "device",
+    ];
     const sors = c.strategy === Strategy.SORS || c.strategy === Strategy.SORS_screening ? ["sorsStage"] : [];
     const parameters = ["pattern", "strategy", ...sors, "stimulusSize", "showtime", "interval", "background", "fixation"];
-    const field = c.pattern === Pattern.Esterman ? ["esterman"] : screening(c.strategy) ? ["seen", "seenCount"] : ["ms", "md", "slv", "hmd", "psd", "vfi", "ght"];
+    const field =
+      c.pattern === Pattern.Esterman
+        ? ["esterman"]
+        : screening(c.strategy)
+          ? ["seen", "seenCount"]
+          : ["ms", "md", "slv", "hmd", "psd", "vfi", "ght"];
     expect(rows, c.name).toEqual([...field, ...parameters, ...conduct]);
     if (c.pattern !== Pattern.Esterman && c.pattern !== Pattern.C40 && !screening(c.strategy))
       for (const k of ["hmd", "psd", "vfi", "ght"]) await expect(display.locator(`tr[data-index="${k}"] td.num`)).not.toHaveText("–");
@@ -118,5 +152,6 @@ test("a result of each strategy shows its indices and draws every plot", async (
   const first = page.getByTestId("history-cell").first().getByRole("link");
   await first.click();
   await expect(legends.first()).toBeVisible();
-  for (const [i, name] of ["threshold-bands", "total-deviation", "values"].entries()) await legends.nth(i).screenshot({ path: `e2e/screenshots/plot-legend-${name}.png` });
+  for (const [i, name] of ["threshold-bands", "total-deviation", "values"].entries())
+    await legends.nth(i).screenshot({ path: `e2e/screenshots/plot-legend-${name}.png` });
 });

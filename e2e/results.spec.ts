@@ -11,8 +11,20 @@ test("a result shows its indices and plots; unreliable changes the chart; the pr
   const results = page.getByTestId("perimetry-results");
   await expect(results).toBeVisible();
 
-  for (const index of ["MS", "MD", "sLV", "PSD", "VFI", "GHT"]) await expect(results.getByText(index, { exact: true }).first()).toBeVisible();
-  for (const row of ["False positives", "False negatives", "Fixation losses", "Test duration", "Presentations", "Background", "Maximum intensity", "Normative database", "Gaze calibration", "Device"]) {
+  for (const index of ["MS", "MD", "sLV", "PSD", "VFI", "GHT"])
+    await expect(results.getByText(index, { exact: true }).first()).toBeVisible();
+  for (const row of [
+    "False positives",
+    "False negatives",
+    "Fixation losses",
+    "Test duration",
+    "Presentations",
+    "Background",
+    "Maximum intensity",
+    "Normative database",
+    "Gaze calibration",
+    "Device",
+  ]) {
     await expect(results.getByText(row, { exact: true }).first()).toBeVisible();
   }
   await expect(results.getByText("31.5", { exact: true })).toBeVisible();
@@ -36,7 +48,9 @@ test("a result shows its indices and plots; unreliable changes the chart; the pr
   await expect.poll(counts).toBe(before);
 
   // Print: loading about 2 s with the hidden layout mounted, then the browser prints; the PDF has pages.
-  await page.evaluate(() => { (window as unknown as { print: () => void }).print = () => document.body.setAttribute("data-printed", "1"); });
+  await page.evaluate(() => {
+    (window as unknown as { print: () => void }).print = () => document.body.setAttribute("data-printed", "1");
+  });
   await results.getByTestId("print-button").click();
   await expect(results.getByTestId("print-button")).toBeDisabled();
   await expect(page.getByTestId("print-root")).toBeAttached();

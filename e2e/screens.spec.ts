@@ -28,7 +28,9 @@ test("every measurement card names its patient (name and ID) as the server store
   for (const lane of await serverLanes(page)) {
     for (const m of lane.perimetries) {
       const p = await patientOf(page, m.patientId);
-      await expect(laneOf(page, lane.deviceSn).locator(`[data-card-id="${m.id}"]`).getByTestId("patient-name")).toHaveText(`${p.name} · ${p.uniqueId}`);
+      await expect(laneOf(page, lane.deviceSn).locator(`[data-card-id="${m.id}"]`).getByTestId("patient-name")).toHaveText(
+        `${p.name} · ${p.uniqueId}`,
+      );
     }
   }
 });
@@ -56,13 +58,17 @@ test("appointment variant: each appointment card and its side panel name the pat
   await expect(page).toHaveURL(/\/templates$/);
 });
 
-test("trash a queued measurement from its card (confirmed), find it in the bin with its patient, restore it to its lane", async ({ page }) => {
+test("trash a queued measurement from its card (confirmed), find it in the bin with its patient, restore it to its lane", async ({
+  page,
+}) => {
   await openTechnician(page, "user");
   const lane = (await serverLanes(page)).find((l) => l.perimetries.length > 0)!;
   const m = lane.perimetries[lane.perimetries.length - 1]!;
   const p = await patientOf(page, m.patientId);
   const card = laneOf(page, lane.deviceSn).locator(`[data-card-id="${m.id}"]`);
-  await laneOf(page, lane.deviceSn).getByRole("button", { name: `Move ${m.displayName} to the bin` }).click();
+  await laneOf(page, lane.deviceSn)
+    .getByRole("button", { name: `Move ${m.displayName} to the bin` })
+    .click();
   const dialog = page.getByRole("alertdialog", { name: "Move this measurement to the bin?" });
   await expect(dialog.getByTestId("test-subject")).toContainText(`${p.name} · ${p.uniqueId}`);
   await expectAccessible(page);
@@ -80,7 +86,9 @@ test("trash a queued measurement from its card (confirmed), find it in the bin w
   await screenshot(page, "bin-deleted-measurements");
   await row.first().getByRole("button", { name: "Restore" }).click();
   await expect(page.locator(".toast", { hasText: "The measurement was restored." })).toBeVisible();
-  await expect.poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === lane.deviceSn)!.perimetries.map((x) => x.id)).toContain(m.id);
+  await expect
+    .poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === lane.deviceSn)!.perimetries.map((x) => x.id))
+    .toContain(m.id);
   await page.getByRole("link", { name: "Technician" }).click();
   await expect(laneOf(page, lane.deviceSn).locator(`[data-card-id="${m.id}"]`)).toBeVisible();
 });
@@ -107,7 +115,9 @@ test("appointment variant: trash an appointment from its side panel (confirmed),
   await expect(row.first().getByTestId("patient-name")).toHaveText(`${p.name} · ${p.uniqueId}`);
   await row.first().getByRole("button", { name: "Restore" }).click();
   await expect(page.locator(".toast", { hasText: "The appointment was restored." })).toBeVisible();
-  await expect.poll(async () => ((await serverLanes(page)).find((l) => l.deviceSn === lane.deviceSn)!.appointments ?? []).map((x) => x.id)).toContain(a.id);
+  await expect
+    .poll(async () => ((await serverLanes(page)).find((l) => l.deviceSn === lane.deviceSn)!.appointments ?? []).map((x) => x.id))
+    .toContain(a.id);
 });
 
 /** Opens home's first recent test (a result) and answers its id; the page is the patient's result list. */
@@ -120,10 +130,26 @@ async function openRecentResult(page: Page): Promise<{ id: string; patientId: st
 }
 
 for (const variant of [
-  { login: "user" as const, item: "measurement", trashed: "The measurement was moved to the bin.", open: "Open the bin", bin: "deleted-measurements", restored: "The measurement was restored." },
-  { login: "appt.user" as const, item: "appointment", trashed: "The appointment was moved to the bin.", open: "View", bin: "deleted-appointments", restored: "The appointment was restored." },
+  {
+    login: "user" as const,
+    item: "measurement",
+    trashed: "The measurement was moved to the bin.",
+    open: "Open the bin",
+    bin: "deleted-measurements",
+    restored: "The measurement was restored.",
+  },
+  {
+    login: "appt.user" as const,
+    item: "appointment",
+    trashed: "The appointment was moved to the bin.",
+    open: "View",
+    bin: "deleted-appointments",
+    restored: "The appointment was restored.",
+  },
 ]) {
-  test(`${variant.login}: trash a result from the patient's result list (confirmed, naming the patient), restore it from the bin`, async ({ page }) => {
+  test(`${variant.login}: trash a result from the patient's result list (confirmed, naming the patient), restore it from the bin`, async ({
+    page,
+  }) => {
     await logInAs(page, variant.login);
     const { id, patientId } = await openRecentResult(page);
     const p = await patientOf(page, patientId);
@@ -152,7 +178,9 @@ for (const variant of [
   });
 }
 
-test("a manager is offered only what the server allows on the users page (no Admin role, no admin or own account to change)", async ({ page }) => {
+test("a manager is offered only what the server allows on the users page (no Admin role, no admin or own account to change)", async ({
+  page,
+}) => {
   await logInAs(page, "manager");
   await page.goto("/admin");
   const invite = page.getByRole("combobox", { name: "Role", exact: true });

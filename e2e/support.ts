@@ -19,8 +19,18 @@ export async function logIn(page: Page, username: "manager" | "user" | "admin") 
 export async function expectAccessible(page: Page) {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown; html: string }> }> }> } }).axe.run(document);
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => `${String(n.target)} ${n.html.slice(0, 120)}`) }));
+    const result = await (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+          ) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown; html: string }> }> }>;
+        };
+      }
+    ).axe.run(document);
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => `${String(n.target)} ${n.html.slice(0, 120)}`) }));
   });
   expect(violations).toEqual([]);
 }
@@ -52,9 +62,18 @@ export interface ServerLane {
  * Calls the API with the page's own session (a second login of the same user would end the page's session).
  * Answers the envelope's data; fails the test on an error status.
  */
-export async function pageApi<T = unknown>(page: Page, method: "GET" | "POST" | "PATCH" | "DELETE", path: string, data?: unknown): Promise<T> {
+export async function pageApi<T = unknown>(
+  page: Page,
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  path: string,
+  data?: unknown,
+): Promise<T> {
   const token = await page.evaluate(() => sessionStorage.getItem("accessToken"));
-  const res = await page.request.fetch(`/api/${path}`, { method, headers: { authorization: `Bearer ${token}` }, ...(data === undefined ? {} : { data }) });
+  const res = await page.request.fetch(`/api/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    ...(data === undefined ? {} : { data }),
+  });
   expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
   return (await res.json()).data as T;
 }
@@ -67,7 +86,9 @@ export const laneOf = (page: Page, deviceSn: string) => page.locator(`[data-test
 
 /** Card ids of a lane in the order the page shows them. */
 export const shownCardIds = (page: Page, deviceSn: string) =>
-  laneOf(page, deviceSn).locator(".lane-cards [data-card-id]").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-card-id")!));
+  laneOf(page, deviceSn)
+    .locator(".lane-cards [data-card-id]")
+    .evaluateAll((cards) => cards.map((c) => c.getAttribute("data-card-id")!));
 
 /**
  * Starts a mouse drag: presses on `from`, passes the 6 px activation distance, then glides to `to` (page coordinates)

@@ -15,7 +15,10 @@ const SN = "VR-0001";
 
 async function credentialFor(request: APIRequestContext, deviceSn: string): Promise<string> {
   const headers = { authorization: `Bearer ${await apiToken(request, "manager")}` };
-  const enrolments = (await (await request.get("/api/device/enrolments", { headers })).json()).data as Array<{ id: string; deviceSn: string }>;
+  const enrolments = (await (await request.get("/api/device/enrolments", { headers })).json()).data as Array<{
+    id: string;
+    deviceSn: string;
+  }>;
   const id = enrolments.find((e) => e.deviceSn === deviceSn)!.id;
   const issued = await request.post(`/api/device/reenrol?id=${id}`, { headers, data: { secret: "credential" } });
   expect(issued.ok(), await issued.text()).toBe(true);
@@ -51,7 +54,8 @@ test("a headset that goes silent or drops its connection shows as disconnected w
     info.annotations.push({ type: "silent headset shown disconnected after", description: `${Date.now() - frozenAt} ms` });
     // It cannot take a command until it beats again.
     await expect(laneOf(page, SN).getByRole("group", { name: "Test controls" }).getByRole("button")).toHaveCount(2);
-    for (const control of await laneOf(page, SN).getByRole("group", { name: "Test controls" }).getByRole("button").all()) await expect(control).toBeDisabled();
+    for (const control of await laneOf(page, SN).getByRole("group", { name: "Test controls" }).getByRole("button").all())
+      await expect(control).toBeDisabled();
     await screenshot(page, "technician-disconnect-silent");
 
     // Back: the heartbeats resume and the lane is connected again.

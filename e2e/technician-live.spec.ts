@@ -30,12 +30,16 @@ async function holdCommand(page: Page) {
   const released = new Promise<void>((r) => (release = r));
   let seen!: () => void;
   const arrived = new Promise<void>((r) => (seen = r));
-  await page.route(pattern, async (route: Route) => {
-    seen();
-    await released;
-    // After a failed step the route may already be let through by unroute (dispose).
-    await route.continue().catch(() => undefined);
-  }, { times: 1 });
+  await page.route(
+    pattern,
+    async (route: Route) => {
+      seen();
+      await released;
+      // After a failed step the route may already be let through by unroute (dispose).
+      await route.continue().catch(() => undefined);
+    },
+    { times: 1 },
+  );
   return {
     arrived,
     release: () => release(),
@@ -47,7 +51,12 @@ async function holdCommand(page: Page) {
 }
 
 /** Opens the control's confirmation dialog, checks its texts, confirms, sees 'command sent', and waits until it resets. */
-async function command(page: Page, deviceSn: string, control: "Start" | "Pause" | "Resume" | "Stop", texts: { title: string; body: string; subject?: string[] }) {
+async function command(
+  page: Page,
+  deviceSn: string,
+  control: "Start" | "Pause" | "Resume" | "Stop",
+  texts: { title: string; body: string; subject?: string[] },
+) {
   const lane = laneOf(page, deviceSn);
   await lane.getByRole("button", { name: control, exact: true }).click();
   const dialog = page.getByRole("alertdialog", { name: texts.title });
@@ -139,7 +148,8 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   await expect(lane.getByTestId("connection")).toContainText("Waiting for a measurement", { timeout: RUN_MS / 3 });
   // The confirmation names whose test starts, which eye and pattern, and where.
   await command(page, sn, "Start", {
-    title: "Start the test?", body: "The next test in the lane starts on Room 1. Make sure the patient wears the headset.",
+    title: "Start the test?",
+    body: "The next test in the lane starts on Room 1. Make sure the patient wears the headset.",
     subject: [`${patient.name} · ${patient.uniqueId}`, displayName, "Right eye", "24-2", "Room 1"],
   });
   await expect(card).toHaveAttribute("data-running", "true");
@@ -151,7 +161,8 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   if (PREPARING.test(seenPreparing)) {
     const snapshot = await lane.evaluate((el) => ({
       status: el.querySelector("[data-testid=connection]")!.textContent ?? "",
-      disabled: (Array.from(el.querySelectorAll("button")).find((b) => b.textContent === "Pause") as HTMLButtonElement | undefined)?.disabled,
+      disabled: (Array.from(el.querySelectorAll("button")).find((b) => b.textContent === "Pause") as HTMLButtonElement | undefined)
+        ?.disabled,
     }));
     if (PREPARING.test(snapshot.status)) expect(snapshot.disabled).toBe(true);
   }
@@ -166,7 +177,13 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   // Green for answered points; the bar and the card's ratio move (a silent patient's pause is resumed meanwhile).
   await untilDone(page, sn, "answered points", async () => (await panel.locator('svg [fill="#1a7f37"]').count()) > 3, RUN_MS / 3);
   const progressbar = panel.getByRole("progressbar", { name: "Test progress" });
-  await untilDone(page, sn, "progress above 2 %", async () => Number(await progressbar.getAttribute("aria-valuenow", { timeout: 1_000 }).catch(() => 0)) > 2, RUN_MS / 3);
+  await untilDone(
+    page,
+    sn,
+    "progress above 2 %",
+    async () => Number(await progressbar.getAttribute("aria-valuenow", { timeout: 1_000 }).catch(() => 0)) > 2,
+    RUN_MS / 3,
+  );
   await expect(card.locator(".mcard-foot .num")).not.toHaveText(/^0\//);
   await screenshot(page, "technician-live-running");
 
@@ -182,7 +199,15 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   await command(page, sn, "Resume", { title: "Resume the test?", body: "The test on Room 1 continues where it stopped." });
   await expect(lane.getByTestId("connection")).toContainText(/Test running|Paused/);
   const notice = page.locator(".toast", { hasText: "measurement ready" });
-  const tested = async () => Number(((await card.locator(".mcard-foot .num").textContent({ timeout: 1_000 }).catch(() => null)) ?? "0").split("/")[0]);
+  const tested = async () =>
+    Number(
+      (
+        (await card
+          .locator(".mcard-foot .num")
+          .textContent({ timeout: 1_000 })
+          .catch(() => null)) ?? "0"
+      ).split("/")[0],
+    );
   const before = Number(pausedAt.split("/")[0]);
   await untilDone(page, sn, "progress after resuming", async () => (await tested()) > before || (await notice.isVisible()), RUN_MS / 2);
 
@@ -215,15 +240,32 @@ const over = (b: Box, side: "before" | "after") => ({ x: b.x + b.width * (side =
 
 /** A few demo patients to schedule for (set-up through the API). */
 async function somePatients(page: Page) {
-  const found = await pageApi<{ entries: Array<{ id: string; name: string }> }>(page, "POST", "patient/search", { filter: { name: "", birthdate: null }, page: 0, quantity: 8 });
+  const found = await pageApi<{ entries: Array<{ id: string; name: string }> }>(page, "POST", "patient/search", {
+    filter: { name: "", birthdate: null },
+    page: 0,
+    quantity: 8,
+  });
   return found.entries;
 }
 
 /** Registers a 24-2 dynamic test through the API: one card, or a linked right/left pair at the lane's end for eye Both. */
 async function schedule(page: Page, deviceSn: string, displayName: string, patientId: string, eye: 0 | 2 = 0) {
   await pageApi(page, "POST", "perimetry/register", {
-    deviceSn, patientId, eye, pattern: 1, strategy: 3, stimuliUpdate: 2000, stimuliSize: 2, stimuliShowtime: 200,
-    sorsStage: 36, displayName, playSound: false, trackGaze: true, audioGuide: true, tutorial: false, notes: "",
+    deviceSn,
+    patientId,
+    eye,
+    pattern: 1,
+    strategy: 3,
+    stimuliUpdate: 2000,
+    stimuliSize: 2,
+    stimuliShowtime: 200,
+    sorsStage: 36,
+    displayName,
+    playSound: false,
+    trackGaze: true,
+    audioGuide: true,
+    tutorial: false,
+    notes: "",
   });
 }
 
@@ -281,14 +323,23 @@ test("move a card by keyboard to the lane below (space, arrow down, space); the 
   await page.keyboard.press("Space");
   await confirmMove(page);
   // The card joins the lane below, its cards keeping their order around it; the lane above keeps the other card.
-  await expect.poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id).sort()).toEqual([...target, moved].sort());
+  await expect
+    .poll(async () =>
+      (await serverLanes(page))
+        .find((l) => l.deviceSn === to)!
+        .perimetries.map((m) => m.id)
+        .sort(),
+    )
+    .toEqual([...target, moved].sort());
   const stored = (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id);
   expect(stored.filter((id) => id !== moved)).toEqual(target);
   expect((await serverLanes(page)).find((l) => l.deviceSn === from)!.perimetries.map((m) => m.id)).toEqual([source[1]]);
   await expect.poll(() => shownCardIds(page, to)).toEqual(stored);
 });
 
-test("a drop between a linked pair is refused: red landing mark, 'cannot drop here' with its hint for 3 s, order kept", async ({ page }) => {
+test("a drop between a linked pair is refused: red landing mark, 'cannot drop here' with its hint for 3 s, order kept", async ({
+  page,
+}) => {
   await openTechnician(page);
   const [from, to] = ["VR-0003", "VR-0004"];
   const source = await resetLane(page, from, 1);
@@ -319,7 +370,10 @@ test("a card dropped in front of a running pair lands after the pair; stop ends 
   const [right, left] = await resetLane(page, to, 0, true);
   // The headset has the pair in its queue (a status change would reset the confirmation dialog).
   await expect(status(page, to)).toContainText("Waiting for a measurement", { timeout: RUN_MS / 3 });
-  await command(page, to, "Start", { title: "Start the test?", body: "The next test in the lane starts on Room 2. Make sure the patient wears the headset." });
+  await command(page, to, "Start", {
+    title: "Start the test?",
+    body: "The next test in the lane starts on Room 2. Make sure the patient wears the headset.",
+  });
   const running = laneOf(page, to).locator(`[data-card-id="${right}"]`);
   await expect(running).toHaveAttribute("data-running", "true");
   const card = laneOf(page, from).locator(`[data-card-id="${moved}"]`);
@@ -331,11 +385,16 @@ test("a card dropped in front of a running pair lands after the pair; stop ends 
   await page.mouse.up();
   await confirmMove(page);
   await expect.poll(() => shownCardIds(page, to)).toEqual([right, left, moved]);
-  await expect.poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id)).toEqual([right, left, moved]);
+  await expect
+    .poll(async () => (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries.map((m) => m.id))
+    .toEqual([right, left, moved]);
   await screenshot(page, "technician-live-drop-behind-running");
   // The start sequence (countdown, calibration) is over first: a status change while the Stop dialog is open resets it.
   await expect(status(page, to)).toContainText(/Test running|Paused/, { timeout: RUN_MS / 3 });
-  await command(page, to, "Stop", { title: "Stop the test?", body: "The test on Room 2 stops now. Answers given so far are not saved as a result." });
+  await command(page, to, "Stop", {
+    title: "Stop the test?",
+    body: "The test on Room 2 stops now. Answers given so far are not saved as a result.",
+  });
   await expect(status(page, to)).toContainText(/Stopped|Waiting for a measurement/, { timeout: RUN_MS / 3 });
   await expect(running).toHaveAttribute("data-running", "false");
 });
@@ -352,7 +411,8 @@ test("two people dragging across the same lanes at the same time end with the se
   // A moves the first card of Y to the front of X, B the first card of X to the end of Y, both at once.
   const drag = async (page: Page, fromSn: string, toSn: string, side: "before" | "after") => {
     const card = laneOf(page, fromSn).locator("[data-card-id]").first();
-    const target = side === "before" ? laneOf(page, toSn).locator("[data-card-id]").first() : laneOf(page, toSn).locator("[data-card-id]").last();
+    const target =
+      side === "before" ? laneOf(page, toSn).locator("[data-card-id]").first() : laneOf(page, toSn).locator("[data-card-id]").last();
     await pointerDrag(page, grip(await box(card)), over(await box(target), side));
     await page.mouse.up();
     await confirmMove(page);
@@ -369,17 +429,24 @@ test("two people dragging across the same lanes at the same time end with the se
     const p = await picture();
     return JSON.stringify(p.a) === JSON.stringify(p.server) && JSON.stringify(p.b) === JSON.stringify(p.server);
   };
-  await expect.poll(agree, { timeout: 15_000 }).toBe(true).catch(async () => {
-    throw new Error(`the screens do not show the server's order: ${JSON.stringify(await picture())}`);
-  });
+  await expect
+    .poll(agree, { timeout: 15_000 })
+    .toBe(true)
+    .catch(async () => {
+      throw new Error(`the screens do not show the server's order: ${JSON.stringify(await picture())}`);
+    });
   // Nothing lost or doubled.
   const server = await serverLanes(a);
-  expect([...server.find((l) => l.deviceSn === x)!.perimetries, ...server.find((l) => l.deviceSn === y)!.perimetries].map((m) => m.id).sort()).toEqual(all);
+  expect(
+    [...server.find((l) => l.deviceSn === x)!.perimetries, ...server.find((l) => l.deviceSn === y)!.perimetries].map((m) => m.id).sort(),
+  ).toEqual(all);
   await ca.close();
   await cb.close();
 });
 
-test("stand-alone mode: on from the lane, shown on it, its run live; switched off mid-run, that run finishes and none follows", async ({ page }) => {
+test("stand-alone mode: on from the lane, shown on it, its run live; switched off mid-run, that run finishes and none follows", async ({
+  page,
+}) => {
   test.setTimeout(RUN_MS + 60_000);
   const sn = "VR-0002";
   await openTechnician(page);
@@ -398,9 +465,15 @@ test("stand-alone mode: on from the lane, shown on it, its run live; switched of
   await expect(form).toHaveCount(0);
   // The lane says so.
   await expect(lane.getByTestId("standalone-badge")).toHaveText("Stand-alone mode on");
-  const device = (await pageApi<Array<{ deviceSn: string; standaloneId: string | null }>>(page, "GET", "device/all")).find((d) => d.deviceSn === sn)!;
+  const device = (await pageApi<Array<{ deviceSn: string; standaloneId: string | null }>>(page, "GET", "device/all")).find(
+    (d) => d.deviceSn === sn,
+  )!;
   // What the device repeats, as stored (the form's prefill from the patient's last test may have set eye and pattern).
-  const data = await pageApi<{ config: { patientId: string; eye: 0 | 1; pattern: Pattern; displayName: string } }>(page, "GET", `device/standalone_data?id=${device.standaloneId}`);
+  const data = await pageApi<{ config: { patientId: string; eye: 0 | 1; pattern: Pattern; displayName: string } }>(
+    page,
+    "GET",
+    `device/standalone_data?id=${device.standaloneId}`,
+  );
   const patient = await pageApi<{ name: string; uniqueId: string }>(page, "GET", `patient?id=${data.config.patientId}`);
 
   // The headset runs it by itself; its progress shows live, naming the patient.
@@ -409,16 +482,29 @@ test("stand-alone mode: on from the lane, shown on it, its run live; switched of
   await expect(panel.getByTestId("live-standalone")).toHaveText("Stand-alone run");
   await expect(panel.getByTestId("patient-name")).toHaveText(`${patient.name} · ${patient.uniqueId}`);
   expect(data.config.displayName).toBe(displayName);
-  await expect(panel).toContainText(`${displayName} · ${data.config.eye === 0 ? "Right eye" : "Left eye"} · ${patternLabel[data.config.pattern]} · Room 2`);
+  await expect(panel).toContainText(
+    `${displayName} · ${data.config.eye === 0 ? "Right eye" : "Left eye"} · ${patternLabel[data.config.pattern]} · Room 2`,
+  );
   await screenshot(page, "technician-live-standalone");
 
   // Switched off while the run is under way: taken at once, honoured between runs.
   await expect(status(page, sn)).not.toContainText(/Ready to start|Waiting for a measurement/);
   await lane.getByRole("switch", { name: "Stand-alone" }).click();
-  await expect(page.locator(".toast", { hasText: "Stand-alone mode is off. The test under way on Room 2 finishes; no other starts." })).toBeVisible();
+  await expect(
+    page.locator(".toast", { hasText: "Stand-alone mode is off. The test under way on Room 2 finishes; no other starts." }),
+  ).toBeVisible();
   await expect(lane.getByTestId("standalone-badge")).toHaveCount(0);
-  expect((await pageApi<Array<{ deviceSn: string; standaloneId: string | null }>>(page, "GET", "device/all")).find((d) => d.deviceSn === sn)!.standaloneId).toBeNull();
-  await untilDone(page, sn, "the headset back in standby", async () => (await status(page, sn).innerText()).includes("Ready to start"), RUN_MS);
+  expect(
+    (await pageApi<Array<{ deviceSn: string; standaloneId: string | null }>>(page, "GET", "device/all")).find((d) => d.deviceSn === sn)!
+      .standaloneId,
+  ).toBeNull();
+  await untilDone(
+    page,
+    sn,
+    "the headset back in standby",
+    async () => (await status(page, sn).innerText()).includes("Ready to start"),
+    RUN_MS,
+  );
   // No repetition follows: longer than the headset's gap between stand-alone runs at this speed (30 s / SPEED).
   // (A loaded machine may drop a heartbeat meanwhile: the connection is not what this asks, the status is.)
   await page.waitForTimeout(Math.ceil(30_000 / SPEED) + 2_000);

@@ -4,7 +4,12 @@ import { confirmMove, expectAccessible, logIn, screenshot } from "./support.ts";
 // The technician view against the real server (no virtual headsets in this run: the lanes are disconnected).
 // Each journey reads the lane order back from the API, so what the page shows is what the server stored.
 
-interface Lane { id: string; deviceSn: string; revision: number; perimetries: Array<{ id: string; displayName: string; isFollowingEye: string | null }> }
+interface Lane {
+  id: string;
+  deviceSn: string;
+  revision: number;
+  perimetries: Array<{ id: string; displayName: string; isFollowingEye: string | null }>;
+}
 
 /** The lanes as the server stores them, read with the page's own session (a new login would end it). */
 async function lanes(page: Page): Promise<Lane[]> {
@@ -83,11 +88,16 @@ test("two browsers dragging at the same time end in the same order as the server
   };
   await Promise.all([move(a), move(b)]);
   // One drop wins; the other is refused as stale (409) and both pages refetch or follow the live event.
-  await expect.poll(async () => {
-    const server = (await lanes(a))[0]!.perimetries.map((m) => m.displayName);
-    const [ca, cb] = [await cardNames(a), await cardNames(b)];
-    return JSON.stringify(ca) === JSON.stringify(server) && JSON.stringify(cb) === JSON.stringify(server);
-  }, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const server = (await lanes(a))[0]!.perimetries.map((m) => m.displayName);
+        const [ca, cb] = [await cardNames(a), await cardNames(b)];
+        return JSON.stringify(ca) === JSON.stringify(server) && JSON.stringify(cb) === JSON.stringify(server);
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
   await a.close();
   await b.close();
 });

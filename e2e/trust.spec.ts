@@ -24,12 +24,15 @@ test("the app works under its Content-Security-Policy: plots, languages, technic
   await expect(results.getByRole("img", { name: "Greyscale" }).first()).toBeVisible();
   await expect(results.locator("figure canvas").first()).toBeVisible();
   // Konva really drew: the canvas has coloured pixels.
-  const inked = await results.locator("figure canvas").first().evaluate((c: HTMLCanvasElement) => {
-    const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-    return n;
-  });
+  const inked = await results
+    .locator("figure canvas")
+    .first()
+    .evaluate((c: HTMLCanvasElement) => {
+      const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+      return n;
+    });
   expect(inked).toBeGreaterThan(100);
   await page.goto("/technician");
   await expect(page.locator('[data-testid="lane"]').first()).toBeVisible();
@@ -46,10 +49,15 @@ test("the app works under its Content-Security-Policy: plots, languages, technic
   expect(seen).toEqual([]);
 });
 
-test("a manager reads the audit trail on the users page: who read which patient, filtered by action and user, in pages", async ({ page, request }) => {
+test("a manager reads the audit trail on the users page: who read which patient, filtered by action and user, in pages", async ({
+  page,
+  request,
+}) => {
   // The user reads a patient through the API (their own session), then the manager looks.
   const token = await apiToken(request, "user");
-  const patients = (await (await request.get("/api/patient/all", { headers: { authorization: `Bearer ${token}` } })).json()).data as Array<{ id: string }>;
+  const patients = (await (await request.get("/api/patient/all", { headers: { authorization: `Bearer ${token}` } })).json()).data as Array<{
+    id: string;
+  }>;
   await request.get(`/api/patient?id=${patients[0]!.id}`, { headers: { authorization: `Bearer ${token}` } });
   await logIn(page, "manager");
   await page.goto("/admin");

@@ -15,9 +15,11 @@ if (files.length !== 1 || args.some((a) => a.startsWith("--") && a !== "--series
 }
 try {
   // Row by row as analysed, waiting while the output is full (core/analytics/analyse-csv.ts analyseCsvChunks).
-  for (const chunk of analyseCsvChunks(readFileSync(files[0]!, "utf8"), { series })) if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
+  for (const chunk of analyseCsvChunks(readFileSync(files[0]!, "utf8"), { series }))
+    if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
 } catch (e) {
-  const msg = e instanceof CsvError ? `${files[0]}: ${e.message}` : e instanceof Error && "code" in e ? `${files[0]}: ${e.message}` : String(e);
+  const msg =
+    e instanceof CsvError ? `${files[0]}: ${e.message}` : e instanceof Error && "code" in e ? `${files[0]}: ${e.message}` : String(e);
   process.stderr.write(`analyse: ${msg}\n`);
   process.exit(1);
 }

@@ -13,11 +13,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const sources = join(root, "docs", "manual");
 const out = join(root, "web", "public", "manuals");
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu"],
+});
 try {
   const page = await browser.newPage();
   for (const doc of readdirSync(sources).sort()) {
-    for (const file of readdirSync(join(sources, doc)).filter((f) => /^part-\d\.html$/.test(f)).sort()) {
+    for (const file of readdirSync(join(sources, doc))
+      .filter((f) => /^part-\d\.html$/.test(f))
+      .sort()) {
       await page.goto(pathToFileURL(join(sources, doc, file)).href, { waitUntil: "load" });
       const pdf = await page.pdf({
         format: "A4",
@@ -26,7 +31,8 @@ try {
         displayHeaderFooter: true,
         headerTemplate: "<span></span>",
         // Chromium fills pageNumber and totalPages; the title is the document's own.
-        footerTemplate: '<div style="font-size:8px;width:100%;text-align:center;color:#555"><span class="title"></span> · <span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+        footerTemplate:
+          '<div style="font-size:8px;width:100%;text-align:center;color:#555"><span class="title"></span> · <span class="pageNumber"></span> / <span class="totalPages"></span></div>',
         tagged: true,
         outline: true,
       });

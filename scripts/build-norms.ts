@@ -23,7 +23,14 @@ import { parseVisualFieldsCsv } from "../core/analytics/visualfields-csv.ts";
 import { getPattern } from "../core/analytics/patterns.ts";
 import type { NormativeTables } from "../core/analytics/normative/tables.ts";
 import {
-  anchorTo, fitFullField, fullFieldTables, joinControlSets, parseIowaControls, parseLocationMap, type ControlSet, type FullFieldModel,
+  anchorTo,
+  fitFullField,
+  fullFieldTables,
+  joinControlSets,
+  parseIowaControls,
+  parseLocationMap,
+  type ControlSet,
+  type FullFieldModel,
 } from "../core/analytics/normative/full-field.ts";
 import { fullFieldCalibration, formatCalibration } from "../core/analytics/normative/calibration.ts";
 
@@ -32,8 +39,7 @@ export interface BuiltFile {
   readonly text: string;
 }
 
-const credit =
-  "visualFields 1.0.8 (Marín-Franch & Swanson, Apache-2.0); SUNY-IU control data by Swanson and Dul";
+const credit = "visualFields 1.0.8 (Marín-Franch & Swanson, Apache-2.0); SUNY-IU control data by Swanson and Dul";
 
 const emit = (t: NormativeTables, file: string, exportName: string, provenance: string): BuiltFile[] => [
   { path: `core/analytics/normative/generated/${file}.ts`, text: tablesToModule(t, exportName, provenance) },
@@ -52,32 +58,52 @@ export function buildAllNormativeFiles(dataDir: string): BuiltFile[] {
     const geometry = getPattern(pattern);
     const controlRows = csv(controls);
     // GHT limits are ours (the package has no GHT): control sector differences scored with the package's tables.
-    const pkg = withGhtLimits(tablesFromPackage(json(`normvals-${name}.json`), {
-      version: name,
-      pattern,
-      source: `${credit}; the package's stored smooth normative values ${name} (GHT limits computed by Isopter)`,
-    }), geometry, controlRows);
+    const pkg = withGhtLimits(
+      tablesFromPackage(json(`normvals-${name}.json`), {
+        version: name,
+        pattern,
+        source: `${credit}; the package's stored smooth normative values ${name} (GHT limits computed by Isopter)`,
+      }),
+      geometry,
+      controlRows,
+    );
     out.push(...emit(pkg, file, exportName, `Source: normvals-${name}.json, ${credit}.`));
     const built = buildAgeLinear(controlRows, geometry, {
       version: `agelinear_${name}`,
       source: `${credit}; age-linear build by Isopter from ${controls}`,
       ghRank: pkg.ghRank,
     });
-    out.push(...emit(built, `agelinear-${file}`, `agelinear${exportName[0]!.toUpperCase()}${exportName.slice(1)}`,
-      `Source: ${controls}, ${credit}; built by core/analytics/normative/age-linear.ts.`));
+    out.push(
+      ...emit(
+        built,
+        `agelinear-${file}`,
+        `agelinear${exportName[0]!.toUpperCase()}${exportName.slice(1)}`,
+        `Source: ${controls}, ${credit}; built by core/analytics/normative/age-linear.ts.`,
+      ),
+    );
   }
   // Model 1 (results of isopter-fullfield-2026-11-25 keep reading with it) anchors the mean; model 2 also the spread.
   for (const version of [1, 2] as const) {
     const { model } = fullFieldModel(dataDir, { spread: version === 2 });
     const suffix = version === 1 ? "" : `-${version}`;
-    for (const [pattern, file, exportName] of [[Pattern.P30_2, "iowa-30d2", "iowa30d2"], [Pattern.G, "iowa-g1", "iowaG1"]] as const) {
+    for (const [pattern, file, exportName] of [
+      [Pattern.P30_2, "iowa-30d2", "iowa30d2"],
+      [Pattern.G, "iowa-g1", "iowaG1"],
+    ] as const) {
       const tables = fullFieldTables(model, getPattern(pattern), {
         version: `isopter_${file.replace("-", "_")}_${version}`,
-        source: `${iowaCredit}; spatial age-linear model by Isopter (core/analytics/normative/full-field.ts), anchored to ` +
+        source:
+          `${iowaCredit}; spatial age-linear model by Isopter (core/analytics/normative/full-field.ts), anchored to ` +
           `SUNY-IU 24-2 normals${version === 2 ? " and their spread" : ""}; derived from public healthy controls, not a manufacturer's database`,
       });
-      out.push(...emit(tables, `${file}${suffix}`, `${exportName}${version === 1 ? "" : `Model${version}`}`,
-        `Source: vfctrIowaPC26.csv, vfctrIowaPeri.csv, ${iowaCredit}; built by core/analytics/normative/full-field.ts.`));
+      out.push(
+        ...emit(
+          tables,
+          `${file}${suffix}`,
+          `${exportName}${version === 1 ? "" : `Model${version}`}`,
+          `Source: vfctrIowaPC26.csv, vfctrIowaPeri.csv, ${iowaCredit}; built by core/analytics/normative/full-field.ts.`,
+        ),
+      );
     }
   }
   return out;
@@ -90,7 +116,10 @@ const iowaCredit =
  * The Iowa controls (central and peripheral tests joined) and the full-field model fitted and anchored to SUNY-IU 24-2
  * (its mean; with `spread`, model 2, its spread too).
  */
-export function fullFieldModel(dataDir: string, options: { spread?: boolean } = { spread: true }): { controls: ControlSet; model: FullFieldModel; anchor: (m: FullFieldModel) => FullFieldModel } {
+export function fullFieldModel(
+  dataDir: string,
+  options: { spread?: boolean } = { spread: true },
+): { controls: ControlSet; model: FullFieldModel; anchor: (m: FullFieldModel) => FullFieldModel } {
   const text = (f: string) => readFileSync(resolve(dataDir, f), "utf8");
   const set = (csv: string, map: string): ControlSet => {
     const points = parseLocationMap(text(map), map);
@@ -98,7 +127,9 @@ export function fullFieldModel(dataDir: string, options: { spread?: boolean } = 
   };
   const controls = joinControlSets(set("vfctrIowaPC26.csv", "locmap-pPC26.csv"), set("vfctrIowaPeri.csv", "locmap-pPeri.csv"));
   const reference = tablesFromPackage(JSON.parse(text("normvals-sunyiu_24d2.json")) as PackageNormvals, {
-    version: "sunyiu_24d2", pattern: Pattern.P24_2, source: credit,
+    version: "sunyiu_24d2",
+    pattern: Pattern.P24_2,
+    source: credit,
   });
   const anchor = (m: FullFieldModel) => anchorTo(m, getPattern(Pattern.P24_2), reference, options);
   return { controls, model: anchor(fitFullField(controls)), anchor };
@@ -114,7 +145,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   const dataDir = resolve(root, "fixtures/visualfields");
   const sunyiu = tablesFromPackage(JSON.parse(readFileSync(resolve(dataDir, "normvals-sunyiu_24d2.json"), "utf8")) as PackageNormvals, {
-    version: "sunyiu_24d2", pattern: Pattern.P24_2, source: credit,
+    version: "sunyiu_24d2",
+    pattern: Pattern.P24_2,
+    source: credit,
   });
   const controls = parseVisualFieldsCsv(readFileSync(resolve(dataDir, "vfctrSunyiu24d2.csv"), "utf8"));
   console.log(formatCalibration(fullFieldCalibration(fullFieldModel(dataDir), controls, sunyiu)));

@@ -39,7 +39,10 @@ const main = () => {
     return;
   }
   rmSync(stampFile, { force: true });
-  execFileSync(process.execPath, [join(repo, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: repo, stdio: "inherit" });
+  execFileSync(process.execPath, [join(repo, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
+    cwd: repo,
+    stdio: "inherit",
+  });
   writeFileSync(stampFile, fingerprint + "\n");
   console.log(`Web app built into dist/web in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 };

@@ -15,9 +15,11 @@ const fail = (message: string): never => {
 
 const main = async () => {
   const databaseUrl = process.env.DATABASE_URL?.trim();
-  if (!databaseUrl) fail("set DATABASE_URL to a PostgreSQL database (postgres://user:password@127.0.0.1:5432/isopter); see README 'Several processes'");
+  if (!databaseUrl)
+    fail("set DATABASE_URL to a PostgreSQL database (postgres://user:password@127.0.0.1:5432/isopter); see README 'Several processes'");
   const count = Number(process.env.PROCESSES ?? 3);
-  if (!Number.isInteger(count) || count < 1 || count > 32) fail(`PROCESSES must be a whole number from 1 to 32, got '${process.env.PROCESSES}'`);
+  if (!Number.isInteger(count) || count < 1 || count > 32)
+    fail(`PROCESSES must be a whole number from 1 to 32, got '${process.env.PROCESSES}'`);
   const base = Number(process.env.PORT ?? 4170);
   if (!Number.isInteger(base) || base < 1 || base > 65535 - count) fail(`PORT must be a port number, got '${process.env.PORT}'`);
   const nginx = nginxBinary();
@@ -46,13 +48,24 @@ const main = async () => {
     // nginx on this machine forwards each caller's address.
     const behind: Record<string, string> = nginx ? { ISOPTER_TRUSTED_PROXIES: "127.0.0.1" } : {};
     procs = await startProcesses({ databaseUrl: databaseUrl!, ports: processPorts.slice(0, -1), envOf: () => behind, onLine });
-    procs.push(await startProcess({ databaseUrl: databaseUrl!, port: processPorts.at(-1)!, number: count, env: { ...behind, HEADSETS: headsets, HEADSET_URLS: deviceUrls }, onLine: (line) => onLine(count, line) }));
+    procs.push(
+      await startProcess({
+        databaseUrl: databaseUrl!,
+        port: processPorts.at(-1)!,
+        number: count,
+        env: { ...behind, HEADSETS: headsets, HEADSET_URLS: deviceUrls },
+        onLine: (line) => onLine(count, line),
+      }),
+    );
     if (nginx) proxy = await startNginx({ port: front!, ports: processPorts, binary: nginx });
   } catch (e) {
     await Promise.all(procs.map((p) => p.stop("SIGKILL")));
     throw e;
   }
-  for (const p of procs) void p.exited.then((code) => stopping || console.log(`start:cluster: process ${p.number} (${p.url}) ended (${code}); the others carry on`));
+  for (const p of procs)
+    void p.exited.then(
+      (code) => stopping || console.log(`start:cluster: process ${p.number} (${p.url}) ended (${code}); the others carry on`),
+    );
   if (proxy) {
     // Active readiness for nginx: a process whose /api/ready fails is marked down until it answers again.
     let last = processPorts.map(() => true);

@@ -17,7 +17,9 @@ const main = async () => {
     try {
       mkdirSync(config.dataDir, { recursive: true });
     } catch (e) {
-      throw new StartupError(`cannot use DATA_DIR ${config.dataDir}: ${(e as NodeJS.ErrnoException).code === "EEXIST" || (e as NodeJS.ErrnoException).code === "ENOTDIR" ? "a path part is a file, not a directory" : (e as Error).message}`);
+      throw new StartupError(
+        `cannot use DATA_DIR ${config.dataDir}: ${(e as NodeJS.ErrnoException).code === "EEXIST" || (e as NodeJS.ErrnoException).code === "ENOTDIR" ? "a path part is a file, not a directory" : (e as Error).message}`,
+      );
     }
   const password = config.demoPassword ?? generatedPassword();
   // The headsets' control: the server gets it (dev routes for `isopter simulate headsets|fault|profile|speed`), this
@@ -25,7 +27,9 @@ const main = async () => {
   const control = headsetControl({ speed: config.speed });
   const server = await startServer({
     simulator: control,
-    storage: config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
+    storage: config.databaseUrl
+      ? { kind: "postgres", url: config.databaseUrl }
+      : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
     host: config.host,
     port: config.port,
     devRoutes: config.devRoutes,

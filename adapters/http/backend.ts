@@ -30,7 +30,13 @@ const withSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
 export const socketUrlFor = (apiBase: string): string => `${withSlash(apiBase).replace(/^http/, "ws")}ws`;
 
 const globToRegExp = (glob: string) =>
-  new RegExp(`^${glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "i");
+  new RegExp(
+    `^${glob
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+    "i",
+  );
 
 /** The backend for a page host (e.g. `location.hostname`); undefined host means no browser: the default. */
 export function backendFor(config: BackendConfig, host?: string): Backend {

@@ -22,7 +22,10 @@ export interface HttpResponseLike {
 }
 
 /** What the adapter needs of fetch (the global fetch fits; node-fetch.ts is the CLI's keep-alive transport). */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<HttpResponseLike>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+) => Promise<HttpResponseLike>;
 
 /** Makes the decoder of a schema (once per schema): the response's `data`, the envelope, error data. */
 export type DecoderFactory = <T>(schema: Decodable<T>) => (input: unknown) => Result.Result<T, DecodeError>;
@@ -73,7 +76,8 @@ export function createHttpApi(options: HttpApiOptions): Api {
     let url = base + spec.path;
     if (spec.query) {
       const encoded = encode(spec.query, input.query);
-      if (Result.isFailure(encoded)) throw failure(0, `${spec.name}: invalid query: ${encoded.failure.message}`, "validation_error", encoded.failure.field);
+      if (Result.isFailure(encoded))
+        throw failure(0, `${spec.name}: invalid query: ${encoded.failure.message}`, "validation_error", encoded.failure.field);
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(encoded.success as Record<string, unknown>))
         if (v !== undefined && v !== null) params.set(k, String(v));
@@ -81,12 +85,14 @@ export function createHttpApi(options: HttpApiOptions): Api {
       if (qs) url += `?${qs}`;
     }
     const headers: Record<string, string> = { accept: "application/json" };
-    const token = spec.auth === "bearer" ? session.get(StorageKeys.session.accessToken) : spec.auth === "none" ? null : (input.token ?? null);
+    const token =
+      spec.auth === "bearer" ? session.get(StorageKeys.session.accessToken) : spec.auth === "none" ? null : (input.token ?? null);
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (spec.body) {
       const encoded = encode(spec.body, input.body);
-      if (Result.isFailure(encoded)) throw failure(0, `${spec.name}: invalid body: ${encoded.failure.message}`, "validation_error", encoded.failure.field);
+      if (Result.isFailure(encoded))
+        throw failure(0, `${spec.name}: invalid body: ${encoded.failure.message}`, "validation_error", encoded.failure.field);
       body = JSON.stringify(encoded.success ?? null);
       headers["content-type"] = "application/json";
     }
@@ -108,7 +114,10 @@ export function createHttpApi(options: HttpApiOptions): Api {
     }
     const envelope = decodeEnvelope(json);
     if (Result.isFailure(envelope))
-      throw failure(res.status, res.ok ? `Unexpected response from ${spec.name}: ${envelope.failure.message}` : res.statusText || `HTTP ${res.status}`);
+      throw failure(
+        res.status,
+        res.ok ? `Unexpected response from ${spec.name}: ${envelope.failure.message}` : res.statusText || `HTTP ${res.status}`,
+      );
     const { data, responseType, accessToken } = envelope.success;
     if (accessToken) session.set(StorageKeys.session.accessToken, accessToken);
     if (!res.ok) {

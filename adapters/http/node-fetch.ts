@@ -27,21 +27,25 @@ export function nodeFetch(options: NodeFetchOptions = {}): FetchLike {
       const body = init.body;
       const headers: Record<string, string | number> = { ...init.headers };
       if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
-      const request = (secure ? https : http).request(target, { method: init.method, headers, agent: secure ? agents.https : agents.http }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", reject);
-        res.on("end", () => {
-          const status = res.statusCode ?? 0;
-          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          resolve({
-            status,
-            ok: status >= 200 && status < 300,
-            statusText: res.statusMessage ?? "",
-            json: async () => JSON.parse(bytes.toString("utf8")) as unknown,
+      const request = (secure ? https : http).request(
+        target,
+        { method: init.method, headers, agent: secure ? agents.https : agents.http },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("error", reject);
+          res.on("end", () => {
+            const status = res.statusCode ?? 0;
+            const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+            resolve({
+              status,
+              ok: status >= 200 && status < 300,
+              statusText: res.statusMessage ?? "",
+              json: async () => JSON.parse(bytes.toString("utf8")) as unknown,
+            });
           });
-        });
-      });
+        },
+      );
       request.on("error", reject);
       request.end(body);
     });

@@ -86,7 +86,11 @@ export const settingsBodyProblem = (b: HeadsetSettingsBody): { field: string; me
   return null;
 };
 
-export const FaultAnswerSchema = Schema.Struct({ deviceSn: DeviceSnSchema, fault: HeadsetFaultSchema, seconds: Schema.NullOr(Schema.Finite) });
+export const FaultAnswerSchema = Schema.Struct({
+  deviceSn: DeviceSnSchema,
+  fault: HeadsetFaultSchema,
+  seconds: Schema.NullOr(Schema.Finite),
+});
 
 const control = {
   errors: [...commonErrors, "forbidden", "not_found"],
@@ -97,23 +101,48 @@ const control = {
 } as const;
 
 export const simulatorHeadsets = endpoint({
-  name: "simulator.headsets", method: "GET", path: "dev/simulator/headsets", response: HeadsetListSchema, ...control,
+  name: "simulator.headsets",
+  method: "GET",
+  path: "dev/simulator/headsets",
+  response: HeadsetListSchema,
+  ...control,
   ourDesign: "the virtual headsets the running simulator drives",
 });
 export const simulatorAdd = endpoint({
-  name: "simulator.add", method: "POST", path: "dev/simulator/headsets", body: AddHeadsetsBodySchema, response: HeadsetListSchema, ...control,
+  name: "simulator.add",
+  method: "POST",
+  path: "dev/simulator/headsets",
+  body: AddHeadsetsBodySchema,
+  response: HeadsetListSchema,
+  ...control,
   ourDesign: "registers `count` more devices (VR-nnnn) in the caller's organisation and starts a headset for each; answers the added ones",
 });
 export const simulatorRemove = endpoint({
-  name: "simulator.remove", method: "DELETE", path: "dev/simulator/headsets", query: RemoveHeadsetQuerySchema, response: SimulatedHeadsetSchema, ...control,
+  name: "simulator.remove",
+  method: "DELETE",
+  path: "dev/simulator/headsets",
+  query: RemoveHeadsetQuerySchema,
+  response: SimulatedHeadsetSchema,
+  ...control,
   ourDesign: "switches the headset off for good; the device stays registered (it shows disconnected)",
 });
 export const simulatorSettings = endpoint({
-  name: "simulator.settings", method: "PATCH", path: "dev/simulator/headsets", body: HeadsetSettingsBodySchema, response: HeadsetListSchema, ...control,
-  ourDesign: "a new speed applies at once, also mid-test; a new patient profile restarts the headset with it (at once when idle, else after its running test)",
+  name: "simulator.settings",
+  method: "PATCH",
+  path: "dev/simulator/headsets",
+  body: HeadsetSettingsBodySchema,
+  response: HeadsetListSchema,
+  ...control,
+  ourDesign:
+    "a new speed applies at once, also mid-test; a new patient profile restarts the headset with it (at once when idle, else after its running test)",
 });
 export const simulatorFault = endpoint({
-  name: "simulator.fault", method: "POST", path: "dev/simulator/faults", body: FaultBodySchema, response: FaultAnswerSchema, ...control,
+  name: "simulator.fault",
+  method: "POST",
+  path: "dev/simulator/faults",
+  body: FaultBodySchema,
+  response: FaultAnswerSchema,
+  ...control,
   ourDesign: "one fault now: network loss, flat battery, clicker lost, or the patient stops responding",
 });
 

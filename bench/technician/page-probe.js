@@ -100,7 +100,9 @@
     if (w.painted === null || w.all.painted === null) return;
     const devices = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/device/all") && r.responseEnd <= w.dom);
     const last = devices[devices.length - 1];
-    w.devicesRequest = last ? { start: last.startTime, requestStart: last.requestStart, responseStart: last.responseStart, responseEnd: last.responseEnd } : null;
+    w.devicesRequest = last
+      ? { start: last.startTime, requestStart: last.requestStart, responseStart: last.responseStart, responseEnd: last.responseEnd }
+      : null;
     w.done = true;
   };
   const check = () => {
@@ -115,7 +117,17 @@
   };
   const observer = new MutationObserver(check);
   const arm = (label, t0) => {
-    watch = { label, t0, dom: null, frame: null, painted: null, seen: null, all: { dom: null, frame: null, painted: null, seen: null }, devicesRequest: null, done: false };
+    watch = {
+      label,
+      t0,
+      dom: null,
+      frame: null,
+      painted: null,
+      seen: null,
+      all: { dom: null, frame: null, painted: null, seen: null },
+      devicesRequest: null,
+      done: false,
+    };
     observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
     check();
   };
@@ -130,7 +142,9 @@
   };
   const startFrames = () => {
     frames = { start: now(), times: [], mutations: 0, liveAtStart: live.messages, kindsAtStart: { ...live.kinds } };
-    frames.observer = new MutationObserver((records) => { frames.mutations += records.length; });
+    frames.observer = new MutationObserver((records) => {
+      frames.mutations += records.length;
+    });
     frames.observer.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
     requestAnimationFrame(loop);
   };

@@ -61,7 +61,11 @@ export const webComponentNames = (webDir: string): ReadonlySet<string> => {
   return names;
 };
 
-export async function stopProfile(cdp: CDPSession, interesting: readonly string[], components: ReadonlySet<string>): Promise<ProfileReport> {
+export async function stopProfile(
+  cdp: CDPSession,
+  interesting: readonly string[],
+  components: ReadonlySet<string>,
+): Promise<ProfileReport> {
   const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
   const coverage = (await cdp.send("Profiler.takePreciseCoverage")) as unknown as Coverage;
   await cdp.send("Profiler.stopPreciseCoverage");
@@ -115,8 +119,14 @@ export async function stopProfile(cdp: CDPSession, interesting: readonly string[
   return {
     seconds: (profile.endTime - profile.startTime) / 1e6,
     self: top(self.values(), 25),
-    byScript: top([...byScript].map(([script, ms]) => ({ script, ms })), 12),
-    inclusive: [...inclusive].filter(([name]) => wanted.has(name)).map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms),
+    byScript: top(
+      [...byScript].map(([script, ms]) => ({ script, ms })),
+      12,
+    ),
+    inclusive: [...inclusive]
+      .filter(([name]) => wanted.has(name))
+      .map(([name, ms]) => ({ name, ms }))
+      .sort((a, b) => b.ms - a.ms),
     calls: [...calls.values()].sort((a, b) => b.count - a.count).slice(0, 25),
   };
 }

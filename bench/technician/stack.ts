@@ -40,12 +40,60 @@ type Config = Pick<Measurement, "eye" | "pattern" | "strategy" | "stimuliUpdate"
 
 /** A clinic's mix of valid configurations (scheduling seed §5 "Allowed options per pattern"). */
 const mix: readonly Config[] = [
-  { eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsStage: 36 },
-  { eye: Eye.Left, pattern: Pattern.G, strategy: Strategy.SORS, stimuliUpdate: StimuliUpdate.Adaptive, stimuliSize: StimulusSize.III_ADAPTIVE, stimuliShowtime: Showtime.Ms200, sorsStage: 48 },
-  { eye: Eye.Right, pattern: Pattern.P30_2, strategy: Strategy.Normal, stimuliUpdate: StimuliUpdate.Ms1500, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsStage: 36 },
-  { eye: Eye.Left, pattern: Pattern.P10_2, strategy: Strategy.Supra, stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms100, sorsStage: 36 },
-  { eye: Eye.Binocular, pattern: Pattern.Esterman, strategy: Strategy.OneLevel, stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.IV, stimuliShowtime: Showtime.Ms500, sorsStage: 36 },
-  { eye: Eye.Right, pattern: Pattern.G, strategy: Strategy.SORS_screening, stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III_ADAPTIVE, stimuliShowtime: Showtime.Ms200, sorsStage: 16 },
+  {
+    eye: Eye.Right,
+    pattern: Pattern.P24_2,
+    strategy: Strategy.DS,
+    stimuliUpdate: StimuliUpdate.Ms2000,
+    stimuliSize: StimulusSize.III,
+    stimuliShowtime: Showtime.Ms200,
+    sorsStage: 36,
+  },
+  {
+    eye: Eye.Left,
+    pattern: Pattern.G,
+    strategy: Strategy.SORS,
+    stimuliUpdate: StimuliUpdate.Adaptive,
+    stimuliSize: StimulusSize.III_ADAPTIVE,
+    stimuliShowtime: Showtime.Ms200,
+    sorsStage: 48,
+  },
+  {
+    eye: Eye.Right,
+    pattern: Pattern.P30_2,
+    strategy: Strategy.Normal,
+    stimuliUpdate: StimuliUpdate.Ms1500,
+    stimuliSize: StimulusSize.III,
+    stimuliShowtime: Showtime.Ms200,
+    sorsStage: 36,
+  },
+  {
+    eye: Eye.Left,
+    pattern: Pattern.P10_2,
+    strategy: Strategy.Supra,
+    stimuliUpdate: StimuliUpdate.Ms2000,
+    stimuliSize: StimulusSize.III,
+    stimuliShowtime: Showtime.Ms100,
+    sorsStage: 36,
+  },
+  {
+    eye: Eye.Binocular,
+    pattern: Pattern.Esterman,
+    strategy: Strategy.OneLevel,
+    stimuliUpdate: StimuliUpdate.Ms2000,
+    stimuliSize: StimulusSize.IV,
+    stimuliShowtime: Showtime.Ms500,
+    sorsStage: 36,
+  },
+  {
+    eye: Eye.Right,
+    pattern: Pattern.G,
+    strategy: Strategy.SORS_screening,
+    stimuliUpdate: StimuliUpdate.Ms2000,
+    stimuliSize: StimulusSize.III_ADAPTIVE,
+    stimuliShowtime: Showtime.Ms200,
+    sorsStage: 16,
+  },
 ];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -57,7 +105,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 const seedLanes = async (server: RunningServer, lanes: number, cards: number) => {
   const org = (await server.db.query<{ id: string }>("select organisation_id as id from users where username = $1", [USERNAME]))[0]!.id;
-  const patients = (await server.db.query<{ id: string; name: string }>("select id, name from patients where organisation_id = $1 order by name", [org]));
+  const patients = await server.db.query<{ id: string; name: string }>(
+    "select id, name from patients where organisation_id = $1 order by name",
+    [org],
+  );
   const now = new Date().toISOString();
   await server.db.transaction(async (tx) => {
     // The demo's own few queued measurements make way for the bench's exact lanes.
@@ -69,9 +120,11 @@ const seedLanes = async (server: RunningServer, lanes: number, cards: number) =>
         const patient = patients[(d * 7 + i) % patients.length]!;
         const paired = i === 2 && pairedWith !== null;
         const config: Config =
-          i === 0 ? { ...mix[0]!, strategy: Strategy.Normal }
-          : i === 1 || paired ? { ...mix[d % 2 === 0 ? 0 : 2]!, eye: i === 1 ? Eye.Right : Eye.Left }
-          : mix[(d + i) % mix.length]!;
+          i === 0
+            ? { ...mix[0]!, strategy: Strategy.Normal }
+            : i === 1 || paired
+              ? { ...mix[d % 2 === 0 ? 0 : 2]!, eye: i === 1 ? Eye.Right : Eye.Left }
+              : mix[(d + i) % mix.length]!;
         const settings = measurementConfigWith({
           patientId: paired ? pairedWith!.patientId : patient.id,
           deviceSn: sn,
@@ -90,8 +143,21 @@ const seedLanes = async (server: RunningServer, lanes: number, cards: number) =>
 
 const RUNNING: ReadonlySet<string> = new Set([DeviceStatus.Countdown, DeviceStatus.AwaitUserInput, DeviceStatus.Playing]);
 
-export async function startStack(o: { tmp: string; webRoot: string; lanes: number; cards: number; speed: number; log: (line: string) => void; streaming?: number }): Promise<Stack> {
-  const server = await startServer({ storage: { kind: "pglite", dataDir: join(o.tmp, "pglite") }, host: "127.0.0.1", port: 0, webRoot: o.webRoot });
+export async function startStack(o: {
+  tmp: string;
+  webRoot: string;
+  lanes: number;
+  cards: number;
+  speed: number;
+  log: (line: string) => void;
+  streaming?: number;
+}): Promise<Stack> {
+  const server = await startServer({
+    storage: { kind: "pglite", dataDir: join(o.tmp, "pglite") },
+    host: "127.0.0.1",
+    port: 0,
+    webRoot: o.webRoot,
+  });
   let fleet: Fleet | undefined;
   const stop = async () => {
     await fleet?.stop().catch(() => undefined);
@@ -101,20 +167,41 @@ export async function startStack(o: { tmp: string; webRoot: string; lanes: numbe
     await seedDemo(server.db, { password: PASSWORD, headsets: o.lanes, results: "fixtures" });
     await seedLanes(server, o.lanes, o.cards);
 
-    const login = await fetch(`${server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: USERNAME, password: PASSWORD }) });
+    const login = await fetch(`${server.url}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: USERNAME, password: PASSWORD }),
+    });
     if (!login.ok) throw new Error(`login answered ${login.status}`);
     const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const lanes = async (): Promise<LaneSummary[]> => {
       const r = await fetch(`${server.url}/api/device/all`, { headers });
       if (!r.ok) throw new Error(`device/all answered ${r.status}`);
-      const body = (await r.json()) as { data: Array<{ id: string; deviceSn: string; status: string; connection: string; perimetries: unknown[] }> };
-      return body.data.map((d) => ({ id: d.id, deviceSn: d.deviceSn, status: d.status, connection: d.connection, cards: d.perimetries.length }));
+      const body = (await r.json()) as {
+        data: Array<{ id: string; deviceSn: string; status: string; connection: string; perimetries: unknown[] }>;
+      };
+      return body.data.map((d) => ({
+        id: d.id,
+        deviceSn: d.deviceSn,
+        status: d.status,
+        connection: d.connection,
+        cards: d.perimetries.length,
+      }));
     };
 
     const serials = Array.from({ length: o.lanes }, (_, i) => deviceSerial(i + 1));
     const keys = new Map([...(await pairingCodesFor(server.ctx, serials))].map(([sn, pairingCode]) => [sn, { pairingCode }]));
-    fleet = await startHeadsets({ url: server.url.replace(/^http/, "ws") + "/device", serials, keys, speed: o.speed, faults: NO_FAULTS, autopilot: false, seed: "bench", log: () => undefined });
+    fleet = await startHeadsets({
+      url: server.url.replace(/^http/, "ws") + "/device",
+      serials,
+      keys,
+      speed: o.speed,
+      faults: NO_FAULTS,
+      autopilot: false,
+      seed: "bench",
+      log: () => undefined,
+    });
 
     // Every headset connected with its queue (awaitmeasurement) before the play control is pressed.
     const ready = async (test: (l: LaneSummary) => boolean, what: string, timeoutMs: number) => {
@@ -127,24 +214,38 @@ export async function startStack(o: { tmp: string; webRoot: string; lanes: numbe
         await sleep(500);
       }
     };
-    const idle = await ready((l) => l.connection === "CONNECTED" && l.status === DeviceStatus.AwaitMeasurement, "headsets connected and waiting", 60_000);
+    const idle = await ready(
+      (l) => l.connection === "CONNECTED" && l.status === DeviceStatus.AwaitMeasurement,
+      "headsets connected and waiting",
+      60_000,
+    );
 
     // The play control: PATCH device/update {status: playing}, a few at a time, on the first `streaming` lanes.
     const failures: string[] = [];
     const playing = idle.slice(0, o.streaming ?? idle.length);
     const startedIds = new Set(playing.map((l) => l.id));
     for (let i = 0; i < playing.length; i += 10) {
-      await Promise.all(playing.slice(i, i + 10).map(async (l) => {
-        const r = await fetch(`${server.url}/api/device/update?id=${encodeURIComponent(l.id)}`, { method: "PATCH", headers, body: JSON.stringify({ status: DeviceStatus.Playing }) });
-        if (!r.ok) failures.push(`${l.deviceSn}: ${r.status} ${await r.text()}`);
-      }));
+      await Promise.all(
+        playing.slice(i, i + 10).map(async (l) => {
+          const r = await fetch(`${server.url}/api/device/update?id=${encodeURIComponent(l.id)}`, {
+            method: "PATCH",
+            headers,
+            body: JSON.stringify({ status: DeviceStatus.Playing }),
+          });
+          if (!r.ok) failures.push(`${l.deviceSn}: ${r.status} ${await r.text()}`);
+        }),
+      );
     }
     if (failures.length) throw new Error(`start commands failed: ${failures.join("; ")}`);
     const started = Date.now();
     // Countdown 5 s and the first click 1-3 s of device time; the headsets run `speed` times faster.
     await ready((l) => !startedIds.has(l.id) || RUNNING.has(l.status), "tests started", 60_000);
-    await ready((l) => !startedIds.has(l.id) || l.status === DeviceStatus.Playing, "tests playing", 60_000).catch((e: Error) => o.log(`note: ${e.message}`));
-    o.log(`${o.lanes} headsets connected; start sent to ${playing.length} lanes, tests playing after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await ready((l) => !startedIds.has(l.id) || l.status === DeviceStatus.Playing, "tests playing", 60_000).catch((e: Error) =>
+      o.log(`note: ${e.message}`),
+    );
+    o.log(
+      `${o.lanes} headsets connected; start sent to ${playing.length} lanes, tests playing after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     return { url: server.url, token, server, fleet, lanes, stop };
   } catch (e) {
     await stop();

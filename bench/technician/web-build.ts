@@ -24,7 +24,15 @@ export const distIsFresh = (repo: string): boolean => {
 
 export const viteBuild = (repo: string, outDir: string, minify: boolean): Promise<void> =>
   new Promise((resolve, reject) => {
-    const args = [join(repo, "node_modules", "vite", "bin", "vite.js"), "build", "--outDir", outDir, "--emptyOutDir", "--logLevel", "error"];
+    const args = [
+      join(repo, "node_modules", "vite", "bin", "vite.js"),
+      "build",
+      "--outDir",
+      outDir,
+      "--emptyOutDir",
+      "--logLevel",
+      "error",
+    ];
     if (!minify) args.push("--minify", "false");
     const child = spawn(process.execPath, args, { cwd: repo, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";

@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { once } from "node:events";
-import { analyseCsvChunks, analyseEachRow, analyseSeriesRows, type RowOutput, type SeriesOutput } from "../../core/analytics/analyse-csv.ts";
+import {
+  analyseCsvChunks,
+  analyseEachRow,
+  analyseSeriesRows,
+  type RowOutput,
+  type SeriesOutput,
+} from "../../core/analytics/analyse-csv.ts";
 import { CsvError, parseVisualFieldsCsv, visualFieldRows } from "../../core/analytics/visualfields-csv.ts";
 import { defineCommand, sharedOptions } from "../command.ts";
 import { CliError, ExitCode } from "../exit-codes.ts";
@@ -38,7 +44,9 @@ export function registerAnalyse(program: Command, io: CliIo): void {
           for (const chunk of analyseCsvChunks(text, { series: opts.series })) if (!io.stdout.write(chunk)) await once(io.stdout, "drain");
           return;
         }
-        io.stdout.write(opts.series ? seriesTable(analyseSeriesRows(parseVisualFieldsCsv(text))) : rowsTable(analyseEachRow(visualFieldRows(text))));
+        io.stdout.write(
+          opts.series ? seriesTable(analyseSeriesRows(parseVisualFieldsCsv(text))) : rowsTable(analyseEachRow(visualFieldRows(text))),
+        );
       } catch (e) {
         if (e instanceof CsvError) throw new CliError(ExitCode.Failure, `${file}: ${e.message}`);
         throw e;
@@ -46,19 +54,31 @@ export function registerAnalyse(program: Command, io: CliIo): void {
     });
 }
 
-const f = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? "-" : v.toFixed(digits));
+const f = (v: number | null | undefined, digits: number) =>
+  v === null || v === undefined || !Number.isFinite(v) ? "-" : v.toFixed(digits);
 
 /** The table's cells only are kept per row (the widths need every row), not the analyses. */
 function rowsTable(analysed: Iterable<RowOutput>): string {
   const cells: string[][] = [];
   for (const r of analysed)
     cells.push([
-      r.id, r.eye, r.date, f(r.msens, 2), f(r.tmd, 2), f(r.psd, 2), f(r.gh, 2), f(r.vfi, 1),
+      r.id,
+      r.eye,
+      r.date,
+      f(r.msens, 2),
+      f(r.tmd, 2),
+      f(r.psd, 2),
+      f(r.gh, 2),
+      f(r.vfi, 1),
       r.tdp === null ? "-" : String(r.tdp.filter((p) => p !== null && p <= 0.05).length),
       r.pdp === null ? "-" : String(r.pdp.filter((p) => p !== null && p <= 0.05).length),
     ]);
   if (cells.length === 0) return "No tests in the file.\n";
-  return formatTable(["id", "eye", "date", "MS dB", "MD dB", "PSD dB", "GH dB", "VFI %", "TD p<5%", "PD p<5%"], cells, ["left", "left", "left"]);
+  return formatTable(["id", "eye", "date", "MS dB", "MD dB", "PSD dB", "GH dB", "VFI %", "TD p<5%", "PD p<5%"], cells, [
+    "left",
+    "left",
+    "left",
+  ]);
 }
 
 function seriesTable(series: readonly SeriesOutput[]): string {
@@ -66,9 +86,14 @@ function seriesTable(series: readonly SeriesOutput[]): string {
   return formatTable(
     ["id", "eye", "visits", "MD slope dB/y", "p", "points p<1% (falling)", "PoPLR S", "PoPLR p"],
     series.map((s) => [
-      s.id, s.eye, String(s.nvisits), f(s.glr.slope, 2), f(s.glr.p, 4),
+      s.id,
+      s.eye,
+      String(s.nvisits),
+      f(s.glr.slope, 2),
+      f(s.glr.p, 4),
       String(s.plr.filter((r) => r !== null && r.slope < 0 && r.p < 0.01).length),
-      f(s.poplr.csl, 2), f(s.poplr.cslp, 4),
+      f(s.poplr.csl, 2),
+      f(s.poplr.cslp, 4),
     ]),
     ["left", "left"],
   );

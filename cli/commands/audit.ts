@@ -23,7 +23,13 @@ export function registerAudit(program: Command, io: CliIo): void {
       if (o.format !== "ndjson" && o.format !== "fhir") throw badArguments(`--format must be ndjson or fhir, got '${o.format}'`);
       if (o.from && o.to && o.from > o.to) throw badArguments("--from must not be after --to");
       const session = openSession(sharedOptions(cmd), io);
-      const filter: AuditFilter = { from: o.from ?? null, to: o.to ?? null, userId: o.user ?? null, patientId: o.patient ?? null, action: o.action ?? null };
+      const filter: AuditFilter = {
+        from: o.from ?? null,
+        to: o.to ?? null,
+        userId: o.user ?? null,
+        patientId: o.patient ?? null,
+        action: o.action ?? null,
+      };
       // Newest first from the server; the search itself is audited while paging, so pages are read from a fixed total
       // and the output is the entries up to the moment the first page was read, oldest first.
       const first = await session.api.call("audit.search", { body: { filter, page: 0, quantity: PAGE } });
@@ -41,7 +47,12 @@ export function registerAudit(program: Command, io: CliIo): void {
         return;
       }
       const organisation = await session.api.call("organisation.current", {});
-      const bundle = { resourceType: "Bundle", type: "collection", timestamp: new Date().toISOString(), entry: ordered.map((e) => ({ resource: toFhirAuditEvent(e, organisation.id) })) };
+      const bundle = {
+        resourceType: "Bundle",
+        type: "collection",
+        timestamp: new Date().toISOString(),
+        entry: ordered.map((e) => ({ resource: toFhirAuditEvent(e, organisation.id) })),
+      };
       io.stdout.write(JSON.stringify(bundle) + "\n");
     });
 }

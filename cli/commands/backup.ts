@@ -23,12 +23,18 @@ const run = (io: CliIo, args: string[], opts: StorageOptions) =>
     const env: Record<string, string | undefined> = { ...io.env };
     if (opts.dataDir) env.DATA_DIR = resolve(io.cwd, opts.dataDir);
     if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
-    const child = spawn(process.execPath, ["--import", "tsx", BACKUP_ENTRY, ...args], { cwd: io.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", BACKUP_ENTRY, ...args], {
+      cwd: io.cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     child.stdout.on("data", (d: Buffer) => io.stdout.write(d));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.once("error", fail);
-    child.once("exit", (code) => (code === 0 ? done() : fail(new CliError(ExitCode.Failure, err.trim().replace(/^Isopter: /, "") || `exited with ${code}`))));
+    child.once("exit", (code) =>
+      code === 0 ? done() : fail(new CliError(ExitCode.Failure, err.trim().replace(/^Isopter: /, "") || `exited with ${code}`)),
+    );
   });
 
 const storageOptions = (c: Command) =>
@@ -39,9 +45,19 @@ const storageOptions = (c: Command) =>
 export function registerBackup(program: Command, io: CliIo): void {
   storageOptions(program.command("backup").description("write the whole clinic database to one file (schema version and checksum inside)"))
     .requiredOption("--out <file>", "the backup file to write")
-    .addHelpText("after", "\nPGlite: stop the server first (its data directory is locked). PostgreSQL: may run while the server runs (one snapshot).\n\nExample:\n  isopter backup --out clinic-2026-11-25.isopter")
+    .addHelpText(
+      "after",
+      "\nPGlite: stop the server first (its data directory is locked). PostgreSQL: may run while the server runs (one snapshot).\n\nExample:\n  isopter backup --out clinic-2026-11-25.isopter",
+    )
     .action(async (opts: StorageOptions & { out: string }) => run(io, ["backup", resolve(io.cwd, opts.out)], opts));
-  storageOptions(program.command("restore <file>").description("restore a backup into an empty database (a new DATA_DIR or an empty PostgreSQL database), checked"))
-    .addHelpText("after", "\nThe schema is made up to the file's version, the rows loaded in one transaction and counted, then newer migrations run.\n\nExample:\n  DATA_DIR=/srv/isopter-restored isopter restore clinic-2026-11-25.isopter")
+  storageOptions(
+    program
+      .command("restore <file>")
+      .description("restore a backup into an empty database (a new DATA_DIR or an empty PostgreSQL database), checked"),
+  )
+    .addHelpText(
+      "after",
+      "\nThe schema is made up to the file's version, the rows loaded in one transaction and counted, then newer migrations run.\n\nExample:\n  DATA_DIR=/srv/isopter-restored isopter restore clinic-2026-11-25.isopter",
+    )
     .action(async (file: string, opts: StorageOptions) => run(io, ["restore", resolve(io.cwd, file)], opts));
 }

@@ -32,20 +32,26 @@ function untilStopped(seconds: number | undefined): Promise<void> {
 }
 
 export function registerDevices(program: Command, io: CliIo): void {
-  const devices = program.command("devices").description("VR headsets: status, battery, connection and queue; live watch, ping, diagnosis; enrol and revoke");
+  const devices = program
+    .command("devices")
+    .description("VR headsets: status, battery, connection and queue; live watch, ping, diagnosis; enrol and revoke");
 
-  defineCommand(devices, "list", "list the organisation's devices with status, battery, connection and queue (the default)", { isDefault: true })
-    .action(async (_o: unknown, cmd: Command) => {
-      const shared = sharedOptions(cmd);
-      const session = openSession(shared, io);
-      const list = await session.api.call("device.all", {});
-      const rows = list.map((d) => deviceRow(d));
-      io.stdout.write(shared.json ? JSON.stringify(rows) + "\n" : devicesTable(rows, Date.now()));
-    });
+  defineCommand(devices, "list", "list the organisation's devices with status, battery, connection and queue (the default)", {
+    isDefault: true,
+  }).action(async (_o: unknown, cmd: Command) => {
+    const shared = sharedOptions(cmd);
+    const session = openSession(shared, io);
+    const list = await session.api.call("device.all", {});
+    const rows = list.map((d) => deviceRow(d));
+    io.stdout.write(shared.json ? JSON.stringify(rows) + "\n" : devicesTable(rows, Date.now()));
+  });
 
   defineCommand(devices, "watch", "a live table of the devices from the live socket, redrawn in place (Ctrl-C to stop)")
     .option("--duration <seconds>", "stop after this many seconds", nonNegativeNumberOption)
-    .addHelpText("after", "\nOn a terminal the table is redrawn in place; piped, each change prints a new table (--json: one JSON line per change).")
+    .addHelpText(
+      "after",
+      "\nOn a terminal the table is redrawn in place; piped, each change prints a new table (--json: one JSON line per change).",
+    )
     .action(async (o: { duration?: number }, cmd: Command) => {
       const shared = sharedOptions(cmd);
       const session = openSession(shared, io);
@@ -57,9 +63,16 @@ export function registerDevices(program: Command, io: CliIo): void {
         import("../../core/client/cache-keys.ts"),
         import("../../adapters/clock/system-clock.ts"),
       ]);
-      const client = createClient({ api: session.api, socket: openLiveSocket(session), storage: sessionStorage(session), clock: systemClock });
+      const client = createClient({
+        api: session.api,
+        socket: openLiveSocket(session),
+        storage: sessionStorage(session),
+        clock: systemClock,
+      });
       const tty = io.stdout.isTTY === true && !shared.json;
-      let drawnLines = 0, last = "", ended: CliError | null = null;
+      let drawnLines = 0,
+        last = "",
+        ended: CliError | null = null;
       const draw = () => {
         const rows = client.devices.list().map((v) => deviceRow(v.device, v));
         const text = shared.json ? JSON.stringify({ at: new Date().toISOString(), devices: rows }) + "\n" : devicesTable(rows, Date.now());
@@ -140,16 +153,29 @@ export function registerDevices(program: Command, io: CliIo): void {
           if (ended) throw ended;
           const rtt = ok ? Math.round((performance.now() - started) * 100) / 100 : null;
           rtts.push(rtt);
-          if (!shared.json) io.stdout.write(rtt === null ? `ping ${i + 1}: no pong within ${o.timeout} ms\n` : `pong ${i + 1} from ${session.server}: ${rtt.toFixed(2)} ms\n`);
+          if (!shared.json)
+            io.stdout.write(
+              rtt === null
+                ? `ping ${i + 1}: no pong within ${o.timeout} ms\n`
+                : `pong ${i + 1} from ${session.server}: ${rtt.toFixed(2)} ms\n`,
+            );
         }
       } finally {
         off();
         socket.close();
       }
       const got = rtts.filter((r): r is number => r !== null);
-      const stats = got.length ? { min: Math.min(...got), avg: Math.round((got.reduce((a, b) => a + b, 0) / got.length) * 100) / 100, max: Math.max(...got) } : null;
-      if (shared.json) io.stdout.write(JSON.stringify({ server: session.server, sent: rtts.length, received: got.length, rttMs: rtts, ...(stats ?? {}) }) + "\n");
-      else io.stdout.write(`${rtts.length} sent, ${got.length} received${stats ? `, round trip min/avg/max ${stats.min}/${stats.avg}/${stats.max} ms` : ""}\n`);
+      const stats = got.length
+        ? { min: Math.min(...got), avg: Math.round((got.reduce((a, b) => a + b, 0) / got.length) * 100) / 100, max: Math.max(...got) }
+        : null;
+      if (shared.json)
+        io.stdout.write(
+          JSON.stringify({ server: session.server, sent: rtts.length, received: got.length, rttMs: rtts, ...(stats ?? {}) }) + "\n",
+        );
+      else
+        io.stdout.write(
+          `${rtts.length} sent, ${got.length} received${stats ? `, round trip min/avg/max ${stats.min}/${stats.avg}/${stats.max} ms` : ""}\n`,
+        );
       if (got.length < rtts.length) throw new CliError(ExitCode.Failure, `${rtts.length - got.length} of ${rtts.length} pings got no pong`);
     });
 
@@ -162,7 +188,10 @@ export function registerDevices(program: Command, io: CliIo): void {
       const first = await find();
       if (!first) {
         const list = await session.api.call("device.all", {});
-        throw new CliError(ExitCode.Failure, `no device ${serial} in this organisation (known: ${list.map((d) => d.deviceSn).join(", ") || "none"})`);
+        throw new CliError(
+          ExitCode.Failure,
+          `no device ${serial} in this organisation (known: ${list.map((d) => d.deviceSn).join(", ") || "none"})`,
+        );
       }
       // Heartbeats are not broadcast to the live socket (only battery changes are), so the headset is sampled
       // through device/all, which overlays what the server heard: each new lastSeen is one heartbeat, at its server time.
@@ -178,7 +207,9 @@ export function registerDevices(program: Command, io: CliIo): void {
         }
         last = now;
       };
-      const bar = io.stderr.isTTY ? setInterval(() => io.stderr.write(`\r\x1b[2Kobserving ${serial}: ${observations.length} events`), 500) : null;
+      const bar = io.stderr.isTTY
+        ? setInterval(() => io.stderr.write(`\r\x1b[2Kobserving ${serial}: ${observations.length} events`), 500)
+        : null;
       const started = Date.now();
       let sampling = true;
       const loop = (async () => {
@@ -191,7 +222,7 @@ export function registerDevices(program: Command, io: CliIo): void {
         await untilStopped(o.duration);
       } finally {
         sampling = false;
-        if (bar) (clearInterval(bar), io.stderr.write("\r\x1b[2K"));
+        if (bar) clearInterval(bar), io.stderr.write("\r\x1b[2K");
       }
       await loop;
       const d = { ...diagnose(serial, observations, Date.now() - started), current: deviceRow(last) };

@@ -66,7 +66,12 @@ function selectionOf(o: ExportOptions, io: CliIo): Selection {
     } catch (e) {
       throw badArguments(`--patients-file: cannot read ${o.patientsFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
-    ids.push(...text.split(/[\r\n,]+/).map((s) => s.trim()).filter((s) => s !== "" && !s.startsWith("#")));
+    ids.push(
+      ...text
+        .split(/[\r\n,]+/)
+        .map((s) => s.trim())
+        .filter((s) => s !== "" && !s.startsWith("#")),
+    );
   }
   if (o.all && ids.length > 0) throw badArguments("--all exports the whole organisation: leave out --patient / --patients-file");
   if (o.all) return { kind: "organisation" };
@@ -101,7 +106,11 @@ function checkOutput(o: ExportOptions): void {
 }
 
 /** DICOM (dcmjs) and PDF load only when asked for: they are most of the CLI's memory at start. */
-async function writerFor(o: ExportOptions, io: CliIo, context: ExportContext | null): Promise<{ writer: ExportWriter; where: string; files?: readonly string[] }> {
+async function writerFor(
+  o: ExportOptions,
+  io: CliIo,
+  context: ExportContext | null,
+): Promise<{ writer: ExportWriter; where: string; files?: readonly string[] }> {
   if (perResultFiles.has(o.format) && o.out !== undefined) {
     const dir = resolve(io.cwd, o.out);
     try {
@@ -131,7 +140,10 @@ async function writerFor(o: ExportOptions, io: CliIo, context: ExportContext | n
     case "ndjson":
       return { writer: ndjsonWriter(sink), where };
     case "fhir":
-      return { writer: fhirBundleWriter(sink, { context: context!, type: o.bundle, ...(o.withPdf ? { pdf: await pdfRenderer(context!) } : {}) }), where };
+      return {
+        writer: fhirBundleWriter(sink, { context: context!, type: o.bundle, ...(o.withPdf ? { pdf: await pdfRenderer(context!) } : {}) }),
+        where,
+      };
     default:
       throw badArguments(`unknown format ${o.format}`);
   }
@@ -147,9 +159,18 @@ async function sendToPacs(target: StoreTarget, files: readonly string[], io: Cli
   }
   const refused = outcomes.filter((o) => !o.stored);
   for (const o of refused) io.stderr.write(`not stored: ${o.file} (status ${statusText(o.status)})\n`);
-  const summary = { sent: outcomes.length, stored: outcomes.length - refused.length, refused: refused.map((o) => ({ file: o.file, status: statusText(o.status) })) };
-  io.stderr.write(json ? JSON.stringify(summary) + "\n" : `Stored ${summary.stored} of ${summary.sent} files in ${target.aet}@${target.host}:${target.port}.\n`);
-  if (refused.length > 0) throw new CliError(ExitCode.Failure, `${refused.length} of ${outcomes.length} files were not stored by ${target.aet}`);
+  const summary = {
+    sent: outcomes.length,
+    stored: outcomes.length - refused.length,
+    refused: refused.map((o) => ({ file: o.file, status: statusText(o.status) })),
+  };
+  io.stderr.write(
+    json
+      ? JSON.stringify(summary) + "\n"
+      : `Stored ${summary.stored} of ${summary.sent} files in ${target.aet}@${target.host}:${target.port}.\n`,
+  );
+  if (refused.length > 0)
+    throw new CliError(ExitCode.Failure, `${refused.length} of ${outcomes.length} files were not stored by ${target.aet}`);
 }
 
 /** The printed page of a result as PDF bytes (pdfkit and the fonts load only when asked for). */
@@ -176,12 +197,28 @@ export function registerExport(program: Command, io: CliIo): void {
     .option("-o, --out <path>", "output file (csv, json, ndjson, fhir; default stdout) or directory (dicom, pdf)")
     .option("--from <date>", "only tests on or after this day (YYYY-MM-DD, UTC)", isoDateOption)
     .option("--to <date>", "only tests on or before this day (YYYY-MM-DD, UTC)", isoDateOption)
-    .option("--pattern <pattern>", `only this pattern: ${Object.values(patternLabel).filter((l) => l !== "Undefined").join(", ")}`, patternOption)
+    .option(
+      "--pattern <pattern>",
+      `only this pattern: ${Object.values(patternLabel)
+        .filter((l) => l !== "Undefined")
+        .join(", ")}`,
+      patternOption,
+    )
     .option("--eye <eye>", "only this eye: right, left or binocular (OD, OS, OU)", eyeOption)
     .option("--reliable-only", "only results within the catch-trial limits and not marked unreliable")
-    .option("--time-zone <zone>", "the clinic's IANA time zone for printed, DICOM and FHIR times (default $ISOPTER_TIME_ZONE, else this system's)")
-    .option("--patient-id-system <uri>", "FHIR identifier system of the patients' ids (default $ISOPTER_PATIENT_ID_SYSTEM, else an OID of the organisation)")
-    .addOption(new Option("--bundle <type>", "FHIR Bundle type: collection, or transaction for a FHIR server").choices(bundleTypes).default("collection"))
+    .option(
+      "--time-zone <zone>",
+      "the clinic's IANA time zone for printed, DICOM and FHIR times (default $ISOPTER_TIME_ZONE, else this system's)",
+    )
+    .option(
+      "--patient-id-system <uri>",
+      "FHIR identifier system of the patients' ids (default $ISOPTER_PATIENT_ID_SYSTEM, else an OID of the organisation)",
+    )
+    .addOption(
+      new Option("--bundle <type>", "FHIR Bundle type: collection, or transaction for a FHIR server")
+        .choices(bundleTypes)
+        .default("collection"),
+    )
     .option("--with-pdf", "FHIR: attach the printed page to each DiagnosticReport (presentedForm; about a PDF page per result)")
     .option("--send <AET@HOST:PORT>", "DICOM: store the files in a PACS by C-STORE after writing them")
     .addHelpText(
@@ -228,9 +265,13 @@ Examples:
       });
       bar.done();
       const report = { format: opts.format, out: where, ...summary };
-      const text = `Exported ${summary.results} result${summary.results === 1 ? "" : "s"} of ${summary.patients} patient${summary.patients === 1 ? "" : "s"} as ${opts.format} to ${where}` +
-        (summary.filteredOut ? ` (${summary.filteredOut} left out by the filters)` : "") + ".\n" +
-        (summary.invalid.length ? `Left out ${summary.invalid.length} result${summary.invalid.length === 1 ? "" : "s"} lacking a value for some location of the pattern, which cannot be analysed: ${summary.invalid.join(", ")}.\n` : "");
+      const text =
+        `Exported ${summary.results} result${summary.results === 1 ? "" : "s"} of ${summary.patients} patient${summary.patients === 1 ? "" : "s"} as ${opts.format} to ${where}` +
+        (summary.filteredOut ? ` (${summary.filteredOut} left out by the filters)` : "") +
+        ".\n" +
+        (summary.invalid.length
+          ? `Left out ${summary.invalid.length} result${summary.invalid.length === 1 ? "" : "s"} lacking a value for some location of the pattern, which cannot be analysed: ${summary.invalid.join(", ")}.\n`
+          : "");
       // Data on stdout stays clean: the summary goes to stderr when the export itself went to stdout.
       const toStdout = where !== "stdout";
       const out = toStdout ? io.stdout : io.stderr;

@@ -23,7 +23,10 @@ export function registerLogin(program: Command, io: CliIo): void {
   defineCommand(program, "login", "log in to a server and keep the token in the profile (file mode 0600)")
     .option("-u, --username <name>", "user name (default: the profile's last one; asked on a terminal)")
     .option("--password-stdin", "read the password from the first line of stdin (else env ISOPTER_PASSWORD, else asked)")
-    .addHelpText("after", "\nExample:\n  isopter login --server http://127.0.0.1:4170 --username admin@clinic.test\n  echo \"$PW\" | isopter login --profile qa --server https://qa.example.org -u tech --password-stdin")
+    .addHelpText(
+      "after",
+      '\nExample:\n  isopter login --server http://127.0.0.1:4170 --username admin@clinic.test\n  echo "$PW" | isopter login --profile qa --server https://qa.example.org -u tech --password-stdin',
+    )
     .action(async (opts: { username?: string; passwordStdin?: boolean }, cmd: Command) => {
       const shared = sharedOptions(cmd);
       const target = resolveTarget(shared, io);
@@ -44,43 +47,50 @@ export function registerLogin(program: Command, io: CliIo): void {
       else io.stdout.write(`Logged in to ${target.server} as ${username} (profile "${target.profile}").\n`);
     });
 
-  defineCommand(program, "logout", "log out and delete the profile's token")
-    .action(async (_opts: unknown, cmd: Command) => {
-      const shared = sharedOptions(cmd);
-      const target = resolveTarget(shared, io);
-      const had = target.store.readToken(target.profile) !== null;
-      // The token goes only to the server that issued it (the profile's), never to a --server given here.
-      const issuer = target.store.read().profiles[target.profile]?.server;
-      if (had && issuer !== undefined) {
-        // "Logout calls the server; local logout happens regardless of outcome" (accounts seed §4).
-        await apiFor({ ...target, server: issuer }).call("logout", {}).catch(() => undefined);
-      }
-      target.store.removeToken(target.profile);
-      if (shared.json) io.stdout.write(JSON.stringify({ profile: target.profile, loggedOut: had }) + "\n");
-      else io.stdout.write(had ? `Logged out (profile "${target.profile}").\n` : `Profile "${target.profile}" was not logged in.\n`);
-    });
+  defineCommand(program, "logout", "log out and delete the profile's token").action(async (_opts: unknown, cmd: Command) => {
+    const shared = sharedOptions(cmd);
+    const target = resolveTarget(shared, io);
+    const had = target.store.readToken(target.profile) !== null;
+    // The token goes only to the server that issued it (the profile's), never to a --server given here.
+    const issuer = target.store.read().profiles[target.profile]?.server;
+    if (had && issuer !== undefined) {
+      // "Logout calls the server; local logout happens regardless of outcome" (accounts seed §4).
+      await apiFor({ ...target, server: issuer })
+        .call("logout", {})
+        .catch(() => undefined);
+    }
+    target.store.removeToken(target.profile);
+    if (shared.json) io.stdout.write(JSON.stringify({ profile: target.profile, loggedOut: had }) + "\n");
+    else io.stdout.write(had ? `Logged out (profile "${target.profile}").\n` : `Profile "${target.profile}" was not logged in.\n`);
+  });
 
-  defineCommand(program, "profiles", "list the profiles, their servers and whether each holds a token")
-    .action(async (_opts: unknown, cmd: Command) => {
+  defineCommand(program, "profiles", "list the profiles, their servers and whether each holds a token").action(
+    async (_opts: unknown, cmd: Command) => {
       const shared = sharedOptions(cmd);
       const { store } = resolveTarget(shared, io);
       const file = store.read();
       const rows = Object.entries(file.profiles).map(([name, p]) => ({
-        name, current: name === file.current, server: p.server, username: p.username ?? null, loggedIn: store.readToken(name) !== null,
+        name,
+        current: name === file.current,
+        server: p.server,
+        username: p.username ?? null,
+        loggedIn: store.readToken(name) !== null,
       }));
       if (shared.json) return void io.stdout.write(JSON.stringify(rows) + "\n");
       if (rows.length === 0) return void io.stdout.write("No profiles yet: run `isopter login --server URL`.\n");
       for (const r of rows)
-        io.stdout.write(`${r.current ? "*" : " "} ${r.name.padEnd(12)} ${r.server.padEnd(32)} ${(r.username ?? "").padEnd(24)} ${r.loggedIn ? "logged in" : "logged out"}\n`);
-    });
+        io.stdout.write(
+          `${r.current ? "*" : " "} ${r.name.padEnd(12)} ${r.server.padEnd(32)} ${(r.username ?? "").padEnd(24)} ${r.loggedIn ? "logged in" : "logged out"}\n`,
+        );
+    },
+  );
 
-  defineCommand(program, "use <profile>", "make a profile the current one")
-    .action(async (name: string, _opts: unknown, cmd: Command) => {
-      const shared = sharedOptions(cmd);
-      const { store } = resolveTarget({ ...shared, profile: name }, io);
-      const file = store.read();
-      if (!file.profiles[name]) throw badArguments(`no profile "${name}" (known: ${Object.keys(file.profiles).join(", ") || "none"})`);
-      store.write({ ...file, current: name });
-      io.stdout.write(shared.json ? JSON.stringify({ current: name }) + "\n" : `Current profile: ${name}\n`);
-    });
+  defineCommand(program, "use <profile>", "make a profile the current one").action(async (name: string, _opts: unknown, cmd: Command) => {
+    const shared = sharedOptions(cmd);
+    const { store } = resolveTarget({ ...shared, profile: name }, io);
+    const file = store.read();
+    if (!file.profiles[name]) throw badArguments(`no profile "${name}" (known: ${Object.keys(file.profiles).join(", ") || "none"})`);
+    store.write({ ...file, current: name });
+    io.stdout.write(shared.json ? JSON.stringify({ current: name }) + "\n" : `Current profile: ${name}\n`);
+  });
 }

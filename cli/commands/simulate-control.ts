@@ -37,7 +37,9 @@ const write = (io: CliIo, json: boolean, data: unknown, text: string) => io.stdo
 export function registerSimulateControl(simulate: Command, io: CliIo): void {
   const headsets = simulate.command("headsets").description("the running simulator's virtual headsets: list (default), add, remove");
 
-  defineCommand(headsets, "list", "list the running virtual headsets: status, connection, speed, patient profile, batteries, results", { isDefault: true })
+  defineCommand(headsets, "list", "list the running virtual headsets: status, connection, speed, patient profile, batteries, results", {
+    isDefault: true,
+  })
     .addHelpText("after", "\nNeeds a server started by `isopter simulate` or `npm start`, and an admin or manager login.")
     .action(async (_o: unknown, cmd: Command) => {
       const shared = sharedOptions(cmd);
@@ -46,7 +48,11 @@ export function registerSimulateControl(simulate: Command, io: CliIo): void {
       write(io, shared.json, answer, headsetsTable(answer.headsets));
     });
 
-  defineCommand(headsets, "add", `start more virtual headsets (default 1, at most ${MAX_HEADSETS_PER_ADD}), registered in your organisation`)
+  defineCommand(
+    headsets,
+    "add",
+    `start more virtual headsets (default 1, at most ${MAX_HEADSETS_PER_ADD}), registered in your organisation`,
+  )
     .argument("[count]", "how many (default 1)")
     .option("--patient-profile <profile>", `simulated patients: ${profileChoices} (default mix)`)
     .option("--speed <factor>", "device time per clock time, above 0 and at most 1000 (default: the simulator's SPEED)")
@@ -86,7 +92,12 @@ export function registerSimulateControl(simulate: Command, io: CliIo): void {
       const shared = sharedOptions(cmd);
       const { call } = controlCaller(shared, io);
       const removed = await call("simulator.remove", { query: { deviceSn: serial } });
-      write(io, shared.json, removed, `Removed ${removed.deviceSn}${removed.pendingResults ? ` (${removed.pendingResults} results it had not sent are lost)` : ""}.\n`);
+      write(
+        io,
+        shared.json,
+        removed,
+        `Removed ${removed.deviceSn}${removed.pendingResults ? ` (${removed.pendingResults} results it had not sent are lost)` : ""}.\n`,
+      );
     });
 
   defineCommand(simulate, "fault", "inject a fault into a running virtual headset now")
@@ -113,15 +124,27 @@ export function registerSimulateControl(simulate: Command, io: CliIo): void {
       );
       const { call } = controlCaller(shared, io);
       const done = await call("simulator.fault", { body });
-      write(io, shared.json, done, `${done.deviceSn}: ${done.fault}${done.seconds !== null ? ` for ${Math.round(done.seconds * 10) / 10} s` : ""}.\n`);
+      write(
+        io,
+        shared.json,
+        done,
+        `${done.deviceSn}: ${done.fault}${done.seconds !== null ? ` for ${Math.round(done.seconds * 10) / 10} s` : ""}.\n`,
+      );
     });
 
   settingCommand(simulate, io, "profile", "profile", `set the simulated patients of a headset (or --all): ${profileChoices}`, (v) => ({
     profile: profileSetting(v),
   }));
-  settingCommand(simulate, io, "speed", "factor", "set a headset's speed (or --all): device time per clock time, above 0 and at most 1000", (v) => ({
-    speed: numberArg(v),
-  }));
+  settingCommand(
+    simulate,
+    io,
+    "speed",
+    "factor",
+    "set a headset's speed (or --all): device time per clock time, above 0 and at most 1000",
+    (v) => ({
+      speed: numberArg(v),
+    }),
+  );
 }
 
 /** `simulate profile|speed SERIAL VALUE` or `... --all VALUE`. */
@@ -153,13 +176,22 @@ function settingCommand(
       if (o.all && second !== undefined) throw badArguments(`with --all give only the ${valueName}, not a serial`);
       if (serial === undefined && !o.all) throw badArguments(`give a serial (or --all) and the ${valueName}`);
       if (value === undefined) throw badArguments(`missing the ${valueName}`);
-      const body = checkedRequest(HeadsetSettingsBodySchema, { ...(o.all ? { all: true } : { deviceSn: serial }), ...setting(value) }, {
-        deviceSn: "serial",
-        profile: "profile",
-        speed: "factor",
-      });
+      const body = checkedRequest(
+        HeadsetSettingsBodySchema,
+        { ...(o.all ? { all: true } : { deviceSn: serial }), ...setting(value) },
+        {
+          deviceSn: "serial",
+          profile: "profile",
+          speed: "factor",
+        },
+      );
       const { call } = controlCaller(shared, io);
       const answer = await call("simulator.settings", { body });
-      write(io, shared.json, answer, answer.headsets.map((h) => `${h.deviceSn}: ${settingsText(h)}\n`).join("") || "No simulated headsets are running.\n");
+      write(
+        io,
+        shared.json,
+        answer,
+        answer.headsets.map((h) => `${h.deviceSn}: ${settingsText(h)}\n`).join("") || "No simulated headsets are running.\n",
+      );
     });
 }

@@ -45,7 +45,11 @@ export function registerSimulate(program: Command, io: CliIo): void {
   defineCommand(simulate, "start", "start the clinic server with N virtual headsets (Ctrl-C stops both; the default)", { isDefault: true })
     .option("-n, --headsets <n>", "virtual headsets to run", (v) => (v === "0" ? 0 : positiveIntOption(v)), 4)
     .option("--speed <factor>", "simulated-time factor of the headsets (1 = real time)", nonNegativeNumberOption, 1)
-    .addOption(new Option("--faults <set>", "random faults: none, or demo (disconnects, dropped frames, clicker loss, flat battery)").choices(["none", "demo"]).default("none"))
+    .addOption(
+      new Option("--faults <set>", "random faults: none, or demo (disconnects, dropped frames, clicker loss, flat battery)")
+        .choices(["none", "demo"])
+        .default("none"),
+    )
     .option("--port <port>", "port to listen on (0 = any free one)", (v) => (v === "0" ? 0 : positiveIntOption(v)), 4170)
     .option("--host <host>", "address to listen on (default 127.0.0.1)")
     .option("--data-dir <dir>", "where PGlite keeps the database (default ./.data in the current folder)")
@@ -63,7 +67,8 @@ export function registerSimulate(program: Command, io: CliIo): void {
     .action(async (o: SimulateOptions, cmd: Command) => {
       const shared = sharedOptions(cmd);
       if (o.speed <= 0 || o.speed > 1000) throw new CliError(ExitCode.BadArguments, "--speed must be above 0 and at most 1000");
-      if (o.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.databaseUrl)) throw new CliError(ExitCode.BadArguments, "--database-url must start with postgres:// or postgresql://");
+      if (o.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.databaseUrl))
+        throw new CliError(ExitCode.BadArguments, "--database-url must start with postgres:// or postgresql://");
       const target = resolveTarget(shared, io);
       const env: Record<string, string> = {
         ...(io.env as Record<string, string>),
@@ -77,7 +82,11 @@ export function registerSimulate(program: Command, io: CliIo): void {
         ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
         ...(o.demoPassword ? { DEMO_PASSWORD: o.demoPassword } : {}),
       };
-      const child = spawn(process.execPath, ["--import", "tsx", SIMULATOR_ENTRY], { cwd: projectRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--import", "tsx", SIMULATOR_ENTRY], {
+        cwd: projectRoot,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let url: string | null = null;
       let password = o.demoPassword ?? null;
       let loginFailure: unknown = null;
@@ -92,7 +101,8 @@ export function registerSimulate(program: Command, io: CliIo): void {
           io.stderr.write("isopter: --login needs --demo-password here: this data directory keeps the password of its first start\n");
         if (o.login && !loginStarted && url && (line.startsWith("Demo logins") || generated) && password) {
           loginStarted = true;
-          const server = url, pw = password;
+          const server = url,
+            pw = password;
           void logIn(target.store, target.profile, server, "manager", pw)
             .then(() => {
               io.stderr.write(`isopter: logged in to ${server} as manager (profile "${target.profile}")\n`);

@@ -9,7 +9,12 @@ export interface DeviceRow {
   readonly alias: string;
   readonly status: string;
   readonly connection: string;
-  readonly battery: { readonly vr: number | null; readonly vrCharging: boolean; readonly clicker: number | null; readonly clickerCharging: boolean };
+  readonly battery: {
+    readonly vr: number | null;
+    readonly vrCharging: boolean;
+    readonly clicker: number | null;
+    readonly clickerCharging: boolean;
+  };
   /** Queued measurements (lane order) and appointments. */
   readonly queue: number;
   readonly queueIds: readonly string[];
@@ -25,7 +30,12 @@ export function deviceRow(d: Device, view?: DeviceView): DeviceRow {
     alias: d.alias,
     status: view?.status ?? d.status,
     connection: view?.connection ?? d.connection,
-    battery: { vr: d.battery.vr.level, vrCharging: d.battery.vr.charging, clicker: d.battery.clicker.level, clickerCharging: d.battery.clicker.charging },
+    battery: {
+      vr: d.battery.vr.level,
+      vrCharging: d.battery.vr.charging,
+      clicker: d.battery.clicker.level,
+      clickerCharging: d.battery.clicker.charging,
+    },
     queue: queueIds.length,
     queueIds,
     testRunning: view?.testRunning ?? false,
@@ -51,8 +61,14 @@ export function devicesTable(rows: readonly DeviceRow[], now: number): string {
   return formatTable(
     ["serial", "alias", "status", "connection", "VR battery", "clicker", "queue", "last seen"],
     rows.map((r) => [
-      r.deviceSn, r.alias, r.status + (r.testRunning ? " (test running)" : "") + (r.standalone ? " [stand-alone]" : ""), r.connection,
-      level(r.battery.vr, r.battery.vrCharging), level(r.battery.clicker, r.battery.clickerCharging), String(r.queue), ago(r.lastSeen, now),
+      r.deviceSn,
+      r.alias,
+      r.status + (r.testRunning ? " (test running)" : "") + (r.standalone ? " [stand-alone]" : ""),
+      r.connection,
+      level(r.battery.vr, r.battery.vrCharging),
+      level(r.battery.clicker, r.battery.clickerCharging),
+      String(r.queue),
+      ago(r.lastSeen, now),
     ]),
     ["left", "left", "left", "left"],
   );

@@ -45,7 +45,8 @@ export function diagnose(deviceSn: string, observations: readonly Observation[],
     missed = gaps.reduce((n, g) => n + (g > 1.5 * median ? Math.round(g / median) - 1 : 0), 0);
   }
   const levels = beats.filter((b) => b.battery !== undefined && b.battery !== null) as Array<Observation & { battery: number }>;
-  const first = levels[0], last = levels[levels.length - 1];
+  const first = levels[0],
+    last = levels[levels.length - 1];
   const hours = first && last ? (last.at - first.at) / 3_600_000 : 0;
   const problems = observations
     .filter((o) => (o.kind === "connection" && o.connection === "DISCONNECTED") || (o.kind === "status" && o.status === "notconnected"))
@@ -77,7 +78,9 @@ export function diagnosisText(d: Diagnosis): string {
     `  missed heartbeats ${d.missedHeartbeats}`,
     `  disconnections    ${d.disconnections}`,
     `  battery           ${d.battery.first === null ? "no reading" : `${d.battery.first}% -> ${d.battery.last}%${d.battery.perHour === null ? "" : ` (${d.battery.perHour >= 0 ? "+" : ""}${d.battery.perHour} %/h)`}`}`,
-    d.lastProblems.length ? `  last problems\n${d.lastProblems.map((p) => `    ${p.at}  ${p.what}`).join("\n")}` : "  last problems     none seen",
+    d.lastProblems.length
+      ? `  last problems\n${d.lastProblems.map((p) => `    ${p.at}  ${p.what}`).join("\n")}`
+      : "  last problems     none seen",
   ];
   return lines.join("\n") + "\n";
 }

@@ -25,7 +25,10 @@ export const resultIdSystem = (organisationId: string): string => `urn:oid:${org
 /** The system's own time zone (the CLI's default for --time-zone). */
 export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
-export function exportContext(organisation: { id: string; name: string }, o: { timeZone?: string; patientIdSystem?: string } = {}): ExportContext {
+export function exportContext(
+  organisation: { id: string; name: string },
+  o: { timeZone?: string; patientIdSystem?: string } = {},
+): ExportContext {
   return {
     organisation: { id: organisation.id, name: organisation.name },
     timeZone: o.timeZone ?? localTimeZone(),

@@ -34,8 +34,16 @@ export function visualFieldsRow(r: ExportRecord): string {
   const rate = (c: { errors: number; presentations: number }) => String(catchTrialRate(c) ?? 0);
   const screening = isScreeningResult(r.result);
   return [
-    csvField(r.patient.id), eyeCode(r.result.eye), date, time, String(r.age), csvStrategyNames[r.result.strategy] ?? "undefined",
-    rate(ct.falsePositive), rate(ct.falseNegative), rate(ct.blindSpot), hhmmss(r.result.examinationTimeInSeconds),
+    csvField(r.patient.id),
+    eyeCode(r.result.eye),
+    date,
+    time,
+    String(r.age),
+    csvStrategyNames[r.result.strategy] ?? "undefined",
+    rate(ct.falsePositive),
+    rate(ct.falseNegative),
+    rate(ct.blindSpot),
+    hhmmss(r.result.examinationTimeInSeconds),
     ...r.result.thresholds.map((t) => String(csvLocationValue(t, screening))),
   ].join(",");
 }
@@ -47,7 +55,9 @@ export function csvWriter(sink: TextSink, pattern: Pattern): ExportWriter {
   return {
     async write(r) {
       if (r.result.thresholds.length !== expected)
-        throw new Error(`result ${r.test.id}: ${r.result.thresholds.length} thresholds, the ${getPattern(pattern).label} header has ${expected}`);
+        throw new Error(
+          `result ${r.test.id}: ${r.result.thresholds.length} thresholds, the ${getPattern(pattern).label} header has ${expected}`,
+        );
       if (!started) {
         started = true;
         await sink.write(visualFieldsHeader(pattern) + "\n");

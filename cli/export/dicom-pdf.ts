@@ -11,7 +11,12 @@ import { dicomUid } from "./stable-id.ts";
 
 export const ENCAPSULATED_PDF_SOP_CLASS_UID = "1.2.840.10008.5.1.4.1.1.104.1";
 
-export function pdfDataset(r: ExportRecord, pdf: Uint8Array, context: ExportContext, warn: DicomWarning = () => undefined): Record<string, unknown> {
+export function pdfDataset(
+  r: ExportRecord,
+  pdf: Uint8Array,
+  context: ExportContext,
+  warn: DicomWarning = () => undefined,
+): Record<string, unknown> {
   const { date, time } = clinicTime(r.result.takenAt, context.timeZone);
   const uid = (kind: string) => dicomUid(`${kind}:${r.test.id}`);
   // OB must have an even length: a PDF may end in a single padding byte.

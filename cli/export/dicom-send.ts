@@ -26,7 +26,8 @@ export function parseStoreTarget(text: string): StoreTarget | null {
   return { aet: m[1]!.trim(), host: m[2]!.replace(/^\[|\]$/g, ""), port };
 }
 
-export const statusText = (status: number | null) => (status === null ? "no answer" : `0x${status.toString(16).padStart(4, "0").toUpperCase()}`);
+export const statusText = (status: number | null) =>
+  status === null ? "no answer" : `0x${status.toString(16).padStart(4, "0").toUpperCase()}`;
 
 /** Sends the files; resolves with one outcome per file, or rejects when the receiver cannot be reached or refuses us. */
 export async function storeFiles(target: StoreTarget, files: readonly string[], timeoutMs = 30_000): Promise<StoreOutcome[]> {
@@ -42,15 +43,27 @@ export async function storeFiles(target: StoreTarget, files: readonly string[], 
       client.addRequest(request);
     }
     let failure: Error | null = null;
-    client.on("associationRejected", (e: { reason?: unknown }) => (failure = new Error(`${target.aet}@${target.host}:${target.port} rejected the association (${String(e?.reason ?? "no reason given")})`)));
+    client.on(
+      "associationRejected",
+      (e: { reason?: unknown }) =>
+        (failure = new Error(
+          `${target.aet}@${target.host}:${target.port} rejected the association (${String(e?.reason ?? "no reason given")})`,
+        )),
+    );
     client.on("networkError", (e: Error) => (failure ??= new Error(`${target.host}:${target.port}: ${e.message}`)));
     client.on("closed", () => {
       if (failure && statuses.size === 0) return reject(failure);
-      resolve(files.map((file) => {
-        const status = statuses.get(file) ?? null;
-        return { file, status, stored: status !== null && (status === 0 || (status >= 0xb000 && status <= 0xbfff)) };
-      }));
+      resolve(
+        files.map((file) => {
+          const status = statuses.get(file) ?? null;
+          return { file, status, stored: status !== null && (status === 0 || (status >= 0xb000 && status <= 0xbfff)) };
+        }),
+      );
     });
-    client.send(target.host, target.port, CALLING_AET, target.aet, { connectTimeout: timeoutMs, associationTimeout: timeoutMs, pduTimeout: timeoutMs });
+    client.send(target.host, target.port, CALLING_AET, target.aet, {
+      connectTimeout: timeoutMs,
+      associationTimeout: timeoutMs,
+      pduTimeout: timeoutMs,
+    });
   });
 }

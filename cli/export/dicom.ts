@@ -37,7 +37,11 @@ export const asbToCdm2 = (asb: number) => asb / Math.PI;
 
 /** Goldmann stimulus diameters in degrees (size III: 4 mm2 at 300 mm, 0.43 degrees; each size doubles the diameter). */
 const goldmannDiameter: Record<number, number> = {
-  [StimulusSize.I]: 0.108, [StimulusSize.II]: 0.215, [StimulusSize.III]: 0.43, [StimulusSize.IV]: 0.86, [StimulusSize.V]: 1.72,
+  [StimulusSize.I]: 0.108,
+  [StimulusSize.II]: 0.215,
+  [StimulusSize.III]: 0.43,
+  [StimulusSize.IV]: 0.86,
+  [StimulusSize.V]: 1.72,
   [StimulusSize.III_ADAPTIVE]: 0.43,
 };
 
@@ -63,7 +67,11 @@ export const probabilityPercent = (level: ProbabilityLevel | null | undefined): 
  * "Yılmaz^Şükrü"); a name of one word (as Chinese names are usually written) is all family name.
  */
 export function personName(name: string): string {
-  const words = name.replace(/[\^=\\]/g, " ").trim().split(/\s+/).filter(Boolean);
+  const words = name
+    .replace(/[\^=\\]/g, " ")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   if (words.length <= 1) return words[0] ?? "";
   return `${words.at(-1)}^${words.slice(0, -1).join(" ")}`;
 }
@@ -120,7 +128,11 @@ const algorithm = (family: codes.Code, name: string, version: string) => ({
 });
 
 /** ExternallySourcedDataSetIdentificationMacro for a normative database. */
-const dataSet = (name: string, version: string, source: string) => ({ DataSetName: lo(name), DataSetVersion: lo(version), DataSetSource: lo(source) });
+const dataSet = (name: string, version: string, source: string) => ({
+  DataSetName: lo(name),
+  DataSetVersion: lo(version),
+  DataSetSource: lo(source),
+});
 
 /** A LO value: at most 64 bytes in UTF-8 (ISO_IR 192), cut at a character boundary. */
 export function lo(s: string, maxBytes = 64): string {
@@ -136,8 +148,15 @@ export function lo(s: string, maxBytes = 64): string {
 }
 
 /** A numeric global index (OphthalmicVisualFieldGlobalIndexMacro) with or without a probability. */
-const numericIndex = (concept: codes.Code, value: number, unit: codes.Code, probability?: { percent: number; algorithm: Record<string, unknown> }) => ({
-  DataObservationSequence: [{ ValueType: "NUMERIC", ConceptNameCodeSequence: [code(concept)], NumericValue: r4(value), MeasurementUnitsCodeSequence: [code(unit)] }],
+const numericIndex = (
+  concept: codes.Code,
+  value: number,
+  unit: codes.Code,
+  probability?: { percent: number; algorithm: Record<string, unknown> },
+) => ({
+  DataObservationSequence: [
+    { ValueType: "NUMERIC", ConceptNameCodeSequence: [code(concept)], NumericValue: r4(value), MeasurementUnitsCodeSequence: [code(unit)] },
+  ],
   IndexNormalsFlag: yesNo(probability !== undefined),
   ...(probability ? { IndexProbabilitySequence: [{ IndexProbability: probability.percent, ...probability.algorithm }] } : {}),
 });
@@ -170,14 +189,18 @@ export function opvDataset(r: ExportRecord, context: ExportContext, warn: DicomW
       ...(seen ? { SensitivityValue: t } : {}),
     };
     if (nv) {
-      const td = nv.td[i], pd = nv.pd[i];
+      const td = nv.td[i],
+        pd = nv.pd[i];
       item.VisualFieldTestPointNormalsSequence = [
         {
           AgeCorrectedSensitivityDeviationValue: r4(td ?? 0),
           AgeCorrectedSensitivityDeviationProbabilityValue: probabilityPercent(nv.tdp[i]),
           GeneralizedDefectCorrectedSensitivityDeviationFlag: yesNo(pd !== null && pd !== undefined),
           ...(pd !== null && pd !== undefined
-            ? { GeneralizedDefectCorrectedSensitivityDeviationValue: r4(pd), GeneralizedDefectCorrectedSensitivityDeviationProbabilityValue: probabilityPercent(nv.pdp[i]) }
+            ? {
+                GeneralizedDefectCorrectedSensitivityDeviationValue: r4(pd),
+                GeneralizedDefectCorrectedSensitivityDeviationProbabilityValue: probabilityPercent(nv.pdp[i]),
+              }
             : {}),
         },
       ];
@@ -192,10 +215,21 @@ export function opvDataset(r: ExportRecord, context: ExportContext, warn: DicomW
   const globalIndices: Array<Record<string, unknown>> = [];
   if (nv) {
     const levelAlgorithm = algorithm(codes.globalProbabilityAlgorithm, "Isopter global index levels", normsVersion);
-    globalIndices.push(numericIndex(codes.visualFieldIndex, nv.global.vfi, codes.percentUnit, { percent: probabilityPercent(nv.globalLevels.vfi), algorithm: levelAlgorithm }));
+    globalIndices.push(
+      numericIndex(codes.visualFieldIndex, nv.global.vfi, codes.percentUnit, {
+        percent: probabilityPercent(nv.globalLevels.vfi),
+        algorithm: levelAlgorithm,
+      }),
+    );
     if (nv.ght)
       globalIndices.push({
-        DataObservationSequence: [{ ValueType: "CODE", ConceptNameCodeSequence: [code(codes.ghtAnalysis)], ConceptCodeSequence: [code(codes.ghtOutcome[nv.ght.outcome]!)] }],
+        DataObservationSequence: [
+          {
+            ValueType: "CODE",
+            ConceptNameCodeSequence: [code(codes.ghtAnalysis)],
+            ConceptCodeSequence: [code(codes.ghtOutcome[nv.ght.outcome]!)],
+          },
+        ],
         IndexNormalsFlag: "NO",
       });
   }
@@ -224,13 +258,17 @@ export function opvDataset(r: ExportRecord, context: ExportContext, warn: DicomW
     PerformedProcedureStepStartDate: da(date),
     PerformedProcedureStepStartTime: tm(time),
     PerformedProcedureStepID: r.test.id.slice(0, 16),
-    PerformedProcedureStepDescription: lo(`${patternLabel[res.pattern]} ${codes.strategyCode[res.strategy].CodeMeaning.replace(/^Visual Field /, "")}`),
+    PerformedProcedureStepDescription: lo(
+      `${patternLabel[res.pattern]} ${codes.strategyCode[res.strategy].CodeMeaning.replace(/^Visual Field /, "")}`,
+    ),
     PerformedProtocolCodeSequence: [code(codes.patternCode[res.pattern]), code(codes.strategyCode[res.strategy])],
     // VF Static Perimetry Test Parameters
     VisualFieldHorizontalExtent: extent("x"),
     VisualFieldVerticalExtent: extent("y"),
     VisualFieldShape: "CIRCLE",
-    ...(screening && codes.screeningModeCode[res.strategy] ? { ScreeningTestModeCodeSequence: [code(codes.screeningModeCode[res.strategy]!)] } : {}),
+    ...(screening && codes.screeningModeCode[res.strategy]
+      ? { ScreeningTestModeCodeSequence: [code(codes.screeningModeCode[res.strategy]!)] }
+      : {}),
     MaximumStimulusLuminance: r4(res.maxIntensity),
     BackgroundLuminance: r4(asbToCdm2(res.background)),
     StimulusColorCodeSequence: [code(codes.white)],
@@ -276,8 +314,12 @@ export function opvDataset(r: ExportRecord, context: ExportContext, warn: DicomW
     ...(nv
       ? {
           TestPointNormalsSequence: [dataSet(normsName, normsVersion, normsSource)],
-          AgeCorrectedSensitivityDeviationAlgorithmSequence: [algorithm(codes.totalDeviationAlgorithm, "Isopter total deviation", normsVersion)],
-          GeneralizedDefectSensitivityDeviationAlgorithmSequence: [algorithm(codes.patternDeviationAlgorithm, "Isopter pattern deviation", normsVersion)],
+          AgeCorrectedSensitivityDeviationAlgorithmSequence: [
+            algorithm(codes.totalDeviationAlgorithm, "Isopter total deviation", normsVersion),
+          ],
+          GeneralizedDefectSensitivityDeviationAlgorithmSequence: [
+            algorithm(codes.patternDeviationAlgorithm, "Isopter pattern deviation", normsVersion),
+          ],
         }
       : {}),
     VisualFieldTestPointSequence: testPoints,
@@ -292,12 +334,18 @@ export function opvDataset(r: ExportRecord, context: ExportContext, warn: DicomW
               GlobalDeviationFromNormal: r4(nv.global.tmd),
               GlobalDeviationProbabilityNormalsFlag: "YES",
               GlobalDeviationProbabilitySequence: [
-                { GlobalDeviationProbability: probabilityPercent(nv.globalLevels.tmd), ...algorithm(codes.globalProbabilityAlgorithm, "Isopter global index levels", normsVersion) },
+                {
+                  GlobalDeviationProbability: probabilityPercent(nv.globalLevels.tmd),
+                  ...algorithm(codes.globalProbabilityAlgorithm, "Isopter global index levels", normsVersion),
+                },
               ],
               LocalizedDeviationFromNormal: r4(nv.global.psd),
               LocalDeviationProbabilityNormalsFlag: "YES",
               LocalizedDeviationProbabilitySequence: [
-                { LocalizedDeviationProbability: probabilityPercent(nv.globalLevels.psd), ...algorithm(codes.globalProbabilityAlgorithm, "Isopter global index levels", normsVersion) },
+                {
+                  LocalizedDeviationProbability: probabilityPercent(nv.globalLevels.psd),
+                  ...algorithm(codes.globalProbabilityAlgorithm, "Isopter global index levels", normsVersion),
+                },
               ],
             },
           ],
@@ -306,7 +354,11 @@ export function opvDataset(r: ExportRecord, context: ExportContext, warn: DicomW
         ? {
             ResultsNormalsSequence: [
               {
-                ...dataSet("Device normal values", res.deviceAlias ?? "unknown", "the headset's own normal values (Octopus mean defect and sLV)"),
+                ...dataSet(
+                  "Device normal values",
+                  res.deviceAlias ?? "unknown",
+                  "the headset's own normal values (Octopus mean defect and sLV)",
+                ),
                 GlobalDeviationFromNormal: r4(-octopus.md), // Octopus MD is a loss (positive = worse); DICOM's is a deviation
                 GlobalDeviationProbabilityNormalsFlag: "NO",
                 LocalizedDeviationFromNormal: r4(octopus.slv),

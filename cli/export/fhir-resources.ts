@@ -93,7 +93,10 @@ export interface ObservationDefinition {
   value(r: ExportRecord): Json | null;
 }
 
-const dB = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? null : { valueQuantity: { value: round(v, 4), unit: "dB", system: systems.ucum, code: "dB" } });
+const dB = (v: number | null | undefined) =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? null
+    : { valueQuantity: { value: round(v, 4), unit: "dB", system: systems.ucum, code: "dB" } };
 const ratio = (c: { errors: number; presentations: number }) =>
   c.presentations > 0 ? { valueRatio: { numerator: { value: c.errors }, denominator: { value: c.presentations } } } : null;
 /** Abnormal ("A") with the significance as a note when the index is outside normal limits. */
@@ -105,29 +108,56 @@ const withSignificance = (value: Json | null, level: Parameters<typeof significa
 
 export const definitions: readonly ObservationDefinition[] = [
   {
-    key: "md", code: coding(systems.snomed, MD_SNOMED, "Mean deviation"), profiled: true,
+    key: "md",
+    code: coding(systems.snomed, MD_SNOMED, "Mean deviation"),
+    profiled: true,
     value: (r) => withSignificance(dB(r.analysis().normative?.global.tmd), r.analysis().normative?.globalLevels.tmd),
   },
   {
-    key: "psd", code: coding(systems.snomed, PSD_SNOMED, "Pattern standard deviation"), profiled: true,
+    key: "psd",
+    code: coding(systems.snomed, PSD_SNOMED, "Pattern standard deviation"),
+    profiled: true,
     value: (r) => withSignificance(dB(r.analysis().normative?.global.psd), r.analysis().normative?.globalLevels.psd),
   },
   {
-    key: "duration", code: coding(systems.snomed, "252129004", "Test duration"), profiled: true,
+    key: "duration",
+    code: coding(systems.snomed, "252129004", "Test duration"),
+    profiled: true,
     value: (r) => ({ valueQuantity: { value: r.result.examinationTimeInSeconds, unit: "s", system: systems.ucum, code: "s" } }),
   },
-  { key: "fl", code: coding(systems.eyecare, "400204", "Fixation loss"), profiled: true, value: (r) => ratio(r.result.catchTrials.blindSpot) },
-  { key: "fpr", code: coding(systems.eyecare, "400205", "False positive ratio"), profiled: true, value: (r) => ratio(r.result.catchTrials.falsePositive) },
-  { key: "fnr", code: coding(systems.eyecare, "400206", "False negative ratio"), profiled: true, value: (r) => ratio(r.result.catchTrials.falseNegative) },
   {
-    key: "vfi", code: coding(systems.dicom, "111852", "Visual Field Index"), profiled: false,
+    key: "fl",
+    code: coding(systems.eyecare, "400204", "Fixation loss"),
+    profiled: true,
+    value: (r) => ratio(r.result.catchTrials.blindSpot),
+  },
+  {
+    key: "fpr",
+    code: coding(systems.eyecare, "400205", "False positive ratio"),
+    profiled: true,
+    value: (r) => ratio(r.result.catchTrials.falsePositive),
+  },
+  {
+    key: "fnr",
+    code: coding(systems.eyecare, "400206", "False negative ratio"),
+    profiled: true,
+    value: (r) => ratio(r.result.catchTrials.falseNegative),
+  },
+  {
+    key: "vfi",
+    code: coding(systems.dicom, "111852", "Visual Field Index"),
+    profiled: false,
     value: (r) => {
       const v = r.analysis().normative?.global.vfi;
-      return v === undefined || !Number.isFinite(v) ? null : { valueQuantity: { value: round(v, 2), unit: "%", system: systems.ucum, code: "%" } };
+      return v === undefined || !Number.isFinite(v)
+        ? null
+        : { valueQuantity: { value: round(v, 2), unit: "%", system: systems.ucum, code: "%" } };
     },
   },
   {
-    key: "ght", code: coding(systems.dicom, "111855", "Glaucoma Hemifield Test Analysis"), profiled: false,
+    key: "ght",
+    code: coding(systems.dicom, "111855", "Glaucoma Hemifield Test Analysis"),
+    profiled: false,
     value: (r) => {
       const ght = r.analysis().normative?.ght;
       return ght ? { valueCodeableConcept: { coding: [ghtCoding[ght.outcome]], text: ght.outcome } } : null;
@@ -147,14 +177,18 @@ const ghtCoding: Record<string, { system: string; code: string; display: string 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 export const observationCategory = [{ coding: [coding(systems.observationCategory, "exam", "Exam")] }];
-const reportCategory = [{ coding: [coding(systems.snomed, OPHTHALMOLOGY_SNOMED, "Ophthalmology"), coding(systems.diagnosticServiceSection, "OTH", "Other")] }];
+const reportCategory = [
+  { coding: [coding(systems.snomed, OPHTHALMOLOGY_SNOMED, "Ophthalmology"), coding(systems.diagnosticServiceSection, "OTH", "Other")] },
+];
 const reportCode = (label: string) => ({
   coding: [coding(systems.snomed, PERIMETRY_SNOMED, "Perimetry"), coding(systems.loinc, REPORT_LOINC, "Perimetry study")],
   text: `Perimetry ${label}`,
 });
 const conclusionOf = (r: ExportRecord) => {
   const rel = r.analysis().reliability;
-  return rel.reliable && r.test.reliable ? "Reliable test." : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
+  return rel.reliable && r.test.reliable
+    ? "Reliable test."
+    : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
 };
 
 /** What a result's observations say: per definition with a value, its fullUrl and value. */

@@ -25,13 +25,18 @@ const Meta = Schema.Struct({ profile: NonEmptyArray(Uri) });
 export const PatientResourceSchema = Schema.Struct({
   resourceType: Schema.Literal("Patient"),
   id: Schema.optionalKey(Id), // a transaction matches patients by identifier (conditional update): no id there
-  identifier: Schema.Array(Schema.Struct({ use: Schema.Literal("usual"), type: CodeableConceptSchema, system: Uri, value: Schema.NonEmptyString })),
+  identifier: Schema.Array(
+    Schema.Struct({ use: Schema.Literal("usual"), type: CodeableConceptSchema, system: Uri, value: Schema.NonEmptyString }),
+  ),
   name: Schema.Array(Schema.Struct({ text: Schema.String })),
   gender: Schema.Literals(["male", "female", "other", "unknown"]),
   birthDate: DateOnly,
 });
 
-export const RatioSchema = Schema.Struct({ numerator: Schema.Struct({ value: Schema.Finite }), denominator: Schema.Struct({ value: Schema.Finite }) });
+export const RatioSchema = Schema.Struct({
+  numerator: Schema.Struct({ value: Schema.Finite }),
+  denominator: Schema.Struct({ value: Schema.Finite }),
+});
 
 export const ObservationSchema = Schema.Struct({
   resourceType: Schema.Literal("Observation"),
@@ -61,7 +66,18 @@ export const DiagnosticReportSchema = Schema.Struct({
   id: Id,
   meta: Meta,
   identifier: Schema.Array(IdentifierSchema),
-  status: Schema.Literals(["registered", "partial", "preliminary", "final", "amended", "corrected", "appended", "cancelled", "entered-in-error", "unknown"]),
+  status: Schema.Literals([
+    "registered",
+    "partial",
+    "preliminary",
+    "final",
+    "amended",
+    "corrected",
+    "appended",
+    "cancelled",
+    "entered-in-error",
+    "unknown",
+  ]),
   category: NonEmptyArray(CodeableConceptSchema),
   code: CodeableConceptSchema,
   subject: ReferenceSchema,
@@ -81,7 +97,17 @@ export const BundleEntrySchema = Schema.Struct({
 
 export const BundleSchema = Schema.Struct({
   resourceType: Schema.Literal("Bundle"),
-  type: Schema.Literals(["document", "message", "transaction", "transaction-response", "batch", "batch-response", "history", "searchset", "collection"]),
+  type: Schema.Literals([
+    "document",
+    "message",
+    "transaction",
+    "transaction-response",
+    "batch",
+    "batch-response",
+    "history",
+    "searchset",
+    "collection",
+  ]),
   timestamp: DateTime,
   entry: Schema.Array(BundleEntrySchema),
 });

@@ -1,5 +1,16 @@
 import type { ExportContext } from "./context.ts";
-import { fhirPatient, fhirReport, idOf, observationCategory, profiles, resultParts, type Entry, type ObservationDefinition, type ObservationOf, type ResultParts } from "./fhir-resources.ts";
+import {
+  fhirPatient,
+  fhirReport,
+  idOf,
+  observationCategory,
+  profiles,
+  resultParts,
+  type Entry,
+  type ObservationDefinition,
+  type ObservationOf,
+  type ResultParts,
+} from "./fhir-resources.ts";
 import type { ExportRecord } from "./record.ts";
 import type { TextSink } from "./sink.ts";
 import type { ExportWriter } from "./writer.ts";
@@ -28,7 +39,11 @@ export function bundleEntry(e: Entry, type: BundleType): Entry & { request?: { m
   if (resource.resourceType === "Patient") {
     const { id: _id, ...rest } = resource;
     const mrn = resource.identifier![0]!;
-    return { fullUrl: e.fullUrl, resource: rest, request: { method: "PUT", url: `Patient?identifier=${encodeURIComponent(`${mrn.system}|${mrn.value}`)}` } };
+    return {
+      fullUrl: e.fullUrl,
+      resource: rest,
+      request: { method: "PUT", url: `Patient?identifier=${encodeURIComponent(`${mrn.system}|${mrn.value}`)}` },
+    };
   }
   return { ...e, request: { method: "PUT", url: `${resource.resourceType}/${resource.id}` } };
 }
@@ -89,7 +104,12 @@ const constantParts = new Map<ObservationDefinition, string>();
 const constantPart = (d: ObservationDefinition) => {
   let text = constantParts.get(d);
   if (text === undefined) {
-    const members = { ...(d.profiled ? { meta: { profile: [profiles.observation] } } : {}), status: "final", category: observationCategory, code: { coding: [d.code], text: d.code.display } };
+    const members = {
+      ...(d.profiled ? { meta: { profile: [profiles.observation] } } : {}),
+      status: "final",
+      category: observationCategory,
+      code: { coding: [d.code], text: d.code.display },
+    };
     constantParts.set(d, (text = JSON.stringify(members).slice(1, -1)));
   }
   return text;

@@ -36,11 +36,19 @@ export const patternNames = [...patternByLabel.keys()];
 /** --pattern 24-2 | 30-2 | 10-2 | g | s28 | esterman | c40 (case-insensitive). */
 export function patternOption(value: string): Pattern {
   const p = patternByLabel.get(value.toLowerCase());
-  if (p === undefined) throw new InvalidArgumentError(`Expected one of ${[...patternByLabel.values()].map((c) => patternLabel[c]).join(", ")}.`);
+  if (p === undefined)
+    throw new InvalidArgumentError(`Expected one of ${[...patternByLabel.values()].map((c) => patternLabel[c]).join(", ")}.`);
   return p;
 }
 
-const eyes: Record<string, Eye> = { right: Eye.Right, od: Eye.Right, left: Eye.Left, os: Eye.Left, binocular: Eye.Binocular, ou: Eye.Binocular };
+const eyes: Record<string, Eye> = {
+  right: Eye.Right,
+  od: Eye.Right,
+  left: Eye.Left,
+  os: Eye.Left,
+  binocular: Eye.Binocular,
+  ou: Eye.Binocular,
+};
 
 /** --eye right|left|binocular (or OD/OS/OU). */
 export function eyeOption(value: string): Eye {

@@ -15,7 +15,15 @@ export function jsonOf(r: ExportRecord, progression?: unknown): unknown {
   const patient = { id: p.id, uniqueId: p.uniqueId, name: p.name, birthdate: p.birthdate, gender: p.gender };
   if (r.stored.kind === "examination") {
     const { result: _result, ...examination } = r.stored.examination;
-    return { kind: "examination", patient, examination, result: r.result, age: r.age, analysis: r.analysis(), ...(progression !== undefined ? { progression } : {}) };
+    return {
+      kind: "examination",
+      patient,
+      examination,
+      result: r.result,
+      age: r.age,
+      analysis: r.analysis(),
+      ...(progression !== undefined ? { progression } : {}),
+    };
   }
   const { result: _result, ...measurement } = r.stored.measurement;
   return {

@@ -14,11 +14,20 @@ import type { ExportRecord } from "./record.ts";
 /** A record as the progression analysis reads it: valid when it is a complete threshold test (not a screening). */
 function seriesResult(r: ExportRecord): SeriesResult {
   const t = r.result;
-  const complete = patternsWithGeometry.includes(t.pattern) && t.thresholds.length === getPattern(t.pattern).points.length
-    && t.thresholds.every((v) => Number.isFinite(v));
+  const complete =
+    patternsWithGeometry.includes(t.pattern) &&
+    t.thresholds.length === getPattern(t.pattern).points.length &&
+    t.thresholds.every((v) => Number.isFinite(v));
   return {
-    id: r.test.id, takenAt: t.takenAt, eye: t.eye, pattern: t.pattern, age: r.age, thresholds: t.thresholds,
-    normativeVersion: t.normativeVersion, valid: complete && !isScreening(t.strategy), unreliable: !r.test.reliable,
+    id: r.test.id,
+    takenAt: t.takenAt,
+    eye: t.eye,
+    pattern: t.pattern,
+    age: r.age,
+    thresholds: t.thresholds,
+    normativeVersion: t.normativeVersion,
+    valid: complete && !isScreening(t.strategy),
+    unreliable: !r.test.reliable,
   };
 }
 
@@ -31,7 +40,11 @@ export function progressionTracker(timeZone: string): { of(r: ExportRecord): Pri
     of(r) {
       const cached = known.get(r);
       if (cached) return cached;
-      if (r.patient.id !== patientId) { patientId = r.patient.id; series = []; known.clear(); }
+      if (r.patient.id !== patientId) {
+        patientId = r.patient.id;
+        series = [];
+        known.clear();
+      }
       const s = seriesResult(r);
       if (!series.some((x) => x.id === s.id)) series.push(s);
       const p = printProgression(series, r.result, null, timeZone);
@@ -46,7 +59,10 @@ export function progressionTracker(timeZone: string): { of(r: ExportRecord): Pri
  * the progression of its eye on its pattern when it is that eye's latest result on that pattern (else null): one
  * analysis per eye and pattern, as the page's, not one per record.
  */
-export function patientSeries(emit: (r: ExportRecord, progression: PrintProgression | null) => Promise<void>): { add(r: ExportRecord): Promise<void>; flush(): Promise<void> } {
+export function patientSeries(emit: (r: ExportRecord, progression: PrintProgression | null) => Promise<void>): {
+  add(r: ExportRecord): Promise<void>;
+  flush(): Promise<void>;
+} {
   let held: ExportRecord[] = [];
   const flush = async () => {
     const records = held;

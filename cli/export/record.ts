@@ -33,7 +33,8 @@ export interface ExportRecord {
   analysis(): ResultAnalysis;
 }
 
-const hasResult = (t: StoredPerimetryTest | null): t is StoredPerimetryTest & { readonly result: MeasurementResult } => t !== null && t.result !== null;
+const hasResult = (t: StoredPerimetryTest | null): t is StoredPerimetryTest & { readonly result: MeasurementResult } =>
+  t !== null && t.result !== null;
 
 function recordOf(patient: Patient, test: StoredPerimetryTest | null, stored: StoredTest): ExportRecord | null {
   if (!hasResult(test)) return null;
@@ -49,7 +50,8 @@ function recordOf(patient: Patient, test: StoredPerimetryTest | null, stored: St
     valid: resultValid(result),
     analysis: () => {
       analysis ??= analyseStoredResult(result, age) ?? undefined;
-      if (analysis === undefined) throw new Error(`result ${test.id} cannot be analysed: it lacks a value for some location of its pattern`);
+      if (analysis === undefined)
+        throw new Error(`result ${test.id} cannot be analysed: it lacks a value for some location of its pattern`);
       return analysis;
     },
   };
@@ -65,7 +67,9 @@ export const examinationRecord = (patient: Patient, examination: Examination): E
 
 /** A patient's records oldest first; equal instants by id, so every path gives the same order. */
 export const byTakenAt = (records: ExportRecord[]): ExportRecord[] =>
-  records.sort((a, b) => Date.parse(a.result.takenAt) - Date.parse(b.result.takenAt) || (a.test.id < b.test.id ? -1 : a.test.id > b.test.id ? 1 : 0));
+  records.sort(
+    (a, b) => Date.parse(a.result.takenAt) - Date.parse(b.result.takenAt) || (a.test.id < b.test.id ? -1 : a.test.id > b.test.id ? 1 : 0),
+  );
 
 /** The test day as YYYY-MM-DD and the time as HH:MM:SS, in UTC (takenAt is an instant). */
 export function takenAtParts(takenAt: string): { date: string; time: string } {

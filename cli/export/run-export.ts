@@ -21,11 +21,18 @@ export async function runExport(
   writer: ExportWriter,
   events: SourceEvents & { resultWritten?(): void } = {},
 ): Promise<ExportSummary> {
-  let patients = 0, results = 0, filteredOut = 0;
+  let patients = 0,
+    results = 0,
+    filteredOut = 0;
   const invalid: string[] = [];
   // The server may leave out what the date, pattern and eye filters would (perimetry.page); every record is still checked.
   const { from, to, pattern, eye } = filters;
-  const serverFilters = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), ...(pattern !== undefined ? { pattern } : {}), ...(eye !== undefined ? { eye } : {}) };
+  const serverFilters = {
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(pattern !== undefined ? { pattern } : {}),
+    ...(eye !== undefined ? { eye } : {}),
+  };
   const source = resultsOf(
     api,
     selection,

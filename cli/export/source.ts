@@ -18,9 +18,7 @@ import { byTakenAt, examinationRecord, exportRecord, type ExportRecord } from ".
 //   pages for the organisation, then perimetry.all and examination.all per patient). A few patients are asked for ahead of the one being
 //   written (READ_AHEAD), so round trips overlap with writing, but never more.
 
-export type Selection =
-  | { readonly kind: "patients"; readonly ids: readonly string[] }
-  | { readonly kind: "organisation" };
+export type Selection = { readonly kind: "patients"; readonly ids: readonly string[] } | { readonly kind: "organisation" };
 
 export interface SourceEvents {
   /** How many patients will be read: up front for a list, from the first page of perimetry.page, or page by page from patient.search (its remaining is counted only so far ahead). */
@@ -130,7 +128,12 @@ export async function* resultsOf(
   yield* perPatientResults(api, selection, events, readAhead);
 }
 
-const pageFilter = (f: ServerFilters): PerimetryPageFilter => ({ from: f.from ?? null, to: f.to ?? null, pattern: f.pattern ?? null, eye: f.eye ?? null });
+const pageFilter = (f: ServerFilters): PerimetryPageFilter => ({
+  from: f.from ?? null,
+  to: f.to ?? null,
+  pattern: f.pattern ?? null,
+  eye: f.eye ?? null,
+});
 
 /** A backend that does not know a call answers 404 (or 405/501); anything else is a real failure. */
 const unknownCall = (e: unknown) => e instanceof ApiError && (e.status === 404 || e.status === 405 || e.status === 501);
@@ -145,7 +148,13 @@ async function firstPage(api: Api, filter: PerimetryPageFilter, quantity: number
   }
 }
 
-async function* pagedResults(api: Api, filter: PerimetryPageFilter, quantity: number, first: PerimetryPage, events: SourceEvents): AsyncGenerator<ExportRecord> {
+async function* pagedResults(
+  api: Api,
+  filter: PerimetryPageFilter,
+  quantity: number,
+  first: PerimetryPage,
+  events: SourceEvents,
+): AsyncGenerator<ExportRecord> {
   events.patientsTotal?.(first.total?.patients ?? first.patients.length);
   // The patient being gathered: its results may run on into the next page.
   let patient: Patient | null = null;

@@ -58,7 +58,8 @@ export class ProfileStore {
       throw new CliError(ExitCode.Failure, `${this.configPath}: not valid JSON (${(e as Error).message})`);
     }
     const decoded = Schema.decodeUnknownExit(ProfilesFileSchema)(json);
-    if (decoded._tag === "Failure") throw new CliError(ExitCode.Failure, `${this.configPath}: not a profiles file (${String(decoded.cause)})`);
+    if (decoded._tag === "Failure")
+      throw new CliError(ExitCode.Failure, `${this.configPath}: not a profiles file (${String(decoded.cause)})`);
     return decoded.value;
   }
 

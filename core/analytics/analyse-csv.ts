@@ -9,7 +9,14 @@ import { poplr } from "./progression/poplr.ts";
 import { eyeProgression } from "./progression/eye-progression.ts";
 import { analyseResult } from "./result-analysis.ts";
 import { locationSeen } from "./seen.ts";
-import { CsvError, isScreeningType, parseVisualFieldsCsv, storedLocationValue, visualFieldRows, type VisualFieldRow } from "./visualfields-csv.ts";
+import {
+  CsvError,
+  isScreeningType,
+  parseVisualFieldsCsv,
+  storedLocationValue,
+  visualFieldRows,
+  type VisualFieldRow,
+} from "./visualfields-csv.ts";
 
 /**
  * The research entry point behind `npm run --silent analyse -- FILE.csv [--series]` (and `isopter analyse`):
@@ -21,16 +28,29 @@ import { CsvError, isScreeningType, parseVisualFieldsCsv, storedLocationValue, v
  * rows the share of locations seen.
  */
 export interface RowOutput {
-  id: string; eye: string; date: string;
-  td: Array<number | null> | null; tdp: Array<ProbabilityLevel | null> | null;
-  pd: Array<number | null> | null; pdp: Array<ProbabilityLevel | null> | null;
-  gh: number | null; msens: number; ssens: number | null; tmd: number | null; tsd: number | null; pmd: number | null; psd: number | null; vfi: number | null;
+  id: string;
+  eye: string;
+  date: string;
+  td: Array<number | null> | null;
+  tdp: Array<ProbabilityLevel | null> | null;
+  pd: Array<number | null> | null;
+  pdp: Array<ProbabilityLevel | null> | null;
+  gh: number | null;
+  msens: number;
+  ssens: number | null;
+  tmd: number | null;
+  tsd: number | null;
+  pmd: number | null;
+  psd: number | null;
+  vfi: number | null;
   pattern: string;
   /** Rounded percentage of locations seen (every row; the Esterman score on Esterman). */
   seen: number;
 }
 export interface SeriesOutput {
-  id: string; eye: string; nvisits: number;
+  id: string;
+  eye: string;
+  nvisits: number;
   glr: { slope: number; intercept: number; se: number; p: number };
   plr: Array<{ slope: number; p: number } | null>;
   poplr: { csl: number; cslp: number; csr: number; csrp: number };
@@ -48,13 +68,18 @@ export interface SeriesOutput {
 }
 
 const patternsByCount = new Map(
-  ([Pattern.P24_2, Pattern.P30_2, Pattern.P10_2, Pattern.G, Pattern.S28, Pattern.C40, Pattern.Esterman] as const).map((p) => [getPattern(p).points.length, p]),
+  ([Pattern.P24_2, Pattern.P30_2, Pattern.P10_2, Pattern.G, Pattern.S28, Pattern.C40, Pattern.Esterman] as const).map((p) => [
+    getPattern(p).points.length,
+    p,
+  ]),
 );
 
 export function patternForLocationCount(n: number): Pattern {
   const pattern = patternsByCount.get(n);
   if (pattern === undefined)
-    throw new CsvError(`cannot tell the pattern from ${n} location columns (${[...patternsByCount].map(([k, p]) => `${k} = ${getPattern(p).label}`).join(", ")})`);
+    throw new CsvError(
+      `cannot tell the pattern from ${n} location columns (${[...patternsByCount].map(([k, p]) => `${k} = ${getPattern(p).label}`).join(", ")})`,
+    );
   return pattern;
 }
 
@@ -93,7 +118,8 @@ export function* analyseEachRow(rows: Iterable<VisualFieldRow>): Generator<RowOu
 }
 
 function analyseRow(r: VisualFieldRow, k: number, pattern: Pattern, geometry: ReturnType<typeof getPattern>): RowOutput {
-  if (r.sensitivities.length !== geometry.points.length) throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
+  if (r.sensitivities.length !== geometry.points.length)
+    throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
   const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
   const thresholds = storedValues(r, pattern);
   const a = analyseResult({ pattern, eye: eyeOf[r.eye], age: r.age, thresholds, normativeVersion: CURRENT_NORMATIVE_VERSION });
@@ -101,12 +127,21 @@ function analyseRow(r: VisualFieldRow, k: number, pattern: Pattern, geometry: Re
   const measured = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
   const seen = measured.filter((v) => locationSeen(v, screening)).length;
   return {
-    id: r.id, eye: r.eye, date: r.date,
-    td: nv?.td ?? null, tdp: nv?.tdp ?? null, pd: nv?.pd ?? null, pdp: nv?.pdp ?? null,
+    id: r.id,
+    eye: r.eye,
+    date: r.date,
+    td: nv?.td ?? null,
+    tdp: nv?.tdp ?? null,
+    pd: nv?.pd ?? null,
+    pdp: nv?.pdp ?? null,
     gh: nv?.gh ?? null,
     msens: nv?.global.msens ?? measured.reduce((s, v) => s + v, 0) / measured.length,
-    ssens: nv?.global.ssens ?? null, tmd: nv?.global.tmd ?? null, tsd: nv?.global.tsd ?? null,
-    pmd: nv?.global.pmd ?? null, psd: nv?.global.psd ?? null, vfi: nv?.global.vfi ?? null,
+    ssens: nv?.global.ssens ?? null,
+    tmd: nv?.global.tmd ?? null,
+    tsd: nv?.global.tsd ?? null,
+    pmd: nv?.global.pmd ?? null,
+    psd: nv?.global.psd ?? null,
+    vfi: nv?.global.vfi ?? null,
     pattern: geometry.label,
     seen: a.estermanScore ?? Math.round((100 * seen) / measured.length),
   };
@@ -137,7 +172,9 @@ export function analyseSeriesRows(rows: readonly VisualFieldRow[]): SeriesOutput
     const g = linearRegression(years, tmd);
     const p = poplr(years, sens, { seed: 1 });
     out.push({
-      id: sorted[0]!.id, eye: sorted[0]!.eye, nvisits: sorted.length,
+      id: sorted[0]!.id,
+      eye: sorted[0]!.eye,
+      nvisits: sorted.length,
       glr: { slope: g.slope, intercept: g.intercept, se: g.se, p: g.p },
       plr: pointwiseRegression(years, sens).map((r) => (r ? { slope: r.slope, p: r.p } : null)),
       poplr: { csl: p.csl, cslp: p.cslp, csr: p.csr, csrp: p.csrp },
@@ -149,10 +186,20 @@ export function analyseSeriesRows(rows: readonly VisualFieldRow[]): SeriesOutput
 
 function progressionOf(pattern: Pattern, visits: readonly VisualFieldRow[]): SeriesOutput["progression"] {
   const eye = eyeOf[visits[0]!.eye];
-  const a = eyeProgression(visits.map((v, k) => ({
-    id: String(k), takenAt: `${v.date}T${/^\d\d:\d\d(:\d\d)?$/.test(v.time) ? v.time : "00:00:00"}Z`, eye, pattern, age: v.age,
-    thresholds: v.sensitivities, normativeVersion: CURRENT_NORMATIVE_VERSION, valid: true, unreliable: false,
-  })), { eye, pattern });
+  const a = eyeProgression(
+    visits.map((v, k) => ({
+      id: String(k),
+      takenAt: `${v.date}T${/^\d\d:\d\d(:\d\d)?$/.test(v.time) ? v.time : "00:00:00"}Z`,
+      eye,
+      pattern,
+      age: v.age,
+      thresholds: v.sensitivities,
+      normativeVersion: CURRENT_NORMATIVE_VERSION,
+      valid: true,
+      unreliable: false,
+    })),
+    { eye, pattern },
+  );
   return {
     events: a.events && { status: a.events.status, once: a.events.once, twice: a.events.twice, thrice: a.events.thrice },
     poplrTdP: a.poplr?.p ?? null,

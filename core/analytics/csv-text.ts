@@ -7,7 +7,10 @@
 
 export class CsvSyntaxError extends Error {
   override readonly name = "CsvSyntaxError";
-  constructor(readonly line: number, message: string) {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
     super(`line ${line}: ${message}`);
   }
 }
@@ -80,7 +83,7 @@ export function* csvRecords(text: string): Generator<CsvRecord> {
       startLine = line;
     } else {
       if (quotedField) throw new CsvSyntaxError(line, "text after the closing quote of a field");
-      if (c === '"') throw new CsvSyntaxError(line, 'a quote inside an unquoted field (quote the field and double the quote)');
+      if (c === '"') throw new CsvSyntaxError(line, "a quote inside an unquoted field (quote the field and double the quote)");
       field += c;
       i++;
     }

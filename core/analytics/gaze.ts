@@ -34,9 +34,8 @@ export function gazeSummary(meanDistance: readonly number[], fixationThreshold?:
     mean: measured.length ? measured.reduce((a, b) => a + b, 0) / measured.length : null,
     max,
     scaleMax: gazeScaleMax(max ?? 0),
-    aboveThreshold: fixationThreshold === null || fixationThreshold === undefined
-      ? null
-      : measured.filter((v) => v > fixationThreshold).length,
+    aboveThreshold:
+      fixationThreshold === null || fixationThreshold === undefined ? null : measured.filter((v) => v > fixationThreshold).length,
     printable: meanDistance.length <= GAZE_PRINT_MAX_SAMPLES,
   };
 }

@@ -14,7 +14,11 @@ import { weightedQuantiles } from "./statistics/weighted-quantile.ts";
  * Limits are the 0.5 / 99.5 % and 1.5 / 98.5 % quantiles of the control differences (built with the tables).
  */
 export const GHT_SECTORS_1_BASED: ReadonlyArray<readonly number[]> = [
-  [1, 2, 5, 6, 7, 8], [3, 4, 9, 10], [11, 12, 19, 20, 21], [13, 14, 15, 16], [22, 23, 24],
+  [1, 2, 5, 6, 7, 8],
+  [3, 4, 9, 10],
+  [11, 12, 19, 20, 21],
+  [13, 14, 15, 16],
+  [22, 23, 24],
 ];
 
 export type GhtOutcome =
@@ -66,7 +70,12 @@ export function ghtSectors(geometry: PatternGeometry): Array<{ upper: number[]; 
 }
 
 /** GHT point score of one location (see the module comment). */
-export function ghtPointScore(nv: NormativeTables, loc: number, pd: number, level: ProbabilityLevel = probabilityLevel(nv.pdLut, loc, pd)): number {
+export function ghtPointScore(
+  nv: NormativeTables,
+  loc: number,
+  pd: number,
+  level: ProbabilityLevel = probabilityLevel(nv.pdLut, loc, pd),
+): number {
   if (level > 0.05) return 0;
   if (level === 0.05) return 2;
   if (level === 0.02) return 5;
@@ -75,27 +84,48 @@ export function ghtPointScore(nv: NormativeTables, loc: number, pd: number, leve
 }
 
 export function ghtDifferences(
-  nv: NormativeTables, geometry: PatternGeometry, pd: LocationVector, pdp?: ReadonlyArray<ProbabilityLevel | null>,
+  nv: NormativeTables,
+  geometry: PatternGeometry,
+  pd: LocationVector,
+  pdp?: ReadonlyArray<ProbabilityLevel | null>,
 ) {
   const sectors = ghtSectors(geometry);
-  const upperScores: number[] = [], lowerScores: number[] = [], differences: number[] = [];
+  const upperScores: number[] = [],
+    lowerScores: number[] = [],
+    differences: number[] = [];
   for (const { upper, lower } of sectors) {
-    let u = 0, l = 0;
-    for (const i of upper) { const v = pd[i]; if (v != null) u += ghtPointScore(nv, i, v, pdp?.[i] ?? undefined); }
-    for (const i of lower) { const v = pd[i]; if (v != null) l += ghtPointScore(nv, i, v, pdp?.[i] ?? undefined); }
-    upperScores.push(u); lowerScores.push(l); differences.push(u - l);
+    let u = 0,
+      l = 0;
+    for (const i of upper) {
+      const v = pd[i];
+      if (v != null) u += ghtPointScore(nv, i, v, pdp?.[i] ?? undefined);
+    }
+    for (const i of lower) {
+      const v = pd[i];
+      if (v != null) l += ghtPointScore(nv, i, v, pdp?.[i] ?? undefined);
+    }
+    upperScores.push(u);
+    lowerScores.push(l);
+    differences.push(u - l);
   }
   return { upperScores, lowerScores, differences };
 }
 
 /** Limits from control fields (PD vectors and 1/visits weights), computed when the tables are built. */
 export function ghtLimitsFromControls(
-  nv: NormativeTables, geometry: PatternGeometry, controlPd: readonly LocationVector[], weights: readonly number[],
+  nv: NormativeTables,
+  geometry: PatternGeometry,
+  controlPd: readonly LocationVector[],
+  weights: readonly number[],
 ): GhtLimits {
   const diffs = controlPd.map((pd) => ghtDifferences(nv, geometry, pd).differences);
   return {
     differenceQuantiles: GHT_SECTORS_1_BASED.map((_, s) => {
-      const q = weightedQuantiles(diffs.map((d) => d[s]!), weights, GHT_LIMIT_PROBABILITIES);
+      const q = weightedQuantiles(
+        diffs.map((d) => d[s]!),
+        weights,
+        GHT_LIMIT_PROBABILITIES,
+      );
       return [q[0]!, q[1]!, q[2]!, q[3]!] as const;
     }),
   };
@@ -116,14 +146,18 @@ function beyondLimits(differences: readonly number[], q: GhtLimits["differenceQu
  * the tables carry no limits.
  */
 export function glaucomaHemifieldTest(
-  nv: NormativeTables, geometry: PatternGeometry, pd: LocationVector, gh: number,
+  nv: NormativeTables,
+  geometry: PatternGeometry,
+  pd: LocationVector,
+  gh: number,
   /** The PD probability map, when already computed. */
   pdp?: ReadonlyArray<ProbabilityLevel | null>,
 ): GhtResult | null {
   if (!ghtPatterns.has(geometry.pattern) || !nv.ght) return null;
   const { upperScores, lowerScores, differences } = ghtDifferences(nv, geometry, pd, pdp);
   const q = nv.ght.differenceQuantiles;
-  const ghLow = nv.globalLut[0]!.gh, ghHigh = nv.globalLut[nv.globalLut.length - 1]!.gh;
+  const ghLow = nv.globalLut[0]!.gh,
+    ghHigh = nv.globalLut[nv.globalLut.length - 1]!.gh;
   const outcome: GhtOutcome = beyondLimits(differences, q, 0, 3)
     ? "outside normal limits"
     : beyondLimits(differences, q, 1, 2)

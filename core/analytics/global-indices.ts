@@ -1,7 +1,12 @@
 import { generalHeight } from "./pointwise.ts";
 import {
-  globalIndexNames, higherIsBetter, lutProbabilities,
-  type GlobalIndexName, type LocationVector, type NormativeTables, type ProbabilityLevel,
+  globalIndexNames,
+  higherIsBetter,
+  lutProbabilities,
+  type GlobalIndexName,
+  type LocationVector,
+  type NormativeTables,
+  type ProbabilityLevel,
 } from "./normative/tables.ts";
 import { visualFieldIndex } from "./vfi.ts";
 import type { PatternGeometry } from "./patterns.ts";
@@ -28,17 +33,36 @@ export function globalIndices(
   },
 ): GlobalIndices {
   // One pass for the means, a second for the spreads (two-pass keeps the variances accurate).
-  let n = 0, ss = 0, swt = 0, swtx = 0, swp = 0, swpx = 0;
+  let n = 0,
+    ss = 0,
+    swt = 0,
+    swtx = 0,
+    swp = 0,
+    swpx = 0;
   for (let i = 0; i < nv.nloc; i++) {
-    const ti = td[i], pi = pd[i], si = sensitivities[i];
+    const ti = td[i],
+      pi = pd[i],
+      si = sensitivities[i];
     if (ti == null || pi == null || si == null) continue;
-    const wt = 1 / nv.sd.td[i]!, wp = 1 / nv.sd.pd[i]!;
-    n++; ss += si; swt += wt; swtx += wt * ti; swp += wp; swpx += wp * pi;
+    const wt = 1 / nv.sd.td[i]!,
+      wp = 1 / nv.sd.pd[i]!;
+    n++;
+    ss += si;
+    swt += wt;
+    swtx += wt * ti;
+    swp += wp;
+    swpx += wp * pi;
   }
-  const msens = ss / n, tmd = swtx / swt, pmd = swpx / swp;
-  let vs = 0, vt = 0, vp = 0;
+  const msens = ss / n,
+    tmd = swtx / swt,
+    pmd = swpx / swp;
+  let vs = 0,
+    vt = 0,
+    vp = 0;
   for (let i = 0; i < nv.nloc; i++) {
-    const ti = td[i], pi = pd[i], si = sensitivities[i];
+    const ti = td[i],
+      pi = pd[i],
+      si = sensitivities[i];
     if (ti == null || pi == null || si == null) continue;
     vs += (si - msens) ** 2;
     vt += (ti - tmd) ** 2 / nv.sd.td[i]!;
@@ -46,7 +70,12 @@ export function globalIndices(
   }
   const levels = maps ? (tmd < -20 ? maps.tdp : maps.pdp) : undefined;
   return {
-    msens, ssens: Math.sqrt(vs / (n - 1)), tmd, tsd: Math.sqrt(vt / (swt - 1)), pmd, psd: Math.sqrt(vp / (swp - 1)),
+    msens,
+    ssens: Math.sqrt(vs / (n - 1)),
+    tmd,
+    tsd: Math.sqrt(vt / (swt - 1)),
+    pmd,
+    psd: Math.sqrt(vp / (swp - 1)),
     gh: maps?.gh ?? generalHeight(td, nv.ghRank),
     vfi: visualFieldIndex(nv, geometry, sensitivities, td, pd, age, tmd, levels),
   };
@@ -58,21 +87,29 @@ export function globalIndices(
  * forms (tmd, psd) so they agree with the reference implementation; these are exported for research and exports.
  */
 export function humphreyMdPsd(nv: NormativeTables, td: LocationVector): { md: number; psd: number } {
-  let swx = 0, sw = 0, ss2 = 0, n = 0;
+  let swx = 0,
+    sw = 0,
+    ss2 = 0,
+    n = 0;
   for (let i = 0; i < td.length; i++) {
-    const v = td[i], sd = nv.sd.td[i];
+    const v = td[i],
+      sd = nv.sd.td[i];
     if (v == null || sd == null) continue;
     const w = 1 / (sd * sd);
-    swx += v * w; sw += w; ss2 += sd * sd; n++;
+    swx += v * w;
+    sw += w;
+    ss2 += sd * sd;
+    n++;
   }
   const md = swx / sw;
   let q = 0;
   for (let i = 0; i < td.length; i++) {
-    const v = td[i], sd = nv.sd.td[i];
+    const v = td[i],
+      sd = nv.sd.td[i];
     if (v == null || sd == null) continue;
     q += (v - md) ** 2 / (sd * sd);
   }
-  return { md, psd: Math.sqrt((ss2 / n) * q / (n - 1)) };
+  return { md, psd: Math.sqrt(((ss2 / n) * q) / (n - 1)) };
 }
 
 /** Level of one global index against the controls (strict comparisons, as for pointwise levels). */

@@ -8,8 +8,15 @@ export { getPattern, pointsForEye, statisticalIndices, patternsWithGeometry, bli
 export type { PatternGeometry, PatternPoint } from "./patterns.ts";
 
 export {
-  DEFAULT_NORMATIVE_VERSION, CURRENT_NORMATIVE_VERSION, AGE_LINEAR_NORMATIVE_VERSION, FULL_FIELD_NORMATIVE_VERSION, normativeVersions,
-  effectiveNormativeVersion, getNormativeDatabase, hasNormativeDatabase, normativeDatabaseName,
+  DEFAULT_NORMATIVE_VERSION,
+  CURRENT_NORMATIVE_VERSION,
+  AGE_LINEAR_NORMATIVE_VERSION,
+  FULL_FIELD_NORMATIVE_VERSION,
+  normativeVersions,
+  effectiveNormativeVersion,
+  getNormativeDatabase,
+  hasNormativeDatabase,
+  normativeDatabaseName,
 } from "./normative/registry.ts";
 export { lutProbabilities, globalIndexNames } from "./normative/tables.ts";
 export type { NormativeTables, ProbabilityLevel, GlobalIndexName, LocationVector } from "./normative/tables.ts";
@@ -36,7 +43,11 @@ export type { GazeSummary } from "./gaze.ts";
 export { mdSlope, isChartable, inWindow, PROGRESSION_WINDOWS, PROGRESSION_PATTERNS } from "./progression/md-slope.ts";
 export type { ProgressionPoint, ProgressionWindow, MdSlope, MdSlopeOptions } from "./progression/md-slope.ts";
 export {
-  toggleBaseline, toggleUnreliable, followsBaseline, baselineToggleState, noBaselines,
+  toggleBaseline,
+  toggleUnreliable,
+  followsBaseline,
+  baselineToggleState,
+  noBaselines,
 } from "./progression/baseline.ts";
 export type { BaselineIds, MarkedResult, BaselineToggleState } from "./progression/baseline.ts";
 export { linearRegression, pointwiseRegression, yearsSinceFirst, isoDateToDays } from "./progression/linear-regression.ts";

@@ -61,10 +61,17 @@ export function octopusIndices(normal: ReadonlyArray<number | null>, measured: R
   const d = new Array<number | null>(nloc);
   const pct = new Array<number | null>(nloc);
   const used = new Float64Array(nloc);
-  let n = 0, sd = 0, sm = 0;
+  let n = 0,
+    sd = 0,
+    sm = 0;
   for (let i = 0; i < nloc; i++) {
-    const m = measured[i], nr = normal[i];
-    if (m === null || m === undefined || nr === null || nr === undefined) { d[i] = null; pct[i] = null; continue; }
+    const m = measured[i],
+      nr = normal[i];
+    if (m === null || m === undefined || nr === null || nr === undefined) {
+      d[i] = null;
+      pct[i] = null;
+      continue;
+    }
     const v = nr - m;
     d[i] = v;
     pct[i] = percentDefect(v, nr);

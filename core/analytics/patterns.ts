@@ -45,17 +45,52 @@ const grid = (step: number, rows: ReadonlyArray<readonly [number, number]>): Pat
 const byDisplayOrder = (a: PatternPoint, b: PatternPoint) => b.y - a.y || a.x - b.x;
 
 // visualFields p24d2: rows y = 21 ... -21 with x from -9..9, -15..15, -21..21, -27..21 (twice), -21..21, -15..15, -9..9.
-const p24d2 = grid(6, [[21, 9], [15, 15], [9, 21], [3, 27], [-3, 27], [-9, 21], [-15, 15], [-21, 9]]).filter(
-  (p) => !(p.x === 27 && Math.abs(p.y) === 3),
-);
+const p24d2 = grid(6, [
+  [21, 9],
+  [15, 15],
+  [9, 21],
+  [3, 27],
+  [-3, 27],
+  [-9, 21],
+  [-15, 15],
+  [-21, 9],
+]).filter((p) => !(p.x === 27 && Math.abs(p.y) === 3));
 // visualFields p30d2: rows y = 27 ... -27, half-widths 9, 15, 21, 27, 27, 27, 27, 21, 15, 9.
-const p30d2 = grid(6, [[27, 9], [21, 15], [15, 21], [9, 27], [3, 27], [-3, 27], [-9, 27], [-15, 21], [-21, 15], [-27, 9]]);
+const p30d2 = grid(6, [
+  [27, 9],
+  [21, 15],
+  [15, 21],
+  [9, 27],
+  [3, 27],
+  [-3, 27],
+  [-9, 27],
+  [-15, 21],
+  [-21, 15],
+  [-27, 9],
+]);
 // visualFields p10d2: rows y = 9 ... -9, half-widths 1, 5, 7, 7, 9, 9, 7, 7, 5, 1.
-const p10d2 = grid(2, [[9, 1], [7, 5], [5, 7], [3, 7], [1, 9], [-1, 9], [-3, 7], [-5, 7], [-7, 5], [-9, 1]]);
+const p10d2 = grid(2, [
+  [9, 1],
+  [7, 5],
+  [5, 7],
+  [3, 7],
+  [1, 9],
+  [-1, 9],
+  [-3, 7],
+  [-5, 7],
+  [-7, 5],
+  [-9, 1],
+]);
 // visualFields g1 (Octopus G1, 59 locations), copied from locmaps.json.
 const g1 = zip(
-  [-8, 8, -20, -12, -4, 4, 12, 20, -4, 4, -20, -12, 12, 20, -8, -2, 2, 8, 26, -26, -20, -14, -4, 4, 22, -8, -2, 2, 8, 0, -8, -2, 2, 8, -26, -20, -14, -4, 4, 22, -8, 8, 26, -3, 3, -20, -12, 12, 20, -4, 4, -20, -12, -4, 4, 12, 20, -8, 8],
-  [26, 26, 20, 20, 20, 20, 20, 20, 14, 14, 12, 12, 12, 12, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 2, 2, 2, 2, 0, -2, -2, -2, -2, -4, -4, -4, -4, -4, -4, -8, -8, -8, -9, -9, -12, -12, -12, -12, -14, -14, -20, -20, -20, -20, -20, -20, -26, -26],
+  [
+    -8, 8, -20, -12, -4, 4, 12, 20, -4, 4, -20, -12, 12, 20, -8, -2, 2, 8, 26, -26, -20, -14, -4, 4, 22, -8, -2, 2, 8, 0, -8, -2, 2, 8, -26,
+    -20, -14, -4, 4, 22, -8, 8, 26, -3, 3, -20, -12, 12, 20, -4, 4, -20, -12, -4, 4, 12, 20, -8, 8,
+  ],
+  [
+    26, 26, 20, 20, 20, 20, 20, 20, 14, 14, 12, 12, 12, 12, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 2, 2, 2, 2, 0, -2, -2, -2, -2, -4, -4, -4, -4,
+    -4, -4, -8, -8, -8, -9, -9, -12, -12, -12, -12, -14, -14, -20, -20, -20, -20, -20, -20, -26, -26,
+  ],
 );
 
 const ecc = (p: PatternPoint) => Math.hypot(p.x, p.y);
@@ -69,7 +104,12 @@ const isBlindSpot24 = (p: PatternPoint) => p.x === 15 && Math.abs(p.y) === 3;
 const s28 = [
   ...p24d2.filter((p) => ecc(p) < 16 && !isBlindSpot24(p)),
   ...[
-    [-21, 3], [-21, -3], [-27, 3], [-27, -3], [-21, 9], [-21, -9],
+    [-21, 3],
+    [-21, -3],
+    [-27, 3],
+    [-27, -3],
+    [-21, 9],
+    [-21, -9],
   ].map(([x, y]) => ({ x: x!, y: y! })),
 ].sort(byDisplayOrder);
 
@@ -81,7 +121,16 @@ const s28 = [
 const c40 = [
   ...p30d2.filter((p) => ecc(p) < 18 && !isBlindSpot24(p)),
   ...[
-    [-3, 27], [3, 27], [-3, -27], [3, -27], [-27, 3], [-27, -3], [27, 3], [27, -3], [-21, 15], [-21, -15],
+    [-3, 27],
+    [3, 27],
+    [-3, -27],
+    [3, -27],
+    [-27, 3],
+    [-27, -3],
+    [27, 3],
+    [27, -3],
+    [-21, 15],
+    [-21, -15],
   ].map(([x, y]) => ({ x: x!, y: y! })),
 ].sort(byDisplayOrder);
 
@@ -101,11 +150,15 @@ const estermanRows: ReadonlyArray<readonly [number, readonly number[]]> = [
   [-57, [8]],
 ];
 const esterman = estermanRows
-  .flatMap(([y, xs]) => xs.flatMap((x) => [{ x: -x, y }, { x, y }]))
+  .flatMap(([y, xs]) =>
+    xs.flatMap((x) => [
+      { x: -x, y },
+      { x, y },
+    ]),
+  )
   .sort(byDisplayOrder);
 
-const blindSpots = (points: readonly PatternPoint[]) =>
-  points.flatMap((p, i) => (isBlindSpot24(p) ? [i] : []));
+const blindSpots = (points: readonly PatternPoint[]) => points.flatMap((p, i) => (isBlindSpot24(p) ? [i] : []));
 
 const make = (pattern: Pattern, points: PatternPoint[], binocular = false, blind = blindSpots(points)): PatternGeometry =>
   Object.freeze({

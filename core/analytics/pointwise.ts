@@ -22,7 +22,8 @@ export function normalSensitivity(nv: NormativeTables, age: number): Array<numbe
 export function deviationFromNormal(normal: LocationVector, sensitivities: LocationVector): Array<number | null> {
   const out = new Array<number | null>(sensitivities.length);
   for (let i = 0; i < sensitivities.length; i++) {
-    const s = sensitivities[i], n = normal[i];
+    const s = sensitivities[i],
+      n = normal[i];
     out[i] = s === null || s === undefined || n === null || n === undefined ? null : s - n;
   }
   return out;
@@ -35,7 +36,8 @@ export function deviationFromNormal(normal: LocationVector, sensitivities: Locat
 export function totalDeviation(nv: NormativeTables, sensitivities: LocationVector, age: number): Array<number | null> {
   const out = new Array<number | null>(sensitivities.length);
   for (let i = 0; i < sensitivities.length; i++) {
-    const s = sensitivities[i], a = nv.intercept[i];
+    const s = sensitivities[i],
+      a = nv.intercept[i];
     // The tables are null at blind spots, so those locations come out null too.
     out[i] = s === null || s === undefined || a === null || a === undefined ? null : s - (a + nv.slope[i]! * age);
   }
@@ -56,7 +58,10 @@ export function generalHeight(td: LocationVector, rank: number): number {
     if (top.length === rank && v <= top[rank - 1]!) continue;
     let j = top.length < rank ? top.length : rank - 1;
     if (top.length < rank) top.push(v);
-    while (j > 0 && top[j - 1]! < v) { top[j] = top[j - 1]!; j--; }
+    while (j > 0 && top[j - 1]! < v) {
+      top[j] = top[j - 1]!;
+      j--;
+    }
     top[j] = v;
   }
   if (count < rank) throw new Error(`general height needs at least ${rank} locations, got ${count}`);
@@ -66,7 +71,10 @@ export function generalHeight(td: LocationVector, rank: number): number {
 /** PD = TD - GH. */
 export function patternDeviation(td: LocationVector, gh: number): Array<number | null> {
   const out = new Array<number | null>(td.length);
-  for (let i = 0; i < td.length; i++) { const v = td[i]; out[i] = v === null || v === undefined ? null : v - gh; }
+  for (let i = 0; i < td.length; i++) {
+    const v = td[i];
+    out[i] = v === null || v === undefined ? null : v - gh;
+  }
   return out;
 }
 
@@ -85,7 +93,6 @@ export function probabilityLevel(lut: ReadonlyArray<LocationVector>, loc: number
   }
   return 1;
 }
-
 
 export function probabilityMap(lut: ReadonlyArray<LocationVector>, values: LocationVector): Array<ProbabilityLevel | null> {
   const out = new Array<ProbabilityLevel | null>(values.length);

@@ -77,7 +77,8 @@ export interface ResultDisplay {
 
 /** Completed years between two ISO dates (the control data's ages are whole years). */
 export function ageAtTest(birthdate: string, takenAt: string): number {
-  const b = new Date(birthdate), t = new Date(takenAt);
+  const b = new Date(birthdate),
+    t = new Date(takenAt);
   let age = t.getUTCFullYear() - b.getUTCFullYear();
   if (t.getUTCMonth() < b.getUTCMonth() || (t.getUTCMonth() === b.getUTCMonth() && t.getUTCDate() < b.getUTCDate())) age--;
   return age;
@@ -104,15 +105,22 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
     const td = deviationFromNormal(normal, input.thresholds);
     const gh = generalHeight(td, nv.ghRank);
     const pd = patternDeviation(td, gh);
-    const tdp = probabilityMap(nv.tdLut, td), pdp = probabilityMap(nv.pdLut, pd);
+    const tdp = probabilityMap(nv.tdLut, td),
+      pdp = probabilityMap(nv.pdLut, pd);
     const global = globalIndices(nv, geometry, sens, td, pd, input.age, { tdp, pdp, gh });
     normative = {
       normativeVersion: effectiveNormativeVersion(input.normativeVersion),
       database: normativeDatabaseName(input.pattern, input.normativeVersion)!,
       source: nv.source,
       normal,
-      td, tdp, pd, pdp, gh,
-      global, globalLevels: globalLevels(nv, global), humphrey: humphreyMdPsd(nv, td),
+      td,
+      tdp,
+      pd,
+      pdp,
+      gh,
+      global,
+      globalLevels: globalLevels(nv, global),
+      humphrey: humphreyMdPsd(nv, td),
       ght: glaucomaHemifieldTest(nv, geometry, pd, gh, pdp),
     };
   }

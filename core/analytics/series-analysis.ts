@@ -52,12 +52,18 @@ export function analyseSeries(pattern: Pattern, visits: readonly SeriesVisit[], 
   const s: LocationVector[] = sorted.map((v) => v.thresholds.map((t, i) => (blind.has(i) ? null : t)));
   const nv = getNormativeDatabase(pattern, options.normativeVersion);
 
-  let td: LocationVector[] | null = null, pd: LocationVector[] | null = null, gl: GlobalIndices[] | null = null;
+  let td: LocationVector[] | null = null,
+    pd: LocationVector[] | null = null,
+    gl: GlobalIndices[] | null = null;
   if (nv) {
     td = sorted.map((v) => totalDeviation(nv, v.thresholds, v.age));
     pd = td.map((t) => patternDeviation(t, generalHeight(t, nv.ghRank)));
     gl = sorted.map((v, k) =>
-      globalIndices(nv, geometry, s[k]!, td![k]!, pd![k]!, v.age, { tdp: probabilityMap(nv.tdLut, td![k]!), pdp: probabilityMap(nv.pdLut, pd![k]!) }));
+      globalIndices(nv, geometry, s[k]!, td![k]!, pd![k]!, v.age, {
+        tdp: probabilityMap(nv.tdLut, td![k]!),
+        pdp: probabilityMap(nv.pdLut, pd![k]!),
+      }),
+    );
   }
   const pop = (m: LocationVector[] | null) =>
     m ? poplr(years, m, { ...(options.nperm !== undefined && { nperm: options.nperm }), seed: options.seed ?? 1 }) : null;
@@ -67,10 +73,22 @@ export function analyseSeries(pattern: Pattern, visits: readonly SeriesVisit[], 
     years,
     glr: gl
       ? {
-          msens: linearRegression(years, gl.map((g) => g.msens)),
-          tmd: linearRegression(years, gl.map((g) => g.tmd)),
-          gh: linearRegression(years, gl.map((g) => g.gh)),
-          vfi: linearRegression(years, gl.map((g) => g.vfi)),
+          msens: linearRegression(
+            years,
+            gl.map((g) => g.msens),
+          ),
+          tmd: linearRegression(
+            years,
+            gl.map((g) => g.tmd),
+          ),
+          gh: linearRegression(
+            years,
+            gl.map((g) => g.gh),
+          ),
+          vfi: linearRegression(
+            years,
+            gl.map((g) => g.vfi),
+          ),
         }
       : null,
     plr: {

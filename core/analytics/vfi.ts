@@ -36,10 +36,15 @@ export function visualFieldIndex(
   const lut = useTd ? nv.tdLut : nv.pdLut;
   const dev = useTd ? td : pd;
   const weights = vfiWeights(geometry);
-  let sw = 0, sws = 0;
+  let sw = 0,
+    sws = 0;
   for (let i = 0; i < nv.nloc; i++) {
-    const t = td[i], s = sensitivities[i], d = dev[i], a = nv.intercept[i];
-    if (t === null || t === undefined || s === null || s === undefined || d === null || d === undefined || a === null || a === undefined) continue;
+    const t = td[i],
+      s = sensitivities[i],
+      d = dev[i],
+      a = nv.intercept[i];
+    if (t === null || t === undefined || s === null || s === undefined || d === null || d === undefined || a === null || a === undefined)
+      continue;
     const n = a + nv.slope[i]! * age;
     const lv = levels ? levels[i]! : probabilityLevel(lut, i, d);
     const w = weights[i]!;

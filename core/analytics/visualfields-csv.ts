@@ -98,10 +98,13 @@ export function* visualFieldRows(text: string): Generator<VisualFieldRow> {
     // Name the offending field precisely.
     for (const c of infoColumns) {
       const v = raw[c];
-      if (numeric.has(c) && !Number.isFinite(v as number)) throw new CsvError(`line ${lineNo}, field ${c}: not a number ("${cells[infoColumns.indexOf(c)]}")`);
+      if (numeric.has(c) && !Number.isFinite(v as number))
+        throw new CsvError(`line ${lineNo}, field ${c}: not a number ("${cells[infoColumns.indexOf(c)]}")`);
     }
-    if (raw.eye !== "OD" && raw.eye !== "OS" && raw.eye !== "OU") throw new CsvError(`line ${lineNo}, field eye: must be OD, OS or OU, got "${String(raw.eye)}"`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(String(raw.date))) throw new CsvError(`line ${lineNo}, field date: must be yyyy-mm-dd, got "${String(raw.date)}"`);
+    if (raw.eye !== "OD" && raw.eye !== "OS" && raw.eye !== "OU")
+      throw new CsvError(`line ${lineNo}, field eye: must be OD, OS or OU, got "${String(raw.eye)}"`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(String(raw.date)))
+      throw new CsvError(`line ${lineNo}, field date: must be yyyy-mm-dd, got "${String(raw.date)}"`);
     const bad = (raw.sensitivities as number[]).findIndex((v) => !Number.isFinite(v));
     if (bad >= 0) throw new CsvError(`line ${lineNo}, field l${bad + 1}: not a number ("${cells[infoColumns.length + bad]}")`);
     throw new CsvError(`line ${lineNo}: invalid row (${String(exit.cause)})`);

@@ -21,7 +21,7 @@ export const emptySnapshot: CacheSnapshot = new Map();
 /** A value's text with object keys sorted and undefined fields left out: equal values, equal texts. */
 export const stable = (value: unknown): string =>
   value === null || typeof value !== "object"
-    ? JSON.stringify(value) ?? "undefined"
+    ? (JSON.stringify(value) ?? "undefined")
     : Array.isArray(value)
       ? `[${value.map(stable).join(",")}]`
       : `{${Object.keys(value as object)

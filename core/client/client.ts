@@ -192,7 +192,12 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
   };
   const unsubscribers = [socket.subscribe(onMessage), socket.onState(onSocketState)];
   const lifecycle = (item: LifecycleItem, action: LifecycleAction, id: string) =>
-    runLifecycle({ api, notify, refetch: (key) => cache.refetch(key), goHome: () => events.emit("navigate", { to: "home" }) }, item, action, id);
+    runLifecycle(
+      { api, notify, refetch: (key) => cache.refetch(key), goHome: () => events.emit("navigate", { to: "home" }) },
+      item,
+      action,
+      id,
+    );
 
   return {
     events,

@@ -71,7 +71,8 @@ export function createDevicesFacet(ctx: FacetContext): DevicesControl {
       // "Stand-alone mode cannot change while another measurement runs": turning it on. Off is sent whenever it is
       // on; the headset honours it between runs.
       const view = one(sn);
-      if (!view || (config !== null && view.standaloneToggle.disabled) || (config === null && view.device.standaloneId === null)) return false;
+      if (!view || (config !== null && view.standaloneToggle.disabled) || (config === null && view.device.standaloneId === null))
+        return false;
       await ctx.api.call("device.standalone", { query: { deviceSn: sn }, body: config });
       return true;
     },

@@ -44,9 +44,7 @@ export interface LaneCommandContext {
 function setQueues(ctx: LaneCommandContext, field: "perimetries" | "appointments", lanes: readonly Lane[]) {
   const byId = new Map(lanes.map((l) => [l.deviceId, l.items]));
   ctx.cache.update((s) =>
-    mapData(s, CacheKey.Devices, (devices) =>
-      devices.map((d) => (byId.has(d.id) ? ({ ...d, [field]: byId.get(d.id) } as Device) : d)),
-    ),
+    mapData(s, CacheKey.Devices, (devices) => devices.map((d) => (byId.has(d.id) ? ({ ...d, [field]: byId.get(d.id) } as Device) : d))),
   );
 }
 
@@ -63,7 +61,10 @@ type Field = OwnLane["field"];
 /** A drag is sent: the server stores exactly the lists sent and bumps each lane once, so its answer and its events
  * carry revision + 1 (the live reducer knows them as this client's own while the lane shows these lists). */
 function awaitLanes(ctx: LaneCommandContext, field: Field, plan: Moved) {
-  for (const [before, after] of [[plan.before.from, plan.after.from], [plan.before.to, plan.after.to]] as const)
+  for (const [before, after] of [
+    [plan.before.from, plan.after.from],
+    [plan.before.to, plan.after.to],
+  ] as const)
     ctx.ownLaneRevisions.set(after.deviceId, { field, revision: (before.revision ?? 0) + 1, ids: after.items.map((c) => c.id) });
 }
 
@@ -172,15 +173,27 @@ function putAppointment(ctx: LaneCommandContext, appointment: Appointment) {
  * "Examination reorder (side panel): Optimistic. On failure: notice 'Examination couldn't be reordered / Please try
  * again', a 500 ms wiggle, then revert." Resolves true when the server took the new order.
  */
-export async function reorderAppointmentExaminations(ctx: LaneCommandContext, appointmentId: string, from: number, to: number): Promise<boolean> {
+export async function reorderAppointmentExaminations(
+  ctx: LaneCommandContext,
+  appointmentId: string,
+  from: number,
+  to: number,
+): Promise<boolean> {
   const before = findAppointment(ctx, appointmentId);
   if (!before) return false;
-  const ids = reorderExaminations(before.examinations.map((e) => e.id), from, to);
+  const ids = reorderExaminations(
+    before.examinations.map((e) => e.id),
+    from,
+    to,
+  );
   if (!ids) return false;
   const byId = new Map(before.examinations.map((e) => [e.id, e]));
   putAppointment(ctx, { ...before, examinations: ids.map((id) => byId.get(id)!) });
   try {
-    const answer = await ctx.api.call("appointment.reorderExaminations", { query: { id: appointmentId }, body: { newExaminationsIds: ids } });
+    const answer = await ctx.api.call("appointment.reorderExaminations", {
+      query: { id: appointmentId },
+      body: { newExaminationsIds: ids },
+    });
     putAppointment(ctx, answer);
     return true;
   } catch {

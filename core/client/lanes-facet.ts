@@ -108,33 +108,43 @@ export function createLanesFacet(ctx: FacetContext, devices: DevicesFacet, ownLa
     moveAppointment: (drop) => moveAppointment(laneContext, drop),
     reorderExaminations: (id, from, to) => reorderAppointmentExaminations(laneContext, id, from, to),
 
-    saveMeasurement: ({ mode, deviceSn, config, sourceId }) => saved(async () => {
-      const body: MeasurementBody = { ...config, deviceSn };
-      if (mode === "standalone") {
-        const { notes: _notes, deviceSn: _sn, ...standalone } = body;
-        if (!(await devices.setStandalone(deviceSn, standalone))) throw new Error("the headset is busy");
-      } else if (mode === "edit" && sourceId !== undefined) {
-        await ctx.api.call("perimetry.update", { query: { id: sourceId }, body });
-      } else {
-        await ctx.api.call("perimetry.register", { body });
-      }
-      writePatientTestConfiguration(ctx.storage.local, body.patientId, body);
-    }),
+    saveMeasurement: ({ mode, deviceSn, config, sourceId }) =>
+      saved(async () => {
+        const body: MeasurementBody = { ...config, deviceSn };
+        if (mode === "standalone") {
+          const { notes: _notes, deviceSn: _sn, ...standalone } = body;
+          if (!(await devices.setStandalone(deviceSn, standalone))) throw new Error("the headset is busy");
+        } else if (mode === "edit" && sourceId !== undefined) {
+          await ctx.api.call("perimetry.update", { query: { id: sourceId }, body });
+        } else {
+          await ctx.api.call("perimetry.register", { body });
+        }
+        writePatientTestConfiguration(ctx.storage.local, body.patientId, body);
+      }),
 
-    saveExaminations: ({ deviceSn, patientId, examinations, editing, appointmentId, perimetry }) => saved(async () => {
-      if (editing) {
-        const first = examinations[0];
-        if (!first) throw new Error("nothing to save");
-        await ctx.api.call("examination.update", { query: { id: editing.id }, body: { id: editing.id, ...first, notes: editing.notes } });
-      } else if (appointmentId !== undefined) {
-        await ctx.api.call("appointment.insertExaminations", { query: { appointmentId }, body: { examinations } });
-      } else {
-        const settings = perimetry ?? defaultMeasurementConfig("newer");
-        await ctx.api.call("appointment.registerWithExaminations", {
-          body: { audioGuide: settings.audioGuide, tutorial: settings.tutorial, trackGaze: settings.trackGaze, deviceSn, patientId, examinations, standaloneId: null },
-        });
-      }
-    }),
+    saveExaminations: ({ deviceSn, patientId, examinations, editing, appointmentId, perimetry }) =>
+      saved(async () => {
+        if (editing) {
+          const first = examinations[0];
+          if (!first) throw new Error("nothing to save");
+          await ctx.api.call("examination.update", { query: { id: editing.id }, body: { id: editing.id, ...first, notes: editing.notes } });
+        } else if (appointmentId !== undefined) {
+          await ctx.api.call("appointment.insertExaminations", { query: { appointmentId }, body: { examinations } });
+        } else {
+          const settings = perimetry ?? defaultMeasurementConfig("newer");
+          await ctx.api.call("appointment.registerWithExaminations", {
+            body: {
+              audioGuide: settings.audioGuide,
+              tutorial: settings.tutorial,
+              trackGaze: settings.trackGaze,
+              deviceSn,
+              patientId,
+              examinations,
+              standaloneId: null,
+            },
+          });
+        }
+      }),
 
     async registerMeasurements(bodies) {
       let registered = 0;

@@ -33,9 +33,11 @@ export function lifecycleSuccessNotice(item: LifecycleItem, action: LifecycleAct
   if (action === "trash") {
     // "trashing an appointment notifies 'Appointment trashed' with an action to view it"
     // (a trashed appointment is seen in the bin's deleted-appointments tab)
-    if (item === "appointment") return success("Appointment trashed", { kind: "open-item", label: "View", itemId: id, bin: "deleted-appointments" });
+    if (item === "appointment")
+      return success("Appointment trashed", { kind: "open-item", label: "View", itemId: id, bin: "deleted-appointments" });
     // "Trashing a measurement notifies with a link to the bin"; "Trashing a patient ... notifies with a link to the bin"
-    if (item === "measurement" || item === "patient") return success(`${capital(item)} trashed`, { kind: "open-bin", label: "Open bin", bin: `deleted-${item}s` });
+    if (item === "measurement" || item === "patient")
+      return success(`${capital(item)} trashed`, { kind: "open-bin", label: "Open bin", bin: `deleted-${item}s` });
   }
   // "Examination deleted" (success notice)
   if (item === "examination") return success("Examination deleted");

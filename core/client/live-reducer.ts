@@ -130,7 +130,14 @@ export function reduceLiveEvent(snapshot: CacheSnapshot, event: LiveEvent, conte
 /** The events of one type that patch lists (progress, clicker and transfer events are handled before). */
 type ListEvent<K extends LiveEvent["type"]> = Exclude<
   LiveEventOf<K>,
-  { operation: typeof Op.MeasurementProgress | typeof Op.ExaminationProgress | typeof Op.ClickerDisconnected | typeof Op.DeviceTransferIn | typeof Op.DeviceTransferOut }
+  {
+    operation:
+      | typeof Op.MeasurementProgress
+      | typeof Op.ExaminationProgress
+      | typeof Op.ClickerDisconnected
+      | typeof Op.DeviceTransferIn
+      | typeof Op.DeviceTransferOut;
+  }
 >;
 
 const refetchIfCached = (s: CacheSnapshot, key: CacheKey): LiveEffect[] => (hasKey(s, key) ? [{ kind: "refetch", key }] : []);
@@ -239,14 +246,18 @@ function patientEvent(s: CacheSnapshot, event: ListEvent<typeof T.Patient>, cont
     case Op.Insert:
     case Op.Restore: {
       const patient = event.data;
-      let next = mapData(s, CacheKey.Patients, (d) => (Array.isArray(d) ? addItem(d as readonly Patient[], patient) : replaceOne(d as Patient, patient)));
+      let next = mapData(s, CacheKey.Patients, (d) =>
+        Array.isArray(d) ? addItem(d as readonly Patient[], patient) : replaceOne(d as Patient, patient),
+      );
       next = mapData(next, CacheKey.TrashedPatients, (list) => removeItem(list, patient.id));
       // Search results depend on the server's matching: ask again rather than guess.
       return { snapshot: next, effects: refetchIfCached(next, CacheKey.PatientSearch) };
     }
     case Op.Update: {
       const patient = event.data;
-      let next = mapData(s, CacheKey.Patients, (d) => (Array.isArray(d) ? replaceItem(d as readonly Patient[], patient) : replaceOne(d as Patient, patient)));
+      let next = mapData(s, CacheKey.Patients, (d) =>
+        Array.isArray(d) ? replaceItem(d as readonly Patient[], patient) : replaceOne(d as Patient, patient),
+      );
       next = mapData(next, CacheKey.PatientSearch, (page) => {
         const entries = replaceItem(page.entries, patient);
         return entries === page.entries ? page : { ...page, entries };
@@ -310,7 +321,15 @@ function measurementEvent(s: CacheSnapshot, event: ListEvent<typeof T.Measuremen
       const m = event.data;
       let next = patchLanes(s, "perimetries", (queue) => removeItem(queue, m.id));
       next = mapData(next, CacheKey.Measurements, (list, p) => (p.patientId === m.patientId ? addItem(list, m) : list));
-      return { snapshot: next, effects: [{ kind: "notice", notice: measurementReadyNotice(m.patientId, m.id, undefined, { deviceSn: m.deviceSn, testName: m.displayName }) }] };
+      return {
+        snapshot: next,
+        effects: [
+          {
+            kind: "notice",
+            notice: measurementReadyNotice(m.patientId, m.id, undefined, { deviceSn: m.deviceSn, testName: m.displayName }),
+          },
+        ],
+      };
     }
   }
 }
@@ -357,7 +376,19 @@ function examinationEvent(s: CacheSnapshot, event: ListEvent<typeof T.Examinatio
       next = mapData(next, CacheKey.AmslerGrid, (list, p) => put(list, e.type === "amsler" && e.patientId === p.patientId));
       next = patchAppointmentExaminations(next, (list, a) => put(list, a.id === e.appointmentId));
       const effects: LiveEffect[] =
-        op === Op.MeasurementResultReady ? [{ kind: "notice", notice: measurementReadyNotice(e.patientId, e.id, { testType: e.type, examination: true }, { deviceSn: e.deviceSn, testName: null }) }] : [];
+        op === Op.MeasurementResultReady
+          ? [
+              {
+                kind: "notice",
+                notice: measurementReadyNotice(
+                  e.patientId,
+                  e.id,
+                  { testType: e.type, examination: true },
+                  { deviceSn: e.deviceSn, testName: null },
+                ),
+              },
+            ]
+          : [];
       return { snapshot: next, effects };
     }
     case Op.Trash:
@@ -388,7 +419,8 @@ function appointmentEvent(s: CacheSnapshot, event: ListEvent<typeof T.Appointmen
       const a = event.data;
       let next = mapData(s, CacheKey.Appointments, (list) => addItem(list, a));
       next = mapData(next, CacheKey.TrashedAppointments, (list) => removeItem(list, a.id));
-      if (a.deviceSn !== null) next = patchLanes(next, "appointments", (queue, d) => (d.deviceSn === a.deviceSn ? addItem(queue, a) : queue));
+      if (a.deviceSn !== null)
+        next = patchLanes(next, "appointments", (queue, d) => (d.deviceSn === a.deviceSn ? addItem(queue, a) : queue));
       // A restored appointment's taken examinations return to the patient's results (the event carries only the queue's part).
       return { snapshot: next, effects: op === Op.Restore ? refetchIfCached(next, CacheKey.Examinations) : [] };
     }

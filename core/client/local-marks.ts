@@ -1,4 +1,4 @@
-import { Result, Schema } from "effect";
+import { Result, type Schema } from "effect";
 import { decodeJson } from "../model/decode.ts";
 import { Eye } from "../model/enums.ts";
 import {
@@ -57,7 +57,11 @@ export function toggleBaseline(store: KeyValueStore, eye: Eye, measurementId: st
 /** "Marking it reliable again also clears a baseline mark"; marking unreliable excludes it from the chart. */
 export function setUnreliable(store: KeyValueStore, measurementId: string, unreliable: boolean): readonly string[] {
   const current = readUnreliable(store);
-  const next = unreliable ? (current.includes(measurementId) ? current : [...current, measurementId]) : current.filter((id) => id !== measurementId);
+  const next = unreliable
+    ? current.includes(measurementId)
+      ? current
+      : [...current, measurementId]
+    : current.filter((id) => id !== measurementId);
   store.set(StorageKeys.local.unreliableResultIds, JSON.stringify(next));
   if (!unreliable) {
     const pair = readBaseline(store);

@@ -1,4 +1,4 @@
-import { Result, Schema } from "effect";
+import { Result, type Schema } from "effect";
 import { ClientSettingsSchema, clientSettingsDefaults, type ClientSettings } from "../model/client-settings.ts";
 import { decodeJson } from "../model/decode.ts";
 import { LanguageSchema, type Language } from "../model/enums.ts";
@@ -32,7 +32,11 @@ export function updateClientSettings(store: KeyValueStore, change: Partial<Clien
 }
 
 const readConfigurations = (store: KeyValueStore): PatientTestConfigurations =>
-  decodeOr(store.get(StorageKeys.local.patientTestConfigurations), PatientTestConfigurationsSchema as never, {} as PatientTestConfigurations);
+  decodeOr(
+    store.get(StorageKeys.local.patientTestConfigurations),
+    PatientTestConfigurationsSchema as never,
+    {} as PatientTestConfigurations,
+  );
 
 /** The configuration last used for a patient (form prefill), if stored. */
 export const readPatientTestConfiguration = (store: KeyValueStore, patientId: string): MeasurementConfig | undefined =>

@@ -110,7 +110,11 @@ export function createQueryCache(
       publish(
         setEntry(snapshot, {
           ...current,
-          data: { entries: [...current.data.entries, ...page.entries.filter((p) => !seen.has(p.id))], remaining: page.remaining, page: page.page },
+          data: {
+            entries: [...current.data.entries, ...page.entries.filter((p) => !seen.has(p.id))],
+            remaining: page.remaining,
+            page: page.page,
+          },
         }),
       );
     },

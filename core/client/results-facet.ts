@@ -24,9 +24,12 @@ type Lifecycle = (item: LifecycleItem, action: LifecycleAction, id: string) => P
 export function createResultsFacet(ctx: FacetContext, lifecycle: Lifecycle): ResultsFacet {
   return {
     async trash(source, id, appointmentId) {
-      const done = source === "measurement"
-        ? await lifecycle("measurement", "trash", id)
-        : appointmentId !== null ? await lifecycle("appointment", "trash", appointmentId) : await lifecycle("examination", "trash", id);
+      const done =
+        source === "measurement"
+          ? await lifecycle("measurement", "trash", id)
+          : appointmentId !== null
+            ? await lifecycle("appointment", "trash", appointmentId)
+            : await lifecycle("examination", "trash", id);
       // The live event patches the lists; the acting tab does not wait for it.
       if (done) void ctx.cache.refetch(source === "examination" ? CacheKey.Examinations : CacheKey.Measurements);
       return done;

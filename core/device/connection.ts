@@ -57,9 +57,7 @@ export const onDisconnection = (c: DeviceConnection): DeviceConnection => ({ ...
 
 /** "No heartbeat for 4 s marks it disconnected." */
 export const connectionAt = (c: DeviceConnection, now: number): ConnectionStatus =>
-  c.connection === ConnectionStatus.Connected &&
-  c.lastHeartbeatAt !== null &&
-  now - c.lastHeartbeatAt < DEVICE_DISCONNECT_TIMEOUT_MS
+  c.connection === ConnectionStatus.Connected && c.lastHeartbeatAt !== null && now - c.lastHeartbeatAt < DEVICE_DISCONNECT_TIMEOUT_MS
     ? ConnectionStatus.Connected
     : ConnectionStatus.Disconnected;
 

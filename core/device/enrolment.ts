@@ -29,4 +29,6 @@ export const formatPairingCode = (code: string): string => {
 /** The code made from `PAIRING_CODE_LENGTH` random bytes, each picking a character (`byte % 30`: the first 16
  * characters come up 9 times in 256 rather than 8, which costs well under a bit of the code's strength). */
 export const pairingCodeFrom = (bytes: Uint8Array): string =>
-  formatPairingCode(Array.from(bytes.slice(0, PAIRING_CODE_LENGTH), (b) => PAIRING_CODE_ALPHABET[b % PAIRING_CODE_ALPHABET.length]!).join(""));
+  formatPairingCode(
+    Array.from(bytes.slice(0, PAIRING_CODE_LENGTH), (b) => PAIRING_CODE_ALPHABET[b % PAIRING_CODE_ALPHABET.length]!).join(""),
+  );

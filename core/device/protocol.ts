@@ -193,8 +193,7 @@ export type ServerMessageType = keyof typeof serverMessages;
 const byType =
   <M extends Record<string, Schema.Top & { readonly DecodingServices: never }>>(messages: M) =>
   (input: unknown): Result.Result<M[keyof M]["Type"], DecodeError> => {
-    if (typeof input !== "object" || input === null || Array.isArray(input))
-      return Result.fail(decodeError("", "Expected an object"));
+    if (typeof input !== "object" || input === null || Array.isArray(input)) return Result.fail(decodeError("", "Expected an object"));
     const type = (input as { type?: unknown }).type;
     if (typeof type !== "string" || !Object.hasOwn(messages, type))
       return Result.fail(decodeError("type", `Unknown message type ${JSON.stringify(type)}`));
@@ -213,9 +212,7 @@ const checkShape = (m: HeadsetMessage): Result.Result<HeadsetMessage, DecodeErro
   if (m.type === "hello") return checkHelloProof(m);
   if (m.type !== "progress") return Result.succeed(m);
   const has = (m.perimetryId !== null ? 1 : 0) + ((m.examinationId ?? null) !== null ? 1 : 0);
-  return has === 1
-    ? Result.succeed(m)
-    : Result.fail(decodeError("perimetryId", "Expected exactly one of perimetryId or examinationId"));
+  return has === 1 ? Result.succeed(m) : Result.fail(decodeError("perimetryId", "Expected exactly one of perimetryId or examinationId"));
 };
 
 /** Decode a headset -> server message (already parsed JSON). */

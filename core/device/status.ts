@@ -4,8 +4,20 @@ import type { CommandKind } from "./protocol.ts";
 // The device status machine of the scheduling seed §4 ("Device status", "Running test", "Controls", "Stand-alone mode").
 
 type S = DeviceStatus;
-const { NotConnected, Standby, AwaitMeasurement, AudioPlaying, Countdown, AwaitUserInput, Calibrating, Playing, Paused, Stopped, Finished, Tutorial } =
-  DeviceStatus;
+const {
+  NotConnected,
+  Standby,
+  AwaitMeasurement,
+  AudioPlaying,
+  Countdown,
+  AwaitUserInput,
+  Calibrating,
+  Playing,
+  Paused,
+  Stopped,
+  Finished,
+  Tutorial,
+} = DeviceStatus;
 
 /** Preparation statuses: "preparing (audio playing, countdown, await user input, calibrating)". */
 export const PREPARING: readonly S[] = [AudioPlaying, Countdown, AwaitUserInput, Calibrating];
@@ -15,10 +27,7 @@ export const isPreparing = (s: S): boolean => PREPARING.includes(s);
 export const isStopDisabled = (s: S): boolean => s === Standby || s === Stopped || s === NotConnected;
 
 /** The play/pause control the technician sees. */
-export type PlayControl =
-  | { readonly kind: "pause"; readonly disabled: boolean }
-  | { readonly kind: "resume" }
-  | { readonly kind: "start" };
+export type PlayControl = { readonly kind: "pause"; readonly disabled: boolean } | { readonly kind: "resume" } | { readonly kind: "start" };
 
 /** "While playing or preparing (audio playing, countdown, await user input, calibrating) a pause button shows, disabled
  * during preparation. Otherwise start shows, or resume when paused." */
@@ -58,8 +67,7 @@ export const isTestRunning = (d: { hasLiveProgress: boolean; connection: Connect
   d.hasLiveProgress || (d.connection === ConnectionStatus.Connected && RUNNING_WHEN_CONNECTED.includes(d.status));
 
 /** "The running test id is the live one, else the first queued perimetry/appointment." */
-export const runningTestId = (liveId: string | null, queuedIds: readonly string[]): string | null =>
-  liveId ?? queuedIds[0] ?? null;
+export const runningTestId = (liveId: string | null, queuedIds: readonly string[]): string | null => liveId ?? queuedIds[0] ?? null;
 
 /** "Gaze calibration: in progress when calibrating, not tested when null, passed when true, failed when false." */
 export const gazeCalibrationStatus = (s: S, calibration: boolean | null | undefined): GazeCalibration =>

@@ -30,7 +30,9 @@ export const AcuityEyeResultSchema = Schema.Struct({
   optotypesCorrect: Count,
 }).check(
   Schema.makeFilter((r) =>
-    r.optotypesCorrect <= r.optotypesPresented ? undefined : { path: ["optotypesCorrect"], issue: "Expected no more optotypes correct than presented" },
+    r.optotypesCorrect <= r.optotypesPresented
+      ? undefined
+      : { path: ["optotypesCorrect"], issue: "Expected no more optotypes correct than presented" },
   ),
 );
 export type AcuityEyeResult = Schema.Schema.Type<typeof AcuityEyeResultSchema>;

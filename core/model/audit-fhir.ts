@@ -31,18 +31,47 @@ export const toFhirAuditEvent = (e: AuditEntry, organisationId: string) => {
     ...(e.outcome === "success" ? {} : { outcomeDesc: e.outcome }),
     agent: [
       {
-        type: { coding: [{ system: DCM, code: e.actorKind === "headset" ? "110150" : "110153", display: e.actorKind === "headset" ? "Application" : "Source Role ID" }] },
+        type: {
+          coding: [
+            {
+              system: DCM,
+              code: e.actorKind === "headset" ? "110150" : "110153",
+              display: e.actorKind === "headset" ? "Application" : "Source Role ID",
+            },
+          ],
+        },
         who: e.actorId
-          ? { identifier: { system: e.actorKind === "headset" ? "urn:isopter:device-sn" : "urn:isopter:user", value: e.actorId }, ...(e.actorName ? { display: e.actorName } : {}) }
+          ? {
+              identifier: { system: e.actorKind === "headset" ? "urn:isopter:device-sn" : "urn:isopter:user", value: e.actorId },
+              ...(e.actorName ? { display: e.actorName } : {}),
+            }
           : { display: e.actorName ?? "unknown" },
         requestor: true,
         ...(e.address ? { network: { address: e.address, type: "2" as const } } : {}),
       },
     ],
-    source: { site: organisationId, observer: { display: "Isopter server" }, type: [{ system: "http://terminology.hl7.org/CodeSystem/security-source-type", code: "4", display: "Application Server" }] },
+    source: {
+      site: organisationId,
+      observer: { display: "Isopter server" },
+      type: [{ system: "http://terminology.hl7.org/CodeSystem/security-source-type", code: "4", display: "Application Server" }],
+    },
     entity: [
-      ...(e.patientId ? [{ what: { reference: `Patient/${e.patientId}` }, type: { system: "http://terminology.hl7.org/CodeSystem/audit-entity-type", code: "1", display: "Person" } }] : []),
-      ...(e.recordId && e.recordType !== "patient" ? [{ what: { identifier: { system: `urn:isopter:${e.recordType ?? "record"}`, value: e.recordId } }, type: { system: "http://terminology.hl7.org/CodeSystem/audit-entity-type", code: "2", display: "System Object" } }] : []),
+      ...(e.patientId
+        ? [
+            {
+              what: { reference: `Patient/${e.patientId}` },
+              type: { system: "http://terminology.hl7.org/CodeSystem/audit-entity-type", code: "1", display: "Person" },
+            },
+          ]
+        : []),
+      ...(e.recordId && e.recordType !== "patient"
+        ? [
+            {
+              what: { identifier: { system: `urn:isopter:${e.recordType ?? "record"}`, value: e.recordId } },
+              type: { system: "http://terminology.hl7.org/CodeSystem/audit-entity-type", code: "2", display: "System Object" },
+            },
+          ]
+        : []),
     ],
   };
 };

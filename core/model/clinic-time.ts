@@ -17,7 +17,14 @@ const formatterOf = (timeZone: string) => {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", {
-      timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
     });
     formatters.set(timeZone, f);
   }
@@ -38,7 +45,14 @@ export function isTimeZone(timeZone: string): boolean {
 function offsetAt(ms: number, timeZone: string): number {
   const parts: Record<string, string> = {};
   for (const p of formatterOf(timeZone).formatToParts(new Date(ms))) parts[p.type] = p.value;
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return wall - Math.floor(ms / 1000) * 1000;
 }
 

@@ -16,7 +16,10 @@ export type Strategy = Schema.Schema.Type<typeof StrategySchema>;
  * message id plots.print.strategy.<key>, which the web translates), `label` the seeds' short name in a test's name
  * ("24-2 DS"), `csv` the visualFields CSV's type column.
  */
-export const strategyCodes: Record<Strategy, { readonly key: string; readonly name: string; readonly label: string; readonly csv: string }> = {
+export const strategyCodes: Record<
+  Strategy,
+  { readonly key: string; readonly name: string; readonly label: string; readonly csv: string }
+> = {
   0: { key: "undefined", name: "Undefined", label: "Undefined", csv: "undefined" },
   1: { key: "normal", name: "Normal", label: "Normal", csv: "normal" },
   2: { key: "sors", name: "SORS", label: "SORS", csv: "sors" },
@@ -51,7 +54,14 @@ export const Pattern = { Undefined: 0, P24_2: 1, G: 2, P10_2: 3, P30_2: 4, S28: 
 export const PatternSchema = literals(Pattern);
 export type Pattern = Schema.Schema.Type<typeof PatternSchema>;
 export const patternLabel: Record<Pattern, string> = {
-  0: "Undefined", 1: "24-2", 2: "G", 3: "10-2", 4: "30-2", 5: "S28", 6: "Esterman", 7: "C40",
+  0: "Undefined",
+  1: "24-2",
+  2: "G",
+  3: "10-2",
+  4: "30-2",
+  5: "S28",
+  6: "Esterman",
+  7: "C40",
 };
 
 /** Eye: Right, Left, Both (only when creating), Binocular (Esterman). */

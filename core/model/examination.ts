@@ -42,7 +42,12 @@ export type ExaminationConfig = Schema.Schema.Type<typeof ExaminationConfigSchem
  * chart and eyes, colour classification and plates), so a value decodes as exactly one of them, and perimetry and Amsler
  * results decode as before. The examination's `type` says which to expect; the guards below narrow a result.
  */
-export const ExaminationResultSchema = Schema.Union([MeasurementResultSchema, AmslerResultSchema, AcuityResultSchema, ColourVisionResultSchema]);
+export const ExaminationResultSchema = Schema.Union([
+  MeasurementResultSchema,
+  AmslerResultSchema,
+  AcuityResultSchema,
+  ColourVisionResultSchema,
+]);
 export type ExaminationResult = Schema.Schema.Type<typeof ExaminationResultSchema>;
 
 export const isMeasurementResult = (r: ExaminationResult | null): r is MeasurementResult => r !== null && "thresholds" in r;

@@ -76,5 +76,7 @@ export const liveEventData = {
   drag_and_drop: { update: LaneMoveDataSchema },
   reorder: { update: AppointmentSchema },
   connection: { update: ConnectionDataSchema },
-} as const satisfies { readonly [T in LiveEventType]: { readonly [O in LiveOperation]?: Schema.Top & { readonly DecodingServices: never } } };
+} as const satisfies {
+  readonly [T in LiveEventType]: { readonly [O in LiveOperation]?: Schema.Top & { readonly DecodingServices: never } };
+};
 export type LiveEventData = typeof liveEventData;

@@ -34,22 +34,31 @@ type Events<Side extends "Type" | "Encoded"> = {
 
 /** A data event that patches the client's cached lists, typed by its type and operation. */
 export type LiveEvent = Events<"Type">;
-export type LiveEventOf<T extends LiveEvent["type"], O extends LiveEvent["operation"] = LiveEvent["operation"]> = Extract<LiveEvent, { type: T; operation: O }>;
+export type LiveEventOf<T extends LiveEvent["type"], O extends LiveEvent["operation"] = LiveEvent["operation"]> = Extract<
+  LiveEvent,
+  { type: T; operation: O }
+>;
 /** The operations of one event type, and the data of one (type, operation). */
 export type LiveOperationOf<T extends LiveEvent["type"]> = keyof LiveEventData[T] & LiveEvent["operation"];
-export type LiveDataOf<T extends LiveEvent["type"], O extends LiveOperationOf<T>> = LiveEventData[T][O] extends Schema.Top ? LiveEventData[T][O]["Type"] : never;
+export type LiveDataOf<T extends LiveEvent["type"], O extends LiveOperationOf<T>> = LiveEventData[T][O] extends Schema.Top
+  ? LiveEventData[T][O]["Type"]
+  : never;
 
 type EventSchema = Schema.Codec<LiveEvent, Events<"Encoded">, never, never>;
 /** type -> operation -> the event's schema. */
 const eventSchemas: Record<string, Record<string, EventSchema>> = Object.fromEntries(
   Object.entries(liveEventData).map(([type, byOperation]) => [
     type,
-    Object.fromEntries(Object.entries(byOperation).map(([operation, data]) => [operation, eventSchema(type, operation, data) as unknown as EventSchema])),
+    Object.fromEntries(
+      Object.entries(byOperation).map(([operation, data]) => [operation, eventSchema(type, operation, data) as unknown as EventSchema]),
+    ),
   ]),
 );
 
 /** Every live event as one schema (the union of the (type, operation) schemas). */
-export const LiveEventSchema: EventSchema = Schema.Union(Object.values(eventSchemas).flatMap((byOperation) => Object.values(byOperation))) as unknown as EventSchema;
+export const LiveEventSchema: EventSchema = Schema.Union(
+  Object.values(eventSchemas).flatMap((byOperation) => Object.values(byOperation)),
+) as unknown as EventSchema;
 
 /** The schema of one (type, operation)'s event, or undefined for a combination the server never sends. */
 export const liveEventSchema = (type: string, operation: string): EventSchema | undefined =>
@@ -65,7 +74,12 @@ export const decodeLiveEvent = (input: unknown): Result.Result<LiveEvent, Decode
   // No such event: say whether the type, the operation or the pair is what is wrong.
   return Result.flatMap(decode(EnvelopeSchema, input), (envelope) => {
     const message = `No ${envelope.operation} event of type ${envelope.type}`;
-    return Result.fail({ _tag: "DecodeError", issues: [{ path: "operation", message }], field: "operation", message: `operation: ${message}` });
+    return Result.fail({
+      _tag: "DecodeError",
+      issues: [{ path: "operation", message }],
+      field: "operation",
+      message: `operation: ${message}`,
+    });
   });
 };
 

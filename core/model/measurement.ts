@@ -26,13 +26,21 @@ export const MeasurementSchema = Schema.Struct({
 export type Measurement = Schema.Schema.Type<typeof MeasurementSchema>;
 
 /** What a new measurement is stored from: its settings with the patient chosen (and the device whose lane queues it). */
-export type NewMeasurementConfig = Omit<Measurement, "id" | "createdAt" | "updatedAt" | "isFollowingEye" | "reliable" | "baseline" | "cloned" | "result" | "trashedAt">;
+export type NewMeasurementConfig = Omit<
+  Measurement,
+  "id" | "createdAt" | "updatedAt" | "isFollowingEye" | "reliable" | "baseline" | "cloned" | "result" | "trashedAt"
+>;
 
 /**
  * A measurement as it is first stored: the settings chosen, its id and creation time, no result yet, reliable and
  * neither baseline nor cloned, active; `isFollowingEye` is the other eye's measurement created with it ('Both').
  */
-export const newMeasurement = (config: NewMeasurementConfig, id: string, createdAt: string, isFollowingEye: string | null = null): Measurement => ({
+export const newMeasurement = (
+  config: NewMeasurementConfig,
+  id: string,
+  createdAt: string,
+  isFollowingEye: string | null = null,
+): Measurement => ({
   ...config,
   id,
   isFollowingEye,

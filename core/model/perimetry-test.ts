@@ -38,8 +38,17 @@ export interface StoredPerimetryTest extends PerimetryTest {
 }
 
 export const fromMeasurement = (m: Measurement): PerimetryTest => ({
-  id: m.id, source: "measurement", patientId: m.patientId, eye: m.eye, pattern: m.pattern, strategy: m.strategy,
-  displayName: m.displayName, notes: m.notes, result: m.result, createdAt: m.createdAt, trashedAt: m.trashedAt,
+  id: m.id,
+  source: "measurement",
+  patientId: m.patientId,
+  eye: m.eye,
+  pattern: m.pattern,
+  strategy: m.strategy,
+  displayName: m.displayName,
+  notes: m.notes,
+  result: m.result,
+  createdAt: m.createdAt,
+  trashedAt: m.trashedAt,
 });
 
 /**
@@ -53,16 +62,36 @@ export function fromExamination(e: Examination): PerimetryTest | null {
   const run = result ?? e.config;
   if (!run) return null;
   return {
-    id: e.id, source: "examination", patientId: e.patientId, eye: result?.eye ?? e.eye, pattern: run.pattern, strategy: run.strategy,
-    displayName: null, notes: e.notes, result, createdAt: e.createdAt, trashedAt: e.trashedAt,
+    id: e.id,
+    source: "examination",
+    patientId: e.patientId,
+    eye: result?.eye ?? e.eye,
+    pattern: run.pattern,
+    strategy: run.strategy,
+    displayName: null,
+    notes: e.notes,
+    result,
+    createdAt: e.createdAt,
+    trashedAt: e.trashedAt,
   };
 }
 
 /** fromMeasurement with the stored facts (written out: an export makes one per result). */
 export const storedFromMeasurement = (m: Measurement): StoredPerimetryTest => ({
-  id: m.id, source: "measurement", patientId: m.patientId, eye: m.eye, pattern: m.pattern, strategy: m.strategy,
-  displayName: m.displayName, notes: m.notes, result: m.result, createdAt: m.createdAt, trashedAt: m.trashedAt,
-  deviceSn: m.deviceSn, reliable: m.reliable, appointmentId: null,
+  id: m.id,
+  source: "measurement",
+  patientId: m.patientId,
+  eye: m.eye,
+  pattern: m.pattern,
+  strategy: m.strategy,
+  displayName: m.displayName,
+  notes: m.notes,
+  result: m.result,
+  createdAt: m.createdAt,
+  trashedAt: m.trashedAt,
+  deviceSn: m.deviceSn,
+  reliable: m.reliable,
+  appointmentId: null,
 });
 
 /** fromExamination with the stored facts: no clinician's flag (reliable: true, see StoredPerimetryTest). */

@@ -36,7 +36,9 @@ export function amslerScene(input: AmslerInput): Scene {
   const side = Math.min(input.width - 20, input.height - top - answerHeight - 8);
   const left = (input.width - side) / 2;
   const cell = side / amslerSquares;
-  const grid: SceneNode[] = [{ kind: "rect", x: left, y: top, width: side, height: side, fill: "plot-background", stroke: "amsler-grid", strokeWidth: 1.25 }];
+  const grid: SceneNode[] = [
+    { kind: "rect", x: left, y: top, width: side, height: side, fill: "plot-background", stroke: "amsler-grid", strokeWidth: 1.25 },
+  ];
   for (let i = 1; i < amslerSquares; i++) {
     const major = i === amslerSquares / 2;
     const w = major ? 1 : 0.5;

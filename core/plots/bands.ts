@@ -37,13 +37,16 @@ export function thresholdBand(db: number): number {
 /** Grey bands, darkest first: 0 = no response (below 1 dB), then the eight bands 1-5, 6-10, ..., 36-40 dB. */
 export const greyBands: readonly Band[] = [
   { min: -Infinity, max: 0, label: "0", colour: "grey-band-0", ink: "plot-ink-inverse" },
-  ...Array.from({ length: 8 }, (_, i): Band => ({
-    min: 1 + 5 * i,
-    max: 5 + 5 * i,
-    label: `${1 + 5 * i}-${5 + 5 * i}`,
-    colour: `grey-band-${i + 1}` as ColourToken,
-    ink: i < 4 ? "plot-ink-inverse" : "plot-ink",
-  })),
+  ...Array.from(
+    { length: 8 },
+    (_, i): Band => ({
+      min: 1 + 5 * i,
+      max: 5 + 5 * i,
+      label: `${1 + 5 * i}-${5 + 5 * i}`,
+      colour: `grey-band-${i + 1}` as ColourToken,
+      ink: i < 4 ? "plot-ink-inverse" : "plot-ink",
+    }),
+  ),
 ];
 
 /** Grey band of a threshold: 0 below 1 dB, else 1 (1-5 dB) ... 8 (36-40 dB and above). */

@@ -54,14 +54,27 @@ export function yAxisNodes(axis: ValueAxis, area: ChartArea, title: Message): Sc
     );
   }
   nodes.push(
-    { kind: "rect", x: area.left, y: area.top, width: area.right - area.left, height: area.bottom - area.top, stroke: "plot-frame", strokeWidth: 0.75 },
+    {
+      kind: "rect",
+      x: area.left,
+      y: area.top,
+      width: area.right - area.left,
+      height: area.bottom - area.top,
+      stroke: "plot-frame",
+      strokeWidth: 0.75,
+    },
     text(11, (area.top + area.bottom) / 2, title, { size: 10, rotation: -90, fill: "plot-ink-muted" }),
   );
   return nodes;
 }
 
 /** Labels under the plot area at the given x positions, and the x-axis title. */
-export function xAxisNodes(labels: ReadonlyArray<{ x: number; label: string }>, area: ChartArea, title: Message | undefined, height: number): SceneNode[] {
+export function xAxisNodes(
+  labels: ReadonlyArray<{ x: number; label: string }>,
+  area: ChartArea,
+  title: Message | undefined,
+  height: number,
+): SceneNode[] {
   const nodes: SceneNode[] = labels.flatMap(({ x, label }, i): SceneNode[] => [
     { kind: "line", x1: x, y1: area.bottom, x2: x, y2: area.bottom + 4, stroke: "plot-frame", strokeWidth: 0.75 },
     text(x, area.bottom + 6, label, {

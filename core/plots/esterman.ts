@@ -24,6 +24,11 @@ export interface EstermanInput {
 export function estermanScene(input: EstermanInput): Scene {
   const box = { pattern: Pattern.Esterman, eye: Eye.Binocular, width: input.width, height: input.height, showTitle: input.showTitle };
   const score = input.score ?? estermanScore(input.thresholds);
-  return seenFieldScene("esterman", message("plots.esterman.title", "Esterman binocular"), box, input.thresholds,
-    message("plots.esterman.score", "Esterman score: {score} %", { score }));
+  return seenFieldScene(
+    "esterman",
+    message("plots.esterman.title", "Esterman binocular"),
+    box,
+    input.thresholds,
+    message("plots.esterman.score", "Esterman score: {score} %", { score }),
+  );
 }

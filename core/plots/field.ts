@@ -48,9 +48,7 @@ const median = (xs: number[]) => {
 
 /** Distance from each location to its nearest neighbour, in degrees. */
 export function nearestDistances(points: ReadonlyArray<{ x: number; y: number }>): number[] {
-  return points.map((p, i) =>
-    points.reduce((best, q, j) => (i === j ? best : Math.min(best, Math.hypot(p.x - q.x, p.y - q.y))), Infinity),
-  );
+  return points.map((p, i) => points.reduce((best, q, j) => (i === j ? best : Math.min(best, Math.hypot(p.x - q.x, p.y - q.y))), Infinity));
 }
 
 /** Chebyshev distance (max of |dx|, |dy|) from each location to its nearest neighbour: the widest square mark that
@@ -137,21 +135,65 @@ export function fieldAxes(frame: FieldFrame): GroupNode {
   const step = label === 10 ? 2 : 10;
   const tick = 3;
   const nodes: SceneNode[] = [
-    { kind: "line", x1: centre.x - extentX * k, y1: centre.y, x2: centre.x + extentX * k, y2: centre.y, stroke: "plot-axis", strokeWidth: 0.75 },
-    { kind: "line", x1: centre.x, y1: centre.y - extentY * k, x2: centre.x, y2: centre.y + extentY * k, stroke: "plot-axis", strokeWidth: 0.75 },
+    {
+      kind: "line",
+      x1: centre.x - extentX * k,
+      y1: centre.y,
+      x2: centre.x + extentX * k,
+      y2: centre.y,
+      stroke: "plot-axis",
+      strokeWidth: 0.75,
+    },
+    {
+      kind: "line",
+      x1: centre.x,
+      y1: centre.y - extentY * k,
+      x2: centre.x,
+      y2: centre.y + extentY * k,
+      stroke: "plot-axis",
+      strokeWidth: 0.75,
+    },
   ];
   for (let d = step; d <= extentX + 1e-9; d += step)
     for (const s of [-1, 1])
-      nodes.push({ kind: "line", x1: centre.x + s * d * k, y1: centre.y - tick, x2: centre.x + s * d * k, y2: centre.y + tick, stroke: "plot-axis", strokeWidth: 0.75 });
+      nodes.push({
+        kind: "line",
+        x1: centre.x + s * d * k,
+        y1: centre.y - tick,
+        x2: centre.x + s * d * k,
+        y2: centre.y + tick,
+        stroke: "plot-axis",
+        strokeWidth: 0.75,
+      });
   for (let d = step; d <= extentY + 1e-9; d += step)
     for (const s of [-1, 1])
-      nodes.push({ kind: "line", x1: centre.x - tick, y1: centre.y + s * d * k, x2: centre.x + tick, y2: centre.y + s * d * k, stroke: "plot-axis", strokeWidth: 0.75 });
+      nodes.push({
+        kind: "line",
+        x1: centre.x - tick,
+        y1: centre.y + s * d * k,
+        x2: centre.x + tick,
+        y2: centre.y + s * d * k,
+        stroke: "plot-axis",
+        strokeWidth: 0.75,
+      });
   const size = Math.max(8, Math.min(11, frame.valueSize - 1));
   const labelText = `${label}°`;
   nodes.push(
     // Beside the tick of the label's degree, just outside the values: right of it on the horizontal axis, above it on the vertical.
-    text(centre.x + label * k + 2, centre.y + tick + 1, labelText, { size, anchor: "start", baseline: "top", fill: "plot-ink-muted", tabular: true }),
-    text(centre.x + tick + 2, centre.y - label * k - 1, labelText, { size, anchor: "start", baseline: "bottom", fill: "plot-ink-muted", tabular: true }),
+    text(centre.x + label * k + 2, centre.y + tick + 1, labelText, {
+      size,
+      anchor: "start",
+      baseline: "top",
+      fill: "plot-ink-muted",
+      tabular: true,
+    }),
+    text(centre.x + tick + 2, centre.y - label * k - 1, labelText, {
+      size,
+      anchor: "start",
+      baseline: "bottom",
+      fill: "plot-ink-muted",
+      tabular: true,
+    }),
   );
   return { kind: "group", x: 0, y: 0, role: "axes", children: nodes };
 }
@@ -164,7 +206,14 @@ export function titleNodes(title: Message, width: number, show: boolean | undefi
 }
 
 /** A complete field scene: title, axes, then the marks at the locations. */
-export function fieldScene(plot: string, title: Message, box: FieldBox, frame: FieldFrame, marks: readonly SceneNode[], extra: readonly SceneNode[] = []): Scene {
+export function fieldScene(
+  plot: string,
+  title: Message,
+  box: FieldBox,
+  frame: FieldFrame,
+  marks: readonly SceneNode[],
+  extra: readonly SceneNode[] = [],
+): Scene {
   return {
     plot,
     title,

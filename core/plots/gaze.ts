@@ -58,12 +58,17 @@ export function gazeScene(input: GazeInput): Scene {
     ? showTitle
       ? [text(4, margins.top + 5, title, { size: 10, weight: "bold", anchor: "start" })]
       : []
-    // On screen a long test widens the chart past its box (the page scrolls it): the title stays over the box's
-    // visible part instead of in the middle of the scroll.
-    : [...titleNodes(title, Math.min(width, input.width), input.showTitle)];
+    : // On screen a long test widens the chart past its box (the page scrolls it): the title stays over the box's
+      // visible part instead of in the middle of the scroll.
+      [...titleNodes(title, Math.min(width, input.width), input.showTitle)];
   if (!gazeDrawable(samples, medium)) {
     nodes.push(
-      text(width / 2, (margins.top + input.height) / 2, { ...gazePrintExceeded, values: { count: samples.length, limit: gazePrintSampleLimit } }, { size: 10, fill: "plot-notice" }),
+      text(
+        width / 2,
+        (margins.top + input.height) / 2,
+        { ...gazePrintExceeded, values: { count: samples.length, limit: gazePrintSampleLimit } },
+        { size: 10, fill: "plot-notice" },
+      ),
     );
     return { plot: "gaze", title, width, height: input.height, background: "plot-background", nodes };
   }
@@ -100,7 +105,13 @@ export function gazeScene(input: GazeInput): Scene {
     const ty = y(input.fixationThreshold);
     nodes.push(
       { kind: "line", x1: area.left, y1: ty, x2: area.right, y2: ty, stroke: "gaze-threshold", strokeWidth: 1, dash: [4, 3] },
-      text(Math.min(area.right, input.width - margins.right) - 2, ty - 2, formatTick(input.fixationThreshold, 0.1), { size: 9, anchor: "end", baseline: "bottom", fill: "gaze-threshold", tabular: true }),
+      text(Math.min(area.right, input.width - margins.right) - 2, ty - 2, formatTick(input.fixationThreshold, 0.1), {
+        size: 9,
+        anchor: "end",
+        baseline: "bottom",
+        fill: "gaze-threshold",
+        tabular: true,
+      }),
     );
   }
   if (unmeasured.length > 0 && showTitle) {
@@ -108,7 +119,11 @@ export function gazeScene(input: GazeInput): Scene {
     const [lx, ly] = compact ? [4, margins.top + 17] : [Math.min(area.right, input.width - margins.right) - 118, 7];
     nodes.push(
       { kind: "rect", x: lx, y: ly, width: 8, height: 10, fill: "gaze-unmeasured" },
-      text(lx + 12, ly + 5, message("plots.gaze.notMeasured", "could not measure"), { size: compact ? 9 : 10, anchor: "start", fill: "plot-ink-muted" }),
+      text(lx + 12, ly + 5, message("plots.gaze.notMeasured", "could not measure"), {
+        size: compact ? 9 : 10,
+        anchor: "start",
+        fill: "plot-ink-muted",
+      }),
     );
   }
   return { plot: "gaze", title, width, height: input.height, background: "plot-background", nodes };

@@ -134,7 +134,10 @@ export function grayscaleScene(input: GrayscaleInput): Scene {
   const spacing = typicalSpacing(points);
   const step = spacing / 4;
   // Half a location spacing beyond the outer locations, as their cells reach on a printout.
-  const inField = testedField(points.filter((_, i) => input.thresholds[i] !== null), spacing / 2);
+  const inField = testedField(
+    points.filter((_, i) => input.thresholds[i] !== null),
+    spacing / 2,
+  );
   const at = thresholdInterpolator(points, input.thresholds, inField);
   const cells: RectNode[] = [];
   const cellPx = step * frame.pxPerDegree;

@@ -62,7 +62,9 @@ export function humphreyDeviationSymbolsScene(input: DeviationSymbolsInput): Sce
   const blind = new Set(frame.geometry.blindSpotIndices);
   const size = (i: number) => Math.max(6, Math.min(frame.localCell[i]! * 0.65, 22));
   const marks: SceneNode[] = input.levels.flatMap((level, i) =>
-    level === null || blind.has(i) ? [] : [{ kind: "symbol" as const, x: frame.at[i]!.x, y: frame.at[i]!.y, size: size(i), level, fill: "plot-ink" as const }],
+    level === null || blind.has(i)
+      ? []
+      : [{ kind: "symbol" as const, x: frame.at[i]!.x, y: frame.at[i]!.y, size: size(i), level, fill: "plot-ink" as const }],
   );
   return fieldScene(`humphrey.${input.kind}DeviationProbability`, titles[input.kind].symbols, input, frame, marks);
 }

@@ -27,7 +27,16 @@ export function thresholdColourLegend(width = 120): Scene {
     message("plots.legend.thresholdBands", "Threshold (dB)"),
     width,
     thresholdBands.map((b) => [
-      { kind: "rect", x: 0, y: (rowHeight - swatch) / 2, width: swatch, height: swatch, fill: b.colour, stroke: "plot-frame", strokeWidth: 0.5 },
+      {
+        kind: "rect",
+        x: 0,
+        y: (rowHeight - swatch) / 2,
+        width: swatch,
+        height: swatch,
+        fill: b.colour,
+        stroke: "plot-frame",
+        strokeWidth: 0.5,
+      },
       text(swatch + 6, rowHeight / 2, b.label, { size: 11, anchor: "start", tabular: true }),
     ]),
   );
@@ -43,7 +52,11 @@ export function totalDeviationLegend(width = 120): Scene {
     width,
     totalDeviationLegendLevels.map((level) => [
       { kind: "symbol", x: swatch / 2, y: rowHeight / 2, size: swatch, level, fill: "plot-ink" },
-      text(swatch + 6, rowHeight / 2, message("plots.legend.below", "< {percent} %", { percent: level * 100 }), { size: 11, anchor: "start", tabular: true }),
+      text(swatch + 6, rowHeight / 2, message("plots.legend.below", "< {percent} %", { percent: level * 100 }), {
+        size: 11,
+        anchor: "start",
+        tabular: true,
+      }),
     ]),
   );
 }
@@ -55,14 +68,24 @@ export function valueLegend(width = 90, height = 220): Scene {
   const barX = pad;
   const barW = 16;
   const y = (db: number) => bottom - ((bottom - top) * db) / valueLegendMax;
-  const nodes: SceneNode[] = [text(pad, pad + rowHeight / 2, message("plots.legend.value", "dB"), { size: 11, weight: "bold", anchor: "start" })];
+  const nodes: SceneNode[] = [
+    text(pad, pad + rowHeight / 2, message("plots.legend.value", "dB"), { size: 11, weight: "bold", anchor: "start" }),
+  ];
   // Band k covers [min, max + 1) on the scale; band 0 (no response) is the sliver below 1 dB; the top band runs to 47.
   greyBands.forEach((b, k) => {
     const lo = k === 0 ? 0 : b.min;
     const hi = k === greyBands.length - 1 ? valueLegendMax : b.max + 1;
     nodes.push({ kind: "rect", x: barX, y: y(hi), width: barW, height: y(lo) - y(hi), fill: b.colour });
   });
-  nodes.push({ kind: "rect", x: barX, y: y(valueLegendMax), width: barW, height: y(0) - y(valueLegendMax), stroke: "plot-frame", strokeWidth: 0.75 });
+  nodes.push({
+    kind: "rect",
+    x: barX,
+    y: y(valueLegendMax),
+    width: barW,
+    height: y(0) - y(valueLegendMax),
+    stroke: "plot-frame",
+    strokeWidth: 0.75,
+  });
   for (const v of [0, 10, 20, 30, 40, valueLegendMax]) {
     nodes.push(
       { kind: "line", x1: barX + barW, y1: y(v), x2: barX + barW + 4, y2: y(v), stroke: "plot-axis", strokeWidth: 0.75 },

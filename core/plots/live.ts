@@ -93,7 +93,14 @@ export function liveScene(input: LiveInput): Scene {
     // The latest location also gets a ring, so it stands out without telling red from green.
     if (i === input.lastUpdatedIndex) marks.push({ kind: "circle", cx: p.x, cy: p.y, r: r + 2.5, stroke: "plot-ink", strokeWidth: 1.5 });
     if (t.dBValue !== null && r >= 6)
-      marks.push(text(p.x, p.y, thresholdLabel(t.dBValue), { size: Math.min(frame.sizeAt[i]!, r * 1.1), tabular: true, fill: "plot-ink-inverse", weight: "bold" }));
+      marks.push(
+        text(p.x, p.y, thresholdLabel(t.dBValue), {
+          size: Math.min(frame.sizeAt[i]!, r * 1.1),
+          tabular: true,
+          fill: "plot-ink-inverse",
+          weight: "bold",
+        }),
+      );
   });
   const legendY = input.height - barHeight - legendHeight / 2;
   const legend: SceneNode[] = (["answered", "notAnswered", "presented"] as const).flatMap((state, k): SceneNode[] => {
@@ -109,7 +116,9 @@ export function liveScene(input: LiveInput): Scene {
   const track = { x: 10, y: input.height - barHeight + 6, width: input.width - 70, height: 10 };
   const bar: SceneNode[] = [
     { kind: "rect", ...track, fill: "live-progress-track" },
-    ...(progressFillShown(percent) ? [{ kind: "rect" as const, ...track, width: (track.width * percent) / 100, fill: "live-progress-fill" as const }] : []),
+    ...(progressFillShown(percent)
+      ? [{ kind: "rect" as const, ...track, width: (track.width * percent) / 100, fill: "live-progress-fill" as const }]
+      : []),
     text(input.width - 10, track.y + track.height / 2, `${percent} %`, { size: 11, anchor: "end", tabular: true, weight: "bold" }),
   ];
   return {

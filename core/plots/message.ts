@@ -17,9 +17,7 @@ export function interpolate(template: string, values: Readonly<Record<string, st
 export function resolveText(content: SceneText, translate?: Translate): string {
   if (typeof content === "string") return content;
   const values = content.values
-    ? Object.fromEntries(
-        Object.entries(content.values).map(([k, v]) => [k, typeof v === "object" ? resolveText(v, translate) : v]),
-      )
+    ? Object.fromEntries(Object.entries(content.values).map(([k, v]) => [k, typeof v === "object" ? resolveText(v, translate) : v]))
     : undefined;
   const flat: Message = values ? { ...content, values } : content;
   return translate?.(flat) ?? interpolate(content.default, values);

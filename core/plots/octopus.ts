@@ -52,7 +52,9 @@ export function octopusLossScene(input: LossInput): Scene {
   const marks = input.defects.flatMap((d, i) => {
     if (d === null) return [];
     const label = comparisonLabel(d);
-    return [text(frame.at[i]!.x, frame.at[i]!.y, label, { size: frame.sizeAt[i]!, tabular: true, weight: label === "+" ? "normal" : "bold" })];
+    return [
+      text(frame.at[i]!.x, frame.at[i]!.y, label, { size: frame.sizeAt[i]!, tabular: true, weight: label === "+" ? "normal" : "bold" }),
+    ];
   });
   return fieldScene("octopus.loss", message("plots.octopus.loss", "Comparison (defects, dB)"), input, frame, marks);
 }
@@ -80,7 +82,13 @@ export function octopusDifferenceScene(input: DifferenceInput): Scene {
   const marks = thresholdDifference(input.current, input.reference).flatMap((d, i) =>
     d === null
       ? []
-      : [text(frame.at[i]!.x, frame.at[i]!.y, signedLabel(d), { size: frame.sizeAt[i]!, tabular: true, weight: Math.round(d) < 0 ? "bold" : "normal" })],
+      : [
+          text(frame.at[i]!.x, frame.at[i]!.y, signedLabel(d), {
+            size: frame.sizeAt[i]!,
+            tabular: true,
+            weight: Math.round(d) < 0 ? "bold" : "normal",
+          }),
+        ],
   );
   return fieldScene("octopus.difference", message("plots.octopus.difference", "Difference (dB)"), input, frame, marks);
 }

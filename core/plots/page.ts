@@ -58,6 +58,18 @@ export function gridCells(box: Box, columns: number, rows: number, gap = 0): Box
 }
 
 /** A page scene holding other scenes at their boxes. */
-export function pageScene(plot: string, width: number, height: number, placed: ReadonlyArray<{ scene: Scene; box: Box }>, extra: readonly SceneNode[] = []): Scene {
-  return { plot, width, height, background: "plot-background", nodes: [...placed.map(({ scene, box }) => placeScene(scene, box)), ...extra] };
+export function pageScene(
+  plot: string,
+  width: number,
+  height: number,
+  placed: ReadonlyArray<{ scene: Scene; box: Box }>,
+  extra: readonly SceneNode[] = [],
+): Scene {
+  return {
+    plot,
+    width,
+    height,
+    background: "plot-background",
+    nodes: [...placed.map(({ scene, box }) => placeScene(scene, box)), ...extra],
+  };
 }

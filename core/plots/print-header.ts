@@ -75,7 +75,12 @@ const ghtMessages: Record<string, Message> = {
 };
 /** Goldmann sizes; III adaptive grows with the loss. */
 const sizeTexts: Record<StimulusSize, string | Message> = {
-  0: "I", 1: "II", 2: "III", 3: "IV", 4: "V", 5: message("plots.print.size.adaptive", "III adaptive"),
+  0: "I",
+  1: "II",
+  2: "III",
+  3: "IV",
+  4: "V",
+  5: message("plots.print.size.adaptive", "III adaptive"),
 };
 export const eventMessages: Record<EventStatus, Message> = {
   none: message("plots.print.progression.none", "No progression"),
@@ -85,16 +90,19 @@ export const eventMessages: Record<EventStatus, Message> = {
 
 const dash = "–";
 const f2 = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? dash : v.toFixed(2));
-const pct = (c: { errors: number; presentations: number }) => (c.presentations > 0 ? `${c.errors}/${c.presentations} (${Math.round((100 * c.errors) / c.presentations)} %)` : dash);
+const pct = (c: { errors: number; presentations: number }) =>
+  c.presentations > 0 ? `${c.errors}/${c.presentations} (${Math.round((100 * c.errors) / c.presentations)} %)` : dash;
 const mmss = (seconds: number) => {
   const s = Math.max(0, Math.round(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 };
 /** A global index's probability among healthy eyes, as the plots' levels: "p < 5 %" ... "p < 0.5 %", else "p ≥ 5 %". */
 const pText = (level: ProbabilityLevel | undefined): Message | string =>
-  level === undefined ? ""
-  : level > 0.05 ? message("plots.print.pNormal", "p ≥ 5 %")
-  : message("plots.print.pBelow", "p < {percent} %", { percent: level * 100 });
+  level === undefined
+    ? ""
+    : level > 0.05
+      ? message("plots.print.pNormal", "p ≥ 5 %")
+      : message("plots.print.pBelow", "p < {percent} %", { percent: level * 100 });
 /** A probability as a percentage with one decimal (below 0.1 % as "< 0.1"). */
 const percent = (p: number) => (p < 0.001 ? "< 0.1" : (100 * p).toFixed(1));
 
@@ -105,8 +113,10 @@ export type PrintProgression = NonNullable<PrintHeaderInput["progression"]>;
  * printed later says what was known then), from the eye's baseline, with the baseline pair's days on the clinic's clock.
  */
 export function printProgression(
-  series: readonly SeriesResult[], printed: { readonly eye: Eye; readonly pattern: Pattern; readonly takenAt: string },
-  baselineId: string | null, timeZone: string,
+  series: readonly SeriesResult[],
+  printed: { readonly eye: Eye; readonly pattern: Pattern; readonly takenAt: string },
+  baselineId: string | null,
+  timeZone: string,
 ): PrintProgression {
   const until = Date.parse(printed.takenAt);
   const upTo = series.filter((r) => Date.parse(r.takenAt) <= until);
@@ -118,14 +128,27 @@ export function printProgression(
 /** The eye's progression in one line: events against the baseline pair, PoPLR's p, the VFI trend, or why there is none. */
 export function progressionLine(p: PrintProgression): Message {
   const a = p.analysis;
-  if (!a.events) return message("plots.print.progression.unavailable", "No progression analysis: it needs at least 3 results of this pattern with a normative database.");
-  const baseline = p.baselineDays ? message("plots.print.progression.baseline", "baseline {first} and {second}", { first: p.baselineDays[0], second: p.baselineDays[1] }) : "";
-  const trend: Message = a.poplr && a.vfi
-    ? message("plots.print.progression.trends", "PoPLR (TD) p = {poplr} % · VFI trend {rate} %/year (p = {vfi} %)", {
-      poplr: percent(a.poplr.p), rate: a.vfi.ratePerYear.toFixed(1), vfi: percent(a.vfi.p),
-    })
-    : noSlopeLabels[a.noTrend ?? "too-few-results"];
-  return message("plots.print.progression.line", "{events} ({baseline}) · {trend}", { events: eventMessages[a.events.status], baseline, trend });
+  if (!a.events)
+    return message(
+      "plots.print.progression.unavailable",
+      "No progression analysis: it needs at least 3 results of this pattern with a normative database.",
+    );
+  const baseline = p.baselineDays
+    ? message("plots.print.progression.baseline", "baseline {first} and {second}", { first: p.baselineDays[0], second: p.baselineDays[1] })
+    : "";
+  const trend: Message =
+    a.poplr && a.vfi
+      ? message("plots.print.progression.trends", "PoPLR (TD) p = {poplr} % · VFI trend {rate} %/year (p = {vfi} %)", {
+          poplr: percent(a.poplr.p),
+          rate: a.vfi.ratePerYear.toFixed(1),
+          vfi: percent(a.vfi.p),
+        })
+      : noSlopeLabels[a.noTrend ?? "too-few-results"];
+  return message("plots.print.progression.line", "{events} ({baseline}) · {trend}", {
+    events: eventMessages[a.events.status],
+    baseline,
+    trend,
+  });
 }
 
 /**
@@ -136,26 +159,51 @@ export function progressionLine(p: PrintProgression): Message {
 export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: number): SceneNode[] {
   const { patient, result: r, analysis: a, taken } = input;
   const u = unitsPerMm;
-  const size = 2.7 * u, small = 2.3 * u, line = 3.9 * u, top = 5 * u;
+  const size = 2.7 * u,
+    small = 2.3 * u,
+    line = 3.9 * u,
+    top = 5 * u;
   // Room above the first line for accents over capitals ("Índices").
   const accentRoom = 0.8 * u;
-  const caption = (x: number, label: Message) => text(x, 0, label, { size: small, anchor: "start", baseline: "top", weight: "bold", fill: "plot-ink-muted" });
+  const caption = (x: number, label: Message) =>
+    text(x, 0, label, { size: small, anchor: "start", baseline: "top", weight: "bold", fill: "plot-ink-muted" });
   const label = (x: number, y: number, l: Message, maxWidth: number) =>
     text(x, y, l, { size: small, anchor: "start", baseline: "top", fill: "plot-ink-muted", maxWidth });
-  const value = (x: number, y: number, v: string | Message, maxWidth: number, style: { anchor?: "start" | "end"; weight?: "bold"; tabular?: boolean } = {}) =>
-    text(x, y, v, { size, anchor: style.anchor ?? "start", baseline: "top", maxWidth, ...(style.weight ? { weight: style.weight } : {}), ...(style.tabular ? { tabular: true } : {}) });
+  const value = (
+    x: number,
+    y: number,
+    v: string | Message,
+    maxWidth: number,
+    style: { anchor?: "start" | "end"; weight?: "bold"; tabular?: boolean } = {},
+  ) =>
+    text(x, y, v, {
+      size,
+      anchor: style.anchor ?? "start",
+      baseline: "top",
+      maxWidth,
+      ...(style.weight ? { weight: style.weight } : {}),
+      ...(style.tabular ? { tabular: true } : {}),
+    });
 
   // 1. Who and when.
-  const colB = box.width * 0.29, colC = box.width * 0.575, colD = box.width * 0.81;
+  const colB = box.width * 0.29,
+    colC = box.width * 0.575,
+    colD = box.width * 0.81;
   const identity: SceneNode[] = [
     caption(0, message("plots.print.title", "Perimetry")),
     text(0, top, patient.name, { size: 4.4 * u, anchor: "start", baseline: "top", weight: "bold", maxWidth: colB - 3 * u }),
   ];
   const idRows: Array<[Message, string | Message]> = [
     [message("plots.print.patientId", "Patient ID"), patient.uniqueId],
-    [message("plots.print.born", "Born"), message("plots.print.bornSex", "{date}, {sex}", { date: patient.birthdate, sex: sexMessages[patient.gender] ?? "" })],
+    [
+      message("plots.print.born", "Born"),
+      message("plots.print.bornSex", "{date}, {sex}", { date: patient.birthdate, sex: sexMessages[patient.gender] ?? "" }),
+    ],
     [message("plots.print.age", "Age at the test"), message("plots.print.ageValue", "{age} years", { age: input.age })],
-    [message("plots.print.test", "Test"), message("plots.print.testEye", "{pattern} · {eye}", { pattern: patternLabel[r.pattern], eye: eyeMessages[r.eye] ?? "" })],
+    [
+      message("plots.print.test", "Test"),
+      message("plots.print.testEye", "{pattern} · {eye}", { pattern: patternLabel[r.pattern], eye: eyeMessages[r.eye] ?? "" }),
+    ],
     [message("plots.print.taken", "Taken"), `${taken.date} ${taken.time.slice(0, 5)} (UTC${taken.offset})`],
     [message("plots.print.device", "Device"), r.deviceAlias ?? dash],
   ];
@@ -168,22 +216,41 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
 
   // 2. How the test ran.
   const adaptive = r.stimuliInterval === StimuliUpdate.Adaptive;
-  const blindSpot = r.catchTrials.blindSpot.presentations > 0, gaze = r.gazeTracking !== null;
+  const blindSpot = r.catchTrials.blindSpot.presentations > 0,
+    gaze = r.gazeTracking !== null;
   const parameters: Array<[Message, string | Message]> = [
     [message("plots.print.strategy", "Strategy"), strategyMessage(r.strategy)],
-    ...(r.sorsStage !== null ? [[message("plots.print.sorsStage", "SORS stage"), message("plots.print.sorsStageValue", "{count} locations", { count: r.sorsStage })] as [Message, Message]] : []),
+    ...(r.sorsStage !== null
+      ? [
+          [
+            message("plots.print.sorsStage", "SORS stage"),
+            message("plots.print.sorsStageValue", "{count} locations", { count: r.sorsStage }),
+          ] as [Message, Message],
+        ]
+      : []),
     [message("plots.print.stimulusSize", "Stimulus size"), sizeTexts[r.stimulusSize]],
     [message("plots.print.showtime", "Showtime"), `${r.stimuliShowtime} ms`],
-    [message("plots.print.interval", "Interval"), adaptive
-      ? message("plots.print.intervalAdaptive", "adaptive, mean {ms} ms", { ms: Math.round(r.meanUpdateTime) })
-      : `${Math.round(r.stimuliInterval)} ms`],
+    [
+      message("plots.print.interval", "Interval"),
+      adaptive
+        ? message("plots.print.intervalAdaptive", "adaptive, mean {ms} ms", { ms: Math.round(r.meanUpdateTime) })
+        : `${Math.round(r.stimuliInterval)} ms`,
+    ],
     [message("plots.print.background", "Background"), `${r.background.toFixed(1)} asb`],
-    [message("plots.print.fixation", "Fixation monitoring"),
-      blindSpot && gaze ? message("plots.print.fixation.both", "blind spot + gaze tracking")
-      : blindSpot ? message("plots.print.fixation.blindSpot", "blind spot (Heijl-Krakau)")
-      : gaze ? message("plots.print.fixation.gaze", "gaze tracking")
-      : message("plots.print.fixation.none", "none")],
-    [message("plots.print.duration", "Duration"), message("plots.print.minutes", "{duration} min", { duration: mmss(r.examinationTimeInSeconds) })],
+    [
+      message("plots.print.fixation", "Fixation monitoring"),
+      blindSpot && gaze
+        ? message("plots.print.fixation.both", "blind spot + gaze tracking")
+        : blindSpot
+          ? message("plots.print.fixation.blindSpot", "blind spot (Heijl-Krakau)")
+          : gaze
+            ? message("plots.print.fixation.gaze", "gaze tracking")
+            : message("plots.print.fixation.none", "none"),
+    ],
+    [
+      message("plots.print.duration", "Duration"),
+      message("plots.print.minutes", "{duration} min", { duration: mmss(r.examinationTimeInSeconds) }),
+    ],
     [message("plots.print.stimuli", "Stimuli presented"), String(r.presentations)],
   ];
   const paramValueX = colB + 23 * u;
@@ -197,11 +264,13 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
   // 3. Indices, grouped by convention, with Humphrey's p-values.
   const nv = a.normative;
   const indices: SceneNode[] = [caption(colC, message("plots.print.indices", "Indices"))];
-  const numberX = colC + 30 * u, pX = numberX + 1.5 * u;
+  const numberX = colC + 30 * u,
+    pX = numberX + 1.5 * u;
   let y = top;
   const row = (l: Message, v: string, p: Message | string = "") => {
     indices.push(label(colC, y, l, numberX - colC - 13 * u), value(numberX, y, v, 13 * u, { anchor: "end", tabular: true }));
-    if (p !== "") indices.push(text(pX, y, p, { size: small, anchor: "start", baseline: "top", weight: "bold", maxWidth: colD - pX - 2 * u }));
+    if (p !== "")
+      indices.push(text(pX, y, p, { size: small, anchor: "start", baseline: "top", weight: "bold", maxWidth: colD - pX - 2 * u }));
     y += line;
   };
   const group = (l: Message) => {
@@ -223,9 +292,11 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
     row(message("plots.print.psd", "PSD"), nv ? `${f2(nv.global.psd)} dB` : dash, pText(nv?.globalLevels.psd));
     row(message("plots.print.vfi", "VFI"), nv ? `${Math.round(nv.global.vfi)} %` : dash, nv ? pText(nv.globalLevels.vfi) : "");
     // The GHT's outcome is words: it starts where the values do and may take the rest of the column.
-    const ght = nv?.ght ? ghtMessages[nv.ght.outcome]!
-      : nv ? message("plots.print.ghtNotDefined", "not defined for {pattern}", { pattern: patternLabel[r.pattern] })
-      : dash;
+    const ght = nv?.ght
+      ? ghtMessages[nv.ght.outcome]!
+      : nv
+        ? message("plots.print.ghtNotDefined", "not defined for {pattern}", { pattern: patternLabel[r.pattern] })
+        : dash;
     indices.push(label(colC, y, message("plots.print.ght", "GHT"), 12 * u), value(colC + 13 * u, y, ght, colD - colC - 15 * u));
     y += line;
   }
@@ -238,16 +309,24 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
     [message("plots.print.falsePositives", "False positives"), pct(ct.falsePositive)],
     [message("plots.print.falseNegatives", "False negatives"), pct(ct.falseNegative)],
     [message("plots.print.fixationLosses", "Fixation losses"), pct(ct.blindSpot)],
-    [message("plots.print.reliabilityScore", "Reliability score"), r.reliabilityScore === null ? dash : `${Math.round(r.reliabilityScore)} %`],
+    [
+      message("plots.print.reliabilityScore", "Reliability score"),
+      r.reliabilityScore === null ? dash : `${Math.round(r.reliabilityScore)} %`,
+    ],
   ];
   const reliability: SceneNode[] = [caption(colD, message("plots.print.reliability", "Reliability"))];
   relRows.forEach(([l, v], i) => {
     const yy = top + i * line;
     reliability.push(label(colD, yy, l, 22 * u), value(box.width, yy, v, box.width - colD - 22 * u, { anchor: "end", tabular: true }));
   });
-  reliability.push(text(colD, top + relRows.length * line + u,
-    reliable ? message("plots.print.reliable", "Reliable") : message("plots.print.unreliable", "Unreliable"),
-    { size, anchor: "start", baseline: "top", weight: "bold", fill: reliable ? "plot-ink" : "plot-notice" }));
+  reliability.push(
+    text(
+      colD,
+      top + relRows.length * line + u,
+      reliable ? message("plots.print.reliable", "Reliable") : message("plots.print.unreliable", "Unreliable"),
+      { size, anchor: "start", baseline: "top", weight: "bold", fill: reliable ? "plot-ink" : "plot-notice" },
+    ),
+  );
 
   // 5. Across the page: the normative database, then the progression analysis.
   const across: SceneNode[] = [];
@@ -255,13 +334,34 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
     across.push(label(0, yy, l, 27 * u), value(28 * u, yy, v, box.width - 28 * u));
   // Under the columns, or as low as the header's room needs for both lines.
   const last = Math.min(bottom + 1.5 * u, box.height - accentRoom - (input.progression !== undefined ? 2 : 1) * line);
-  acrossRow(last, message("plots.print.normals", "Normative database"), a.normative
-    ? message("plots.print.normalsValue", "{database}: derived from public healthy controls, not a manufacturer's database", { database: a.normative.database })
-    : message("plots.print.noNormals", "none"));
+  acrossRow(
+    last,
+    message("plots.print.normals", "Normative database"),
+    a.normative
+      ? message("plots.print.normalsValue", "{database}: derived from public healthy controls, not a manufacturer's database", {
+          database: a.normative.database,
+        })
+      : message("plots.print.noNormals", "none"),
+  );
   if (input.progression !== undefined) {
-    acrossRow(last + line, message("plots.print.progression", "Progression analysis"), input.progression
-      ? progressionLine(input.progression)
-      : message("plots.print.progression.unavailable", "No progression analysis: it needs at least 3 results of this pattern with a normative database."));
+    acrossRow(
+      last + line,
+      message("plots.print.progression", "Progression analysis"),
+      input.progression
+        ? progressionLine(input.progression)
+        : message(
+            "plots.print.progression.unavailable",
+            "No progression analysis: it needs at least 3 results of this pattern with a normative database.",
+          ),
+    );
   }
-  return [{ kind: "group", x: box.x, y: box.y + accentRoom, role: "print.header", children: [...identity, ...params, ...indices, ...reliability, ...across] }];
+  return [
+    {
+      kind: "group",
+      x: box.x,
+      y: box.y + accentRoom,
+      role: "print.header",
+      children: [...identity, ...params, ...indices, ...reliability, ...across],
+    },
+  ];
 }

@@ -32,20 +32,29 @@ export function printPageScene(input: PrintPageInput): Scene {
   const area = regions.plots;
   // The plots come first (their count decides the grid: fewer plots get larger cells, so the dense centre of a G
   // or 10-2 field keeps its labels apart); each scene is then built at its cell's size.
-  const list = (p: ReturnType<typeof resultPlots>) => [
-    p.grayscale, p.octopusThresholds, p.numerical,
-    p.loss, p.totalDeviationProbability, p.patternDeviationProbability,
-    p.humphreyThresholds, p.totalDeviation, p.patternDeviation,
-    p.bebie, p.difference,
-  ].filter((s): s is Scene => s !== null);
-  const plotsAt = (width: number, height: number) => resultPlots({
-    result,
-    analysis,
-    reference: input.reference ?? null,
-    medium: "print",
-    field: { width, height },
-    gaze: { width: regions.gaze.width, height: regions.gaze.height },
-  });
+  const list = (p: ReturnType<typeof resultPlots>) =>
+    [
+      p.grayscale,
+      p.octopusThresholds,
+      p.numerical,
+      p.loss,
+      p.totalDeviationProbability,
+      p.patternDeviationProbability,
+      p.humphreyThresholds,
+      p.totalDeviation,
+      p.patternDeviation,
+      p.bebie,
+      p.difference,
+    ].filter((s): s is Scene => s !== null);
+  const plotsAt = (width: number, height: number) =>
+    resultPlots({
+      result,
+      analysis,
+      reference: input.reference ?? null,
+      medium: "print",
+      field: { width, height },
+      gaze: { width: regions.gaze.width, height: regions.gaze.height },
+    });
   const items = list(plotsAt(100, 100)).length + 1; // + the legends' cell
   const columns = items <= 6 ? 2 : 3;
   const rows = Math.max(2, Math.ceil(items / columns));
@@ -63,15 +72,29 @@ export function printPageScene(input: PrintPageInput): Scene {
   if (free) {
     const half = Math.floor(free.width / 2) - 2;
     [thresholdColourLegend(half), totalDeviationLegend(half)].forEach((legend, i) => {
-      const box = { x: free.x + i * (free.width / 2), y: free.y, width: Math.min(free.width / 2, legend.width), height: Math.min(free.height, legend.height) };
+      const box = {
+        x: free.x + i * (free.width / 2),
+        y: free.y,
+        width: Math.min(free.width / 2, legend.width),
+        height: Math.min(free.height, legend.height),
+      };
       placed.push(placeScene(legend, box));
     });
   }
-  const gaze = plots.gaze ? [placeScene(plots.gaze, regions.gaze)] : [
-    text(regions.gaze.x, regions.gaze.y + regions.gaze.height / 2, message("plots.print.noGaze", "Gaze was not tracked in this test."), {
-      size: 2.8 * page.unitsPerMm, anchor: "start", fill: "plot-ink-muted",
-    }),
-  ];
+  const gaze = plots.gaze
+    ? [placeScene(plots.gaze, regions.gaze)]
+    : [
+        text(
+          regions.gaze.x,
+          regions.gaze.y + regions.gaze.height / 2,
+          message("plots.print.noGaze", "Gaze was not tracked in this test."),
+          {
+            size: 2.8 * page.unitsPerMm,
+            anchor: "start",
+            fill: "plot-ink-muted",
+          },
+        ),
+      ];
   return {
     plot: "print.page",
     width: page.width,

@@ -25,7 +25,8 @@ export function eventTriangle(x: number, y: number, size: number, mark: EventMar
   const h = size * 0.87;
   const outline = [x, y - h / 2, x + size / 2, y + h / 2, x - size / 2, y + h / 2];
   if (mark === "once") return [{ kind: "polyline", points: outline, closed: true, stroke: "plot-notice", strokeWidth: 1.2 }];
-  if (mark === "thrice") return [{ kind: "polyline", points: outline, closed: true, stroke: "plot-notice", strokeWidth: 1.2, fill: "plot-notice" }];
+  if (mark === "thrice")
+    return [{ kind: "polyline", points: outline, closed: true, stroke: "plot-notice", strokeWidth: 1.2, fill: "plot-notice" }];
   // Half: the left half filled.
   return [
     { kind: "polyline", points: [x, y - h / 2, x, y + h / 2, x - size / 2, y + h / 2], closed: true, fill: "plot-notice", strokeWidth: 0 },
@@ -48,9 +49,13 @@ export function progressionMapScene(input: ProgressionMapInput): Scene {
     const out: SceneNode[] = [];
     const m = mark(i);
     if (slope !== null)
-      out.push(text(x, m ? y + size * 0.45 : y, slope.toFixed(1), {
-        size: size * 0.9, tabular: true, ...(significant ? { weight: "bold" as const, fill: "plot-notice" as const } : { fill: "plot-ink" as const }),
-      }));
+      out.push(
+        text(x, m ? y + size * 0.45 : y, slope.toFixed(1), {
+          size: size * 0.9,
+          tabular: true,
+          ...(significant ? { weight: "bold" as const, fill: "plot-notice" as const } : { fill: "plot-ink" as const }),
+        }),
+      );
     if (m) out.push(...eventTriangle(x, slope === null ? y : y - size * 0.55, size * 0.9, m));
     if (slope === null && !m) out.push({ kind: "circle", cx: x, cy: y, r: 1.2, fill: "plot-ink-muted" });
     return out;

@@ -4,7 +4,14 @@
 // onwards if one exists." analytics.md: "only valid, reliable results of pattern G or 24-2". The rules themselves
 // (chartable, window, slope) are core/analytics/progression/md-slope.ts; this file draws them.
 
-import { inWindow, isChartable, mdSlope, type MdSlope, type ProgressionPoint, type ProgressionWindow } from "../analytics/progression/md-slope.ts";
+import {
+  inWindow,
+  isChartable,
+  mdSlope,
+  type MdSlope,
+  type ProgressionPoint,
+  type ProgressionWindow,
+} from "../analytics/progression/md-slope.ts";
 import { Eye } from "../model/enums.ts";
 import { evenTicks, tickCount } from "./axes.ts";
 import { chartArea, valueAxis, xAxisNodes, yAxisNodes, yOf } from "./chart.ts";
@@ -130,7 +137,14 @@ export function progressionScene(input: ProgressionInput): Scene {
   const ticks = evenTicks(t0, t1, tickCount(area.right - area.left, "x"));
   // A date once: ticks within one day would repeat it.
   const labels = ticks.map((t) => format(t, t1 - t0));
-  nodes.push(...xAxisNodes(ticks.map((t, i) => ({ x: xOf(t), label: i > 0 && labels[i - 1] === labels[i] ? "" : labels[i]! })), area, undefined, input.height));
+  nodes.push(
+    ...xAxisNodes(
+      ticks.map((t, i) => ({ x: xOf(t), label: i > 0 && labels[i - 1] === labels[i] ? "" : labels[i]! })),
+      area,
+      undefined,
+      input.height,
+    ),
+  );
 
   let legendX = area.left;
   for (const series of eyes) {
@@ -138,13 +152,32 @@ export function progressionScene(input: ProgressionInput): Scene {
     if (own.length === 0) continue;
     const baselineId = input.baselines?.[series.eye];
     const baseline = own.find((p) => p.measurementId === baselineId);
-    const slope = mdSlope(input.points, { eye: series.code, window: progressionWindows[input.filter], now: input.now, baselineId: baselineId ?? null });
+    const slope = mdSlope(input.points, {
+      eye: series.code,
+      window: progressionWindows[input.filter],
+      now: input.now,
+      baselineId: baselineId ?? null,
+    });
     const line = trendLine(slope);
     const children: SceneNode[] = [];
     if (own.length > 1)
-      children.push({ kind: "polyline", points: own.flatMap((p) => [xOf(time(p.takenAt)), y(p.meanDefect!)]), stroke: series.colour, strokeWidth: 1, dash: [2, 3] });
+      children.push({
+        kind: "polyline",
+        points: own.flatMap((p) => [xOf(time(p.takenAt)), y(p.meanDefect!)]),
+        stroke: series.colour,
+        strokeWidth: 1,
+        dash: [2, 3],
+      });
     if (line)
-      children.push({ kind: "line", x1: xOf(line.from.t), y1: y(line.from.md), x2: xOf(line.to.t), y2: y(line.to.md), stroke: series.colour, strokeWidth: 2 });
+      children.push({
+        kind: "line",
+        x1: xOf(line.from.t),
+        y1: y(line.from.md),
+        x2: xOf(line.to.t),
+        y2: y(line.to.md),
+        stroke: series.colour,
+        strokeWidth: 2,
+      });
     for (const p of own) children.push(...marker(series, xOf(time(p.takenAt)), y(p.meanDefect!), p === baseline));
     nodes.push({ kind: "group", x: 0, y: 0, role: `series-${series.eye}`, children });
     // Legend entry: marker, eye name, slope (or the sentence saying why there is none). Each text keeps to its own
@@ -172,6 +205,13 @@ export function progressionScene(input: ProgressionInput): Scene {
     legendX += entryWidth;
   }
   if (shown.length === 0)
-    nodes.push(text((area.left + area.right) / 2, (area.top + area.bottom) / 2, message("plots.progression.empty", "No valid, reliable 24-2 or G results in this period"), { size: 12, fill: "plot-ink-muted" }));
+    nodes.push(
+      text(
+        (area.left + area.right) / 2,
+        (area.top + area.bottom) / 2,
+        message("plots.progression.empty", "No valid, reliable 24-2 or G results in this period"),
+        { size: 12, fill: "plot-ink-muted" },
+      ),
+    );
   return { plot: "progression", title, width: input.width, height: input.height, background: "plot-background", nodes };
 }

@@ -73,7 +73,10 @@ export function bebieNormalBand(tables: NormativeTables): { lower: number[]; upp
   const p05 = lutProbabilities.indexOf(0.05);
   const p95 = lutProbabilities.indexOf(0.95);
   const sorted = (row: ReadonlyArray<number | null> | undefined) =>
-    (row ?? []).filter((v): v is number => v !== null).map((td) => -td).sort((a, b) => a - b);
+    (row ?? [])
+      .filter((v): v is number => v !== null)
+      .map((td) => -td)
+      .sort((a, b) => a - b);
   return { lower: sorted(tables.tdLut[p95]), upper: sorted(tables.tdLut[p05]) };
 }
 
@@ -98,20 +101,36 @@ export function resultPlots(input: ResultPlotsInput): ResultPlots {
       input.reference && !seenOnly ? octopusDifferenceScene({ ...box, current: result.thresholds, reference: input.reference }) : null,
     humphreyThresholds: field(() => humphreyThresholdsScene({ ...box, thresholds: result.thresholds })),
     totalDeviation: normative && !seenOnly ? humphreyDeviationValuesScene({ ...box, kind: "total", values: normative.td }) : null,
-    totalDeviationProbability: normative && !seenOnly ? humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: plotLevels(normative.tdp) }) : null,
+    totalDeviationProbability:
+      normative && !seenOnly ? humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: plotLevels(normative.tdp) }) : null,
     patternDeviation: normative && !seenOnly ? humphreyDeviationValuesScene({ ...box, kind: "pattern", values: normative.pd }) : null,
-    patternDeviationProbability: normative && !seenOnly ? humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: plotLevels(normative.pdp) }) : null,
-    bebie: analysis.octopus && !seenOnly
-      ? bebieScene({
-          defects: analysis.octopus.defects,
-          ...(tables ? { normalBand: bebieNormalBand(tables) } : {}),
-          ...(input.bebie ?? input.field),
+    patternDeviationProbability:
+      normative && !seenOnly ? humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: plotLevels(normative.pdp) }) : null,
+    bebie:
+      analysis.octopus && !seenOnly
+        ? bebieScene({
+            defects: analysis.octopus.defects,
+            ...(tables ? { normalBand: bebieNormalBand(tables) } : {}),
+            ...(input.bebie ?? input.field),
+            ...(input.showTitles === false ? { showTitle: false } : {}),
+          })
+        : null,
+    screening: screening
+      ? screeningScene({
+          pattern: result.pattern,
+          eye: result.eye,
+          values: result.thresholds,
+          ...input.field,
           ...(input.showTitles === false ? { showTitle: false } : {}),
         })
       : null,
-    screening: screening ? screeningScene({ pattern: result.pattern, eye: result.eye, values: result.thresholds, ...input.field, ...(input.showTitles === false ? { showTitle: false } : {}) }) : null,
     esterman: esterman
-      ? estermanScene({ thresholds: result.thresholds, score: analysis.estermanScore, ...input.field, ...(input.showTitles === false ? { showTitle: false } : {}) })
+      ? estermanScene({
+          thresholds: result.thresholds,
+          score: analysis.estermanScore,
+          ...input.field,
+          ...(input.showTitles === false ? { showTitle: false } : {}),
+        })
       : null,
     gaze: gaze
       ? gazeScene({

@@ -47,7 +47,12 @@ export function seenFieldScene(plot: string, title: Message, box: FieldBox, valu
     role: "legend",
     children: [
       text(0, 6, summary, { size: 11, anchor: "start", weight: "bold", tabular: true }),
-      text(0, 22, message("plots.esterman.count", "{seen} of {total} seen", { seen: seenCount, total: presented }), { size: 10, anchor: "start", fill: "plot-ink-muted", tabular: true }),
+      text(0, 22, message("plots.esterman.count", "{seen} of {total} seen", { seen: seenCount, total: presented }), {
+        size: 10,
+        anchor: "start",
+        fill: "plot-ink-muted",
+        tabular: true,
+      }),
       { kind: "circle", cx: box.width - 84, cy: 6, r: 3.5, stroke: "esterman-seen", strokeWidth: 1 },
       text(box.width - 76, 6, message("plots.esterman.seen", "seen"), { size: 10, anchor: "start" }),
       { kind: "rect", x: box.width - 87.5, y: 18.5, width: 7, height: 7, fill: "esterman-missed" },
@@ -71,6 +76,11 @@ export interface ScreeningInput {
 export function screeningScene(input: ScreeningInput): Scene {
   const box = { pattern: input.pattern, eye: input.eye, width: input.width, height: input.height, showTitle: input.showTitle };
   const percent = seenPercent(seenAt(input.values));
-  return seenFieldScene("screening", message("plots.screening.title", "Screening: seen and not seen"), box, input.values,
-    message("plots.screening.seen", "Seen: {percent} %", { percent }));
+  return seenFieldScene(
+    "screening",
+    message("plots.screening.title", "Screening: seen and not seen"),
+    box,
+    input.values,
+    message("plots.screening.seen", "Seen: {percent} %", { percent }),
+  );
 }

@@ -27,7 +27,6 @@ const n = (v: number) => {
 
 const anchors = { start: "start", middle: "middle", end: "end" } as const;
 
-
 export function toSvg(scene: Scene, options: SvgOptions = {}): string {
   const palette = options.palette ?? plotPalette;
   const colour = (c: Colour | undefined) => (c === undefined ? "none" : resolveColour(c, palette));

@@ -21,11 +21,30 @@ export interface AcuityNotation {
 // The lines of a logMAR chart from -0.3 to 2.0 in tenths, with the notations charts print for them (preferred-number
 // series: 20/25, 20/32, 20/40 ... and 6/7.5, 6/9.5, 6/12 ...; decimal 0.8, 0.63, 0.5 ...).
 const LINES: ReadonlyArray<readonly [metres: number, feet: number, decimal: number]> = [
-  [3, 10, 2], [3.8, 12.5, 1.6], [4.8, 16, 1.25], // -0.3 .. -0.1
-  [6, 20, 1], [7.5, 25, 0.8], [9.5, 32, 0.63], [12, 40, 0.5], [15, 50, 0.4], // 0.0 .. 0.4
-  [19, 63, 0.32], [24, 80, 0.25], [30, 100, 0.2], [38, 125, 0.16], [48, 160, 0.125], // 0.5 .. 0.9
-  [60, 200, 0.1], [75, 250, 0.08], [95, 320, 0.063], [120, 400, 0.05], [150, 500, 0.04], // 1.0 .. 1.4
-  [190, 630, 0.032], [240, 800, 0.025], [300, 1000, 0.02], [380, 1250, 0.016], [480, 1600, 0.0125], [600, 2000, 0.01], // 1.5 .. 2.0
+  [3, 10, 2],
+  [3.8, 12.5, 1.6],
+  [4.8, 16, 1.25], // -0.3 .. -0.1
+  [6, 20, 1],
+  [7.5, 25, 0.8],
+  [9.5, 32, 0.63],
+  [12, 40, 0.5],
+  [15, 50, 0.4], // 0.0 .. 0.4
+  [19, 63, 0.32],
+  [24, 80, 0.25],
+  [30, 100, 0.2],
+  [38, 125, 0.16],
+  [48, 160, 0.125], // 0.5 .. 0.9
+  [60, 200, 0.1],
+  [75, 250, 0.08],
+  [95, 320, 0.063],
+  [120, 400, 0.05],
+  [150, 500, 0.04], // 1.0 .. 1.4
+  [190, 630, 0.032],
+  [240, 800, 0.025],
+  [300, 1000, 0.02],
+  [380, 1250, 0.016],
+  [480, 1600, 0.0125],
+  [600, 2000, 0.01], // 1.5 .. 2.0
 ];
 const FIRST_LINE = -3; // tenths of logMAR of LINES[0]
 
@@ -120,7 +139,8 @@ export const classifyColourVision = (plates: ReadonlyArray<PlateRead>): ColourVi
   const of = (kind: PlateKind) => plates.filter((p) => p.kind === kind);
   const score = (classification: ColourVisionClassification): ColourVisionScore => ({ platesPresented, platesCorrect, classification });
   const redGreen = of("red-green");
-  if (platesPresented === 0 || redGreen.length === 0 || of("demonstration").some((p) => p.answer !== "normal")) return score("inconclusive");
+  if (platesPresented === 0 || redGreen.length === 0 || of("demonstration").some((p) => p.answer !== "normal"))
+    return score("inconclusive");
   const share = redGreen.filter((p) => p.answer === "normal").length / redGreen.length;
   const tritan = of("tritan");
   const tritanFailed = tritan.length > 0 && 2 * tritan.filter((p) => p.answer === "normal").length < tritan.length;

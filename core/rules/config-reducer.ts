@@ -14,7 +14,9 @@ import {
 } from "./form-dependencies.ts";
 
 /** One user edit of the measurement form: set one field to a value. */
-export type ConfigChange = { [F in keyof MeasurementConfig]: { readonly field: F; readonly value: MeasurementConfig[F] } }[keyof MeasurementConfig];
+export type ConfigChange = {
+  [F in keyof MeasurementConfig]: { readonly field: F; readonly value: MeasurementConfig[F] };
+}[keyof MeasurementConfig];
 
 /**
  * The measurement form's reducer. Given a config the rules allow in `context`, returns one they still allow:

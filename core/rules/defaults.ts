@@ -27,7 +27,10 @@ export const defaultMeasurementConfig = (variant: Variant): MeasurementConfig =>
 });
 
 /** A new measurement's settings: the form's defaults for `variant` with the choices made (patient, device, eye, ...). */
-export const measurementConfigWith = <C extends Partial<MeasurementConfig>>(choices: C, variant: Variant = "newer"): MeasurementConfig & C => ({
+export const measurementConfigWith = <C extends Partial<MeasurementConfig>>(
+  choices: C,
+  variant: Variant = "newer",
+): MeasurementConfig & C => ({
   ...defaultMeasurementConfig(variant),
   ...choices,
 });

@@ -15,8 +15,14 @@ interface PatternBase {
 }
 
 export const durationBaseTimes: Partial<Record<Pattern, PatternBase>> = {
-  [Pattern.P24_2]: { byStrategy: { [S.Normal]: 575, [S.DS]: 329.4, [S.Supra]: 129.6 }, sors: { 10: 61.8, 20: 104, 36: 217.2, 48: 282.6, 54: 318 } },
-  [Pattern.G]: { byStrategy: { [S.Normal]: 690.6, [S.DS]: 364.2, [S.Supra]: 141.84 }, sors: { 10: 61.8, 20: 123.6, 36: 217.2, 48: 282.6, 54: 347.4 } },
+  [Pattern.P24_2]: {
+    byStrategy: { [S.Normal]: 575, [S.DS]: 329.4, [S.Supra]: 129.6 },
+    sors: { 10: 61.8, 20: 104, 36: 217.2, 48: 282.6, 54: 318 },
+  },
+  [Pattern.G]: {
+    byStrategy: { [S.Normal]: 690.6, [S.DS]: 364.2, [S.Supra]: 141.84 },
+    sors: { 10: 61.8, 20: 123.6, 36: 217.2, 48: 282.6, 54: 347.4 },
+  },
   [Pattern.P10_2]: { byStrategy: { [S.Normal]: 802.2, [S.DS]: 463.8, [S.Supra]: 165.6 } },
   [Pattern.P30_2]: { byStrategy: { [S.Normal]: 802.2, [S.DS]: 463.8, [S.Supra]: 180 } },
   [Pattern.S28]: { byStrategy: { [S.Supra]: 64.8 } },

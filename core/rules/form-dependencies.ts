@@ -116,7 +116,8 @@ export const onPatientSelected = (
   context: ConfigContext,
 ): { readonly config: MeasurementConfig; readonly context: ConfigContext } => {
   const nextContext: ConfigContext = { ...context, patientLanguage: patient?.lang ?? null };
-  const selected = patient === null ? { ...config, patientId: null } : { ...config, patientId: patient.id, displayName: displayNameFor(patient.name) };
+  const selected =
+    patient === null ? { ...config, patientId: null } : { ...config, patientId: patient.id, displayName: displayNameFor(patient.name) };
   return { config: withTutorialChecked(selected, nextContext), context: nextContext };
 };
 

@@ -25,5 +25,4 @@ export const validateNotes = (notes: string): RuleMessage | undefined =>
   notesLength(notes) > notesLimit ? message("notesTooLong") : undefined;
 
 /** What a text area with the limit keeps of a typed or pasted value. */
-export const clipNotes = (notes: string): string =>
-  notesLength(notes) > notesLimit ? [...notes].slice(0, notesLimit).join("") : notes;
+export const clipNotes = (notes: string): string => (notesLength(notes) > notesLimit ? [...notes].slice(0, notesLimit).join("") : notes);

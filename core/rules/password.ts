@@ -17,8 +17,7 @@ const checks: ReadonlyArray<readonly [MessageKey, (password: string) => boolean]
 ];
 
 /** Every part of the password policy the password misses, in a stable order (for a checklist). */
-export const passwordProblems = (password: string): RuleMessage[] =>
-  checks.filter(([, ok]) => !ok(password)).map(([key]) => message(key));
+export const passwordProblems = (password: string): RuleMessage[] => checks.filter(([, ok]) => !ok(password)).map(([key]) => message(key));
 
 export const isStrongPassword = (password: string): boolean => passwordProblems(password).length === 0;
 

@@ -39,13 +39,39 @@ export const patternOptionsTable: Readonly<Record<TablePattern, PatternOptions>>
   [Pattern.G]: thresholdWithSors,
   [Pattern.P10_2]: thresholdWithoutSors,
   [Pattern.P30_2]: thresholdWithoutSors,
-  [Pattern.S28]: { strategies: [Strategy.Supra], sizes: [III], eyes: sidedEyes, showtimes: shortShowtimes, locked: { strategy: true, eye: false } },
-  [Pattern.Esterman]: { strategies: [Strategy.OneLevel], sizes: [IV], eyes: [Eye.Binocular], showtimes: [Showtime.Ms500], locked: { strategy: true, eye: true } },
-  [Pattern.C40]: { strategies: [Strategy.OneLevel], sizes: [III], eyes: sidedEyes, showtimes: shortShowtimes, locked: { strategy: true, eye: false } },
+  [Pattern.S28]: {
+    strategies: [Strategy.Supra],
+    sizes: [III],
+    eyes: sidedEyes,
+    showtimes: shortShowtimes,
+    locked: { strategy: true, eye: false },
+  },
+  [Pattern.Esterman]: {
+    strategies: [Strategy.OneLevel],
+    sizes: [IV],
+    eyes: [Eye.Binocular],
+    showtimes: [Showtime.Ms500],
+    locked: { strategy: true, eye: true },
+  },
+  [Pattern.C40]: {
+    strategies: [Strategy.OneLevel],
+    sizes: [III],
+    eyes: sidedEyes,
+    showtimes: shortShowtimes,
+    locked: { strategy: true, eye: false },
+  },
 };
 
 /** Patterns the form offers, in the seeds' enumeration order (Undefined is never offered). */
-export const offeredPatterns: readonly TablePattern[] = [Pattern.P24_2, Pattern.G, Pattern.P10_2, Pattern.P30_2, Pattern.S28, Pattern.Esterman, Pattern.C40];
+export const offeredPatterns: readonly TablePattern[] = [
+  Pattern.P24_2,
+  Pattern.G,
+  Pattern.P10_2,
+  Pattern.P30_2,
+  Pattern.S28,
+  Pattern.Esterman,
+  Pattern.C40,
+];
 
 export const isTablePattern = (pattern: Pattern): pattern is TablePattern => pattern !== Pattern.Undefined;
 

@@ -6,8 +6,17 @@ import { normaliseConfig, onPatientSelected, type SelectedPatient } from "./form
 
 /** The test settings a new form takes over from the patient's last measurement (not patient, device, name or notes). */
 export const prefilledFields = [
-  "eye", "pattern", "strategy", "stimuliUpdate", "stimuliSize", "stimuliShowtime",
-  "sorsStage", "playSound", "trackGaze", "audioGuide", "tutorial",
+  "eye",
+  "pattern",
+  "strategy",
+  "stimuliUpdate",
+  "stimuliSize",
+  "stimuliShowtime",
+  "sorsStage",
+  "playSound",
+  "trackGaze",
+  "audioGuide",
+  "tutorial",
 ] as const satisfies ReadonlyArray<keyof MeasurementConfig>;
 export type PrefilledField = (typeof prefilledFields)[number];
 
@@ -23,7 +32,10 @@ const measurementTime = (m: PastMeasurement): number => instant(m.result?.takenA
 
 /** The patient's last measurement: by its result's takenAt, else its createdAt; the first one wins a tie. */
 export const lastMeasurement = <M extends PastMeasurement>(measurements: readonly M[]): M | undefined =>
-  measurements.reduce<M | undefined>((latest, m) => (latest === undefined || measurementTime(m) > measurementTime(latest) ? m : latest), undefined);
+  measurements.reduce<M | undefined>(
+    (latest, m) => (latest === undefined || measurementTime(m) > measurementTime(latest) ? m : latest),
+    undefined,
+  );
 
 /**
  * "New forms are prefilled from the patient's last measurement (latest result takenAt, else createdAt), else

@@ -8,7 +8,13 @@ import { validateTextInput } from "./text-input.ts";
 
 /** "Patient, eye, pattern, strategy, update, size and showtime are required" (scheduling seed §5). */
 export const requiredMeasurementFields = [
-  "patientId", "eye", "pattern", "strategy", "stimuliUpdate", "stimuliSize", "stimuliShowtime",
+  "patientId",
+  "eye",
+  "pattern",
+  "strategy",
+  "stimuliUpdate",
+  "stimuliSize",
+  "stimuliShowtime",
 ] as const satisfies ReadonlyArray<keyof MeasurementConfig>;
 
 /** A form draft: any field may still be unset. */
@@ -16,7 +22,10 @@ export type MeasurementDraft = { readonly [F in keyof MeasurementConfig]?: Measu
 
 /** Undefined pattern and strategy (code 0) count as not chosen. */
 const isUnset = (field: keyof MeasurementConfig, value: unknown): boolean =>
-  value === null || value === undefined || (field === "pattern" && value === Pattern.Undefined) || (field === "strategy" && value === Strategy.Undefined);
+  value === null ||
+  value === undefined ||
+  (field === "pattern" && value === Pattern.Undefined) ||
+  (field === "strategy" && value === Strategy.Undefined);
 
 /** Required fields that are unset, each with 'This field is required.' */
 export const missingMeasurementFields = (draft: MeasurementDraft): FieldErrors<keyof MeasurementConfig> =>

@@ -11,12 +11,7 @@ export interface Account {
   readonly role: Role;
 }
 
-export type UserAdminRefusal =
-  | "managers-only"
-  | "admin-role"
-  | "own-role"
-  | "own-account"
-  | "admin-account";
+export type UserAdminRefusal = "managers-only" | "admin-role" | "own-role" | "own-account" | "admin-account";
 
 /** The messages the server answers with (403 forbidden). */
 export const userAdminRefusalText: Readonly<Record<UserAdminRefusal, string>> = {
@@ -37,7 +32,8 @@ export const inviteRefusal = (actor: Role, role: Role): UserAdminRefusal | null 
 export function roleChangeRefusal(actor: Account, target: Account, role?: Role): UserAdminRefusal | null {
   if (actor.role !== Role.Manager) return "managers-only";
   if (target.id === actor.id) return "own-role";
-  if (!grantableRoles(actor.role).includes(target.role) || (role !== undefined && !grantableRoles(actor.role).includes(role))) return "admin-role";
+  if (!grantableRoles(actor.role).includes(target.role) || (role !== undefined && !grantableRoles(actor.role).includes(role)))
+    return "admin-role";
   return null;
 }
 

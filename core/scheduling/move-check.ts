@@ -78,10 +78,19 @@ export function checkMove<C extends Card>(before: { readonly from: Lane<C>; read
   const block = blockAt(from.items, index).map((i) => from.items[i]!.id);
   const fromIds = from.items.map((c) => c.id);
   const toIds = to.items.map((c) => c.id);
-  if (hasDuplicates(request.from) || !sameOrder(request.from, fromIds.filter((id) => !block.includes(id))))
-    return refuse("source", block.length > 1
-      ? "The source lane loses only the moved card and its other-eye partner; the others keep their order"
-      : "The source lane loses only the moved card; the others keep their order");
+  if (
+    hasDuplicates(request.from) ||
+    !sameOrder(
+      request.from,
+      fromIds.filter((id) => !block.includes(id)),
+    )
+  )
+    return refuse(
+      "source",
+      block.length > 1
+        ? "The source lane loses only the moved card and its other-eye partner; the others keep their order"
+        : "The source lane loses only the moved card; the others keep their order",
+    );
   const start = request.to.indexOf(block[0]!);
   if (hasDuplicates(request.to) || start < 0 || !sameOrder(request.to.slice(start, start + block.length), block))
     return refuse("target", "The target lane gains the moved card (with its other-eye partner) in one piece");

@@ -20,16 +20,26 @@ export interface LaneTest {
 }
 
 /** A queued measurement as the test it is. */
-export const measurementTest = (m: Measurement): LaneTest =>
-  ({ patientId: m.patientId, testType: TestType.Perimetry, eye: m.eye, pattern: m.pattern, displayName: m.displayName, itemId: m.id });
+export const measurementTest = (m: Measurement): LaneTest => ({
+  patientId: m.patientId,
+  testType: TestType.Perimetry,
+  eye: m.eye,
+  pattern: m.pattern,
+  displayName: m.displayName,
+  itemId: m.id,
+});
 
 /** An appointment as the test that runs next in it: its first examination not yet taken (null without examinations). */
 export function appointmentTest(a: Appointment): LaneTest | null {
   const exam = a.examinations.find((e) => !e.taken) ?? a.examinations[0];
   if (!exam) return null;
   return {
-    patientId: a.patientId, testType: exam.type, eye: exam.eye,
-    pattern: exam.type === TestType.Perimetry && exam.config ? exam.config.pattern : null, displayName: null, itemId: a.id,
+    patientId: a.patientId,
+    testType: exam.type,
+    eye: exam.eye,
+    pattern: exam.type === TestType.Perimetry && exam.config ? exam.config.pattern : null,
+    displayName: null,
+    itemId: a.id,
   };
 }
 

@@ -37,10 +37,7 @@ export function wizardStartStep(context: WizardContext): WizardStep {
   return { kind: "patient-selection" };
 }
 
-export function openWizard(
-  context: WizardContext,
-  initial: { patientId?: string | null; tests?: readonly TestType[] } = {},
-): WizardState {
+export function openWizard(context: WizardContext, initial: { patientId?: string | null; tests?: readonly TestType[] } = {}): WizardState {
   return {
     step: wizardStartStep(context),
     editing: context.examinationId != null,

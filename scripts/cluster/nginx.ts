@@ -24,7 +24,9 @@ export const nginxBinary = (): string | undefined => {
 /** The deployed site configuration with a local listen address and upstream file. */
 export const localSite = (listenPort: number, upstreamPath: string): string => {
   const site = readFileSync(siteConf, "utf8");
-  const local = site.replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${listenPort};`).replace("include /etc/nginx/isopter-upstream.conf;", `include ${upstreamPath};`);
+  const local = site
+    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${listenPort};`)
+    .replace("include /etc/nginx/isopter-upstream.conf;", `include ${upstreamPath};`);
   if (local === site || !local.includes(upstreamPath) || !local.includes(`127.0.0.1:${listenPort}`))
     throw new Error(`${siteConf} no longer has 'listen 80;' and the upstream include this harness replaces`);
   return local;
@@ -32,7 +34,9 @@ export const localSite = (listenPort: number, upstreamPath: string): string => {
 
 /** A uid and gid to run nginx as when we are root: nobody's. */
 const nobody = (): { uid: number; gid: number } => {
-  const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith("nobody:"));
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("nobody:"));
   const [, , uid, gid] = line?.split(":") ?? [];
   if (uid === undefined || gid === undefined) throw new Error("no user nobody to run nginx as");
   return { uid: Number(uid), gid: Number(gid) };
@@ -121,7 +125,10 @@ export const startNginx = async (o: { port: number; ports: readonly number[]; bi
     kill("SIGKILL");
     throw new Error(`${(e as Error).message}\n${log()}`);
   }
-  const workers = () => execFileSync("pgrep", ["-P", String(child.pid)]).toString().trim();
+  const workers = () =>
+    execFileSync("pgrep", ["-P", String(child.pid)])
+      .toString()
+      .trim();
   const reload = async () => {
     const before = workers();
     child.kill("SIGHUP");

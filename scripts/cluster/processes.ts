@@ -122,9 +122,13 @@ export const startProcess = (o: ProcessOptions): Promise<ClusterProcess> => {
  * `ports.length` processes on one database: the first alone (it migrates and seeds the demo clinic on a new
  * database), then the others together. `envOf(i)` adds each one's environment (i 0-based).
  */
-export const startProcesses = async (
-  o: { databaseUrl: string; ports: readonly number[]; envOf?: (index: number) => Record<string, string>; onLine?: (number: number, line: string) => void; timeoutMs?: number },
-): Promise<ClusterProcess[]> => {
+export const startProcesses = async (o: {
+  databaseUrl: string;
+  ports: readonly number[];
+  envOf?: (index: number) => Record<string, string>;
+  onLine?: (number: number, line: string) => void;
+  timeoutMs?: number;
+}): Promise<ClusterProcess[]> => {
   if (o.ports.length === 0) return [];
   const one = (i: number) =>
     startProcess({

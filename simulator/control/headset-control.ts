@@ -1,7 +1,15 @@
 import { systemClock } from "../../adapters/clock/system-clock.ts";
 import type { HeadsetFault, SimulatedHeadset, SimulatedProfile } from "../../adapters/http/simulator-control.ts";
 import type { Clock } from "../../core/ports.ts";
-import { type Connector, type FaultRates, type Fleet, type HeadsetKey, VirtualHeadset, deviceConnector, faultsFromEnv } from "../headset/index.ts";
+import {
+  type Connector,
+  type FaultRates,
+  type Fleet,
+  type HeadsetKey,
+  VirtualHeadset,
+  deviceConnector,
+  faultsFromEnv,
+} from "../headset/index.ts";
 import { RECHARGE_OFF_MS } from "../headset/headset.ts";
 import { type HeadsetControl, type HeadsetSettings, type HeadsetTarget, UnknownHeadset } from "./port.ts";
 
@@ -79,7 +87,13 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
     return e;
   };
 
-  const launch = (deviceSn: string, key: HeadsetKey, speed: number, profile: SimulatedProfile | null, battery?: VirtualHeadset["battery"]) => {
+  const launch = (
+    deviceSn: string,
+    key: HeadsetKey,
+    speed: number,
+    profile: SimulatedProfile | null,
+    battery?: VirtualHeadset["battery"],
+  ) => {
     const link = connector();
     if (!link) throw new Error("the headsets are not attached to a server yet");
     return new VirtualHeadset({

@@ -28,7 +28,9 @@ export class BatteryModel {
       : Math.max(0, this.vr - (testing ? DRAIN_PER_MIN.vrTesting : DRAIN_PER_MIN.vrIdle) * min);
     if (this.vrCharging && this.vr >= 100) this.vrCharging = false; // leaves the dock full
     if (this.clickerConnected)
-      this.clicker = this.clickerCharging ? Math.min(100, this.clicker + CHARGE_PER_MIN * min) : Math.max(0, this.clicker - DRAIN_PER_MIN.clicker * min);
+      this.clicker = this.clickerCharging
+        ? Math.min(100, this.clicker + CHARGE_PER_MIN * min)
+        : Math.max(0, this.clicker - DRAIN_PER_MIN.clicker * min);
   }
 
   get empty(): boolean {

@@ -94,7 +94,9 @@ export interface PatientContext {
 
 /** An acuity examination of `eye` (Both: right then left), without the stamp (takenAt, device, appointment). */
 export const acuityExamination = (eye: Eye, patient: PatientContext, rng: Rng): Pick<AcuityResult, "chart" | "eyes"> => {
-  const [first, ...rest] = eyesTested(eye).map((e) => readChart(e, trueLogMAR(patient.patientId, e, patient.age, patient.profile), patient.profile, rng));
+  const [first, ...rest] = eyesTested(eye).map((e) =>
+    readChart(e, trueLogMAR(patient.patientId, e, patient.age, patient.profile), patient.profile, rng),
+  );
   return { chart: "etdrs", eyes: [first!, ...rest] };
 };
 
@@ -132,12 +134,35 @@ const readPlate = (kind: PlateKind, type: ColourType, profile: ProfileName, rng:
   const redGreen = type === "protan" || type === "deutan";
   switch (kind) {
     case "red-green":
-      return redGreen ? pick(rng, [["deficient", 0.8], ["none", 0.1], ["normal", 0.1]]) : rng.chance(miss) ? pick(rng, [["none", 1], ["deficient", 1]]) : "normal";
+      return redGreen
+        ? pick(rng, [
+            ["deficient", 0.8],
+            ["none", 0.1],
+            ["normal", 0.1],
+          ])
+        : rng.chance(miss)
+          ? pick(rng, [
+              ["none", 1],
+              ["deficient", 1],
+            ])
+          : "normal";
     case "classification":
       if (!redGreen) return rng.chance(miss) ? "none" : "normal";
-      return pick(rng, [[type, 0.8], ["none", 0.15], [type === "protan" ? "deutan" : "protan", 0.05]]);
+      return pick(rng, [
+        [type, 0.8],
+        ["none", 0.15],
+        [type === "protan" ? "deutan" : "protan", 0.05],
+      ]);
     case "tritan":
-      return type === "tritan" ? pick(rng, [["deficient", 0.75], ["none", 0.1], ["normal", 0.15]]) : rng.chance(miss) ? "none" : "normal";
+      return type === "tritan"
+        ? pick(rng, [
+            ["deficient", 0.75],
+            ["none", 0.1],
+            ["normal", 0.15],
+          ])
+        : rng.chance(miss)
+          ? "none"
+          : "normal";
   }
 };
 
@@ -148,5 +173,7 @@ export const colourPlates = (patient: PatientContext, rng: Rng): PlateRead[] => 
 };
 
 /** A colour-vision examination, without the stamp. */
-export const colourExamination = (patient: PatientContext, rng: Rng): Pick<ColourVisionResult, "platesPresented" | "platesCorrect" | "classification"> =>
-  classifyColourVision(colourPlates(patient, rng));
+export const colourExamination = (
+  patient: PatientContext,
+  rng: Rng,
+): Pick<ColourVisionResult, "platesPresented" | "platesCorrect" | "classification"> => classifyColourVision(colourPlates(patient, rng));

@@ -16,7 +16,15 @@ export const scheduleFaults = (clock: Clock, rng: Rng, rates: () => FaultRates, 
   let cancelled = false;
   const rateOf = (kind: FaultKind): number => {
     const r = rates();
-    return kind === "disconnect" ? r.disconnectsPerHour : kind === "clicker" ? r.clickerPerHour : kind === "battery" ? r.batteryEmptyPerHour : kind === "unresponsive" ? r.unresponsivePerHour : 0;
+    return kind === "disconnect"
+      ? r.disconnectsPerHour
+      : kind === "clicker"
+        ? r.clickerPerHour
+        : kind === "battery"
+          ? r.batteryEmptyPerHour
+          : kind === "unresponsive"
+            ? r.unresponsivePerHour
+            : 0;
   };
   const arm = (kind: FaultKind) => {
     const rate = rateOf(kind);

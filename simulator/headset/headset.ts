@@ -2,7 +2,16 @@ import mitt, { type Emitter } from "mitt";
 import { Result } from "effect";
 import type { Clock } from "../../core/ports.ts";
 import { DEVICE_HEARTBEAT_INTERVAL_MS } from "../../core/device/connection.ts";
-import { type CommandKind, type HeadsetMessage, PROTOCOL_VERSION, type QueueItem, type ServerMessage, type TestConfig, frame, readServerFrame } from "../../core/device/protocol.ts";
+import {
+  type CommandKind,
+  type HeadsetMessage,
+  PROTOCOL_VERSION,
+  type QueueItem,
+  type ServerMessage,
+  type TestConfig,
+  frame,
+  readServerFrame,
+} from "../../core/device/protocol.ts";
 import { isCommandAllowed } from "../../core/device/status.ts";
 import { DeviceStatus } from "../../core/model/enums.ts";
 import type { PerimetryTest } from "../perimetry/engine.ts";
@@ -143,7 +152,8 @@ export class VirtualHeadset {
 
   constructor(private readonly o: HeadsetOptions) {
     this.deviceSn = o.deviceSn;
-    if (o.credential === undefined && o.pairingCode === undefined) throw new Error(`VirtualHeadset ${o.deviceSn}: give its credential or a pairing code`);
+    if (o.credential === undefined && o.pairingCode === undefined)
+      throw new Error(`VirtualHeadset ${o.deviceSn}: give its credential or a pairing code`);
     this.credentialNow = o.credential;
     this.clock = guardedClock(o.clock, (e) => this.crashed(e));
     this.speedNow = checkedSpeed("VirtualHeadset", o.speed ?? 1);
@@ -262,7 +272,10 @@ export class VirtualHeadset {
     this.events.emit("fault", "clicker");
     this.battery.clickerConnected = false;
     if (this.run) {
-      this.send({ type: "clickerDisconnected", ...(this.run.currentIds ?? { perimetryId: null, appointmentId: null, examinationId: null }) });
+      this.send({
+        type: "clickerDisconnected",
+        ...(this.run.currentIds ?? { perimetryId: null, appointmentId: null, examinationId: null }),
+      });
       this.run.stop();
     }
     this.later("clicker", ms, () => {
@@ -308,7 +321,12 @@ export class VirtualHeadset {
     this.setStatus(this.hasWork() ? DeviceStatus.AwaitMeasurement : DeviceStatus.Standby);
     this.timers.every("battery", BATTERY_TICK_MS, () => this.batteryTick());
     this.cancelFaults?.();
-    this.cancelFaults = scheduleFaults(this.clock, this.faultRng, () => this.faults, (kind) => this.randomFault(kind));
+    this.cancelFaults = scheduleFaults(
+      this.clock,
+      this.faultRng,
+      () => this.faults,
+      (kind) => this.randomFault(kind),
+    );
     this.uplink.enable();
     this.idle();
   }

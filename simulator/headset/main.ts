@@ -34,7 +34,13 @@ const keys = new Map<string, HeadsetKey>();
 for (const arg of args) {
   const [serial, secret] = arg.split("=", 2) as [string, string | undefined];
   const key: HeadsetKey | undefined =
-    secret === undefined ? (kept[serial] ? { credential: kept[serial] } : undefined) : looksLikeCredential(secret) ? { credential: secret } : { pairingCode: secret };
+    secret === undefined
+      ? kept[serial]
+        ? { credential: kept[serial] }
+        : undefined
+      : looksLikeCredential(secret)
+        ? { credential: secret }
+        : { pairingCode: secret };
   if (!key) {
     console.error(`${serial}: no credential kept in ${keyFile}; give its pairing code or credential as ${serial}=...`);
     process.exit(2);

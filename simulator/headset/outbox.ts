@@ -16,7 +16,11 @@ interface Entry {
 }
 
 export const uploadKey = (m: UploadMessage): string =>
-  m.type === "standaloneResult" ? `standalone:${m.resultId}` : m.type === "result" ? `measurement:${m.measurementId}` : `examination:${m.examinationId}`;
+  m.type === "standaloneResult"
+    ? `standalone:${m.resultId}`
+    : m.type === "result"
+      ? `measurement:${m.measurementId}`
+      : `examination:${m.examinationId}`;
 
 export class Outbox {
   private readonly entries = new Map<string, Entry>();

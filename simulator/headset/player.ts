@@ -47,7 +47,8 @@ export const playPerimetry = (test: PerimetryTest, clock: Clock, speed: number |
       if (s.progress) hooks.progress(s.progress);
       const silent = test.unansweredInARow;
       // Deferred: runOnClock schedules the next cycle after onStep returns, and a pause must clear that timer.
-      if (!s.done && silent >= UNRESPONSIVE_PAUSE_AFTER && silent % UNRESPONSIVE_PAUSE_AFTER === 0) clock.setTimeout(() => hooks.patientSilent(), 0);
+      if (!s.done && silent >= UNRESPONSIVE_PAUSE_AFTER && silent % UNRESPONSIVE_PAUSE_AFTER === 0)
+        clock.setTimeout(() => hooks.patientSilent(), 0);
     },
     onDone: (o) => hooks.done(o),
   });

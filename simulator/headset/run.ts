@@ -189,9 +189,13 @@ export class TestRun {
       const step = task.prelude[this.stepIndex]!;
       if (step === DeviceStatus.Calibrating) this.gazeCalibration = null;
       this.setStatus(step);
-      const ms = step === DeviceStatus.AwaitUserInput ? this.ctx.rng.uniform(USER_INPUT_MS[0], USER_INPUT_MS[1]) : STEP_MS[step as keyof typeof STEP_MS];
+      const ms =
+        step === DeviceStatus.AwaitUserInput
+          ? this.ctx.rng.uniform(USER_INPUT_MS[0], USER_INPUT_MS[1])
+          : STEP_MS[step as keyof typeof STEP_MS];
       this.step.set(ms, () => {
-        if (step === DeviceStatus.Calibrating) this.gazeCalibration = this.ctx.rng.chance(CALIBRATION_PASS[this.ctx.profileFor(task.patientId)]);
+        if (step === DeviceStatus.Calibrating)
+          this.gazeCalibration = this.ctx.rng.chance(CALIBRATION_PASS[this.ctx.profileFor(task.patientId)]);
         this.stepIndex++;
         this.next();
       });
@@ -201,7 +205,8 @@ export class TestRun {
     this.setStatus(DeviceStatus.Playing);
     try {
       this.player = task.play(
-        (p) => this.hooks.progress({ type: "progress", ...task.id, ...p, thresholds: [...p.thresholds], gazeTracking: this.gazeCalibration }),
+        (p) =>
+          this.hooks.progress({ type: "progress", ...task.id, ...p, thresholds: [...p.thresholds], gazeTracking: this.gazeCalibration }),
         (m) => this.taskDone(m),
         () => this.hooks.patientSilent(),
         this.gazeCalibration,
@@ -264,7 +269,18 @@ export class TestRun {
           patientSilent: silent,
           done: (outcome) => {
             const measurementId = id.perimetryId ?? id.examinationId ?? "";
-            onDone(upload(toMeasurementResult(outcome, spec, { measurementId, patientId: config.patientId, takenAt: this.takenAt(), deviceAlias: ctx.alias(), gazeCalibration: gaze, patientBirthdate: config.patientBirthdate })));
+            onDone(
+              upload(
+                toMeasurementResult(outcome, spec, {
+                  measurementId,
+                  patientId: config.patientId,
+                  takenAt: this.takenAt(),
+                  deviceAlias: ctx.alias(),
+                  gazeCalibration: gaze,
+                  patientBirthdate: config.patientBirthdate,
+                }),
+              ),
+            );
           },
         });
       },
@@ -305,8 +321,14 @@ export class TestRun {
       });
       if (e.type === TestType.Perimetry && e.config) {
         const trackGaze = plan.trackGaze && e.config.trackGaze;
-        const t = this.perimetryTask({ ...e.config, eye: e.eye }, e.eye === Eye.Both ? Eye.Right : e.eye, true, { tutorial: first && plan.tutorial, audioGuide: plan.audioGuide, trackGaze }, id, e.examinationId, (result) =>
-          upload({ type: "perimetry", result }),
+        const t = this.perimetryTask(
+          { ...e.config, eye: e.eye },
+          e.eye === Eye.Both ? Eye.Right : e.eye,
+          true,
+          { tutorial: first && plan.tutorial, audioGuide: plan.audioGuide, trackGaze },
+          id,
+          e.examinationId,
+          (result) => upload({ type: "perimetry", result }),
         );
         return t;
       }

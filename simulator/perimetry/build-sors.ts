@@ -57,7 +57,8 @@ export const buildSorsModel = (pattern: Pattern, csvText: string): SorsModel => 
     covariance: covariance.map((row) => row.map((v) => round(v, 4))),
     stages: stageMatrices,
     training: {
-      controls: `SUNY-IU 24-2 controls (visualFields 1.0.8 vfctrSunyiu24d2, Apache-2.0), ${controlFields.length} fields` +
+      controls:
+        `SUNY-IU 24-2 controls (visualFields 1.0.8 vfctrSunyiu24d2, Apache-2.0), ${controlFields.length} fields` +
         (pattern === Pattern.P24_2 ? "" : ", carried to this pattern by inverse-distance interpolation of total deviation"),
       synthetic: `${synthetic.length} glaucomatous fields (${SYNTHETIC_PER_STAGE} each early, moderate, advanced; simulator/perimetry/defects.ts), seed ${TRAINING_SEED}/${geometry.label}`,
       objective: "greedy least-squares reconstruction error over all non-blind-spot locations (Kucur & Sznitman 2017)",

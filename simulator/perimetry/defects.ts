@@ -66,11 +66,7 @@ export const glaucomaLoss = (points: readonly PatternPoint[], stage: GlaucomaSta
 
 /** Homonymous hemianopia of the patient's left (or right) half-field, sparing the central 2 degrees. In right-eye
  * coordinates the patient's left is x < 0 for a right eye and x > 0 for a left eye (whose points are mirrored). */
-export const hemianopiaLoss = (
-  points: readonly PatternPoint[],
-  side: "left" | "right",
-  leftEye: boolean,
-): number[] => {
+export const hemianopiaLoss = (points: readonly PatternPoint[], side: "left" | "right", leftEye: boolean): number[] => {
   const lostSign = (side === "left" ? -1 : 1) * (leftEye ? -1 : 1);
   return points.map((p) => (Math.sign(p.x) === lostSign && Math.hypot(p.x, p.y) > 2 ? 60 : 0));
 };

@@ -1,7 +1,15 @@
 import { type PatternGeometry, getPattern } from "../../core/analytics/patterns.ts";
 import type { ThresholdPoint } from "../../core/model/running-test.ts";
 import type { CatchTrials } from "../../core/model/measurement-result.ts";
-import { type Eye, Pattern, type Showtime, type SorsLocations, type StimuliUpdate, type StimulusSize, type Strategy } from "../../core/model/enums.ts";
+import {
+  type Eye,
+  Pattern,
+  type Showtime,
+  type SorsLocations,
+  type StimuliUpdate,
+  type StimulusSize,
+  type Strategy,
+} from "../../core/model/enums.ts";
 import { hillOfVision } from "./hill.ts";
 import { FIXATION_THRESHOLD_DEG, type GazeSample, type Response, type SimulatedPatient, createPatient } from "./patient.ts";
 import type { Procedure } from "./procedures/procedure.ts";
@@ -192,7 +200,8 @@ export class PerimetryTest {
     const kind = this.pickCatchTrial();
     const window = cycleMs; // a response counts until the next onset
     const inTime = (r: Response): Response => {
-      const counted = this.unresponsive || (r.seen && r.responseTime !== null && r.responseTime > window) ? { seen: false, responseTime: null } : r;
+      const counted =
+        this.unresponsive || (r.seen && r.responseTime !== null && r.responseTime > window) ? { seen: false, responseTime: null } : r;
       this.silentRun = counted.seen ? 0 : this.silentRun + 1;
       return counted;
     };
@@ -201,7 +210,17 @@ export class PerimetryTest {
       const { index, level, response } = this.catchTrial(kind, gaze);
       const r = inTime(response);
       this.timer.observe(r.responseTime);
-      const presentation: Presentation = { n: this.n, at, cycleMs, index, catchTrial: kind, level, seen: r.seen, responseTime: r.responseTime, gaze };
+      const presentation: Presentation = {
+        n: this.n,
+        at,
+        cycleMs,
+        index,
+        catchTrial: kind,
+        level,
+        seen: r.seen,
+        responseTime: r.responseTime,
+        gaze,
+      };
       return { presentation, progress: null, finishedIndex: null, done: this.done };
     }
 
@@ -223,7 +242,17 @@ export class PerimetryTest {
       finishedIndex = slot.index;
       this.fill();
     }
-    const presentation: Presentation = { n: this.n, at, cycleMs, index: slot.index, catchTrial: null, level, seen: r.seen, responseTime: r.responseTime, gaze };
+    const presentation: Presentation = {
+      n: this.n,
+      at,
+      cycleMs,
+      index: slot.index,
+      catchTrial: null,
+      level,
+      seen: r.seen,
+      responseTime: r.responseTime,
+      gaze,
+    };
     return { presentation, progress: this.progress(), finishedIndex, done: this.done };
   }
 
@@ -263,7 +292,8 @@ export class PerimetryTest {
       falsePositives: ratio(catchTrials.falsePositive),
       falseNegatives: ratio(catchTrials.falseNegative),
       fixationLosses: ratio(catchTrials.blindSpot),
-      gazeTracking: (this.spec.trackGaze ?? true) ? { meanDistance: [...this.gazeSamples], fixationThreshold: FIXATION_THRESHOLD_DEG } : null,
+      gazeTracking:
+        (this.spec.trackGaze ?? true) ? { meanDistance: [...this.gazeSamples], fixationThreshold: FIXATION_THRESHOLD_DEG } : null,
       estermanScore: this.spec.pattern === Pattern.Esterman ? Math.round((100 * seenCount) / n) : null,
       maxIntensity: Math.round(MAX_INTENSITY_CD_M2 * 10) / 10,
     };

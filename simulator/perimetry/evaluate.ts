@@ -1,5 +1,5 @@
 import { getPattern } from "../../core/analytics/patterns.ts";
-import { Eye, Pattern, type SorsLocations, StimuliUpdate, Showtime, Strategy } from "../../core/model/enums.ts";
+import { Eye, Pattern, type SorsLocations, StimuliUpdate, Showtime, type Strategy } from "../../core/model/enums.ts";
 import { type PerimetryOutcome, type PerimetryTestSpec, createPerimetryTest, runToEnd } from "./engine.ts";
 import { MAX_DB, MIN_DB } from "./procedures/procedure.ts";
 import type { ProfileName } from "./profiles.ts";
@@ -22,7 +22,12 @@ export interface Evaluation {
   readonly meanFixationLosses: number;
 }
 
-export const specFor = (pattern: Pattern, strategy: Strategy, sorsStage: SorsLocations | null = null, stimuliUpdate: StimuliUpdate = StimuliUpdate.Ms2000): PerimetryTestSpec => ({
+export const specFor = (
+  pattern: Pattern,
+  strategy: Strategy,
+  sorsStage: SorsLocations | null = null,
+  stimuliUpdate: StimuliUpdate = StimuliUpdate.Ms2000,
+): PerimetryTestSpec => ({
   pattern,
   eye: pattern === Pattern.Esterman ? Eye.Binocular : Eye.Right,
   strategy,
@@ -36,7 +41,16 @@ export const specFor = (pattern: Pattern, strategy: Strategy, sorsStage: SorsLoc
 export const evaluate = (spec: PerimetryTestSpec, profile: ProfileName, runs: number, seed = 1): Evaluation => {
   const geometry = getPattern(spec.pattern);
   const blind = new Set(geometry.blindSpotIndices);
-  let absErr = 0, errN = 0, agree = 0, agreeN = 0, locPres = 0, allPres = 0, tested = 0, duration = 0, fp = 0, fl = 0;
+  let absErr = 0,
+    errN = 0,
+    agree = 0,
+    agreeN = 0,
+    locPres = 0,
+    allPres = 0,
+    tested = 0,
+    duration = 0,
+    fp = 0,
+    fl = 0;
   for (let r = 0; r < runs; r++) {
     const test = createPerimetryTest({ spec, profile, seed: `${seed}/${profile}/${r}` });
     const out: PerimetryOutcome = runToEnd(test);

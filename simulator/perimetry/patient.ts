@@ -2,7 +2,7 @@ import { Eye } from "../../core/model/enums.ts";
 import type { PatternGeometry, PatternPoint } from "../../core/analytics/patterns.ts";
 import { blindSpotLoss, hillOfVision } from "./hill.ts";
 import { type HensonVariability, probabilitySeen } from "./fos.ts";
-import { type Rng } from "./random.ts";
+import type { Rng } from "./random.ts";
 import type { PatientProfile } from "./profiles.ts";
 
 // A simulated patient sitting one test: the true field at the pattern's points, the frequency-of-seeing response with
@@ -64,7 +64,12 @@ export const createPatient = (profile: PatientProfile, options: PatientOptions):
   const trueThresholds = geometry.binocular
     ? (() => {
         const right = monocularField(profile, points, false, fieldRng);
-        const left = monocularField(profile, points.map((p) => ({ x: -p.x, y: p.y })), true, fieldRng);
+        const left = monocularField(
+          profile,
+          points.map((p) => ({ x: -p.x, y: p.y })),
+          true,
+          fieldRng,
+        );
         return right.map((r, i) => Math.max(r, left[i]!));
       })()
     : monocularField(profile, points, options.eye === Eye.Left, fieldRng);
@@ -101,7 +106,10 @@ export const createPatient = (profile: PatientProfile, options: PatientOptions):
     },
     respondAt: (index, level, gaze) => respond(level, gaze.lost ? displaced() : trueThresholds[index]!),
     respondAtBlindSpot: (level, gaze) =>
-      respond(level, gaze.lost ? hillOfVision(blindSpotPoint, profile.age) : hillOfVision(blindSpotPoint, profile.age) - blindSpotLoss(blindSpotPoint)),
+      respond(
+        level,
+        gaze.lost ? hillOfVision(blindSpotPoint, profile.age) : hillOfVision(blindSpotPoint, profile.age) - blindSpotLoss(blindSpotPoint),
+      ),
     respondToNothing: () => (rng.chance(profile.fpr) ? { seen: true, responseTime: guessTime() } : { seen: false, responseTime: null }),
   };
 };

@@ -28,7 +28,10 @@ const splitmix32 = (seed: number) => () => {
 export const createRng = (seed: number | string): Rng => {
   const s0 = typeof seed === "string" ? hashString(seed) : seed >>> 0;
   const sm = splitmix32(s0);
-  let a = sm(), b = sm(), c = sm(), d = sm();
+  let a = sm(),
+    b = sm(),
+    c = sm(),
+    d = sm();
   const u32 = (): number => {
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;

@@ -43,7 +43,9 @@ export const reliabilityScore = (fp: number, fn: number, fl: number): number =>
  * pattern, else the given hill of vision. Blind-spot locations the tables leave out keep the hill's value.
  */
 export function scoringNormals(
-  pattern: MeasurementResult["pattern"], age: number | null, hill: readonly number[],
+  pattern: MeasurementResult["pattern"],
+  age: number | null,
+  hill: readonly number[],
 ): { normValues: number[]; normativeVersion: string } {
   const tables = age === null || getPattern(pattern).binocular ? null : getNormativeDatabase(pattern, CURRENT_NORMATIVE_VERSION);
   if (!tables) return { normValues: [...hill], normativeVersion: SIMULATED_NORMATIVE_VERSION };
@@ -78,38 +80,43 @@ export const toMeasurementResult = (outcome: PerimetryOutcome, spec: PerimetryTe
   const sors = spec.strategy === Strategy.SORS || spec.strategy === Strategy.SORS_screening;
   const age = ctx.patientBirthdate ? ageAtTest(ctx.patientBirthdate, ctx.takenAt) : null;
   const { normValues, normativeVersion } = scoringNormals(spec.pattern, age, outcome.normalValues);
-  return withStoredIndices({
-    measurementId: ctx.measurementId,
-    patientId: ctx.patientId,
-    takenAt: ctx.takenAt,
-    eye: spec.eye,
-    pattern: spec.pattern,
-    strategy: spec.strategy,
-    sorsStage: sors ? sorsCount(spec.strategy, spec.sorsStage) : null,
-    stimulusSize: spec.stimulusSize ?? 2,
-    stimuliShowtime: spec.stimuliShowtime,
-    stimuliInterval: spec.stimuliUpdate,
-    meanUpdateTime: outcome.meanUpdateTimeMs,
-    presentations: outcome.presentations,
-    examinationTimeInSeconds: Math.round(outcome.durationMs / 1000),
-    maxIntensity: outcome.maxIntensity,
-    thresholds: [...outcome.thresholds],
-    defects: [],
-    normValues,
-    meanSensitivity: 0,
-    meanDefect: null,
-    squareRootLossVariance: null,
-    vfi: null,
-    falseNegatives: round2(outcome.falseNegatives),
-    falsePositives: round2(outcome.falsePositives),
-    fixationLosses: round2(outcome.fixationLosses),
-    catchTrials: outcome.catchTrials,
-    gazeTracking: outcome.gazeTracking ? { meanDistance: [...outcome.gazeTracking.meanDistance], fixationThreshold: outcome.gazeTracking.fixationThreshold } : null,
-    estermanScore: outcome.estermanScore,
-    reliabilityScore: reliabilityScore(outcome.falsePositives, outcome.falseNegatives, outcome.fixationLosses),
-    normativeVersion,
-    gazeCalibration: ctx.gazeCalibration,
-    background: BACKGROUND_ASB,
-    deviceAlias: ctx.deviceAlias,
-  }, age ?? 0);
+  return withStoredIndices(
+    {
+      measurementId: ctx.measurementId,
+      patientId: ctx.patientId,
+      takenAt: ctx.takenAt,
+      eye: spec.eye,
+      pattern: spec.pattern,
+      strategy: spec.strategy,
+      sorsStage: sors ? sorsCount(spec.strategy, spec.sorsStage) : null,
+      stimulusSize: spec.stimulusSize ?? 2,
+      stimuliShowtime: spec.stimuliShowtime,
+      stimuliInterval: spec.stimuliUpdate,
+      meanUpdateTime: outcome.meanUpdateTimeMs,
+      presentations: outcome.presentations,
+      examinationTimeInSeconds: Math.round(outcome.durationMs / 1000),
+      maxIntensity: outcome.maxIntensity,
+      thresholds: [...outcome.thresholds],
+      defects: [],
+      normValues,
+      meanSensitivity: 0,
+      meanDefect: null,
+      squareRootLossVariance: null,
+      vfi: null,
+      falseNegatives: round2(outcome.falseNegatives),
+      falsePositives: round2(outcome.falsePositives),
+      fixationLosses: round2(outcome.fixationLosses),
+      catchTrials: outcome.catchTrials,
+      gazeTracking: outcome.gazeTracking
+        ? { meanDistance: [...outcome.gazeTracking.meanDistance], fixationThreshold: outcome.gazeTracking.fixationThreshold }
+        : null,
+      estermanScore: outcome.estermanScore,
+      reliabilityScore: reliabilityScore(outcome.falsePositives, outcome.falseNegatives, outcome.fixationLosses),
+      normativeVersion,
+      gazeCalibration: ctx.gazeCalibration,
+      background: BACKGROUND_ASB,
+      deviceAlias: ctx.deviceAlias,
+    },
+    age ?? 0,
+  );
 };

@@ -18,7 +18,9 @@ export const loadSorsModel = (pattern: Pattern): SorsModel => {
   try {
     model = JSON.parse(readFileSync(resolve(fixtures, `${label}.json`), "utf8")) as SorsModel;
   } catch (e) {
-    throw new Error(`no SORS model for ${label} in fixtures/sors (run: npx tsx simulator/perimetry/build-sors.ts): ${(e as Error).message}`);
+    throw new Error(
+      `no SORS model for ${label} in fixtures/sors (run: npx tsx simulator/perimetry/build-sors.ts): ${(e as Error).message}`,
+    );
   }
   cache.set(pattern, model);
   return model;

@@ -32,7 +32,12 @@ export const reconstructionMatrix = (covariance: Matrix, chosen: readonly number
   const css = subMatrix(covariance, chosen, chosen).map((row, i) => row.map((v, j) => (i === j ? v + ridge : v)));
   const l = cholesky(css);
   // Row i of D solves (C_SS + rI) d_i = C[S, i] (C_SS is symmetric).
-  return covariance.map((_, i) => choleskySolve(l, chosen.map((s) => covariance[s]![i]!)));
+  return covariance.map((_, i) =>
+    choleskySolve(
+      l,
+      chosen.map((s) => covariance[s]![i]!),
+    ),
+  );
 };
 
 /** Reconstruct a whole field from the locations measured so far (any subset): mu + D (y - mu_S). */

@@ -35,8 +35,7 @@ export interface StrategyPlan {
 export const sorsCount = (strategy: Strategy, sorsStage: SorsLocations | null | undefined): SorsLocations =>
   strategy === Strategy.SORS_screening ? 16 : (sorsStage ?? 36);
 
-const measuredOnly = (n: number) => (finished: ReadonlyMap<number, number>) =>
-  Array.from({ length: n }, (_, i) => finished.get(i) ?? 0);
+const measuredOnly = (n: number) => (finished: ReadonlyMap<number, number>) => Array.from({ length: n }, (_, i) => finished.get(i) ?? 0);
 
 export const planStrategy = (
   geometry: PatternGeometry,

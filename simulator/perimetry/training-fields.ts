@@ -60,6 +60,8 @@ export const carryControls = (
   });
   return controls.map((c) => {
     const td = from.map((p, i) => c.values[i]! - hillOfVision(p, c.age));
-    return to.map((q, k) => Math.round(clip(hillOfVision(q, c.age) - blindSpotLoss(q) + weights[k]!.reduce((s, { i, w }) => s + w * td[i]!, 0))));
+    return to.map((q, k) =>
+      Math.round(clip(hillOfVision(q, c.age) - blindSpotLoss(q) + weights[k]!.reduce((s, { i, w }) => s + w * td[i]!, 0))),
+    );
   });
 };

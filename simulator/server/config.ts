@@ -31,19 +31,24 @@ export class ConfigError extends Error {}
 const integer = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
   if (raw === undefined || raw.trim() === "") return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
   return n;
 };
 
 export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
   const speedRaw = env.SPEED?.trim();
   const speed = speedRaw ? Number(speedRaw) : 1;
-  if (!Number.isFinite(speed) || speed <= 0 || speed > 1000) throw new ConfigError(`SPEED must be a number above 0 (at most 1000), got '${env.SPEED}'`);
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 1000)
+    throw new ConfigError(`SPEED must be a number above 0 (at most 1000), got '${env.SPEED}'`);
   const url = env.DATABASE_URL?.trim();
   if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError("DATABASE_URL must start with postgres:// or postgresql://");
   const dev = env.ISOPTER_DEV_ROUTES?.trim().toLowerCase();
   if (dev && dev !== "on" && dev !== "off") throw new ConfigError(`ISOPTER_DEV_ROUTES must be on or off, got '${env.ISOPTER_DEV_ROUTES}'`);
-  const origins = (env.ISOPTER_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  const origins = (env.ISOPTER_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const o of origins) {
     let ok = false;
     try {
@@ -51,7 +56,10 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
     } catch {}
     if (!ok) throw new ConfigError(`ISOPTER_ALLOWED_ORIGINS must list origins such as https://clinic.example, got '${o}'`);
   }
-  const headsetUrls = (env.HEADSET_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+  const headsetUrls = (env.HEADSET_URLS ?? "")
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
   for (const u of headsetUrls) {
     let ok = false;
     try {
@@ -59,7 +67,10 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
     } catch {}
     if (!ok) throw new ConfigError(`HEADSET_URLS must list device socket addresses such as ws://127.0.0.1:4170/device, got '${u}'`);
   }
-  const trustedProxies = (env.ISOPTER_TRUSTED_PROXIES ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+  const trustedProxies = (env.ISOPTER_TRUSTED_PROXIES ?? "")
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
   for (const a of trustedProxies)
     if (isIP(a) === 0) throw new ConfigError(`ISOPTER_TRUSTED_PROXIES must list IP addresses such as 127.0.0.1, got '${a}'`);
   return {

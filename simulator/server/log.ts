@@ -25,7 +25,9 @@ export const logEvent = (level: "info" | "warn" | "error", event: string, fields
   if (process.env.LOG_STACKS === "1" && fields.error instanceof Error) out.stack = fields.error.stack;
   const line = json()
     ? JSON.stringify({ time: new Date().toISOString(), level, event, ...out })
-    : `isopter ${level} ${event}${Object.entries(out).map(([k, v]) => ` ${k}=${plain(v)}`).join("")}`;
+    : `isopter ${level} ${event}${Object.entries(out)
+        .map(([k, v]) => ` ${k}=${plain(v)}`)
+        .join("")}`;
   process.stderr.write(`${line}\n`);
 };
 

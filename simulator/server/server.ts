@@ -98,7 +98,9 @@ const packageVersion = (): string => {
 /** The HMAC secret lives in the database, so tokens survive restarts and every server on one database agrees. */
 const tokenSecret = async (db: Database): Promise<string> => {
   const fresh = randomBytes(32).toString("base64url");
-  await db.transaction((tx) => tx.query("insert into settings (key, value) values ('token_secret', $1) on conflict (key) do nothing", [fresh]));
+  await db.transaction((tx) =>
+    tx.query("insert into settings (key, value) values ('token_secret', $1) on conflict (key) do nothing", [fresh]),
+  );
   return (await db.query<{ value: string }>("select value from settings where key = 'token_secret'"))[0]!.value;
 };
 
@@ -180,10 +182,17 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     "GET health": async (_req, res) => sendJson(res, 200, { data: { status: "ok", version: ctx.version } }),
     "GET ready": async (_req, res) => {
       const wanted = await knownSchemaVersion();
-      if (draining) return sendFailure(res, "unavailable", "The server is shutting down", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
-      if (!bus.ready) return sendFailure(res, "unavailable", "Not connected to the other server processes (database connection lost)", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      if (draining)
+        return sendFailure(res, "unavailable", "The server is shutting down", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      if (!bus.ready)
+        return sendFailure(res, "unavailable", "Not connected to the other server processes (database connection lost)", undefined, {
+          "retry-after": String(RETRY_AFTER_SECONDS),
+        });
       const version = await schemaVersion(db); // a database away throws: 503 unavailable with Retry-After
-      if (version !== wanted) return sendFailure(res, "unavailable", `Migrations not done (database at ${version}, expected ${wanted})`, undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      if (version !== wanted)
+        return sendFailure(res, "unavailable", `Migrations not done (database at ${version}, expected ${wanted})`, undefined, {
+          "retry-after": String(RETRY_AFTER_SECONDS),
+        });
       sendJson(res, 200, { data: { status: "ready", database: db.kind, schemaVersion: version } });
     },
     "GET openapi.json": async (_req, res) => {
@@ -218,8 +227,13 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
     const headers = err.code === "HPE_HEADER_OVERFLOW";
-    const text = JSON.stringify({ data: { message: headers ? "headers: too large" : "request: not valid HTTP", field: headers ? "headers" : "request" }, responseType: "validation_error" });
-    socket.end(`HTTP/1.1 ${headers ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    const text = JSON.stringify({
+      data: { message: headers ? "headers: too large" : "request: not valid HTTP", field: headers ? "headers" : "request" },
+      responseType: "validation_error",
+    });
+    socket.end(
+      `HTTP/1.1 ${headers ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
   });
 
   const browsers = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -238,7 +252,9 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     }
     // Cut off from the other processes, this one would miss their events and commands: sockets go elsewhere.
     if (!bus.ready) {
-      socket.end(`HTTP/1.1 503 Service Unavailable\r\nretry-after: ${RETRY_AFTER_SECONDS}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 503 Service Unavailable\r\nretry-after: ${RETRY_AFTER_SECONDS}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`,
+      );
       return;
     }
     const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");

@@ -3,7 +3,13 @@ import { WebSocketServer, type WebSocket as ServerSocket } from "ws";
 import type { AddressInfo } from "node:net";
 import { createVirtualClock } from "../../adapters/clock/index.ts";
 import { memoryStorage } from "../../adapters/storage/index.ts";
-import { createLiveSocket, PING_INTERVAL_MS, RECONNECT_ATTEMPTS, RECONNECT_INTERVAL_MS, type LiveSocket } from "../../adapters/socket/index.ts";
+import {
+  createLiveSocket,
+  PING_INTERVAL_MS,
+  RECONNECT_ATTEMPTS,
+  RECONNECT_INTERVAL_MS,
+  type LiveSocket,
+} from "../../adapters/socket/index.ts";
 import { nodeWebSocket } from "../../adapters/socket/node-socket.ts";
 import { SocketState } from "../../core/model/enums.ts";
 import type { LiveMessage } from "../../core/model/live.ts";
@@ -19,7 +25,11 @@ const connections: ServerSocket[] = [];
 const waiters: Array<() => void> = [];
 const notify = () => waiters.splice(0).forEach((w) => w());
 const until = async (check: () => boolean) => {
-  while (!check()) await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 50); });
+  while (!check())
+    await new Promise<void>((r) => {
+      waiters.push(r);
+      setTimeout(r, 50);
+    });
 };
 
 beforeAll(async () => {
@@ -71,7 +81,13 @@ describe("live socket (seeds §7 'Live socket')", () => {
   it("decodes incoming live messages once, by type and operation; drops others naming the field; stores a carried accessToken", async () => {
     const storage = memoryStorage();
     const invalid: Array<{ field: string; text: string }> = [];
-    const reporting = createLiveSocket({ url, storage, clock: createVirtualClock(), create: nodeWebSocket, onInvalidMessage: (e, text) => invalid.push({ field: e.field, text }) });
+    const reporting = createLiveSocket({
+      url,
+      storage,
+      clock: createVirtualClock(),
+      create: nodeWebSocket,
+      onInvalidMessage: (e, text) => invalid.push({ field: e.field, text }),
+    });
     const messages: LiveMessage[] = [];
     reporting.subscribe((m) => messages.push(m));
     const before = connections.length;
@@ -84,7 +100,9 @@ describe("live socket (seeds §7 'Live socket')", () => {
     server.send("not json");
     await until(() => messages.length >= 1 && invalid.length >= 3);
     // "an unknown value falls back to not connected": the data was decoded by its type and operation, here.
-    expect(messages).toEqual([{ type: "device", operation: "update", data: { deviceSn: "VR1", status: "notconnected" }, accessToken: "newer" }]);
+    expect(messages).toEqual([
+      { type: "device", operation: "update", data: { deviceSn: "VR1", status: "notconnected" }, accessToken: "newer" },
+    ]);
     expect(invalid.map((i) => i.field)).toEqual(["data.deviceSn", "type", ""]);
     expect(storage.session.get(StorageKeys.session.accessToken)).toBe("newer");
     reporting.close();
@@ -114,7 +132,11 @@ describe("live socket (seeds §7 'Live socket')", () => {
   it("stops after the last attempt when the server is gone", async () => {
     const clock = createVirtualClock();
     const socket = createLiveSocket({
-      url: "ws://127.0.0.1:1/api/ws", storage: memoryStorage(), clock, create: nodeWebSocket, reconnectAttempts: 2,
+      url: "ws://127.0.0.1:1/api/ws",
+      storage: memoryStorage(),
+      clock,
+      create: nodeWebSocket,
+      reconnectAttempts: 2,
     });
     socket.connect();
     for (let attempt = 1; attempt <= 2; attempt++) {

@@ -15,7 +15,25 @@ describe("analyse: visualFields CSV in, JSON out", () => {
   it("prints one object per row with exactly the issue's keys, arrays in CSV order with null at blind spots", () => {
     const out = JSON.parse(analyseCsvText(csv));
     expect(out).toHaveLength(42);
-    expect(Object.keys(out[0])).toEqual(["id", "eye", "date", "td", "tdp", "pd", "pdp", "gh", "msens", "ssens", "tmd", "tsd", "pmd", "psd", "vfi", "pattern", "seen"]);
+    expect(Object.keys(out[0])).toEqual([
+      "id",
+      "eye",
+      "date",
+      "td",
+      "tdp",
+      "pd",
+      "pdp",
+      "gh",
+      "msens",
+      "ssens",
+      "tmd",
+      "tsd",
+      "pmd",
+      "psd",
+      "vfi",
+      "pattern",
+      "seen",
+    ]);
     expect(out[0].td).toHaveLength(54);
     expect(out[0].td[25]).toBeNull();
     expect(out[0].tdp[34]).toBeNull();
@@ -35,7 +53,10 @@ describe("analyse: visualFields CSV in, JSON out", () => {
   });
   it("--series prints one object per id and eye with at least 3 visits", () => {
     const out = JSON.parse(analyseCsvText(csv, { series: true }));
-    expect(out.map((o: { eye: string; nvisits: number }) => [o.eye, o.nvisits])).toEqual([["OD", 27], ["OS", 15]]);
+    expect(out.map((o: { eye: string; nvisits: number }) => [o.eye, o.nvisits])).toEqual([
+      ["OD", 27],
+      ["OS", 15],
+    ]);
     expect(Object.keys(out[0])).toEqual(["id", "eye", "nvisits", "glr", "plr", "poplr", "progression"]);
     // The perimetry page's progression analysis (issue 20): events, PoPLR on TD, the VFI trend.
     expect(Object.keys(out[0].progression)).toEqual(["events", "poplrTdP", "vfi", "noTrend"]);
@@ -62,7 +83,10 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     expect(tenTwo[0].td).toHaveLength(68);
   });
   it("30-2 and G CSVs get TD, PD, their probabilities and the global indices (full-field normals)", () => {
-    for (const [n, blind] of [[76, [35, 45]], [59, []]] as const) {
+    for (const [n, blind] of [
+      [76, [35, 45]],
+      [59, []],
+    ] as const) {
       const header = ["id,eye,date,time,age,type,fpr,fnr,fl,duration", ...Array.from({ length: n }, (_, i) => `l${i + 1}`)].join(",");
       const row = (date: string, loss: number) =>
         ["p1,OD", date, "10:00:00,66,sita,0,0,0,05:00", ...Array.from({ length: n }, (_, i) => (i < 12 ? 28 - loss : 29))].join(",");
@@ -82,7 +106,9 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     const lines = csv.split("\n");
     const bad = (row: string) => [lines[0], row].join("\n");
     const cells = lines[1]!.split(",");
-    expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 1 ? "OX" : c)).join(",")))).toThrow(/line 2, field eye: must be OD, OS or OU/);
+    expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 1 ? "OX" : c)).join(",")))).toThrow(
+      /line 2, field eye: must be OD, OS or OU/,
+    );
     expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 4 ? "old" : c)).join(",")))).toThrow(/line 2, field age/);
     expect(() => parseVisualFieldsCsv(bad(cells.map((c, i) => (i === 12 ? "x" : c)).join(",")))).toThrow(/line 2, field l3/);
     expect(() => parseVisualFieldsCsv(bad(cells.slice(0, 20).join(",")))).toThrow(/line 2: expected 64 fields/);
@@ -96,7 +122,8 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     const run = (file: string) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
         const child = spawn(process.execPath, ["--import", "tsx", script, file], { cwd: root });
-        let stdout = "", stderr = "";
+        let stdout = "",
+          stderr = "";
         child.stdout.on("data", (d) => (stdout += d));
         child.stderr.on("data", (d) => (stderr += d));
         child.on("close", (code) => done({ code, stdout, stderr }));

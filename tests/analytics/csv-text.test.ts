@@ -14,11 +14,18 @@ describe("CSV text (RFC 4180 with BOM and CRLF)", () => {
 
   it("reads what R's write.csv writes: every string and the header quoted", () => {
     const r = '"id","eye","date"\r\n"p 1","OD","2024-01-02"\r\n';
-    expect(fields(r)).toEqual([["id", "eye", "date"], ["p 1", "OD", "2024-01-02"]]);
+    expect(fields(r)).toEqual([
+      ["id", "eye", "date"],
+      ["p 1", "OD", "2024-01-02"],
+    ]);
   });
 
   it("drops a UTF-8 byte-order mark, reads CRLF, LF and a last line without an end, skips blank lines", () => {
-    expect(fields("\uFEFFid,x\r\n1,2\r\n\r\n3,4")).toEqual([["id", "x"], ["1", "2"], ["3", "4"]]);
+    expect(fields("\uFEFFid,x\r\n1,2\r\n\r\n3,4")).toEqual([
+      ["id", "x"],
+      ["1", "2"],
+      ["3", "4"],
+    ]);
   });
 
   it("keeps empty fields, quoted or not", () => {
@@ -32,7 +39,10 @@ describe("CSV text (RFC 4180 with BOM and CRLF)", () => {
   });
 
   it("any fields written with csvField read back the same (property)", () => {
-    const row = fc.array(fc.string({ unit: fc.constantFrom("a", "Ş", "李", ",", '"', "\n", "\r", " ", "1") }), { minLength: 2, maxLength: 6 });
+    const row = fc.array(fc.string({ unit: fc.constantFrom("a", "Ş", "李", ",", '"', "\n", "\r", " ", "1") }), {
+      minLength: 2,
+      maxLength: 6,
+    });
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 5 }), fc.constantFrom("\n", "\r\n"), (rows, eol) => {
         const text = rows.map((r) => r.map(csvField).join(",")).join(eol) + eol;

@@ -6,15 +6,28 @@ import { Eye, Pattern } from "../../core/model/enums.ts";
 import { patientRows } from "./reference-data.ts";
 
 // Issue 20 point 5: the progression analysis of one eye, on the SUNY-IU glaucoma patient's real 24-2 series.
-const od: SeriesResult[] = patientRows().filter((r) => r.eye === "OD").map((r, k) => ({
-  id: `od${k}`, takenAt: `${r.date}T10:00:00.000Z`, eye: Eye.Right, pattern: Pattern.P24_2, age: r.age,
-  thresholds: r.sensitivities, normativeVersion: DEFAULT_NORMATIVE_VERSION, valid: true, unreliable: false,
-}));
+const od: SeriesResult[] = patientRows()
+  .filter((r) => r.eye === "OD")
+  .map((r, k) => ({
+    id: `od${k}`,
+    takenAt: `${r.date}T10:00:00.000Z`,
+    eye: Eye.Right,
+    pattern: Pattern.P24_2,
+    age: r.age,
+    thresholds: r.sensitivities,
+    normativeVersion: DEFAULT_NORMATIVE_VERSION,
+    valid: true,
+    unreliable: false,
+  }));
 
 describe("eye progression (GPA-style events, PoPLR, VFI trend)", () => {
   it("agrees with the series analysis: events from the first two results, PoPLR on TD, VFI slope", () => {
     const a = eyeProgression(od, { eye: Eye.Right, pattern: Pattern.P24_2, nperm: 500 });
-    const s = analyseSeries(Pattern.P24_2, od.map((r) => ({ date: r.takenAt, age: r.age, thresholds: r.thresholds })), { nperm: 500 });
+    const s = analyseSeries(
+      Pattern.P24_2,
+      od.map((r) => ({ date: r.takenAt, age: r.age, thresholds: r.thresholds })),
+      { nperm: 500 },
+    );
     expect(a.used).toHaveLength(od.length);
     expect(a.events!.baseline).toEqual(["od0", "od1"]);
     expect(a.events!.status).toBe(s.events!.current);
@@ -36,14 +49,25 @@ describe("eye progression (GPA-style events, PoPLR, VFI trend)", () => {
     ];
     const a = eyeProgression(mixed, { eye: Eye.Right, pattern: Pattern.P24_2, baselineId: "od3", nperm: 200 });
     const reason = (id: string) => a.setAside.find((s) => s.id === id)?.reason;
-    expect([reason("g"), reason("left"), reason("bad"), reason("screen"), reason("old"), reason("od0")])
-      .toEqual(["other-eye-or-pattern", "other-eye-or-pattern", "unreliable", "not-threshold", "no-normative-database", "before-baseline"]);
+    expect([reason("g"), reason("left"), reason("bad"), reason("screen"), reason("old"), reason("od0")]).toEqual([
+      "other-eye-or-pattern",
+      "other-eye-or-pattern",
+      "unreliable",
+      "not-threshold",
+      "no-normative-database",
+      "before-baseline",
+    ]);
     expect(a.events!.baseline).toEqual(["od3", "od4"]);
     expect(a.used).not.toContain("od0");
   });
 
   it("events need 3 results; trends need 3 results over 6 months, otherwise it says why", () => {
-    expect(eyeProgression(od.slice(0, 2), { eye: Eye.Right, pattern: Pattern.P24_2 })).toMatchObject({ events: null, poplr: null, vfi: null, noTrend: "too-few-results" });
+    expect(eyeProgression(od.slice(0, 2), { eye: Eye.Right, pattern: Pattern.P24_2 })).toMatchObject({
+      events: null,
+      poplr: null,
+      vfi: null,
+      noTrend: "too-few-results",
+    });
     const sameMonth = od.slice(0, 3).map((r, k) => ({ ...r, takenAt: `2020-03-0${k + 1}T10:00:00.000Z` }));
     const a = eyeProgression(sameMonth, { eye: Eye.Right, pattern: Pattern.P24_2 });
     expect(a.events).not.toBeNull();
@@ -53,8 +77,15 @@ describe("eye progression (GPA-style events, PoPLR, VFI trend)", () => {
   it("a G series with the full-field normals is analysed; losses that grow are flagged as progression", () => {
     const base = new Array(59).fill(29);
     const g: SeriesResult[] = [0, 1, 2, 3, 4].map((k) => ({
-      id: `g${k}`, takenAt: `${2020 + k}-01-10T10:00:00.000Z`, eye: Eye.Left, pattern: Pattern.G, age: 60 + k,
-      thresholds: base.map((v, i) => (i < 8 && k >= 2 ? v - 6 * (k - 1) : v) + (((i * 7 + k * 13) % 5) - 2) * 0.5), normativeVersion: "isopter-fullfield-2026-11-25", valid: true, unreliable: false,
+      id: `g${k}`,
+      takenAt: `${2020 + k}-01-10T10:00:00.000Z`,
+      eye: Eye.Left,
+      pattern: Pattern.G,
+      age: 60 + k,
+      thresholds: base.map((v, i) => (i < 8 && k >= 2 ? v - 6 * (k - 1) : v) + (((i * 7 + k * 13) % 5) - 2) * 0.5),
+      normativeVersion: "isopter-fullfield-2026-11-25",
+      valid: true,
+      unreliable: false,
     }));
     const a = eyeProgression(g, { eye: Eye.Left, pattern: Pattern.G });
     expect(a.events!.status).toBe("likely progression");

@@ -57,7 +57,12 @@ describe("full-field normative model (Iowa healthy controls)", () => {
   it("the kernel reproduces a plane exactly (local-linear), so smooth hills are not flattened at the grid's edge", () => {
     const pts = built.controls.points;
     const plane = pts.map((p) => 30 - 0.1 * p.x + 0.2 * p.y);
-    for (const p of [{ x: 27, y: 9 }, { x: -3, y: 27 }, { x: 0, y: 0 }]) expect(kernelAt(pts, plane, p)).toBeCloseTo(30 - 0.1 * p.x + 0.2 * p.y, 9);
+    for (const p of [
+      { x: 27, y: 9 },
+      { x: -3, y: 27 },
+      { x: 0, y: 0 },
+    ])
+      expect(kernelAt(pts, plane, p)).toBeCloseTo(30 - 0.1 * p.x + 0.2 * p.y, 9);
   });
 
   it("normals fall with age and with eccentricity; blind spots stay out of 30-2's tables", () => {
@@ -98,13 +103,18 @@ describe("full-field normative model (Iowa healthy controls)", () => {
 
   it("names the database honestly: our model, its controls and the version", () => {
     expect(normativeDatabaseName(Pattern.G, CURRENT_NORMATIVE_VERSION)).toBe(
-      `Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread) · ${CURRENT_NORMATIVE_VERSION}`);
+      `Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread) · ${CURRENT_NORMATIVE_VERSION}`,
+    );
     expect(getNormativeDatabase(Pattern.P30_2, CURRENT_NORMATIVE_VERSION)!.source).toMatch(/not a manufacturer's database/);
     expect(normativeDatabaseName(Pattern.G, null)).toBeNull();
   });
 
   it("bad control data is refused naming the line and field", () => {
-    expect(() => parseIowaControls('"id","eye","age","fpr","fnr","fl","l1"\n"a","OX",50,0,0,0,30', 1, "x.csv")).toThrow(/x.csv line 2, field eye/);
-    expect(() => parseIowaControls('"id","eye","age","fpr","fnr","fl","l1"\n"a","OD",50,0,0,0,', 1, "x.csv")).toThrow(/field l1: not a number/);
+    expect(() => parseIowaControls('"id","eye","age","fpr","fnr","fl","l1"\n"a","OX",50,0,0,0,30', 1, "x.csv")).toThrow(
+      /x.csv line 2, field eye/,
+    );
+    expect(() => parseIowaControls('"id","eye","age","fpr","fnr","fl","l1"\n"a","OD",50,0,0,0,', 1, "x.csv")).toThrow(
+      /field l1: not a number/,
+    );
   });
 });

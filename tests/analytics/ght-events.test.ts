@@ -53,13 +53,25 @@ describe("Humphrey's classic MD and PSD (offered next to visualFields' weighting
   it("MD = sum(TD/s^2)/sum(1/s^2); PSD^2 = mean(s^2) sum((TD - MD)^2/s^2)/(n - 1)", () => {
     const row = patientRows()[0]!;
     const a = analyseResult({ pattern: Pattern.P24_2, eye: Eye.Right, age: row.age, thresholds: row.sensitivities }).normative!;
-    let swx = 0, sw = 0, s2 = 0, n = 0;
-    a.td.forEach((t, i) => { if (t === null) return; const s = sunyiu24d2.sd.td[i]!; swx += t / s ** 2; sw += 1 / s ** 2; s2 += s ** 2; n++; });
+    let swx = 0,
+      sw = 0,
+      s2 = 0,
+      n = 0;
+    a.td.forEach((t, i) => {
+      if (t === null) return;
+      const s = sunyiu24d2.sd.td[i]!;
+      swx += t / s ** 2;
+      sw += 1 / s ** 2;
+      s2 += s ** 2;
+      n++;
+    });
     const md = swx / sw;
     let q = 0;
-    a.td.forEach((t, i) => { if (t !== null) q += (t - md) ** 2 / sunyiu24d2.sd.td[i]! ** 2; });
+    a.td.forEach((t, i) => {
+      if (t !== null) q += (t - md) ** 2 / sunyiu24d2.sd.td[i]! ** 2;
+    });
     expect(a.humphrey.md).toBeCloseTo(md, 12);
-    expect(a.humphrey.psd).toBeCloseTo(Math.sqrt((s2 / n) * q / (n - 1)), 12);
+    expect(a.humphrey.psd).toBeCloseTo(Math.sqrt(((s2 / n) * q) / (n - 1)), 12);
     // Both weightings agree on the sign and roughly on size; they are not equal.
     expect(Math.sign(a.humphrey.md)).toBe(Math.sign(a.global.tmd));
     expect(a.humphrey.md).not.toBeCloseTo(a.global.tmd, 3);
@@ -92,7 +104,11 @@ describe("GPA-style event analysis", () => {
   });
   it("series analysis runs events on the patient's real series", () => {
     const rows = patientRows().filter((r) => r.eye === "OS");
-    const a = analyseSeries(Pattern.P24_2, rows.map((r) => ({ date: r.date, age: r.age, thresholds: r.sensitivities })), { poplr: false });
+    const a = analyseSeries(
+      Pattern.P24_2,
+      rows.map((r) => ({ date: r.date, age: r.age, thresholds: r.sensitivities })),
+      { poplr: false },
+    );
     expect(a.events!.status).toHaveLength(rows.length - 2);
     expect(a.poplr).toBeNull();
   });

@@ -9,7 +9,12 @@ import { Pattern } from "../../core/model/enums.ts";
 import { sunyiu24d2 } from "../../core/analytics/normative/generated/sunyiu-24d2.ts";
 import { sunyiu10d2 } from "../../core/analytics/normative/generated/sunyiu-10d2.ts";
 import {
-  AGE_LINEAR_NORMATIVE_VERSION, CURRENT_NORMATIVE_VERSION, DEFAULT_NORMATIVE_VERSION, effectiveNormativeVersion, getNormativeDatabase, hasNormativeDatabase,
+  AGE_LINEAR_NORMATIVE_VERSION,
+  CURRENT_NORMATIVE_VERSION,
+  DEFAULT_NORMATIVE_VERSION,
+  effectiveNormativeVersion,
+  getNormativeDatabase,
+  hasNormativeDatabase,
 } from "../../core/analytics/normative/registry.ts";
 import { lutProbabilities, type LocationVector, type NormativeTables } from "../../core/analytics/normative/tables.ts";
 import { readFixture, visualFieldsDir } from "./reference-data.ts";
@@ -102,7 +107,8 @@ describe("normative versions", () => {
   it("older results (the default version) have no 30-2 or G tables; the current version adds them; screenings never have one", () => {
     for (const p of [Pattern.G, Pattern.P30_2, Pattern.S28, Pattern.C40, Pattern.Esterman, Pattern.Undefined])
       expect(hasNormativeDatabase(p)).toBe(false);
-    for (const p of [Pattern.P24_2, Pattern.P10_2, Pattern.P30_2, Pattern.G]) expect(hasNormativeDatabase(p, CURRENT_NORMATIVE_VERSION)).toBe(true);
+    for (const p of [Pattern.P24_2, Pattern.P10_2, Pattern.P30_2, Pattern.G])
+      expect(hasNormativeDatabase(p, CURRENT_NORMATIVE_VERSION)).toBe(true);
     for (const p of [Pattern.S28, Pattern.C40, Pattern.Esterman]) expect(hasNormativeDatabase(p, CURRENT_NORMATIVE_VERSION)).toBe(false);
     expect(getNormativeDatabase(Pattern.P24_2, CURRENT_NORMATIVE_VERSION)).toBe(sunyiu24d2);
     expect(getNormativeDatabase(Pattern.P24_2, "no-such-version")).toBeNull();

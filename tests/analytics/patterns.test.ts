@@ -34,7 +34,8 @@ describe("pattern definitions", () => {
     for (const p of all) {
       const pts = getPattern(p).points;
       for (let i = 1; i < pts.length; i++) {
-        const a = pts[i - 1]!, b = pts[i]!;
+        const a = pts[i - 1]!,
+          b = pts[i]!;
         expect(a.y > b.y || (a.y === b.y && a.x < b.x)).toBe(true);
       }
     }

@@ -31,9 +31,11 @@ function permuted(order: number[]): { tables: NormativeTables; geo: PatternGeome
   return {
     tables: {
       ...nv,
-      intercept: p(nv.intercept), slope: p(nv.slope),
+      intercept: p(nv.intercept),
+      slope: p(nv.slope),
       sd: { vf: p(nv.sd.vf), td: p(nv.sd.td), pd: p(nv.sd.pd) },
-      tdLut: nv.tdLut.map(p), pdLut: nv.pdLut.map(p),
+      tdLut: nv.tdLut.map(p),
+      pdLut: nv.pdLut.map(p),
       blindSpotIndices: nv.blindSpotIndices.map((i) => where.get(i)!),
     },
     geo: { ...geometry, points: p(geometry.points), blindSpotIndices: geometry.blindSpotIndices.map((i) => where.get(i)!) },
@@ -47,10 +49,19 @@ describe("properties (issue #3)", () => {
         const order = [...Array(54).keys()].sort((i, j) => keys[i]! - keys[j]! || i - j);
         const { tables, geo } = permuted(order);
         const base = analyse(nv, geometry, s, a).g;
-        const moved = analyse(tables, geo, order.map((i) => s[i]!), a).g;
+        const moved = analyse(
+          tables,
+          geo,
+          order.map((i) => s[i]!),
+          a,
+        ).g;
         for (const k of ["tmd", "tsd", "pmd", "psd", "gh", "vfi", "msens"] as const) expect(moved[k]).toBeCloseTo(base[k], 9);
         const normal = s.map((_, i) => (nv.intercept[i] === null ? null : 30 - i / 10));
-        const o1 = octopusIndices(normal, s), o2 = octopusIndices(order.map((i) => normal[i]!), order.map((i) => s[i]!));
+        const o1 = octopusIndices(normal, s),
+          o2 = octopusIndices(
+            order.map((i) => normal[i]!),
+            order.map((i) => s[i]!),
+          );
         expect(o2.md).toBeCloseTo(o1.md, 9);
         expect(o2.slv).toBeCloseTo(o1.slv, 9);
       }),
@@ -62,7 +73,12 @@ describe("properties (issue #3)", () => {
     fc.assert(
       fc.property(field, age, fc.double({ min: -10, max: 10, noNaN: true }), (s, a, c) => {
         const base = analyse(nv, geometry, s, a);
-        const shifted = analyse(nv, geometry, s.map((v) => v + c), a);
+        const shifted = analyse(
+          nv,
+          geometry,
+          s.map((v) => v + c),
+          a,
+        );
         base.td.forEach((t, i) => {
           if (t === null) return expect(shifted.td[i]).toBeNull();
           expect(shifted.td[i]! - t).toBeCloseTo(c, 9);
@@ -75,10 +91,16 @@ describe("properties (issue #3)", () => {
 
   it("probability levels are monotone in the value (TD and PD, every location)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 53 }), fc.double({ min: -40, max: 20, noNaN: true }), fc.double({ min: 0, max: 30, noNaN: true }), (loc, v, d) => {
-        if (nv.blindSpotIndices.includes(loc)) return;
-        for (const lut of [nv.tdLut, nv.pdLut]) expect(probabilityLevel(lut, loc, v + d)).toBeGreaterThanOrEqual(probabilityLevel(lut, loc, v));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 53 }),
+        fc.double({ min: -40, max: 20, noNaN: true }),
+        fc.double({ min: 0, max: 30, noNaN: true }),
+        (loc, v, d) => {
+          if (nv.blindSpotIndices.includes(loc)) return;
+          for (const lut of [nv.tdLut, nv.pdLut])
+            expect(probabilityLevel(lut, loc, v + d)).toBeGreaterThanOrEqual(probabilityLevel(lut, loc, v));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -96,12 +118,18 @@ describe("properties (issue #3)", () => {
           const y = years.map((t) => intercept + slope * t);
           const r = linearRegression(years, y);
           expect(r.slope).toBeCloseTo(slope, 8);
-          const p = pointwiseRegression(years, y.map((v) => [v, null]));
+          const p = pointwiseRegression(
+            years,
+            y.map((v) => [v, null]),
+          );
           expect(p[0]!.slope).toBeCloseTo(r.slope, 12);
           expect(p[1]).toBeNull();
           const points = sorted.map((d, i) => ({
-            measurementId: `m${i}`, takenAt: new Date(Date.UTC(2020, 0, 1) + d * 86_400_000).toISOString(),
-            meanDefect: y[i]!, eye: Eye.Right, pattern: Pattern.P24_2,
+            measurementId: `m${i}`,
+            takenAt: new Date(Date.UTC(2020, 0, 1) + d * 86_400_000).toISOString(),
+            meanDefect: y[i]!,
+            eye: Eye.Right,
+            pattern: Pattern.P24_2,
           }));
           const chart = mdSlope(points, { eye: Eye.Right });
           if (sorted.at(-1)! - sorted[0]! < MIN_SLOPE_SPAN_DAYS) {
@@ -131,18 +159,26 @@ describe("TD through precomputed normals", () => {
   it("the MD slope rule (issue 20): a slope only from at least 3 results spanning at least 182 days, whatever the values", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ minutes: fc.integer({ min: 0, max: 400 * 24 * 60 }), md: fc.double({ min: -30, max: 5, noNaN: true }) }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.record({ minutes: fc.integer({ min: 0, max: 400 * 24 * 60 }), md: fc.double({ min: -30, max: 5, noNaN: true }) }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         (visits) => {
           const points = visits.map((v, i) => ({
-            measurementId: `m${i}`, takenAt: new Date(Date.UTC(2020, 0, 1) + v.minutes * 60_000).toISOString(),
-            meanDefect: v.md, eye: Eye.Right, pattern: Pattern.P24_2,
+            measurementId: `m${i}`,
+            takenAt: new Date(Date.UTC(2020, 0, 1) + v.minutes * 60_000).toISOString(),
+            meanDefect: v.md,
+            eye: Eye.Right,
+            pattern: Pattern.P24_2,
           }));
           const s = mdSlope(points, { eye: Eye.Right });
           const span = (Math.max(...visits.map((v) => v.minutes)) - Math.min(...visits.map((v) => v.minutes))) / (24 * 60);
           const allowed = visits.length >= MIN_SLOPE_RESULTS && span >= MIN_SLOPE_SPAN_DAYS;
           expect(s.slopePerYear !== null || s.unrounded === null).toBe(true);
           if (!allowed) expect(s.slopePerYear).toBeNull();
-          expect(s.noSlope).toBe(visits.length < MIN_SLOPE_RESULTS ? "too-few-results" : span < MIN_SLOPE_SPAN_DAYS ? "too-short-span" : null);
+          expect(s.noSlope).toBe(
+            visits.length < MIN_SLOPE_RESULTS ? "too-few-results" : span < MIN_SLOPE_SPAN_DAYS ? "too-short-span" : null,
+          );
         },
       ),
       { numRuns: 300 },

@@ -8,11 +8,24 @@ export const readFixture = (file: string) => readFileSync(resolve(visualFieldsDi
 export const readFixtureJson = <T = any>(file: string): T => JSON.parse(readFixture(file)) as T;
 
 export const patientRows = () => parseVisualFieldsCsv(readFixture("vfpwgSunyiu24d2.csv"));
-export const pointwiseReference = () => readFixtureJson("reference/sunyiu-pwg-pointwise.json").rows as Array<{
-  id: string; eye: string; date: string; age: number; td: (number | null)[]; tdp: (number | null)[];
-  pd: (number | null)[]; pdp: (number | null)[]; gh: number;
-}>;
-export const globalReference = () => readFixtureJson("reference/sunyiu-pwg-global.json").rows as Array<{
-  id: string; eye: string; date: string; gl: Record<string, number>; glp: Record<string, number>;
-}>;
+export const pointwiseReference = () =>
+  readFixtureJson("reference/sunyiu-pwg-pointwise.json").rows as Array<{
+    id: string;
+    eye: string;
+    date: string;
+    age: number;
+    td: (number | null)[];
+    tdp: (number | null)[];
+    pd: (number | null)[];
+    pdp: (number | null)[];
+    gh: number;
+  }>;
+export const globalReference = () =>
+  readFixtureJson("reference/sunyiu-pwg-global.json").rows as Array<{
+    id: string;
+    eye: string;
+    date: string;
+    gl: Record<string, number>;
+    glp: Record<string, number>;
+  }>;
 export const progressionReference = () => readFixtureJson("reference/sunyiu-pwg-progression.json").series as any[];

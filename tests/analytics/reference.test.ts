@@ -73,9 +73,24 @@ describe("series analysis matches visualFields 1.0.8 glr / plr / poplr", () => {
         for (const kind of ["s", "td", "pd"] as const) {
           const e = ref.plr[kind];
           const got = a.plr[kind]!;
-          expect(maxAbsDiff(got.map((r) => r?.slope ?? null), e.sl)).toBeLessThan(1e-6);
-          expect(maxAbsDiff(got.map((r) => r?.se ?? null), e.se)).toBeLessThan(1e-6);
-          expect(maxAbsDiff(got.map((r) => r?.p ?? null), e.pval)).toBeLessThan(1e-6);
+          expect(
+            maxAbsDiff(
+              got.map((r) => r?.slope ?? null),
+              e.sl,
+            ),
+          ).toBeLessThan(1e-6);
+          expect(
+            maxAbsDiff(
+              got.map((r) => r?.se ?? null),
+              e.se,
+            ),
+          ).toBeLessThan(1e-6);
+          expect(
+            maxAbsDiff(
+              got.map((r) => r?.p ?? null),
+              e.pval,
+            ),
+          ).toBeLessThan(1e-6);
           const p = a.poplr![kind]!;
           const ep = ref.poplr[kind];
           expect(p.exact).toBe(ep.exact);
@@ -91,13 +106,21 @@ describe("series analysis matches visualFields 1.0.8 glr / plr / poplr", () => {
   }
   it("the CLI series output carries glr on tmd, plr and PoPLR on sensitivities", () => {
     const out = analyseSeriesRows(rows);
-    expect(out.map((o) => [o.id, o.eye, o.nvisits])).toEqual([["sample1", "OD", 27], ["sample1", "OS", 15]]);
+    expect(out.map((o) => [o.id, o.eye, o.nvisits])).toEqual([
+      ["sample1", "OD", 27],
+      ["sample1", "OS", 15],
+    ]);
     out.forEach((o, k) => {
       const ref = series[k].all;
       expect(Math.abs(o.glr.slope - ref.glr.tmd.sl)).toBeLessThan(1e-6);
       expect(Math.abs(o.glr.p - ref.glr.tmd.pval)).toBeLessThan(1e-6);
       expect(o.plr[25]).toBeNull();
-      expect(maxAbsDiff(o.plr.map((r) => r?.p ?? null), ref.plr.s.pval)).toBeLessThan(1e-6);
+      expect(
+        maxAbsDiff(
+          o.plr.map((r) => r?.p ?? null),
+          ref.plr.s.pval,
+        ),
+      ).toBeLessThan(1e-6);
       expect(Math.abs(o.poplr.cslp - ref.poplr.s.cslp)).toBeLessThan(1e-9);
     });
   });

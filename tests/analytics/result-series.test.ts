@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Eye, Pattern } from "../../core/model/enums.ts";
-import { analyseResult, analyseSeries, AGE_LINEAR_NORMATIVE_VERSION, DEFAULT_NORMATIVE_VERSION, getPattern } from "../../core/analytics/index.ts";
+import {
+  analyseResult,
+  analyseSeries,
+  AGE_LINEAR_NORMATIVE_VERSION,
+  DEFAULT_NORMATIVE_VERSION,
+  getPattern,
+} from "../../core/analytics/index.ts";
 import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
 import { patientRows, readFixture } from "./reference-data.ts";
 
@@ -42,7 +48,9 @@ describe("analyseSeries on patterns without a normative database", () => {
   it("gives sensitivity PLR and PoPLR, and no TD-based outputs", () => {
     const g = getPattern(Pattern.G);
     const visits = [0, 1, 2, 3].map((k) => ({
-      date: `201${k}-05-01`, age: 60 + k, thresholds: g.points.map((_, i) => 30 - k * (i % 3)),
+      date: `201${k}-05-01`,
+      age: 60 + k,
+      thresholds: g.points.map((_, i) => 30 - k * (i % 3)),
     }));
     const a = analyseSeries(Pattern.G, visits);
     expect(a.glr).toBeNull();

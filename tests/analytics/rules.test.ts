@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { Eye, Pattern } from "../../core/model/enums.ts";
 import { analyseResult, ageAtTest } from "../../core/analytics/result-analysis.ts";
-import { bebieCurve, defectLabel, meanSensitivityForDisplay, octopusIndices, percentDefect, roundTo } from "../../core/analytics/octopus.ts";
+import {
+  bebieCurve,
+  defectLabel,
+  meanSensitivityForDisplay,
+  octopusIndices,
+  percentDefect,
+  roundTo,
+} from "../../core/analytics/octopus.ts";
 import { estermanScore } from "../../core/analytics/esterman.ts";
 import { gazeScaleMax, gazeSummary, GAZE_PRINT_MAX_SAMPLES } from "../../core/analytics/gaze.ts";
 import { generalHeight } from "../../core/analytics/pointwise.ts";
@@ -9,7 +16,12 @@ import { reliability } from "../../core/analytics/reliability.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { inWindow, isChartable, mdSlope, PROGRESSION_WINDOWS, type ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import {
-  baselineToggleState, followsBaseline, noBaselines, toggleBaseline, toggleUnreliable, type MarkedResult,
+  baselineToggleState,
+  followsBaseline,
+  noBaselines,
+  toggleBaseline,
+  toggleUnreliable,
+  type MarkedResult,
 } from "../../core/analytics/progression/baseline.ts";
 import { patientRows } from "./reference-data.ts";
 
@@ -78,7 +90,11 @@ describe("Octopus-style indices", () => {
   it("patterns without a normative database use the device's normValues for defects, and report no statistics", () => {
     const g = getPattern(Pattern.G);
     const r = analyseResult({
-      pattern: Pattern.G, eye: Eye.Left, age: 50, thresholds: g.points.map(() => 25), normValues: g.points.map(() => 28),
+      pattern: Pattern.G,
+      eye: Eye.Left,
+      age: 50,
+      thresholds: g.points.map(() => 25),
+      normValues: g.points.map(() => 28),
     });
     expect(r.normative).toBeNull();
     expect(r.octopus!.md).toBeCloseTo(3, 12);
@@ -88,7 +104,11 @@ describe("Octopus-style indices", () => {
 
 describe("reliability against the limits (FL > 20 %, FP > 15 %, FN > 33 %)", () => {
   it("rates from catch trials and the verdict", () => {
-    const ok = reliability({ falsePositive: { errors: 1, presentations: 10 }, falseNegative: { errors: 3, presentations: 10 }, blindSpot: { errors: 2, presentations: 10 } });
+    const ok = reliability({
+      falsePositive: { errors: 1, presentations: 10 },
+      falseNegative: { errors: 3, presentations: 10 },
+      blindSpot: { errors: 2, presentations: 10 },
+    });
     expect(ok).toMatchObject({ falsePositiveRate: 0.1, falseNegativeRate: 0.3, fixationLossRate: 0.2, reliable: true, problems: [] });
     const bad = reliability({ falsePositive: { errors: 2, presentations: 10 }, blindSpot: { errors: 3, presentations: 10 } });
     expect(bad.reliable).toBe(false);
@@ -105,7 +125,12 @@ describe("age", () => {
 });
 
 const point = (id: string, takenAt: string, md: number, extra: Partial<ProgressionPoint> = {}): ProgressionPoint => ({
-  measurementId: id, takenAt, meanDefect: md, eye: Eye.Right, pattern: Pattern.P24_2, ...extra,
+  measurementId: id,
+  takenAt,
+  meanDefect: md,
+  eye: Eye.Right,
+  pattern: Pattern.P24_2,
+  ...extra,
 });
 
 describe("MD slope (accounts seed §5, §9)", () => {
@@ -130,7 +155,11 @@ describe("MD slope (accounts seed §5, §9)", () => {
     expect(isChartable(point("x", "2020-01-01", 1, { pattern: Pattern.P10_2 }))).toBe(false);
     expect(isChartable(point("x", "2020-01-01", 1, { unreliable: true }))).toBe(false);
     expect(isChartable(point("x", "2020-01-01", 1, { valid: false }))).toBe(false);
-    const withNoise = [...pts, point("e", "2023-06-01T00:00:00Z", 99, { unreliable: true }), point("f", "2023-06-01T00:00:00Z", 99, { eye: Eye.Left })];
+    const withNoise = [
+      ...pts,
+      point("e", "2023-06-01T00:00:00Z", 99, { unreliable: true }),
+      point("f", "2023-06-01T00:00:00Z", 99, { eye: Eye.Left }),
+    ];
     expect(mdSlope(withNoise, { eye: Eye.Right }).slopePerYear).toBe(1.1);
   });
   it('windows "all, 366, 31, 7, 1 days"', () => {
@@ -141,7 +170,11 @@ describe("MD slope (accounts seed §5, §9)", () => {
   });
   it("no slope from two results, nor from results of one day (the -191,593 dB/year of issue 20), and it says why", () => {
     expect(mdSlope(pts.slice(0, 2), { eye: Eye.Right })).toMatchObject({ slopePerYear: null, noSlope: "too-few-results" });
-    const sameDay = [point("x", "2024-05-01T09:00:00Z", -2), point("y", "2024-05-01T09:20:00Z", -9), point("z", "2024-05-01T15:00:00Z", -4)];
+    const sameDay = [
+      point("x", "2024-05-01T09:00:00Z", -2),
+      point("y", "2024-05-01T09:20:00Z", -9),
+      point("z", "2024-05-01T15:00:00Z", -4),
+    ];
     expect(mdSlope(sameDay, { eye: Eye.Right })).toMatchObject({ slopePerYear: null, unrounded: null, noSlope: "too-short-span" });
     expect(mdSlope(pts.slice(0, 3), { eye: Eye.Right }).noSlope).toBeNull();
   });
@@ -149,7 +182,13 @@ describe("MD slope (accounts seed §5, §9)", () => {
 
 describe("baseline and unreliable marks (accounts seed §4)", () => {
   const r = (id: string, takenAt: string, extra: Partial<MarkedResult> = {}): MarkedResult => ({
-    id, eye: Eye.Right, pattern: Pattern.P24_2, takenAt, valid: true, hasNormativeDatabase: true, ...extra,
+    id,
+    eye: Eye.Right,
+    pattern: Pattern.P24_2,
+    takenAt,
+    valid: true,
+    hasNormativeDatabase: true,
+    ...extra,
   });
   const none = new Set<string>();
   it('"at most one per eye; toggling the same id clears it"', () => {
@@ -170,7 +209,10 @@ describe("baseline and unreliable marks (accounts seed §4)", () => {
   });
   it('"Only results with a normative database can be baseline. Baseline toggle is disabled when the result is not valid or the measurement is unreliable."', () => {
     expect(baselineToggleState(r("a", "2020"), none)).toEqual({ enabled: true });
-    expect(baselineToggleState(r("a", "2020", { hasNormativeDatabase: false }), none)).toEqual({ enabled: false, reason: "no-normative-database" });
+    expect(baselineToggleState(r("a", "2020", { hasNormativeDatabase: false }), none)).toEqual({
+      enabled: false,
+      reason: "no-normative-database",
+    });
     expect(baselineToggleState(r("a", "2020", { valid: false }), none)).toEqual({ enabled: false, reason: "invalid" });
     expect(baselineToggleState(r("a", "2020"), new Set(["a"]))).toEqual({ enabled: false, reason: "unreliable" });
     expect(toggleBaseline(noBaselines, r("a", "2020", { hasNormativeDatabase: false }), none)).toEqual(noBaselines);

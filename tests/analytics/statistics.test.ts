@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-  logGamma, regularizedIncompleteBeta, studentTCdf, studentTCdfBeta, studentTCdfInteger,
+  logGamma,
+  regularizedIncompleteBeta,
+  studentTCdf,
+  studentTCdfBeta,
+  studentTCdfInteger,
 } from "../../core/analytics/statistics/student-t.ts";
 import { RRandom } from "../../core/analytics/statistics/r-random.ts";
 import { weightedQuantiles } from "../../core/analytics/statistics/weighted-quantile.ts";
@@ -10,7 +14,8 @@ import { progressionReference } from "./reference-data.ts";
 
 describe("Student t distribution (accuracy 1e-9 or better)", () => {
   it("agrees with R's pt() on every t value in the reference (624 pointwise + global regressions)", () => {
-    let worst = 0, n = 0;
+    let worst = 0,
+      n = 0;
     for (const s of progressionReference())
       for (const sub of [s.all, s.first7]) {
         const df = sub.nvisits - 2;

@@ -35,8 +35,14 @@ describe("a stored result on its way into the analysis", () => {
   it("reads every field the analysis uses, at the age given, and analyses only a valid result", () => {
     const r = stored({ eye: Eye.Left });
     expect(analysisInput(r, 64)).toEqual({
-      pattern: r.pattern, eye: Eye.Left, age: 64, thresholds: r.thresholds, normativeVersion: r.normativeVersion,
-      catchTrials: r.catchTrials, gazeTracking: r.gazeTracking, normValues: r.normValues,
+      pattern: r.pattern,
+      eye: Eye.Left,
+      age: 64,
+      thresholds: r.thresholds,
+      normativeVersion: r.normativeVersion,
+      catchTrials: r.catchTrials,
+      gazeTracking: r.gazeTracking,
+      normValues: r.normValues,
     });
     expect(analyseStoredResult(r, 64)).toEqual(analyseResult(analysisInput(r, 64)));
     expect(analyseStoredResult(stored({ thresholds: r.thresholds.slice(1) }), 64)).toBeNull();

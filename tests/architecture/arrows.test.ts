@@ -98,8 +98,10 @@ function violations(root: string): string[] {
           if (folder === "core" && target === "core") {
             const from = coreLayerOf(root, file);
             const to = coreLayerOf(root, targetPath);
-            if (from === undefined || to === undefined) found.push(`${where}: core/${from ?? "?"} -> core/${to ?? "?"}: a file outside core's layers`);
-            else if (from !== to && !coreAllowed[from].includes(to)) found.push(`${where}: core/${from} -> core/${to} goes up or sideways in core's layers`);
+            if (from === undefined || to === undefined)
+              found.push(`${where}: core/${from ?? "?"} -> core/${to ?? "?"}: a file outside core's layers`);
+            else if (from !== to && !coreAllowed[from].includes(to))
+              found.push(`${where}: core/${from} -> core/${to} goes up or sideways in core's layers`);
           }
         } else if (folder === "core" && !corePackages.test(spec)) {
           found.push(`${where}: core may import only core, effect and mitt`);
@@ -176,7 +178,10 @@ describe("architecture arrows", () => {
 
   it("reports forbidden arrows in a sample tree", () => {
     const { tmp, write } = sampleTree("arrows-");
-    write("core/a.ts", `import React from "react";\nimport { x } from "../web/x";\nimport { Schema } from "effect";\nimport fs from "node:fs";`);
+    write(
+      "core/a.ts",
+      `import React from "react";\nimport { x } from "../web/x";\nimport { Schema } from "effect";\nimport fs from "node:fs";`,
+    );
     write("adapters/b.ts", `import { y } from "../simulator/y";\nimport { c } from "../core/a";`);
     write("web/c.tsx", `import { z } from "../cli/z";`);
     const found = violations(tmp);
@@ -211,7 +216,12 @@ describe("architecture arrows", () => {
     write("core/y.ts", `import { z } from "./deeper/z.ts";`);
     write("core/deeper/z.ts", `export { x } from "../x.ts";`);
     write("cli/free.ts", `import { x } from "../core/x.ts";`);
-    expect(importCycles(tmp)).toEqual(expect.arrayContaining([["web/a.tsx", "web/b.tsx"], ["core/deeper/z.ts", "core/x.ts", "core/y.ts"]]));
+    expect(importCycles(tmp)).toEqual(
+      expect.arrayContaining([
+        ["web/a.tsx", "web/b.tsx"],
+        ["core/deeper/z.ts", "core/x.ts", "core/y.ts"],
+      ]),
+    );
     expect(importCycles(tmp)).toHaveLength(2);
   });
 
@@ -236,7 +246,8 @@ function importsBetween(root: string, from: string, to: string): string[] {
 
 describe("no import cycle between the server and the simulator's control", () => {
   // start.ts hands the server the control port; the server's simulator routes steer the headsets through it.
-  const serverToControl = (root: string) => importsBetween(root, "simulator/server", "simulator/control").filter((i) => !i.endsWith("control/port.ts'"));
+  const serverToControl = (root: string) =>
+    importsBetween(root, "simulator/server", "simulator/control").filter((i) => !i.endsWith("control/port.ts'"));
 
   it("finds the arrows either way in a sample tree", () => {
     const { tmp, write } = sampleTree("cycle-");

@@ -18,7 +18,11 @@ describe("the repository stands alone", () => {
       .filter((f) => !f.endsWith(".md") && !/\.(png|jpg|ico|woff2?)$/.test(f))
       .flatMap((f) => {
         let text: string;
-        try { text = readFileSync(join(root, f), "utf8"); } catch { return []; } // deleted in the work tree
+        try {
+          text = readFileSync(join(root, f), "utf8");
+        } catch {
+          return [];
+        } // deleted in the work tree
         return text.split("\n").flatMap((line, i) => (/\.\.\/shared|shared\/data\//.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : []));
       });
     expect(offenders).toEqual([]);
@@ -30,12 +34,18 @@ describe("the repository stands alone", () => {
     try {
       for (const f of files()) {
         mkdirSync(dirname(join(copy, f)), { recursive: true });
-        try { cpSync(join(root, f), join(copy, f)); } catch { /* deleted in the work tree */ }
+        try {
+          cpSync(join(root, f), join(copy, f));
+        } catch {
+          /* deleted in the work tree */
+        }
       }
       symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
-      const run = spawnSync(join(copy, "node_modules/.bin/vitest"),
+      const run = spawnSync(
+        join(copy, "node_modules/.bin/vitest"),
         ["run", "tests/analytics", "tests/perimetry/sors.test.ts", "--reporter=dot"],
-        { cwd: copy, encoding: "utf8", env: { ...process.env, CI: "true" }, timeout: 240_000 });
+        { cwd: copy, encoding: "utf8", env: { ...process.env, CI: "true" }, timeout: 240_000 },
+      );
       expect(run.status, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toMatch(/Test Files\s+.*\d+ passed/);
       expect(run.stdout).not.toMatch(/failed/);

@@ -15,7 +15,10 @@ describe("isopter analyse", () => {
   });
 
   it("--series --json prints exactly what the script prints with --series", async () => {
-    const [script, cli] = await Promise.all([spawnRun(tsx, ["scripts/analyse.ts", csv, "--series"]), isopter(["analyse", csv, "--series", "--json"])]);
+    const [script, cli] = await Promise.all([
+      spawnRun(tsx, ["scripts/analyse.ts", csv, "--series"]),
+      isopter(["analyse", csv, "--series", "--json"]),
+    ]);
     expect(script.code).toBe(0);
     expect(cli.stdout).toBe(script.stdout);
   });

@@ -8,15 +8,27 @@ describe("bad arguments exit 2 with a message", () => {
     ["an unknown option", ["analyse", "x.csv", "--bogus"], /unknown option '--bogus'/],
     ["a missing argument", ["analyse"], /missing required argument 'file'/],
     ["an unknown command", ["exprot"], /unknown command 'exprot'/],
-    ["a malformed date", ["export", "--all", "--from", "2024-13-01"], /option '--from <date>' argument '2024-13-01' is invalid. Expected a date as YYYY-MM-DD/],
-    ["an unknown format", ["export", "--all", "--format", "xml"], /argument 'xml' is invalid. Allowed choices are csv, json, ndjson, fhir, dicom, pdf/],
+    [
+      "a malformed date",
+      ["export", "--all", "--from", "2024-13-01"],
+      /option '--from <date>' argument '2024-13-01' is invalid. Expected a date as YYYY-MM-DD/,
+    ],
+    [
+      "an unknown format",
+      ["export", "--all", "--format", "xml"],
+      /argument 'xml' is invalid. Allowed choices are csv, json, ndjson, fhir, dicom, pdf/,
+    ],
     ["an unknown pattern", ["export", "--all", "--pattern", "24-3"], /Expected one of 24-2, G/],
     ["an unknown eye", ["export", "--all", "--eye", "both"], /Expected right, left or binocular/],
     ["no selection", ["export", "--format", "json"], /say which results: --patient ID/],
     ["--all with --patient", ["export", "--all", "--patient", "p1"], /--all exports the whole organisation/],
     ["CSV without a pattern", ["export", "--all", "--server", "http://127.0.0.1:9"], /--format csv holds one pattern per file/],
     ["--from after --to", ["export", "--all", "--from", "2024-02-01", "--to", "2024-01-01"], /--from 2024-02-01 is after --to 2024-01-01/],
-    ["PDF without a directory", ["export", "--all", "--format", "pdf", "--server", "http://127.0.0.1:9"], /--format pdf writes one file per result: give a directory with --out DIR/],
+    [
+      "PDF without a directory",
+      ["export", "--all", "--format", "pdf", "--server", "http://127.0.0.1:9"],
+      /--format pdf writes one file per result: give a directory with --out DIR/,
+    ],
     ["a server that is not a URL", ["login", "--server", "clinic", "-u", "a"], /--server: "clinic" is not a URL/],
     ["a bad profile name", ["profiles", "--profile", "a b"], /--profile: "a b" is not a valid profile name/],
     ["a bad ping count", ["devices", "ping", "-c", "0"], /argument '0' is invalid. Expected a whole number above 0/],
@@ -48,14 +60,31 @@ describe("other exit codes", () => {
   it("--help lists the exit codes and every command, and exits 0", async () => {
     const run = await isopter(["--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Exit codes:\n  0  success\n  1  failure.*\n  2  bad arguments.*\n  3  not logged in.*\n  4  server unreachable.*\n  5  no simulated headsets/);
-    for (const c of ["login", "logout", "profiles", "use", "export", "analyse", "devices", "simulate"]) expect(run.stdout).toMatch(new RegExp(`\\n  ${c} `));
+    expect(run.stdout).toMatch(
+      /Exit codes:\n {2}0 {2}success\n {2}1 {2}failure.*\n {2}2 {2}bad arguments.*\n {2}3 {2}not logged in.*\n {2}4 {2}server unreachable.*\n {2}5 {2}no simulated headsets/,
+    );
+    for (const c of ["login", "logout", "profiles", "use", "export", "analyse", "devices", "simulate"])
+      expect(run.stdout).toMatch(new RegExp(`\\n  ${c} `));
   });
 
   it("every command has --help with the shared options", async () => {
     for (const c of [
-      ["login"], ["logout"], ["profiles"], ["export"], ["analyse"], ["simulate", "start"], ["devices", "list"], ["devices", "watch"], ["devices", "ping"], ["devices", "diagnose"],
-      ["simulate", "headsets", "list"], ["simulate", "headsets", "add"], ["simulate", "headsets", "remove"], ["simulate", "fault"], ["simulate", "profile"], ["simulate", "speed"],
+      ["login"],
+      ["logout"],
+      ["profiles"],
+      ["export"],
+      ["analyse"],
+      ["simulate", "start"],
+      ["devices", "list"],
+      ["devices", "watch"],
+      ["devices", "ping"],
+      ["devices", "diagnose"],
+      ["simulate", "headsets", "list"],
+      ["simulate", "headsets", "add"],
+      ["simulate", "headsets", "remove"],
+      ["simulate", "fault"],
+      ["simulate", "profile"],
+      ["simulate", "speed"],
     ]) {
       const run = await isopter([...c, "--help"]);
       expect(run.code).toBe(0);

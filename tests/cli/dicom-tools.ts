@@ -40,8 +40,13 @@ export function dciodvfyAsync(file: string): Promise<Verdict> {
 
 /** A file's dataset as dcmjs reads it (naturalized names). */
 export function readDicom(buffer: Buffer): { meta: any; ds: any } {
-  const dict = dcmjs.data.DicomMessage.readFile(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
-  return { meta: dcmjs.data.DicomMetaDictionary.naturalizeDataset(dict.meta), ds: dcmjs.data.DicomMetaDictionary.naturalizeDataset(dict.dict) };
+  const dict = dcmjs.data.DicomMessage.readFile(
+    buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer,
+  );
+  return {
+    meta: dcmjs.data.DicomMetaDictionary.naturalizeDataset(dict.meta),
+    ds: dcmjs.data.DicomMetaDictionary.naturalizeDataset(dict.dict),
+  };
 }
 
 /** A free TCP port on 127.0.0.1. */

@@ -35,13 +35,18 @@ describe("CSV export in the visualFields layout", () => {
     const sink = memorySink();
     const records: ExportRecord[] = [];
     const writer = csvWriter(sink, Pattern.P24_2);
-    const summary = await runExport(api, { kind: "organisation" }, { reliableOnly: false, pattern: Pattern.P24_2 }, {
-      write: async (r) => {
-        records.push(r);
-        await writer.write(r);
+    const summary = await runExport(
+      api,
+      { kind: "organisation" },
+      { reliableOnly: false, pattern: Pattern.P24_2 },
+      {
+        write: async (r) => {
+          records.push(r);
+          await writer.write(r);
+        },
+        end: () => writer.end(),
       },
-      end: () => writer.end(),
-    });
+    );
     expect(summary.results).toBe(24);
     expect(sink.closed()).toBe(true);
     const rows = parseVisualFieldsCsv(sink.text());
@@ -62,7 +67,9 @@ describe("CSV export in the visualFields layout", () => {
   it("refuses a result of another pattern (the header fixes the columns)", async () => {
     const p = samplePatient(1);
     const writer = csvWriter(memorySink(), Pattern.P24_2);
-    await expect(writer.write(exportRecord(p, sampleMeasurement(p, 0, { pattern: Pattern.G }))!)).rejects.toThrow(/59 thresholds, the 24-2 header has 54/);
+    await expect(writer.write(exportRecord(p, sampleMeasurement(p, 0, { pattern: Pattern.G }))!)).rejects.toThrow(
+      /59 thresholds, the 24-2 header has 54/,
+    );
   });
 
   it("an empty export still writes the header", async () => {
@@ -74,9 +81,14 @@ describe("CSV export in the visualFields layout", () => {
   // Issue 19: "every threshold pattern written and read back (export then analyse gives the same indices); screening
   // patterns written in a documented layout; 'not seen' distinguishable from 0 dB."
   const everyPattern: Array<[PatternT, Strategy, Eye]> = [
-    [Pattern.P24_2, Strategy.DS, Eye.Right], [Pattern.P30_2, Strategy.Normal, Eye.Left], [Pattern.P10_2, Strategy.SORS, Eye.Right],
-    [Pattern.G, Strategy.DS, Eye.Left], [Pattern.S28, Strategy.Supra, Eye.Right], [Pattern.C40, Strategy.OneLevel, Eye.Left],
-    [Pattern.Esterman, Strategy.OneLevel, Eye.Binocular], [Pattern.P24_2, Strategy.Supra, Eye.Left],
+    [Pattern.P24_2, Strategy.DS, Eye.Right],
+    [Pattern.P30_2, Strategy.Normal, Eye.Left],
+    [Pattern.P10_2, Strategy.SORS, Eye.Right],
+    [Pattern.G, Strategy.DS, Eye.Left],
+    [Pattern.S28, Strategy.Supra, Eye.Right],
+    [Pattern.C40, Strategy.OneLevel, Eye.Left],
+    [Pattern.Esterman, Strategy.OneLevel, Eye.Binocular],
+    [Pattern.P24_2, Strategy.Supra, Eye.Left],
   ];
   const exportAndAnalyse = async (records: ExportRecord[], pattern: PatternT) => {
     const sink = memorySink();
@@ -86,26 +98,29 @@ describe("CSV export in the visualFields layout", () => {
     return { text: sink.text(), rows: analyseRows(parseVisualFieldsCsv(sink.text())) };
   };
 
-  it.each(everyPattern)("pattern %s (strategy %s, eye %s) reads back with the indices of the result's own analysis", async (pattern, strategy, eye) => {
-    const p = samplePatient(3);
-    // The CSV names no normative version: analyse reads it with the current one, so the results here carry that one.
-    const records = [0, 1, 2].map((k) => {
-      const m = sampleMeasurement(p, k, { pattern, strategy, eye });
-      return exportRecord(p, { ...m, result: { ...m.result!, normativeVersion: CURRENT_NORMATIVE_VERSION } })!;
-    });
-    const { rows } = await exportAndAnalyse(records, pattern);
-    expect(rows).toHaveLength(3);
-    rows.forEach((row, i) => {
-      const a = records[i]!.analysis();
-      expect(row.pattern).toBe(getPattern(pattern).label);
-      expect(row.eye).toBe(eye === Eye.Binocular ? "OU" : eye === Eye.Right ? "OD" : "OS");
-      expect(row.tmd).toBe(a.normative?.global.tmd ?? null);
-      expect(row.psd).toBe(a.normative?.global.psd ?? null);
-      expect(row.vfi).toBe(a.normative?.global.vfi ?? null);
-      expect(row.td).toEqual(a.normative?.td ?? null);
-      if (pattern === Pattern.Esterman) expect(row.seen).toBe(a.estermanScore);
-    });
-  });
+  it.each(everyPattern)(
+    "pattern %s (strategy %s, eye %s) reads back with the indices of the result's own analysis",
+    async (pattern, strategy, eye) => {
+      const p = samplePatient(3);
+      // The CSV names no normative version: analyse reads it with the current one, so the results here carry that one.
+      const records = [0, 1, 2].map((k) => {
+        const m = sampleMeasurement(p, k, { pattern, strategy, eye });
+        return exportRecord(p, { ...m, result: { ...m.result!, normativeVersion: CURRENT_NORMATIVE_VERSION } })!;
+      });
+      const { rows } = await exportAndAnalyse(records, pattern);
+      expect(rows).toHaveLength(3);
+      rows.forEach((row, i) => {
+        const a = records[i]!.analysis();
+        expect(row.pattern).toBe(getPattern(pattern).label);
+        expect(row.eye).toBe(eye === Eye.Binocular ? "OU" : eye === Eye.Right ? "OD" : "OS");
+        expect(row.tmd).toBe(a.normative?.global.tmd ?? null);
+        expect(row.psd).toBe(a.normative?.global.psd ?? null);
+        expect(row.vfi).toBe(a.normative?.global.vfi ?? null);
+        expect(row.td).toEqual(a.normative?.td ?? null);
+        if (pattern === Pattern.Esterman) expect(row.seen).toBe(a.estermanScore);
+      });
+    },
+  );
 
   it("not seen is a negative value, apart from a threshold of 0 dB; a screening miss (stored 0) is written -1 and read back as 0", async () => {
     const p = samplePatient(4);
@@ -130,7 +145,7 @@ describe("CSV export in the visualFields layout", () => {
 
   it("a patient id with a comma or quote is quoted, and the file reads back (property over ids)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: fc.constantFrom("a", "1", ",", '"', " ", "Ş") , minLength: 1, maxLength: 8 }), async (id) => {
+      fc.asyncProperty(fc.string({ unit: fc.constantFrom("a", "1", ",", '"', " ", "Ş"), minLength: 1, maxLength: 8 }), async (id) => {
         const p = { ...samplePatient(5), id };
         const r = exportRecord(p, sampleMeasurement(samplePatient(5), 1))!;
         const row = { ...r, patient: p };

@@ -21,9 +21,15 @@ const tmp = () => mkdtempSync(join(tmpdir(), "isopter-dcm-"));
 
 /** Every pattern the product runs with a strategy it runs it with (threshold and screening). */
 const everyPattern: Array<[PatternT, Strategy, Eye]> = [
-  [Pattern.P24_2, Strategy.DS, Eye.Right], [Pattern.P24_2, Strategy.SORS, Eye.Left], [Pattern.P24_2, Strategy.Supra, Eye.Left],
-  [Pattern.P30_2, Strategy.Normal, Eye.Left], [Pattern.P10_2, Strategy.Normal, Eye.Right], [Pattern.G, Strategy.DS, Eye.Left],
-  [Pattern.G, Strategy.SORS_screening, Eye.Right], [Pattern.S28, Strategy.Supra, Eye.Right], [Pattern.C40, Strategy.OneLevel, Eye.Left],
+  [Pattern.P24_2, Strategy.DS, Eye.Right],
+  [Pattern.P24_2, Strategy.SORS, Eye.Left],
+  [Pattern.P24_2, Strategy.Supra, Eye.Left],
+  [Pattern.P30_2, Strategy.Normal, Eye.Left],
+  [Pattern.P10_2, Strategy.Normal, Eye.Right],
+  [Pattern.G, Strategy.DS, Eye.Left],
+  [Pattern.G, Strategy.SORS_screening, Eye.Right],
+  [Pattern.S28, Strategy.Supra, Eye.Right],
+  [Pattern.C40, Strategy.OneLevel, Eye.Left],
   [Pattern.Esterman, Strategy.OneLevel, Eye.Binocular],
 ];
 
@@ -38,15 +44,18 @@ const allowedWarnings = [
 ];
 
 describe("DICOM OPV export", () => {
-  it.each(everyPattern)("pattern %s, strategy %s, eye %s: dciodvfy finds 0 errors, and only the listed warnings", (pattern, strategy, eye) => {
-    const p = samplePatient(4);
-    const r = exportRecord(p, sampleMeasurement(p, 1, { pattern, strategy, eye }))!;
-    const dir = tmp();
-    writeFileSync(join(dir, "opv.dcm"), opvFile(r, context));
-    const verdict = dciodvfy(join(dir, "opv.dcm"));
-    expect(verdict.errors).toEqual([]);
-    expect(verdict.warnings.filter((w) => !allowedWarnings.some((a) => a.test(w)))).toEqual([]);
-  });
+  it.each(everyPattern)(
+    "pattern %s, strategy %s, eye %s: dciodvfy finds 0 errors, and only the listed warnings",
+    (pattern, strategy, eye) => {
+      const p = samplePatient(4);
+      const r = exportRecord(p, sampleMeasurement(p, 1, { pattern, strategy, eye }))!;
+      const dir = tmp();
+      writeFileSync(join(dir, "opv.dcm"), opvFile(r, context));
+      const verdict = dciodvfy(join(dir, "opv.dcm"));
+      expect(verdict.errors).toEqual([]);
+      expect(verdict.warnings.filter((w) => !allowedWarnings.some((a) => a.test(w)))).toEqual([]);
+    },
+  );
 
   it("the validator is not blind: a file missing a Type 1 attribute gets an error", async () => {
     const p = samplePatient(4);
@@ -88,7 +97,9 @@ describe("DICOM OPV export", () => {
       expect(normals.GeneralizedDefectCorrectedSensitivityDeviationValue).toBeCloseTo(nv.pd[i]!, 3);
     });
     expect(ds.ResultsNormalsSequence[0].GlobalDeviationFromNormal).toBeCloseTo(nv.global.tmd, 3);
-    expect(ds.ResultsNormalsSequence[0].GlobalDeviationProbabilitySequence[0].GlobalDeviationProbability).toBe(probabilityPercent(nv.globalLevels.tmd));
+    expect(ds.ResultsNormalsSequence[0].GlobalDeviationProbabilitySequence[0].GlobalDeviationProbability).toBe(
+      probabilityPercent(nv.globalLevels.tmd),
+    );
     expect(ds.ResultsNormalsSequence[0].LocalizedDeviationFromNormal).toBeCloseTo(nv.global.psd, 3);
     const indices = ds.VisualFieldGlobalResultsIndexSequence as any[];
     expect(indices[0].DataObservationSequence[0]).toMatchObject({ ConceptNameCodeSequence: [{ CodeValue: "111852" }] });
@@ -112,7 +123,8 @@ describe("DICOM OPV export", () => {
   it("one study per visit: both eyes of a day share it, another day is another study; times are the clinic's with the offset", () => {
     const p = samplePatient(2);
     const at = (takenAt: string, eye: Eye) => read(opvFile(exportRecord(p, sampleMeasurement(p, eye, { takenAt, eye }))!, context)).ds;
-    const right = at("2024-07-01T08:00:00.000Z", Eye.Right), left = at("2024-07-01T08:20:00.000Z", Eye.Left);
+    const right = at("2024-07-01T08:00:00.000Z", Eye.Right),
+      left = at("2024-07-01T08:20:00.000Z", Eye.Left);
     const next = at("2024-07-02T08:00:00.000Z", Eye.Right);
     expect(right.StudyInstanceUID).toBe(left.StudyInstanceUID);
     expect(right.SeriesInstanceUID).not.toBe(left.SeriesInstanceUID);
@@ -159,7 +171,12 @@ describe("DICOM OPV export", () => {
   it("writes the OPV and its report per result into the directory", async () => {
     const dir = tmp();
     const writer = dicomWriter(dir, { context, pdf: fakePdf });
-    const summary = await runExport(fakeApi({ patients: 2, resultsPerPatient: 3 }), { kind: "organisation" }, { reliableOnly: false }, writer);
+    const summary = await runExport(
+      fakeApi({ patients: 2, resultsPerPatient: 3 }),
+      { kind: "organisation" },
+      { reliableOnly: false },
+      writer,
+    );
     const files = readdirSync(dir).sort();
     expect(summary.results).toBe(6);
     expect(files).toHaveLength(12);
@@ -177,7 +194,8 @@ describe("C-STORE to a real receiver (dcmtk storescp)", () => {
   it("--send reads AET@HOST:PORT", () => {
     expect(parseStoreTarget("PACS@10.0.0.5:104")).toEqual({ aet: "PACS", host: "10.0.0.5", port: 104 });
     expect(parseStoreTarget("PACS@pacs.clinic.example:11112")).toEqual({ aet: "PACS", host: "pacs.clinic.example", port: 11112 });
-    for (const bad of ["PACS@host", "@host:104", "PACS@host:0", "PACS@host:70000", "A_TITLE_LONGER_THAN_16@h:1"]) expect(parseStoreTarget(bad)).toBeNull();
+    for (const bad of ["PACS@host", "@host:104", "PACS@host:0", "PACS@host:70000", "A_TITLE_LONGER_THAN_16@h:1"])
+      expect(parseStoreTarget(bad)).toBeNull();
   });
 
   it("stores every file; the receiver holds the same SOP instances", async () => {
@@ -197,7 +215,9 @@ describe("C-STORE to a real receiver (dcmtk storescp)", () => {
       const file = join(dir, "one.dcm");
       const p = samplePatient(1);
       writeFileSync(file, opvFile(exportRecord(p, sampleMeasurement(p, 1))!, context));
-      await expect(storeFiles({ aet: refusing.aet, host: "127.0.0.1", port: refusing.port }, [file], 5_000)).rejects.toThrow(/STORESCP@127\.0\.0\.1:\d+ rejected the association|127\.0\.0\.1:\d+/);
+      await expect(storeFiles({ aet: refusing.aet, host: "127.0.0.1", port: refusing.port }, [file], 5_000)).rejects.toThrow(
+        /STORESCP@127\.0\.0\.1:\d+ rejected the association|127\.0\.0\.1:\d+/,
+      );
       expect(refusing.received()).toEqual([]);
     } finally {
       await refusing.stop();

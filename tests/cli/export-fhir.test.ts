@@ -44,16 +44,23 @@ describe("FHIR R4 export after the Eye Care IG", () => {
       const expected: string[] = [];
       const seen = new Set<string>();
       // Twelve patients, five results each: normal and abnormal indices (with their p), every GHT outcome seen, catch trials or none.
-      await runExport(fakeApi({ patients: 12, resultsPerPatient: 5 }), { kind: "organisation" }, { reliableOnly: false }, {
-        write: async (r) => {
-          if (!seen.has(r.patient.id)) expected.push(JSON.stringify(bundleEntry(fhirPatient(r, context), type)));
-          seen.add(r.patient.id);
-          for (const e of fhirResources(r, context)) expected.push(JSON.stringify(bundleEntry(e, type)));
-          await writer.write(r);
+      await runExport(
+        fakeApi({ patients: 12, resultsPerPatient: 5 }),
+        { kind: "organisation" },
+        { reliableOnly: false },
+        {
+          write: async (r) => {
+            if (!seen.has(r.patient.id)) expected.push(JSON.stringify(bundleEntry(fhirPatient(r, context), type)));
+            seen.add(r.patient.id);
+            for (const e of fhirResources(r, context)) expected.push(JSON.stringify(bundleEntry(e, type)));
+            await writer.write(r);
+          },
+          end: () => writer.end(),
         },
-        end: () => writer.end(),
-      });
-      expect(sink.text()).toBe(`{"resourceType":"Bundle","type":"${type}","timestamp":"${now.toISOString()}","entry":[\n${expected.join(",\n")}\n]}\n`);
+      );
+      expect(sink.text()).toBe(
+        `{"resourceType":"Bundle","type":"${type}","timestamp":"${now.toISOString()}","entry":[\n${expected.join(",\n")}\n]}\n`,
+      );
       expect(sink.text()).toContain("interpretation");
     }
   });
@@ -100,17 +107,27 @@ describe("FHIR R4 export after the Eye Care IG", () => {
   it("MD (SNOMED 422859007) and PSD (SNOMED 421362004) in dB, with 'p < x %' where outside normal limits; reliability as numerator / denominator", () => {
     const p = samplePatient(5);
     const r = exportRecord(p, sampleMeasurement(p, 3, { eye: Eye.Left }))!;
-    const observations = fhirResources(r, context).slice(1).map((o) => Schema.decodeUnknownSync(ObservationSchema)(o.resource, strict));
+    const observations = fhirResources(r, context)
+      .slice(1)
+      .map((o) => Schema.decodeUnknownSync(ObservationSchema)(o.resource, strict));
     const byCode = (code: string) => observations.find((o) => o.code.coding[0]!.code === code)!;
     const nv = r.analysis().normative!;
-    expect(byCode(MD_SNOMED).valueQuantity).toEqual({ value: Math.round(nv.global.tmd * 1e4) / 1e4, unit: "dB", system: systems.ucum, code: "dB" });
+    expect(byCode(MD_SNOMED).valueQuantity).toEqual({
+      value: Math.round(nv.global.tmd * 1e4) / 1e4,
+      unit: "dB",
+      system: systems.ucum,
+      code: "dB",
+    });
     expect(byCode(PSD_SNOMED).valueQuantity!.value).toBeCloseTo(nv.global.psd, 4);
     const mdLevel = nv.globalLevels.tmd;
     if (mdLevel <= 0.05) expect(byCode(MD_SNOMED).interpretation![0]!.text).toBe(`p < ${mdLevel * 100} %`);
     else expect(byCode(MD_SNOMED).interpretation).toBeUndefined();
     expect(byCode("252129004").valueQuantity).toMatchObject({ value: r.result.examinationTimeInSeconds, code: "s" });
     expect(byCode("400204").valueRatio).toEqual({ numerator: { value: 1 }, denominator: { value: 12 } });
-    expect(byCode("400205").valueRatio).toEqual({ numerator: { value: r.result.catchTrials.falsePositive.errors }, denominator: { value: 10 } });
+    expect(byCode("400205").valueRatio).toEqual({
+      numerator: { value: r.result.catchTrials.falsePositive.errors },
+      denominator: { value: 10 },
+    });
     expect(byCode("111852").valueQuantity!.value).toBeCloseTo(nv.global.vfi, 2);
     expect(byCode("111852").meta).toBeUndefined(); // VFI's code is not in the IG's value set: no profile claimed
     for (const o of observations) expect(o.bodySite.coding[0]).toMatchObject({ system: systems.snomed, code: "8966001" });
@@ -127,10 +144,19 @@ describe("FHIR R4 export after the Eye Care IG", () => {
   it("the patient's record number under the organisation's identifier system (an OID unless one is configured)", async () => {
     const bundle = await bundleOf(1, 1);
     const patient = bundle.entry[0].resource;
-    expect(patient.identifier[0]).toMatchObject({ system: defaultPatientIdSystem(FAKE_ORGANISATION.id), value: samplePatient(0).uniqueId, type: { coding: [{ code: "MR" }] } });
+    expect(patient.identifier[0]).toMatchObject({
+      system: defaultPatientIdSystem(FAKE_ORGANISATION.id),
+      value: samplePatient(0).uniqueId,
+      type: { coding: [{ code: "MR" }] },
+    });
     const own = exportContext(FAKE_ORGANISATION, { timeZone: "UTC", patientIdSystem: "https://clinic.example.org/fhir/sid/mrn" });
     const sink = memorySink();
-    await runExport(fakeApi({ patients: 1, resultsPerPatient: 1 }), { kind: "organisation" }, { reliableOnly: false }, fhirBundleWriter(sink, { context: own }));
+    await runExport(
+      fakeApi({ patients: 1, resultsPerPatient: 1 }),
+      { kind: "organisation" },
+      { reliableOnly: false },
+      fhirBundleWriter(sink, { context: own }),
+    );
     expect(JSON.parse(sink.text()).entry[0].resource.identifier[0].system).toBe("https://clinic.example.org/fhir/sid/mrn");
   });
 
@@ -149,7 +175,10 @@ describe("FHIR R4 export after the Eye Care IG", () => {
     expect(bundle.type).toBe("transaction");
     const patient = bundle.entry[0];
     expect(patient.resource.id).toBeUndefined();
-    expect(patient.request).toEqual({ method: "PUT", url: `Patient?identifier=${encodeURIComponent(`${defaultPatientIdSystem(FAKE_ORGANISATION.id)}|${samplePatient(0).uniqueId}`)}` });
+    expect(patient.request).toEqual({
+      method: "PUT",
+      url: `Patient?identifier=${encodeURIComponent(`${defaultPatientIdSystem(FAKE_ORGANISATION.id)}|${samplePatient(0).uniqueId}`)}`,
+    });
     for (const e of bundle.entry.slice(1).filter((x: any) => x.resource.resourceType !== "Patient"))
       expect(e.request).toEqual({ method: "PUT", url: `${e.resource.resourceType}/${e.resource.id}` });
     expect(await validateBundle(bundle)).toEqual([]);
@@ -157,7 +186,10 @@ describe("FHIR R4 export after the Eye Care IG", () => {
 
   it("without a normative database MD, PSD and VFI are left out, not invented; a screening and Esterman still validate", async () => {
     const p = samplePatient(5);
-    for (const o of [{ pattern: Pattern.S28, strategy: Strategy.Supra }, { pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: Eye.Binocular }]) {
+    for (const o of [
+      { pattern: Pattern.S28, strategy: Strategy.Supra },
+      { pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: Eye.Binocular },
+    ]) {
       const entries = fhirResources(exportRecord(p, sampleMeasurement(p, 1, o))!, context);
       const codes = entries.slice(1).map((e) => (e.resource as { code: { coding: Array<{ code: string }> } }).code.coding[0]!.code);
       expect(codes).not.toContain(MD_SNOMED);
@@ -185,6 +217,7 @@ describe("stable ids", () => {
     // Values from the first implementation (createHash): receivers de-duplicate on them, so they must never change.
     expect(stableUuid("Patient:p00001")).toBe("836a7dac-7fb1-5bc7-a101-a4d52af081b6");
     expect(stableUuid("Observation:m1:md")).toBe("0ab8a437-4010-56cc-b9ac-df3bc57e030f");
-    for (let i = 0; i < 200; i++) expect(stableUuid(`DiagnosticReport:m${i}`)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (let i = 0; i < 200; i++)
+      expect(stableUuid(`DiagnosticReport:m${i}`)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

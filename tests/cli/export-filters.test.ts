@@ -49,10 +49,15 @@ describe("the export source streams", () => {
   it("(per patient, a backend without perimetry.page) reads at most READ_AHEAD patients ahead of the one being written", async () => {
     const api = fakeApi({ patients: 12, resultsPerPatient: 3, pageCall: false });
     const fetchedWhileWriting: number[] = [];
-    await runExport(api, { kind: "organisation" }, { reliableOnly: false }, {
-      write: async () => void fetchedWhileWriting.push(api.calls.filter((c) => c === "perimetry.all").length),
-      end: async () => undefined,
-    });
+    await runExport(
+      api,
+      { kind: "organisation" },
+      { reliableOnly: false },
+      {
+        write: async () => void fetchedWhileWriting.push(api.calls.filter((c) => c === "perimetry.all").length),
+        end: async () => undefined,
+      },
+    );
     // While patient k's results are written (k = 1..12), at most k + READ_AHEAD patients have been asked for.
     fetchedWhileWriting.forEach((fetched, i) => expect(fetched).toBeLessThanOrEqual(Math.floor(i / 3) + 1 + READ_AHEAD));
     expect(fetchedWhileWriting.at(-1)).toBe(12);
@@ -77,8 +82,14 @@ describe("the export source streams", () => {
   });
 
   it("(a backend without perimetry.page) pages the organisation through patient/search and skips measurements without a result", async () => {
-    const api = fakeApi({ patients: 230, resultsPerPatient: 2, pageCall: false, options: (i, k) => ({ withResult: !(i === 3 && k === 1) }) });
-    let total = 0, count = 0;
+    const api = fakeApi({
+      patients: 230,
+      resultsPerPatient: 2,
+      pageCall: false,
+      options: (i, k) => ({ withResult: !(i === 3 && k === 1) }),
+    });
+    let total = 0,
+      count = 0;
     for await (const _ of resultsOf(api, { kind: "organisation" }, { patientsTotal: (n) => (total = n) })) count++;
     expect(total).toBe(230);
     expect(count).toBe(459);
@@ -97,7 +108,8 @@ describe("the export source streams", () => {
 describe("the organisation through perimetry.page", () => {
   const all = async (api: Api, pageSize?: number, filters = {}) => {
     const out: ExportRecord[] = [];
-    for await (const r of resultsOf(api, { kind: "organisation" }, {}, READ_AHEAD, { filters, ...(pageSize ? { pageSize } : {}) })) out.push(r);
+    for await (const r of resultsOf(api, { kind: "organisation" }, {}, READ_AHEAD, { filters, ...(pageSize ? { pageSize } : {}) }))
+      out.push(r);
     return out;
   };
   const key = (r: ExportRecord) => `${r.patient.id}/${r.test.id}`;
@@ -151,10 +163,15 @@ describe("the organisation through perimetry.page", () => {
     expect(expected.length).toBeLessThan(everything.length);
     const api = fakeApi(clinic);
     const written: string[] = [];
-    const summary = await runExport(api, { kind: "organisation" }, { reliableOnly: false, ...filters }, {
-      write: async (r) => void written.push(key(r)),
-      end: async () => undefined,
-    });
+    const summary = await runExport(
+      api,
+      { kind: "organisation" },
+      { reliableOnly: false, ...filters },
+      {
+        write: async (r) => void written.push(key(r)),
+        end: async () => undefined,
+      },
+    );
     expect(written).toEqual(expected);
     // The server left the others out: none was read only to be dropped.
     expect(summary).toMatchObject({ results: expected.length, filteredOut: 0 });
@@ -164,10 +181,15 @@ describe("the organisation through perimetry.page", () => {
     const broken = (i: number, k: number) => i === 1 && k === 2;
     const api = fakeApi({ patients: 3, resultsPerPatient: 3, options: (i, k) => ({ lastLocationMissing: broken(i, k) }) });
     const written: string[] = [];
-    const summary = await runExport(api, { kind: "organisation" }, { reliableOnly: true }, {
-      write: async (r) => void written.push(`${r.test.id}:${r.analysis().pattern}`),
-      end: async () => undefined,
-    });
+    const summary = await runExport(
+      api,
+      { kind: "organisation" },
+      { reliableOnly: true },
+      {
+        write: async (r) => void written.push(`${r.test.id}:${r.analysis().pattern}`),
+        end: async () => undefined,
+      },
+    );
     expect(summary.invalid).toEqual([`${samplePatient(1).id}-m2`]);
     expect(summary.results + summary.filteredOut).toBe(8);
     expect(written.filter((w) => w.startsWith(`${samplePatient(1).id}-m2:`))).toEqual([]);
@@ -181,7 +203,14 @@ describe("the organisation through perimetry.page", () => {
     let total = -1;
     const done: string[] = [];
     const api = fakeApi({ ...clinic, options: (i, k) => ({ ...clinic.options!(i, k), withResult: i !== 5 }) });
-    for await (const _ of resultsOf(api, { kind: "organisation" }, { patientsTotal: (n) => (total = n), patientDone: (p) => void done.push(p.id) }, READ_AHEAD, { pageSize: 7 })) void 0;
+    for await (const _ of resultsOf(
+      api,
+      { kind: "organisation" },
+      { patientsTotal: (n) => (total = n), patientDone: (p) => void done.push(p.id) },
+      READ_AHEAD,
+      { pageSize: 7 },
+    ))
+      void 0;
     expect(total).toBe(8);
     expect(done).toEqual(Array.from({ length: 9 }, (_, i) => samplePatient(i).id).filter((id) => id !== samplePatient(5).id));
   });
@@ -189,12 +218,14 @@ describe("the organisation through perimetry.page", () => {
   it("a failure of perimetry.page other than 'no such call' is not hidden by the fallback", async () => {
     const inner = fakeApi(clinic);
     let pages = 0;
-    const failing = (status: number, responseType: string, onPage: number): Api => ({
-      call: async (endpoint: string, input: unknown) => {
-        if (endpoint === "perimetry.page" && pages++ === onPage) throw new ApiError({ status, responseType, message: `page failed with ${status}` });
-        return inner.call(endpoint as never, input as never);
-      },
-    }) as Api;
+    const failing = (status: number, responseType: string, onPage: number): Api =>
+      ({
+        call: async (endpoint: string, input: unknown) => {
+          if (endpoint === "perimetry.page" && pages++ === onPage)
+            throw new ApiError({ status, responseType, message: `page failed with ${status}` });
+          return inner.call(endpoint as never, input as never);
+        },
+      }) as Api;
     await expect(all(failing(401, "token_expired", 0))).rejects.toThrow(/page failed with 401/);
     pages = 0;
     await expect(all(failing(500, "internal_error", 0))).rejects.toThrow(/page failed with 500/);
@@ -203,7 +234,8 @@ describe("the organisation through perimetry.page", () => {
     const got: string[] = [];
     await expect(
       (async () => {
-        for await (const r of resultsOf(failing(404, "not_found", 2), { kind: "organisation" }, {}, READ_AHEAD, { pageSize: 5 })) got.push(key(r));
+        for await (const r of resultsOf(failing(404, "not_found", 2), { kind: "organisation" }, {}, READ_AHEAD, { pageSize: 5 }))
+          got.push(key(r));
       })(),
     ).rejects.toThrow(/page failed with 404/);
     expect(got.length).toBeGreaterThanOrEqual(5);
@@ -215,7 +247,8 @@ describe("the organisation through perimetry.page", () => {
 describe("perimetry examinations (appointment variant)", () => {
   const all = async (api: Api, pageSize?: number, filters = {}) => {
     const out: ExportRecord[] = [];
-    for await (const r of resultsOf(api, { kind: "organisation" }, {}, READ_AHEAD, { filters, ...(pageSize ? { pageSize } : {}) })) out.push(r);
+    for await (const r of resultsOf(api, { kind: "organisation" }, {}, READ_AHEAD, { filters, ...(pageSize ? { pageSize } : {}) }))
+      out.push(r);
     return out;
   };
   const key = (r: ExportRecord) => `${r.patient.id}/${r.stored.kind}/${r.test.id}`;
@@ -237,7 +270,15 @@ describe("perimetry examinations (appointment variant)", () => {
     const p = samplePatient(1);
     const e = sampleExamination(p, 3);
     const r = examinationRecord(p, e)!;
-    expect(r.test).toMatchObject({ id: e.id, source: "examination", eye: e.eye, displayName: null, reliable: true, appointmentId: e.appointmentId, deviceSn: e.deviceSn });
+    expect(r.test).toMatchObject({
+      id: e.id,
+      source: "examination",
+      eye: e.eye,
+      displayName: null,
+      reliable: true,
+      appointmentId: e.appointmentId,
+      deviceSn: e.deviceSn,
+    });
     expect(r.result).toBe(e.result);
     expect(r.stored).toEqual({ kind: "examination", examination: e });
     // Not taken, or not perimetry: nothing to export.
@@ -258,12 +299,25 @@ describe("perimetry examinations (appointment variant)", () => {
     expect(got).toHaveLength(7 * (2 + 3) - 1);
     for (let i = 0; i < 7; i++) {
       const mine = got.filter((r) => r.patient.id === samplePatient(i).id);
-      const taken = examinationsOf(clinic, i).filter((e) => e.taken).map((e) => e.id);
-      expect(mine.filter((r) => r.stored.kind === "examination").map((r) => r.test.id).sort()).toEqual(taken.sort());
+      const taken = examinationsOf(clinic, i)
+        .filter((e) => e.taken)
+        .map((e) => e.id);
+      expect(
+        mine
+          .filter((r) => r.stored.kind === "examination")
+          .map((r) => r.test.id)
+          .sort(),
+      ).toEqual(taken.sort());
       expect(mine.map((r) => r.result.takenAt)).toEqual(mine.map((r) => r.result.takenAt).sort());
     }
     // Interleaved by day, not measurements then examinations.
-    expect(got.filter((r) => r.patient.id === "p00000").map((r) => r.stored.kind)).toEqual(["examination", "measurement", "examination", "measurement", "examination"]);
+    expect(got.filter((r) => r.patient.id === "p00000").map((r) => r.stored.kind)).toEqual([
+      "examination",
+      "measurement",
+      "examination",
+      "measurement",
+      "examination",
+    ]);
     expect(api.calls.filter((c) => c === "examination.all")).toHaveLength(7);
   });
 

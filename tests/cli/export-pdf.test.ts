@@ -23,7 +23,9 @@ function poppler(tool: "pdftotext" | "pdffonts" | "pdfinfo", pdf: Buffer): strin
 }
 
 const plotRoles = (scene: Scene) =>
-  walk(scene.nodes).filter((n): n is GroupNode => n.kind === "group" && n.role !== undefined).map((g) => g.role!);
+  walk(scene.nodes)
+    .filter((n): n is GroupNode => n.kind === "group" && n.role !== undefined)
+    .map((g) => g.role!);
 
 describe("PDF report (core/plots' print scene with pdfkit)", () => {
   it("prints Turkish and Chinese names as written, with embedded fonts, one A4 page, readable by pdftotext", async () => {
@@ -60,11 +62,27 @@ describe("PDF report (core/plots' print scene with pdfkit)", () => {
   it("the page holds the header, every plot with the pattern deviation values and the legends, and the gaze chart", () => {
     const p = samplePatient(3);
     const roles = plotRoles(reportScene(exportRecord(p, sampleMeasurement(p, 3))!, context));
-    expect(roles).toEqual(expect.arrayContaining([
-      "print.header", "print.plots", "print.gaze", "humphrey.patternDeviation", "humphrey.patternDeviationProbability",
-      "humphrey.totalDeviation", "humphrey.thresholds", "octopus.grayscale", "legend.thresholdBands", "legend.totalDeviation", "gaze",
-    ]));
-    const esterman = plotRoles(reportScene(exportRecord(p, sampleMeasurement(p, 1, { pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: Eye.Binocular }))!, context));
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        "print.header",
+        "print.plots",
+        "print.gaze",
+        "humphrey.patternDeviation",
+        "humphrey.patternDeviationProbability",
+        "humphrey.totalDeviation",
+        "humphrey.thresholds",
+        "octopus.grayscale",
+        "legend.thresholdBands",
+        "legend.totalDeviation",
+        "gaze",
+      ]),
+    );
+    const esterman = plotRoles(
+      reportScene(
+        exportRecord(p, sampleMeasurement(p, 1, { pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: Eye.Binocular }))!,
+        context,
+      ),
+    );
     expect(esterman).toContain("esterman");
     expect(esterman).not.toContain("humphrey.thresholds");
   });
@@ -72,7 +90,9 @@ describe("PDF report (core/plots' print scene with pdfkit)", () => {
   it("text falls back to the second font only for characters the first lacks", () => {
     const latin = (cp: number) => cp < 0x2e80;
     expect(fontRuns("Li 李伟 (Şükrü)", latin)).toEqual([
-      { text: "Li ", fallback: false }, { text: "李伟", fallback: true }, { text: " (Şükrü)", fallback: false },
+      { text: "Li ", fallback: false },
+      { text: "李伟", fallback: true },
+      { text: " (Şükrü)", fallback: false },
     ]);
   });
 

@@ -20,10 +20,17 @@ import { FAKE_ORGANISATION, memorySink, sampleMeasurement, samplePatient } from 
 const context = exportContext(FAKE_ORGANISATION, { timeZone: "Europe/Istanbul" });
 const p = samplePatient(7);
 /** Right-eye 24-2 DS results a year apart, and a left-eye G one between them. */
-const series = (): ExportRecord[] => [
-  ...[0, 1, 2, 3].map((k) => exportRecord(p, sampleMeasurement(p, k, { eye: Eye.Right, strategy: Strategy.DS, takenAt: `${2020 + k}-03-03T09:00:00.000Z` }))!),
-  exportRecord(p, sampleMeasurement(p, 9, { eye: Eye.Left, pattern: Pattern.G, strategy: Strategy.DS, takenAt: "2021-06-01T09:00:00.000Z" }))!,
-].sort((a, b) => a.result.takenAt.localeCompare(b.result.takenAt));
+const series = (): ExportRecord[] =>
+  [
+    ...[0, 1, 2, 3].map(
+      (k) =>
+        exportRecord(p, sampleMeasurement(p, k, { eye: Eye.Right, strategy: Strategy.DS, takenAt: `${2020 + k}-03-03T09:00:00.000Z` }))!,
+    ),
+    exportRecord(
+      p,
+      sampleMeasurement(p, 9, { eye: Eye.Left, pattern: Pattern.G, strategy: Strategy.DS, takenAt: "2021-06-01T09:00:00.000Z" }),
+    )!,
+  ].sort((a, b) => a.result.takenAt.localeCompare(b.result.takenAt));
 
 describe("the export's progression analysis", () => {
   it("JSON: each eye's latest result on a pattern carries the analysis of the patient's exported series (events after 3, trends after 6 months); the others null", async () => {
@@ -31,7 +38,10 @@ describe("the export's progression analysis", () => {
     const writer = jsonWriter(sink);
     for (const r of series()) await writer.write(r);
     await writer.end();
-    const records = JSON.parse(sink.text()) as Array<{ result: { eye: number; pattern: number; takenAt: string }; progression: EyeProgression | null }>;
+    const records = JSON.parse(sink.text()) as Array<{
+      result: { eye: number; pattern: number; takenAt: string };
+      progression: EyeProgression | null;
+    }>;
     expect(records.map((r) => r.result.takenAt)).toEqual(series().map((r) => r.result.takenAt)); // order kept
     const right = records.filter((r) => r.result.eye === Eye.Right).map((r) => r.progression);
     expect(right.slice(0, 3)).toEqual([null, null, null]);
@@ -52,9 +62,14 @@ describe("the export's progression analysis", () => {
     const sink = memorySink();
     const writer = ndjsonWriter(sink);
     const other = samplePatient(8);
-    for (const r of [...series(), exportRecord(other, sampleMeasurement(other, 0, { eye: Eye.Right, strategy: Strategy.DS }))!]) await writer.write(r);
+    for (const r of [...series(), exportRecord(other, sampleMeasurement(other, 0, { eye: Eye.Right, strategy: Strategy.DS }))!])
+      await writer.write(r);
     await writer.end();
-    const lines = sink.text().trim().split("\n").map((l) => JSON.parse(l) as { patient: { id: string }; progression: EyeProgression | null });
+    const lines = sink
+      .text()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { patient: { id: string }; progression: EyeProgression | null });
     expect(lines).toHaveLength(6);
     expect(lines.at(-2)!.progression!.used).toHaveLength(4);
     expect(lines.at(-1)!.progression!.used).toEqual([`${other.id}-m0`]);
@@ -70,10 +85,21 @@ describe("the export's progression analysis", () => {
       return spawnSync("pdftotext", [file, "-"], { encoding: "utf8" }).stdout.replace(/\s+/g, " ");
     };
     const last = text(pages[records.length - 1]!);
-    expect(last).toMatch(/Progression analysis (No|Possible|Likely) progression \(baseline 2020-03-03 and 2021-03-03\) · PoPLR \(TD\) p = [\d.<\s]+ % · VFI trend -?\d+\.\d %\/year/);
+    expect(last).toMatch(
+      /Progression analysis (No|Possible|Likely) progression \(baseline 2020-03-03 and 2021-03-03\) · PoPLR \(TD\) p = [\d.<\s]+ % · VFI trend -?\d+\.\d %\/year/,
+    );
     expect(last).toContain("Humphrey: MD negative = loss");
     expect(last).toContain("Octopus: MD positive = loss");
-    for (const words of ["Test parameters", "Stimulus size", "Showtime", "Interval", "1500 ms", "Fixation monitoring", "blind spot + gaze tracking"]) expect(last).toContain(words);
+    for (const words of [
+      "Test parameters",
+      "Stimulus size",
+      "Showtime",
+      "Interval",
+      "1500 ms",
+      "Fixation monitoring",
+      "blind spot + gaze tracking",
+    ])
+      expect(last).toContain(words);
     expect(text(pages[0]!)).toContain("No progression analysis: it needs at least 3 results of this pattern with a normative database.");
   });
 });

@@ -42,10 +42,12 @@ export async function startFakeBackend(clinic: FakeClinic): Promise<FakeBackend>
     if (!name) return send(404, { data: { message: `no route ${key}` }, responseType: "not_found" });
     if (name === "login") {
       const { username, password } = JSON.parse(body || "{}");
-      if (username === FAKE_USER.username && password === FAKE_USER.password) return send(200, { data: { accessToken: FAKE_TOKEN }, accessToken: FAKE_TOKEN });
+      if (username === FAKE_USER.username && password === FAKE_USER.password)
+        return send(200, { data: { accessToken: FAKE_TOKEN }, accessToken: FAKE_TOKEN });
       return send(401, { data: { message: "Login failed." }, responseType: "invalid_credentials" });
     }
-    if (req.headers.authorization !== `Bearer ${FAKE_TOKEN}`) return send(401, { data: { message: "token expired" }, responseType: "token_expired" });
+    if (req.headers.authorization !== `Bearer ${FAKE_TOKEN}`)
+      return send(401, { data: { message: "token expired" }, responseType: "token_expired" });
     if (name === "logout") return send(200, { data: null });
     try {
       const query = Object.fromEntries(url.searchParams);

@@ -84,7 +84,8 @@ export function observationProfileIssues(obs: Json, byUrl: Map<string, Json>): s
   if (!["final", "amended"].includes(obs.status)) out.push(`status ${obs.status}: must be final or amended`);
   // observation-base: category sliced; ophthalCategory 1..1 with coding 1..1 = observation-category#exam.
   const exam = (obs.category ?? []).filter((c: Json) =>
-    (c.coding ?? []).some((k: Json) => k.system === "http://terminology.hl7.org/CodeSystem/observation-category" && k.code === "exam"));
+    (c.coding ?? []).some((k: Json) => k.system === "http://terminology.hl7.org/CodeSystem/observation-category" && k.code === "exam"),
+  );
   if (exam.length !== 1) out.push(`category:ophthalCategory (exam): ${exam.length}, must be 1`);
   else if (exam[0].coding.length !== 1) out.push("category:ophthalCategory.coding: must be exactly 1");
   // observation-base: subject 1..1 Reference(Patient).

@@ -64,7 +64,7 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
   const eye = o.eye ?? (k % 2 === 0 ? Eye.Right : Eye.Left);
   const seed = Number(patient.id.replace(/\D/g, "")) * 100 + k + 1;
   const thresholds = sampleThresholds(pattern, eye, seed).slice(0, o.lastLocationMissing ? -1 : undefined);
-  const takenAt = o.takenAt ?? new Date(Date.UTC(2020, 0, 1) + (k * 97 + seed % 13) * 86_400_000 + 9.5 * 3_600_000).toISOString();
+  const takenAt = o.takenAt ?? new Date(Date.UTC(2020, 0, 1) + (k * 97 + (seed % 13)) * 86_400_000 + 9.5 * 3_600_000).toISOString();
   const id = `${patient.id}-m${k}`;
   return {
     id,
@@ -123,7 +123,10 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
               falsePositive: { errors: o.falsePositives ?? seed % 2, presentations: 10 },
               blindSpot: { errors: 1, presentations: 12 },
             },
-            gazeTracking: { meanDistance: Array.from({ length: 40 }, (_, i) => (i % 9 === 0 ? -1 : 2 + (i % 5) * 0.5)), fixationThreshold: 6 },
+            gazeTracking: {
+              meanDistance: Array.from({ length: 40 }, (_, i) => (i % 9 === 0 ? -1 : 2 + (i % 5) * 0.5)),
+              fixationThreshold: 6,
+            },
             estermanScore: null,
             reliabilityScore: null,
             normativeVersion: CURRENT_NORMATIVE_VERSION, // as the headsets store a new result
@@ -152,8 +155,16 @@ export function sampleExamination(patient: Patient, k: number, o: SampleOptions 
     deviceSn: m.deviceSn,
     result: m.result && { ...m.result, measurementId: id },
     config: {
-      pattern: m.pattern, strategy: m.strategy, stimuliUpdate: m.stimuliUpdate, stimuliSize: m.stimuliSize, stimuliShowtime: m.stimuliShowtime,
-      sorsLocations: m.sorsStage, sorsStage: m.sorsStage, playSound: m.playSound, trackGaze: m.trackGaze, audioGuide: m.audioGuide,
+      pattern: m.pattern,
+      strategy: m.strategy,
+      stimuliUpdate: m.stimuliUpdate,
+      stimuliSize: m.stimuliSize,
+      stimuliShowtime: m.stimuliShowtime,
+      sorsLocations: m.sorsStage,
+      sorsStage: m.sorsStage,
+      playSound: m.playSound,
+      trackGaze: m.trackGaze,
+      audioGuide: m.audioGuide,
     },
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
@@ -192,13 +203,20 @@ const keeps = (f: PageFilter, m: Paged) => {
   const r = m.result;
   if (r === null || m.trashedAt !== null) return false;
   const day = new Date(r.takenAt).toISOString().slice(0, 10);
-  return (f.pattern === null || r.pattern === f.pattern) && (f.eye === null || r.eye === f.eye) && (f.from === null || day >= f.from) && (f.to === null || day <= f.to);
+  return (
+    (f.pattern === null || r.pattern === f.pattern) &&
+    (f.eye === null || r.eye === f.eye) &&
+    (f.from === null || day >= f.from) &&
+    (f.to === null || day <= f.to)
+  );
 };
 
 /** A patient's perimetry examinations in a generated clinic (taken or not). */
 export const examinationsOf = (clinic: FakeClinic, i: number): Examination[] => {
   const p = samplePatient(i);
-  return Array.from({ length: clinic.examinationsPerPatient ?? 0 }, (_, k) => sampleExamination(p, clinic.resultsPerPatient + k, clinic.examinationOptions?.(i, k)));
+  return Array.from({ length: clinic.examinationsPerPatient ?? 0 }, (_, k) =>
+    sampleExamination(p, clinic.resultsPerPatient + k, clinic.examinationOptions?.(i, k)),
+  );
 };
 
 export const FAKE_ORGANISATION = { id: "org-fake", name: "Fake Eye Clinic", multiTests: false, market: "MDR", country: "DE" } as const;
@@ -208,7 +226,8 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
   const calls: string[] = [];
   const indexOf = (id: string) => {
     const i = Number(id.slice(1));
-    if (!/^p\d{5}$/.test(id) || i >= clinic.patients) throw new ApiError({ status: 404, responseType: "not_found", message: `no patient ${id}` });
+    if (!/^p\d{5}$/.test(id) || i >= clinic.patients)
+      throw new ApiError({ status: 404, responseType: "not_found", message: `no patient ${id}` });
     return i;
   };
   return {
@@ -224,7 +243,11 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
           const { page, quantity } = input.body;
           const from = page * quantity;
           const to = Math.min(clinic.patients, from + quantity);
-          return { entries: Array.from({ length: Math.max(0, to - from) }, (_, j) => samplePatient(from + j)), remaining: Math.max(0, clinic.patients - to), page };
+          return {
+            entries: Array.from({ length: Math.max(0, to - from) }, (_, j) => samplePatient(from + j)),
+            remaining: Math.max(0, clinic.patients - to),
+            page,
+          };
         }
         case "perimetry.all": {
           const i = indexOf(input.query.patientId);
@@ -234,9 +257,15 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
         case "examination.all": {
           if (clinic.examinationCall === false) break;
           // Through fake-backend.ts the query comes as text ("true"), through the Api port as a boolean.
-          const { patientId, examinationType, taken } = input.query as { patientId: string; examinationType?: string; taken?: boolean | string };
+          const { patientId, examinationType, taken } = input.query as {
+            patientId: string;
+            examinationType?: string;
+            taken?: boolean | string;
+          };
           return examinationsOf(clinic, indexOf(patientId)).filter(
-            (e) => (examinationType === undefined || e.type === examinationType) && (taken === undefined || e.taken === (String(taken) === "true")),
+            (e) =>
+              (examinationType === undefined || e.type === examinationType) &&
+              (taken === undefined || e.taken === (String(taken) === "true")),
           );
         }
         case "perimetry.page": {
@@ -255,7 +284,8 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
           let more = false;
           for (let i = cursor?.[0] ?? 0; i < clinic.patients && !more; i++)
             for (const m of resultsOf(i)) {
-              if (cursor && i === cursor[0] && byTakenAtThenId(m, { id: cursor[2], result: { takenAt: cursor[1] } } as Paged) <= 0) continue;
+              if (cursor && i === cursor[0] && byTakenAtThenId(m, { id: cursor[2], result: { takenAt: cursor[1] } } as Paged) <= 0)
+                continue;
               if (entries.length === quantity) {
                 more = true;
                 break;
@@ -266,9 +296,17 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
           const patientIds = [...new Set(entries.map((m) => m.patientId))];
           const counted = () => {
             // Without options every sample is a 24-2 result: the count needs no generation (the bench's 10,000).
-            const plain = !clinic.options && !clinic.examinationsPerPatient && filter.from === null && filter.to === null && filter.eye === null && (filter.pattern === null || filter.pattern === Pattern.P24_2);
-            if (plain) return { results: clinic.patients * clinic.resultsPerPatient, patients: clinic.resultsPerPatient > 0 ? clinic.patients : 0 };
-            let results = 0, patients = 0;
+            const plain =
+              !clinic.options &&
+              !clinic.examinationsPerPatient &&
+              filter.from === null &&
+              filter.to === null &&
+              filter.eye === null &&
+              (filter.pattern === null || filter.pattern === Pattern.P24_2);
+            if (plain)
+              return { results: clinic.patients * clinic.resultsPerPatient, patients: clinic.resultsPerPatient > 0 ? clinic.patients : 0 };
+            let results = 0,
+              patients = 0;
             for (let i = 0; i < clinic.patients; i++) {
               const n = resultsOf(i).length;
               results += n;
@@ -293,6 +331,7 @@ export function fakeApi(clinic: FakeClinic): Api & { calls: string[] } {
 
 /** A text sink that keeps what was written (small exports in tests). */
 export function memorySink(): TextSink & { text: () => string; closed: () => boolean } {
-  let text = "", closed = false;
+  let text = "",
+    closed = false;
   return { write: async (s) => void (text += s), close: async () => void (closed = true), text: () => text, closed: () => closed };
 }

@@ -17,9 +17,15 @@ export interface Run {
 
 export const tempHome = () => mkdtempSync(join(tmpdir(), "isopter-cli-"));
 
-export async function isopter(args: readonly string[], options: { env?: Record<string, string | undefined>; stdin?: string; cwd?: string } = {}): Promise<Run> {
-  const stdout = new PassThrough(), stderr = new PassThrough(), stdin = new PassThrough();
-  let out = "", err = "";
+export async function isopter(
+  args: readonly string[],
+  options: { env?: Record<string, string | undefined>; stdin?: string; cwd?: string } = {},
+): Promise<Run> {
+  const stdout = new PassThrough(),
+    stderr = new PassThrough(),
+    stdin = new PassThrough();
+  let out = "",
+    err = "";
   stdout.on("data", (c) => (out += c));
   stderr.on("data", (c) => (err += c));
   stdin.end(options.stdin ?? "");
@@ -36,8 +42,13 @@ export function isopterProcess(args: readonly string[], env: Record<string, stri
 
 export function spawnRun(command: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, [...args], { cwd: projectRoot, env: { ...process.env, ISOPTER_HOME: tempHome(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "", err = "";
+    const child = spawn(command, [...args], {
+      cwd: projectRoot,
+      env: { ...process.env, ISOPTER_HOME: tempHome(), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "",
+      err = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => (err += c));
     child.on("error", reject);

@@ -26,7 +26,10 @@ const figure = (line: string) => console.log(`[interop] ${line} (load ${loadavg(
 beforeAll(async () => {
   [server, receiver] = await Promise.all([startTestServer("pglite"), startStorescp()]);
   home = tempHome();
-  const login = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], { env: env(), stdin: `${DEMO_PASSWORD}\n` });
+  const login = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], {
+    env: env(),
+    stdin: `${DEMO_PASSWORD}\n`,
+  });
   expect(login.code).toBe(0);
 }, 120_000);
 
@@ -38,7 +41,11 @@ afterAll(async () => {
 async function ndjson(): Promise<any[]> {
   const run = await isopter(["export", "--all", "--format", "ndjson"], { env: env() });
   expect(run.code, run.stderr).toBe(0);
-  return run.stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  return run.stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** dciodvfy warnings that say what the data model cannot (tests/cli/export-dicom.test.ts lists why). */
@@ -84,7 +91,10 @@ describe("the demo clinic's results in other clinical systems", () => {
     const results = (await ndjson()).length;
     const dir = mkdtempSync(join(tmpdir(), "isopter-demo-dcm-"));
     const started = Date.now();
-    const run = await isopter(["export", "--all", "--format", "dicom", "--out", dir, "--send", `${receiver.aet}@127.0.0.1:${receiver.port}`], { env: env() });
+    const run = await isopter(
+      ["export", "--all", "--format", "dicom", "--out", dir, "--send", `${receiver.aet}@127.0.0.1:${receiver.port}`],
+      { env: env() },
+    );
     expect(run.code, run.stderr).toBe(0);
     const files = readdirSync(dir).map((f) => join(dir, f));
     expect(files).toHaveLength(2 * results);
@@ -97,7 +107,9 @@ describe("the demo clinic's results in other clinical systems", () => {
       if (v.errors.length) console.log(f, v.errors);
       for (const w of v.warnings) warnings.set(w, (warnings.get(w) ?? 0) + 1);
     }
-    figure(`DICOM: ${results} results, ${files.length} files, dciodvfy errors ${errors}, warnings ${[...warnings].map(([w, n]) => `${n}x ${w}`).join("; ") || "none"}; ${((Date.now() - started) / 1000).toFixed(1)} s export and send`);
+    figure(
+      `DICOM: ${results} results, ${files.length} files, dciodvfy errors ${errors}, warnings ${[...warnings].map(([w, n]) => `${n}x ${w}`).join("; ") || "none"}; ${((Date.now() - started) / 1000).toFixed(1)} s export and send`,
+    );
     expect(errors).toBe(0);
     expect([...warnings.keys()].filter((w) => !allowedWarnings.some((a) => a.test(w)))).toEqual([]);
     const uids = (list: string[]) => list.map((f) => readDicom(readFileSync(f)).ds.SOPInstanceUID as string).sort();
@@ -110,9 +122,14 @@ describe("the demo clinic's results in other clinical systems", () => {
   }, 900_000);
 
   it("FHIR: a transaction Bundle has no issue for @medplum/core or the IG profile checks; --with-pdf attaches the pages", async () => {
-    const withPdf = await isopter(["export", "--all", "--format", "fhir", "--with-pdf", "--from", "2000-01-01", "--pattern", "G", "--eye", "left"], { env: env() });
+    const withPdf = await isopter(
+      ["export", "--all", "--format", "fhir", "--with-pdf", "--from", "2000-01-01", "--pattern", "G", "--eye", "left"],
+      { env: env() },
+    );
     expect(withPdf.code, withPdf.stderr).toBe(0);
-    const forms = JSON.parse(withPdf.stdout).entry.filter((e: any) => e.resource.resourceType === "DiagnosticReport").map((e: any) => e.resource.presentedForm);
+    const forms = JSON.parse(withPdf.stdout)
+      .entry.filter((e: any) => e.resource.resourceType === "DiagnosticReport")
+      .map((e: any) => e.resource.presentedForm);
     expect(forms.length).toBeGreaterThan(0);
     for (const f of forms) expect(Buffer.from(f[0].data, "base64").subarray(0, 5).toString()).toBe("%PDF-");
     const run = await isopter(["export", "--all", "--format", "fhir", "--bundle", "transaction"], { env: env() });
@@ -120,15 +137,17 @@ describe("the demo clinic's results in other clinical systems", () => {
     const bundle = JSON.parse(run.stdout);
     const byUrl = new Map<string, any>(bundle.entry.map((e: any) => [e.fullUrl, e.resource]));
     const issues: string[] = [...(await r4Issues(bundle))];
-    let reports = 0, profiled = 0;
+    let reports = 0,
+      profiled = 0;
     for (const e of bundle.entry) {
       const r = e.resource;
       issues.push(...(await r4Issues(r)));
-      if (r.meta?.profile?.includes(IG.report)) (reports++, issues.push(...reportProfileIssues(r, byUrl)));
-      if (r.meta?.profile?.includes(IG.observation)) (profiled++, issues.push(...observationProfileIssues(r, byUrl)));
+      if (r.meta?.profile?.includes(IG.report)) reports++, issues.push(...reportProfileIssues(r, byUrl));
+      if (r.meta?.profile?.includes(IG.observation)) profiled++, issues.push(...observationProfileIssues(r, byUrl));
     }
-    figure(`FHIR: ${forms.length} printed pages attached with --with-pdf; ${bundle.entry.length} entries, ${reports} DiagnosticReports and ${profiled} Observations of the IG's profiles, ${issues.length} issues`);
+    figure(
+      `FHIR: ${forms.length} printed pages attached with --with-pdf; ${bundle.entry.length} entries, ${reports} DiagnosticReports and ${profiled} Observations of the IG's profiles, ${issues.length} issues`,
+    );
     expect(issues).toEqual([]);
   }, 300_000);
-
 });

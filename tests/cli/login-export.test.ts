@@ -38,12 +38,16 @@ describe("isopter login and profiles", () => {
     const config = JSON.parse(readFileSync(join(home, "config.json"), "utf8"));
     expect(config).toEqual({ current: "clinic", profiles: { clinic: { server: backend.url, username: FAKE_USER.username } } });
     const list = await isopter(["profiles", "--json"], { env: { ISOPTER_HOME: home } });
-    expect(JSON.parse(list.stdout)).toEqual([{ name: "clinic", current: true, server: backend.url, username: FAKE_USER.username, loggedIn: true }]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { name: "clinic", current: true, server: backend.url, username: FAKE_USER.username, loggedIn: true },
+    ]);
   });
 
   it("a wrong password exits 3 and writes no token", async () => {
     const home = tempHome();
-    const run = await isopter(["login", "--server", backend.url, "-u", FAKE_USER.username], { env: { ISOPTER_HOME: home, ISOPTER_PASSWORD: "nope" } });
+    const run = await isopter(["login", "--server", backend.url, "-u", FAKE_USER.username], {
+      env: { ISOPTER_HOME: home, ISOPTER_PASSWORD: "nope" },
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/Login failed/);
     expect(() => readdirSync(join(home, "tokens"))).toThrow();
@@ -90,9 +94,14 @@ describe("isopter export against a server", () => {
     const older = await startFakeBackend({ patients: 12, resultsPerPatient: 3, pageCall: false });
     try {
       const olderHome = tempHome();
-      const login = await isopter(["login", "--server", older.url, "-u", FAKE_USER.username, "--password-stdin"], { env: { ISOPTER_HOME: olderHome }, stdin: `${FAKE_USER.password}\n` });
+      const login = await isopter(["login", "--server", older.url, "-u", FAKE_USER.username, "--password-stdin"], {
+        env: { ISOPTER_HOME: olderHome },
+        stdin: `${FAKE_USER.password}\n`,
+      });
       expect(login.code).toBe(0);
-      const run = await isopter(["export", "--all", "--pattern", "24-2", "--out", join(dir, "older.csv"), "--json"], { env: { ISOPTER_HOME: olderHome } });
+      const run = await isopter(["export", "--all", "--pattern", "24-2", "--out", join(dir, "older.csv"), "--json"], {
+        env: { ISOPTER_HOME: olderHome },
+      });
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ patients: 12, results: 36 });
       const calls = older.requests.map((r) => r.split("?")[0]);
@@ -117,9 +126,15 @@ describe("isopter export against a server", () => {
     const home = await loggedInHome();
     const dir = mkdtempSync(join(tmpdir(), "isopter-out-"));
     writeFileSync(join(dir, "ids.txt"), "# ward 3\np00003\np00004\n");
-    const run = await isopter(["export", "--patients-file", join(dir, "ids.txt"), "--format", "ndjson", "--eye", "right", "--to", "2020-03-01"], { env: { ISOPTER_HOME: home } });
+    const run = await isopter(
+      ["export", "--patients-file", join(dir, "ids.txt"), "--format", "ndjson", "--eye", "right", "--to", "2020-03-01"],
+      { env: { ISOPTER_HOME: home } },
+    );
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) {
       expect(["p00003", "p00004"]).toContain(l.patient.id);
@@ -156,8 +171,13 @@ describe("isopter export against a server", () => {
   it("DICOM writes the OPV and its printed page per result, PDF one page per result, into --out", async () => {
     const home = await loggedInHome();
     const dir = mkdtempSync(join(tmpdir(), "isopter-out-"));
-    for (const [format, perResult] of [["dicom", 2], ["pdf", 1]] as const) {
-      const run = await isopter(["export", "-p", "p00005", "--format", format, "--out", join(dir, format)], { env: { ISOPTER_HOME: home } });
+    for (const [format, perResult] of [
+      ["dicom", 2],
+      ["pdf", 1],
+    ] as const) {
+      const run = await isopter(["export", "-p", "p00005", "--format", format, "--out", join(dir, format)], {
+        env: { ISOPTER_HOME: home },
+      });
       expect(run.code).toBe(0);
       expect(readdirSync(join(dir, format))).toHaveLength(3 * perResult);
     }

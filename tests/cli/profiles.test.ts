@@ -41,7 +41,7 @@ describe("profiles", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no profile "c" \(known: a, b\)/);
     const list = await isopter(["profiles"], { env: { ISOPTER_HOME: home } });
-    expect(list.stdout).toMatch(/^  a\s+http:\/\/127\.0\.0\.1:1\s+logged out\n\* b\s+http:\/\/127\.0\.0\.1:2\s+logged out\n$/);
+    expect(list.stdout).toMatch(/^ {2}a\s+http:\/\/127\.0\.0\.1:1\s+logged out\n\* b\s+http:\/\/127\.0\.0\.1:2\s+logged out\n$/);
   });
 
   it("a corrupt config.json is a clear failure (exit 1)", async () => {
@@ -55,7 +55,14 @@ describe("profiles", () => {
 
 describe("the terminal prompt", () => {
   const fakeTty = () => {
-    const stdin = Object.assign(new PassThrough(), { isTTY: true, raw: false as boolean, setRawMode(r: boolean) { this.raw = r; return this; } });
+    const stdin = Object.assign(new PassThrough(), {
+      isTTY: true,
+      raw: false as boolean,
+      setRawMode(r: boolean) {
+        this.raw = r;
+        return this;
+      },
+    });
     const stderr = new PassThrough();
     let shown = "";
     stderr.on("data", (c) => (shown += c));

@@ -29,9 +29,17 @@ const env = () => ({ ISOPTER_HOME: home });
 beforeAll(async () => {
   server = await startTestServer("pglite");
   const serials = ["VR-0001", "VR-0002"];
-  fleet = await startHeadsets({ url: `${server.url.replace(/^http/, "ws")}/device`, serials, keys: await headsetKeys(server, serials), log: () => undefined });
+  fleet = await startHeadsets({
+    url: `${server.url.replace(/^http/, "ws")}/device`,
+    serials,
+    keys: await headsetKeys(server, serials),
+    log: () => undefined,
+  });
   home = tempHome();
-  const login = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], { env: env(), stdin: `${DEMO_PASSWORD}\n` });
+  const login = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], {
+    env: env(),
+    stdin: `${DEMO_PASSWORD}\n`,
+  });
   expect(login.code).toBe(0);
   // Wait until both headsets have said hello.
   for (let i = 0; i < 50; i++) {
@@ -49,7 +57,9 @@ afterAll(async () => {
 describe("login against the simulator", () => {
   it("keeps the token in a 0600 file; a wrong password exits 3", async () => {
     expect(statSync(join(home, "tokens", "default.token")).mode & 0o777).toBe(0o600);
-    const bad = await isopter(["login", "--server", server.url, "-u", "manager"], { env: { ISOPTER_HOME: tempHome(), ISOPTER_PASSWORD: "wrong-Pass-1" } });
+    const bad = await isopter(["login", "--server", server.url, "-u", "manager"], {
+      env: { ISOPTER_HOME: tempHome(), ISOPTER_PASSWORD: "wrong-Pass-1" },
+    });
     expect(bad.code).toBe(3);
   });
 });
@@ -62,7 +72,10 @@ describe("export against the simulator", () => {
     const summary = JSON.parse(csv.stdout);
     expect(summary.results).toBeGreaterThan(0);
     const json = await isopter(["export", "--all", "--pattern", "24-2", "--format", "ndjson"], { env: env() });
-    const records = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const records = json.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const analysed = analyseRows(parseVisualFieldsCsv(readFileSync(join(dir, "all.csv"), "utf8")));
     expect(analysed).toHaveLength(records.length);
     analysed.forEach((row, i) => {
@@ -97,7 +110,10 @@ describe("export against the simulator", () => {
 
   it("the appointment clinic (appt.user): its taken perimetry examinations, the same through --all and per patient, beside measurements", async () => {
     const apptHome = { ISOPTER_HOME: tempHome() };
-    const login = await isopter(["login", "--server", server.url, "-u", "appt.user", "--password-stdin"], { env: apptHome, stdin: `${DEMO_PASSWORD}\n` });
+    const login = await isopter(["login", "--server", server.url, "-u", "appt.user", "--password-stdin"], {
+      env: apptHome,
+      stdin: `${DEMO_PASSWORD}\n`,
+    });
     expect(login.code).toBe(0);
     const taken = await server.db.query<{ id: string; patient_id: string; appointment_id: string; organisation_id: string }>(
       `select e.id, e.patient_id, e.appointment_id, e.organisation_id from examinations e
@@ -105,7 +121,12 @@ describe("export against the simulator", () => {
        order by e.taken_at`,
     );
     expect(taken).toHaveLength(2);
-    const records = (text: string) => text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const records = (text: string) =>
+      text
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     const { all, each } = await bothPaths("appt.user", apptHome, ["--format", "ndjson"]);
     expect(all).toBe(each);
     const exported = records(all);
@@ -118,23 +139,35 @@ describe("export against the simulator", () => {
     expect(csv.stdout.trim().split("\n")).toHaveLength(1 + 2);
     const fhir = JSON.parse((await isopter(["export", "--all", "--format", "fhir"], { env: apptHome })).stdout);
     const reports = fhir.entry.filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === "DiagnosticReport");
-    expect(reports.map((e: { resource: { identifier: Array<{ value: string }> } }) => e.resource.identifier[0]!.value)).toEqual(taken.map((e) => e.id));
+    expect(reports.map((e: { resource: { identifier: Array<{ value: string }> } }) => e.resource.identifier[0]!.value)).toEqual(
+      taken.map((e) => e.id),
+    );
 
     // A clinic that switched variants keeps its measurements: one taken between the two examinations comes between them.
-    const patient = (await server.db.query<{ id: string; name: string; birthdate: string }>("select id, name, birthdate from patients where id = $1", [taken[0]!.patient_id]))[0]!;
+    const patient = (
+      await server.db.query<{ id: string; name: string; birthdate: string }>("select id, name, birthdate from patients where id = $1", [
+        taken[0]!.patient_id,
+      ])
+    )[0]!;
     const between = new Date((Date.parse(exported[0].result.takenAt) + Date.parse(exported[1].result.takenAt)) / 2).toISOString();
     const m = { ...sampleMeasurement({ ...(patient as unknown as Patient), id: patient.id }, 0, { takenAt: between }), id: newId() };
     await insertMeasurement(server.db, taken[0]!.organisation_id, { ...m, result: m.result && { ...m.result, measurementId: m.id } }, null);
     const mixed = await bothPaths("appt.user", apptHome, ["--format", "ndjson"]);
     expect(mixed.all).toBe(mixed.each);
     expect(records(mixed.all).map((r) => `${r.kind} ${r.kind === "examination" ? r.examination.id : r.measurement.id}`)).toEqual([
-      `examination ${taken[0]!.id}`, `measurement ${m.id}`, `examination ${taken[1]!.id}`,
+      `examination ${taken[0]!.id}`,
+      `measurement ${m.id}`,
+      `examination ${taken[1]!.id}`,
     ]);
   });
 
   it("reliable only keeps fewer or as many; FHIR parses; DICOM files carry the OPV SOP class", async () => {
-    const all = JSON.parse((await isopter(["export", "--all", "--format", "ndjson", "--out", "/dev/null", "--json"], { env: env() })).stdout);
-    const reliable = JSON.parse((await isopter(["export", "--all", "--format", "ndjson", "--reliable-only", "--out", "/dev/null", "--json"], { env: env() })).stdout);
+    const all = JSON.parse(
+      (await isopter(["export", "--all", "--format", "ndjson", "--out", "/dev/null", "--json"], { env: env() })).stdout,
+    );
+    const reliable = JSON.parse(
+      (await isopter(["export", "--all", "--format", "ndjson", "--reliable-only", "--out", "/dev/null", "--json"], { env: env() })).stdout,
+    );
     expect(reliable.results).toBeLessThanOrEqual(all.results);
     expect(reliable.results + reliable.filteredOut).toBe(all.results);
 
@@ -144,7 +177,8 @@ describe("export against the simulator", () => {
     expect(bundle.entry.filter((e) => e.resource.resourceType === "DiagnosticReport")).toHaveLength(all.results);
 
     const first = bundle.entry.find((e) => e.resource.resourceType === "Patient")!;
-    const patientId = JSON.parse((await isopter(["export", "--all", "--format", "ndjson"], { env: env() })).stdout.split("\n")[0]!).patient.id;
+    const patientId = JSON.parse((await isopter(["export", "--all", "--format", "ndjson"], { env: env() })).stdout.split("\n")[0]!).patient
+      .id;
     const dir = mkdtempSync(join(tmpdir(), "isopter-dcm-"));
     const dcm = await isopter(["export", "-p", patientId, "--format", "dicom", "--out", dir], { env: env() });
     expect(dcm.code).toBe(0);
@@ -164,7 +198,10 @@ describe("devices against the simulator", () => {
     expect(run.stdout).toMatch(/^serial\s+alias\s+status\s+connection\s+VR battery\s+clicker\s+queue\s+last seen/);
     expect(run.stdout).toMatch(/VR-0001 .* CONNECTED\s+\d+%/);
     const rows = JSON.parse((await isopter(["devices", "list", "--json"], { env: env() })).stdout);
-    expect(rows.find((r: { deviceSn: string }) => r.deviceSn === "VR-0001")).toMatchObject({ connection: "CONNECTED", battery: { vr: expect.any(Number) } });
+    expect(rows.find((r: { deviceSn: string }) => r.deviceSn === "VR-0001")).toMatchObject({
+      connection: "CONNECTED",
+      battery: { vr: expect.any(Number) },
+    });
   });
 
   it("ping measures round trips over the live socket", async () => {
@@ -202,7 +239,9 @@ describe("devices against the simulator", () => {
     socket.on("message", (d) => frames.push(JSON.parse(d.toString())));
     const closed = new Promise<number>((resolve) => socket.once("close", (c) => resolve(c)));
     await new Promise((resolve) => socket.once("open", resolve));
-    socket.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0009", firmware: "cli-test", pairingCode: code }));
+    socket.send(
+      JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0009", firmware: "cli-test", pairingCode: code }),
+    );
     await expect.poll(() => frames.map((f) => f.type).slice(0, 2)).toEqual(["enrolled", "welcome"]);
     const twice = await isopter(["devices", "enrol", "VR-0009"], { env: env() });
     expect([twice.code, twice.stderr]).toEqual([1, expect.stringMatching(/409 conflict: Headset VR-0009 is already enrolled here/)]);
@@ -212,7 +251,10 @@ describe("devices against the simulator", () => {
     expect(await closed).toBe(4003);
     expect(frames.at(-1)).toMatchObject({ type: "refused", reason: "revoked" });
     const again = await isopter(["devices", "enrol", "VR-0009", "--again", "--credential", "--json"], { env: env() });
-    expect(JSON.parse(again.stdout)).toMatchObject({ headset: { state: "enrolled" }, secret: { kind: "credential", value: expect.stringMatching(/^isd1\./) } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      headset: { state: "enrolled" },
+      secret: { kind: "credential", value: expect.stringMatching(/^isd1\./) },
+    });
     const unknown = await isopter(["devices", "revoke", "VR-7777"], { env: env() });
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/no headset VR-7777 .*known: .*VR-0009/)]);
   });
@@ -220,7 +262,10 @@ describe("devices against the simulator", () => {
   it("watch prints the live table (piped: one table per change) and stops after --duration", async () => {
     const run = await isopter(["devices", "watch", "--duration", "1.5", "--json"], { env: env() });
     expect(run.code).toBe(0);
-    const frames = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const frames = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(frames.length).toBeGreaterThanOrEqual(1);
     expect(frames[0].devices.map((d: { deviceSn: string }) => d.deviceSn)).toEqual(expect.arrayContaining(["VR-0001", "VR-0002"]));
   });
@@ -229,7 +274,9 @@ describe("devices against the simulator", () => {
 describe("perimetry.all as the export reads it (one query for the patient and its results)", () => {
   it("answers a patient's results newest first, [] for a patient without any, not_found for an unknown one", async () => {
     const token = await login(server.url, "admin");
-    const first = (await ok(server.url, "patient.search", { body: { filter: { name: "", birthdate: null }, page: 0, quantity: 50 } }, token)).entries;
+    const first = (
+      await ok(server.url, "patient.search", { body: { filter: { name: "", birthdate: null }, page: 0, quantity: 50 } }, token)
+    ).entries;
     let checked = 0;
     for (const p of first) {
       const all = await ok(server.url, "perimetry.all", { query: { patientId: p.id } }, token);
@@ -239,7 +286,12 @@ describe("perimetry.all as the export reads it (one query for the patient and it
       checked += all.length;
     }
     expect(checked).toBeGreaterThan(0);
-    const fresh = await ok(server.url, "patient.register", { body: { name: "No Results", uniqueId: "NR-1", gender: 0, lang: "en", birthdate: "1970-01-01" } }, token);
+    const fresh = await ok(
+      server.url,
+      "patient.register",
+      { body: { name: "No Results", uniqueId: "NR-1", gender: 0, lang: "en", birthdate: "1970-01-01" } },
+      token,
+    );
     expect(await ok(server.url, "perimetry.all", { query: { patientId: fresh.id } }, token)).toEqual([]);
     const unknown = await call(server.url, "perimetry.all", { query: { patientId: "no-such-patient" } }, token);
     expect(unknown).toMatchObject({ status: 404, responseType: "not_found", error: { field: "query.patientId" } });

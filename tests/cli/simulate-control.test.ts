@@ -43,9 +43,22 @@ beforeAll(async () => {
   control = headsetControl({ speed: 5, faults: NO_FAULTS, log: quiet });
   server = await startTestServer("pglite", { simulator: control });
   const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
-  control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials: ["VR-0001"], keys: await headsetKeys(server, ["VR-0001"]), speed: 5, faults: NO_FAULTS, log: quiet }));
+  control.attach(
+    deviceUrl,
+    await startHeadsets({
+      url: deviceUrl,
+      serials: ["VR-0001"],
+      keys: await headsetKeys(server, ["VR-0001"]),
+      speed: 5,
+      faults: NO_FAULTS,
+      log: quiet,
+    }),
+  );
   home = tempHome();
-  const run = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], { env: env(), stdin: `${DEMO_PASSWORD}\n` });
+  const run = await isopter(["login", "--server", server.url, "-u", "manager", "--password-stdin"], {
+    env: env(),
+    stdin: `${DEMO_PASSWORD}\n`,
+  });
   expect(run.code, run.stderr).toBe(0);
   await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0001")?.connected, "VR-0001 to connect");
 }, 120_000);
@@ -66,7 +79,9 @@ describe("isopter simulate headsets", () => {
 
   it("add registers the devices in the organisation; they appear in device.all (and live, in the technician view) and connect", async () => {
     const live = await liveSocket(server.url, await login(server.url, "admin"));
-    const run = await isopter(["simulate", "headsets", "add", "3", "--patient-profile", "advanced", "--speed", "10", "--json"], { env: env() });
+    const run = await isopter(["simulate", "headsets", "add", "3", "--patient-profile", "advanced", "--speed", "10", "--json"], {
+      env: env(),
+    });
     expect(run.code, run.stderr).toBe(0);
     const added = (JSON.parse(run.stdout) as { headsets: SimulatedHeadset[] }).headsets;
     // VR-0002 and VR-0003 were registered with no headset: reused; VR-0004 is new.
@@ -89,24 +104,37 @@ describe("isopter simulate headsets", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ deviceSn: "VR-0002", fault: "disconnect", seconds: 3 });
     // "No heartbeat for 4 s marks it disconnected" (scheduling §4): a dropped socket is noticed sooner still.
-    await until(async () => (await devices()).find((d) => d.deviceSn === "VR-0002")?.connection === "DISCONNECTED", "VR-0002 offline", 4_000);
+    await until(
+      async () => (await devices()).find((d) => d.deviceSn === "VR-0002")?.connection === "DISCONNECTED",
+      "VR-0002 offline",
+      4_000,
+    );
     await until(async () => (await devices()).find((d) => d.deviceSn === "VR-0002")?.connection === "CONNECTED", "VR-0002 back", 30_000);
   }, 60_000);
 
   it("the other faults are accepted with their durations", async () => {
-    for (const [fault, seconds] of [["clicker-lost", "2"], ["stop-responding", "2"], ["battery-empty", "1"]] as const) {
+    for (const [fault, seconds] of [
+      ["clicker-lost", "2"],
+      ["stop-responding", "2"],
+      ["battery-empty", "1"],
+    ] as const) {
       const run = await isopter(["simulate", "fault", "VR-0003", fault, "--for", seconds, "--json"], { env: env() });
       expect(run.code, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ deviceSn: "VR-0003", fault, seconds: Number(seconds) });
     }
     // The flat battery switches it off; after 1 s it is back on, charging, and connects again.
-    await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0003" && h.powered && h.connected && h.battery.vrCharging), "VR-0003 back on");
+    await until(
+      async () => (await headsets()).find((h) => h.deviceSn === "VR-0003" && h.powered && h.connected && h.battery.vrCharging),
+      "VR-0003 back on",
+    );
   }, 60_000);
 
   it("speed applies at once and a profile restarts an idle headset with it; --all reaches every one", async () => {
     const one = await isopter(["simulate", "speed", "VR-0004", "20", "--json"], { env: env() });
     expect(one.code, one.stderr).toBe(0);
-    expect((JSON.parse(one.stdout) as { headsets: SimulatedHeadset[] }).headsets).toMatchObject([{ deviceSn: "VR-0004", speed: 20, pendingSettings: null }]);
+    expect((JSON.parse(one.stdout) as { headsets: SimulatedHeadset[] }).headsets).toMatchObject([
+      { deviceSn: "VR-0004", speed: 20, pendingSettings: null },
+    ]);
     const all = await isopter(["simulate", "profile", "--all", "healthy", "--json"], { env: env() });
     expect(all.code, all.stderr).toBe(0);
     const after = await until(async () => {
@@ -130,14 +158,24 @@ describe("isopter simulate headsets", () => {
     await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0001")?.testing, "VR-0001 testing");
     const profile = await isopter(["simulate", "profile", "VR-0001", "advanced", "--json"], { env: env() });
     expect((JSON.parse(profile.stdout) as { headsets: SimulatedHeadset[] }).headsets[0]).toMatchObject({
-      speed: 2, profile: "healthy", testing: true, pendingSettings: { speed: 2, profile: "advanced" },
+      speed: 2,
+      profile: "healthy",
+      testing: true,
+      pendingSettings: { speed: 2, profile: "advanced" },
     });
     // The new speed applies at once to the running test (no restart); the waiting profile change carries it.
     const run = await isopter(["simulate", "speed", "VR-0001", "100", "--json"], { env: env() });
     expect((JSON.parse(run.stdout) as { headsets: SimulatedHeadset[] }).headsets[0]).toMatchObject({
-      speed: 100, profile: "healthy", testing: true, pendingSettings: { speed: 100, profile: "advanced" },
+      speed: 100,
+      profile: "healthy",
+      testing: true,
+      pendingSettings: { speed: 100, profile: "advanced" },
     });
-    const done = await until(async () => (await headsets()).find((h) => h.deviceSn === "VR-0001" && h.profile === "advanced"), "VR-0001 restarted", 60_000);
+    const done = await until(
+      async () => (await headsets()).find((h) => h.deviceSn === "VR-0001" && h.profile === "advanced"),
+      "VR-0001 restarted",
+      60_000,
+    );
     expect(done).toMatchObject({ speed: 100, pendingSettings: null });
     // The result of the test it was running was stored before the restart.
     const measured = await ok(server.url, "perimetry.get", { query: { id: device.perimetries[0]!.id } }, token);
@@ -149,7 +187,11 @@ describe("isopter simulate headsets", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ deviceSn: "VR-0004" });
     expect((await headsets()).map((h) => h.deviceSn)).not.toContain("VR-0004");
-    await until(async () => (await devices()).find((d) => d.deviceSn === "VR-0004")?.connection === "DISCONNECTED", "VR-0004 offline", 4_000);
+    await until(
+      async () => (await devices()).find((d) => d.deviceSn === "VR-0004")?.connection === "DISCONNECTED",
+      "VR-0004 offline",
+      4_000,
+    );
     const again = await isopter(["simulate", "headsets", "remove", "VR-0004"], { env: env() });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/No simulated headset VR-0004 is running/);
@@ -193,7 +235,10 @@ describe("isopter simulate control: refusals", () => {
 
   it("a user (not admin or manager) is refused with exit 1", async () => {
     const userHome = tempHome();
-    await isopter(["login", "--server", server.url, "-u", "user", "--password-stdin"], { env: { ISOPTER_HOME: userHome }, stdin: `${DEMO_PASSWORD}\n` });
+    await isopter(["login", "--server", server.url, "-u", "user", "--password-stdin"], {
+      env: { ISOPTER_HOME: userHome },
+      stdin: `${DEMO_PASSWORD}\n`,
+    });
     const run = await isopter(["simulate", "headsets", "add"], { env: { ISOPTER_HOME: userHome } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/only admins and managers may control the simulator/);
@@ -203,7 +248,10 @@ describe("isopter simulate control: refusals", () => {
     const plain = await startTestServer("pglite");
     try {
       const plainHome = tempHome();
-      await isopter(["login", "--server", plain.url, "-u", "admin", "--password-stdin"], { env: { ISOPTER_HOME: plainHome }, stdin: `${DEMO_PASSWORD}\n` });
+      await isopter(["login", "--server", plain.url, "-u", "admin", "--password-stdin"], {
+        env: { ISOPTER_HOME: plainHome },
+        stdin: `${DEMO_PASSWORD}\n`,
+      });
       const run = await isopter(["simulate", "headsets", "list"], { env: { ISOPTER_HOME: plainHome } });
       expect(run.code).toBe(5);
       expect(run.stderr).toMatch(/runs no simulated headsets .*start one with `isopter simulate`/);

@@ -11,7 +11,26 @@ describe("isopter simulate", () => {
     const home = tempHome();
     const env = { ISOPTER_HOME: home };
     const data = mkdtempSync(join(tmpdir(), "isopter-sim-"));
-    const sim = isopter(["simulate", "--port", "0", "--headsets", "2", "--speed", "5", "--data-dir", data, "--demo-password", "Sim-Pass-123", "--login", "--duration", "60", "--json"], { env });
+    const sim = isopter(
+      [
+        "simulate",
+        "--port",
+        "0",
+        "--headsets",
+        "2",
+        "--speed",
+        "5",
+        "--data-dir",
+        data,
+        "--demo-password",
+        "Sim-Pass-123",
+        "--login",
+        "--duration",
+        "60",
+        "--json",
+      ],
+      { env },
+    );
     let connected: Array<{ deviceSn: string; connection: string }> = [];
     for (let i = 0; i < 200 && connected.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 250));
@@ -26,13 +45,19 @@ describe("isopter simulate", () => {
     expect(JSON.parse(added.stdout).headsets.map((h: { deviceSn: string }) => h.deviceSn)).toEqual(["VR-0003"]);
     for (let i = 0; i < 200 && connected.length < 3; i++) {
       await new Promise((r) => setTimeout(r, 250));
-      connected = (JSON.parse((await isopter(["devices", "list", "--json"], { env })).stdout) as typeof connected).filter((d) => d.connection === "CONNECTED");
+      connected = (JSON.parse((await isopter(["devices", "list", "--json"], { env })).stdout) as typeof connected).filter(
+        (d) => d.connection === "CONNECTED",
+      );
     }
     expect(connected.map((d) => d.deviceSn).sort()).toEqual(["VR-0001", "VR-0002", "VR-0003"]);
     process.emit("SIGINT"); // the command forwards Ctrl-C to the simulator, which shuts down cleanly
     const run = await sim;
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ profile: "default", headsets: 2, server: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      profile: "default",
+      headsets: 2,
+      server: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
     expect(run.stderr).toContain("Isopter listening on");
   }, 120_000);
 

@@ -9,7 +9,18 @@ import { CacheKey, createClient, type Client } from "../../core/client/index.ts"
 import { emptySnapshot } from "../../core/client/cache-snapshot.ts";
 import type { ClientEvents } from "../../core/client/events.ts";
 import { reduceLiveEvent } from "../../core/client/live-reducer.ts";
-import { DeviceStatus as S, Eye, LiveEventType, LiveOperation, Pattern, Showtime, SocketState, StimuliUpdate, StimulusSize, Strategy } from "../../core/model/enums.ts";
+import {
+  DeviceStatus as S,
+  Eye,
+  LiveEventType,
+  LiveOperation,
+  Pattern,
+  Showtime,
+  SocketState,
+  StimuliUpdate,
+  StimulusSize,
+  Strategy,
+} from "../../core/model/enums.ts";
 import { decodeLiveEvent } from "../../core/model/live.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import { wsConnector } from "../../simulator/headset/ws-connector.ts";
@@ -25,7 +36,11 @@ type Stopped = ClientEvents["clickerDisconnected"];
 describe("'Clicker disconnected | test stopped message' (scheduling §8)", () => {
   it("the reducer turns the live event into the clicker-disconnected effect and leaves the caches alone", () => {
     const stopped: Stopped = { deviceSn: "SN1", perimetryId: "m1", appointmentId: null, examinationId: null };
-    const out = reduceLiveEvent(emptySnapshot, { type: LiveEventType.Device, operation: LiveOperation.ClickerDisconnected, data: stopped, deviceSn: "SN1" }, { viewedPatientId: null });
+    const out = reduceLiveEvent(
+      emptySnapshot,
+      { type: LiveEventType.Device, operation: LiveOperation.ClickerDisconnected, data: stopped, deviceSn: "SN1" },
+      { viewedPatientId: null },
+    );
     expect(out).toEqual({ snapshot: emptySnapshot, effects: [{ kind: "clicker-disconnected", stopped }] });
     // Data that does not say which test stopped is refused where it enters (the live socket), naming what is missing.
     const bad = decodeLiveEvent({ type: LiveEventType.Device, operation: LiveOperation.ClickerDisconnected, data: { deviceSn: "SN1" } });
@@ -43,8 +58,16 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
       server = await startTestServer("pglite", { settings: { commandTimeoutMs: 8_000, deviceSilenceMs: 10 * 60_000 } });
       token = await login(server.url, "admin"); // the test's own calls; the client logs in as manager (one session per user)
       const storage = memoryStorage();
-      const socket = createLiveSocket({ url: `${server.url.replace(/^http/, "ws")}/api/ws`, storage, clock: systemClock, create: nodeWebSocket });
-      client = createClient({ api: createHttpApi({ apiBase: `${server.url}/api/`, storage }), socket, storage, clock: systemClock }, { variant: "measurements" });
+      const socket = createLiveSocket({
+        url: `${server.url.replace(/^http/, "ws")}/api/ws`,
+        storage,
+        clock: systemClock,
+        create: nodeWebSocket,
+      });
+      client = createClient(
+        { api: createHttpApi({ apiBase: `${server.url}/api/`, storage }), socket, storage, clock: systemClock },
+        { variant: "measurements" },
+      );
       expect(await client.session.login("manager", DEMO_PASSWORD)).toBe(true);
       await pump.settle("the live socket open", () => client.session.socketState === SocketState.Open);
     }, 150_000);
@@ -58,18 +81,43 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
       const d = (await ok(server.url, "device.all", {}, token))[0]!;
       for (const x of d.perimetries) await ok(server.url, "perimetry.trash", { query: { id: x.id } }, token);
       for (const x of d.appointments ?? []) await ok(server.url, "appointment.trash", { query: { id: x.id } }, token);
-      const h = new VirtualHeadset({ deviceSn: d.deviceSn, credential: await credentialFor(server, d.deviceSn), clock: pump.clock, connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`), speed: 50, seed: d.deviceSn, profile: "healthy" });
+      const h = new VirtualHeadset({
+        deviceSn: d.deviceSn,
+        credential: await credentialFor(server, d.deviceSn),
+        clock: pump.clock,
+        connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`),
+        speed: 50,
+        seed: d.deviceSn,
+        profile: "healthy",
+      });
       headset = h.start();
       await pump.run("connected", () => h.connected, 10_000);
-      const p = await ok(server.url, "patient.register", { body: { name: "Clicker Drop", uniqueId: "CLK-1", gender: 0, lang: "en", birthdate: "1961-02-03" } }, token);
+      const p = await ok(
+        server.url,
+        "patient.register",
+        { body: { name: "Clicker Drop", uniqueId: "CLK-1", gender: 0, lang: "en", birthdate: "1961-02-03" } },
+        token,
+      );
       const [m] = await ok(
         server.url,
         "perimetry.register",
         {
           body: {
-            patientId: p.id, deviceSn: d.deviceSn, displayName: "Clicker", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.SORS, sorsStage: 10,
-            stimuliUpdate: StimuliUpdate.Ms1000, stimuliSize: StimulusSize.III_ADAPTIVE, stimuliShowtime: Showtime.Ms200, playSound: false, trackGaze: false,
-            audioGuide: false, tutorial: false, notes: "",
+            patientId: p.id,
+            deviceSn: d.deviceSn,
+            displayName: "Clicker",
+            eye: Eye.Right,
+            pattern: Pattern.P24_2,
+            strategy: Strategy.SORS,
+            sorsStage: 10,
+            stimuliUpdate: StimuliUpdate.Ms1000,
+            stimuliSize: StimulusSize.III_ADAPTIVE,
+            stimuliShowtime: Showtime.Ms200,
+            playSound: false,
+            trackGaze: false,
+            audioGuide: false,
+            tutorial: false,
+            notes: "",
           },
         },
         token,
@@ -79,7 +127,10 @@ describe("'Clicker disconnected | test stopped message' (scheduling §8)", () =>
       const got: Array<{ stopped: Stopped; status: S | undefined }> = [];
       client.events.on("clickerDisconnected", (stopped) => got.push({ stopped, status: client.devices.one(d.deviceSn)?.status }));
 
-      await pump.settle("the server has the headset's status", async () => (await ok(server.url, "device.all", {}, token)).find((x) => x.id === d.id)!.status === h.status);
+      await pump.settle(
+        "the server has the headset's status",
+        async () => (await ok(server.url, "device.all", {}, token)).find((x) => x.id === d.id)!.status === h.status,
+      );
       await ok(server.url, "device.update", { query: { id: d.id }, body: { status: S.Playing } }, token);
       await pump.run("playing", () => h.status === S.Playing, 60_000);
       h.clickerDisconnect(60_000);

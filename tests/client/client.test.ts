@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 import { memoryStorage } from "../../adapters/storage/memory-storage.ts";
-import { CacheKey, createClient, ERROR_FLASH_MS, LOGIN_SERVER_ERROR, socketStateMessage, type ClientEvents } from "../../core/client/index.ts";
+import {
+  CacheKey,
+  createClient,
+  ERROR_FLASH_MS,
+  LOGIN_SERVER_ERROR,
+  socketStateMessage,
+  type ClientEvents,
+} from "../../core/client/index.ts";
 import { ApiError } from "../../core/model/contract/errors.ts";
 import { SocketState } from "../../core/model/enums.ts";
 import { StorageKeys } from "../../core/ports.ts";
@@ -139,7 +146,11 @@ describe("live events through the socket", () => {
     const { client, socket, clock } = setup(api);
     await client.session.start();
     await client.cache.fetch(CacheKey.Devices, {});
-    socket.receive({ type: "measurement", operation: "measurement_progress", data: { deviceSn: "SN1", ...progress({ perimetryId: "m1" }) } });
+    socket.receive({
+      type: "measurement",
+      operation: "measurement_progress",
+      data: { deviceSn: "SN1", ...progress({ perimetryId: "m1" }) },
+    });
     const view = client.devices.one("SN1")!;
     expect(view).toMatchObject({ testRunning: true, runningId: "m1", gazeCalibration: "passed", stopDisabled: false });
     expect(view.playControl).toEqual({ kind: "pause", disabled: false });
@@ -215,7 +226,10 @@ describe("lane commands (scheduling seed §4 'Drag and drop of measurements')", 
     });
     const { client } = setup(api);
     await client.cache.fetch(CacheKey.Devices, {});
-    const pending = client.lanes.moveMeasurement({ source: { deviceId: "dev-SN1", index: 0 }, destination: { deviceId: "dev-SN2", index: 1 } });
+    const pending = client.lanes.moveMeasurement({
+      source: { deviceId: "dev-SN1", index: 0 },
+      destination: { deviceId: "dev-SN2", index: 1 },
+    });
     expect(order(client, "SN1")).toEqual(["m3"]);
     expect(order(client, "SN2")).toEqual(["x1", "m1", "m2"]);
     expect(api.calls.at(-1)!.input.body).toEqual({
@@ -232,7 +246,10 @@ describe("lane commands (scheduling seed §4 'Drag and drop of measurements')", 
   it("a read of the devices under way at the drop, answered with the lists from before it, is read again once the drop is answered", async () => {
     const after = () => [
       device("SN1", { revision: 4, perimetries: [measurement("m3")] }),
-      device("SN2", { revision: 9, perimetries: [measurement("x1", { deviceSn: "SN2" }), measurement("m1"), measurement("m2", { isFollowingEye: "m1" })] }),
+      device("SN2", {
+        revision: 9,
+        perimetries: [measurement("x1", { deviceSn: "SN2" }), measurement("m1"), measurement("m2", { isFollowingEye: "m1" })],
+      }),
     ];
     let stored = lanes();
     let holdNextRead = false;
@@ -269,7 +286,10 @@ describe("lane commands (scheduling seed §4 'Drag and drop of measurements')", 
     const api = fakeApi({ "device.all": lanes });
     const { client, notices } = setup(api);
     await client.cache.fetch(CacheKey.Devices, {});
-    const plan = await client.lanes.moveMeasurement({ source: { deviceId: "dev-SN2", index: 0 }, destination: { deviceId: "dev-SN1", index: 1 } });
+    const plan = await client.lanes.moveMeasurement({
+      source: { deviceId: "dev-SN2", index: 0 },
+      destination: { deviceId: "dev-SN1", index: 1 },
+    });
     expect(plan.outcome).toBe("refused");
     expect(notices).toEqual([CANNOT_DROP_NOTICE]);
     expect(api.calls.map((c) => c.endpoint)).toEqual(["device.all"]);

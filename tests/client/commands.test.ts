@@ -85,7 +85,9 @@ describe("patient search ('input debounced 500 ms'; 'paging continues while rema
     await client.patients.nextSearchPage({ name: "an", birthdate: null });
     await client.patients.nextSearchPage({ name: "an", birthdate: null });
     expect(client.cache.get(CacheKey.PatientSearch, { name: "an", birthdate: null })!.data).toEqual({
-      entries: [patient("p1"), patient("p2")], remaining: 0, page: 1,
+      entries: [patient("p1"), patient("p2")],
+      remaining: 0,
+      page: 1,
     });
     expect(api.calls).toHaveLength(2);
   });
@@ -106,7 +108,10 @@ describe("lifecycle (scheduling seed §4 'Lifecycle', §8)", () => {
     const { client, notices } = setup(api);
     await client.lifecycle("measurement", "trash", "m1");
     await client.lifecycle("appointment", "trash", "a1");
-    expect(notices.map((n) => [n.title, n.action?.kind])).toEqual([["Measurement trashed", "open-bin"], ["Appointment trashed", "open-item"]]);
+    expect(notices.map((n) => [n.title, n.action?.kind])).toEqual([
+      ["Measurement trashed", "open-bin"],
+      ["Appointment trashed", "open-item"],
+    ]);
   });
 
   it("'Trashing a patient from the profile goes home and notifies with a link to the bin.'", async () => {
@@ -117,7 +122,9 @@ describe("lifecycle (scheduling seed §4 'Lifecycle', §8)", () => {
   });
 
   it("failures show the catalogue's messages", async () => {
-    const { client, notices } = setup(fakeApi({ "perimetry.delete": fail(500, "internal_error"), "examination.delete": fail(500, "internal_error") }));
+    const { client, notices } = setup(
+      fakeApi({ "perimetry.delete": fail(500, "internal_error"), "examination.delete": fail(500, "internal_error") }),
+    );
     expect(await client.lifecycle("measurement", "delete", "m1")).toBe(false);
     expect(await client.lifecycle("examination", "delete", "e1")).toBe(false);
     expect(notices.map((n) => n.title)).toEqual(["There was a problem deleting the measurement.", "Examination couldn't be deleted"]);
@@ -139,7 +146,9 @@ describe("device tile extras", () => {
   });
 
   it("battery bands and LED come from core/device", async () => {
-    const api = fakeApi({ "device.all": () => [device("SN1", { battery: { vr: { level: 15, charging: false }, clicker: { level: null, charging: false } } })] });
+    const api = fakeApi({
+      "device.all": () => [device("SN1", { battery: { vr: { level: 15, charging: false }, clicker: { level: null, charging: false } } })],
+    });
     const { client } = setup(api);
     await client.cache.fetch(CacheKey.Devices, {});
     const battery = client.devices.one("SN1")!.battery;
@@ -159,9 +168,27 @@ describe("device tile extras", () => {
 
 describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
   it("'Stand-alone mode cannot change while another measurement runs' (turning on); 'turning off sends null' whenever it is on", async () => {
-    const config = { patientId: "p1", eye: 0, pattern: 1, strategy: 3, sorsStage: 36, stimuliUpdate: 2000, stimuliShowtime: 200, stimuliSize: 2, displayName: "T", playSound: false, trackGaze: true, audioGuide: true, tutorial: false } as const;
+    const config = {
+      patientId: "p1",
+      eye: 0,
+      pattern: 1,
+      strategy: 3,
+      sorsStage: 36,
+      stimuliUpdate: 2000,
+      stimuliShowtime: 200,
+      stimuliSize: 2,
+      displayName: "T",
+      playSound: false,
+      trackGaze: true,
+      audioGuide: true,
+      tutorial: false,
+    } as const;
     const api = fakeApi({
-      "device.all": () => [device("SN1", { status: "playing", standaloneId: "s1" }), device("SN2", { status: "standby", standaloneId: "s2" }), device("SN3", { status: "playing" })],
+      "device.all": () => [
+        device("SN1", { status: "playing", standaloneId: "s1" }),
+        device("SN2", { status: "standby", standaloneId: "s2" }),
+        device("SN3", { status: "playing" }),
+      ],
       "device.standalone": () => null,
     });
     const { client } = setup(api);

@@ -39,8 +39,16 @@ afterAll(async () => {
 function open(wrap: (api: Api) => Api = (api) => api): { client: Client; storage: Storage; socket: LiveSocket } {
   const storage = memoryStorage();
   const apiBase = `${server.url}/api/`;
-  const socket = createLiveSocket({ url: `${server.url.replace(/^http/, "ws")}/api/ws`, storage, clock: systemClock, create: nodeWebSocket });
-  const client = createClient({ api: wrap(createHttpApi({ apiBase, storage })), socket, storage, clock: systemClock }, { variant: "measurements" });
+  const socket = createLiveSocket({
+    url: `${server.url.replace(/^http/, "ws")}/api/ws`,
+    storage,
+    clock: systemClock,
+    create: nodeWebSocket,
+  });
+  const client = createClient(
+    { api: wrap(createHttpApi({ apiBase, storage })), socket, storage, clock: systemClock },
+    { variant: "measurements" },
+  );
   opened.push(client);
   return { client, storage, socket };
 }
@@ -126,11 +134,16 @@ describe("client against the simulator server", () => {
     const { client } = open();
     await client.session.login(username, PASSWORD);
     const devices = await client.cache.fetch(CacheKey.Devices, {});
-    const lane = devices.find((d) => d.perimetries.length >= 2 && d.perimetries.every((m: Measurement) => m.isFollowingEye === null)) ?? devices.find((d) => d.perimetries.length >= 2);
+    const lane =
+      devices.find((d) => d.perimetries.length >= 2 && d.perimetries.every((m: Measurement) => m.isFollowingEye === null)) ??
+      devices.find((d) => d.perimetries.length >= 2);
     if (!lane) throw new Error("the demo clinic has no lane with two cards");
     const staleRevision = lane.revision;
     const lastIndex = lane.perimetries.length - 1;
-    const plan = await client.lanes.moveMeasurement({ source: { deviceId: lane.id, index: lastIndex }, destination: { deviceId: lane.id, index: 0 } });
+    const plan = await client.lanes.moveMeasurement({
+      source: { deviceId: lane.id, index: lastIndex },
+      destination: { deviceId: lane.id, index: 0 },
+    });
     if (plan.outcome !== "moved") throw new Error(`drag not planned: ${JSON.stringify(plan)}`);
     await until("new revision", () => client.devices.one(lane.deviceSn)!.device.revision !== staleRevision);
     const serverLane = (await client.cache.fetch(CacheKey.Devices, {})).find((d) => d.id === lane.id)!;
@@ -139,7 +152,11 @@ describe("client against the simulator server", () => {
     const ids = serverLane.perimetries.map((m) => m.id);
     const stale = await client.api
       .call("device.dragAndDropPerimetry", {
-        body: { movedPerimetryId: ids[0]!, from: { deviceId: lane.id, perimetriesIds: ids, revision: staleRevision }, to: { deviceId: lane.id, perimetriesIds: ids, revision: staleRevision } },
+        body: {
+          movedPerimetryId: ids[0]!,
+          from: { deviceId: lane.id, perimetriesIds: ids, revision: staleRevision },
+          to: { deviceId: lane.id, perimetriesIds: ids, revision: staleRevision },
+        },
       })
       .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ApiError);
@@ -165,18 +182,34 @@ describe("client against the simulator server", () => {
     if (!from || !to || from.perimetries.length === 0) throw new Error("the demo clinic has no two lanes with a card");
     // The server has this socket in its organisation's hub once it passes on an event of it (an alias set to itself).
     await client.api.call("device.update", { query: { id: to.id }, body: { alias: to.alias || to.deviceSn } });
-    await until("the live socket hears the organisation", () => heard.some((m) => isLiveEvent(m) && m.type === "device" && m.operation === "update" && m.data.deviceSn === to.deviceSn));
+    await until("the live socket hears the organisation", () =>
+      heard.some((m) => isLiveEvent(m) && m.type === "device" && m.operation === "update" && m.data.deviceSn === to.deviceSn),
+    );
     await until("no read of the devices under way", () => getEntry(client.cache.snapshot, CacheKey.Devices, {})?.status === "success");
     deviceReads = 0;
 
-    const plan = await client.lanes.moveMeasurement({ source: { deviceId: from.id, index: from.perimetries.length - 1 }, destination: { deviceId: to.id, index: 0 } });
+    const plan = await client.lanes.moveMeasurement({
+      source: { deviceId: from.id, index: from.perimetries.length - 1 },
+      destination: { deviceId: to.id, index: 0 },
+    });
     if (plan.outcome !== "moved") throw new Error(`drag not planned: ${JSON.stringify(plan)}`);
     const answered = new Map([from, to].map((d) => [d.deviceSn, client.devices.one(d.deviceSn)!.device.revision]));
     // Every event of the drag reached the client: the transfers, the drag event and both lanes at their new revisions.
-    await until("the drag's live events", () =>
-      heard.some((m) => isLiveEvent(m) && m.operation === "device_transfer_in") &&
-      heard.some((m) => isLiveEvent(m) && m.type === "drag_and_drop") &&
-      [from, to].every((d) => heard.some((m) => isLiveEvent(m) && m.type === "device" && m.operation === "update" && m.data.deviceSn === d.deviceSn && m.data.revision === answered.get(d.deviceSn))),
+    await until(
+      "the drag's live events",
+      () =>
+        heard.some((m) => isLiveEvent(m) && m.operation === "device_transfer_in") &&
+        heard.some((m) => isLiveEvent(m) && m.type === "drag_and_drop") &&
+        [from, to].every((d) =>
+          heard.some(
+            (m) =>
+              isLiveEvent(m) &&
+              m.type === "device" &&
+              m.operation === "update" &&
+              m.data.deviceSn === d.deviceSn &&
+              m.data.revision === answered.get(d.deviceSn),
+          ),
+        ),
     );
     await new Promise((r) => setTimeout(r, 100)); // a refetch the events asked for would have started by now
     expect(deviceReads).toBe(0);

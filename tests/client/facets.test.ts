@@ -64,31 +64,56 @@ describe("lanes: the examination wizard's save (scheduling seed §2, appointment
     expect(await client.lanes.saveExaminations({ deviceSn: "SN1", patientId: "p1", examinations: [payload] })).toBe(true);
     const defaults = defaultMeasurementConfig("newer");
     expect(api.calls[0]!.input.body).toEqual({
-      audioGuide: defaults.audioGuide, tutorial: defaults.tutorial, trackGaze: defaults.trackGaze,
-      deviceSn: "SN1", patientId: "p1", examinations: [payload], standaloneId: null,
+      audioGuide: defaults.audioGuide,
+      tutorial: defaults.tutorial,
+      trackGaze: defaults.trackGaze,
+      deviceSn: "SN1",
+      patientId: "p1",
+      examinations: [payload],
+      standaloneId: null,
     });
   });
 
   it("a new appointment follows its first perimetry test's settings", async () => {
     const { client, api } = setup(fakeApi({ "appointment.registerWithExaminations": answer, "device.all": () => [] }));
-    await client.lanes.saveExaminations({ deviceSn: "SN1", patientId: "p1", examinations: [payload], perimetry: { audioGuide: false, tutorial: true, trackGaze: false } });
+    await client.lanes.saveExaminations({
+      deviceSn: "SN1",
+      patientId: "p1",
+      examinations: [payload],
+      perimetry: { audioGuide: false, tutorial: true, trackGaze: false },
+    });
     expect(api.calls[0]!.input.body).toMatchObject({ audioGuide: false, tutorial: true, trackGaze: false });
   });
 
   it("tests chosen from an appointment's panel are added to it; editing one examination keeps its notes", async () => {
-    const { client, api } = setup(fakeApi({ "appointment.insertExaminations": answer, "examination.update": answer, "device.all": () => [] }));
+    const { client, api } = setup(
+      fakeApi({ "appointment.insertExaminations": answer, "examination.update": answer, "device.all": () => [] }),
+    );
     await client.lanes.saveExaminations({ deviceSn: "SN1", patientId: "p1", examinations: [payload], appointmentId: "a9" });
-    await client.lanes.saveExaminations({ deviceSn: "SN1", patientId: "p1", examinations: [payload], editing: examination("e3", { notes: "kept" }) });
+    await client.lanes.saveExaminations({
+      deviceSn: "SN1",
+      patientId: "p1",
+      examinations: [payload],
+      editing: examination("e3", { notes: "kept" }),
+    });
     const [insert, update] = api.calls.filter((c) => c.endpoint !== "device.all");
-    expect(insert).toMatchObject({ endpoint: "appointment.insertExaminations", input: { query: { appointmentId: "a9" }, body: { examinations: [payload] } } });
-    expect(update).toMatchObject({ endpoint: "examination.update", input: { query: { id: "e3" }, body: { ...payload, id: "e3", notes: "kept" } } });
+    expect(insert).toMatchObject({
+      endpoint: "appointment.insertExaminations",
+      input: { query: { appointmentId: "a9" }, body: { examinations: [payload] } },
+    });
+    expect(update).toMatchObject({
+      endpoint: "examination.update",
+      input: { query: { id: "e3" }, body: { ...payload, id: "e3", notes: "kept" } },
+    });
   });
 });
 
 describe("lanes: template scheduling", () => {
   it("measurements are queued one call each in order; the first refusal stops the rest and says how many went", async () => {
     let n = 0;
-    const { client, api } = setup(fakeApi({ "perimetry.register": () => (++n === 2 ? fail(500, "internal_error")() : []), "device.all": () => [] }));
+    const { client, api } = setup(
+      fakeApi({ "perimetry.register": () => (++n === 2 ? fail(500, "internal_error")() : []), "device.all": () => [] }),
+    );
     await client.cache.fetch(CacheKey.Devices, {});
     const bodies = [1, 2, 3].map((i) => ({ ...config, displayName: `T${i}` }));
     expect(await client.lanes.registerMeasurements(bodies)).toEqual({ registered: 1, complete: false });
@@ -108,9 +133,13 @@ describe("lanes: template scheduling", () => {
 describe("patients", () => {
   it("registering answers the created patient in one call; a change reads the cached patients again", async () => {
     const created = patient("p9");
-    const { client, api } = setup(fakeApi({ "patient.register": () => created, "patient.update": () => created, "patient.get": () => created }));
+    const { client, api } = setup(
+      fakeApi({ "patient.register": () => created, "patient.update": () => created, "patient.get": () => created }),
+    );
     await client.cache.fetch(CacheKey.Patients, { id: "p9" });
-    expect(await client.patients.save({ name: "Ada", uniqueId: "U9", gender: 0, lang: "en", birthdate: "1950-01-01" } as never)).toBe(created);
+    expect(await client.patients.save({ name: "Ada", uniqueId: "U9", gender: 0, lang: "en", birthdate: "1950-01-01" } as never)).toBe(
+      created,
+    );
     await client.patients.save({ name: "Ada", uniqueId: "U9", gender: 0, lang: "en", birthdate: "1950-01-01" } as never, "p9");
     await settle();
     expect(endpoints(api)).toEqual(["patient.get", "patient.register", "patient.update", "patient.get"]);
@@ -126,18 +155,24 @@ describe("patients", () => {
 
 describe("results: notes ('Notes dialog: open, saving, then saved')", () => {
   it("a measurement's notes go through PATCH perimetry, an examination's through examination/update; the list is read again", async () => {
-    const { client, api } = setup(fakeApi({
-      "perimetry.update": () => measurement("m1"), "examination.update": () => examination("e1"),
-      "perimetry.all": () => [], "examination.all": () => [],
-    }));
+    const { client, api } = setup(
+      fakeApi({
+        "perimetry.update": () => measurement("m1"),
+        "examination.update": () => examination("e1"),
+        "perimetry.all": () => [],
+        "examination.all": () => [],
+      }),
+    );
     await client.cache.fetch(CacheKey.Measurements, { patientId: "p1" });
     await client.cache.fetch(CacheKey.Examinations, { patientId: "p1" });
     await client.results.saveNotes("measurement", "m1", "one");
     await client.results.saveNotes("examination", "e1", "two");
     await settle();
     expect(api.calls.slice(2).map((c) => [c.endpoint, c.input.body])).toEqual([
-      ["perimetry.update", { notes: "one" }], ["perimetry.all", undefined],
-      ["examination.update", { id: "e1", notes: "two" }], ["examination.all", undefined],
+      ["perimetry.update", { notes: "one" }],
+      ["perimetry.all", undefined],
+      ["examination.update", { id: "e1", notes: "two" }],
+      ["examination.all", undefined],
     ]);
   });
 });

@@ -27,9 +27,11 @@ export function fakeApi(handlers: Record<string, Handler> = {}): FakeApi {
   };
 }
 
-export const fail = (status: number, responseType: string, message = responseType) => () => {
-  throw new ApiError({ status, responseType, message });
-};
+export const fail =
+  (status: number, responseType: string, message = responseType) =>
+  () => {
+    throw new ApiError({ status, responseType, message });
+  };
 
 export interface FakeSocket extends Socket {
   readonly sent: LiveMessage[];

@@ -30,7 +30,12 @@ describe("device events", () => {
   const base = put(emptySnapshot, CacheKey.Devices, {}, [device("SN1"), device("SN2")]);
 
   it("'insert or restore adds'", () => {
-    for (const op of [Op.Insert, Op.Restore]) expect(ids(data(reduce(base, ev(T.Device, op, device("SN3"))).snapshot, CacheKey.Devices, {}))).toEqual(["dev-SN1", "dev-SN2", "dev-SN3"]);
+    for (const op of [Op.Insert, Op.Restore])
+      expect(ids(data(reduce(base, ev(T.Device, op, device("SN3"))).snapshot, CacheKey.Devices, {}))).toEqual([
+        "dev-SN1",
+        "dev-SN2",
+        "dev-SN3",
+      ]);
   });
 
   it("'update replaces' the changed fields; 'A status event from the live socket sets the device's status'", () => {
@@ -61,7 +66,8 @@ describe("device events", () => {
   });
 
   it("'trash or delete removes'", () => {
-    for (const op of [Op.Trash, Op.Delete]) expect(ids(data(reduce(base, ev(T.Device, op, { id: "dev-SN1" })).snapshot, CacheKey.Devices, {}))).toEqual(["dev-SN2"]);
+    for (const op of [Op.Trash, Op.Delete])
+      expect(ids(data(reduce(base, ev(T.Device, op, { id: "dev-SN1" })).snapshot, CacheKey.Devices, {}))).toEqual(["dev-SN2"]);
   });
 
   it("'Device transfer in or out refetches devices.'", () => {
@@ -104,7 +110,10 @@ describe("patient events ('Patient search cache updates on patient update, inser
     const out = reduce(base, ev(T.Patient, Op.Trash, { id: "p1" }), "p1");
     expect(ids(data(out.snapshot, CacheKey.Patients, {}))).toEqual(["p2"]);
     expect(data(out.snapshot, CacheKey.PatientSearch, search)!.entries).toEqual([]);
-    expect(out.effects).toEqual([{ kind: "refetch", key: CacheKey.TrashedPatients }, { kind: "navigate", to: "home" }]);
+    expect(out.effects).toEqual([
+      { kind: "refetch", key: CacheKey.TrashedPatients },
+      { kind: "navigate", to: "home" },
+    ]);
     expect(reduce(base, ev(T.Patient, Op.Trash, { id: "p2" }), "p1").effects).not.toContainEqual({ kind: "navigate", to: "home" });
   });
 
@@ -116,7 +125,10 @@ describe("patient events ('Patient search cache updates on patient update, inser
 });
 
 describe("measurement events", () => {
-  let base = put(emptySnapshot, CacheKey.Devices, {}, [device("SN1", { perimetries: [measurement("m1"), measurement("m2")] }), device("SN2")]);
+  let base = put(emptySnapshot, CacheKey.Devices, {}, [
+    device("SN1", { perimetries: [measurement("m1"), measurement("m2")] }),
+    device("SN2"),
+  ]);
   base = put(base, CacheKey.Measurements, { patientId: "p1" }, [measurement("m1"), measurement("m2")]);
   base = put(base, CacheKey.Measurements, { patientId: "p2" }, []);
   base = put(base, CacheKey.TrashedMeasurements, {}, [measurement("m9")]);
@@ -137,7 +149,9 @@ describe("measurement events", () => {
 
   it("update replaces in lists and lanes", () => {
     const out = reduce(base, ev(T.Measurement, Op.Update, measurement("m2", { displayName: "Changed" })));
-    expect((data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as unknown as Array<{ displayName: string }>)[1]!.displayName).toBe("Changed");
+    expect(
+      (data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as unknown as Array<{ displayName: string }>)[1]!.displayName,
+    ).toBe("Changed");
     expect((data(out.snapshot, CacheKey.Devices, {}) as ReturnType<typeof device>[])[0]!.perimetries[1]!.displayName).toBe("Changed");
   });
 
@@ -154,12 +168,21 @@ describe("measurement events", () => {
     const done = measurement("m1", { result: result("m1", "p1") });
     const out = reduce(base, ev(T.Measurement, Op.MeasurementResultReady, done));
     expect(lane(out.snapshot)).toEqual(["m2"]);
-    expect((data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as unknown as Array<{ result: unknown }>)[0]!.result).not.toBeNull();
-    expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "m1", undefined, { deviceSn: done.deviceSn, testName: done.displayName }) }]);
+    expect(
+      (data(out.snapshot, CacheKey.Measurements, { patientId: "p1" }) as unknown as Array<{ result: unknown }>)[0]!.result,
+    ).not.toBeNull();
+    expect(out.effects).toEqual([
+      { kind: "notice", notice: measurementReadyNotice("p1", "m1", undefined, { deviceSn: done.deviceSn, testName: done.displayName }) },
+    ]);
     // It says whose result it is: the patient, the test and the headset it ran on.
-    expect(out.effects[0]).toMatchObject({ notice: { subject: { patientId: "p1", deviceSn: done.deviceSn, testName: done.displayName, testType: "perimetry" } } });
+    expect(out.effects[0]).toMatchObject({
+      notice: { subject: { patientId: "p1", deviceSn: done.deviceSn, testName: done.displayName, testType: "perimetry" } },
+    });
     expect(measurementReadyNotice("p1", "m1")).toMatchObject({
-      kind: "success", title: "measurement ready", durationMs: 10_000, action: { kind: "open-result", patientId: "p1", measurementId: "m1" },
+      kind: "success",
+      title: "measurement ready",
+      durationMs: 10_000,
+      action: { kind: "open-result", patientId: "p1", measurementId: "m1" },
     });
     // Its action opens the measurement on the perimetry page (seed route patient/{patientId}/perimetry/{perimetryId}).
     const notice = out.effects[0]!.kind === "notice" ? out.effects[0]!.notice : undefined;
@@ -181,8 +204,10 @@ describe("examination and appointment events ('handled alike')", () => {
   base = put(base, CacheKey.Examinations, { patientId: "p1", taken: true }, []);
   base = put(base, CacheKey.AmslerGrid, { patientId: "p1" }, [examination("e1")]);
   base = put(base, CacheKey.TrashedAppointments, {}, [appointment("a9")]);
-  const appointmentExams = (s: CacheSnapshot) => ids((data(s, CacheKey.Appointments, {}) as ReturnType<typeof appointment>[])[0]!.examinations);
-  const laneExams = (s: CacheSnapshot) => ids((data(s, CacheKey.Devices, {}) as ReturnType<typeof device>[])[0]!.appointments![0]!.examinations);
+  const appointmentExams = (s: CacheSnapshot) =>
+    ids((data(s, CacheKey.Appointments, {}) as ReturnType<typeof appointment>[])[0]!.examinations);
+  const laneExams = (s: CacheSnapshot) =>
+    ids((data(s, CacheKey.Devices, {}) as ReturnType<typeof device>[])[0]!.appointments![0]!.examinations);
 
   it("examination insert adds where its filters match and to its appointment", () => {
     const out = reduce(base, ev(T.Examination, Op.Insert, examination("e3")));
@@ -194,7 +219,9 @@ describe("examination and appointment events ('handled alike')", () => {
   });
 
   it("examination restore adds; update replaces", () => {
-    expect(ids(data(reduce(base, ev(T.Examination, Op.Restore, examination("e4"))).snapshot, CacheKey.AmslerGrid, { patientId: "p1" }))).toEqual(["e1", "e4"]);
+    expect(
+      ids(data(reduce(base, ev(T.Examination, Op.Restore, examination("e4"))).snapshot, CacheKey.AmslerGrid, { patientId: "p1" })),
+    ).toEqual(["e1", "e4"]);
     const out = reduce(base, ev(T.Examination, Op.Update, examination("e1", { notes: "n" })));
     expect((data(out.snapshot, CacheKey.Examinations, { patientId: "p1" }) as unknown as Array<{ notes: string }>)[0]!.notes).toBe("n");
     expect(ids(data(out.snapshot, CacheKey.Examinations, { patientId: "p1", taken: true }))).toEqual([]);
@@ -210,10 +237,18 @@ describe("examination and appointment events ('handled alike')", () => {
   });
 
   it("examination result ready replaces it with its result and notifies 'measurement ready'", () => {
-    const taken = examination("e1", { taken: true, result: { answer: "healthy", takenAt: "2026-11-03T00:00:00.000Z", deviceSn: "SN1", appointmentId: "a1" } });
+    const taken = examination("e1", {
+      taken: true,
+      result: { answer: "healthy", takenAt: "2026-11-03T00:00:00.000Z", deviceSn: "SN1", appointmentId: "a1" },
+    });
     const out = reduce(base, ev(T.Examination, Op.MeasurementResultReady, taken));
     expect(ids(data(out.snapshot, CacheKey.Examinations, { patientId: "p1", taken: true }))).toEqual(["e1"]);
-    expect(out.effects).toEqual([{ kind: "notice", notice: measurementReadyNotice("p1", "e1", { testType: "amsler", examination: true }, { deviceSn: taken.deviceSn, testName: null }) }]);
+    expect(out.effects).toEqual([
+      {
+        kind: "notice",
+        notice: measurementReadyNotice("p1", "e1", { testType: "amsler", examination: true }, { deviceSn: taken.deviceSn, testName: null }),
+      },
+    ]);
     expect(out.effects[0]).toMatchObject({ notice: { subject: { patientId: "p1", testName: null, testType: "amsler" } } });
   });
 
@@ -222,10 +257,21 @@ describe("examination and appointment events ('handled alike')", () => {
       const taken = examination("e7", {
         type,
         taken: true,
-        result: type === "amsler" ? { answer: "wavy", takenAt: "2026-11-03T00:00:00.000Z", deviceSn: "SN1", appointmentId: "a1" } : type === "perimetry" ? result("e7", "p1") : null,
+        result:
+          type === "amsler"
+            ? { answer: "wavy", takenAt: "2026-11-03T00:00:00.000Z", deviceSn: "SN1", appointmentId: "a1" }
+            : type === "perimetry"
+              ? result("e7", "p1")
+              : null,
       });
       const effect = reduce(base, ev(T.Examination, Op.MeasurementResultReady, taken)).effects.find((e) => e.kind === "notice");
-      expect(effect?.kind === "notice" && effect.notice.action).toMatchObject({ kind: "open-result", patientId: "p1", measurementId: "e7", testType: type, examination: true });
+      expect(effect?.kind === "notice" && effect.notice.action).toMatchObject({
+        kind: "open-result",
+        patientId: "p1",
+        measurementId: "e7",
+        testType: type,
+        examination: true,
+      });
       return effect?.kind === "notice" ? resultRoute(effect.notice.action!) : undefined;
     });
     expect(routes).toEqual([
@@ -239,7 +285,9 @@ describe("examination and appointment events ('handled alike')", () => {
 
   it("examination progress feeds device tracking", () => {
     const p = progress({ perimetryId: null, appointmentId: "a1" });
-    expect(reduce(base, ev(T.Examination, Op.ExaminationProgress, { deviceSn: "SN1", ...p })).effects).toEqual([{ kind: "progress", deviceSn: "SN1", progress: p }]);
+    expect(reduce(base, ev(T.Examination, Op.ExaminationProgress, { deviceSn: "SN1", ...p })).effects).toEqual([
+      { kind: "progress", deviceSn: "SN1", progress: p },
+    ]);
   });
 
   it("appointment insert and restore add (list and lane); update replaces; trash and delete remove", () => {
@@ -265,7 +313,9 @@ describe("examination and appointment events ('handled alike')", () => {
     }
     const other = reduce(base, ev(T.Appointment, Op.Trash, { id: "a7" }));
     expect(data(other.snapshot, CacheKey.Examinations, { patientId: "p1" })).toBe(data(base, CacheKey.Examinations, { patientId: "p1" }));
-    expect(reduce(base, ev(T.Appointment, Op.Restore, appointment("a9"))).effects).toEqual([{ kind: "refetch", key: CacheKey.Examinations }]);
+    expect(reduce(base, ev(T.Appointment, Op.Restore, appointment("a9"))).effects).toEqual([
+      { kind: "refetch", key: CacheKey.Examinations },
+    ]);
   });
 
   it("reorder replaces the appointment with its new examination order", () => {
@@ -288,9 +338,18 @@ describe("drag and drop and connection events", () => {
   it("the events of this client's own drag cost no refetch while the lanes show what it sent; anyone else's change still refetches", () => {
     // Our drag of card m1 from SN1 [m1, m2] (revision 4) to SN2 [] (revision 7) is under way: the server answers 5 and 8.
     const own = (revision: number, ids: string[]) => ({ revision, field: "perimetries" as const, ids });
-    const awaiting = { viewedPatientId: null, ownLaneRevisions: new Map([["dev-SN1", own(5, ["m2"])], ["dev-SN2", own(8, ["m1"])]]) };
+    const awaiting = {
+      viewedPatientId: null,
+      ownLaneRevisions: new Map([
+        ["dev-SN1", own(5, ["m2"])],
+        ["dev-SN2", own(8, ["m1"])],
+      ]),
+    };
     const lanes = (r1: number, r2: number, one: string[], two: string[]) =>
-      put(emptySnapshot, CacheKey.Devices, {}, [device("SN1", { revision: r1, perimetries: one.map((id) => measurement(id)) }), device("SN2", { revision: r2, perimetries: two.map((id) => measurement(id)) })]);
+      put(emptySnapshot, CacheKey.Devices, {}, [
+        device("SN1", { revision: r1, perimetries: one.map((id) => measurement(id)) }),
+        device("SN2", { revision: r2, perimetries: two.map((id) => measurement(id)) }),
+      ]);
     const moved = (r1: number, r2: number) => lanes(r1, r2, ["m2"], ["m1"]);
     const before = lanes(4, 7, ["m1", "m2"], []);
     const optimistic = moved(4, 7);
@@ -303,13 +362,20 @@ describe("drag and drop and connection events", () => {
     ];
     for (const e of events) expect(reduceLiveEvent(optimistic, e, awaiting).effects, `${e.type}/${e.operation}`).toEqual([]);
     // Without the drag (another client's): every one of them refetches.
-    for (const e of events) expect(reduce(optimistic, e).effects, `${e.type}/${e.operation}`).toContainEqual({ kind: "refetch", key: CacheKey.Devices });
+    for (const e of events)
+      expect(reduce(optimistic, e).effects, `${e.type}/${e.operation}`).toContainEqual({ kind: "refetch", key: CacheKey.Devices });
     // A read that landed meanwhile put the lists from before the drag back: the events are no longer known as ours.
-    for (const e of events) expect(reduceLiveEvent(before, e, awaiting).effects, `${e.type}/${e.operation}`).toContainEqual({ kind: "refetch", key: CacheKey.Devices });
+    for (const e of events)
+      expect(reduceLiveEvent(before, e, awaiting).effects, `${e.type}/${e.operation}`).toContainEqual({
+        kind: "refetch",
+        key: CacheKey.Devices,
+      });
     // Answered (5 and 8 cached): a transfer of ours that comes late still costs nothing.
     expect(reduceLiveEvent(moved(5, 8), events[0]!, awaiting).effects).toEqual([]);
     // A change after ours (revision 9 of SN2): refetched, and a transfer on a lane read since at 9 is not ours.
-    expect(reduceLiveEvent(moved(5, 8), ev(T.Device, Op.Update, { deviceSn: "SN2", revision: 9 }), awaiting).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
+    expect(reduceLiveEvent(moved(5, 8), ev(T.Device, Op.Update, { deviceSn: "SN2", revision: 9 }), awaiting).effects).toEqual([
+      { kind: "refetch", key: CacheKey.Devices },
+    ]);
     expect(reduceLiveEvent(moved(5, 9), events[1]!, awaiting).effects).toEqual([{ kind: "refetch", key: CacheKey.Devices }]);
   });
 

@@ -31,8 +31,21 @@ describe("local settings (scheduling seed §3 'Browser storage')", () => {
     store.set(StorageKeys.local.language, "klingon");
     expect(readLanguage(store)).toBe("en");
     const config: MeasurementConfig = {
-      patientId: "p1", deviceSn: null, displayName: "Test", eye: 0, pattern: 2, strategy: 2, stimuliUpdate: 9999, stimuliSize: 5,
-      stimuliShowtime: 200, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true, tutorial: false, notes: "",
+      patientId: "p1",
+      deviceSn: null,
+      displayName: "Test",
+      eye: 0,
+      pattern: 2,
+      strategy: 2,
+      stimuliUpdate: 9999,
+      stimuliSize: 5,
+      stimuliShowtime: 200,
+      sorsStage: 36,
+      playSound: false,
+      trackGaze: true,
+      audioGuide: true,
+      tutorial: false,
+      notes: "",
     };
     writePatientTestConfiguration(store, "p1", config);
     expect(readPatientTestConfiguration(store, "p1")).toEqual(config);

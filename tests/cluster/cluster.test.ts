@@ -5,7 +5,18 @@ import { createLiveSocket, type LiveSocket } from "../../adapters/socket/live-so
 import { nodeWebSocket } from "../../adapters/socket/node-socket.ts";
 import { memoryStorage } from "../../adapters/storage/memory-storage.ts";
 import { CacheKey, createClient, type Client } from "../../core/client/index.ts";
-import { ConnectionStatus, DeviceStatus, Eye, LiveOperation, Pattern, Showtime, SocketState, StimuliUpdate, StimulusSize, Strategy } from "../../core/model/enums.ts";
+import {
+  ConnectionStatus,
+  DeviceStatus,
+  Eye,
+  LiveOperation,
+  Pattern,
+  Showtime,
+  SocketState,
+  StimuliUpdate,
+  StimulusSize,
+  Strategy,
+} from "../../core/model/enums.ts";
 import { StorageKeys } from "../../core/ports.ts";
 import { type Fleet, startHeadsets, type VirtualHeadset } from "../../simulator/headset/index.ts";
 import { type LocalNginx, nginxBinary, startNginx } from "../../scripts/cluster/nginx.ts";
@@ -37,11 +48,28 @@ const eventually = async (what: string, check: () => boolean | Promise<boolean>,
 };
 
 /** A 24-2 test; SORS with 10 locations is over in moments, Normal (full threshold) lasts seconds even at SPEED. */
-const measurementBody = (patientId: string, deviceSn: string, displayName: string, strategy: typeof Strategy.SORS | typeof Strategy.Normal = Strategy.SORS) => ({
+const measurementBody = (
+  patientId: string,
+  deviceSn: string,
+  displayName: string,
+  strategy: typeof Strategy.SORS | typeof Strategy.Normal = Strategy.SORS,
+) => ({
   body: {
-    patientId, deviceSn, displayName, eye: Eye.Right, pattern: Pattern.P24_2, strategy, sorsStage: 10 as const,
-    stimuliUpdate: StimuliUpdate.Ms1000, stimuliSize: StimulusSize.III_ADAPTIVE, stimuliShowtime: Showtime.Ms200, playSound: false, trackGaze: false,
-    audioGuide: false, tutorial: false, notes: "",
+    patientId,
+    deviceSn,
+    displayName,
+    eye: Eye.Right,
+    pattern: Pattern.P24_2,
+    strategy,
+    sorsStage: 10 as const,
+    stimuliUpdate: StimuliUpdate.Ms1000,
+    stimuliSize: StimulusSize.III_ADAPTIVE,
+    stimuliShowtime: Showtime.Ms200,
+    playSound: false,
+    trackGaze: false,
+    audioGuide: false,
+    tutorial: false,
+    notes: "",
   },
 });
 
@@ -63,21 +91,35 @@ const suite = () => {
   beforeAll(async () => {
     database = await testStorage("postgres");
     const databaseUrl = (database.storage as { url: string }).url;
-    procs = await startProcesses({ databaseUrl, ports: await consecutivePorts(3), envOf: () => ({ DEMO_PASSWORD, HEADSETS: "0", ISOPTER_TRUSTED_PROXIES: "127.0.0.1" }) });
+    procs = await startProcesses({
+      databaseUrl,
+      ports: await consecutivePorts(3),
+      envOf: () => ({ DEMO_PASSWORD, HEADSETS: "0", ISOPTER_TRUSTED_PROXIES: "127.0.0.1" }),
+    });
     proxy = await startNginx({ port: await freePort(), ports: procs.map((p) => p.port) });
 
     // Headsets a manager enrols, as in the Headsets section (the credential shown once).
     const manager = await login(proxy.url, "manager");
     const keys = new Map<string, { credential: string }>();
     for (const sn of [...DIRECT, ...PROXIED])
-      keys.set(sn, { credential: (await ok(proxy.url, "device.enrol", { body: { deviceSn: sn, secret: "credential" } }, manager)).secret.value });
+      keys.set(sn, {
+        credential: (await ok(proxy.url, "device.enrol", { body: { deviceSn: sn, secret: "credential" } }, manager)).secret.value,
+      });
 
     // Browsers first, one at a time: nginx (least_conn) gives each live socket the process holding the fewest, so the
     // three land on three different processes.
     for (const username of ["manager", "user", "admin"]) {
       const storage = memoryStorage();
-      const socket = createLiveSocket({ url: `${proxy.url.replace(/^http/, "ws")}/api/ws`, storage, clock: systemClock, create: nodeWebSocket });
-      const client = createClient({ api: createHttpApi({ apiBase: `${proxy.url}/api/`, storage }), socket, storage, clock: systemClock }, { variant: "measurements" });
+      const socket = createLiveSocket({
+        url: `${proxy.url.replace(/^http/, "ws")}/api/ws`,
+        storage,
+        clock: systemClock,
+        create: nodeWebSocket,
+      });
+      const client = createClient(
+        { api: createHttpApi({ apiBase: `${proxy.url}/api/`, storage }), socket, storage, clock: systemClock },
+        { variant: "measurements" },
+      );
       const browser = { client, socket, token: () => storage.session.get(StorageKeys.session.accessToken)!, drops: 0 };
       socket.onState((s) => s === SocketState.Closed && browser.drops++);
       expect(await client.session.login(username, DEMO_PASSWORD)).toBe(true);
@@ -93,7 +135,14 @@ const suite = () => {
     for (const h of fleets.flatMap((f) => f.headsets)) headsets.set(h.deviceSn, h);
     await eventually("every headset connected", () => [...headsets.values()].every((h) => h.connected && h.status !== undefined));
 
-    patientId = (await ok(proxy.url, "patient.register", { body: { name: "Cluster Crossing", uniqueId: "CLU-1", gender: 0, lang: "en", birthdate: "1958-04-05" } }, token())).id;
+    patientId = (
+      await ok(
+        proxy.url,
+        "patient.register",
+        { body: { name: "Cluster Crossing", uniqueId: "CLU-1", gender: 0, lang: "en", birthdate: "1958-04-05" } },
+        token(),
+      )
+    ).id;
   }, 240_000);
 
   afterAll(async () => {
@@ -108,22 +157,31 @@ const suite = () => {
   it("every process sees every headset connected, wherever it is connected", async () => {
     const all = await Promise.all(procs.map((p) => ok(p.url, "device.all", {}, token())));
     for (const list of all)
-      for (const sn of [...DIRECT, ...PROXIED]) expect(list.find((d) => d.deviceSn === sn)?.connection, `${sn} connected`).toBe(ConnectionStatus.Connected);
+      for (const sn of [...DIRECT, ...PROXIED])
+        expect(list.find((d) => d.deviceSn === sn)?.connection, `${sn} connected`).toBe(ConnectionStatus.Connected);
   });
 
   it("a measurement registered through one process reaches the queue of a headset connected to another", async () => {
     const headset = headsets.get(DIRECT[0]!)!; // on process 1
     const [m] = await ok(procs[1]!.url, "perimetry.register", measurementBody(patientId, DIRECT[0]!, "Queue crossing"), token());
     // Browsers on every process hear of it, and the headset on process 1 has it queued.
-    for (const r of raw) await r.next((x) => "operation" in x && x.operation === LiveOperation.Insert && JSON.stringify(x).includes(m!.id), 10_000);
-    await eventually("the headset on process 1 has it queued", () => headset.queue.some((i) => i.kind === "measurement" && i.measurementId === m!.id));
+    for (const r of raw)
+      await r.next((x) => "operation" in x && x.operation === LiveOperation.Insert && JSON.stringify(x).includes(m!.id), 10_000);
+    await eventually("the headset on process 1 has it queued", () =>
+      headset.queue.some((i) => i.kind === "measurement" && i.measurementId === m!.id),
+    );
   }, 60_000);
 
   it("a device command through one process reaches the headset on another, its answer comes back, and its live thresholds reach every process", async () => {
     const headset = headsets.get(DIRECT[0]!)!; // on process 1, its measurement queued by the test before
     await eventually("ready to start", () => headset.status === DeviceStatus.AwaitMeasurement);
     const since = raw.map((r) => r.messages.length);
-    const answer = await ok(procs[2]!.url, "device.update", { query: { id: await deviceId(DIRECT[0]!) }, body: { status: DeviceStatus.Playing } }, token());
+    const answer = await ok(
+      procs[2]!.url,
+      "device.update",
+      { query: { id: await deviceId(DIRECT[0]!) }, body: { status: DeviceStatus.Playing } },
+      token(),
+    );
     expect(answer.deviceSn).toBe(DIRECT[0]);
     await eventually("the headset on process 1 runs the test", () => headset.running !== null);
     // Live thresholds: measurement progress with thresholds, on the raw sockets of processes 2 and 3 and in each client.
@@ -137,17 +195,27 @@ const suite = () => {
         15_000,
         since[i],
       );
-    for (const b of browsers) await eventually("the client shows live progress", () => (b.client.devices.one(DIRECT[0]!)?.liveProgress ?? null) !== null);
+    for (const b of browsers)
+      await eventually("the client shows live progress", () => (b.client.devices.one(DIRECT[0]!)?.liveProgress ?? null) !== null);
   }, 60_000);
 
   it("a process killed mid-test: its headsets reconnect to another and upload their results, browsers reconnect and see the current state", async () => {
     const victim = procs[1]!; // process 2: VR-C002 straight, maybe some through nginx, and one browser's live socket
     const headset = headsets.get(DIRECT[1]!)!;
     await eventually("VR-C002 idle", () => headset.status === DeviceStatus.Standby || headset.status === DeviceStatus.AwaitMeasurement);
-    const [m] = await ok(proxy.url, "perimetry.register", measurementBody(patientId, DIRECT[1]!, "Killed mid-test", Strategy.Normal), token());
+    const [m] = await ok(
+      proxy.url,
+      "perimetry.register",
+      measurementBody(patientId, DIRECT[1]!, "Killed mid-test", Strategy.Normal),
+      token(),
+    );
     await eventually("queued on VR-C002", () => headset.queue.some((i) => i.kind === "measurement" && i.measurementId === m!.id));
     await ok(proxy.url, "device.update", { query: { id: await deviceId(DIRECT[1]!) }, body: { status: DeviceStatus.Playing } }, token());
-    await eventually("VR-C002 testing with thresholds on the browsers", () => browsers.every((b) => (b.client.devices.one(DIRECT[1]!)?.liveProgress?.thresholds.length ?? 0) > 0), 20_000);
+    await eventually(
+      "VR-C002 testing with thresholds on the browsers",
+      () => browsers.every((b) => (b.client.devices.one(DIRECT[1]!)?.liveProgress?.thresholds.length ?? 0) > 0),
+      20_000,
+    );
     const dropsBefore = browsers.map((b) => b.drops);
 
     // Mid-test: the headset is testing and its result is not stored yet.
@@ -158,7 +226,11 @@ const suite = () => {
 
     // The headset notices, reconnects to the next address (process 3) and carries on; its result is stored once.
     await eventually("VR-C002 reconnected", () => headset.connected, 10_000);
-    await eventually("the result stored", async () => (await ok(proxy.url, "perimetry.get", { query: { id: m!.id } }, token())).result !== null, 60_000);
+    await eventually(
+      "the result stored",
+      async () => (await ok(proxy.url, "perimetry.get", { query: { id: m!.id } }, token())).result !== null,
+      60_000,
+    );
     expect(headset.resultsProduced).toBe(produced + 1);
     await eventually("its outbox empty", () => headset.pendingResults === 0);
     for (const h of headsets.values()) expect(h.connected, `${h.deviceSn} connected`).toBe(true);
@@ -168,16 +240,28 @@ const suite = () => {
     for (const b of browsers) {
       await eventually("socket open again", () => b.socket.state === SocketState.Open);
       await eventually("each browser shows every headset connected with its status", () =>
-        [...headsets.values()].every((h) => b.client.devices.one(h.deviceSn)?.connection === ConnectionStatus.Connected && b.client.devices.one(h.deviceSn)?.status === h.status),
+        [...headsets.values()].every(
+          (h) =>
+            b.client.devices.one(h.deviceSn)?.connection === ConnectionStatus.Connected &&
+            b.client.devices.one(h.deviceSn)?.status === h.status,
+        ),
       );
     }
     // A change after the kill reaches every browser, the reconnected one too.
     const [later] = await ok(proxy.url, "perimetry.register", measurementBody(patientId, DIRECT[2]!, "After the kill"), token());
-    for (const b of browsers) await eventually("the new card in VR-C003's lane", () => b.client.devices.one(DIRECT[2]!)?.device.perimetries.some((x) => x.id === later!.id) ?? false);
-    await eventually("queued on VR-C003", () => headsets.get(DIRECT[2]!)!.queue.some((i) => i.kind === "measurement" && i.measurementId === later!.id));
+    for (const b of browsers)
+      await eventually(
+        "the new card in VR-C003's lane",
+        () => b.client.devices.one(DIRECT[2]!)?.device.perimetries.some((x) => x.id === later!.id) ?? false,
+      );
+    await eventually("queued on VR-C003", () =>
+      headsets.get(DIRECT[2]!)!.queue.some((i) => i.kind === "measurement" && i.measurementId === later!.id),
+    );
   }, 150_000);
 };
 
-if (!nginx) describe("cluster behind nginx", () => it.skip("needs Debian's nginx: apt-get install nginx (npm test installs it as root through scripts/system-deps.sh)", () => undefined));
+if (!nginx)
+  describe("cluster behind nginx", () =>
+    it.skip("needs Debian's nginx: apt-get install nginx (npm test installs it as root through scripts/system-deps.sh)", () => undefined));
 else if (!postgres) describe("cluster behind nginx", () => it.skip("needs TEST_DATABASE_URL (npm test sets it)", () => undefined));
 else describe("three processes on one PostgreSQL behind nginx", suite);

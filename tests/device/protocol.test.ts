@@ -16,17 +16,58 @@ import { RunningTestSchema } from "../../core/model/running-test.ts";
 import { decode } from "../../core/model/decode.ts";
 
 const result: PerimetryResult = {
-  measurementId: "m1", patientId: "p1", takenAt: "2026-11-22T03:00:00.000Z", eye: 0, pattern: 1, strategy: 1, sorsStage: null,
-  stimulusSize: 2, stimuliShowtime: 200, stimuliInterval: 9999, meanUpdateTime: 1500, presentations: 250,
-  examinationTimeInSeconds: 560, maxIntensity: 0, thresholds: [30, 29], defects: [0, 1], normValues: [30, 30],
-  meanSensitivity: 29.5, meanDefect: 0.5, squareRootLossVariance: 0.7, vfi: 99, falseNegatives: 0, falsePositives: 0.05,
-  fixationLosses: 0.1, catchTrials: { falseNegative: { errors: 0, presentations: 5 }, falsePositive: { errors: 1, presentations: 20 },
-  blindSpot: { errors: 1, presentations: 10 } }, gazeTracking: { meanDistance: [1.2, -1, 0.8], fixationThreshold: 3 },
-  estermanScore: null, reliabilityScore: 90, normativeVersion: "2024-06-05", gazeCalibration: true, background: 31.5, deviceAlias: null,
+  measurementId: "m1",
+  patientId: "p1",
+  takenAt: "2026-11-22T03:00:00.000Z",
+  eye: 0,
+  pattern: 1,
+  strategy: 1,
+  sorsStage: null,
+  stimulusSize: 2,
+  stimuliShowtime: 200,
+  stimuliInterval: 9999,
+  meanUpdateTime: 1500,
+  presentations: 250,
+  examinationTimeInSeconds: 560,
+  maxIntensity: 0,
+  thresholds: [30, 29],
+  defects: [0, 1],
+  normValues: [30, 30],
+  meanSensitivity: 29.5,
+  meanDefect: 0.5,
+  squareRootLossVariance: 0.7,
+  vfi: 99,
+  falseNegatives: 0,
+  falsePositives: 0.05,
+  fixationLosses: 0.1,
+  catchTrials: {
+    falseNegative: { errors: 0, presentations: 5 },
+    falsePositive: { errors: 1, presentations: 20 },
+    blindSpot: { errors: 1, presentations: 10 },
+  },
+  gazeTracking: { meanDistance: [1.2, -1, 0.8], fixationThreshold: 3 },
+  estermanScore: null,
+  reliabilityScore: 90,
+  normativeVersion: "2024-06-05",
+  gazeCalibration: true,
+  background: 31.5,
+  deviceAlias: null,
 };
 const config = {
-  patientId: "p1", patientBirthdate: "1960-01-01", displayName: "OD 24-2", eye: 0, pattern: 1, strategy: 1, sorsStage: null,
-  stimuliUpdate: 9999, stimuliSize: 2, stimuliShowtime: 200, playSound: false, trackGaze: true, audioGuide: true, tutorial: false,
+  patientId: "p1",
+  patientBirthdate: "1960-01-01",
+  displayName: "OD 24-2",
+  eye: 0,
+  pattern: 1,
+  strategy: 1,
+  sorsStage: null,
+  stimuliUpdate: 9999,
+  stimuliSize: 2,
+  stimuliShowtime: 200,
+  playSound: false,
+  trackGaze: true,
+  audioGuide: true,
+  tutorial: false,
 } as const;
 
 const headset: HeadsetMessage[] = [
@@ -34,13 +75,34 @@ const headset: HeadsetMessage[] = [
   { type: "heartbeat", battery: { vr: 80, clicker: null, vrCharging: false, clickerCharging: true } },
   { type: "status", status: "calibrating" },
   { type: "status", status: "playing", gazeCalibration: null },
-  { type: "progress", perimetryId: "m1", appointmentId: null, nTested: 2, nLocations: 54, thresholds: [{ index: 3, dBValue: 28, answerTime: 420 }],
-    lastUpdatedIndex: 3, gazeTracking: true },
-  { type: "progress", perimetryId: null, examinationId: "e1", appointmentId: "a1", nTested: 0, nLocations: 54, thresholds: [], lastUpdatedIndex: null,
-    gazeTracking: null },
+  {
+    type: "progress",
+    perimetryId: "m1",
+    appointmentId: null,
+    nTested: 2,
+    nLocations: 54,
+    thresholds: [{ index: 3, dBValue: 28, answerTime: 420 }],
+    lastUpdatedIndex: 3,
+    gazeTracking: true,
+  },
+  {
+    type: "progress",
+    perimetryId: null,
+    examinationId: "e1",
+    appointmentId: "a1",
+    nTested: 0,
+    nLocations: 54,
+    thresholds: [],
+    lastUpdatedIndex: null,
+    gazeTracking: null,
+  },
   { type: "result", measurementId: "m1", result },
-  { type: "examinationResult", appointmentId: "a1", examinationId: "e2",
-    outcome: { type: "amsler", result: { answer: "wavy", takenAt: "2026-11-22T03:00:00Z", deviceSn: "VR-0001", appointmentId: "a1" } } },
+  {
+    type: "examinationResult",
+    appointmentId: "a1",
+    examinationId: "e2",
+    outcome: { type: "amsler", result: { answer: "wavy", takenAt: "2026-11-22T03:00:00Z", deviceSn: "VR-0001", appointmentId: "a1" } },
+  },
   { type: "ack", commandId: "c1", ok: false, error: "not allowed in standby" },
   { type: "standaloneResult", standaloneId: "s1", resultId: "r1", result },
   { type: "clickerDisconnected", perimetryId: null, appointmentId: null, examinationId: null },
@@ -54,9 +116,21 @@ const server: ServerMessage[] = [
   { type: "refused", reason: "already-connected", message: "Headset VR-0001 is connected with another credential" },
   { type: "enrolled", deviceSn: "VR-0002", credential: "isd1.secret" },
   { type: "command", commandId: "c1", kind: "pause" },
-  { type: "queue", items: [{ kind: "measurement", measurementId: "m1", config },
-    { kind: "appointment", appointmentId: "a1", patientId: "p1", audioGuide: true, tutorial: false, trackGaze: true,
-      examinations: [{ examinationId: "e1", type: "amsler", eye: 0, config: null }] }] },
+  {
+    type: "queue",
+    items: [
+      { kind: "measurement", measurementId: "m1", config },
+      {
+        kind: "appointment",
+        appointmentId: "a1",
+        patientId: "p1",
+        audioGuide: true,
+        tutorial: false,
+        trackGaze: true,
+        examinations: [{ examinationId: "e1", type: "amsler", eye: 0, config: null }],
+      },
+    ],
+  },
   { type: "standalone", standaloneId: "s1", config },
   { type: "standalone", standaloneId: null, config: null },
   { type: "resultAccepted", resultId: "r1" },
@@ -70,14 +144,16 @@ describe("device protocol v2", () => {
     for (const m of server) expect(Result.getOrThrow(readServerFrame(frame(m)))).toEqual(m);
   });
 
-  const failure = (r: Result.Result<unknown, { field: string; message: string }>) =>
-    Result.isFailure(r) ? r.failure : undefined;
+  const failure = (r: Result.Result<unknown, { field: string; message: string }>) => (Result.isFailure(r) ? r.failure : undefined);
 
   it("failures name the offending field", () => {
-    expect(failure(readHeadsetFrame('{"type":"heartbeat","battery":{"vr":"full","clicker":1,"vrCharging":false,"clickerCharging":false}}'))?.field)
-      .toBe("battery.vr");
-    expect(failure(readHeadsetFrame(frame({ ...headset[4]!, thresholds: [{ index: 1, dBValue: 2 }] } as never)))?.field)
-      .toBe("thresholds.0.answerTime");
+    expect(
+      failure(readHeadsetFrame('{"type":"heartbeat","battery":{"vr":"full","clicker":1,"vrCharging":false,"clickerCharging":false}}'))
+        ?.field,
+    ).toBe("battery.vr");
+    expect(failure(readHeadsetFrame(frame({ ...headset[4]!, thresholds: [{ index: 1, dBValue: 2 }] } as never)))?.field).toBe(
+      "thresholds.0.answerTime",
+    );
     expect(failure(readHeadsetFrame(frame({ ...headset[6]!, result: { ...result, eye: 9 } } as never)))?.field).toBe("result.eye");
     expect(failure(readServerFrame('{"type":"command","commandId":"c","kind":"jump"}'))?.field).toBe("kind");
     expect(failure(readHeadsetFrame('{"type":"teleport"}'))?.field).toBe("type");

@@ -99,10 +99,19 @@ describe("headset sequence", () => {
 
   it("walks awaitmeasurement -> tutorial -> audioplaying -> countdown -> calibrating -> awaituserinput -> playing, skipping what is off", () => {
     expect(sequenceSteps({ tutorial: true, audioGuide: true, trackGaze: true })).toEqual([
-      S.AwaitMeasurement, S.Tutorial, S.AudioPlaying, S.Countdown, S.Calibrating, S.AwaitUserInput, S.Playing,
+      S.AwaitMeasurement,
+      S.Tutorial,
+      S.AudioPlaying,
+      S.Countdown,
+      S.Calibrating,
+      S.AwaitUserInput,
+      S.Playing,
     ]);
     expect(sequenceSteps({ tutorial: false, audioGuide: false, trackGaze: false })).toEqual([
-      S.AwaitMeasurement, S.Countdown, S.AwaitUserInput, S.Playing,
+      S.AwaitMeasurement,
+      S.Countdown,
+      S.AwaitUserInput,
+      S.Playing,
     ]);
   });
 

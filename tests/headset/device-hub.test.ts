@@ -32,7 +32,12 @@ describe("device hub: the headset ends with the current stand-alone setting", ()
 
   it("'The device repeats one chosen measurement until switched off' (scheduling §4): a slow send of the old setting cannot land after the switch-off", async () => {
     const d = (await ok(server.url, "device.all", {}, token))[2]!;
-    const p = await ok(server.url, "patient.register", { body: { name: "Hub Order", uniqueId: "HUB-1", gender: 0, lang: "en", birthdate: "1960-01-01" } }, token);
+    const p = await ok(
+      server.url,
+      "patient.register",
+      { body: { name: "Hub Order", uniqueId: "HUB-1", gender: 0, lang: "en", birthdate: "1960-01-01" } },
+      token,
+    );
     const config = {
       patientId: p.id,
       displayName: "Stand-alone",

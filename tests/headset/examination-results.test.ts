@@ -63,9 +63,13 @@ describe("simulated colour vision", () => {
 
   it("classifies most patients as their type, and the result decodes as the model's", () => {
     const classified = (profile: ProfileName) =>
-      patients(600).map((id, i) => ({ type: colourTypeFor(id, profile), result: colourExamination({ patientId: id, profile, age: 60 }, createRng(`c-${i}`)) }));
+      patients(600).map((id, i) => ({
+        type: colourTypeFor(id, profile),
+        result: colourExamination({ patientId: id, profile, age: 60 }, createRng(`c-${i}`)),
+      }));
     const all = [...classified("healthy"), ...classified("advanced")];
-    for (const { result } of all.slice(0, 50)) expect(Result.isSuccess(decode(ColourVisionResultSchema, { ...result, ...stamp }))).toBe(true);
+    for (const { result } of all.slice(0, 50))
+      expect(Result.isSuccess(decode(ColourVisionResultSchema, { ...result, ...stamp }))).toBe(true);
     const agree = (type: string, ok: (c: string) => boolean) => {
       const of = all.filter((x) => x.type === type);
       expect(of.length).toBeGreaterThan(5);
@@ -88,7 +92,10 @@ describe("device protocol: examinationResult", () => {
   const message = (outcome: unknown) => ({ type: "examinationResult", appointmentId: "a1", examinationId: "e1", outcome });
 
   it("carries the model's acuity and colour-vision results through a frame", () => {
-    for (const outcome of [{ type: "acuity", result: acuity }, { type: "color-blindness", result: colour }]) {
+    for (const outcome of [
+      { type: "acuity", result: acuity },
+      { type: "color-blindness", result: colour },
+    ]) {
       const m = readHeadsetFrame(frame(message(outcome) as never));
       expect(Result.isSuccess(m) && m.success).toEqual(message(outcome));
     }
@@ -99,7 +106,9 @@ describe("device protocol: examinationResult", () => {
       const r = decodeHeadsetMessage(message(outcome));
       return Result.isFailure(r) ? r.failure.field : "decoded";
     };
-    expect(field({ type: "acuity", result: { ...acuity, eyes: [{ ...acuity.eyes[0], optotypesCorrect: 50 }] } })).toMatch(/^outcome.*optotypesCorrect$/);
+    expect(field({ type: "acuity", result: { ...acuity, eyes: [{ ...acuity.eyes[0], optotypesCorrect: 50 }] } })).toMatch(
+      /^outcome.*optotypesCorrect$/,
+    );
     expect(field({ type: "color-blindness", result: { ...colour, classification: "achromat" } })).toMatch(/^outcome.*classification$/);
     expect(field({ type: "acuity", result: colour })).not.toBe("decoded");
   });

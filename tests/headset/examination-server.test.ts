@@ -27,8 +27,17 @@ describe("acuity and colour-vision results from a virtual headset", () => {
   const headsets: VirtualHeadset[] = [];
   const devices = async () => ok(server.url, "device.all", {}, token);
   const patient = async (name: string) =>
-    ok(server.url, "patient.register", { body: { name, uniqueId: `X-${name.replace(/\W/g, "")}`, gender: 1, lang: "en", birthdate: "1950-06-01" } }, token);
-  const appointment = async (deviceSn: string, patientId: string, exams: Array<{ type: "amsler" | "acuity" | "color-blindness"; eye: Eye }>) => {
+    ok(
+      server.url,
+      "patient.register",
+      { body: { name, uniqueId: `X-${name.replace(/\W/g, "")}`, gender: 1, lang: "en", birthdate: "1950-06-01" } },
+      token,
+    );
+  const appointment = async (
+    deviceSn: string,
+    patientId: string,
+    exams: Array<{ type: "amsler" | "acuity" | "color-blindness"; eye: Eye }>,
+  ) => {
     const d = (await devices()).find((x) => x.deviceSn === deviceSn)!;
     // Clear the demo clinic's lane so ours is the leftmost item.
     for (const x of d.perimetries) await ok(server.url, "perimetry.trash", { query: { id: x.id } }, token);
@@ -38,7 +47,12 @@ describe("acuity and colour-vision results from a virtual headset", () => {
       "appointment.registerWithExaminations",
       {
         body: {
-          audioGuide: false, tutorial: false, trackGaze: false, deviceSn, patientId, standaloneId: null,
+          audioGuide: false,
+          tutorial: false,
+          trackGaze: false,
+          deviceSn,
+          patientId,
+          standaloneId: null,
           examinations: exams.map((e) => ({ patientId, type: e.type, deviceSn, eye: e.eye, notes: "", config: null })),
         },
       },
@@ -58,13 +72,22 @@ describe("acuity and colour-vision results from a virtual headset", () => {
   it("a headset runs acuity (both eyes: one examination per eye) and colour vision; the server stores results that decode as the model's", async () => {
     const d = (await devices())[0]!;
     const h = new VirtualHeadset({
-      deviceSn: d.deviceSn, credential: await credentialFor(server, d.deviceSn), clock: pump.clock, connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`), speed: SPEED, seed: d.deviceSn, profile: "advanced",
+      deviceSn: d.deviceSn,
+      credential: await credentialFor(server, d.deviceSn),
+      clock: pump.clock,
+      connector: wsConnector(`${server.url.replace(/^http/, "ws")}/device`),
+      speed: SPEED,
+      seed: d.deviceSn,
+      profile: "advanced",
     });
     headsets.push(h);
     h.start();
     await pump.run("connected", () => h.connected, 10_000);
     const p = await patient("Acuity Colour");
-    const appt = await appointment(d.deviceSn, p.id, [{ type: "acuity", eye: Eye.Both }, { type: "color-blindness", eye: Eye.Binocular }]);
+    const appt = await appointment(d.deviceSn, p.id, [
+      { type: "acuity", eye: Eye.Both },
+      { type: "color-blindness", eye: Eye.Binocular },
+    ]);
     await pump.settle("the appointment on the headset", () => h.queue[0]?.kind === "appointment" && h.queue[0].appointmentId === appt.id);
     await pump.settle("the server has the headset's status", async () => (await devices()).find((x) => x.id === d.id)!.status === h.status);
     await ok(server.url, "device.update", { query: { id: d.id }, body: { status: DeviceStatus.Playing } }, token);
@@ -101,7 +124,9 @@ describe("acuity and colour-vision results from a virtual headset", () => {
     const appt = await appointment(d.deviceSn, p.id, [{ type: "amsler", eye: Eye.Right }]);
     const amsler = appt.examinations[0]!;
     const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/device`);
-    const welcomed = new Promise<void>((resolve) => socket.on("message", (raw) => JSON.parse(raw.toString()).type === "welcome" && resolve()));
+    const welcomed = new Promise<void>((resolve) =>
+      socket.on("message", (raw) => JSON.parse(raw.toString()).type === "welcome" && resolve()),
+    );
     await new Promise<void>((resolve) => socket.on("open", () => resolve()));
     const credential = await credentialFor(server, d.deviceSn);
     socket.send(frame({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: d.deviceSn, firmware: "test", credential }));
@@ -109,7 +134,10 @@ describe("acuity and colour-vision results from a virtual headset", () => {
     const stamp = { takenAt: "2025-03-01T10:00:00.000Z", deviceSn: d.deviceSn, appointmentId: appt.id };
     const upload = (outcome: ExaminationResult) =>
       socket.send(frame({ type: "examinationResult", appointmentId: appt.id, examinationId: amsler.id, outcome }));
-    upload({ type: "acuity", result: { chart: "etdrs", eyes: [{ eye: Eye.Right, logMAR: 0, optotypesPresented: 60, optotypesCorrect: 55 }], ...stamp } });
+    upload({
+      type: "acuity",
+      result: { chart: "etdrs", eyes: [{ eye: Eye.Right, logMAR: 0, optotypesPresented: 60, optotypesCorrect: 55 }], ...stamp },
+    });
     upload({ type: "amsler", result: { answer: "wavy", ...stamp } });
     // Frames are handled in order: once the Amsler answer is stored, the acuity one before it has been handled too.
     let stored: unknown = null;

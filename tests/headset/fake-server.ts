@@ -48,7 +48,10 @@ export class FakeServer {
   private readonly rng = createRng("fake-server");
   private commandSeq = 0;
 
-  constructor(private readonly clock: Clock, private readonly latencyMs = 5) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly latencyMs = 5,
+  ) {}
 
   readonly connector: Connector = {
     open: (h) => {
@@ -129,18 +132,30 @@ export class FakeServer {
     this.messages.push(m);
     this.onReceive?.(m, this.clock.now());
     switch (m.type) {
-      case "hello":
+      case "hello": {
         // A pairing code is exchanged for a credential, as the real server does (simulator/server/device/handshake.ts).
-        if (m.pairingCode !== undefined) this.sendTo(conn, { type: "enrolled", deviceSn: m.deviceSn, credential: `isd1.fake-${m.deviceSn}` });
-        this.sendTo(conn, { type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: m.deviceSn, alias: "Sim", serverTime: this.clock.now() });
+        if (m.pairingCode !== undefined)
+          this.sendTo(conn, { type: "enrolled", deviceSn: m.deviceSn, credential: `isd1.fake-${m.deviceSn}` });
+        this.sendTo(conn, {
+          type: "welcome",
+          protocolVersion: PROTOCOL_VERSION,
+          deviceSn: m.deviceSn,
+          alias: "Sim",
+          serverTime: this.clock.now(),
+        });
         const settings = () => {
           if (!conn.open) return;
           this.sendTo(conn, { type: "queue", items: this.queue });
-          this.sendTo(conn, { type: "standalone", standaloneId: this.standalone?.standaloneId ?? null, config: this.standalone?.config ?? null });
+          this.sendTo(conn, {
+            type: "standalone",
+            standaloneId: this.standalone?.standaloneId ?? null,
+            config: this.standalone?.config ?? null,
+          });
         };
         if (this.settingsDelayMs > 0) this.clock.setTimeout(settings, this.settingsDelayMs);
         else settings();
         return;
+      }
       case "ack":
         this.acks.set(m.commandId, { ok: m.ok, ...(m.error !== undefined ? { error: m.error } : {}) });
         return;
@@ -156,7 +171,9 @@ export class FakeServer {
         this.examinationResults.push({ examinationId: m.examinationId, type: m.outcome.type });
         this.setQueue(
           this.queue
-            .map((i) => (i.kind === "appointment" ? { ...i, examinations: i.examinations.filter((e) => e.examinationId !== m.examinationId) } : i))
+            .map((i) =>
+              i.kind === "appointment" ? { ...i, examinations: i.examinations.filter((e) => e.examinationId !== m.examinationId) } : i,
+            )
             .filter((i) => i.kind === "measurement" || i.examinations.length > 0),
         );
         return;

@@ -15,9 +15,24 @@ describe("random faults", () => {
     const server = new FakeServer(clock);
     const config = testConfig({ strategy: 2, sorsStage: 10, audioGuide: false, trackGaze: false, stimuliUpdate: 1000 });
     server.queue = Array.from({ length: 6 }, (_, i) => ({ kind: "measurement" as const, measurementId: `q${i}`, config }));
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test",
-      deviceSn: "VR-F", clock, connector: server.connector, speed: 20, seed: 11, autopilot: true, battery: { vr: 100, vrCharging: true },
-      faults: { disconnectsPerHour: 120, disconnectMs: [500, 6_000], dropRate: 0.05, clickerPerHour: 30, batteryEmptyPerHour: 6, unresponsivePerHour: 60 },
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-F",
+      clock,
+      connector: server.connector,
+      speed: 20,
+      seed: 11,
+      autopilot: true,
+      battery: { vr: 100, vrCharging: true },
+      faults: {
+        disconnectsPerHour: 120,
+        disconnectMs: [500, 6_000],
+        dropRate: 0.05,
+        clickerPerHour: 30,
+        batteryEmptyPerHour: 6,
+        unresponsivePerHour: 60,
+      },
     });
     const faults = new Map<FaultKind, number>();
     headset.events.on("fault", (k) => faults.set(k, (faults.get(k) ?? 0) + 1));
@@ -38,7 +53,9 @@ describe("random faults", () => {
     expect(faults.get("unresponsive") ?? 0).toBeGreaterThan(0);
     expect(headset.connected).toBe(true);
     expect(headset.pendingResults).toBe(0);
-    const made = headset.produced.map((m) => (m.type === "result" ? `m:${m.measurementId}` : m.type === "standaloneResult" ? `s:${m.resultId}` : "?"));
+    const made = headset.produced.map((m) =>
+      m.type === "result" ? `m:${m.measurementId}` : m.type === "standaloneResult" ? `s:${m.resultId}` : "?",
+    );
     const queueResults = made.filter((x) => x.startsWith("m:"));
     expect(server.measurementResults.map((id) => `m:${id}`).sort()).toEqual([...new Set(queueResults)].sort());
     expect(made.filter((x) => x.startsWith("s:")).sort()).toEqual([...server.standaloneStored].map((id) => `s:${id}`).sort());

@@ -9,7 +9,16 @@ import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 const setup = (o: { speed?: number; battery?: { vr?: number; clicker?: number; vrCharging?: boolean } } = {}) => {
   const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
   const server = new FakeServer(clock);
-  const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: o.speed ?? 100, seed: 1, battery: o.battery ?? { vr: 90, clicker: 80 } });
+  const headset = new VirtualHeadset({
+    onError: rethrow,
+    credential: "isd1.test",
+    deviceSn: "VR-1",
+    clock,
+    connector: server.connector,
+    speed: o.speed ?? 100,
+    seed: 1,
+    battery: o.battery ?? { vr: 90, clicker: 80 },
+  });
   return { clock, server, headset };
 };
 const S = DeviceStatus;
@@ -36,7 +45,15 @@ describe("virtual headset: connection", () => {
   it("enrols with a pairing code: the first hello carries the code, every later one the credential the server gave", () => {
     const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
     const server = new FakeServer(clock);
-    const headset = new VirtualHeadset({ onError: rethrow, deviceSn: "VR-P", pairingCode: "ABCDE-FGHJK", clock, connector: server.connector, speed: 100, seed: 1 });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      deviceSn: "VR-P",
+      pairingCode: "ABCDE-FGHJK",
+      clock,
+      connector: server.connector,
+      speed: 100,
+      seed: 1,
+    });
     const got: string[] = [];
     headset.events.on("enrolled", (c) => got.push(c));
     headset.start();
@@ -48,7 +65,10 @@ describe("virtual headset: connection", () => {
     server.restore();
     clock.advance(1_100);
     const hellos = server.messages.filter((m) => m.type === "hello");
-    expect(hellos.map((h) => [h.pairingCode, h.credential])).toEqual([["ABCDE-FGHJK", undefined], [undefined, "isd1.fake-VR-P"]]);
+    expect(hellos.map((h) => [h.pairingCode, h.credential])).toEqual([
+      ["ABCDE-FGHJK", undefined],
+      [undefined, "isd1.fake-VR-P"],
+    ]);
     headset.stop();
   });
 
@@ -81,7 +101,16 @@ describe("virtual headset: running the queue", () => {
     clock.advance(60_000);
     expect(server.acks.get(id)).toEqual({ ok: true });
     expect(server.statuses()).toEqual([
-      S.Standby, S.AwaitMeasurement, S.Tutorial, S.AudioPlaying, S.Countdown, S.Calibrating, S.AwaitUserInput, S.Playing, S.Finished, S.AwaitMeasurement,
+      S.Standby,
+      S.AwaitMeasurement,
+      S.Tutorial,
+      S.AudioPlaying,
+      S.Countdown,
+      S.Calibrating,
+      S.AwaitUserInput,
+      S.Playing,
+      S.Finished,
+      S.AwaitMeasurement,
     ]);
     const calibration = server.messages.find((m) => m.type === "status" && m.status === S.AwaitUserInput);
     expect(calibration).toHaveProperty("gazeCalibration");
@@ -91,9 +120,19 @@ describe("virtual headset: running the queue", () => {
     expect(progress.at(-1)).toMatchObject({ nTested: 10 });
     const results = server.messages.filter((m) => m.type === "result");
     expect(results).toHaveLength(1);
-    expect(results[0]).toMatchObject({ measurementId: "m1", result: { measurementId: "m1", patientId: "patient-1", pattern: 1, strategy: 2, sorsStage: 10, deviceAlias: "Sim" } });
+    expect(results[0]).toMatchObject({
+      measurementId: "m1",
+      result: { measurementId: "m1", patientId: "patient-1", pattern: 1, strategy: 2, sorsStage: 10, deviceAlias: "Sim" },
+    });
     // A 24-2 result of a patient with a birthdate is scored against the normative database, as the result page scores it.
-    expect(results[0]).toMatchObject({ result: { normativeVersion: expect.any(String), meanDefect: expect.any(Number), normValues: expect.any(Array), vfi: expect.any(Number) } });
+    expect(results[0]).toMatchObject({
+      result: {
+        normativeVersion: expect.any(String),
+        meanDefect: expect.any(Number),
+        normValues: expect.any(Array),
+        vfi: expect.any(Number),
+      },
+    });
     expect(server.measurementResults).toEqual(["m1"]);
     expect(headset.pendingResults).toBe(0);
     headset.stop();
@@ -151,7 +190,12 @@ describe("virtual headset: running the queue", () => {
     const { clock, server, headset } = setup();
     server.queue = [
       {
-        kind: "appointment", appointmentId: "a1", patientId: "patient-2", audioGuide: true, tutorial: false, trackGaze: true,
+        kind: "appointment",
+        appointmentId: "a1",
+        patientId: "patient-2",
+        audioGuide: true,
+        tutorial: false,
+        trackGaze: true,
         examinations: [
           { examinationId: "e1", type: "amsler", eye: 0, config: null },
           { examinationId: "e2", type: "perimetry", eye: 1, config: testConfig({ patientId: "patient-2", eye: 1, strategy: 4 }) },
@@ -165,8 +209,10 @@ describe("virtual headset: running the queue", () => {
     server.command("start");
     clock.advance(120_000);
     expect(server.examinationResults).toEqual([
-      { examinationId: "e1", type: "amsler" }, { examinationId: "e2", type: "perimetry" },
-      { examinationId: "e3", type: "acuity" }, { examinationId: "e4", type: "color-blindness" },
+      { examinationId: "e1", type: "amsler" },
+      { examinationId: "e2", type: "perimetry" },
+      { examinationId: "e3", type: "acuity" },
+      { examinationId: "e4", type: "color-blindness" },
     ]);
     expect(server.queue).toHaveLength(0);
     const progress = server.messages.filter((m) => m.type === "progress");
@@ -201,8 +247,16 @@ describe("virtual headset: faults", () => {
     const { clock, server, headset } = setup({ speed: 10 });
     server.queue = [
       {
-        kind: "appointment", appointmentId: "a1", patientId: "patient-2", audioGuide: false, tutorial: false, trackGaze: false,
-        examinations: [{ examinationId: "e1", type: "amsler", eye: 0, config: null }, { examinationId: "e2", type: "acuity", eye: 0, config: null }],
+        kind: "appointment",
+        appointmentId: "a1",
+        patientId: "patient-2",
+        audioGuide: false,
+        tutorial: false,
+        trackGaze: false,
+        examinations: [
+          { examinationId: "e1", type: "amsler", eye: 0, config: null },
+          { examinationId: "e2", type: "acuity", eye: 0, config: null },
+        ],
       },
     ];
     headset.start();
@@ -212,7 +266,9 @@ describe("virtual headset: faults", () => {
     expect(headset.status).toBe(S.Playing);
     headset.clickerDisconnect(5_000);
     clock.advance(100);
-    expect(server.messages.filter((m) => m.type === "clickerDisconnected")).toEqual([{ type: "clickerDisconnected", perimetryId: null, examinationId: "e1", appointmentId: "a1" }]);
+    expect(server.messages.filter((m) => m.type === "clickerDisconnected")).toEqual([
+      { type: "clickerDisconnected", perimetryId: null, examinationId: "e1", appointmentId: "a1" },
+    ]);
     expect(server.examinationResults).toEqual([]);
     headset.stop();
   });
@@ -287,7 +343,13 @@ describe("virtual headset: errors", () => {
   it("a test the engine cannot run stops (status stopped, no result) and the headset carries on", () => {
     const { clock, server, headset } = setup();
     // SORS is trained for 24-2 and G only ("SORS strategies are not offered for 10-2 or 30-2").
-    server.queue = [{ kind: "measurement", measurementId: "bad", config: testConfig({ pattern: 4, strategy: 2, sorsStage: 36, audioGuide: false, trackGaze: false }) }];
+    server.queue = [
+      {
+        kind: "measurement",
+        measurementId: "bad",
+        config: testConfig({ pattern: 4, strategy: 2, sorsStage: 36, audioGuide: false, trackGaze: false }),
+      },
+    ];
     headset.start();
     clock.advance(100);
     const id = server.command("start");
@@ -304,7 +366,15 @@ describe("virtual headset: errors", () => {
     const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     const lines: string[] = [];
-    const headset = new VirtualHeadset({ credential: "isd1.test", deviceSn: "VR-E", clock, connector: server.connector, speed: 100, seed: 2, log: (l) => lines.push(l) });
+    const headset = new VirtualHeadset({
+      credential: "isd1.test",
+      deviceSn: "VR-E",
+      clock,
+      connector: server.connector,
+      speed: 100,
+      seed: 2,
+      log: (l) => lines.push(l),
+    });
     server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig({ audioGuide: false }) }];
     headset.start();
     clock.advance(100);

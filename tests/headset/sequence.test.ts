@@ -14,7 +14,14 @@ describe("a whole headset run against the seeds' duration estimate", () => {
   // adaptive counting as 2000), rounded, plus 85 with audio guide, 50 with gaze tracking, 120 with tutorial."
   // (scheduling seed §9). The headset's audio guide, calibration and tutorial take exactly those extras; countdown and
   // the first click add about 7 s. Start command to finished, speed 1, virtual clock, mean of healthy patients.
-  const cases: Array<{ pattern: Pattern; strategy: Strategy; sorsStage: SorsLocations | null; audioGuide: boolean; trackGaze: boolean; tutorial: boolean }> = [
+  const cases: Array<{
+    pattern: Pattern;
+    strategy: Strategy;
+    sorsStage: SorsLocations | null;
+    audioGuide: boolean;
+    trackGaze: boolean;
+    tutorial: boolean;
+  }> = [
     { pattern: Pattern.G, strategy: Strategy.SORS, sorsStage: 36, audioGuide: true, trackGaze: true, tutorial: false },
     { pattern: Pattern.P24_2, strategy: Strategy.DS, sorsStage: null, audioGuide: true, trackGaze: true, tutorial: true },
     { pattern: Pattern.P24_2, strategy: Strategy.Supra, sorsStage: null, audioGuide: false, trackGaze: true, tutorial: false },
@@ -27,7 +34,17 @@ describe("a whole headset run against the seeds' duration estimate", () => {
         const clock = createVirtualClock(0);
         const server = new FakeServer(clock);
         server.queue = [{ kind: "measurement", measurementId: `m${r}`, config: testConfig({ ...c, stimuliUpdate: StimuliUpdate.Ms2000 }) }];
-        const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-T", clock, connector: server.connector, speed: 1, seed: `duration/${r}`, profile: "healthy", battery: { vr: 100, vrCharging: true } });
+        const headset = new VirtualHeadset({
+          onError: rethrow,
+          credential: "isd1.test",
+          deviceSn: "VR-T",
+          clock,
+          connector: server.connector,
+          speed: 1,
+          seed: `duration/${r}`,
+          profile: "healthy",
+          battery: { vr: 100, vrCharging: true },
+        });
         headset.start();
         clock.advance(100);
         let startedAt = 0;
@@ -63,7 +80,15 @@ describe("connection as the server's rules see it", () => {
     const server = new FakeServer(clock);
     const state = track(server);
     server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig() }];
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-C", clock, connector: server.connector, speed: 1, seed: 3 });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-C",
+      clock,
+      connector: server.connector,
+      speed: 1,
+      seed: 3,
+    });
     headset.start();
     clock.advance(1_500);
     server.command("start");
@@ -79,7 +104,15 @@ describe("connection as the server's rules see it", () => {
     const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     const state = track(server);
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-D", clock, connector: server.connector, speed: 1, seed: 4 });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-D",
+      clock,
+      connector: server.connector,
+      speed: 1,
+      seed: 4,
+    });
     headset.start();
     clock.advance(2_000);
     expect(connectionAt(state.c, clock.now())).toBe(ConnectionStatus.Connected);
@@ -98,8 +131,26 @@ describe("battery", () => {
   it("drains while testing; on the dock it charges ('yellow while charging below 98%'), leaves it full ('green when full')", () => {
     const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
-    const busy = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-B", clock, connector: server.connector, speed: 1, seed: 8, battery: { vr: 80 } });
-    const docked = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-K", clock, connector: server.connector, speed: 1, seed: 9, battery: { vr: 60, vrCharging: true } });
+    const busy = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-B",
+      clock,
+      connector: server.connector,
+      speed: 1,
+      seed: 8,
+      battery: { vr: 80 },
+    });
+    const docked = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-K",
+      clock,
+      connector: server.connector,
+      speed: 1,
+      seed: 9,
+      battery: { vr: 60, vrCharging: true },
+    });
     const beats: Array<{ vr: number; charging: boolean }> = [];
     docked.events.on("sent", (m) => m.type === "heartbeat" && beats.push({ vr: m.battery.vr!, charging: m.battery.vrCharging }));
     server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig({ audioGuide: false, trackGaze: false }) }];

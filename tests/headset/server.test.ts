@@ -18,8 +18,10 @@ const S = DeviceStatus;
 /** Simulated time any one step of a test may take (a whole appointment at SPEED takes about 15 s). */
 const WITHIN_MS = 5 * 60_000;
 
-const isEvent = (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) => (m: LiveMessage) =>
-  isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
+const isEvent =
+  (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) =>
+  (m: LiveMessage) =>
+    isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
 
 const body = (patientId: string, deviceSn: string, over: Partial<MeasurementBody> = {}): MeasurementBody => ({
   patientId,
@@ -66,7 +68,12 @@ describe("virtual headset against the in-process server", () => {
     return h.start();
   };
   const patient = async (name: string) =>
-    ok(server.url, "patient.register", { body: { name, uniqueId: `H-${name.replace(/\W/g, "")}`, gender: 0, lang: "en", birthdate: "1958-03-03" } }, token);
+    ok(
+      server.url,
+      "patient.register",
+      { body: { name, uniqueId: `H-${name.replace(/\W/g, "")}`, gender: 0, lang: "en", birthdate: "1958-03-03" } },
+      token,
+    );
   /** Hold the headset still until the server has its status (it handles a headset's frames in order: and all before). */
   const serverHasStatus = (deviceId: string, h: VirtualHeadset) =>
     pump.settle(`the server to see ${h.deviceSn} ${h.status}`, async () => (await deviceRow(deviceId)).status === h.status);
@@ -92,7 +99,11 @@ describe("virtual headset against the in-process server", () => {
     const mark = live.messages.length;
     const h = headsetFor(d.deviceSn);
     await pump.run("connected", () => h.connected, 10_000);
-    await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "CONNECTED"), 30_000, mark);
+    await live.next(
+      isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "CONNECTED"),
+      30_000,
+      mark,
+    );
     await pump.settle("a heartbeat with batteries", async () => {
       const row = await deviceRow(d.id);
       const queued = row.perimetries.length + (row.appointments?.length ?? 0) > 0;
@@ -115,7 +126,10 @@ describe("virtual headset against the in-process server", () => {
     const p = await patient("Seq Walker");
     const [m] = await ok(server.url, "perimetry.register", { body: body(p.id, d.deviceSn) }, token);
     const [second] = await ok(server.url, "perimetry.register", { body: body(p.id, d.deviceSn, { eye: Eye.Left }) }, token);
-    await pump.settle("the queue on the headset", () => h.queue.length === 2 && h.queue[0]!.kind === "measurement" && h.queue[0]!.measurementId === m!.id);
+    await pump.settle(
+      "the queue on the headset",
+      () => h.queue.length === 2 && h.queue[0]!.kind === "measurement" && h.queue[0]!.measurementId === m!.id,
+    );
     expect(h.status).toBe(S.AwaitMeasurement);
     await serverHasStatus(d.id, h);
     const mark = live.messages.length;
@@ -123,17 +137,38 @@ describe("virtual headset against the in-process server", () => {
     h.events.on("status", (s) => statuses.push(s));
     // The technician's "play": PATCH device/update {status: playing} answers once the headset acked the start command.
     await ok(server.url, "device.update", { query: { id: d.id }, body: { status: S.Playing } }, token);
-    await pump.run("the result ready", seen(mark, isEvent("measurement", "measurement_result_ready", (e) => (e.data as { id: string }).id === m!.id)), WITHIN_MS);
+    await pump.run(
+      "the result ready",
+      seen(
+        mark,
+        isEvent("measurement", "measurement_result_ready", (e) => (e.data as { id: string }).id === m!.id),
+      ),
+      WITHIN_MS,
+    );
     expect(statuses.slice(0, 6)).toEqual([S.AudioPlaying, S.Countdown, S.Calibrating, S.AwaitUserInput, S.Playing, S.Finished]);
     const progress = live.messages.slice(mark).filter(isEvent("measurement", "measurement_progress", (e) => e.deviceSn === d.deviceSn));
     expect(progress.length).toBeGreaterThan(5);
     expect((progress.at(-1) as LiveEvent).data).toMatchObject({ perimetryId: m!.id, nLocations: 10 });
     const stored = await ok(server.url, "perimetry.get", { query: { id: m!.id } }, token);
-    expect(stored.result).toMatchObject({ measurementId: m!.id, patientId: p.id, pattern: Pattern.P24_2, strategy: Strategy.SORS, sorsStage: 10 });
+    expect(stored.result).toMatchObject({
+      measurementId: m!.id,
+      patientId: p.id,
+      pattern: Pattern.P24_2,
+      strategy: Strategy.SORS,
+      sorsStage: 10,
+    });
     expect(stored.result!.thresholds.length).toBe(54);
     await pump.run("the result confirmed on the headset", () => h.pendingResults === 0, WITHIN_MS);
     // The next one waits for the technician.
-    await pump.run("awaiting the second", () => h.status === S.AwaitMeasurement && h.queue.length === 1 && h.queue[0]!.kind === "measurement" && h.queue[0]!.measurementId === second!.id, WITHIN_MS);
+    await pump.run(
+      "awaiting the second",
+      () =>
+        h.status === S.AwaitMeasurement &&
+        h.queue.length === 1 &&
+        h.queue[0]!.kind === "measurement" &&
+        h.queue[0]!.measurementId === second!.id,
+      WITHIN_MS,
+    );
     expect(h.running).toBeNull();
     // The server saw the statuses too.
     await serverHasStatus(d.id, h);
@@ -158,16 +193,40 @@ describe("virtual headset against the in-process server", () => {
       notes: "",
       config:
         type === "perimetry"
-          ? { pattern: Pattern.P24_2, strategy: Strategy.Supra, stimuliUpdate: StimuliUpdate.Ms1000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsLocations: 36 as const, sorsStage: 36 as const, playSound: false, trackGaze: true, audioGuide: true }
+          ? {
+              pattern: Pattern.P24_2,
+              strategy: Strategy.Supra,
+              stimuliUpdate: StimuliUpdate.Ms1000,
+              stimuliSize: StimulusSize.III,
+              stimuliShowtime: Showtime.Ms200,
+              sorsLocations: 36 as const,
+              sorsStage: 36 as const,
+              playSound: false,
+              trackGaze: true,
+              audioGuide: true,
+            }
           : null,
     });
     const appt = await ok(
       server.url,
       "appointment.registerWithExaminations",
-      { body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: d.deviceSn, patientId: p.id, standaloneId: null, examinations: [exam("amsler"), exam("perimetry"), exam("acuity"), exam("color-blindness")] } },
+      {
+        body: {
+          audioGuide: true,
+          tutorial: false,
+          trackGaze: true,
+          deviceSn: d.deviceSn,
+          patientId: p.id,
+          standaloneId: null,
+          examinations: [exam("amsler"), exam("perimetry"), exam("acuity"), exam("color-blindness")],
+        },
+      },
       token,
     );
-    await pump.settle("the appointment on the headset", () => h.queue.length === 1 && h.queue[0]!.kind === "appointment" && h.queue[0]!.appointmentId === appt.id);
+    await pump.settle(
+      "the appointment on the headset",
+      () => h.queue.length === 1 && h.queue[0]!.kind === "appointment" && h.queue[0]!.appointmentId === appt.id,
+    );
     await serverHasStatus(d.id, h);
     const mark = live.messages.length;
     const order: string[] = [];
@@ -177,14 +236,24 @@ describe("virtual headset against the in-process server", () => {
       new Set(
         live.messages
           .slice(mark)
-          .filter(isEvent("examination", "measurement_result_ready", (e) => (e.data as { appointmentId: string | null }).appointmentId === appt.id))
+          .filter(
+            isEvent(
+              "examination",
+              "measurement_result_ready",
+              (e) => (e.data as { appointmentId: string | null }).appointmentId === appt.id,
+            ),
+          )
           .map((e) => ((e as LiveEvent).data as { id: string }).id),
       ).size;
     await pump.run("every examination taken", () => taken() === 4, WITHIN_MS);
     expect(order).toEqual(["amsler", "perimetry", "acuity", "color-blindness"]);
     const stored = await ok(server.url, "examination.all", { query: { patientId: p.id, taken: true } }, token);
     expect(stored.length).toBe(4);
-    expect(stored.find((e) => e.type === "amsler")?.result).toMatchObject({ answer: expect.any(String), deviceSn: d.deviceSn, appointmentId: appt.id });
+    expect(stored.find((e) => e.type === "amsler")?.result).toMatchObject({
+      answer: expect.any(String),
+      deviceSn: d.deviceSn,
+      appointmentId: appt.id,
+    });
     expect(stored.find((e) => e.type === "perimetry")?.result).toMatchObject({ pattern: Pattern.P24_2, strategy: Strategy.Supra });
     await pump.run("the lane empty and the headset in standby", () => h.queue.length === 0 && h.status === S.Standby, WITHIN_MS);
   }, 150_000);
@@ -194,7 +263,12 @@ describe("virtual headset against the in-process server", () => {
     const h = headsetFor(d.deviceSn);
     await pump.run("connected", () => h.connected, 10_000);
     const p = await patient("Pause Stopper");
-    const [m] = await ok(server.url, "perimetry.register", { body: body(p.id, d.deviceSn, { strategy: Strategy.Normal, sorsStage: 36, audioGuide: false, trackGaze: false }) }, token);
+    const [m] = await ok(
+      server.url,
+      "perimetry.register",
+      { body: body(p.id, d.deviceSn, { strategy: Strategy.Normal, sorsStage: 36, audioGuide: false, trackGaze: false }) },
+      token,
+    );
     await pump.settle("queued", () => h.queue.some((i) => i.kind === "measurement" && i.measurementId === m!.id));
     // The server turns "play" into start or resume by the status it has: let it have the headset's.
     await serverHasStatus(d.id, h);
@@ -222,10 +296,18 @@ describe("virtual headset against the in-process server", () => {
     const mark = live.messages.length;
     h.disconnect(1_500);
     // Time stands still: the headset cannot be back before the server has noticed it gone.
-    await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "DISCONNECTED"), 30_000, mark);
+    await live.next(
+      isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "DISCONNECTED"),
+      30_000,
+      mark,
+    );
     await pump.settle("notconnected on the server", async () => (await deviceRow(d.id)).status === S.NotConnected);
     await pump.run("reconnected", () => h.connected, 10_000);
-    await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "CONNECTED"), 30_000, mark);
+    await live.next(
+      isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "CONNECTED"),
+      30_000,
+      mark,
+    );
     await serverHasStatus(d.id, h);
   }, 150_000);
 

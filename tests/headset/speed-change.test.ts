@@ -10,10 +10,17 @@ import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
 // a tenth of the clock time, with the same presentations and one result: the test goes on, it is not restarted. The step
 // under way when the speed changes keeps the device time it had left (a perimetry stimulus cycle ends at its pace).
 
-const measurement: QueueItem[] = [{ kind: "measurement", measurementId: "m1", config: testConfig({ eye: 1, audioGuide: false, trackGaze: false }) }];
+const measurement: QueueItem[] = [
+  { kind: "measurement", measurementId: "m1", config: testConfig({ eye: 1, audioGuide: false, trackGaze: false }) },
+];
 const acuity: QueueItem[] = [
   {
-    kind: "appointment", appointmentId: "a1", patientId: "patient-2", audioGuide: false, tutorial: false, trackGaze: false,
+    kind: "appointment",
+    appointmentId: "a1",
+    patientId: "patient-2",
+    audioGuide: false,
+    tutorial: false,
+    trackGaze: false,
     examinations: [{ examinationId: "e1", type: "acuity", eye: 0, config: null }],
   },
 ];
@@ -22,7 +29,16 @@ const acuity: QueueItem[] = [
 const scenario = (queue: QueueItem[], progressed: number, to: number | null) => {
   const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
   const server = new FakeServer(clock);
-  const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: 1, seed: 1, battery: { vr: 90, clicker: 80 } });
+  const headset = new VirtualHeadset({
+    onError: rethrow,
+    credential: "isd1.test",
+    deviceSn: "VR-1",
+    clock,
+    connector: server.connector,
+    speed: 1,
+    seed: 1,
+    battery: { vr: 90, clicker: 80 },
+  });
   const uploads: number[] = [];
   server.onReceive = (m, at) => {
     if (m.type === "result" || m.type === "examinationResult") uploads.push(at);
@@ -94,7 +110,15 @@ describe("virtual headset: speed changed in the middle of a test", () => {
   it("the step under way keeps the device time it had left: half a 120 s tutorial at speed 1, then 6 s at speed 10", () => {
     const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
     const server = new FakeServer(clock);
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: 1, seed: 1 });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-1",
+      clock,
+      connector: server.connector,
+      speed: 1,
+      seed: 1,
+    });
     server.queue = [{ kind: "measurement", measurementId: "m1", config: testConfig({ tutorial: true }) }];
     headset.start();
     clock.advance(100);
@@ -117,14 +141,27 @@ describe("virtual headset: speed changed in the middle of a test", () => {
   it("an Amsler examination's one 40 s step, half over at speed 1, ends 2 s after a change to 10", () => {
     const clock = createVirtualClock(Date.parse("2026-11-22T09:00:00Z"));
     const server = new FakeServer(clock);
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: server.connector, speed: 1, seed: 1 });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-1",
+      clock,
+      connector: server.connector,
+      speed: 1,
+      seed: 1,
+    });
     let resultAt: number | null = null;
     server.onReceive = (m, at) => {
       if (m.type === "examinationResult") resultAt ??= at;
     };
     server.queue = [
       {
-        kind: "appointment", appointmentId: "a1", patientId: "patient-2", audioGuide: false, tutorial: false, trackGaze: false,
+        kind: "appointment",
+        appointmentId: "a1",
+        patientId: "patient-2",
+        audioGuide: false,
+        tutorial: false,
+        trackGaze: false,
         examinations: [{ examinationId: "e1", type: "amsler", eye: 0, config: null }],
       },
     ];
@@ -148,15 +185,32 @@ describe("virtual headset: speed changed in the middle of a test", () => {
 
   it("setSpeed refuses a speed that is not above 0, naming it, and keeps the old one", () => {
     const clock = createVirtualClock(0);
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: new FakeServer(clock).connector, speed: 3 });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-1",
+      clock,
+      connector: new FakeServer(clock).connector,
+      speed: 3,
+    });
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
-      expect(() => headset.setSpeed(bad)).toThrow(`VirtualHeadset.setSpeed: speed must be a finite number above 0 (device time per clock time), got ${bad}`);
+      expect(() => headset.setSpeed(bad)).toThrow(
+        `VirtualHeadset.setSpeed: speed must be a finite number above 0 (device time per clock time), got ${bad}`,
+      );
     expect(headset.speed).toBe(3);
   });
 
   it("the battery drains at the new speed from the next tick", () => {
     const clock = createVirtualClock(0);
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-1", clock, connector: new FakeServer(clock).connector, speed: 1, battery: { vr: 90, clicker: 80 } });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-1",
+      clock,
+      connector: new FakeServer(clock).connector,
+      speed: 1,
+      battery: { vr: 90, clicker: 80 },
+    });
     headset.start();
     clock.advance(60_000);
     const atOne = 90 - headset.battery.vr;

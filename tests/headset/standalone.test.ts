@@ -18,8 +18,15 @@ const runSchedule = (outages: Array<Outage>, lostAcks: number, dropRate: number)
   const clock = createVirtualClock(0);
   const server = new FakeServer(clock);
   server.dropToHeadset = lostAcks;
-  const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test",
-    deviceSn: "VR-SA", clock, connector: server.connector, speed: SPEED, seed: 5, battery: { vr: 100, clicker: 100, vrCharging: true },
+  const headset = new VirtualHeadset({
+    onError: rethrow,
+    credential: "isd1.test",
+    deviceSn: "VR-SA",
+    clock,
+    connector: server.connector,
+    speed: SPEED,
+    seed: 5,
+    battery: { vr: 100, clicker: 100, vrCharging: true },
     faults: { dropRate },
   });
   server.standalone = { standaloneId: "sa-1", config };
@@ -60,7 +67,11 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.record({ at: fc.integer({ min: 0, max: 35_000 }), length: fc.integer({ min: 50, max: 8_000 }), side: fc.constantFrom("server" as const, "headset" as const) }),
+          fc.record({
+            at: fc.integer({ min: 0, max: 35_000 }),
+            length: fc.integer({ min: 50, max: 8_000 }),
+            side: fc.constantFrom("server" as const, "headset" as const),
+          }),
           { maxLength: 6 },
         ),
         fc.constantFrom(0, 0.2, 0.5),
@@ -86,7 +97,16 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
   it("runs while offline: results made with no network at all arrive after reconnecting", () => {
     const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-SB", clock, connector: server.connector, speed: SPEED, seed: 6, battery: { vr: 100, vrCharging: true } });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-SB",
+      clock,
+      connector: server.connector,
+      speed: SPEED,
+      seed: 6,
+      battery: { vr: 100, vrCharging: true },
+    });
     server.standalone = { standaloneId: "sa-2", config };
     headset.start();
     clock.advance(1_000);
@@ -109,7 +129,16 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
     const clock = createVirtualClock(0);
     const server = new FakeServer(clock);
     server.settingsDelayMs = 10_000; // far longer than a gap between repetitions (30 s / SPEED)
-    const headset = new VirtualHeadset({ onError: rethrow, credential: "isd1.test", deviceSn: "VR-SC", clock, connector: server.connector, speed: SPEED, seed: 7, battery: { vr: 100, vrCharging: true } });
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-SC",
+      clock,
+      connector: server.connector,
+      speed: SPEED,
+      seed: 7,
+      battery: { vr: 100, vrCharging: true },
+    });
     server.standalone = { standaloneId: "sa-3", config };
     headset.start();
     clock.advance(12_000);
@@ -118,7 +147,7 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
     clock.advance(6_000);
     const madeOffline = headset.resultsProduced;
     server.standalone = null; // the technician switches it off while the headset is away
-    let runAtWelcome: unknown = undefined;
+    let runAtWelcome: unknown ;
     let startedAfterWelcome = 0;
     headset.events.on("received", (m) => {
       if (m.type === "welcome") runAtWelcome = headset.running;

@@ -19,7 +19,11 @@ import * as arb from "./arbitraries.ts";
 // itself, perimetry and Amsler results decode as before, and bad input names the field.
 
 const acuityEye = fc
-  .record({ eye: fc.constantFrom(Eye.Right, Eye.Left, Eye.Binocular), logMAR: fc.integer({ min: -30, max: 200 }).map((n) => n / 100), optotypesPresented: fc.nat({ max: 70 }) })
+  .record({
+    eye: fc.constantFrom(Eye.Right, Eye.Left, Eye.Binocular),
+    logMAR: fc.integer({ min: -30, max: 200 }).map((n) => n / 100),
+    optotypesPresented: fc.nat({ max: 70 }),
+  })
   .chain((e) => fc.nat({ max: e.optotypesPresented }).map((optotypesCorrect) => ({ ...e, optotypesCorrect })));
 export const acuityResult: fc.Arbitrary<AcuityResult> = fc.record({
   chart: fc.constantFrom("etdrs", "snellen", "tumbling-e", "landolt-c"),
@@ -40,13 +44,21 @@ export const colourVisionResult: fc.Arbitrary<ColourVisionResult> = fc
 
 const acuityExample: AcuityResult = {
   chart: "etdrs",
-  eyes: [{ eye: Eye.Right, logMAR: 0.3, optotypesPresented: 45, optotypesCorrect: 40 }, { eye: Eye.Left, logMAR: 0.1, optotypesPresented: 55, optotypesCorrect: 50 }],
+  eyes: [
+    { eye: Eye.Right, logMAR: 0.3, optotypesPresented: 45, optotypesCorrect: 40 },
+    { eye: Eye.Left, logMAR: 0.1, optotypesPresented: 55, optotypesCorrect: 50 },
+  ],
   takenAt: "2025-03-01T10:00:00.000Z",
   deviceSn: "VR-0001",
   appointmentId: "a1",
 };
 const colourExample: ColourVisionResult = {
-  platesPresented: 19, platesCorrect: 9, classification: "deutan", takenAt: "2025-03-01T10:05:00.000Z", deviceSn: "VR-0001", appointmentId: "a1",
+  platesPresented: 19,
+  platesCorrect: 9,
+  classification: "deutan",
+  takenAt: "2025-03-01T10:05:00.000Z",
+  deviceSn: "VR-0001",
+  appointmentId: "a1",
 };
 
 const ok = <T>(r: Result.Result<T, { message: string }>): T => {
@@ -96,8 +108,19 @@ describe("examination result union", () => {
 
   it("an examination carrying an acuity result decodes (the shape examination/all answers)", () => {
     const e = {
-      id: "e1", patientId: "p1", type: "acuity", eye: Eye.Both, notes: "", taken: true, appointmentId: "a1", deviceSn: "VR-0001",
-      result: acuityExample, config: null, createdAt: "2025-03-01T09:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", trashedAt: null,
+      id: "e1",
+      patientId: "p1",
+      type: "acuity",
+      eye: Eye.Both,
+      notes: "",
+      taken: true,
+      appointmentId: "a1",
+      deviceSn: "VR-0001",
+      result: acuityExample,
+      config: null,
+      createdAt: "2025-03-01T09:00:00.000Z",
+      updatedAt: "2025-03-01T10:00:00.000Z",
+      trashedAt: null,
     };
     expect(ok(decode(ExaminationSchema, e)).result).toEqual(acuityExample);
   });
@@ -111,7 +134,9 @@ describe("examination result union", () => {
     expect(bad(AcuityResultSchema, { ...acuityExample, eyes: [] })).toBe("eyes.0"); // the missing first eye
     expect(bad(AcuityResultSchema, { ...acuityExample, chart: "pictures" })).toBe("chart");
     expect(bad(AcuityResultSchema, { ...acuityExample, eyes: [{ ...acuityExample.eyes[0], logMAR: 3.5 }] })).toBe("eyes.0.logMAR");
-    expect(bad(AcuityResultSchema, { ...acuityExample, eyes: [{ ...acuityExample.eyes[0], optotypesCorrect: 46 }] })).toBe("eyes.0.optotypesCorrect");
+    expect(bad(AcuityResultSchema, { ...acuityExample, eyes: [{ ...acuityExample.eyes[0], optotypesCorrect: 46 }] })).toBe(
+      "eyes.0.optotypesCorrect",
+    );
     expect(bad(ColourVisionResultSchema, { ...colourExample, platesCorrect: 20 })).toBe("platesCorrect");
     expect(bad(ColourVisionResultSchema, { ...colourExample, classification: "achromat" })).toBe("classification");
     expect(bad(ColourVisionResultSchema, { ...colourExample, platesPresented: 1.5 })).toBe("platesPresented");

@@ -244,9 +244,7 @@ export const device: fc.Arbitrary<Device> = fc.record(
     appointments: fc.array(appointment, { maxLength: 2 }),
   },
   {
-    requiredKeys: [
-      "id", "deviceSn", "alias", "status", "lastSeen", "standaloneId", "revision", "battery", "connection", "perimetries",
-    ],
+    requiredKeys: ["id", "deviceSn", "alias", "status", "lastSeen", "standaloneId", "revision", "battery", "connection", "perimetries"],
   },
 );
 
@@ -274,10 +272,9 @@ export const runningTest: fc.Arbitrary<RunningTest> = fc.record(
 export const template: fc.Arbitrary<Template> = fc.record({
   id,
   name: text,
-  tests: fc.array(
-    fc.record({ type: testType, eye: fc.option(eye, { nil: null }), config: fc.option(examinationConfig, { nil: null }) }),
-    { maxLength: 4 },
-  ),
+  tests: fc.array(fc.record({ type: testType, eye: fc.option(eye, { nil: null }), config: fc.option(examinationConfig, { nil: null }) }), {
+    maxLength: 4,
+  }),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
@@ -346,7 +343,13 @@ const liveData = (): Map<unknown, fc.Arbitrary<unknown>> => {
     [RemovedDataSchema, fc.record({ id })],
     [DeviceTransferDataSchema, fc.record({ deviceSn })],
     [ConnectionDataSchema, fc.record({ deviceSn, connection: oneOf(ConnectionStatus) })],
-    [DeviceChangeDataSchema, fc.record({ deviceSn, status: oneOf(DeviceStatus), connection: oneOf(ConnectionStatus), revision: fc.integer({ min: 0 }) }, { requiredKeys: ["deviceSn"] })],
+    [
+      DeviceChangeDataSchema,
+      fc.record(
+        { deviceSn, status: oneOf(DeviceStatus), connection: oneOf(ConnectionStatus), revision: fc.integer({ min: 0 }) },
+        { requiredKeys: ["deviceSn"] },
+      ),
+    ],
     [ProgressDataSchema, fc.tuple(deviceSn, runningTest).map(([sn, r]) => ({ deviceSn: sn, ...r }))],
     [ClickerDisconnectedDataSchema, fc.record({ deviceSn, perimetryId: nullableId, appointmentId: nullableId, examinationId: nullableId })],
     [LaneMoveDataSchema, fc.record({ from: lane, to: lane })],
@@ -359,7 +362,10 @@ export const liveEvent: fc.Arbitrary<LiveMessage> = fc.oneof(
     Object.entries(byOperation).map(([operation, schema]) => {
       const data = liveData().get(schema);
       if (data === undefined) throw new Error(`no arbitrary for the data of ${type}/${operation}`);
-      return fc.record({ type: fc.constant(type), operation: fc.constant(operation), data, accessToken: text, deviceSn }, { requiredKeys: ["type", "operation", "data"] }) as fc.Arbitrary<LiveMessage>;
+      return fc.record(
+        { type: fc.constant(type), operation: fc.constant(operation), data, accessToken: text, deviceSn },
+        { requiredKeys: ["type", "operation", "data"] },
+      ) as fc.Arbitrary<LiveMessage>;
     }),
   ),
 );

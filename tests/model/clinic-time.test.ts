@@ -6,17 +6,41 @@ import { clinicDateTime, clinicTime } from "../../core/model/clinic-time.ts";
 // carry). clinicTime reads the offset once per UTC hour; these check it against Intl at the instant itself, across
 // daylight-saving changes and odd offsets.
 
-const zones = ["UTC", "Europe/Berlin", "Europe/Istanbul", "America/New_York", "America/St_Johns", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe", "Pacific/Chatham", "Africa/Monrovia"];
+const zones = [
+  "UTC",
+  "Europe/Berlin",
+  "Europe/Istanbul",
+  "America/New_York",
+  "America/St_Johns",
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Australia/Lord_Howe",
+  "Pacific/Chatham",
+  "Africa/Monrovia",
+];
 
 /** Straight from Intl, instant by instant. */
 function reference(instant: string, timeZone: string) {
   const ms = Date.parse(instant);
-  const f = new Intl.DateTimeFormat("en-CA", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const f = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
   const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
   const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
   const minutes = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
   const abs = Math.abs(minutes);
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}`, offset: `${minutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}` };
+  return {
+    date: `${p.year}-${p.month}-${p.day}`,
+    time: `${p.hour}:${p.minute}:${p.second}`,
+    offset: `${minutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`,
+  };
 }
 
 describe("clinic time", () => {
@@ -32,7 +56,10 @@ describe("clinic time", () => {
 
   it("is right on each side of a daylight-saving change, second by second around it", () => {
     // Europe/Berlin left summer time at 2024-10-27 01:00 UTC; Lord Howe moves by half an hour (2024-04-06 15:00 UTC).
-    for (const [zone, change] of [["Europe/Berlin", Date.UTC(2024, 9, 27, 1)], ["Australia/Lord_Howe", Date.UTC(2024, 3, 6, 15)]] as const)
+    for (const [zone, change] of [
+      ["Europe/Berlin", Date.UTC(2024, 9, 27, 1)],
+      ["Australia/Lord_Howe", Date.UTC(2024, 3, 6, 15)],
+    ] as const)
       for (let ms = change - 3_600_000; ms <= change + 3_600_000; ms += 59_000) {
         const instant = new Date(ms).toISOString();
         expect(clinicTime(instant, zone)).toEqual(reference(instant, zone));

@@ -38,8 +38,16 @@ const schedulingRows: ReadonlyArray<[quote: string, method: string, path: string
   ["POST appointment/register_with_examinations", "POST", "appointment/register_with_examinations"],
   ["PATCH appointment/update?id={id}", "PATCH", "appointment/update"],
   ["DELETE appointment/trash?id={id}; DELETE appointment/delete?id={id}; PATCH appointment/restore?id={id}", "DELETE", "appointment/trash"],
-  ["DELETE appointment/trash?id={id}; DELETE appointment/delete?id={id}; PATCH appointment/restore?id={id}", "DELETE", "appointment/delete"],
-  ["DELETE appointment/trash?id={id}; DELETE appointment/delete?id={id}; PATCH appointment/restore?id={id}", "PATCH", "appointment/restore"],
+  [
+    "DELETE appointment/trash?id={id}; DELETE appointment/delete?id={id}; PATCH appointment/restore?id={id}",
+    "DELETE",
+    "appointment/delete",
+  ],
+  [
+    "DELETE appointment/trash?id={id}; DELETE appointment/delete?id={id}; PATCH appointment/restore?id={id}",
+    "PATCH",
+    "appointment/restore",
+  ],
   ["PATCH appointment/examination/insert?appointmentId={id}", "PATCH", "appointment/examination/insert"],
   ["PATCH appointment/examination/reorder?id={id}", "PATCH", "appointment/examination/reorder"],
   ["GET examination/all?patientId={id}&taken={json}&examinationType={type}", "GET", "examination/all"],
@@ -82,10 +90,26 @@ const accountsRows: ReadonlyArray<[quote: string, method: string, path: string]>
   ["PATCH perimetry/restore?id; DELETE perimetry/trash?id; DELETE perimetry/delete?id", "DELETE", "perimetry/delete"],
   ["GET examination/all?patientId&taken&examinationType", "GET", "examination/all"],
   ["GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete", "GET", "appointment/all"],
-  ["GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete", "GET", "appointment/all_trashed"],
-  ["GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete", "PATCH", "appointment/restore"],
-  ["GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete", "DELETE", "appointment/trash"],
-  ["GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete", "DELETE", "appointment/delete"],
+  [
+    "GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete",
+    "GET",
+    "appointment/all_trashed",
+  ],
+  [
+    "GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete",
+    "PATCH",
+    "appointment/restore",
+  ],
+  [
+    "GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete",
+    "DELETE",
+    "appointment/trash",
+  ],
+  [
+    "GET appointment/all, appointment/all_trashed; PATCH appointment/restore; DELETE appointment/trash, delete",
+    "DELETE",
+    "appointment/delete",
+  ],
   ["GET device/all", "GET", "device/all"],
 ];
 

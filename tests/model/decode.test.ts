@@ -94,8 +94,19 @@ describe("entity rules from the seeds", () => {
   it('stand-alone config: "measurement config without notes and deviceSn" (scheduling §7 device/standalone)', () => {
     expect(Object.keys(StandaloneConfigSchema.fields).sort()).toEqual(
       [
-        "patientId", "eye", "pattern", "strategy", "sorsStage", "stimuliUpdate", "stimuliShowtime", "stimuliSize",
-        "displayName", "playSound", "trackGaze", "audioGuide", "tutorial",
+        "patientId",
+        "eye",
+        "pattern",
+        "strategy",
+        "sorsStage",
+        "stimuliUpdate",
+        "stimuliShowtime",
+        "stimuliSize",
+        "displayName",
+        "playSound",
+        "trackGaze",
+        "audioGuide",
+        "tutorial",
       ].sort(),
     );
   });

@@ -22,8 +22,7 @@ const err = <A, E>(r: Result.Result<A, E>): E => {
   if (Result.isSuccess(r)) throw new Error("expected failure");
   return r.failure;
 };
-const parseQuery = (url: string): Record<string, string> =>
-  Object.fromEntries(new URL(url, "http://x").searchParams.entries());
+const parseQuery = (url: string): Record<string, string> => Object.fromEntries(new URL(url, "http://x").searchParams.entries());
 
 describe("request: client encodes, server decodes", () => {
   it("patient.get: GET /api/patient?id=..", () => {
@@ -75,7 +74,9 @@ describe("request: client encodes, server decodes", () => {
   });
 
   it("a bad body names the field under body.", () => {
-    const e = err(decodeRequest(contract["patient.search"], { query: {}, body: { filter: { name: "a", birthdate: null }, page: "1", quantity: 10 } }));
+    const e = err(
+      decodeRequest(contract["patient.search"], { query: {}, body: { filter: { name: "a", birthdate: null }, page: "1", quantity: 10 } }),
+    );
     expect(e.field).toBe("body.page");
   });
 
@@ -124,7 +125,10 @@ describe("the envelope { data, responseType?, accessToken? }", () => {
 
   it('"failure body data.message shown": validation errors carry message and field', () => {
     const f = failure("validation_error", "Expected string", "body.name");
-    expect(f).toEqual({ status: 400, body: { data: { message: "Expected string", field: "body.name" }, responseType: "validation_error" } });
+    expect(f).toEqual({
+      status: 400,
+      body: { data: { message: "Expected string", field: "body.name" }, responseType: "validation_error" },
+    });
     const e = err(decodeResponse(contract["patient.register"], 400, f.body));
     expect(e.field).toBe("body.name");
   });

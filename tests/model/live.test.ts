@@ -1,7 +1,17 @@
 import { Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LiveEventType, LiveOperation, LiveMessageSchema, decode, decodeLiveEvent, decodeLiveMessage, isLiveEvent, liveEventData, liveEventSchema } from "../../core/model/index.ts";
+import {
+  LiveEventType,
+  LiveOperation,
+  LiveMessageSchema,
+  decode,
+  decodeLiveEvent,
+  decodeLiveMessage,
+  isLiveEvent,
+  liveEventData,
+  liveEventSchema,
+} from "../../core/model/index.ts";
 import * as arb from "./arbitraries.ts";
 
 // Live socket messages: "Messages carry type, operation, data, optional accessToken and deviceSn" (scheduling §7).
@@ -9,7 +19,13 @@ import * as arb from "./arbitraries.ts";
 
 describe("live messages", () => {
   it("an event with type, operation, data, accessToken and deviceSn decodes as an event", () => {
-    const r = decodeLiveMessage({ type: "device", operation: "update", data: { deviceSn: "VR1", status: "paused" }, deviceSn: "VR1", accessToken: "t" });
+    const r = decodeLiveMessage({
+      type: "device",
+      operation: "update",
+      data: { deviceSn: "VR1", status: "paused" },
+      deviceSn: "VR1",
+      accessToken: "t",
+    });
     expect(Result.isSuccess(r) && isLiveEvent(r.success)).toBe(true);
     expect(Result.isSuccess(decode(LiveMessageSchema, { type: "device", operation: "update", data: { deviceSn: "VR1" } }))).toBe(true);
   });
@@ -42,7 +58,16 @@ describe("live messages", () => {
     const r = decodeLiveEvent({
       type: "measurement",
       operation: "measurement_progress",
-      data: { deviceSn: "VR1", perimetryId: "m", appointmentId: null, nTested: 1, nLocations: 54, gazeTracking: null, thresholds: [{ index: 0, dBValue: "x", answerTime: 300 }], lastUpdatedIndex: 0 },
+      data: {
+        deviceSn: "VR1",
+        perimetryId: "m",
+        appointmentId: null,
+        nTested: 1,
+        nLocations: 54,
+        gazeTracking: null,
+        thresholds: [{ index: 0, dBValue: "x", answerTime: 300 }],
+        lastUpdatedIndex: 0,
+      },
     });
     expect(Result.isFailure(r) && r.failure.field).toBe("data.thresholds.0.dBValue");
   });
@@ -59,7 +84,8 @@ describe("live messages", () => {
         expect(liveEventSchema(type, operation) !== undefined, `${type}/${operation}`).toBe(Object.hasOwn(liveEventData[type], operation));
     // "insert or restore adds; update replaces; trash or delete removes" for every entity type
     for (const type of ["device", "patient", "measurement", "examination", "appointment"] as const)
-      for (const operation of ["insert", "restore", "update", "trash", "delete"]) expect(liveEventSchema(type, operation), `${type}/${operation}`).toBeDefined();
+      for (const operation of ["insert", "restore", "update", "trash", "delete"])
+        expect(liveEventSchema(type, operation), `${type}/${operation}`).toBeDefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { Result, Schema } from "effect";
+import { Result, type Schema } from "effect";
 import { describe, expect, it } from "vitest";
 import {
   AccessTokenPayloadSchema,

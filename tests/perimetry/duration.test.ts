@@ -16,7 +16,11 @@ import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
 const combos: Array<{ pattern: Pattern; strategy: Strategy; sors: SorsLocations | null }> = Object.entries(durationBaseTimes).flatMap(
   ([p, base]) => [
     ...Object.keys(base!.byStrategy).map((s) => ({ pattern: Number(p) as Pattern, strategy: Number(s) as Strategy, sors: null })),
-    ...Object.keys(base!.sors ?? {}).map((k) => ({ pattern: Number(p) as Pattern, strategy: Strategy.SORS as Strategy, sors: Number(k) as SorsLocations })),
+    ...Object.keys(base!.sors ?? {}).map((k) => ({
+      pattern: Number(p) as Pattern,
+      strategy: Strategy.SORS as Strategy,
+      sors: Number(k) as SorsLocations,
+    })),
   ],
 );
 
@@ -36,7 +40,15 @@ const meanSecondsOnClock = (spec: PerimetryTestSpec, runs: number): number => {
 };
 
 const estimate = (pattern: Pattern, strategy: Strategy, sors: SorsLocations | null, update: StimuliUpdate) =>
-  estimatedDurationSeconds({ pattern, strategy, sorsStage: sors ?? 36, stimuliUpdate: update, audioGuide: false, trackGaze: false, tutorial: false })!;
+  estimatedDurationSeconds({
+    pattern,
+    strategy,
+    sorsStage: sors ?? 36,
+    stimuliUpdate: update,
+    audioGuide: false,
+    trackGaze: false,
+    tutorial: false,
+  })!;
 
 describe("simulated test duration against the seeds' estimate (within 15 %)", () => {
   it("covers every pattern and strategy of the duration table (24-2, G, 10-2, 30-2, S28, Esterman)", () => {
@@ -56,7 +68,10 @@ describe("simulated test duration against the seeds' estimate (within 15 %)", ()
   }
 
   it("a 1000 ms update halves the estimate and the simulated time alike (24-2 Normal, Esterman 1LT)", () => {
-    for (const [pattern, strategy] of [[Pattern.P24_2, Strategy.Normal], [Pattern.Esterman, Strategy.OneLevel]] as const) {
+    for (const [pattern, strategy] of [
+      [Pattern.P24_2, Strategy.Normal],
+      [Pattern.Esterman, Strategy.OneLevel],
+    ] as const) {
       const seconds = meanSecondsOnClock(specFor(pattern, strategy, null, StimuliUpdate.Ms1000), 8);
       expect(Math.abs(seconds / estimate(pattern, strategy, null, StimuliUpdate.Ms1000) - 1)).toBeLessThanOrEqual(0.15);
     }

@@ -13,7 +13,8 @@ const spec = specFor(Pattern.P24_2, Strategy.Normal);
 
 describe("perimetry engine: step API", () => {
   it("the same seed gives the same test, presentation by presentation", () => {
-    const a: StepOutcome[] = [], b: StepOutcome[] = [];
+    const a: StepOutcome[] = [],
+      b: StepOutcome[] = [];
     runToEnd(createPerimetryTest({ spec, profile: "moderate", seed: 42 }), (s) => a.push(s));
     runToEnd(createPerimetryTest({ spec, profile: "moderate", seed: 42 }), (s) => b.push(s));
     expect(a).toEqual(b);
@@ -51,13 +52,23 @@ describe("perimetry engine: step API", () => {
     const out = runToEnd(test);
     expect(out.thresholds).toHaveLength(54);
     expect(out.tested.every(Boolean)).toBe(true);
-    expect(out.presentations).toBe(out.locationPresentations + out.catchTrials.falsePositive.presentations +
-      out.catchTrials.falseNegative.presentations + out.catchTrials.blindSpot.presentations);
+    expect(out.presentations).toBe(
+      out.locationPresentations +
+        out.catchTrials.falsePositive.presentations +
+        out.catchTrials.falseNegative.presentations +
+        out.catchTrials.blindSpot.presentations,
+    );
     expect(out.catchTrials.blindSpot.presentations).toBeGreaterThan(0);
     expect(out.falsePositives).toBeGreaterThan(0.05); // the unreliable responder
     expect(out.gazeTracking!.meanDistance).toHaveLength(out.presentations);
     expect(out.durationMs).toBe(out.presentations * 2000);
-    const result = toMeasurementResult(out, spec, { measurementId: "m", patientId: "p", takenAt: "2026-11-22T00:00:00Z", deviceAlias: null, gazeCalibration: true });
+    const result = toMeasurementResult(out, spec, {
+      measurementId: "m",
+      patientId: "p",
+      takenAt: "2026-11-22T00:00:00Z",
+      deviceAlias: null,
+      gazeCalibration: true,
+    });
     const upload = decodeHeadsetMessage({ type: "result", measurementId: "m", result });
     expect(Result.isSuccess(upload)).toBe(true);
     expect(result.examinationTimeInSeconds).toBe(out.durationMs / 1000);
@@ -67,7 +78,9 @@ describe("perimetry engine: step API", () => {
   it("gaze is not recorded when tracking is off; Esterman scores seen points and has no blind-spot catch trials", () => {
     const noGaze = runToEnd(createPerimetryTest({ spec: { ...spec, trackGaze: false }, profile: "healthy", seed: 2 }));
     expect(noGaze.gazeTracking).toBeNull();
-    const est = runToEnd(createPerimetryTest({ spec: { ...specFor(Pattern.Esterman, Strategy.OneLevel), eye: Eye.Binocular }, profile: "healthy", seed: 2 }));
+    const est = runToEnd(
+      createPerimetryTest({ spec: { ...specFor(Pattern.Esterman, Strategy.OneLevel), eye: Eye.Binocular }, profile: "healthy", seed: 2 }),
+    );
     expect(est.catchTrials.blindSpot.presentations).toBe(0);
     expect(est.estermanScore).toBe(Math.round((100 * est.seen!.filter(Boolean).length) / 120));
     expect(est.estermanScore!).toBeGreaterThanOrEqual(95);

@@ -19,10 +19,15 @@ describe("frequency of seeing (analytics.md, Simulated observer)", () => {
 
   it("brighter stimuli (fewer dB) are seen at least as often", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 40, noNaN: true }), fc.double({ min: 0, max: 40, noNaN: true }), fc.double({ min: -5, max: 38, noNaN: true }), (a, b, t) => {
-        const [bright, dim] = a <= b ? [a, b] : [b, a];
-        expect(probabilitySeen(bright, t, 0.03, 0.01)).toBeGreaterThanOrEqual(probabilitySeen(dim, t, 0.03, 0.01) - 1e-12);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 40, noNaN: true }),
+        fc.double({ min: 0, max: 40, noNaN: true }),
+        fc.double({ min: -5, max: 38, noNaN: true }),
+        (a, b, t) => {
+          const [bright, dim] = a <= b ? [a, b] : [b, a];
+          expect(probabilitySeen(bright, t, 0.03, 0.01)).toBeGreaterThanOrEqual(probabilitySeen(dim, t, 0.03, 0.01) - 1e-12);
+        },
+      ),
       { numRuns: 200 },
     );
   });

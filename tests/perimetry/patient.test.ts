@@ -19,7 +19,8 @@ const md = (name: keyof typeof PROFILES, seed: number) => {
 describe("simulated patient", () => {
   it("is reproducible from its seed", () => {
     for (const name of PROFILE_NAMES) {
-      const a = make(name, 7), b = make(name, 7);
+      const a = make(name, 7),
+        b = make(name, 7);
       expect(a.trueThresholds).toEqual(b.trueThresholds);
       const ga = Array.from({ length: 20 }, () => a.respondAt(3, 25, a.gaze()));
       const gb = Array.from({ length: 20 }, () => b.respondAt(3, 25, b.gaze()));
@@ -42,14 +43,16 @@ describe("simulated patient", () => {
     for (let s = 0; s < 20; s++) {
       const p = make("early", s);
       const loss = p24.points.map((pt, i) => ({ up: pt.y > 0, d: hillOfVision(pt, p.age) - p.trueThresholds[i]! }));
-      const sup = loss.filter((l) => l.up && l.d > 6).length, inf = loss.filter((l) => !l.up && l.d > 6).length;
+      const sup = loss.filter((l) => l.up && l.d > 6).length,
+        inf = loss.filter((l) => !l.up && l.d > 6).length;
       if (Math.min(sup, inf) <= Math.max(sup, inf) / 3) oneSided++;
     }
     expect(oneSided).toBeGreaterThanOrEqual(14);
   });
 
   it("hemianopia loses the patient's left half-field: nasal for a right eye, temporal for a left eye", () => {
-    const right = make("hemianopia", 1, Eye.Right), left = make("hemianopia", 1, Eye.Left);
+    const right = make("hemianopia", 1, Eye.Right),
+      left = make("hemianopia", 1, Eye.Left);
     p24.points.forEach((pt, i) => {
       if (Math.hypot(pt.x, pt.y) <= 2 || p24.blindSpotIndices.includes(i)) return;
       expect(right.trueThresholds[i]! < 0).toBe(pt.x < 0);
@@ -72,7 +75,9 @@ describe("simulated patient", () => {
     const fixating = { distance: 0.5, lost: false };
     const t = p.trueThresholds[0]!;
     const times = (level: number) =>
-      Array.from({ length: 3000 }, () => p.respondAt(0, level, fixating)).flatMap((r) => (r.seen && r.responseTime !== null ? [r.responseTime] : []));
+      Array.from({ length: 3000 }, () => p.respondAt(0, level, fixating)).flatMap((r) =>
+        r.seen && r.responseTime !== null ? [r.responseTime] : [],
+      );
     expect(mean(times(Math.round(t)))).toBeGreaterThan(mean(times(Math.max(0, Math.round(t) - 15))) + 100);
   });
 

@@ -43,19 +43,30 @@ describe("SORS matrices in fixtures/sors (Kucur & Sznitman 2017)", () => {
 
   it("more tested locations reconstruct the training fields better (error falls with k)", () => {
     const model = loadSorsModel(Pattern.P24_2);
-    const rows = csv.trim().split("\n").slice(1, 60).map((r) => r.split(",").slice(10).map(Number));
+    const rows = csv
+      .trim()
+      .split("\n")
+      .slice(1, 60)
+      .map((r) => r.split(",").slice(10).map(Number));
     const err = (k: number) => {
       const stage = model.stages[String(k)]!;
-      let e = 0, n = 0;
+      let e = 0,
+        n = 0;
       for (const f of rows) {
-        const x = reconstructStage(model, stage, stage.chosen.map((i) => f[i]!));
+        const x = reconstructStage(
+          model,
+          stage,
+          stage.chosen.map((i) => f[i]!),
+        );
         x.forEach((v, i) => {
           if (!getPattern(Pattern.P24_2).blindSpotIndices.includes(i)) (e += Math.abs(v - f[i]!)), n++;
         });
       }
       return e / n;
     };
-    const e10 = err(10), e36 = err(36), e54 = err(54);
+    const e10 = err(10),
+      e36 = err(36),
+      e54 = err(54);
     expect(e36).toBeLessThan(e10);
     expect(e54).toBeLessThan(e36);
     expect(e10).toBeLessThan(3);

@@ -32,16 +32,21 @@ describe("Chart ticks: about one per 300 px width and 50 px height", () => {
 
   it("niceTicks cover the range with about the asked count of round values", () => {
     fc.assert(
-      fc.property(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: 0.5, max: 60, noNaN: true }), fc.integer({ min: 2, max: 12 }), (lo, span, n) => {
-        const { ticks, min, max } = niceTicks(lo, lo + span, n);
-        expect(min).toBeLessThanOrEqual(lo + 1e-6);
-        expect(max).toBeGreaterThanOrEqual(lo + span - 1e-6);
-        expect(ticks[0]).toBeCloseTo(min);
-        expect(ticks[ticks.length - 1]).toBeCloseTo(max);
-        // "About": a 1-2-5 step lands within a factor of 2.5 of the asked count.
-        expect(ticks.length).toBeGreaterThanOrEqual(2);
-        expect(ticks.length).toBeLessThanOrEqual(Math.ceil(n * 2.5) + 1);
-      }),
+      fc.property(
+        fc.double({ min: -50, max: 50, noNaN: true }),
+        fc.double({ min: 0.5, max: 60, noNaN: true }),
+        fc.integer({ min: 2, max: 12 }),
+        (lo, span, n) => {
+          const { ticks, min, max } = niceTicks(lo, lo + span, n);
+          expect(min).toBeLessThanOrEqual(lo + 1e-6);
+          expect(max).toBeGreaterThanOrEqual(lo + span - 1e-6);
+          expect(ticks[0]).toBeCloseTo(min);
+          expect(ticks[ticks.length - 1]).toBeCloseTo(max);
+          // "About": a 1-2-5 step lands within a factor of 2.5 of the asked count.
+          expect(ticks.length).toBeGreaterThanOrEqual(2);
+          expect(ticks.length).toBeLessThanOrEqual(Math.ceil(n * 2.5) + 1);
+        },
+      ),
       { numRuns: 200 },
     );
   });

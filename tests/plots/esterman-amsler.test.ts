@@ -51,7 +51,11 @@ describe("Amsler results: 'Normal' for healthy, 'Abnormal' plus the kind", () =>
 
   it("the kind is translated with the verdict", () => {
     const translate = (m: { id: string; values?: Record<string, unknown> }) =>
-      m.id === "plots.amsler.kind.wavy" ? "Wellenlinien" : m.id === "plots.amsler.abnormal" ? `Auffällig: ${String(m.values?.["kind"])}` : undefined;
+      m.id === "plots.amsler.kind.wavy"
+        ? "Wellenlinien"
+        : m.id === "plots.amsler.abnormal"
+          ? `Auffällig: ${String(m.values?.["kind"])}`
+          : undefined;
     expect(resolveText(amslerVerdict("wavy").text, translate)).toBe("Auffällig: Wellenlinien");
   });
 });

@@ -6,7 +6,13 @@ import { degreeLabel } from "../../core/plots/axes.ts";
 import { fieldFrame } from "../../core/plots/field.ts";
 import { comparisonLabel, thresholdLabel } from "../../core/plots/format.ts";
 import { humphreyDeviationSymbolsScene, humphreyDeviationValuesScene, humphreyThresholdsScene } from "../../core/plots/humphrey.ts";
-import { octopusDifferenceScene, octopusLossScene, octopusNumericalScene, octopusThresholdsScene, thresholdDifference } from "../../core/plots/octopus.ts";
+import {
+  octopusDifferenceScene,
+  octopusLossScene,
+  octopusNumericalScene,
+  octopusThresholdsScene,
+  thresholdDifference,
+} from "../../core/plots/octopus.ts";
 import { group, ofKind, textsOf } from "./helpers.ts";
 import { sampleDefects, sampleThresholds } from "./fixtures.ts";
 
@@ -137,7 +143,10 @@ describe("degree labels 10, 30 or 60 by pattern", () => {
   ])("pattern %s is labelled %i°", (pattern, label) => {
     expect(degreeLabel(pattern)).toBe(label);
     const thresholds = getPattern(pattern).points.map(() => 20);
-    const axes = group(octopusNumericalScene({ ...box, pattern, eye: pattern === Pattern.Esterman ? Eye.Binocular : Eye.Right, thresholds }), "axes");
+    const axes = group(
+      octopusNumericalScene({ ...box, pattern, eye: pattern === Pattern.Esterman ? Eye.Binocular : Eye.Right, thresholds }),
+      "axes",
+    );
     expect(textsOf(axes)).toEqual([`${label}°`, `${label}°`]);
   });
 

@@ -25,7 +25,9 @@ describe("gaze chart", () => {
     // -1 is no measurement and never the max.
     expect(gazeScaleMax([-1, -1])).toBe(40);
     const scene = gazeScene({ samples: [2, 35], medium: "screen", width: 600, height: 200 });
-    const labels = textsOf(scene).filter((t) => /^\d+$/.test(t)).map(Number);
+    const labels = textsOf(scene)
+      .filter((t) => /^\d+$/.test(t))
+      .map(Number);
     expect(Math.max(...labels)).toBeLessThanOrEqual(55);
     // A bar of value 35 on a 0..55 scale fills 35/55 of the plot height.
     const [low, high] = ofKind(group(scene, "bars"), "rect");

@@ -39,9 +39,19 @@ describe("Live-view colour per point: green if answered, red if last updated and
   // and Esterman title variants exist."
   it("legend of answered, not answered and presented; title variants", () => {
     const make = (variant: "threshold" | "supra" | "esterman") =>
-      liveScene({ ...box, ...(variant === "esterman" ? { pattern: Pattern.Esterman, eye: Eye.Binocular } : {}), variant, thresholds: [], lastUpdatedIndex: null });
+      liveScene({
+        ...box,
+        ...(variant === "esterman" ? { pattern: Pattern.Esterman, eye: Eye.Binocular } : {}),
+        variant,
+        thresholds: [],
+        lastUpdatedIndex: null,
+      });
     expect(textsOf(group(make("threshold"), "legend"))).toEqual(["Answered", "Not answered", "Presented"]);
-    expect(ofKind(group(make("threshold"), "legend"), "circle").map((c) => c.fill)).toEqual(["live-answered", "live-unanswered", "live-presented"]);
+    expect(ofKind(group(make("threshold"), "legend"), "circle").map((c) => c.fill)).toEqual([
+      "live-answered",
+      "live-unanswered",
+      "live-presented",
+    ]);
     expect([make("threshold"), make("supra"), make("esterman")].map((s) => s.title?.default)).toEqual([
       "Live measurement",
       "Live measurement: supra-threshold",
@@ -63,14 +73,18 @@ describe("Progress bar shows floor of percent, hides fill at 2% or less", () => 
   it("hides fill at 2% or less", () => {
     expect(progressFillShown(2)).toBe(false);
     expect(progressFillShown(3)).toBe(true);
-    const at = (done: number) => liveScene({ ...box, variant: "threshold", thresholds: [], lastUpdatedIndex: null, progress: { done, total: 100 } });
+    const at = (done: number) =>
+      liveScene({ ...box, variant: "threshold", thresholds: [], lastUpdatedIndex: null, progress: { done, total: 100 } });
     expect(ofKind(group(at(2), "progress"), "rect")).toHaveLength(1);
     expect(ofKind(group(at(3), "progress"), "rect")).toHaveLength(2);
     expect(textsOf(group(at(57), "progress"))).toEqual(["57 %"]);
   });
 
   it("a running test's progress is nTested of nLocations", () => {
-    const scene = runningTestScene({ thresholds: [t(0, 300), t(5, null)], lastUpdatedIndex: 5, nTested: 2, nLocations: 54 }, { ...box, variant: "threshold" });
+    const scene = runningTestScene(
+      { thresholds: [t(0, 300), t(5, null)], lastUpdatedIndex: 5, nTested: 2, nLocations: 54 },
+      { ...box, variant: "threshold" },
+    );
     expect(textsOf(group(scene, "progress"))).toEqual(["3 %"]);
     expect(ofKind(group(scene, "locations"), "circle").filter((c) => c.fill === "live-unanswered")).toHaveLength(1);
     expect(ofKind(group(scene, "locations"), "circle").filter((c) => c.stroke === "plot-ink")).toHaveLength(1);

@@ -21,7 +21,8 @@ describe("translatable texts", () => {
     for (const [name, scene] of Object.entries(sampleScenes())) {
       if (name === "print-page") continue; // its header line is the sample's own
       for (const n of walk(scene.nodes))
-        if (n.kind === "text" && typeof n.text === "string") expect(n.text, name).toMatch(/^(<0|\+|[-+]?\d+(\.\d+)?( %|°)?|\d+-\d+|\d{4}-\d{2}-\d{2}|\d{2}:\d{2})$/);
+        if (n.kind === "text" && typeof n.text === "string")
+          expect(n.text, name).toMatch(/^(<0|\+|[-+]?\d+(\.\d+)?( %|°)?|\d+-\d+|\d{4}-\d{2}-\d{2}|\d{2}:\d{2})$/);
     }
   });
 });

@@ -34,11 +34,21 @@ describe("placing scenes on a page", () => {
 
   it("a grid of cells fills the box", () => {
     const cells = gridCells({ x: 0, y: 0, width: 100, height: 50 }, 2, 2, 10);
-    expect(cells.map((c) => [c.x, c.y, c.width, c.height])).toEqual([[0, 0, 45, 20], [55, 0, 45, 20], [0, 30, 45, 20], [55, 30, 45, 20]]);
+    expect(cells.map((c) => [c.x, c.y, c.width, c.height])).toEqual([
+      [0, 0, 45, 20],
+      [55, 0, 45, 20],
+      [0, 30, 45, 20],
+      [55, 30, 45, 20],
+    ]);
   });
 
   it("a page of scenes serialises to well-formed SVG", () => {
-    const page = pageScene("page", 595, 842, gridCells(printRegions(595, 842).plots, 2, 2, 8).map((box) => ({ scene, box })));
+    const page = pageScene(
+      "page",
+      595,
+      842,
+      gridCells(printRegions(595, 842).plots, 2, 2, 8).map((box) => ({ scene, box })),
+    );
     assertWellFormedXml(toSvg(page));
   });
 });

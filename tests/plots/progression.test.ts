@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Eye, Pattern } from "../../core/model/enums.ts";
 import { tickCount } from "../../core/plots/axes.ts";
-import { progressionPointsShown, progressionScene, progressionWindows, slopeLabel, type ProgressionPoint } from "../../core/plots/progression.ts";
+import {
+  progressionPointsShown,
+  progressionScene,
+  progressionWindows,
+  slopeLabel,
+  type ProgressionPoint,
+} from "../../core/plots/progression.ts";
 import { group, ofKind, textsOf } from "./helpers.ts";
 
 const now = "2026-11-20T12:00:00Z";
@@ -74,7 +80,11 @@ describe("slope per year", () => {
     const two = progressionScene({ points: yearly.slice(0, 2), filter: "all", now, width: 600, height: 250 });
     expect(ofKind(group(two, "series-right"), "line")).toHaveLength(0);
     expect(textsOf(group(two, "legend-right"))[1]).toBe("No slope: it needs at least 3 results");
-    const sameDay = [point("s1", "2026-11-20T08:00:00Z", -2), point("s2", "2026-11-20T08:30:00Z", -8), point("s3", "2026-11-20T11:00:00Z", -3)];
+    const sameDay = [
+      point("s1", "2026-11-20T08:00:00Z", -2),
+      point("s2", "2026-11-20T08:30:00Z", -8),
+      point("s3", "2026-11-20T11:00:00Z", -3),
+    ];
     const day = progressionScene({ points: sameDay, filter: "1d", now, width: 600, height: 250 });
     expect(ofKind(group(day, "series-right"), "line")).toHaveLength(0);
     expect(textsOf(group(day, "legend-right"))[1]).toBe("No slope: the results span less than 6 months");

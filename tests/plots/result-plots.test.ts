@@ -14,7 +14,13 @@ describe("resultPlots: every plot of a result from core/analytics' analysis", ()
     const thresholds = sampleThresholds();
     const gazeTracking = { meanDistance: [1, 2, -1, 3], fixationThreshold: 5 };
     const analysis = analyseResult({ pattern: Pattern.P24_2, eye: Eye.Right, age: 60, thresholds, gazeTracking });
-    const plots = resultPlots({ result: { pattern: Pattern.P24_2, eye: Eye.Right, thresholds, gazeTracking }, analysis, reference: thresholds, medium: "screen", field });
+    const plots = resultPlots({
+      result: { pattern: Pattern.P24_2, eye: Eye.Right, thresholds, gazeTracking },
+      analysis,
+      reference: thresholds,
+      medium: "screen",
+      field,
+    });
     for (const [name, scene] of Object.entries(plots)) if (name !== "esterman" && name !== "screening") expect(scene, name).not.toBeNull();
     expect(plots.esterman).toBeNull();
     expect(plots.screening).toBeNull();

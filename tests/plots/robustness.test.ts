@@ -17,13 +17,20 @@ import { assertWellFormedXml } from "./xml.ts";
 
 const numbersOf = (n: SceneNode): number[] => {
   switch (n.kind) {
-    case "rect": return [n.x, n.y, n.width, n.height];
-    case "circle": return [n.cx, n.cy, n.r];
-    case "line": return [n.x1, n.y1, n.x2, n.y2];
-    case "polyline": return [...n.points];
-    case "text": return [n.x, n.y, n.size];
-    case "symbol": return [n.x, n.y, n.size];
-    case "group": return [n.x, n.y, n.scale ?? 1];
+    case "rect":
+      return [n.x, n.y, n.width, n.height];
+    case "circle":
+      return [n.cx, n.cy, n.r];
+    case "line":
+      return [n.x1, n.y1, n.x2, n.y2];
+    case "polyline":
+      return [...n.points];
+    case "text":
+      return [n.x, n.y, n.size];
+    case "symbol":
+      return [n.x, n.y, n.size];
+    case "group":
+      return [n.x, n.y, n.scale ?? 1];
   }
 };
 
@@ -38,23 +45,38 @@ const value = fc.option(fc.double({ min: -5, max: 45, noNaN: true }), { nil: nul
 describe("any field data gives a sound scene (finite coordinates, well-formed SVG)", () => {
   it("field plots for every pattern and eye, with blanks", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...fieldPatterns), fc.constantFrom(Eye.Right, Eye.Left), fc.integer({ min: 120, max: 600 }), fc.infiniteStream(value), (pattern, eye, size, values) => {
-        const n = getPattern(pattern).points.length;
-        const v = Array.from({ length: n }, () => values.next().value as number | null);
-        const box = { pattern, eye, width: size, height: Math.round(size * 0.9) };
-        for (const scene of [
-          octopusThresholdsScene({ ...box, thresholds: v }),
-          grayscaleScene({ ...box, thresholds: v }),
-          octopusLossScene({ ...box, defects: v }),
-          octopusDifferenceScene({ ...box, current: v, reference: [...v].reverse() }),
-          humphreyThresholdsScene({ ...box, thresholds: v }),
-          humphreyDeviationValuesScene({ ...box, kind: "total", values: v }),
-          humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: v.map((x) => (x === null ? null : toProbabilityLevel(x / 400))) }),
-          bebieScene({ defects: v, width: size, height: size }),
-          liveScene({ ...box, variant: "threshold", thresholds: v.flatMap((x, index) => (x === null ? [] : [{ index, dBValue: x, answerTime: x > 20 ? 300 : null }])), lastUpdatedIndex: 0 }),
-        ])
-          assertSound(scene);
-      }),
+      fc.property(
+        fc.constantFrom(...fieldPatterns),
+        fc.constantFrom(Eye.Right, Eye.Left),
+        fc.integer({ min: 120, max: 600 }),
+        fc.infiniteStream(value),
+        (pattern, eye, size, values) => {
+          const n = getPattern(pattern).points.length;
+          const v = Array.from({ length: n }, () => values.next().value as number | null);
+          const box = { pattern, eye, width: size, height: Math.round(size * 0.9) };
+          for (const scene of [
+            octopusThresholdsScene({ ...box, thresholds: v }),
+            grayscaleScene({ ...box, thresholds: v }),
+            octopusLossScene({ ...box, defects: v }),
+            octopusDifferenceScene({ ...box, current: v, reference: [...v].reverse() }),
+            humphreyThresholdsScene({ ...box, thresholds: v }),
+            humphreyDeviationValuesScene({ ...box, kind: "total", values: v }),
+            humphreyDeviationSymbolsScene({
+              ...box,
+              kind: "pattern",
+              levels: v.map((x) => (x === null ? null : toProbabilityLevel(x / 400))),
+            }),
+            bebieScene({ defects: v, width: size, height: size }),
+            liveScene({
+              ...box,
+              variant: "threshold",
+              thresholds: v.flatMap((x, index) => (x === null ? [] : [{ index, dBValue: x, answerTime: x > 20 ? 300 : null }])),
+              lastUpdatedIndex: 0,
+            }),
+          ])
+            assertSound(scene);
+        },
+      ),
       { numRuns: 15 },
     );
   });

@@ -23,10 +23,21 @@ export function sampleScenes(): Record<string, Scene> {
   const left = { ...box, eye: Eye.Left } as const;
   const t = sampleThresholds();
   const older = t.map((v, i) => Math.round((v + ((i * 5) % 7) - 2.5) * 10) / 10);
-  const analysed = analyseResult({ pattern: Pattern.P24_2, eye: Eye.Left, age: 62, thresholds: t, gazeTracking: { meanDistance: sampleGaze(200), fixationThreshold: 6 } });
+  const analysed = analyseResult({
+    pattern: Pattern.P24_2,
+    eye: Eye.Left,
+    age: 62,
+    thresholds: t,
+    gazeTracking: { meanDistance: sampleGaze(200), fixationThreshold: 6 },
+  });
   const fromAnalysis = Object.entries(
     resultPlots({
-      result: { pattern: Pattern.P24_2, eye: Eye.Left, thresholds: t, gazeTracking: { meanDistance: sampleGaze(200), fixationThreshold: 6 } },
+      result: {
+        pattern: Pattern.P24_2,
+        eye: Eye.Left,
+        thresholds: t,
+        gazeTracking: { meanDistance: sampleGaze(200), fixationThreshold: 6 },
+      },
       analysis: analysed,
       reference: older,
       medium: "print",
@@ -42,15 +53,37 @@ export function sampleScenes(): Record<string, Scene> {
   });
   const regions = printRegions(595, 842);
   const cells = gridCells(regions.plots, 2, 3, 6);
-  const onPage = [printed.grayscale, printed.octopusThresholds, printed.totalDeviationProbability, printed.patternDeviationProbability, printed.loss, printed.bebie];
+  const onPage = [
+    printed.grayscale,
+    printed.octopusThresholds,
+    printed.totalDeviationProbability,
+    printed.patternDeviationProbability,
+    printed.loss,
+    printed.bebie,
+  ];
   const printPage = pageScene(
     "print-page",
     595,
     842,
-    [...onPage.flatMap((scene, i) => (scene ? [{ scene, box: cells[i]! }] : [])), ...(printed.gaze ? [{ scene: printed.gaze, box: regions.gaze }] : [])],
     [
-      text(regions.header.x, regions.header.y + 12, "Sample Patient · OS · 24-2 · 2026-11-20", { anchor: "start", size: 14, weight: "bold" }),
-      { kind: "line", x1: regions.header.x, y1: regions.header.y + regions.header.height - 4, x2: regions.header.x + regions.header.width, y2: regions.header.y + regions.header.height - 4, stroke: "plot-frame", strokeWidth: 0.5 },
+      ...onPage.flatMap((scene, i) => (scene ? [{ scene, box: cells[i]! }] : [])),
+      ...(printed.gaze ? [{ scene: printed.gaze, box: regions.gaze }] : []),
+    ],
+    [
+      text(regions.header.x, regions.header.y + 12, "Sample Patient · OS · 24-2 · 2026-11-20", {
+        anchor: "start",
+        size: 14,
+        weight: "bold",
+      }),
+      {
+        kind: "line",
+        x1: regions.header.x,
+        y1: regions.header.y + regions.header.height - 4,
+        x2: regions.header.x + regions.header.width,
+        y2: regions.header.y + regions.header.height - 4,
+        stroke: "plot-frame",
+        strokeWidth: 0.5,
+      },
     ],
   );
   return {
@@ -68,15 +101,34 @@ export function sampleScenes(): Record<string, Scene> {
     "humphrey-total-deviation": humphreyDeviationValuesScene({ ...box, kind: "total", values: sampleTotalDeviation() }),
     "humphrey-total-deviation-probability": humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: sampleLevels() }),
     "humphrey-pattern-deviation-probability-left": humphreyDeviationSymbolsScene({ ...left, kind: "pattern", levels: sampleLevels() }),
-    "bebie": bebieScene({ defects: sampleDefects(), width: 360, height: 260, normalBand: sampleBebieBand() }),
-    "progression-all": progressionScene({ points: sampleSeries(), filter: "all", now: "2026-11-20T12:00:00Z", baselines: { right: "r2" }, width: 720, height: 280 }),
+    bebie: bebieScene({ defects: sampleDefects(), width: 360, height: 260, normalBand: sampleBebieBand() }),
+    "progression-all": progressionScene({
+      points: sampleSeries(),
+      filter: "all",
+      now: "2026-11-20T12:00:00Z",
+      baselines: { right: "r2" },
+      width: 720,
+      height: 280,
+    }),
     "progression-12m": progressionScene({ points: sampleSeries(), filter: "12m", now: "2026-11-20T12:00:00Z", width: 720, height: 280 }),
     "gaze-screen": gazeScene({ samples: sampleGaze(120), fixationThreshold: 6, medium: "screen", width: 720, height: 120 }),
     "gaze-print": gazeScene({ samples: sampleGaze(400), fixationThreshold: 6, medium: "print", width: 720, height: 80 }),
     "gaze-print-exceeded": gazeScene({ samples: sampleGaze(700), medium: "print", width: 720, height: 60 }),
-    "esterman": estermanScene({ thresholds: getPattern(Pattern.Esterman).points.map((p) => (p.x < -20 && p.y > 0) || (p.x > 60 && p.y < -20) ? 0 : 10), width: 420, height: 340 }),
+    esterman: estermanScene({
+      thresholds: getPattern(Pattern.Esterman).points.map((p) => ((p.x < -20 && p.y > 0) || (p.x > 60 && p.y < -20) ? 0 : 10)),
+      width: 420,
+      height: 340,
+    }),
     "live-threshold": liveScene({ ...box, width: 320, height: 360, variant: "threshold", thresholds: sampleLive(), lastUpdatedIndex: 21 }),
-    "live-supra-g": liveScene({ ...box, pattern: Pattern.G, width: 320, height: 360, variant: "supra", thresholds: sampleLive(), lastUpdatedIndex: 21 }),
+    "live-supra-g": liveScene({
+      ...box,
+      pattern: Pattern.G,
+      width: 320,
+      height: 360,
+      variant: "supra",
+      thresholds: sampleLive(),
+      lastUpdatedIndex: 21,
+    }),
     "amsler-healthy": amslerScene({ answer: "healthy", width: 240, height: 290 }),
     "amsler-wavy": amslerScene({ answer: "wavy", width: 240, height: 290 }),
     "legend-threshold-bands": thresholdColourLegend(),
@@ -95,9 +147,28 @@ function sampleBebieBand() {
 }
 
 function sampleSeries(): ProgressionPoint[] {
-  const dates = ["2022-03-01", "2022-09-14", "2023-03-20", "2023-10-02", "2024-04-11", "2024-11-05", "2025-05-19", "2025-12-01", "2026-06-15", "2026-11-02"];
+  const dates = [
+    "2022-03-01",
+    "2022-09-14",
+    "2023-03-20",
+    "2023-10-02",
+    "2024-04-11",
+    "2024-11-05",
+    "2025-05-19",
+    "2025-12-01",
+    "2026-06-15",
+    "2026-11-02",
+  ];
   return dates.flatMap((d, i): ProgressionPoint[] => [
-    { measurementId: `r${i}`, takenAt: d, meanDefect: 2 + i * 0.45 + ((i * 3) % 4) * 0.3, eye: Eye.Right, pattern: Pattern.P24_2, valid: true, unreliable: i === 4 },
+    {
+      measurementId: `r${i}`,
+      takenAt: d,
+      meanDefect: 2 + i * 0.45 + ((i * 3) % 4) * 0.3,
+      eye: Eye.Right,
+      pattern: Pattern.P24_2,
+      valid: true,
+      unreliable: i === 4,
+    },
     { measurementId: `l${i}`, takenAt: d, meanDefect: 1 + i * 0.1 + ((i * 5) % 3) * 0.4, eye: Eye.Left, pattern: Pattern.G, valid: true },
   ]);
 }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { ageAtTest, analyseResult } from "../../core/analytics/result-analysis.ts";
-import { Eye, Pattern, Showtime, StimuliUpdate, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../core/model/enums.ts";
+import {
+  Eye,
+  Pattern,
+  Showtime,
+  StimuliUpdate,
+  Strategy,
+  type Eye as EyeT,
+  type Pattern as PatternT,
+  type Strategy as StrategyT,
+} from "../../core/model/enums.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import { comparisonLabel, thresholdLabel } from "../../core/plots/format.ts";
 import { plotLevels, resultPlots } from "../../core/plots/result-plots.ts";
@@ -18,21 +27,41 @@ const takenAt = "2025-06-01T10:00:00.000Z";
 
 function run(pattern: PatternT, strategy: StrategyT, eye: EyeT, seed: string): MeasurementResult {
   const spec = {
-    pattern, eye, strategy, stimuliUpdate: StimuliUpdate.Ms1000,
+    pattern,
+    eye,
+    strategy,
+    stimuliUpdate: StimuliUpdate.Ms1000,
     stimuliShowtime: pattern === Pattern.Esterman ? Showtime.Ms500 : Showtime.Ms200,
   };
   const outcome = runToEnd(createPerimetryTest({ spec, profile: "early", seed, age: 66 }));
-  return toMeasurementResult(outcome, spec, { measurementId: "m", patientId: "p", takenAt, deviceAlias: "Room 1", gazeCalibration: true, patientBirthdate: birthdate });
+  return toMeasurementResult(outcome, spec, {
+    measurementId: "m",
+    patientId: "p",
+    takenAt,
+    deviceAlias: "Room 1",
+    gazeCalibration: true,
+    patientBirthdate: birthdate,
+  });
 }
 
 function draw(r: MeasurementResult, reference: MeasurementResult | null) {
   const analysis = analyseResult({
-    pattern: r.pattern, eye: r.eye, age: ageAtTest(birthdate, r.takenAt), thresholds: r.thresholds, normativeVersion: r.normativeVersion,
-    catchTrials: r.catchTrials, gazeTracking: r.gazeTracking, normValues: r.normValues,
+    pattern: r.pattern,
+    eye: r.eye,
+    age: ageAtTest(birthdate, r.takenAt),
+    thresholds: r.thresholds,
+    normativeVersion: r.normativeVersion,
+    catchTrials: r.catchTrials,
+    gazeTracking: r.gazeTracking,
+    normValues: r.normValues,
   });
   const plots = resultPlots({
-    result: r, analysis, reference: reference?.thresholds ?? null, medium: "screen",
-    field: { width: 240, height: 240 }, gaze: { width: 960, height: 130 },
+    result: r,
+    analysis,
+    reference: reference?.thresholds ?? null,
+    medium: "screen",
+    field: { width: 240, height: 240 },
+    gaze: { width: 960, height: 130 },
   });
   return { analysis, plots };
 }
@@ -68,7 +97,9 @@ describe("every plot and index for each strategy's result", () => {
       expect(textsOf(group(plots.difference!, "locations"))).toHaveLength(r.thresholds.length);
       // Gaze: one bar or could-not-measure band per sample.
       const samples = r.gazeTracking!.meanDistance;
-      expect(ofKind(group(plots.gaze!, "bars"), "rect").length + ofKind(group(plots.gaze!, "unmeasured"), "rect").length).toBe(samples.length);
+      expect(ofKind(group(plots.gaze!, "bars"), "rect").length + ofKind(group(plots.gaze!, "unmeasured"), "rect").length).toBe(
+        samples.length,
+      );
 
       // Every threshold pattern the simulator runs has a normative database now (30-2 and G: the full-field model).
       const normative = ([Pattern.P24_2, Pattern.P30_2, Pattern.G, Pattern.P10_2] as PatternT[]).includes(pattern);
@@ -90,7 +121,10 @@ describe("every plot and index for each strategy's result", () => {
       expect([r.meanDefect, r.squareRootLossVariance, r.vfi]).toEqual([d.meanDefect, d.slv, d.vfi]);
     });
 
-  for (const [label, pattern, strategy, eye] of [["Supra 24-2", Pattern.P24_2, Strategy.Supra, Eye.Right], ["1LT C40", Pattern.C40, Strategy.OneLevel, Eye.Left]] as const)
+  for (const [label, pattern, strategy, eye] of [
+    ["Supra 24-2", Pattern.P24_2, Strategy.Supra, Eye.Right],
+    ["1LT C40", Pattern.C40, Strategy.OneLevel, Eye.Left],
+  ] as const)
     it(`${label}: a screening is drawn seen / not seen with its share seen; no threshold, defect or deviation plot misreads its levels`, () => {
       const r = run(pattern, strategy, eye, `plots/${label}`);
       const earlier = run(pattern, strategy, eye, `plots/${label}/earlier`);
@@ -99,10 +133,24 @@ describe("every plot and index for each strategy's result", () => {
       const circles = ofKind(group(plots.screening!, "locations"), "circle");
       const squares = ofKind(group(plots.screening!, "locations"), "rect");
       expect([circles.length, squares.length]).toEqual([seen, r.thresholds.length - seen]);
-      expect(textsOf(group(plots.screening!, "legend")).slice(0, 2))
-        .toEqual([`Seen: ${Math.round((100 * seen) / r.thresholds.length)} %`, `${seen} of ${r.thresholds.length} seen`]);
-      for (const name of ["esterman", "octopusThresholds", "grayscale", "numerical", "loss", "difference", "humphreyThresholds", "totalDeviation",
-        "totalDeviationProbability", "patternDeviation", "patternDeviationProbability", "bebie"] as const)
+      expect(textsOf(group(plots.screening!, "legend")).slice(0, 2)).toEqual([
+        `Seen: ${Math.round((100 * seen) / r.thresholds.length)} %`,
+        `${seen} of ${r.thresholds.length} seen`,
+      ]);
+      for (const name of [
+        "esterman",
+        "octopusThresholds",
+        "grayscale",
+        "numerical",
+        "loss",
+        "difference",
+        "humphreyThresholds",
+        "totalDeviation",
+        "totalDeviationProbability",
+        "patternDeviation",
+        "patternDeviationProbability",
+        "bebie",
+      ] as const)
         expect(plots[name], name).toBeNull();
       expect(plots.gaze).not.toBeNull();
       // The device stores no mean defect for it either.
@@ -114,8 +162,21 @@ describe("every plot and index for each strategy's result", () => {
     const { analysis, plots } = draw(r, null);
     const seen = r.thresholds.filter((t) => t > 0).length;
     expect(r.estermanScore).toBe(analysis.estermanScore);
-    expect(textsOf(group(plots.esterman!, "legend")).slice(0, 2)).toEqual([`Esterman score: ${analysis.estermanScore} %`, `${seen} of 120 seen`]);
-    for (const name of ["screening", "octopusThresholds", "grayscale", "numerical", "loss", "difference", "humphreyThresholds", "totalDeviation", "bebie"] as const)
+    expect(textsOf(group(plots.esterman!, "legend")).slice(0, 2)).toEqual([
+      `Esterman score: ${analysis.estermanScore} %`,
+      `${seen} of 120 seen`,
+    ]);
+    for (const name of [
+      "screening",
+      "octopusThresholds",
+      "grayscale",
+      "numerical",
+      "loss",
+      "difference",
+      "humphreyThresholds",
+      "totalDeviation",
+      "bebie",
+    ] as const)
       expect(plots[name], name).toBeNull();
     expect(plots.gaze).not.toBeNull();
     expect(r.meanDefect).toBeNull();

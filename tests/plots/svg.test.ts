@@ -23,10 +23,26 @@ describe("SVG writer", () => {
   it("covers every plot kind", () => {
     const plots = new Set(scenes.map(([, s]) => s.plot));
     for (const p of [
-      "octopus.thresholds", "octopus.grayscale", "octopus.numerical", "octopus.loss", "octopus.difference",
-      "humphrey.thresholds", "humphrey.totalDeviation", "humphrey.totalDeviationProbability", "humphrey.patternDeviation",
-      "humphrey.patternDeviationProbability", "bebie", "progression", "gaze", "esterman", "live.threshold", "live.supra",
-      "amsler", "legend.thresholdBands", "legend.totalDeviation", "legend.value",
+      "octopus.thresholds",
+      "octopus.grayscale",
+      "octopus.numerical",
+      "octopus.loss",
+      "octopus.difference",
+      "humphrey.thresholds",
+      "humphrey.totalDeviation",
+      "humphrey.totalDeviationProbability",
+      "humphrey.patternDeviation",
+      "humphrey.patternDeviationProbability",
+      "bebie",
+      "progression",
+      "gaze",
+      "esterman",
+      "live.threshold",
+      "live.supra",
+      "amsler",
+      "legend.thresholdBands",
+      "legend.totalDeviation",
+      "legend.value",
     ])
       expect(plots).toContain(p);
   });
@@ -37,19 +53,42 @@ describe("SVG writer", () => {
       width: 10,
       height: 10,
       title: message("x.title", "A & B"),
-      nodes: [{ kind: "text", x: 1, y: 1, text: message("x.t", "<{n}> 'q'", { n: 3 }), size: 10, anchor: "start", baseline: "top", weight: "normal", tabular: true, fill: "plot-ink" }],
+      nodes: [
+        {
+          kind: "text",
+          x: 1,
+          y: 1,
+          text: message("x.t", "<{n}> 'q'", { n: 3 }),
+          size: 10,
+          anchor: "start",
+          baseline: "top",
+          weight: "normal",
+          tabular: true,
+          fill: "plot-ink",
+        },
+      ],
     };
     const svg = toSvg(scene);
     assertWellFormedXml(svg);
     expect(svg).toContain("&lt;3&gt; &apos;q&apos;");
     expect(svg).toContain("<title>A &amp; B</title>");
     expect(svg).toContain("tabular-nums");
-    expect(toSvg(scene, { translate: (m) => (m.id === "x.t" ? `übersetzt ${m.values?.["n"]}` : undefined) })).toContain(">übersetzt 3</text>");
+    expect(toSvg(scene, { translate: (m) => (m.id === "x.t" ? `übersetzt ${m.values?.["n"]}` : undefined) })).toContain(
+      ">übersetzt 3</text>",
+    );
     expect(escapeXml(`"'&<>`)).toBe("&quot;&apos;&amp;&lt;&gt;");
   });
 
   it("resolves colour tokens through the palette and passes hex through", () => {
-    const scene: Scene = { plot: "t", width: 10, height: 10, nodes: [{ kind: "rect", x: 0, y: 0, width: 1, height: 1, fill: "live-answered" }, { kind: "circle", cx: 1, cy: 1, r: 1, fill: "#123456" }] };
+    const scene: Scene = {
+      plot: "t",
+      width: 10,
+      height: 10,
+      nodes: [
+        { kind: "rect", x: 0, y: 0, width: 1, height: 1, fill: "live-answered" },
+        { kind: "circle", cx: 1, cy: 1, r: 1, fill: "#123456" },
+      ],
+    };
     const svg = toSvg(scene, { palette: { "live-answered": "#00ff00" } });
     expect(svg).toContain('fill="#00ff00"');
     expect(svg).toContain('fill="#123456"');

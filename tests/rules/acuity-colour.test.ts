@@ -43,7 +43,8 @@ describe("logMAR to Snellen and decimal", () => {
     fc.assert(
       fc.property(logMAR, logMAR, (a, b) => {
         const [lo, hi] = a <= b ? [a, b] : [b, a];
-        const x = acuityNotation(lo), y = acuityNotation(hi);
+        const x = acuityNotation(lo),
+          y = acuityNotation(hi);
         expect(y.metres).toBeGreaterThanOrEqual(x.metres);
         expect(y.feet).toBeGreaterThanOrEqual(x.feet);
         expect(y.decimal).toBeLessThanOrEqual(x.decimal);
@@ -98,34 +99,50 @@ describe("colour-vision classification (worked examples)", () => {
     expect(classifyColourVision(answered(() => "normal"))).toEqual({ platesPresented: 19, platesCorrect: 19, classification: "normal" });
   });
   it("a typical deuteranope: red-green plates misread, the classification plates show the deutan numeral", () => {
-    const r = classifyColourVision(answered((k, i) => (k === "red-green" ? (i < 2 ? "normal" : "deficient") : k === "classification" ? "deutan" : "normal")));
+    const r = classifyColourVision(
+      answered((k, i) => (k === "red-green" ? (i < 2 ? "normal" : "deficient") : k === "classification" ? "deutan" : "normal")),
+    );
     expect(r).toEqual({ platesPresented: 19, platesCorrect: 1 + 2 + 4, classification: "deutan" });
   });
   it("a protanope", () => {
-    expect(classifyColourVision(answered((k) => (k === "red-green" ? "deficient" : k === "classification" ? "protan" : "normal"))).classification).toBe("protan");
+    expect(
+      classifyColourVision(answered((k) => (k === "red-green" ? "deficient" : k === "classification" ? "protan" : "normal")))
+        .classification,
+    ).toBe("protan");
   });
   it("red-green failed but the classification plates do not tell: red-green", () => {
-    expect(classifyColourVision(answered((k, i) => (k === "red-green" ? "deficient" : k === "classification" ? (i === 0 ? "protan" : "deutan") : "normal"))).classification).toBe("red-green");
+    expect(
+      classifyColourVision(
+        answered((k, i) => (k === "red-green" ? "deficient" : k === "classification" ? (i === 0 ? "protan" : "deutan") : "normal")),
+      ).classification,
+    ).toBe("red-green");
   });
   it("red-green passed, three of four tritan plates missed: tritan", () => {
     expect(classifyColourVision(answered((k, i) => (k === "tritan" && i > 0 ? "deficient" : "normal"))).classification).toBe("tritan");
   });
   it("two red-green plates missed of 12 still passes (10/12 = 83 %); four missed (67 %) is between the marks", () => {
     expect(classifyColourVision(answered((k, i) => (k === "red-green" && i < 2 ? "deficient" : "normal"))).classification).toBe("normal");
-    expect(classifyColourVision(answered((k, i) => (k === "red-green" && i < 4 ? "deficient" : "normal"))).classification).toBe("inconclusive");
+    expect(classifyColourVision(answered((k, i) => (k === "red-green" && i < 4 ? "deficient" : "normal"))).classification).toBe(
+      "inconclusive",
+    );
   });
   it("the demonstration plate not read: inconclusive whatever else", () => {
     expect(classifyColourVision(answered((k) => (k === "demonstration" ? "none" : "normal"))).classification).toBe("inconclusive");
   });
   it("red-green and tritan both failed: inconclusive; no plates: inconclusive", () => {
-    expect(classifyColourVision(answered((k) => (k === "red-green" || k === "tritan" ? "none" : "normal"))).classification).toBe("inconclusive");
+    expect(classifyColourVision(answered((k) => (k === "red-green" || k === "tritan" ? "none" : "normal"))).classification).toBe(
+      "inconclusive",
+    );
     expect(classifyColourVision([])).toEqual({ platesPresented: 0, platesCorrect: 0, classification: "inconclusive" });
   });
 });
 
 describe("colour-vision classification (properties)", () => {
   const answer = fc.constantFrom<PlateAnswer>("normal", "deficient", "protan", "deutan", "none");
-  const plates = fc.array(fc.record({ kind: fc.constantFrom<PlateKind>("demonstration", "red-green", "classification", "tritan"), answer }), { maxLength: 30 });
+  const plates = fc.array(
+    fc.record({ kind: fc.constantFrom<PlateKind>("demonstration", "red-green", "classification", "tritan"), answer }),
+    { maxLength: 30 },
+  );
 
   it("counts: plates presented is the number of plates, correct those read normally, never more", () => {
     fc.assert(
@@ -139,21 +156,30 @@ describe("colour-vision classification (properties)", () => {
   });
 
   it("the order of the plates does not matter", () => {
-    const withShuffle = plates.chain((p) => fc.shuffledSubarray(p, { minLength: p.length, maxLength: p.length }).map((q) => [p, q] as const));
-    fc.assert(fc.property(withShuffle, ([p, shuffled]) => {
-      expect(classifyColourVision(shuffled)).toEqual(classifyColourVision(p));
-    }));
+    const withShuffle = plates.chain((p) =>
+      fc.shuffledSubarray(p, { minLength: p.length, maxLength: p.length }).map((q) => [p, q] as const),
+    );
+    fc.assert(
+      fc.property(withShuffle, ([p, shuffled]) => {
+        expect(classifyColourVision(shuffled)).toEqual(classifyColourVision(p));
+      }),
+    );
   });
 
   it("misreading one more plate never turns a deficiency or an inconclusive test into normal", () => {
     fc.assert(
-      fc.property(plates, fc.nat(), answer.filter((a) => a !== "normal"), (p, at, wrong) => {
-        fc.pre(p.length > 0);
-        const i = at % p.length;
-        const before = classifyColourVision(p).classification;
-        const after = classifyColourVision(p.map((x, j) => (j === i ? { ...x, answer: wrong } : x))).classification;
-        if (before !== "normal") expect(after).not.toBe("normal");
-      }),
+      fc.property(
+        plates,
+        fc.nat(),
+        answer.filter((a) => a !== "normal"),
+        (p, at, wrong) => {
+          fc.pre(p.length > 0);
+          const i = at % p.length;
+          const before = classifyColourVision(p).classification;
+          const after = classifyColourVision(p.map((x, j) => (j === i ? { ...x, answer: wrong } : x))).classification;
+          if (before !== "normal") expect(after).not.toBe("normal");
+        },
+      ),
     );
   });
 
@@ -162,7 +188,9 @@ describe("colour-vision classification (properties)", () => {
       fc.property(fc.array(answer, { minLength: 19, maxLength: 19 }), (wrong) => {
         const tritanOnly = classifyColourVision(COLOUR_PLATES.map((k, i) => read(k, k === "tritan" ? wrong[i]! : "normal"))).classification;
         expect(["normal", "tritan"]).toContain(tritanOnly);
-        const redGreenOnly = classifyColourVision(COLOUR_PLATES.map((k, i) => read(k, k === "red-green" ? wrong[i]! : "normal"))).classification;
+        const redGreenOnly = classifyColourVision(
+          COLOUR_PLATES.map((k, i) => read(k, k === "red-green" ? wrong[i]! : "normal")),
+        ).classification;
         expect(redGreenOnly).not.toBe("tritan");
       }),
     );

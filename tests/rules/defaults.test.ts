@@ -8,8 +8,15 @@ import { isConfigAllowed } from "../../core/rules/allowed-config.ts";
 //  on, audio guide on, tutorial off." (scheduling seed §9)
 describe("defaults of a new measurement (scheduling seed §9)", () => {
   const shared = {
-    eye: Eye.Both, pattern: Pattern.G, strategy: Strategy.SORS, stimuliShowtime: 200, sorsStage: 36,
-    playSound: false, trackGaze: true, audioGuide: true, tutorial: false,
+    eye: Eye.Both,
+    pattern: Pattern.G,
+    strategy: Strategy.SORS,
+    stimuliShowtime: 200,
+    sorsStage: 36,
+    playSound: false,
+    trackGaze: true,
+    audioGuide: true,
+    tutorial: false,
   };
   it("older variant: update adaptive, size III adaptive", () => {
     expect(defaultMeasurementConfig("older")).toMatchObject({ ...shared, stimuliUpdate: 9999, stimuliSize: StimulusSize.III_ADAPTIVE });

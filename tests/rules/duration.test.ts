@@ -6,7 +6,13 @@ import { durationBaseTime, estimatedDurationSeconds, type DurationInputs } from 
 // stimuli update, adaptive counting as 2000), rounded, plus 85 with audio guide, 50 with gaze tracking, 120 with
 // tutorial. Unknown combinations give no estimate."
 const plain = (pattern: Pattern, strategy: Strategy, sorsStage: SorsLocations = 36): DurationInputs => ({
-  pattern, strategy, sorsStage, stimuliUpdate: 2000, audioGuide: false, trackGaze: false, tutorial: false,
+  pattern,
+  strategy,
+  sorsStage,
+  stimuliUpdate: 2000,
+  audioGuide: false,
+  trackGaze: false,
+  tutorial: false,
 });
 
 describe("every base time of scheduling seed §9", () => {

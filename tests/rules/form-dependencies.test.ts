@@ -10,24 +10,44 @@ const set = applyConfigChange;
 describe("form dependencies (scheduling seed §4)", () => {
   describe("'Changing the pattern keeps the SORS location count if valid, else resets to 36; keeps eye, strategy, showtime, size if valid, else takes the first valid option.'", () => {
     it("keeps what the new pattern allows", () => {
-      const from = config({ pattern: Pattern.G, strategy: Strategy.SORS, sorsStage: 48, eye: Eye.Left, stimuliShowtime: 100, stimuliSize: StimulusSize.III });
+      const from = config({
+        pattern: Pattern.G,
+        strategy: Strategy.SORS,
+        sorsStage: 48,
+        eye: Eye.Left,
+        stimuliShowtime: 100,
+        stimuliSize: StimulusSize.III,
+      });
       expect(set(from, { field: "pattern", value: Pattern.P24_2 }, ctx)).toEqual({ ...from, pattern: Pattern.P24_2 });
     });
     it("takes the first valid option for what it does not allow", () => {
       const from = config({ pattern: Pattern.G, strategy: Strategy.SORS, eye: Eye.Left, stimuliShowtime: 100 });
       const to = set(from, { field: "pattern", value: Pattern.Esterman }, ctx);
-      expect(to).toMatchObject({ pattern: Pattern.Esterman, strategy: Strategy.OneLevel, stimuliSize: StimulusSize.IV, eye: Eye.Binocular, stimuliShowtime: 500 });
+      expect(to).toMatchObject({
+        pattern: Pattern.Esterman,
+        strategy: Strategy.OneLevel,
+        stimuliSize: StimulusSize.IV,
+        eye: Eye.Binocular,
+        stimuliShowtime: 500,
+      });
       const back = set(to, { field: "pattern", value: Pattern.P30_2 }, ctx);
       expect(back).toMatchObject({ strategy: Strategy.DS, stimuliSize: StimulusSize.IV, eye: Eye.Right, stimuliShowtime: 200 });
     });
     it("SORS screening (16) on a pattern without SORS resets the count to 36", () => {
       const from = config({ pattern: Pattern.G, strategy: Strategy.SORS_screening, sorsStage: 16 });
       expect(set(from, { field: "pattern", value: Pattern.P10_2 }, ctx)).toMatchObject({ strategy: Strategy.DS, sorsStage: 36 });
-      expect(set(from, { field: "pattern", value: Pattern.P24_2 }, ctx)).toMatchObject({ strategy: Strategy.SORS_screening, sorsStage: 16 });
+      expect(set(from, { field: "pattern", value: Pattern.P24_2 }, ctx)).toMatchObject({
+        strategy: Strategy.SORS_screening,
+        sorsStage: 16,
+      });
     });
     it("a listed count survives a pattern without SORS", () => {
       const from = config({ pattern: Pattern.G, strategy: Strategy.SORS, sorsStage: 20 });
-      expect(set(from, { field: "pattern", value: Pattern.S28 }, ctx)).toMatchObject({ strategy: Strategy.Supra, stimuliSize: StimulusSize.III, sorsStage: 20 });
+      expect(set(from, { field: "pattern", value: Pattern.S28 }, ctx)).toMatchObject({
+        strategy: Strategy.Supra,
+        stimuliSize: StimulusSize.III,
+        sorsStage: 20,
+      });
     });
     it("the Undefined pattern is refused", () => {
       const from = config();
@@ -41,8 +61,13 @@ describe("form dependencies (scheduling seed §4)", () => {
       expect(set(from, { field: "strategy", value: strategy }, ctx).stimuliSize).toBe(StimulusSize.III_ADAPTIVE);
     });
     it("another strategy keeps a valid size, else takes the first valid one", () => {
-      expect(set(config({ strategy: Strategy.Normal, stimuliSize: StimulusSize.V }), { field: "strategy", value: Strategy.DS }, ctx).stimuliSize).toBe(StimulusSize.V);
-      expect(set(config({ strategy: Strategy.Normal, stimuliSize: StimulusSize.V }), { field: "strategy", value: Strategy.Supra }, ctx).stimuliSize).toBe(StimulusSize.III);
+      expect(
+        set(config({ strategy: Strategy.Normal, stimuliSize: StimulusSize.V }), { field: "strategy", value: Strategy.DS }, ctx).stimuliSize,
+      ).toBe(StimulusSize.V);
+      expect(
+        set(config({ strategy: Strategy.Normal, stimuliSize: StimulusSize.V }), { field: "strategy", value: Strategy.Supra }, ctx)
+          .stimuliSize,
+      ).toBe(StimulusSize.III);
     });
     it("a strategy the pattern does not allow is refused", () => {
       const from = config({ pattern: Pattern.P10_2, strategy: Strategy.DS, stimuliSize: StimulusSize.I });
@@ -57,12 +82,19 @@ describe("form dependencies (scheduling seed §4)", () => {
       expect(set(screening, { field: "strategy", value: Strategy.SORS }, ctx)).toMatchObject({ strategy: Strategy.SORS, sorsStage: 36 });
     });
     it("16 locations arriving for SORS make it SORS screening", () => {
-      expect(set(config({ strategy: Strategy.SORS, stimuliSize: StimulusSize.III }), { field: "sorsStage", value: 16 }, ctx)).toMatchObject({
-        strategy: Strategy.SORS_screening, sorsStage: 16, stimuliSize: StimulusSize.III_ADAPTIVE,
-      });
+      expect(set(config({ strategy: Strategy.SORS, stimuliSize: StimulusSize.III }), { field: "sorsStage", value: 16 }, ctx)).toMatchObject(
+        {
+          strategy: Strategy.SORS_screening,
+          sorsStage: 16,
+          stimuliSize: StimulusSize.III_ADAPTIVE,
+        },
+      );
     });
     it("a stored measurement with SORS and 16 is prefilled as SORS screening", () => {
-      expect(normaliseConfig(config({ strategy: Strategy.SORS, sorsStage: 16 }), ctx)).toMatchObject({ strategy: Strategy.SORS_screening, sorsStage: 16 });
+      expect(normaliseConfig(config({ strategy: Strategy.SORS, sorsStage: 16 }), ctx)).toMatchObject({
+        strategy: Strategy.SORS_screening,
+        sorsStage: 16,
+      });
     });
     it("a listed count is taken for SORS", () => {
       expect(set(config({ strategy: Strategy.SORS }), { field: "sorsStage", value: 54 }, ctx).sorsStage).toBe(54);

@@ -18,7 +18,22 @@ describe("what the measurement form renders", () => {
     expect(measurementFormOptions(config({ strategy: Strategy.DS }), ctx).sorsLocations).toEqual([]);
   });
   it("Esterman: '1LT only (locked)', 'Binocular (eye locked)'", () => {
-    const o = measurementFormOptions(config({ pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: Eye.Binocular, stimuliSize: StimulusSize.IV, stimuliShowtime: 500 }), { ...ctx, mode: "edit" });
-    expect(o).toMatchObject({ strategies: [Strategy.OneLevel], eyes: [Eye.Binocular], strategyLocked: true, eyeLocked: true, showtimes: [500] });
+    const o = measurementFormOptions(
+      config({
+        pattern: Pattern.Esterman,
+        strategy: Strategy.OneLevel,
+        eye: Eye.Binocular,
+        stimuliSize: StimulusSize.IV,
+        stimuliShowtime: 500,
+      }),
+      { ...ctx, mode: "edit" },
+    );
+    expect(o).toMatchObject({
+      strategies: [Strategy.OneLevel],
+      eyes: [Eye.Binocular],
+      strategyLocked: true,
+      eyeLocked: true,
+      showtimes: [500],
+    });
   });
 });

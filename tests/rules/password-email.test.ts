@@ -23,13 +23,18 @@ describe("password policy (accounts seed §5)", () => {
   it("'digit'", () => expect(keys("Abcdefg!")).toEqual(["passwordDigit"]));
   it("'and special character'", () => expect(keys("Abcdefg1")).toEqual(["passwordSpecial"]));
   it("'the two must match'; 'Submit disabled if either field is empty or has an error.'", () => {
-    expect(validatePasswordForm({ password: "Abcdef1!", confirmation: "Abcdef1?" })).toEqual({ confirmation: { key: "passwordsDiffer", text: "Passwords do not match." } });
+    expect(validatePasswordForm({ password: "Abcdef1!", confirmation: "Abcdef1?" })).toEqual({
+      confirmation: { key: "passwordsDiffer", text: "Passwords do not match." },
+    });
     expect(canSubmitPasswordForm({ password: "Abcdef1!", confirmation: "Abcdef1!" })).toBe(true);
     expect(canSubmitPasswordForm({ password: "", confirmation: "" })).toBe(false);
     expect(canSubmitPasswordForm({ password: "abc", confirmation: "abc" })).toBe(false);
   });
   it("'The change form also requires the old password.'", () => {
-    expect(validatePasswordForm({ password: "Abcdef1!", confirmation: "Abcdef1!", oldPassword: "" })).toHaveProperty("oldPassword.key", "required");
+    expect(validatePasswordForm({ password: "Abcdef1!", confirmation: "Abcdef1!", oldPassword: "" })).toHaveProperty(
+      "oldPassword.key",
+      "required",
+    );
     expect(canSubmitPasswordForm({ password: "Abcdef1!", confirmation: "Abcdef1!", oldPassword: "old" })).toBe(true);
   });
 });
@@ -40,11 +45,14 @@ describe("e-mail typed twice (accounts seed §5)", () => {
     expect(validateEmailTwice({ email: "not-an-email", confirmation: "not-an-email" })).toHaveProperty("email.key", "emailInvalid");
   });
   it("'typed twice with equal values'", () => {
-    expect(validateEmailTwice({ email: "a@b.co", confirmation: "a@b.com" })).toEqual({ confirmation: { key: "emailsDiffer", text: "E-mail addresses do not match." } });
+    expect(validateEmailTwice({ email: "a@b.co", confirmation: "a@b.com" })).toEqual({
+      confirmation: { key: "emailsDiffer", text: "E-mail addresses do not match." },
+    });
   });
   it("'required'", () => {
     expect(validateEmailTwice({ email: " ", confirmation: "" })).toEqual({
-      email: { key: "required", text: "This field is required." }, confirmation: { key: "required", text: "This field is required." },
+      email: { key: "required", text: "This field is required." },
+      confirmation: { key: "required", text: "This field is required." },
     });
   });
   it("'trimmed'", () => {
@@ -58,7 +66,8 @@ describe("e-mail typed twice (accounts seed §5)", () => {
 describe("login (accounts seed §5)", () => {
   it("'username and password required; username trimmed'", () => {
     expect(validateLogin({ username: "  ", password: "" })).toEqual({
-      username: { key: "required", text: "This field is required." }, password: { key: "required", text: "This field is required." },
+      username: { key: "required", text: "This field is required." },
+      password: { key: "required", text: "This field is required." },
     });
     expect(loginCredentials({ username: " ana ", password: " p " })).toEqual({ username: "ana", password: " p " });
   });

@@ -55,10 +55,35 @@ describe("regulatory region from country (accounts seed §6)", () => {
     expect(euCountryCodes).toHaveLength(28);
     expect(new Set(euCountryCodes).size).toBe(28);
   });
-  it.each(["AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV", "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE"])(
-    "'an EU country gives MDR' (%s)",
-    (code) => expect(regulatoryRegionForCountry(code)).toBe(RegulatoryRegion.MDR),
-  );
+  it.each([
+    "AT",
+    "BE",
+    "BG",
+    "HR",
+    "CY",
+    "CZ",
+    "DK",
+    "EE",
+    "FI",
+    "FR",
+    "DE",
+    "GR",
+    "HU",
+    "IE",
+    "IT",
+    "LV",
+    "LT",
+    "LU",
+    "MT",
+    "NL",
+    "PL",
+    "PT",
+    "RO",
+    "SK",
+    "SI",
+    "ES",
+    "SE",
+  ])("'an EU country gives MDR' (%s)", (code) => expect(regulatoryRegionForCountry(code)).toBe(RegulatoryRegion.MDR));
   it("'otherwise UK, BR, US or default FDA'", () => {
     expect(regulatoryRegionForCountry("GB")).toBe(RegulatoryRegion.UK);
     expect(regulatoryRegionForCountry("BR")).toBe(RegulatoryRegion.BR);
@@ -80,7 +105,13 @@ describe("patient form (accounts seed §5)", () => {
     expect(Object.values(errors).every((e) => e?.key === "required")).toBe(true);
   });
   it("'Name and uniqueId trimmed before sending.'", () => {
-    expect(patientPayload(good, today)).toEqual({ name: "Ana Lima", uniqueId: "ID-7", gender: Sex.Female, lang: "bp", birthdate: "1970-05-01" });
+    expect(patientPayload(good, today)).toEqual({
+      name: "Ana Lima",
+      uniqueId: "ID-7",
+      gender: Sex.Female,
+      lang: "bp",
+      birthdate: "1970-05-01",
+    });
   });
   it("name and uniqueId follow the text rule; the birthdate its window", () => {
     expect(validatePatientForm({ ...good, name: "Ana <b>" }, today)).toHaveProperty("name.key", "specialCharacters");

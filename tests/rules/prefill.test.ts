@@ -20,15 +20,36 @@ describe("prefill from the patient's last measurement (scheduling seed §4)", ()
     expect(lastMeasurement([])).toBeUndefined();
   });
   it("takes the last measurement's test settings, not its notes or device", () => {
-    const last = past({ pattern: Pattern.P30_2, strategy: Strategy.Normal, stimuliSize: StimulusSize.V, eye: Eye.Left, stimuliShowtime: 100, stimuliUpdate: 1500, playSound: true });
+    const last = past({
+      pattern: Pattern.P30_2,
+      strategy: Strategy.Normal,
+      stimuliSize: StimulusSize.V,
+      eye: Eye.Left,
+      stimuliShowtime: 100,
+      stimuliUpdate: 1500,
+      playSound: true,
+    });
     const config = prefillConfig("older", [past({}), { ...last, createdAt: "2026-06-01T00:00:00Z" }], createContext);
-    expect(config).toMatchObject({ pattern: Pattern.P30_2, strategy: Strategy.Normal, stimuliSize: StimulusSize.V, eye: Eye.Left, stimuliShowtime: 100, stimuliUpdate: 1500, playSound: true, notes: "", deviceSn: null });
+    expect(config).toMatchObject({
+      pattern: Pattern.P30_2,
+      strategy: Strategy.Normal,
+      stimuliSize: StimulusSize.V,
+      eye: Eye.Left,
+      stimuliShowtime: 100,
+      stimuliUpdate: 1500,
+      playSound: true,
+      notes: "",
+      deviceSn: null,
+    });
   });
   it("'else defaults'", () => {
     expect(prefillConfig("newer", [], { ...createContext, variant: "newer" })).toEqual(defaultMeasurementConfig("newer"));
   });
   it("a prefill is brought into the rules: SORS with 16 becomes SORS screening, 'Both' leaves in stand-alone mode", () => {
-    const config = prefillConfig("older", [past({ strategy: Strategy.SORS, sorsStage: 16, eye: Eye.Both })], { ...createContext, mode: "standalone" });
+    const config = prefillConfig("older", [past({ strategy: Strategy.SORS, sorsStage: 16, eye: Eye.Both })], {
+      ...createContext,
+      mode: "standalone",
+    });
     expect(config).toMatchObject({ strategy: Strategy.SORS_screening, sorsStage: 16, eye: Eye.Right });
   });
 });

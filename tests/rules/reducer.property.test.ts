@@ -37,7 +37,12 @@ describe("the measurement form reducer (property)", () => {
         let { config, context } = start;
         for (const step of steps) {
           if (step.kind === "change") config = applyConfigChange(config, step.change, context);
-          else ({ config, context } = onPatientSelected(config, step.lang === null ? null : { id: "p", name: "Ann", lang: step.lang }, context));
+          else
+            ({ config, context } = onPatientSelected(
+              config,
+              step.lang === null ? null : { id: "p", name: "Ann", lang: step.lang },
+              context,
+            ));
           expect(seedObjections(config, context), JSON.stringify({ step, config, context })).toEqual([]);
           expect(Schema.is(MeasurementConfigSchema)(config)).toBe(true);
         }
@@ -58,7 +63,10 @@ describe("the measurement form reducer (property)", () => {
             if (isSorsStrategy(change.value)) expect(next.stimuliSize).toBe(StimulusSize.III_ADAPTIVE);
           } else expect(next).toBe(config);
         }
-        if (f === "stimuliSize") expect(next.stimuliSize).toBe(sizesFor(config.pattern, config.strategy).includes(change.value) ? change.value : config.stimuliSize);
+        if (f === "stimuliSize")
+          expect(next.stimuliSize).toBe(
+            sizesFor(config.pattern, config.strategy).includes(change.value) ? change.value : config.stimuliSize,
+          );
         if (f === "pattern") expect(next.pattern).toBe(tableRow[change.value] ? change.value : config.pattern);
         if (f === "audioGuide" && !change.value) expect(next.tutorial).toBe(false);
         if (f === "displayName" || f === "patientId" || f === "deviceSn" || f === "stimuliUpdate" || f === "playSound")
@@ -70,15 +78,20 @@ describe("the measurement form reducer (property)", () => {
 
   it("the pattern change keeps every field the new pattern allows", () => {
     fc.assert(
-      fc.property(validStart, fc.constantFrom(1, 2, 3, 4, 5, 6, 7) as fc.Arbitrary<1 | 2 | 3 | 4 | 5 | 6 | 7>, ({ config, context }, pattern) => {
-        const next = applyConfigChange(config, { field: "pattern", value: pattern }, context);
-        const row = tableRow[pattern]!;
-        if ((row.strategies as readonly number[]).includes(config.strategy)) expect(next.strategy).toBe(config.strategy);
-        else expect(next.strategy).toBe(row.strategies[0]);
-        if ((row.showtimes as readonly number[]).includes(config.stimuliShowtime)) expect(next.stimuliShowtime).toBe(config.stimuliShowtime);
-        if (config.sorsStage !== 16 || next.strategy === 999) expect(next.sorsStage).toBe(config.sorsStage);
-        else expect(next.sorsStage).toBe(36);
-      }),
+      fc.property(
+        validStart,
+        fc.constantFrom(1, 2, 3, 4, 5, 6, 7) as fc.Arbitrary<1 | 2 | 3 | 4 | 5 | 6 | 7>,
+        ({ config, context }, pattern) => {
+          const next = applyConfigChange(config, { field: "pattern", value: pattern }, context);
+          const row = tableRow[pattern]!;
+          if ((row.strategies as readonly number[]).includes(config.strategy)) expect(next.strategy).toBe(config.strategy);
+          else expect(next.strategy).toBe(row.strategies[0]);
+          if ((row.showtimes as readonly number[]).includes(config.stimuliShowtime))
+            expect(next.stimuliShowtime).toBe(config.stimuliShowtime);
+          if (config.sorsStage !== 16 || next.strategy === 999) expect(next.sorsStage).toBe(config.sorsStage);
+          else expect(next.sorsStage).toBe(36);
+        },
+      ),
       runs,
     );
   });

@@ -8,11 +8,19 @@ const required = { key: "required", text: "This field is required." };
 describe("required fields (scheduling seed §5)", () => {
   it("'Patient, eye, pattern, strategy, update, size and showtime are required'", () => {
     expect(missingMeasurementFields({})).toEqual({
-      patientId: required, eye: required, pattern: required, strategy: required,
-      stimuliUpdate: required, stimuliSize: required, stimuliShowtime: required,
+      patientId: required,
+      eye: required,
+      pattern: required,
+      strategy: required,
+      stimuliUpdate: required,
+      stimuliSize: required,
+      stimuliShowtime: required,
     });
     expect(missingMeasurementFields({ ...config(), patientId: "p" })).toEqual({});
-    expect(missingMeasurementFields({ ...config(), patientId: "p", pattern: Pattern.Undefined, strategy: Strategy.Undefined })).toEqual({ pattern: required, strategy: required });
+    expect(missingMeasurementFields({ ...config(), patientId: "p", pattern: Pattern.Undefined, strategy: Strategy.Undefined })).toEqual({
+      pattern: required,
+      strategy: required,
+    });
   });
   it("'save is disabled without a patient'", () => {
     expect(canSaveMeasurement(config({ patientId: null }), ctx)).toBe(false);
@@ -22,7 +30,10 @@ describe("required fields (scheduling seed §5)", () => {
     expect(validateMeasurementConfig(config({ patientId: "p", displayName: "Test O'Neil" }), ctx)).toEqual({
       displayName: { key: "specialCharacters", text: "Special characters are not allowed." },
     });
-    expect(validateMeasurementConfig(config({ patientId: "p", eye: Eye.Both }), { ...ctx, mode: "edit" })).toHaveProperty("eye.key", "optionNotAllowed");
+    expect(validateMeasurementConfig(config({ patientId: "p", eye: Eye.Both }), { ...ctx, mode: "edit" })).toHaveProperty(
+      "eye.key",
+      "optionNotAllowed",
+    );
     expect(canSaveMeasurement(config({ patientId: "p", notes: "x".repeat(257) }), ctx)).toBe(false);
   });
 });

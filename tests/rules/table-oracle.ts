@@ -14,8 +14,13 @@ const rows = {
   c40: { strategies: [S.OneLevel], eyes: [Eye.Right, Eye.Left, Eye.Both], showtimes: [200, 100] },
 } as const;
 export const tableRow: Partial<Record<number, (typeof rows)[keyof typeof rows]>> = {
-  [Pattern.P24_2]: rows.sors, [Pattern.G]: rows.sors, [Pattern.P10_2]: rows.plain, [Pattern.P30_2]: rows.plain,
-  [Pattern.S28]: rows.s28, [Pattern.Esterman]: rows.esterman, [Pattern.C40]: rows.c40,
+  [Pattern.P24_2]: rows.sors,
+  [Pattern.G]: rows.sors,
+  [Pattern.P10_2]: rows.plain,
+  [Pattern.P30_2]: rows.plain,
+  [Pattern.S28]: rows.s28,
+  [Pattern.Esterman]: rows.esterman,
+  [Pattern.C40]: rows.c40,
 };
 
 /** "Esterman gives IV only; C40 and S28 give III only; SORS and SORS screening give III adaptive or III; supra-threshold gives III only; otherwise all six." */

@@ -13,14 +13,16 @@ const alphabetChar = fc.constantFrom(...letters, ...digits, ...punctuation, "e\u
 const alphabetString = fc.array(alphabetChar, { maxLength: 30 }).map((cs) => cs.join(""));
 
 /** Per code point, independently of the rule's regular expression. */
-const inAlphabet = (ch: string): boolean =>
-  punctuation.includes(ch) || /^\p{L}$/u.test(ch) || /^\p{M}$/u.test(ch) || /^\p{Nd}$/u.test(ch);
+const inAlphabet = (ch: string): boolean => punctuation.includes(ch) || /^\p{L}$/u.test(ch) || /^\p{M}$/u.test(ch) || /^\p{Nd}$/u.test(ch);
 
 describe("the text-input rule accepts exactly its alphabet (property)", () => {
   it("every string of letters, digits, comma, space, hyphen and underscore passes", () => {
-    fc.assert(fc.property(alphabetString, (s) => {
-      expect(isAllowedTextInput(s)).toBe(true);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(alphabetString, (s) => {
+        expect(isAllowedTextInput(s)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("any string with one character outside the alphabet fails", () => {

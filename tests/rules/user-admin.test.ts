@@ -20,18 +20,27 @@ describe("user administration rules", () => {
   });
 
   it("never lets anyone re-role or delete their own account, or a manager touch an admin", () => {
-    fc.assert(fc.property(account, account, roles, (actor, target, role) => {
-      const change = roleChangeRefusal(actor, target, role);
-      const del = deleteRefusal(actor, target);
-      if (actor.role !== Role.Manager) return change === "managers-only" && del === "managers-only";
-      if (actor.id === target.id) return change === "own-role" && del === "own-account";
-      if (target.role === Role.Admin) return change === "admin-role" && del === "admin-account";
-      return (change === null) === (role !== Role.Admin) && del === null;
-    }));
+    fc.assert(
+      fc.property(account, account, roles, (actor, target, role) => {
+        const change = roleChangeRefusal(actor, target, role);
+        const del = deleteRefusal(actor, target);
+        if (actor.role !== Role.Manager) return change === "managers-only" && del === "managers-only";
+        if (actor.id === target.id) return change === "own-role" && del === "own-account";
+        if (target.role === Role.Admin) return change === "admin-role" && del === "admin-account";
+        return (change === null) === (role !== Role.Admin) && del === null;
+      }),
+    );
   });
 
   it("a role change offered at all (no new role given) means some grantable role is allowed", () => {
-    fc.assert(fc.property(account, account, (actor, target) =>
-      roleChangeRefusal(actor, target) !== null || grantableRoles(actor.role).every((r) => roleChangeRefusal(actor, target, r) === null)));
+    fc.assert(
+      fc.property(
+        account,
+        account,
+        (actor, target) =>
+          roleChangeRefusal(actor, target) !== null ||
+          grantableRoles(actor.role).every((r) => roleChangeRefusal(actor, target, r) === null),
+      ),
+    );
   });
 });

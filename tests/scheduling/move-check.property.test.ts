@@ -45,7 +45,10 @@ function keepsInvariants(before: { from: Lane; to: Lane }, r: MoveRequest): bool
     const block = blockAt(before.from.items, index).map((i) => before.from.items[i]!.id);
     if (lost.join() !== block.join() || gained.join() !== block.join()) return false;
   }
-  for (const [lane, order] of [[before.from, same ? r.to : r.from], [before.to, r.to]] as const) {
+  for (const [lane, order] of [
+    [before.from, same ? r.to : r.from],
+    [before.to, r.to],
+  ] as const) {
     if (lane.running && lane.items.length > 0) {
       const front = blockAt(lane.items, 0).map((i) => lane.items[i]!.id);
       if (order.slice(0, front.length).join() !== front.join()) return false;
@@ -105,7 +108,10 @@ describe("checkMove (property)", () => {
         const own = ids(before.to);
         if (own.length > 0) {
           const lost = own[pick % own.length]!;
-          expect(checkMove(before, { ...request, to: request.to.filter((id) => id !== lost) })).toMatchObject({ ok: false, field: "target" });
+          expect(checkMove(before, { ...request, to: request.to.filter((id) => id !== lost) })).toMatchObject({
+            ok: false,
+            field: "target",
+          });
         }
       }),
       { numRuns: 300 },
@@ -170,23 +176,44 @@ describe("checkMove (examples)", () => {
     const a = lane("A", [card("r"), card("l", "r"), card("x")]);
     const b = lane("B", [card("y"), card("z")]);
     expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["x"], to: ["y", "r", "l", "z"] })).toEqual({ ok: true });
-    expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["r", "x"], to: ["y", "l", "z"] })).toMatchObject({ ok: false, field: "source" });
-    expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["x"], to: ["r", "y", "l", "z"] })).toMatchObject({ ok: false, field: "target" });
+    expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["r", "x"], to: ["y", "l", "z"] })).toMatchObject({
+      ok: false,
+      field: "source",
+    });
+    expect(checkMove({ from: a, to: b }, { movedId: "l", from: ["x"], to: ["r", "y", "l", "z"] })).toMatchObject({
+      ok: false,
+      field: "target",
+    });
   });
 
   it("the running item stays first: it cannot leave, and nothing lands before it or between it and its partner", () => {
     const a = lane("A", [card("a1"), card("a2")], true);
     const b = lane("B", [card("r"), card("l", "r"), card("b3")], true);
-    expect(checkMove({ from: a, to: b }, { movedId: "a1", from: ["a2"], to: ["a1", "r", "l", "b3"] })).toMatchObject({ ok: false, field: "source" });
-    expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["a2", "r", "l", "b3"] })).toMatchObject({ ok: false, field: "target" });
-    expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["r", "a2", "l", "b3"] })).toMatchObject({ ok: false, field: "target" });
+    expect(checkMove({ from: a, to: b }, { movedId: "a1", from: ["a2"], to: ["a1", "r", "l", "b3"] })).toMatchObject({
+      ok: false,
+      field: "source",
+    });
+    expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["a2", "r", "l", "b3"] })).toMatchObject({
+      ok: false,
+      field: "target",
+    });
+    expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["r", "a2", "l", "b3"] })).toMatchObject({
+      ok: false,
+      field: "target",
+    });
     expect(checkMove({ from: a, to: b }, { movedId: "a2", from: ["a1"], to: ["r", "l", "a2", "b3"] })).toEqual({ ok: true });
-    expect(checkMove({ from: b, to: b }, { movedId: "b3", from: ["b3", "r", "l"], to: ["b3", "r", "l"] })).toMatchObject({ ok: false, field: "target" });
+    expect(checkMove({ from: b, to: b }, { movedId: "b3", from: ["b3", "r", "l"], to: ["b3", "r", "l"] })).toMatchObject({
+      ok: false,
+      field: "target",
+    });
   });
 
   it("within one lane both sides carry the same order", () => {
     const a = lane("A", [card("a1"), card("a2")]);
     expect(checkMove({ from: a, to: a }, { movedId: "a2", from: ["a2", "a1"], to: ["a2", "a1"] })).toEqual({ ok: true });
-    expect(checkMove({ from: a, to: a }, { movedId: "a2", from: ["a1", "a2"], to: ["a2", "a1"] })).toMatchObject({ ok: false, field: "source" });
+    expect(checkMove({ from: a, to: a }, { movedId: "a2", from: ["a1", "a2"], to: ["a2", "a1"] })).toMatchObject({
+      ok: false,
+      field: "source",
+    });
   });
 });

@@ -6,8 +6,15 @@ import type { Database, Queryable } from "../../simulator/server/db/database.ts"
 // lose an event. A database that refuses the first writes, then accepts: every event arrives, once, in order.
 
 const event = (n: number): AuditEvent => ({
-  organisationId: "org", at: new Date(Date.UTC(2026, 10, 25, 12, 0, n)).toISOString(), actorKind: "user", actorId: "u1",
-  actorName: "manager", address: "127.0.0.1", action: `patient/get#${n}`, outcome: "ok", patientId: "p1",
+  organisationId: "org",
+  at: new Date(Date.UTC(2026, 10, 25, 12, 0, n)).toISOString(),
+  actorKind: "user",
+  actorId: "u1",
+  actorName: "manager",
+  address: "127.0.0.1",
+  action: `patient/get#${n}`,
+  outcome: "ok",
+  patientId: "p1",
 });
 
 function flakyDatabase(failures: number) {

@@ -7,7 +7,16 @@ import { tokenSigner, type TokenClaims } from "../../simulator/server/auth/token
 // username, email; carries an expiry time", accounts §3). Sessions and attempt limits live in the database: the
 // attacker suite (tests/server/attacker/) plays them against the running server.
 
-const claims = (exp: number): TokenClaims => ({ kind: "access", sub: "u1", organisationId: "o1", role: "manager", username: "manager", email: "m@x.test", sid: "s1", exp });
+const claims = (exp: number): TokenClaims => ({
+  kind: "access",
+  sub: "u1",
+  organisationId: "o1",
+  role: "manager",
+  username: "manager",
+  email: "m@x.test",
+  sid: "s1",
+  exp,
+});
 
 describe("auth", () => {
   it("scrypt hashes verify the password they were made from and nothing else", async () => {

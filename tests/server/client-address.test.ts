@@ -7,7 +7,10 @@ import { clientAddress } from "../../simulator/server/http/client-address.ts";
 // caller's address, which only a trusted proxy may tell (ISOPTER_TRUSTED_PROXIES).
 
 const request = (peer: string, forwarded?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded },
+  }) as unknown as IncomingMessage;
 
 describe("client address", () => {
   it("is the connection's peer when no proxy is trusted, whatever X-Forwarded-For says", () => {

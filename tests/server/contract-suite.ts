@@ -19,11 +19,21 @@ import { perimetryPageCases } from "./perimetry-page-suite.ts";
 
 const exercised = new Set<Endpoint>();
 
-const isEvent = (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) => (m: LiveMessage) =>
-  isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
+const isEvent =
+  (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) =>
+  (m: LiveMessage) =>
+    isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
 
 const measurementBody = (patientId: string, deviceSn: string, over: Partial<MeasurementBody> = {}): MeasurementBody =>
-  measurementConfigWith({ patientId, deviceSn, displayName: "Test", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, ...over });
+  measurementConfigWith({
+    patientId,
+    deviceSn,
+    displayName: "Test",
+    eye: Eye.Right,
+    pattern: Pattern.P24_2,
+    strategy: Strategy.DS,
+    ...over,
+  });
 
 const perimetryExam = (patientId: string, deviceSn: string, eye: Eye = Eye.Right): ExaminationPayload => ({
   patientId,
@@ -107,14 +117,23 @@ export const contractSuite = (backend: Backend) =>
       expect(p.name).toBe("Zora Quill"); // "Patient name and uniqueId are trimmed"
       await live.next(isEvent("patient", "insert", (e) => (e.data as { id: string }).id === p.id));
       expect(await o("patient.get", { query: { id: p.id } })).toMatchObject({ name: "Zora Quill", trashedAt: null });
-      const updated = await o("patient.update", { query: { id: p.id }, body: { name: "Zora Quillon", uniqueId: p.uniqueId, gender: 0, lang: "de", birthdate: "1960-05-05" } });
+      const updated = await o("patient.update", {
+        query: { id: p.id },
+        body: { name: "Zora Quillon", uniqueId: p.uniqueId, gender: 0, lang: "de", birthdate: "1960-05-05" },
+      });
       expect(updated).toMatchObject({ name: "Zora Quillon", lang: "de" });
       expect((await c("patient.get", { query: { id: "no-such-id" } })).status).toBe(404);
-      const tooOld = await c("patient.register", { body: { name: "Old One", uniqueId: "OLD-1", gender: 1, lang: "en", birthdate: "1900-01-01" } });
+      const tooOld = await c("patient.register", {
+        body: { name: "Old One", uniqueId: "OLD-1", gender: 1, lang: "en", birthdate: "1900-01-01" },
+      });
       expect([tooOld.status, tooOld.error?.field]).toEqual([400, "body.birthdate"]);
-      const special = await c("patient.register", { body: { name: "Bad <name>", uniqueId: "X-1", gender: 1, lang: "en", birthdate: "1970-01-01" } });
+      const special = await c("patient.register", {
+        body: { name: "Bad <name>", uniqueId: "X-1", gender: 1, lang: "en", birthdate: "1970-01-01" },
+      });
       expect([special.status, special.error?.field]).toEqual([400, "body.name"]);
-      const dup = await c("patient.register", { body: { name: "Twin", uniqueId: p.uniqueId, gender: 1, lang: "en", birthdate: "1970-01-01" } });
+      const dup = await c("patient.register", {
+        body: { name: "Twin", uniqueId: p.uniqueId, gender: 1, lang: "en", birthdate: "1970-01-01" },
+      });
       expect([dup.status, dup.responseType]).toEqual([409, "conflict"]);
       const missing = await raw(base, "POST", "patient/register", { name: "No gender" }, manager);
       expect(missing.status).toBe(400);
@@ -208,10 +227,15 @@ export const contractSuite = (backend: Backend) =>
       expect(noted).toMatchObject({ notes: "Patient tired", pattern: Pattern.P24_2 });
       const tooLong = await c("perimetry.update", { query: { id: pair[0]!.id }, body: { notes: "x".repeat(257) } });
       expect([tooLong.status, tooLong.error?.field]).toEqual([400, "body.notes"]);
-      const full = await o("perimetry.update", { query: { id: pair[0]!.id }, body: measurementBody(p.id, sn, { pattern: Pattern.G, displayName: "Renamed" }) });
+      const full = await o("perimetry.update", {
+        query: { id: pair[0]!.id },
+        body: measurementBody(p.id, sn, { pattern: Pattern.G, displayName: "Renamed" }),
+      });
       expect(full).toMatchObject({ pattern: Pattern.G, displayName: "Renamed" });
       // "SORS strategies are not offered for 10-2 or 30-2."
-      const sors102 = await c("perimetry.register", { body: measurementBody(p.id, sn, { pattern: Pattern.P10_2, strategy: Strategy.SORS }) });
+      const sors102 = await c("perimetry.register", {
+        body: measurementBody(p.id, sn, { pattern: Pattern.P10_2, strategy: Strategy.SORS }),
+      });
       expect([sors102.status, sors102.error?.field]).toEqual([400, "body.strategy"]);
       // "'Both eyes' is offered only when creating, not when editing"
       const bothEdit = await c("perimetry.update", { query: { id: pair[0]!.id }, body: measurementBody(p.id, sn, { eye: Eye.Both }) });
@@ -234,7 +258,19 @@ export const contractSuite = (backend: Backend) =>
       const p = await newPatient("Up Loader", "1955-06-06");
       const sn = (await devices())[0]!.deviceSn;
       const [m] = await o("perimetry.register", { body: measurementBody(p.id, sn) });
-      const result = demoResult({ measurementId: m!.id, patientId: p.id, takenAt: new Date().toISOString(), ageYears: 70, yearsIntoCourse: 1, course: "early-glaucoma", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, deviceAlias: "Room 1", seed: 7 });
+      const result = demoResult({
+        measurementId: m!.id,
+        patientId: p.id,
+        takenAt: new Date().toISOString(),
+        ageYears: 70,
+        yearsIntoCourse: 1,
+        course: "early-glaucoma",
+        eye: Eye.Right,
+        pattern: Pattern.P24_2,
+        strategy: Strategy.DS,
+        deviceAlias: "Room 1",
+        seed: 7,
+      });
       const done = await o("perimetry.upload", { body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result } });
       expect(done.result?.meanDefect).toBe(result.meanDefect);
       await live.next(isEvent("measurement", "measurement_result_ready", (e) => (e.data as { id: string }).id === m!.id));
@@ -242,7 +278,9 @@ export const contractSuite = (backend: Backend) =>
       // Uploads are idempotent (issue 16): the same result again answers the same; a different one is a conflict.
       const again = await c("perimetry.upload", { body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result } });
       expect([again.status, again.data?.id, again.data?.result]).toEqual([200, done.id, done.result]);
-      const other = await c("perimetry.upload", { body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result: { ...result, meanDefect: (result.meanDefect ?? 0) - 1 } } });
+      const other = await c("perimetry.upload", {
+        body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result: { ...result, meanDefect: (result.meanDefect ?? 0) - 1 } },
+      });
       expect([other.status, other.responseType, other.error?.field]).toEqual([409, "conflict", "body.measurementId"]);
       // Home's recent tests (our call): the five latest results, newest first; a trashed one leaves the list.
       const recent = await o("perimetry.recent", {});
@@ -274,21 +312,36 @@ export const contractSuite = (backend: Backend) =>
       const fromIds = from.perimetries.map((x) => x.id).filter((id) => id !== m!.id);
       const toIds = [m!.id, ...to.perimetries.map((x) => x.id)];
       const answer = await o("device.dragAndDropPerimetry", {
-        body: { movedPerimetryId: m!.id, from: { deviceId: from.id, perimetriesIds: fromIds, revision: from.revision }, to: { deviceId: to.id, perimetriesIds: toIds, revision: to.revision } },
+        body: {
+          movedPerimetryId: m!.id,
+          from: { deviceId: from.id, perimetriesIds: fromIds, revision: from.revision },
+          to: { deviceId: to.id, perimetriesIds: toIds, revision: to.revision },
+        },
       });
-      expect(answer).toEqual({ from: { deviceId: from.id, revision: from.revision + 1 }, to: { deviceId: to.id, revision: to.revision + 1 } });
+      expect(answer).toEqual({
+        from: { deviceId: from.id, revision: from.revision + 1 },
+        to: { deviceId: to.id, revision: to.revision + 1 },
+      });
       expect((await device(b!.deviceSn)).perimetries.map((x) => x.id)).toEqual(toIds);
       await live.next(isEvent("measurement", "device_transfer_in", (e) => e.deviceSn === b!.deviceSn));
       await live.next(isEvent("drag_and_drop", "update"));
       const stale = await c("device.dragAndDropPerimetry", {
-        body: { movedPerimetryId: m!.id, from: { deviceId: to.id, perimetriesIds: toIds.slice(1), revision: to.revision }, to: { deviceId: from.id, perimetriesIds: [m!.id, ...fromIds], revision: from.revision } },
+        body: {
+          movedPerimetryId: m!.id,
+          from: { deviceId: to.id, perimetriesIds: toIds.slice(1), revision: to.revision },
+          to: { deviceId: from.id, perimetriesIds: [m!.id, ...fromIds], revision: from.revision },
+        },
       });
       expect([stale.status, stale.responseType]).toEqual([409, "device_revision_conflict"]);
       // Reorder within one lane.
       const now = await device(b!.deviceSn);
       const reversed = [...now.perimetries.map((x) => x.id)].reverse();
       const within = await o("device.dragAndDropPerimetry", {
-        body: { movedPerimetryId: m!.id, from: { deviceId: now.id, perimetriesIds: reversed, revision: now.revision }, to: { deviceId: now.id, perimetriesIds: reversed, revision: now.revision } },
+        body: {
+          movedPerimetryId: m!.id,
+          from: { deviceId: now.id, perimetriesIds: reversed, revision: now.revision },
+          to: { deviceId: now.id, perimetriesIds: reversed, revision: now.revision },
+        },
       });
       expect(within.to.revision).toBe(now.revision + 1);
       expect((await device(b!.deviceSn)).perimetries.map((x) => x.id)).toEqual(reversed);
@@ -302,16 +355,38 @@ export const contractSuite = (backend: Backend) =>
       const pair = await o("perimetry.register", { body: measurementBody(p.id, a!.deviceSn, { eye: Eye.Both }) });
       const lanes = async () => ({ from: await device(a!.deviceSn), to: await device(b!.deviceSn) });
       const ids = (d: { perimetries: ReadonlyArray<{ id: string }> }) => d.perimetries.map((m) => m.id);
-      const send = (moved: string, from: { id: string; revision: number }, fromIds: string[], to: { id: string; revision: number }, toIds: string[]) =>
-        c("device.dragAndDropPerimetry", { body: { movedPerimetryId: moved, from: { deviceId: from.id, perimetriesIds: fromIds, revision: from.revision }, to: { deviceId: to.id, perimetriesIds: toIds, revision: to.revision } } });
+      const send = (
+        moved: string,
+        from: { id: string; revision: number },
+        fromIds: string[],
+        to: { id: string; revision: number },
+        toIds: string[],
+      ) =>
+        c("device.dragAndDropPerimetry", {
+          body: {
+            movedPerimetryId: moved,
+            from: { deviceId: from.id, perimetriesIds: fromIds, revision: from.revision },
+            to: { deviceId: to.id, perimetriesIds: toIds, revision: to.revision },
+          },
+        });
       const before = await lanes();
       const [A, B] = [ids(before.from), ids(before.to)];
       expect(A).toEqual(expect.arrayContaining([x!.id, z!.id, pair[0]!.id, pair[1]!.id]));
       expect(B.length).toBeGreaterThan(0);
 
       // Smuggling z from lane A into lane B while moving x: the union of both lanes is unchanged, yet refused.
-      const smuggle = await send(x!.id, before.from, A.filter((id) => id !== x!.id && id !== z!.id), before.to, [x!.id, z!.id, ...B]);
-      expect([smuggle.status, smuggle.responseType, smuggle.error?.field]).toEqual([409, "device_revision_conflict", "body.from.perimetriesIds"]);
+      const smuggle = await send(
+        x!.id,
+        before.from,
+        A.filter((id) => id !== x!.id && id !== z!.id),
+        before.to,
+        [x!.id, z!.id, ...B],
+      );
+      expect([smuggle.status, smuggle.responseType, smuggle.error?.field]).toEqual([
+        409,
+        "device_revision_conflict",
+        "body.from.perimetriesIds",
+      ]);
       // A swap: x goes to B while B's first card comes to A.
       const swap = await send(x!.id, before.from, [...A.filter((id) => id !== x!.id), B[0]!], before.to, [x!.id, ...B.slice(1)]);
       expect([swap.status, swap.error?.field]).toEqual([409, "body.from.perimetriesIds"]);
@@ -319,10 +394,22 @@ export const contractSuite = (backend: Backend) =>
       const unmoved = await send(B[0]!, before.from, A, before.to, [...B].reverse());
       expect([unmoved.status, unmoved.error?.field]).toEqual([409, "body.movedPerimetryId"]);
       // The target loses one of its own cards to the source while gaining x.
-      const lose = await send(x!.id, before.from, A.filter((id) => id !== x!.id), before.to, [x!.id, ...B.slice(1)]);
+      const lose = await send(
+        x!.id,
+        before.from,
+        A.filter((id) => id !== x!.id),
+        before.to,
+        [x!.id, ...B.slice(1)],
+      );
       expect([lose.status, lose.error?.field]).toEqual([409, "body.to.perimetriesIds"]);
       // One eye of a pair leaves without its partner ("A measurement paired with another-eye one moves together with it").
-      const alone = await send(pair[1]!.id, before.from, A.filter((id) => id !== pair[1]!.id), before.to, [pair[1]!.id, ...B]);
+      const alone = await send(
+        pair[1]!.id,
+        before.from,
+        A.filter((id) => id !== pair[1]!.id),
+        before.to,
+        [pair[1]!.id, ...B],
+      );
       expect([alone.status, alone.error?.field]).toEqual([409, "body.from.perimetriesIds"]);
       // A card dropped between the pair in its own lane ("Cards are not droppable between linked perimetry cards").
       const between = [...A.filter((id) => id !== z!.id)];
@@ -330,12 +417,26 @@ export const contractSuite = (backend: Backend) =>
       const split = await send(z!.id, before.from, between, before.from, between);
       expect([split.status, split.error?.field]).toEqual([409, "body.to.perimetriesIds"]);
       const still = await lanes();
-      expect([ids(still.from), ids(still.to), still.from.revision, still.to.revision]).toEqual([A, B, before.from.revision, before.to.revision]);
+      expect([ids(still.from), ids(still.to), still.from.revision, still.to.revision]).toEqual([
+        A,
+        B,
+        before.from.revision,
+        before.to.revision,
+      ]);
 
       // A valid move across lanes (the pair together, in one piece) and a valid reorder are accepted; revisions advance.
-      const moved = await send(pair[0]!.id, before.from, A.filter((id) => id !== pair[0]!.id && id !== pair[1]!.id), before.to, [B[0]!, pair[0]!.id, pair[1]!.id, ...B.slice(1)]);
+      const moved = await send(
+        pair[0]!.id,
+        before.from,
+        A.filter((id) => id !== pair[0]!.id && id !== pair[1]!.id),
+        before.to,
+        [B[0]!, pair[0]!.id, pair[1]!.id, ...B.slice(1)],
+      );
       expect(moved.status).toBe(200);
-      expect(moved.data).toEqual({ from: { deviceId: before.from.id, revision: before.from.revision + 1 }, to: { deviceId: before.to.id, revision: before.to.revision + 1 } });
+      expect(moved.data).toEqual({
+        from: { deviceId: before.from.id, revision: before.from.revision + 1 },
+        to: { deviceId: before.to.id, revision: before.to.revision + 1 },
+      });
       const after = await lanes();
       expect(ids(after.to)).toEqual([B[0]!, pair[0]!.id, pair[1]!.id, ...B.slice(1)]);
       expect(ids(after.from)).toEqual(A.filter((id) => id !== pair[0]!.id && id !== pair[1]!.id));
@@ -349,15 +450,35 @@ export const contractSuite = (backend: Backend) =>
       const p = await newPatient("Appoint Keeper");
       const [a, b] = (await devices()).slice(0, 2);
       const register = (sn: string) =>
-        o("appointment.registerWithExaminations", { body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: sn, patientId: p.id, standaloneId: null, examinations: [amslerExam(p.id, sn)] } });
+        o("appointment.registerWithExaminations", {
+          body: {
+            audioGuide: true,
+            tutorial: false,
+            trackGaze: true,
+            deviceSn: sn,
+            patientId: p.id,
+            standaloneId: null,
+            examinations: [amslerExam(p.id, sn)],
+          },
+        });
       const [x, z, y] = [await register(a!.deviceSn), await register(a!.deviceSn), await register(b!.deviceSn)];
       const appts = async (sn: string) => (await device(sn)).appointments!.map((x) => x.id);
       const [A, B] = [await appts(a!.deviceSn), await appts(b!.deviceSn)];
       expect(A).toEqual(expect.arrayContaining([x.id, z.id]));
       expect(B).toContain(y.id);
       const send = (moved: string, fromIds: string[], toIds: string[], to = b!) =>
-        c("device.dragAndDropAppointment", { body: { movedAppointmentId: moved, from: { deviceId: a!.id, appointmentsIds: fromIds }, to: { deviceId: to.id, appointmentsIds: toIds } } });
-      const smuggle = await send(x.id, A.filter((id) => id !== x.id && id !== z.id), [x.id, z.id, ...B]);
+        c("device.dragAndDropAppointment", {
+          body: {
+            movedAppointmentId: moved,
+            from: { deviceId: a!.id, appointmentsIds: fromIds },
+            to: { deviceId: to.id, appointmentsIds: toIds },
+          },
+        });
+      const smuggle = await send(
+        x.id,
+        A.filter((id) => id !== x.id && id !== z.id),
+        [x.id, z.id, ...B],
+      );
       expect([smuggle.status, smuggle.responseType, smuggle.error?.field]).toEqual([409, "conflict", "body.from.appointmentsIds"]);
       const swap = await send(x.id, [...A.filter((id) => id !== x.id), y.id], [x.id, ...B.filter((id) => id !== y.id)]);
       expect([swap.status, swap.error?.field]).toEqual([409, "body.from.appointmentsIds"]);
@@ -365,7 +486,11 @@ export const contractSuite = (backend: Backend) =>
       expect([unmoved.status, unmoved.error?.field]).toEqual([409, "body.movedAppointmentId"]);
       expect([await appts(a!.deviceSn), await appts(b!.deviceSn)]).toEqual([A, B]);
       const revs = [(await device(a!.deviceSn)).revision, (await device(b!.deviceSn)).revision];
-      const ok1 = await send(x.id, A.filter((id) => id !== x.id), [...B, x.id]);
+      const ok1 = await send(
+        x.id,
+        A.filter((id) => id !== x.id),
+        [...B, x.id],
+      );
       expect([ok1.status, ok1.data?.from.revision, ok1.data?.to.revision]).toEqual([200, revs[0]! + 1, revs[1]! + 1]);
       expect(await appts(b!.deviceSn)).toEqual([...B, x.id]);
       const rest = await appts(a!.deviceSn);
@@ -405,8 +530,14 @@ export const contractSuite = (backend: Backend) =>
       const d = (await devices())[1]!;
       const headset = await fakeHeadset(server, d.deviceSn, { ack: "ok" });
       await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn));
-      const beat = (vr: number) => headset.send({ type: "heartbeat", battery: { vr, clicker: 40, vrCharging: false, clickerCharging: false } });
-      const batteryUpdate = (vr: number) => isEvent("device", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === vr);
+      const beat = (vr: number) =>
+        headset.send({ type: "heartbeat", battery: { vr, clicker: 40, vrCharging: false, clickerCharging: false } });
+      const batteryUpdate = (vr: number) =>
+        isEvent(
+          "device",
+          "update",
+          (e) => e.deviceSn === d.deviceSn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === vr,
+        );
       beat(61);
       await live.next(batteryUpdate(61));
       const mark = live.messages.length;
@@ -419,8 +550,19 @@ export const contractSuite = (backend: Backend) =>
       const listed = (await devices()).find((x) => x.deviceSn === d.deviceSn)!;
       expect([listed.battery.vr.level, listed.battery.clicker.level, listed.connection]).toEqual([62, 40, "CONNECTED"]);
       await headset.close();
-      await live.next(isEvent("connection", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "DISCONNECTED"), 5000, mark);
-      const stored = await server.db.query<{ battery: { vr: { level: number } }; connection: string }>("select battery, connection from devices where device_sn = $1", [d.deviceSn]);
+      await live.next(
+        isEvent(
+          "connection",
+          "update",
+          (e) => e.deviceSn === d.deviceSn && (e.data as { connection: string }).connection === "DISCONNECTED",
+        ),
+        5000,
+        mark,
+      );
+      const stored = await server.db.query<{ battery: { vr: { level: number } }; connection: string }>(
+        "select battery, connection from devices where device_sn = $1",
+        [d.deviceSn],
+      );
       expect([stored[0]!.battery.vr.level, stored[0]!.connection]).toEqual([62, "DISCONNECTED"]);
     });
 
@@ -431,7 +573,13 @@ export const contractSuite = (backend: Backend) =>
       const beat = () => headset.send({ type: "heartbeat", battery: { vr: 70, clicker: 40, vrCharging: false, clickerCharging: false } });
       headset.send({ type: "status", status: "awaitmeasurement" });
       beat();
-      await live.next(isEvent("device", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === 70));
+      await live.next(
+        isEvent(
+          "device",
+          "update",
+          (e) => e.deviceSn === d.deviceSn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === 70,
+        ),
+      );
       const mark = live.messages.length;
       for (let i = 0; i < 9; i++) {
         await new Promise((r) => setTimeout(r, 500));
@@ -442,13 +590,20 @@ export const contractSuite = (backend: Backend) =>
       // 4.5 s of beats every 0.5 s with nothing changed: two or three announcements, not nine; each only says connected.
       expect(alive.length).toBeGreaterThanOrEqual(2);
       expect(alive.length).toBeLessThanOrEqual(3);
-      for (const e of alive) expect((e as { data: unknown }).data).toEqual({ deviceSn: d.deviceSn, connection: "CONNECTED", status: "awaitmeasurement" });
+      for (const e of alive)
+        expect((e as { data: unknown }).data).toEqual({ deviceSn: d.deviceSn, connection: "CONNECTED", status: "awaitmeasurement" });
       await headset.close();
     });
 
     it("headset enrolment (issue 15): a manager enrols a serial once, lists, renames, enrols again and revokes; the secret is shown once", async () => {
       const issued = await o("device.enrol", { body: { deviceSn: " VR-C100 ", alias: "Room C", secret: "credential" } });
-      expect(issued.headset).toMatchObject({ deviceSn: "VR-C100", alias: "Room C", state: "enrolled", revokedAt: null, connection: "DISCONNECTED" });
+      expect(issued.headset).toMatchObject({
+        deviceSn: "VR-C100",
+        alias: "Room C",
+        state: "enrolled",
+        revokedAt: null,
+        connection: "DISCONNECTED",
+      });
       expect(issued.secret).toMatchObject({ kind: "credential", value: expect.stringMatching(/^isd1\.[\w-]{43}$/), expiresAt: null });
       await live.next(isEvent("device", "insert", (e) => (e.data as { deviceSn: string }).deviceSn === "VR-C100"));
       expect((await devices()).some((d) => d.deviceSn === "VR-C100")).toBe(true);
@@ -471,11 +626,36 @@ export const contractSuite = (backend: Backend) =>
       const d = (await devices())[2]!;
       const headset = await fakeHeadset(server, d.deviceSn);
       const [m] = await o("perimetry.register", { body: measurementBody(p.id, d.deviceSn) });
-      await headset.next((x) => x.type === "queue" && (x.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === m!.id));
-      headset.send({ type: "progress", perimetryId: m!.id, appointmentId: null, nTested: 3, nLocations: 54, thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }], lastUpdatedIndex: 0, gazeTracking: true });
-      const progress = await live.next(isEvent("measurement", "measurement_progress", (e) => (e.data as { perimetryId: string }).perimetryId === m!.id));
+      await headset.next(
+        (x) => x.type === "queue" && (x.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === m!.id),
+      );
+      headset.send({
+        type: "progress",
+        perimetryId: m!.id,
+        appointmentId: null,
+        nTested: 3,
+        nLocations: 54,
+        thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }],
+        lastUpdatedIndex: 0,
+        gazeTracking: true,
+      });
+      const progress = await live.next(
+        isEvent("measurement", "measurement_progress", (e) => (e.data as { perimetryId: string }).perimetryId === m!.id),
+      );
       expect(progress).toMatchObject({ deviceSn: d.deviceSn, data: { nTested: 3, nLocations: 54 } });
-      const result = demoResult({ measurementId: m!.id, patientId: p.id, takenAt: new Date().toISOString(), ageYears: 76, yearsIntoCourse: 0, course: "healthy", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, deviceAlias: d.alias, seed: 3 });
+      const result = demoResult({
+        measurementId: m!.id,
+        patientId: p.id,
+        takenAt: new Date().toISOString(),
+        ageYears: 76,
+        yearsIntoCourse: 0,
+        course: "healthy",
+        eye: Eye.Right,
+        pattern: Pattern.P24_2,
+        strategy: Strategy.DS,
+        deviceAlias: d.alias,
+        seed: 3,
+      });
       headset.send({ type: "result", measurementId: m!.id, result });
       await live.next(isEvent("measurement", "measurement_result_ready", (e) => (e.data as { id: string }).id === m!.id));
       expect((await o("perimetry.get", { query: { id: m!.id } })).result?.takenAt).toBe(result.takenAt);
@@ -497,7 +677,9 @@ export const contractSuite = (backend: Backend) =>
       await headset.next((x) => x.type === "standalone" && x.standaloneId === null);
       // A stand-alone result uploaded over HTTP too.
       const on2 = await o("device.standalone", { query: { deviceSn: d.deviceSn }, body: { ...config, patientId: p.id } });
-      const uploaded = await o("perimetry.upload", { body: { deviceSn: d.deviceSn, measurementId: null, standaloneId: on2!.id, result: r2 } });
+      const uploaded = await o("perimetry.upload", {
+        body: { deviceSn: d.deviceSn, measurementId: null, standaloneId: on2!.id, result: r2 },
+      });
       expect(uploaded.result?.measurementId).toBe(uploaded.id);
       await c("device.standalone", { query: { deviceSn: d.deviceSn }, body: null });
       // "Stand-alone mode cannot change while another measurement runs."
@@ -517,17 +699,41 @@ export const contractSuite = (backend: Backend) =>
       expect(lane.length).toBeGreaterThan(0); // the demo queues two measurements on every headset
       {
         const ahead = await c("device.dragAndDropPerimetry", {
-          body: { movedPerimetryId: extra!.id, from: { deviceId: source.id, perimetriesIds: source.perimetries.map((x) => x.id).filter((id) => id !== extra!.id), revision: source.revision }, to: { deviceId: runningLane.id, perimetriesIds: [extra!.id, ...lane], revision: runningLane.revision } },
+          body: {
+            movedPerimetryId: extra!.id,
+            from: {
+              deviceId: source.id,
+              perimetriesIds: source.perimetries.map((x) => x.id).filter((id) => id !== extra!.id),
+              revision: source.revision,
+            },
+            to: { deviceId: runningLane.id, perimetriesIds: [extra!.id, ...lane], revision: runningLane.revision },
+          },
         });
         expect([ahead.status, ahead.error?.field]).toEqual([409, "body.to.perimetriesIds"]);
         const behind = await c("device.dragAndDropPerimetry", {
-          body: { movedPerimetryId: extra!.id, from: { deviceId: source.id, perimetriesIds: source.perimetries.map((x) => x.id).filter((id) => id !== extra!.id), revision: source.revision }, to: { deviceId: runningLane.id, perimetriesIds: [lane[0]!, extra!.id, ...lane.slice(1)], revision: runningLane.revision } },
+          body: {
+            movedPerimetryId: extra!.id,
+            from: {
+              deviceId: source.id,
+              perimetriesIds: source.perimetries.map((x) => x.id).filter((id) => id !== extra!.id),
+              revision: source.revision,
+            },
+            to: { deviceId: runningLane.id, perimetriesIds: [lane[0]!, extra!.id, ...lane.slice(1)], revision: runningLane.revision },
+          },
         });
         expect(behind.status).toBe(200);
       }
       const mark = live.messages.length;
       await headset.close();
-      await live.next(isEvent("connection", "update", (e) => (e.data as { connection: string }).connection === "DISCONNECTED" && e.deviceSn === d.deviceSn), 5000, mark);
+      await live.next(
+        isEvent(
+          "connection",
+          "update",
+          (e) => (e.data as { connection: string }).connection === "DISCONNECTED" && e.deviceSn === d.deviceSn,
+        ),
+        5000,
+        mark,
+      );
       expect((await device(d.deviceSn)).status).toBe("notconnected");
     });
 
@@ -535,22 +741,52 @@ export const contractSuite = (backend: Backend) =>
       const p = await newPatient("Appoint Ment");
       const [a, b] = (await devices()).slice(0, 2);
       const appt = await o("appointment.registerWithExaminations", {
-        body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: a!.deviceSn, patientId: p.id, standaloneId: null, examinations: [perimetryExam(p.id, a!.deviceSn), amslerExam(p.id, a!.deviceSn)] },
+        body: {
+          audioGuide: true,
+          tutorial: false,
+          trackGaze: true,
+          deviceSn: a!.deviceSn,
+          patientId: p.id,
+          standaloneId: null,
+          examinations: [perimetryExam(p.id, a!.deviceSn), amslerExam(p.id, a!.deviceSn)],
+        },
       });
       expect(appt.examinations.map((e) => e.type)).toEqual(["perimetry", "amsler"]);
       await live.next(isEvent("appointment", "insert", (e) => (e.data as { id: string }).id === appt.id));
       expect((await device(a!.deviceSn)).appointments?.map((x) => x.id)).toContain(appt.id);
       expect((await o("appointment.all", {})).map((x) => x.id)).toContain(appt.id);
       const bad = await c("appointment.registerWithExaminations", {
-        body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: a!.deviceSn, patientId: p.id, standaloneId: null, examinations: [{ ...perimetryExam(p.id, a!.deviceSn), config: { ...perimetryExam(p.id, a!.deviceSn).config!, pattern: Pattern.P30_2, strategy: Strategy.SORS } }] },
+        body: {
+          audioGuide: true,
+          tutorial: false,
+          trackGaze: true,
+          deviceSn: a!.deviceSn,
+          patientId: p.id,
+          standaloneId: null,
+          examinations: [
+            {
+              ...perimetryExam(p.id, a!.deviceSn),
+              config: { ...perimetryExam(p.id, a!.deviceSn).config!, pattern: Pattern.P30_2, strategy: Strategy.SORS },
+            },
+          ],
+        },
       });
       expect([bad.status, bad.error?.field]).toEqual([400, "body.examinations.0.config.strategy"]);
-      const upd = await o("appointment.update", { query: { id: appt.id }, body: { audioGuide: false, tutorial: false, trackGaze: true, deviceSn: a!.deviceSn, patientId: p.id, standaloneId: null } });
+      const upd = await o("appointment.update", {
+        query: { id: appt.id },
+        body: { audioGuide: false, tutorial: false, trackGaze: true, deviceSn: a!.deviceSn, patientId: p.id, standaloneId: null },
+      });
       expect(upd.audioGuide).toBe(false);
-      const inserted = await o("appointment.insertExaminations", { query: { appointmentId: appt.id }, body: { examinations: [amslerExam(p.id, a!.deviceSn)] } });
+      const inserted = await o("appointment.insertExaminations", {
+        query: { appointmentId: appt.id },
+        body: { examinations: [amslerExam(p.id, a!.deviceSn)] },
+      });
       expect(inserted.examinations.length).toBe(3);
       const ids = inserted.examinations.map((e) => e.id);
-      const reordered = await o("appointment.reorderExaminations", { query: { id: appt.id }, body: { newExaminationsIds: [...ids].reverse() } });
+      const reordered = await o("appointment.reorderExaminations", {
+        query: { id: appt.id },
+        body: { newExaminationsIds: [...ids].reverse() },
+      });
       expect(reordered.examinations.map((e) => e.id)).toEqual([...ids].reverse());
       await live.next(isEvent("reorder", "update", (e) => (e.data as { id: string }).id === appt.id));
       const wrong = await c("appointment.reorderExaminations", { query: { id: appt.id }, body: { newExaminationsIds: ids.slice(1) } });
@@ -558,7 +794,11 @@ export const contractSuite = (backend: Backend) =>
       const fromLane = (await device(a!.deviceSn)).appointments!.map((x) => x.id);
       const toLane = (await device(b!.deviceSn)).appointments!.map((x) => x.id);
       const moved = await o("device.dragAndDropAppointment", {
-        body: { movedAppointmentId: appt.id, from: { deviceId: a!.id, appointmentsIds: fromLane.filter((id) => id !== appt.id) }, to: { deviceId: b!.id, appointmentsIds: [appt.id, ...toLane] } },
+        body: {
+          movedAppointmentId: appt.id,
+          from: { deviceId: a!.id, appointmentsIds: fromLane.filter((id) => id !== appt.id) },
+          to: { deviceId: b!.id, appointmentsIds: [appt.id, ...toLane] },
+        },
       });
       expect(moved.to.deviceId).toBe(b!.id);
       expect((await device(b!.deviceSn)).appointments![0]!.id).toBe(appt.id);
@@ -576,7 +816,15 @@ export const contractSuite = (backend: Backend) =>
       const p = await newPatient("Exam Iner");
       const sn = (await devices())[0]!.deviceSn;
       const appt = await o("appointment.registerWithExaminations", {
-        body: { audioGuide: true, tutorial: false, trackGaze: true, deviceSn: sn, patientId: p.id, standaloneId: null, examinations: [amslerExam(p.id, sn)] },
+        body: {
+          audioGuide: true,
+          tutorial: false,
+          trackGaze: true,
+          deviceSn: sn,
+          patientId: p.id,
+          standaloneId: null,
+          examinations: [amslerExam(p.id, sn)],
+        },
       });
       const e = await o("examination.register", { body: { ...perimetryExam(p.id, sn), appointmentId: appt.id } });
       expect(e.appointmentId).toBe(appt.id);
@@ -620,16 +868,38 @@ export const contractSuite = (backend: Backend) =>
       const mail = (outbox.json.data as Array<{ link: string; subject: string }>)[0]!;
       const token = mail.link.split("/password-reset/")[1]!;
       expect(token.split(".")).toHaveLength(3);
-      const weak = await c("passwordReset.confirm", { token, body: { email: "user@demo.isopter.test", token, password: "weak" } }, undefined as never);
+      const weak = await c(
+        "passwordReset.confirm",
+        { token, body: { email: "user@demo.isopter.test", token, password: "weak" } },
+        undefined as never,
+      );
       expect([weak.status, weak.error?.field]).toEqual([400, "body.password"]);
-      expect((await c("passwordReset.confirm", { token, body: { email: "user@demo.isopter.test", token, password: "New-Secret-9" } }, undefined as never)).status).toBe(200);
-      expect((await c("passwordReset.confirm", { token, body: { email: "user@demo.isopter.test", token, password: "New-Secret-8" } }, undefined as never)).status).toBe(401);
+      expect(
+        (
+          await c(
+            "passwordReset.confirm",
+            { token, body: { email: "user@demo.isopter.test", token, password: "New-Secret-9" } },
+            undefined as never,
+          )
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await c(
+            "passwordReset.confirm",
+            { token, body: { email: "user@demo.isopter.test", token, password: "New-Secret-8" } },
+            undefined as never,
+          )
+        ).status,
+      ).toBe(401);
       const userToken = await login(base, "user", "New-Secret-9");
       const wrongOld = await c("passwordChange", { body: { old_password: "nope", new_password: "Another-Secret-1" } }, userToken);
       expect([wrongOld.status, wrongOld.responseType]).toEqual([401, "invalid_credentials"]);
       const weakNew = await c("passwordChange", { body: { old_password: "New-Secret-9", new_password: "short" } }, userToken);
       expect([weakNew.status, weakNew.error?.field]).toEqual([400, "body.new_password"]);
-      expect((await c("passwordChange", { body: { old_password: "New-Secret-9", new_password: "Demo-Pass-123" } }, userToken)).status).toBe(200);
+      expect((await c("passwordChange", { body: { old_password: "New-Secret-9", new_password: "Demo-Pass-123" } }, userToken)).status).toBe(
+        200,
+      );
       expect(await login(base, "user")).toEqual(expect.any(String));
       const outsider = await raw(base, "GET", "dev/outbox", undefined, manager);
       expect(outsider.status).toBe(403);
@@ -639,15 +909,38 @@ export const contractSuite = (backend: Backend) =>
       const admin = await login(base, "admin");
       const invited = await c("user.invite", { body: { emails: ["new.tech@demo.isopter.test"], role: "user" } });
       expect([invited.status, invited.responseType, invited.data.invited]).toEqual([200, undefined, ["new.tech@demo.isopter.test"]]);
-      const mail = ((await raw(base, "GET", "dev/outbox?to=new.tech@demo.isopter.test", undefined, admin)).json.data as Array<{ link: string }>)[0]!;
+      const mail = (
+        (await raw(base, "GET", "dev/outbox?to=new.tech@demo.isopter.test", undefined, admin)).json.data as Array<{ link: string }>
+      )[0]!;
       const [, invitationId, invitationToken] = /\/signup\/([^/]+)\/(.+)$/.exec(mail.link)!;
-      const partial = await c("user.invite", { body: { emails: ["new.tech@demo.isopter.test", "second@demo.isopter.test", "user@demo.isopter.test"], role: "user" } });
+      const partial = await c("user.invite", {
+        body: { emails: ["new.tech@demo.isopter.test", "second@demo.isopter.test", "user@demo.isopter.test"], role: "user" },
+      });
       expect(partial.responseType).toBe("invitations_partial");
-      expect(partial.data).toEqual({ invited: ["second@demo.isopter.test"], alreadyInvited: ["new.tech@demo.isopter.test"], alreadyRegistered: ["user@demo.isopter.test"] });
+      expect(partial.data).toEqual({
+        invited: ["second@demo.isopter.test"],
+        alreadyInvited: ["new.tech@demo.isopter.test"],
+        alreadyRegistered: ["user@demo.isopter.test"],
+      });
       const none = await c("user.invite", { body: { emails: ["user@demo.isopter.test"], role: "user" } });
       expect([none.status, none.responseType]).toEqual([409, "already_registered"]);
-      expect((await c("user.signup", { token: invitationToken!, body: { invitationId: invitationId!, password: "Tech-Secret-1", invitationToken: invitationToken! } }, undefined as never)).status).toBe(200);
-      const again = await c("user.signup", { token: invitationToken!, body: { invitationId: invitationId!, password: "Tech-Secret-1", invitationToken: invitationToken! } }, undefined as never);
+      expect(
+        (
+          await c(
+            "user.signup",
+            {
+              token: invitationToken!,
+              body: { invitationId: invitationId!, password: "Tech-Secret-1", invitationToken: invitationToken! },
+            },
+            undefined as never,
+          )
+        ).status,
+      ).toBe(200);
+      const again = await c(
+        "user.signup",
+        { token: invitationToken!, body: { invitationId: invitationId!, password: "Tech-Secret-1", invitationToken: invitationToken! } },
+        undefined as never,
+      );
       expect([again.status, again.responseType]).toEqual([409, "already_registered"]);
       const techToken = await login(base, "new.tech@demo.isopter.test", "Tech-Secret-1");
       const all = await o("user.all", {});
@@ -667,7 +960,10 @@ export const contractSuite = (backend: Backend) =>
       const org2 = newId();
       const now = new Date().toISOString();
       await server.db.transaction(async (tx) => {
-        await tx.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, 'Other clinic', false, 'FDA', 'US', $2)", [org2, now]);
+        await tx.query(
+          "insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, 'Other clinic', false, 'FDA', 'US', $2)",
+          [org2, now],
+        );
         await tx.query("update users set organisation_id = $1 where username = 'user'", [org2]);
       });
       const other = await liveSocket(base, await login(base, "user"));
@@ -677,7 +973,11 @@ export const contractSuite = (backend: Backend) =>
       expect(other.messages.filter(isLiveEvent)).toEqual([]);
       expect((await o("patient.all", {}, await login(base, "user"))).length).toBe(0);
       other.close();
-      await server.db.transaction((tx) => tx.query("update users set organisation_id = (select organisation_id from users where username = 'manager') where username = 'user'"));
+      await server.db.transaction((tx) =>
+        tx.query(
+          "update users set organisation_id = (select organisation_id from users where username = 'manager') where username = 'user'",
+        ),
+      );
       for (const m of live.messages.filter(isLiveEvent)) {
         const decoded = decodeLiveEvent(m);
         if (Result.isFailure(decoded)) throw new Error(`${m.type}/${m.operation}: ${decoded.failure.message}`);
@@ -685,13 +985,18 @@ export const contractSuite = (backend: Backend) =>
     });
 
     it("audit/search: the organisation's trail for managers, newest first", async () => {
-      const page = await o("audit.search", { body: { filter: { from: null, to: null, userId: null, patientId: null, action: null }, page: 0, quantity: 5 } });
+      const page = await o("audit.search", {
+        body: { filter: { from: null, to: null, userId: null, patientId: null, action: null }, page: 0, quantity: 5 },
+      });
       expect(page.entries.length).toBeGreaterThan(0);
       expect(page.entries.map((e) => e.id)).toEqual([...page.entries.map((e) => e.id)].sort((a, b) => b - a));
     });
 
     it("OpenAPI description is served and lists every call", async () => {
-      const doc = (await raw(base, "GET", "openapi.json")).json as unknown as { openapi: string; paths: Record<string, Record<string, unknown>> };
+      const doc = (await raw(base, "GET", "openapi.json")).json as unknown as {
+        openapi: string;
+        paths: Record<string, Record<string, unknown>>;
+      };
       expect(doc.openapi).toBe("3.1.0");
       for (const e of endpoints) expect(doc.paths[`/api/${e.path}`]?.[e.method.toLowerCase()], `${e.method} ${e.path}`).toBeDefined();
     });
@@ -707,7 +1012,13 @@ export const contractSuite = (backend: Backend) =>
       expect((await c("checkToken", {}, admin)).status).toBe(401);
     });
 
-    perimetryPageCases({ server: () => server, c: (name, input) => c(name, input), o: (name, input) => o(name, input), newPatient, raw: (method, path, body) => raw(base, method, path, body, manager) });
+    perimetryPageCases({
+      server: () => server,
+      c: (name, input) => c(name, input),
+      o: (name, input) => o(name, input),
+      newPatient,
+      raw: (method, path, body) => raw(base, method, path, body, manager),
+    });
 
     it("every call of the contract was exercised", () => {
       const missing = endpoints.map((e) => e.name).filter((n) => !exercised.has(n as Endpoint));

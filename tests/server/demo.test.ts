@@ -30,7 +30,10 @@ const input = (over: Partial<DemoResultInput>): DemoResultInput => ({
 });
 
 describe("demo results", () => {
-  for (const [label, make] of [["engine", engineResult], ["fixtures", demoResult]] as const) {
+  for (const [label, make] of [
+    ["engine", engineResult],
+    ["fixtures", demoResult],
+  ] as const) {
     it(`${label}: every result decodes as a MeasurementResult; 24-2 and G are scored with the current normative database`, () => {
       for (const pattern of [Pattern.P24_2, Pattern.G])
         for (const eye of [Eye.Right, Eye.Left]) {
@@ -96,11 +99,22 @@ describe("the appointment clinic (second demo organisation)", () => {
     expect(new Set(taken.map((e) => e.patientId)).size).toBe(1);
     for (const e of taken) {
       expect(Result.isSuccess(decode(MeasurementResultSchema, e.result))).toBe(true);
-      expect(e.result).toMatchObject({ eye: e.eye, pattern: Pattern.P24_2, strategy: Strategy.DS, patientId: e.patientId, measurementId: e.id });
+      expect(e.result).toMatchObject({
+        eye: e.eye,
+        pattern: Pattern.P24_2,
+        strategy: Strategy.DS,
+        patientId: e.patientId,
+        measurementId: e.id,
+      });
       expect(Date.parse((e.result as { takenAt: string }).takenAt)).toBeLessThan(Date.now());
     }
     // What the patient's perimetry page asks for (web/pages/patient/PerimetryPage.tsx).
-    const page = await ok(server.url, "examination.all", { query: { patientId: first!.patientId, examinationType: "perimetry", taken: true } }, token);
+    const page = await ok(
+      server.url,
+      "examination.all",
+      { query: { patientId: first!.patientId, examinationType: "perimetry", taken: true } },
+      token,
+    );
     expect(page.map((e) => e.id).sort()).toEqual(taken.map((e) => e.id).sort());
     const queued = (await ok(server.url, "device.all", {}, token)).flatMap((d) => d.appointments!.map((a) => a.id));
     expect(queued).not.toContain(first!.appointmentId);

@@ -22,7 +22,7 @@ const connect = async (base: string) => {
   socket.on("message", (data) => {
     const f = JSON.parse(data.toString()) as Frame;
     frames.push(f);
-    for (const w of [...waiters]) if (w.test(f)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(f));
+    for (const w of [...waiters]) if (w.test(f)) waiters.splice(waiters.indexOf(w), 1), w.resolve(f);
   });
   const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => (socket.once("open", () => resolve()), socket.once("error", reject)));
@@ -73,13 +73,37 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
       ok(base, "device.enrol", { body: { deviceSn, secret } }, token);
     const deviceOf = async (sn: string, token = manager) => (await ok(base, "device.all", {}, token)).find((d) => d.deviceSn === sn)!;
     const patient = async (name: string, token = manager) =>
-      ok(base, "patient.register", { body: { name, uniqueId: `T-${Math.random().toString(36).slice(2, 10)}`, gender: 0, lang: "en", birthdate: "1955-04-04" } }, token);
+      ok(
+        base,
+        "patient.register",
+        { body: { name, uniqueId: `T-${Math.random().toString(36).slice(2, 10)}`, gender: 0, lang: "en", birthdate: "1955-04-04" } },
+        token,
+      );
     const measurement = async (patientId: string, deviceSn: string, token = manager) => {
-      const body: MeasurementBody = measurementConfigWith({ patientId, deviceSn, displayName: "Trust", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS });
+      const body: MeasurementBody = measurementConfigWith({
+        patientId,
+        deviceSn,
+        displayName: "Trust",
+        eye: Eye.Right,
+        pattern: Pattern.P24_2,
+        strategy: Strategy.DS,
+      });
       return (await ok(base, "perimetry.register", { body }, token))[0]!;
     };
     const resultFor = (measurementId: string, patientId: string) =>
-      demoResult({ measurementId, patientId, takenAt: new Date().toISOString(), ageYears: 70, yearsIntoCourse: 0, course: "healthy", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, deviceAlias: "x", seed: 5 });
+      demoResult({
+        measurementId,
+        patientId,
+        takenAt: new Date().toISOString(),
+        ageYears: 70,
+        yearsIntoCourse: 0,
+        course: "healthy",
+        eye: Eye.Right,
+        pattern: Pattern.P24_2,
+        strategy: Strategy.DS,
+        deviceAlias: "x",
+        seed: 5,
+      });
     /** A frame after which the server has handled everything sent before it (it handles a headset's frames in order). */
     const settled = async (s: Awaited<ReturnType<typeof connect>>, resultId: string) => {
       s.send({ type: "standaloneResult", standaloneId: "none", resultId, result: resultFor("x", "y") });
@@ -100,13 +124,18 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
       const noProof = { type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0001", firmware: "attacker-1" };
       expect((await refusal(noProof)).reason).toBe("malformed");
       expect((await refusal({ type: "hello", protocolVersion: 1, deviceSn: "VR-0001", firmware: "old" })).reason).toBe("protocol-version");
-      expect((await refusal({ type: "heartbeat", battery: { vr: 1, clicker: 1, vrCharging: false, clickerCharging: false } })).reason).toBe("malformed");
+      expect((await refusal({ type: "heartbeat", battery: { vr: 1, clicker: 1, vrCharging: false, clickerCharging: false } })).reason).toBe(
+        "malformed",
+      );
       // VR-0001 was registered by the seed before enrolment existed: no credential opens it.
       expect(await refusal(hello("VR-0001", { credential: "isd1.guessed" }))).toMatchObject({ reason: "not-enrolled" });
       await enrol("VR-T001");
       expect(await refusal(hello("VR-T001", { credential: "isd1.guessed" }))).toMatchObject({ reason: "wrong-credential" });
       expect(await refusal(hello("VR-T001", { pairingCode: "ABCDE-FGHJK" }))).toMatchObject({ reason: "wrong-credential" });
-      expect(await refusal(hello("VR-NOBODY", { credential: "isd1.guessed" }))).toMatchObject({ reason: "unknown-device", message: expect.stringContaining("VR-NOBODY") });
+      expect(await refusal(hello("VR-NOBODY", { credential: "isd1.guessed" }))).toMatchObject({
+        reason: "unknown-device",
+        message: expect.stringContaining("VR-NOBODY"),
+      });
     });
 
     it("a replayed credential or pairing code is refused: the old credential after enrolling again, a pairing code used once", async () => {
@@ -183,15 +212,25 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
       const theirLane = await deviceOf("VR-A001", apptManager);
       const theirExam = theirLane.appointments![0]!.examinations[0]!;
       s.send({
-        type: "examinationResult", appointmentId: theirExam.appointmentId, examinationId: theirExam.id,
-        outcome: { type: "amsler", result: { answer: "missing", takenAt: new Date().toISOString(), deviceSn: "VR-T006", appointmentId: theirExam.appointmentId } },
+        type: "examinationResult",
+        appointmentId: theirExam.appointmentId,
+        examinationId: theirExam.id,
+        outcome: {
+          type: "amsler",
+          result: { answer: "missing", takenAt: new Date().toISOString(), deviceSn: "VR-T006", appointmentId: theirExam.appointmentId },
+        },
       });
       // A measurement of the other organisation, queued on its headset.
       const theirPatient = await patient("Other Clinic", apptManager);
       const theirs = await measurement(theirPatient.id, "VR-A002", apptManager);
       s.send({ type: "result", measurementId: theirs.id, result: resultFor(theirs.id, theirPatient.id) });
       // Another headset's stand-alone data.
-      const standalone = (await ok(base, "device.standalone", { query: { deviceSn: "VR-T007" }, body: { ...configOf(onOther), patientId: p.id } as never }, manager))!;
+      const standalone = (await ok(
+        base,
+        "device.standalone",
+        { query: { deviceSn: "VR-T007" }, body: { ...configOf(onOther), patientId: p.id } as never },
+        manager,
+      ))!;
       const before = (await ok(base, "perimetry.all", { query: { patientId: p.id } }, manager)).length;
       s.send({ type: "standaloneResult", standaloneId: standalone.id, resultId: "steal-1", result: resultFor("x", p.id) });
       await s.next((f) => f.type === "resultAccepted" && f.resultId === "steal-1"); // accepted and dropped: nothing to retry
@@ -219,7 +258,9 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
       expect(revoked).toMatchObject({ deviceSn: "VR-T008", state: "revoked", revokedAt: expect.any(String) });
       expect(await s.closed).toBe(4003);
       expect(s.frames.at(-1)).toMatchObject({ type: "refused", reason: "revoked" });
-      await browsers.next((m) => m.type === "connection" && m.deviceSn === "VR-T008" && (m.data as { connection: string }).connection === "DISCONNECTED");
+      await browsers.next(
+        (m) => m.type === "connection" && m.deviceSn === "VR-T008" && (m.data as { connection: string }).connection === "DISCONNECTED",
+      );
       expect((await refusal(hello("VR-T008", { credential: issued.secret.value }))).reason).toBe("revoked");
       const again = await ok(base, "device.reenrol", { query: { id: issued.headset.id }, body: { secret: "credential" } }, manager);
       expect(again.headset.state).toBe("enrolled");
@@ -231,13 +272,28 @@ export const deviceTrustSuite = (backend: "pglite" | "postgres") =>
     it("enrolment answers hold the secret once; the list never shows one", async () => {
       const list = await ok(base, "device.enrolments", {}, manager);
       expect(JSON.stringify(list)).not.toMatch(/isd1\./);
-      const rows = await server.db.query<{ credential_hash: string | null }>("select credential_hash from devices where device_sn like 'VR-T%'");
+      const rows = await server.db.query<{ credential_hash: string | null }>(
+        "select credential_hash from devices where device_sn like 'VR-T%'",
+      );
       expect(rows.every((r) => r.credential_hash === null || /^[0-9a-f]{64}$/.test(r.credential_hash))).toBe(true);
     });
   });
 
 /** The measurement configuration a stand-alone switch-on sends (the measurement's fields without its own). */
 const configOf = (m: object): Record<string, unknown> => {
-  const keys = ["eye", "pattern", "strategy", "sorsStage", "stimuliUpdate", "stimuliShowtime", "stimuliSize", "displayName", "playSound", "trackGaze", "audioGuide", "tutorial"];
+  const keys = [
+    "eye",
+    "pattern",
+    "strategy",
+    "sorsStage",
+    "stimuliUpdate",
+    "stimuliShowtime",
+    "stimuliSize",
+    "displayName",
+    "playSound",
+    "trackGaze",
+    "audioGuide",
+    "tutorial",
+  ];
   return Object.fromEntries(keys.map((k) => [k, (m as Record<string, unknown>)[k]]));
 };

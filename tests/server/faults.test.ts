@@ -22,7 +22,9 @@ import { DEMO_PASSWORD, headsetKeys, login, ok } from "./harness.ts";
 // restart.test.ts.)
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const hasPostgres = existsSync("/usr/lib/postgresql") && execFileSync("bash", ["-c", "ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null || true"]).toString().trim() !== "";
+const hasPostgres =
+  existsSync("/usr/lib/postgresql") &&
+  execFileSync("bash", ["-c", "ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null || true"]).toString().trim() !== "";
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -32,7 +34,10 @@ const freePort = () =>
     });
   });
 
-const cluster = (...args: string[]) => execFileSync("bash", ["scripts/pg-throwaway.sh", ...args], { cwd: root, env: { ...process.env, PG_PASSWORD: "fault-Pass-1" } }).toString().trim();
+const cluster = (...args: string[]) =>
+  execFileSync("bash", ["scripts/pg-throwaway.sh", ...args], { cwd: root, env: { ...process.env, PG_PASSWORD: "fault-Pass-1" } })
+    .toString()
+    .trim();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = async (what: string, test: () => boolean | Promise<boolean>, timeoutMs: number) => {
   const start = Date.now();
@@ -103,11 +108,22 @@ describe.skipIf(!hasPostgres)("PostgreSQL stopped and started again under load",
   it("503 with Retry-After while away, the headset's results wait in its outbox, all back within seconds, no acknowledged write lost", async () => {
     const token = await login(server.url, "manager");
     const sn = (await ok(server.url, "device.all", {}, token))[0]!.deviceSn;
-    const fleet = await startHeadsets({ url: `${server.url.replace(/^http/, "ws")}/device`, serials: [sn], keys: await headsetKeys(server, [sn]), speed: 60, log: () => undefined });
+    const fleet = await startHeadsets({
+      url: `${server.url.replace(/^http/, "ws")}/device`,
+      serials: [sn],
+      keys: await headsetKeys(server, [sn]),
+      speed: 60,
+      log: () => undefined,
+    });
     const headset = fleet.headsets[0]!;
     try {
       await until("headset connected", () => headset.connected, 20_000);
-      const patient = await ok(server.url, "patient.register", { body: { name: "Fault Tolerant", uniqueId: "FT-1", gender: 1, lang: "en", birthdate: "1950-01-01" } }, token);
+      const patient = await ok(
+        server.url,
+        "patient.register",
+        { body: { name: "Fault Tolerant", uniqueId: "FT-1", gender: 1, lang: "en", birthdate: "1950-01-01" } },
+        token,
+      );
       await ok(server.url, "device.standalone", { query: { deviceSn: sn }, body: measurementConfig(patient.id) }, token);
       await until("a first stand-alone result stored", () => headset.resultsProduced > 0 && headset.pendingResults === 0, 60_000);
 
@@ -126,7 +142,8 @@ describe.skipIf(!hasPostgres)("PostgreSQL stopped and started again under load",
           }).catch((e: Error) => ({ status: 0, headers: new Headers(), json: async () => ({ error: e.message }) }));
           const body = (await res.json()) as { data?: { id?: string; message?: string }; responseType?: string };
           if (res.status === 200) acknowledged.push(body.data!.id!), (lastOkAt = Date.now());
-          else if (res.status === 503) unavailable.push({ retryAfter: res.headers.get("retry-after"), responseType: body.responseType, message: body.data?.message });
+          else if (res.status === 503)
+            unavailable.push({ retryAfter: res.headers.get("retry-after"), responseType: body.responseType, message: body.data?.message });
           else other.push(`${res.status} ${JSON.stringify(body).slice(0, 200)}`);
           await sleep(res.status === 503 ? 200 : 20);
         }
@@ -154,14 +171,20 @@ describe.skipIf(!hasPostgres)("PostgreSQL stopped and started again under load",
         (await server.db.query<{ id: string }>("select id from patients where id = any($1::text[])", [acknowledged])).map((r) => r.id),
       );
       const lost = acknowledged.filter((id) => !found.has(id)).length;
-      const stored = (await server.db.query<{ n: number }>("select count(*)::int as n from standalone_results where device_sn = $1", [sn]))[0]!.n;
+      const stored = (
+        await server.db.query<{ n: number }>("select count(*)::int as n from standalone_results where device_sn = $1", [sn])
+      )[0]!.n;
       console.log(
         `[faults postgres] down ${(downFor / 1000).toFixed(1)} s: ${unavailable.length} answers 503, ${other.length} other failures; ` +
           `${acknowledged.length} writes acknowledged, ${lost} lost; first acknowledged write ${(recoveryMs / 1000).toFixed(1)} s after the database's return; ` +
           `headset: ${waiting} results waited in its outbox, drained ${(drainMs / 1000).toFixed(1)} s after the return, ${headset.resultsProduced} produced, ${stored} stored, ${headset.pendingResults} pending`,
       );
       expect(other).toEqual([]);
-      expect(unavailable.every((u) => u.responseType === "unavailable" && u.retryAfter !== null && Number(u.retryAfter) > 0 && typeof u.message === "string")).toBe(true);
+      expect(
+        unavailable.every(
+          (u) => u.responseType === "unavailable" && u.retryAfter !== null && Number(u.retryAfter) > 0 && typeof u.message === "string",
+        ),
+      ).toBe(true);
       expect(lost).toBe(0);
       expect(recoveryMs).toBeLessThan(10_000);
       expect(stored).toBe(headset.resultsProduced - headset.pendingResults);
@@ -192,7 +215,9 @@ describe("one server per DATA_DIR, and start-up failures in one line", () => {
     const lines = second.stderr.trim().split("\n");
     expect(second.code).toBe(1);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(lines[0]!.match(new RegExp(`^Isopter: DATA_DIR ${join(dataDir, "pglite")} is in use by process ${first.child.pid} .*$`))?.[0]);
+    expect(lines[0]).toBe(
+      lines[0]!.match(new RegExp(`^Isopter: DATA_DIR ${join(dataDir, "pglite")} is in use by process ${first.child.pid} .*$`))?.[0],
+    );
     first.child.kill("SIGKILL");
     await new Promise((r) => first.child.once("exit", r));
     const third = await startChild({ DATA_DIR: dataDir });
@@ -221,13 +246,19 @@ describe("one server per DATA_DIR, and start-up failures in one line", () => {
       [{ DATA_DIR: foreign }, new RegExp(`^Isopter: cannot use DATA_DIR ${foreign}/pglite: not a data directory`)],
       [{ DATA_DIR: old }, new RegExp(`^Isopter: cannot use DATA_DIR ${old}/pglite: version mismatch \\(made by PostgreSQL 15`)],
       [{ DATA_DIR: corrupt }, new RegExp(`^Isopter: cannot use DATA_DIR ${corrupt}/pglite: corrupt control file`)],
-      [{ DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/isopter` }, new RegExp(`^Isopter: cannot use DATABASE_URL postgres://postgres@127.0.0.1:${closedPort}/isopter: unreachable host`)],
+      [
+        { DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/isopter` },
+        new RegExp(`^Isopter: cannot use DATABASE_URL postgres://postgres@127.0.0.1:${closedPort}/isopter: unreachable host`),
+      ],
     ];
     if (hasPostgres) {
       const dir = tmp();
       const port = await freePort();
       cluster("start", dir, String(port));
-      cases.push([{ DATABASE_URL: `postgres://postgres:wrong@127.0.0.1:${port}/postgres` }, new RegExp(`^Isopter: cannot use DATABASE_URL postgres://postgres:\\*\\*\\*@127.0.0.1:${port}/postgres: wrong password$`)]);
+      cases.push([
+        { DATABASE_URL: `postgres://postgres:wrong@127.0.0.1:${port}/postgres` },
+        new RegExp(`^Isopter: cannot use DATABASE_URL postgres://postgres:\\*\\*\\*@127.0.0.1:${port}/postgres: wrong password$`),
+      ]);
       clusters.push(dir);
     }
     const results = await Promise.all(cases.map(([env]) => startChild(env)));

@@ -59,7 +59,8 @@ type BodyKind = "none" | "json" | "deep" | "huge" | "broken-utf8" | "duplicate-k
 const body = (kind: BodyKind, bytes: Buffer | undefined) => ({
   kind,
   bytes,
-  [fc.toStringMethod]: () => `${kind} body of ${bytes?.length ?? 0} bytes: ${JSON.stringify(bytes?.subarray(0, 80).toString("latin1") ?? "")}`,
+  [fc.toStringMethod]: () =>
+    `${kind} body of ${bytes?.length ?? 0} bytes: ${JSON.stringify(bytes?.subarray(0, 80).toString("latin1") ?? "")}`,
 });
 
 /** Nested arrays/objects `depth` levels deep, built as text (no recursion anywhere). */
@@ -72,7 +73,11 @@ const bodyArb: fc.Arbitrary<ReturnType<typeof body>> = fc.oneof(
   {
     weight: 5,
     arbitrary: fc
-      .tuple(fc.integer({ min: 33, max: 200_000 }), fc.constantFrom("array", "object") as fc.Arbitrary<"array" | "object">, fc.constantFrom("name", "filter", "body", "result", "examinations"))
+      .tuple(
+        fc.integer({ min: 33, max: 200_000 }),
+        fc.constantFrom("array", "object") as fc.Arbitrary<"array" | "object">,
+        fc.constantFrom("name", "filter", "body", "result", "examinations"),
+      )
       .map(([depth, shape, key]) => body("deep", Buffer.from(`{"${key}":${deepText(depth, shape, "1")}}`))),
   },
   {
@@ -84,19 +89,36 @@ const bodyArb: fc.Arbitrary<ReturnType<typeof body>> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.constantFrom("name", "notes", "uniqueId", "username"), fc.uint8Array({ minLength: 1, maxLength: 8 }).map((a) => Buffer.from(a)), fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]))
-      .map(([key, junk, broken]) => body("broken-utf8", Buffer.concat([Buffer.from(`{"${key}":"a`), Buffer.from(broken), junk, Buffer.from('"}')]))),
+      .tuple(
+        fc.constantFrom("name", "notes", "uniqueId", "username"),
+        fc.uint8Array({ minLength: 1, maxLength: 8 }).map((a) => Buffer.from(a)),
+        fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]),
+      )
+      .map(([key, junk, broken]) =>
+        body("broken-utf8", Buffer.concat([Buffer.from(`{"${key}":"a`), Buffer.from(broken), junk, Buffer.from('"}')])),
+      ),
   },
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.constantFrom("name", "id", "filter", "emails", "result", "deviceSn"), fc.jsonValue({ maxDepth: 2 }), fc.jsonValue({ maxDepth: 2 }))
+      .tuple(
+        fc.constantFrom("name", "id", "filter", "emails", "result", "deviceSn"),
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.jsonValue({ maxDepth: 2 }),
+      )
       .map(([key, a, b]) => body("duplicate-keys", Buffer.from(`{"${key}":${JSON.stringify(a)},"${key}":${JSON.stringify(b)}}`))),
   },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((a) => body("garbage", Buffer.from(a))) },
 );
 
-const contentTypes = ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""];
+const contentTypes = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "",
+];
 
 const fuzzSuite = (backend: Backend) =>
   describe(`fuzzing every contract route on ${backend}`, () => {
@@ -119,7 +141,14 @@ const fuzzSuite = (backend: Backend) =>
     });
 
     /** Sends, counts, and checks what every answer must be. */
-    const fuzz = async (spec: EndpointSpec, kind: BodyKind, bytes: Buffer | undefined, contentType: string, auth: "token" | "none" | "garbage", query = "") => {
+    const fuzz = async (
+      spec: EndpointSpec,
+      kind: BodyKind,
+      bytes: Buffer | undefined,
+      contentType: string,
+      auth: "token" | "none" | "garbage",
+      query = "",
+    ) => {
       const headers: Record<string, string> = {};
       if (contentType) headers["content-type"] = contentType;
       if (bytes) headers["content-length"] = String(bytes.length);
@@ -151,9 +180,16 @@ const fuzzSuite = (backend: Backend) =>
       for (const spec of endpoints.filter((e) => e.body)) {
         const sent = await fuzz(spec, "deep", Buffer.from(`{"filter":${deepText(100_000, "array", "0")}}`), "application/json", "token");
         // The token, the query or the route may be refused first; when the body is looked at, the answer names it.
-        if (sent.status === 400 && sent.json?.data?.field !== "query.id") expect([spec.name, sent.json!.data]).toEqual([spec.name, expect.objectContaining({ field: expect.stringMatching(/^body/) })]);
+        if (sent.status === 400 && sent.json?.data?.field !== "query.id")
+          expect([spec.name, sent.json!.data]).toEqual([spec.name, expect.objectContaining({ field: expect.stringMatching(/^body/) })]);
       }
-      const patientSearch = await fuzz(endpoints.find((e) => e.name === "patient.search")!, "deep", Buffer.from(`{"filter":${deepText(40, "object", "1")}}`), "application/json", "token");
+      const patientSearch = await fuzz(
+        endpoints.find((e) => e.name === "patient.search")!,
+        "deep",
+        Buffer.from(`{"filter":${deepText(40, "object", "1")}}`),
+        "application/json",
+        "token",
+      );
       expect([patientSearch.status, patientSearch.json?.data?.field]).toEqual([400, "body.filter"]);
       expect(String(patientSearch.json?.data?.message)).toMatch(/nested deeper than 32 levels/);
     }, 120_000);
@@ -163,7 +199,12 @@ const fuzzSuite = (backend: Backend) =>
       for (const auth of ["token", "none"] as const)
         for (const mb of [6, 10]) {
           const sent = await fuzz(register, "huge", Buffer.alloc(mb * MB, 0x20), "application/json", auth);
-          expect([sent.status, sent.json?.responseType, sent.json?.data?.field, sent.closedCleanly]).toEqual([413, "payload_too_large", "body", true]);
+          expect([sent.status, sent.json?.responseType, sent.json?.data?.field, sent.closedCleanly]).toEqual([
+            413,
+            "payload_too_large",
+            "body",
+            true,
+          ]);
         }
     }, 120_000);
 
@@ -173,7 +214,13 @@ const fuzzSuite = (backend: Backend) =>
       process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
       process.env.LOG_FORMAT = "json";
       try {
-        const req = request({ host: "127.0.0.1", port: server.port, method: "POST", path: "/api/perimetry/upload", headers: { "content-type": "application/json", "content-length": String(MB), authorization: `Bearer ${token}` } });
+        const req = request({
+          host: "127.0.0.1",
+          port: server.port,
+          method: "POST",
+          path: "/api/perimetry/upload",
+          headers: { "content-type": "application/json", "content-length": String(MB), authorization: `Bearer ${token}` },
+        });
         req.on("error", () => undefined);
         req.write(Buffer.alloc(64 * 1024, 0x20));
         await new Promise((r) => setTimeout(r, 200));
@@ -191,11 +238,15 @@ const fuzzSuite = (backend: Backend) =>
     it("arbitrary, deep, huge, wrongly typed, broken UTF-8 and duplicate-key bodies to every contract route: no 5xx, no dropped connection", async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.constantFrom(...endpoints).map((e) => Object.assign(Object.create(e) as EndpointSpec, { [fc.toStringMethod]: () => `${e.method} ${e.path}` })),
+          fc
+            .constantFrom(...endpoints)
+            .map((e) => Object.assign(Object.create(e) as EndpointSpec, { [fc.toStringMethod]: () => `${e.method} ${e.path}` })),
           bodyArb,
           fc.constantFrom(...contentTypes),
           fc.constantFrom("token", "token", "token", "none", "garbage") as fc.Arbitrary<"token" | "none" | "garbage">,
-          fc.option(fc.constantFrom("?id=x", "?id=%FF%FE", "?id=" + "9".repeat(5000), "?deviceSn=VR-0001&deviceSn=VR-0002", "?id"), { freq: 3 }),
+          fc.option(fc.constantFrom("?id=x", "?id=%FF%FE", "?id=" + "9".repeat(5000), "?deviceSn=VR-0001&deviceSn=VR-0002", "?id"), {
+            freq: 3,
+          }),
           async (spec, sample, contentType, auth, query) => {
             await fuzz(spec, sample.kind, sample.bytes, contentType, auth, query ?? "");
           },

@@ -1,7 +1,14 @@
 import { Result } from "effect";
 import pg from "pg";
 import WebSocket from "ws";
-import { contract, decodeResponse, encodeRequest, type Endpoint, type RequestOf, type ResponseOf } from "../../core/model/contract/index.ts";
+import {
+  contract,
+  decodeResponse,
+  encodeRequest,
+  type Endpoint,
+  type RequestOf,
+  type ResponseOf,
+} from "../../core/model/contract/index.ts";
 import type { LiveMessage } from "../../core/model/live.ts";
 import { startServer, type RunningServer, type ServerOptions } from "../../simulator/server/server.ts";
 import { seedDemo } from "../../simulator/server/demo/seed.ts";
@@ -73,7 +80,13 @@ export const raw = async (base: string, method: string, path: string, body?: unk
   const res = await fetch(`${base}/api/${path}`, {
     method,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(method === "GET" || method === "HEAD" ? {} : rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(method === "GET" || method === "HEAD"
+      ? {}
+      : rawBody !== undefined
+        ? { body: rawBody }
+        : body !== undefined
+          ? { body: JSON.stringify(body) }
+          : {}),
   });
   const text = await res.text();
   let json: unknown;
@@ -86,7 +99,12 @@ export const raw = async (base: string, method: string, path: string, body?: unk
 };
 
 /** Calls a contract endpoint with typed input; the answer is decoded with the contract (a breach fails the test). */
-export const call = async <E extends Endpoint>(base: string, name: E, input: RequestOf<E>, token?: string): Promise<Answer<ResponseOf<E>>> => {
+export const call = async <E extends Endpoint>(
+  base: string,
+  name: E,
+  input: RequestOf<E>,
+  token?: string,
+): Promise<Answer<ResponseOf<E>>> => {
   const spec = contract[name];
   const wire = encodeRequest(spec, input);
   if (Result.isFailure(wire)) throw new Error(`cannot encode ${name}: ${wire.failure.message}`);
@@ -99,8 +117,15 @@ export const call = async <E extends Endpoint>(base: string, name: E, input: Req
   const json = (await res.json()) as { data: unknown; responseType?: string; accessToken?: string };
   const decoded = decodeResponse(spec, res.status, json);
   if (Result.isFailure(decoded)) {
-    if (decoded.failure.responseType === "invalid_response") throw new Error(`${name}: answer breaks the contract: ${decoded.failure.message}`);
-    return { status: res.status, data: undefined as never, responseType: json.responseType, accessToken: json.accessToken, error: json.data as never };
+    if (decoded.failure.responseType === "invalid_response")
+      throw new Error(`${name}: answer breaks the contract: ${decoded.failure.message}`);
+    return {
+      status: res.status,
+      data: undefined as never,
+      responseType: json.responseType,
+      accessToken: json.accessToken,
+      error: json.data as never,
+    };
   }
   return {
     status: res.status,
@@ -118,7 +143,8 @@ export const ok = async <E extends Endpoint>(base: string, name: E, input: Reque
   return a.data;
 };
 
-export const login = async (base: string, username: string, password = DEMO_PASSWORD) => (await ok(base, "login", { body: { username, password } })).accessToken;
+export const login = async (base: string, username: string, password = DEMO_PASSWORD) =>
+  (await ok(base, "login", { body: { username, password } })).accessToken;
 
 /** A browser live socket after the logged-in handshake; collects every message. */
 export const liveSocket = async (base: string, token: string) => {
@@ -128,10 +154,11 @@ export const liveSocket = async (base: string, token: string) => {
   socket.on("message", (data) => {
     const m = JSON.parse(data.toString()) as LiveMessage;
     messages.push(m);
-    for (const w of [...waiters]) if (w.test(m)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(m);
-    }
+    for (const w of [...waiters])
+      if (w.test(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
   });
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
@@ -145,7 +172,15 @@ export const liveSocket = async (base: string, token: string) => {
     new Promise<LiveMessage>((resolve, reject) => {
       const seen = messages.slice(since).find(test);
       if (seen) return resolve(seen);
-      const timer = setTimeout(() => reject(new Error(`no live message matched within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => [m.type, "operation" in m ? m.operation : ""]))}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no live message matched within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => [m.type, "operation" in m ? m.operation : ""]))}`,
+            ),
+          ),
+        timeoutMs,
+      );
       waiters.push({ test, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   await next((m) => m.type === "pong");
@@ -179,11 +214,14 @@ export const fakeHeadset = async (
     const m = JSON.parse(data.toString()) as Record<string, unknown>;
     received.push(m);
     if (m.type === "command" && ack !== "never")
-      socket.send(JSON.stringify({ type: "ack", commandId: m.commandId, ok: ack === "ok", ...(ack === "refuse" ? { error: "busy" } : {}) }));
-    for (const w of [...waiters]) if (w.test(m)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(m);
-    }
+      socket.send(
+        JSON.stringify({ type: "ack", commandId: m.commandId, ok: ack === "ok", ...(ack === "refuse" ? { error: "busy" } : {}) }),
+      );
+    for (const w of [...waiters])
+      if (w.test(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
   });
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
@@ -193,7 +231,10 @@ export const fakeHeadset = async (
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const seen = received.find(test);
       if (seen) return resolve(seen);
-      const timer = setTimeout(() => reject(new Error(`headset got no matching message; got ${received.map((m) => m.type).join(",")}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`headset got no matching message; got ${received.map((m) => m.type).join(",")}`)),
+        timeoutMs,
+      );
       waiters.push({ test, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   const send = (m: unknown) => socket.send(JSON.stringify(m));

@@ -38,7 +38,10 @@ describe("health and readiness", () => {
     const health = await fetch(`${server.url}/api/health`);
     expect([health.status, ((await health.json()) as { data: { status: string } }).data.status]).toEqual([200, "ok"]);
     const ready = await fetch(`${server.url}/api/ready`);
-    expect([ready.status, (await ready.json()) as unknown]).toEqual([200, { data: { status: "ready", database: "pglite", schemaVersion: await knownSchemaVersion() } }]);
+    expect([ready.status, (await ready.json()) as unknown]).toEqual([
+      200,
+      { data: { status: "ready", database: "pglite", schemaVersion: await knownSchemaVersion() } },
+    ]);
     // A request on a connection opened before the drain: 503 with Retry-After in the envelope.
     const agent = new (await import("node:http")).Agent({ keepAlive: true });
     const get = () =>
@@ -47,7 +50,9 @@ describe("health and readiness", () => {
           let body = "";
           res.on("data", (d: Buffer) => (body += d.toString()));
           res.on("end", () => resolve({ status: res.statusCode!, retryAfter: res.headers["retry-after"], body }));
-        }).on("error", reject).end(),
+        })
+          .on("error", reject)
+          .end(),
       );
     expect((await get()).status).toBe(200);
     const draining = server.drain(2_000);
@@ -55,7 +60,8 @@ describe("health and readiness", () => {
     await draining;
     agent.destroy();
     // Either the keep-alive connection was idle and closed at once (refused), or it got the 503.
-    if (during.status !== 0) expect([during.status, JSON.parse(during.body).responseType, during.retryAfter]).toEqual([503, "unavailable", expect.any(String)]);
+    if (during.status !== 0)
+      expect([during.status, JSON.parse(during.body).responseType, during.retryAfter]).toEqual([503, "unavailable", expect.any(String)]);
   });
 });
 
@@ -81,11 +87,22 @@ describe("SIGTERM drains within 10 s", () => {
     // A patient registration whose body is still arriving when SIGTERM comes.
     const body = JSON.stringify({ name: "Drain Patient", uniqueId: "DRAIN-1", gender: 0, lang: "en", birthdate: "1960-01-01" });
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${url}/api/patient/register`, { method: "POST", headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), authorization: `Bearer ${token}` } }, (res) => {
-        let text = "";
-        res.on("data", (d: Buffer) => (text += d.toString()));
-        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const req = request(
+        `${url}/api/patient/register`,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(body)),
+            authorization: `Bearer ${token}`,
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (d: Buffer) => (text += d.toString()));
+          res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on("error", reject);
       req.write(body.slice(0, 10));
       setTimeout(() => req.end(body.slice(10)), 1_000);
@@ -98,11 +115,17 @@ describe("SIGTERM drains within 10 s", () => {
     const closeCode = await live.closed;
     const code = await exited;
     const tookMs = Date.now() - signalledAt;
-    console.log(`[operations] SIGTERM: request in flight answered ${answered.status}, live socket closed with ${closeCode}, exit ${code} after ${(tookMs / 1000).toFixed(1)} s`);
+    console.log(
+      `[operations] SIGTERM: request in flight answered ${answered.status}, live socket closed with ${closeCode}, exit ${code} after ${(tookMs / 1000).toFixed(1)} s`,
+    );
     expect([answered.status, closeCode, code]).toEqual([200, 1001, 0]);
     expect(tookMs).toBeLessThan(10_000);
     // The write answered during the drain is in the data directory.
-    const again = await startServer({ storage: { kind: "pglite", dataDir: join(dataDir, "pglite") }, port: 0, webRoot: "/nonexistent-web-root" });
+    const again = await startServer({
+      storage: { kind: "pglite", dataDir: join(dataDir, "pglite") },
+      port: 0,
+      webRoot: "/nonexistent-web-root",
+    });
     try {
       const rows = await again.db.query<{ n: number }>("select count(*)::int as n from patients where body->>'uniqueId' = 'DRAIN-1'");
       expect(rows[0]!.n).toBe(1);
@@ -115,14 +138,23 @@ describe("SIGTERM drains within 10 s", () => {
 /** The clinic in a few rows more than the demo: a patient, a measurement with a result, an invitation. */
 const clinicActivity = async (server: RunningServer) => {
   const token = await login(server.url, "manager");
-  const p = await ok(server.url, "patient.register", { body: { name: "Backup Patient", uniqueId: "BK-1", gender: 1, lang: "de", birthdate: "1949-09-09" } }, token);
+  const p = await ok(
+    server.url,
+    "patient.register",
+    { body: { name: "Backup Patient", uniqueId: "BK-1", gender: 1, lang: "de", birthdate: "1949-09-09" } },
+    token,
+  );
   await ok(server.url, "user.invite", { body: { emails: ["new.colleague@clinic.test"], role: "user" } }, token);
   return p.id;
 };
 
 /** Every table's rows, as the database has them, for comparing two databases. */
 const contents = async (db: RunningServer["db"]) => {
-  const tables = (await db.query<{ t: string }>("select table_name as t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1")).map((r) => r.t);
+  const tables = (
+    await db.query<{ t: string }>(
+      "select table_name as t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1",
+    )
+  ).map((r) => r.t);
   const out: Record<string, string[]> = {};
   for (const t of tables) out[t] = (await db.query<{ r: string }>(`select to_jsonb(x)::text as r from ${t} x`)).map((r) => r.r).sort();
   delete out.schema_migrations; // applied_at differs: the restore ran the migrations anew
@@ -162,9 +194,15 @@ const drill = (backend: Backend) =>
     await reopened.close();
 
     const started = Date.now();
-    const backup = JSON.parse((await isopter(["backup", "--out", file], env)).stdout) as { schemaVersion: string; counts: Record<string, number> };
+    const backup = JSON.parse((await isopter(["backup", "--out", file], env)).stdout) as {
+      schemaVersion: string;
+      counts: Record<string, number>;
+    };
     expect(backup.schemaVersion).toBe(await knownSchemaVersion());
-    const restored = JSON.parse((await isopter(["restore", file], restoredEnv)).stdout) as { counts: Record<string, number>; migratedTo: string };
+    const restored = JSON.parse((await isopter(["restore", file], restoredEnv)).stdout) as {
+      counts: Record<string, number>;
+      migratedTo: string;
+    };
     const tookMs = Date.now() - started;
     expect(restored.counts).toEqual(backup.counts);
 
@@ -172,11 +210,18 @@ const drill = (backend: Backend) =>
     try {
       const after = await contents(server.db);
       const differing = Object.keys(before).filter((t) => JSON.stringify(before[t]) !== JSON.stringify(after[t]));
-      expect(differing, JSON.stringify(differing.map((t) => [t, before[t]!.length, after[t]!.length, after[t]!.filter((r) => !before[t]!.includes(r)).slice(0, 2)]))).toEqual([]);
+      expect(
+        differing,
+        JSON.stringify(
+          differing.map((t) => [t, before[t]!.length, after[t]!.length, after[t]!.filter((r) => !before[t]!.includes(r)).slice(0, 2)]),
+        ),
+      ).toEqual([]);
       const token = await login(server.url, "manager");
       expect((await ok(server.url, "patient.get", { query: { id: patientId } }, token)).name).toBe("Backup Patient");
       const rows = Object.values(backup.counts).reduce((a, b) => a + b, 0);
-      console.log(`[operations ${backend}] restore drill: ${rows} rows in ${Object.keys(backup.counts).length} tables at schema ${backup.schemaVersion}, backed up and restored in ${(tookMs / 1000).toFixed(1)} s; rows differing after the restore: 0`);
+      console.log(
+        `[operations ${backend}] restore drill: ${rows} rows in ${Object.keys(backup.counts).length} tables at schema ${backup.schemaVersion}, backed up and restored in ${(tookMs / 1000).toFixed(1)} s; rows differing after the restore: 0`,
+      );
     } finally {
       await server.close();
     }
@@ -184,7 +229,9 @@ const drill = (backend: Backend) =>
     // A damaged file is refused before anything is written, and a restore into a database in use is refused.
     const damaged = join(dir, "damaged.isopter");
     writeFileSync(damaged, readFileSync(file, "utf8").replace("Backup Patient", "Backup Patienx"));
-    await expect(isopter(["restore", damaged], backend === "pglite" ? { DATA_DIR: join(dir, "other") } : restoredEnv)).rejects.toMatchObject({ stderr: expect.stringMatching(/checksum mismatch/) });
+    await expect(
+      isopter(["restore", damaged], backend === "pglite" ? { DATA_DIR: join(dir, "other") } : restoredEnv),
+    ).rejects.toMatchObject({ stderr: expect.stringMatching(/checksum mismatch/) });
     await expect(isopter(["restore", file], restoredEnv)).rejects.toMatchObject({ stderr: expect.stringMatching(/not empty/) });
   }, 240_000);
 
@@ -193,4 +240,3 @@ describe("backup and restore", () => {
   if (process.env.TEST_DATABASE_URL) drill("postgres");
   else it.skip("restore drill on postgres needs TEST_DATABASE_URL (npm test sets it)", () => undefined);
 });
-

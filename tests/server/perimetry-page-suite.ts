@@ -35,21 +35,43 @@ const utcDay = (takenAt: string) => new Date(takenAt).toISOString().slice(0, 10)
 
 /** A result of either kind, as the page call and the per-patient calls give it. */
 type Result =
-  | { readonly kind: "measurement"; readonly id: string; readonly patientId: string; readonly result: MeasurementResult; readonly value: Measurement }
-  | { readonly kind: "examination"; readonly id: string; readonly patientId: string; readonly result: MeasurementResult; readonly value: Examination };
+  | {
+      readonly kind: "measurement";
+      readonly id: string;
+      readonly patientId: string;
+      readonly result: MeasurementResult;
+      readonly value: Measurement;
+    }
+  | {
+      readonly kind: "examination";
+      readonly id: string;
+      readonly patientId: string;
+      readonly result: MeasurementResult;
+      readonly value: Examination;
+    };
 
 const ofMeasurement = (m: Measurement): Result => ({ kind: "measurement", id: m.id, patientId: m.patientId, result: m.result!, value: m });
-const ofExamination = (e: Examination): Result => ({ kind: "examination", id: e.id, patientId: e.patientId, result: e.result as MeasurementResult, value: e });
+const ofExamination = (e: Examination): Result => ({
+  kind: "examination",
+  id: e.id,
+  patientId: e.patientId,
+  result: e.result as MeasurementResult,
+  value: e,
+});
 
 /** The page call's order: patient id, takenAt, id, as text in byte order. */
 const byKey = (a: Result, b: Result) => {
-  const [x, y] = [[a.patientId, a.result.takenAt, a.id], [b.patientId, b.result.takenAt, b.id]];
+  const [x, y] = [
+    [a.patientId, a.result.takenAt, a.id],
+    [b.patientId, b.result.takenAt, b.id],
+  ];
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
   return 0;
 };
 
 /** A page's results of both kinds in the page's order (the wire splits them by kind). */
-const resultsOfPage = (page: PerimetryPage): Result[] => [...page.entries.map(ofMeasurement), ...(page.examinations ?? []).map(ofExamination)].sort(byKey);
+const resultsOfPage = (page: PerimetryPage): Result[] =>
+  [...page.entries.map(ofMeasurement), ...(page.examinations ?? []).map(ofExamination)].sort(byKey);
 
 export const perimetryPageCases = (env: PageSuiteEnv) => {
   /** Every page from the first, with the pages themselves. */
@@ -86,7 +108,8 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
   const patientWithResults = async (name: string, results: Taken[]) => {
     const p = await env.newPatient(name);
     const db = env.server().db;
-    const org = (await db.query<{ organisation_id: string }>("select organisation_id from patients where id = $1", [p.id]))[0]!.organisation_id;
+    const org = (await db.query<{ organisation_id: string }>("select organisation_id from patients where id = $1", [p.id]))[0]!
+      .organisation_id;
     const options = (r: Taken) => ({ takenAt: r.takenAt, pattern: r.pattern ?? Pattern.P24_2, eye: r.eye ?? Eye.Right });
     const ms = results.flatMap((r, k) => (r.examination ? [] : [{ ...sampleMeasurement(p, k, options(r)), id: newId() }]));
     for (const m of ms) await insertMeasurement(db, org, { ...m, result: m.result && { ...m.result, measurementId: m.id } }, null);
@@ -96,7 +119,12 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
   };
 
   /** A taken perimetry examination of `p` (sampleExamination with a fresh id), outside any appointment unless given one. */
-  const examination = (p: Patient, k: number, o: Parameters<typeof sampleExamination>[2], appointmentId: string | null = null): Examination => {
+  const examination = (
+    p: Patient,
+    k: number,
+    o: Parameters<typeof sampleExamination>[2],
+    appointmentId: string | null = null,
+  ): Examination => {
     const id = newId();
     const e = sampleExamination(p, k, o);
     return { ...e, id, appointmentId, result: e.result && { ...(e.result as MeasurementResult), measurementId: id } };
@@ -110,7 +138,10 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
       { takenAt: "2024-03-02T09:30:00.000Z", examination: true },
       { takenAt: "2022-11-11T11:00:00.000Z", eye: Eye.Left, examination: true },
     ]);
-    await patientWithResults("Page Walker Exams", [{ takenAt: "2020-01-01T10:00:00.000Z", examination: true }, { takenAt: "2020-01-01T10:05:00.000Z", examination: true, eye: Eye.Left }]);
+    await patientWithResults("Page Walker Exams", [
+      { takenAt: "2020-01-01T10:00:00.000Z", examination: true },
+      { takenAt: "2020-01-01T10:05:00.000Z", examination: true, eye: Eye.Left },
+    ]);
     const expected = await reference();
     expect(expected.length).toBeGreaterThan(10);
     expect(expected.filter((r) => r.kind === "examination").length).toBeGreaterThanOrEqual(4);
@@ -147,14 +178,23 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
       [{ ...anyFilter, eye: Eye.Left }, (m) => m.result!.eye === Eye.Left],
       [{ ...anyFilter, from: "2022-06-30", to: "2022-06-30" }, (m) => utcDay(m.result!.takenAt) === "2022-06-30"],
       [{ ...anyFilter, from: "2022-07-01" }, (m) => utcDay(m.result!.takenAt) >= "2022-07-01"],
-      [{ from: null, to: "2022-07-01", pattern: Pattern.P30_2, eye: Eye.Right }, (m) => utcDay(m.result!.takenAt) <= "2022-07-01" && m.result!.pattern === Pattern.P30_2 && m.result!.eye === Eye.Right],
+      [
+        { from: null, to: "2022-07-01", pattern: Pattern.P30_2, eye: Eye.Right },
+        (m) => utcDay(m.result!.takenAt) <= "2022-07-01" && m.result!.pattern === Pattern.P30_2 && m.result!.eye === Eye.Right,
+      ],
     ];
     for (const [filter, keep] of cases) {
       const expected = await reference(keep);
       expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0);
-      expect(expected.some((r) => r.kind === "examination"), JSON.stringify(filter)).toBe(true);
+      expect(
+        expected.some((r) => r.kind === "examination"),
+        JSON.stringify(filter),
+      ).toBe(true);
       const { pages, entries } = await walk(filter, 5);
-      expect(entries.map((m) => m.id), JSON.stringify(filter)).toEqual(expected.map((m) => m.id));
+      expect(
+        entries.map((m) => m.id),
+        JSON.stringify(filter),
+      ).toEqual(expected.map((m) => m.id));
       expect(pages[0]!.total?.results).toBe(expected.length);
     }
     const day = await walk({ ...anyFilter, from: "2022-06-30", to: "2022-06-30" }, 50);
@@ -162,7 +202,10 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
   });
 
   it("perimetry/page leaves out trashed results, trashed patients, measurements without a result and other organisations", async () => {
-    const { patient, measurements } = await patientWithResults("Page Bin", [{ takenAt: "2021-01-01T10:00:00.000Z" }, { takenAt: "2021-02-01T10:00:00.000Z" }]);
+    const { patient, measurements } = await patientWithResults("Page Bin", [
+      { takenAt: "2021-01-01T10:00:00.000Z" },
+      { takenAt: "2021-02-01T10:00:00.000Z" },
+    ]);
     const ids = async () => (await walk(anyFilter, 1000)).entries.map((m) => m.id);
     expect(await ids()).toEqual(expect.arrayContaining(measurements.map((m) => m.id)));
     await env.o("perimetry.trash", { query: { id: measurements[0]!.id } });
@@ -172,12 +215,17 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
     await env.o("patient.restore", { query: { id: patient.id } });
     expect(await ids()).toContain(measurements[1]!.id);
     // A queued measurement (no result) is not a result.
-    const queued = (await env.server().db.query<{ id: string }>("select id from measurements where result is null and trashed_at is null limit 1"))[0];
+    const queued = (
+      await env.server().db.query<{ id: string }>("select id from measurements where result is null and trashed_at is null limit 1")
+    )[0];
     if (queued) expect(await ids()).not.toContain(queued.id);
     // Another organisation's results never appear.
     const db = env.server().db;
     const other = newId();
-    await db.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, 'Page Other', false, 'FDA', 'US', $2)", [other, new Date().toISOString()]);
+    await db.query(
+      "insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, 'Page Other', false, 'FDA', 'US', $2)",
+      [other, new Date().toISOString()],
+    );
     const stranger = { ...patient, id: newId(), uniqueId: `PO-${newId().slice(0, 6)}` };
     await insertPatient(db, other, stranger.id, stranger, stranger.createdAt);
     const theirs = { ...sampleMeasurement(stranger, 0, { takenAt: "2021-03-01T10:00:00.000Z" }), id: newId() };
@@ -196,14 +244,33 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
     // Not taken yet, or not perimetry: not a perimetry result.
     const untaken = { ...examination(patient, 7, { withResult: false }), taken: false };
     await insertExamination(db, org, untaken, 0);
-    const amsler = { ...examination(patient, 8, {}), type: TestType.Amsler, config: null,
-      result: { answer: "healthy", takenAt: "2021-05-03T10:00:00.000Z", deviceSn: "VR-0001", appointmentId: null } } as unknown as Examination;
+    const amsler = {
+      ...examination(patient, 8, {}),
+      type: TestType.Amsler,
+      config: null,
+      result: { answer: "healthy", takenAt: "2021-05-03T10:00:00.000Z", deviceSn: "VR-0001", appointmentId: null },
+    } as unknown as Examination;
     await insertExamination(db, org, amsler, 0);
     // One inside an appointment, which then goes to the bin (its examinations with it, as examination/all has it).
     const appointmentId = newId();
     const now = new Date().toISOString();
-    await insertAppointment(db, org, { id: appointmentId, patientId: patient.id, deviceSn: null, audioGuide: false, tutorial: false, trackGaze: true,
-      standaloneId: null, createdAt: now, updatedAt: now, trashedAt: null }, 0);
+    await insertAppointment(
+      db,
+      org,
+      {
+        id: appointmentId,
+        patientId: patient.id,
+        deviceSn: null,
+        audioGuide: false,
+        tutorial: false,
+        trackGaze: true,
+        standaloneId: null,
+        createdAt: now,
+        updatedAt: now,
+        trashedAt: null,
+      },
+      0,
+    );
     const inAppointment = examination(patient, 9, { takenAt: "2021-05-04T10:00:00.000Z" }, appointmentId);
     await insertExamination(db, org, inAppointment, 0);
     const listed = await ids();
@@ -212,7 +279,9 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
     expect(listed).not.toContain(amsler.id);
     const page = await env.o("perimetry.page", { body: { filter: anyFilter, after: null, quantity: 1000 } });
     expect(page.examinations?.find((e) => e.id === inAppointment.id)).toEqual(
-      (await env.o("examination.all", { query: { patientId: patient.id, examinationType: TestType.Perimetry, taken: true } })).find((e) => e.id === inAppointment.id),
+      (await env.o("examination.all", { query: { patientId: patient.id, examinationType: TestType.Perimetry, taken: true } })).find(
+        (e) => e.id === inAppointment.id,
+      ),
     );
     await env.o("appointment.trash", { query: { id: appointmentId } });
     expect(await ids()).not.toContain(inAppointment.id);
@@ -226,11 +295,17 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
     expect(await ids()).toContain(examinations[1]!.id);
     // The totals count examinations too: what the walk gives.
     const walked = await walk(anyFilter, 9);
-    expect(walked.pages[0]!.total).toEqual({ results: walked.entries.length, patients: new Set(walked.entries.map((r) => r.patientId)).size });
+    expect(walked.pages[0]!.total).toEqual({
+      results: walked.entries.length,
+      patients: new Set(walked.entries.map((r) => r.patientId)).size,
+    });
     expect(walked.entries).toEqual(await reference());
     // Another organisation's examinations never appear.
     const other = newId();
-    await db.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, 'Page Other Exams', true, 'FDA', 'US', $2)", [other, now]);
+    await db.query(
+      "insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, 'Page Other Exams', true, 'FDA', 'US', $2)",
+      [other, now],
+    );
     const stranger = { ...patient, id: newId(), uniqueId: `PX-${newId().slice(0, 6)}` };
     await insertPatient(db, other, stranger.id, stranger, stranger.createdAt);
     const theirs = examination(stranger, 0, { takenAt: "2021-05-05T10:00:00.000Z" });
@@ -244,7 +319,8 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
     // A result that sorts before the cursor: the lowest patient id of the page, earliest takenAt.
     const db = env.server().db;
     const p = first.patients[0]!;
-    const org = (await db.query<{ organisation_id: string }>("select organisation_id from patients where id = $1", [p.id]))[0]!.organisation_id;
+    const org = (await db.query<{ organisation_id: string }>("select organisation_id from patients where id = $1", [p.id]))[0]!
+      .organisation_id;
     const early = { ...sampleMeasurement(p, 0, { takenAt: "1999-01-01T00:00:00.000Z" }), id: newId() };
     await insertMeasurement(db, org, early, null);
     let after = first.next;
@@ -272,10 +348,21 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
     const badDay = await env.raw("POST", "perimetry/page", { filter: { ...anyFilter, from: "2024-13" }, after: null, quantity: 5 });
     expect([badDay.status, (badDay.json.data as { field?: string }).field]).toEqual([400, "body.filter.from"]);
     // Shaped like a day but not one: refused naming the field, not a database error.
-    for (const [field, day] of [["from", "2024-02-30"], ["to", "2023-13-01"], ["from", "0000-01-01"], ["to", "2024-04-31"]] as const) {
+    for (const [field, day] of [
+      ["from", "2024-02-30"],
+      ["to", "2023-13-01"],
+      ["from", "0000-01-01"],
+      ["to", "2024-04-31"],
+    ] as const) {
       const r = await env.c("perimetry.page", { body: { filter: { ...anyFilter, [field]: day }, after: null, quantity: 5 } });
       expect([r.status, r.error?.field], day).toEqual([400, `body.filter.${field}`]);
     }
-    expect((await env.c("perimetry.page", { body: { filter: { ...anyFilter, from: "2024-02-29", to: "2024-12-31" }, after: null, quantity: 5 } })).status).toBe(200);
+    expect(
+      (
+        await env.c("perimetry.page", {
+          body: { filter: { ...anyFilter, from: "2024-02-29", to: "2024-12-31" }, after: null, quantity: 5 },
+        })
+      ).status,
+    ).toBe(200);
   });
 };

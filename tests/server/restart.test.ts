@@ -49,7 +49,16 @@ const scenario = (label: string, env: () => Promise<Record<string, string>>) =>
     const names = ["Kill One", "Kill Two", "Kill Three", "Kill Four", "Kill Five"];
     const ids: string[] = [];
     for (const name of names)
-      ids.push((await ok(first.url, "patient.register", { body: { name, uniqueId: `K-${name.slice(5)}`, gender: 1, lang: "en", birthdate: "1966-06-06" } }, token)).id);
+      ids.push(
+        (
+          await ok(
+            first.url,
+            "patient.register",
+            { body: { name, uniqueId: `K-${name.slice(5)}`, gender: 1, lang: "en", birthdate: "1966-06-06" } },
+            token,
+          )
+        ).id,
+      );
     const trashed = await call(first.url, "patient.trash", { query: { id: ids[0]! } }, token);
     expect(trashed.status).toBe(200);
     first.child.kill("SIGKILL"); // right after the acknowledgement, no grace

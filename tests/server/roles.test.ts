@@ -60,7 +60,8 @@ describe("roles, sessions and the login rate limit", () => {
         expect([target.username, role, answer.status]).toEqual([target.username, role, allowed ? 200 : 403]);
       }
       // Only the refused deletes are tried (an allowed one would delete the demo account).
-      if (deleteRefusal(actor, target) !== null) expect((await call(base, "user.delete", { query: { id: target.id } }, manager)).status).toBe(403);
+      if (deleteRefusal(actor, target) !== null)
+        expect((await call(base, "user.delete", { query: { id: target.id } }, manager)).status).toBe(403);
     }
     expect(users.some((u) => deleteRefusal(actor, u) === "admin-account")).toBe(true);
   });
@@ -92,7 +93,8 @@ describe("roles, sessions and the login rate limit", () => {
   });
 
   it("login attempts are limited per client: after 3 failures even the right password gets 429 until the window passes", async () => {
-    for (let i = 0; i < 3; i++) expect((await call(base, "login", { body: { username: "user", password: "Wrong-Pass-1" } })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await call(base, "login", { body: { username: "user", password: "Wrong-Pass-1" } })).status).toBe(401);
     const limited = await call(base, "login", { body: { username: "user", password: "Demo-Pass-123" } });
     expect([limited.status, limited.responseType]).toEqual([429, "rate_limited"]);
     offsetMs += 61_000;

@@ -29,13 +29,22 @@ const snapshotSuite = (backend: Backend) =>
           const lanes = await ok(server.url, "device.all", {}, token);
           const from = lanes.find((d) => d.perimetries.some((p) => p.id === moved))!;
           const to = lanes.find((d) => d.id === (from.id === a!.id ? b!.id : a!.id))!;
-          await ok(server.url, "device.dragAndDropPerimetry", {
-            body: {
-              movedPerimetryId: moved,
-              from: { deviceId: from.id, perimetriesIds: from.perimetries.map((p) => p.id).filter((id) => id !== moved), revision: from.revision },
-              to: { deviceId: to.id, perimetriesIds: [...to.perimetries.map((p) => p.id), moved], revision: to.revision },
+          await ok(
+            server.url,
+            "device.dragAndDropPerimetry",
+            {
+              body: {
+                movedPerimetryId: moved,
+                from: {
+                  deviceId: from.id,
+                  perimetriesIds: from.perimetries.map((p) => p.id).filter((id) => id !== moved),
+                  revision: from.revision,
+                },
+                to: { deviceId: to.id, perimetriesIds: [...to.perimetries.map((p) => p.id), moved], revision: to.revision },
+              },
             },
-          }, token);
+            token,
+          );
           drags++;
         }
         stop = true;
@@ -52,7 +61,9 @@ const snapshotSuite = (backend: Backend) =>
         }
       };
       await Promise.all([dragger, reader(), reader(), reader(), reader()]);
-      console.log(`[snapshot ${backend}] device/all: ${reads} reads during ${drags} drags, ${torn.length} showed a card twice or not at all`);
+      console.log(
+        `[snapshot ${backend}] device/all: ${reads} reads during ${drags} drags, ${torn.length} showed a card twice or not at all`,
+      );
       expect(torn).toEqual([]);
       expect(reads).toBeGreaterThan(drags);
     }, 120_000);
@@ -71,10 +82,14 @@ const snapshotSuite = (backend: Backend) =>
         }
       };
       const few = await counted();
-      const org = (await server.db.query<{ organisation_id: string }>("select organisation_id from users where username = 'manager'"))[0]!.organisation_id;
-      for (let i = 0; i < 20; i++) await server.db.transaction((tx) => insertDevice(tx, org, newId(), `VR-SNAP-${i}`, `Snap ${i}`, new Date().toISOString()));
+      const org = (await server.db.query<{ organisation_id: string }>("select organisation_id from users where username = 'manager'"))[0]!
+        .organisation_id;
+      for (let i = 0; i < 20; i++)
+        await server.db.transaction((tx) => insertDevice(tx, org, newId(), `VR-SNAP-${i}`, `Snap ${i}`, new Date().toISOString()));
       const many = await counted();
-      console.log(`[snapshot ${backend}] device/all: ${few.queries} queries for ${few.devices} devices, ${many.queries} for ${many.devices}`);
+      console.log(
+        `[snapshot ${backend}] device/all: ${few.queries} queries for ${few.devices} devices, ${many.queries} for ${many.devices}`,
+      );
       expect(many.devices).toBe(few.devices + 20);
       expect(many.queries).toBe(few.queries);
       expect(few.queries).toBeLessThanOrEqual(4);

@@ -79,7 +79,10 @@ describe("headset control: speed and profile of a running headset", () => {
     expect(s.hellos).toHaveLength(2);
     expect(s.hellos[1]!).toBeGreaterThan(resultAt); // restarted after its result was in
     // The same headset switched on again: it presents the credential it got for its pairing code.
-    expect(s.server.messages.filter((m) => m.type === "hello").map((h) => h.credential ?? h.pairingCode)).toEqual(["ABCDE-FGHJK", "isd1.fake-VR-0001"]);
+    expect(s.server.messages.filter((m) => m.type === "hello").map((h) => h.credential ?? h.pairingCode)).toEqual([
+      "ABCDE-FGHJK",
+      "isd1.fake-VR-0001",
+    ]);
     expect(s.uploads).toHaveLength(1);
     expect(s.one()).toMatchObject({ speed: 10, profile: "advanced", pendingSettings: null, connected: true });
     await s.control.stop();

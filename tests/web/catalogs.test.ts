@@ -19,13 +19,26 @@ export function parsePo(text: string): Map<string, string> {
   let field: "msgid" | "msgstr" | null = null;
   let id = "";
   let str = "";
-  const flush = () => { if (field === "msgstr" && id !== "") entries.set(id, str); };
+  const flush = () => {
+    if (field === "msgstr" && id !== "") entries.set(id, str);
+  };
   for (const line of text.split(/\r?\n/)) {
-    if (line.startsWith("msgid ")) { flush(); field = "msgid"; id = unquote(line.slice(6)); str = ""; }
-    else if (line.startsWith("msgstr ")) { field = "msgstr"; str = unquote(line.slice(7)); }
-    else if (line.startsWith('"') && field === "msgid") id += unquote(line);
+    if (line.startsWith("msgid ")) {
+      flush();
+      field = "msgid";
+      id = unquote(line.slice(6));
+      str = "";
+    } else if (line.startsWith("msgstr ")) {
+      field = "msgstr";
+      str = unquote(line.slice(7));
+    } else if (line.startsWith('"') && field === "msgid") id += unquote(line);
     else if (line.startsWith('"') && field === "msgstr") str += unquote(line);
-    else if (line.trim() === "" || line.startsWith("#")) { flush(); field = null; id = ""; str = ""; }
+    else if (line.trim() === "" || line.startsWith("#")) {
+      flush();
+      field = null;
+      id = "";
+      str = "";
+    }
   }
   flush();
   return entries;
@@ -52,9 +65,15 @@ describe("translation catalogs", () => {
     const scratch = mkdtempSync(join(tmpdir(), "isopter-extract-"));
     try {
       const repo = fileURLToPath(new URL("../../", import.meta.url));
-      execFileSync(join(repo, "node_modules/.bin/lingui"), ["extract", "--config", join(repo, "tests/web/lingui-extract-check.config.ts")], {
-        cwd: repo, env: { ...process.env, EXTRACT_CHECK_DIR: scratch }, stdio: "pipe",
-      });
+      execFileSync(
+        join(repo, "node_modules/.bin/lingui"),
+        ["extract", "--config", join(repo, "tests/web/lingui-extract-check.config.ts")],
+        {
+          cwd: repo,
+          env: { ...process.env, EXTRACT_CHECK_DIR: scratch },
+          stdio: "pipe",
+        },
+      );
       const fresh = parsePo(readFileSync(join(scratch, "en/messages.po"), "utf8"));
       const notInCatalog = [...fresh.keys()].filter((id) => !source.has(id));
       expect(notInCatalog).toEqual([]);
@@ -67,7 +86,9 @@ describe("translation catalogs", () => {
     const catalog = read(locale);
     const missing = [...source.keys()].filter((id) => !catalog.has(id));
     const empty = [...source.keys()].filter((id) => catalog.has(id) && catalog.get(id)!.trim() === "");
-    const brokenPlaceholders = [...source.keys()].filter((id) => catalog.get(id) && placeholders(catalog.get(id)!).join() !== placeholders(id).join());
+    const brokenPlaceholders = [...source.keys()].filter(
+      (id) => catalog.get(id) && placeholders(catalog.get(id)!).join() !== placeholders(id).join(),
+    );
     expect({ missing, empty, brokenPlaceholders }).toEqual({ missing: [], empty: [], brokenPlaceholders: [] });
   });
 });

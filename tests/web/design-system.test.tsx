@@ -18,7 +18,10 @@ import { Skeleton } from "../../web/ui/Skeleton.tsx";
 import { Notifications } from "../../web/ui/Notifications.tsx";
 import { notificationDefaultMs, notificationsAtom, pausableTimer } from "../../web/ui/notifications.ts";
 
-afterEach(() => { cleanup(); vi.useRealTimers(); });
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 describe("progress bar", () => {
   it("'Progress bar shows floor of percent, hides fill at 2% or less' (accounts seed §9)", () => {
@@ -40,20 +43,32 @@ describe("progress bar", () => {
 describe("modal", () => {
   it("closes with its close button, and on an outside click only when asked to", () => {
     const onClose = vi.fn();
-    const { rerender } = render(<Modal title="Edit" onClose={onClose}><p>body</p></Modal>);
+    const { rerender } = render(
+      <Modal title="Edit" onClose={onClose}>
+        <p>body</p>
+      </Modal>,
+    );
     expect(screen.getByRole("dialog", { name: "Edit" })).toBeTruthy();
     fireEvent.mouseDown(screen.getByTestId("modal-backdrop"));
     expect(onClose).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole("button", { name: "Close" }));
     expect(onClose).toHaveBeenCalledTimes(1);
-    rerender(<Modal title="Edit" onClose={onClose} closeOnOutsideClick closeButton={false}><p>body</p></Modal>);
+    rerender(
+      <Modal title="Edit" onClose={onClose} closeOnOutsideClick closeButton={false}>
+        <p>body</p>
+      </Modal>,
+    );
     expect(screen.queryByRole("button", { name: "Close" })).toBeNull();
     fireEvent.mouseDown(screen.getByTestId("modal-backdrop"));
     expect(onClose).toHaveBeenCalledTimes(2);
   });
   it("closes on Escape and can fill the screen", () => {
     const onClose = vi.fn();
-    render(<Modal title="Plot" onClose={onClose} fullScreen><p>plot</p></Modal>);
+    render(
+      <Modal title="Plot" onClose={onClose} fullScreen>
+        <p>plot</p>
+      </Modal>,
+    );
     expect(screen.getByRole("dialog").className).toContain("modal-full");
     fireEvent.keyDown(document, { key: "Escape" });
     expect(onClose).toHaveBeenCalled();
@@ -89,7 +104,10 @@ describe("text input", () => {
 
 describe("search box and toggle", () => {
   it("clears the search with its clear button", () => {
-    const Box = () => { const [v, setV] = useState("smith"); return <SearchBox label="Search patients" value={v} onChange={setV} />; };
+    const Box = () => {
+      const [v, setV] = useState("smith");
+      return <SearchBox label="Search patients" value={v} onChange={setV} />;
+    };
     render(<Box />);
     const input = screen.getByRole("searchbox", { name: "Search patients" }) as HTMLInputElement;
     expect(input.value).toBe("smith");
@@ -108,12 +126,20 @@ describe("search box and toggle", () => {
 describe("tooltip", () => {
   it("'Tooltip delay 200 ms' (accounts seed §9): appears only after the delay", () => {
     vi.useFakeTimers();
-    render(<Tooltip text="Delete the patient"><button type="button">Delete</button></Tooltip>);
+    render(
+      <Tooltip text="Delete the patient">
+        <button type="button">Delete</button>
+      </Tooltip>,
+    );
     const tip = screen.getByRole("tooltip", { hidden: true });
     fireEvent.mouseEnter(screen.getByRole("button", { name: "Delete" }).parentElement!);
-    act(() => { vi.advanceTimersByTime(tooltipDelayMs - 1); });
+    act(() => {
+      vi.advanceTimersByTime(tooltipDelayMs - 1);
+    });
     expect(tip.className).toBe("visually-hidden");
-    act(() => { vi.advanceTimersByTime(1); });
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(tip.className).toBe("tooltip");
     expect(screen.getByRole("button", { name: "Delete" }).getAttribute("aria-describedby")).toBe(tip.id);
   });
@@ -136,10 +162,24 @@ describe("notifications", () => {
     let nextId = 1;
     const clock = {
       now: () => now,
-      set: (fn: () => void, ms: number) => { const id = nextId++; timers.push({ at: now + ms, fn, id }); return id; },
-      clear: (id: unknown) => { const i = timers.findIndex((x) => x.id === id); if (i >= 0) timers.splice(i, 1); },
+      set: (fn: () => void, ms: number) => {
+        const id = nextId++;
+        timers.push({ at: now + ms, fn, id });
+        return id;
+      },
+      clear: (id: unknown) => {
+        const i = timers.findIndex((x) => x.id === id);
+        if (i >= 0) timers.splice(i, 1);
+      },
     };
-    const advance = (ms: number) => { now += ms; for (const t of [...timers]) if (t.at <= now) { timers.splice(timers.indexOf(t), 1); t.fn(); } };
+    const advance = (ms: number) => {
+      now += ms;
+      for (const t of [...timers])
+        if (t.at <= now) {
+          timers.splice(timers.indexOf(t), 1);
+          t.fn();
+        }
+    };
     const done = vi.fn();
     const timer = pausableTimer(notificationDefaultMs, done, clock);
     advance(3000);
@@ -156,7 +196,11 @@ describe("notifications", () => {
     const store = createStore();
     const run = vi.fn();
     store.set(notificationsAtom, [{ id: 1, kind: "success", text: "Patient restored", durationMs: 5000, action: { label: "Open", run } }]);
-    render(<Provider store={store}><Notifications /></Provider>);
+    render(
+      <Provider store={store}>
+        <Notifications />
+      </Provider>,
+    );
     expect(screen.getByText("Patient restored")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Open" }));
     expect(run).toHaveBeenCalled();
@@ -166,10 +210,18 @@ describe("notifications", () => {
     vi.useFakeTimers();
     const store = createStore();
     store.set(notificationsAtom, [{ id: 2, kind: "info", text: "Saved", durationMs: notificationDefaultMs }]);
-    render(<Provider store={store}><Notifications /></Provider>);
-    act(() => { vi.advanceTimersByTime(notificationDefaultMs - 1); });
+    render(
+      <Provider store={store}>
+        <Notifications />
+      </Provider>,
+    );
+    act(() => {
+      vi.advanceTimersByTime(notificationDefaultMs - 1);
+    });
     expect(store.get(notificationsAtom)).toHaveLength(1);
-    act(() => { vi.advanceTimersByTime(1); });
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(store.get(notificationsAtom)).toHaveLength(0);
   });
 });

@@ -8,6 +8,12 @@ const repo = fileURLToPath(new URL("../../", import.meta.url));
 export default defineConfig({
   sourceLocale: "en",
   locales: ["en"],
-  catalogs: [{ path: `${process.env.EXTRACT_CHECK_DIR ?? "/tmp/isopter-extract-check"}/{locale}/messages`, include: [`${repo}web`], exclude: ["**/locales/**"] }],
+  catalogs: [
+    {
+      path: `${process.env.EXTRACT_CHECK_DIR ?? "/tmp/isopter-extract-check"}/{locale}/messages`,
+      include: [`${repo}web`],
+      exclude: ["**/locales/**"],
+    },
+  ],
   format: formatter({ lineNumbers: false }),
 });

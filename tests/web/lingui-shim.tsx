@@ -16,7 +16,8 @@ export const t: Tagged = (strings, ...values) =>
   Array.isArray(strings) ? interpolate(strings as TemplateStringsArray, values) : ((strings as MessageDescriptor).message ?? "");
 
 export const msg = (strings: TemplateStringsArray | MessageDescriptor, ...values: unknown[]): MessageDescriptor => {
-  if (!Array.isArray(strings)) return { ...(strings as MessageDescriptor), id: (strings as MessageDescriptor).id ?? (strings as MessageDescriptor).message ?? "" };
+  if (!Array.isArray(strings))
+    return { ...(strings as MessageDescriptor), id: (strings as MessageDescriptor).id ?? (strings as MessageDescriptor).message ?? "" };
   const message = interpolate(strings as TemplateStringsArray, values);
   return { id: message, message };
 };

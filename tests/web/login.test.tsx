@@ -12,7 +12,10 @@ import ResetWithTokenPage, { resetRedirectMs } from "../../web/pages/password/Re
 import SignupPage, { signupRedirectMs } from "../../web/pages/signup/SignupPage.tsx";
 import { fakeApi, renderRoutes } from "./render-app.tsx";
 
-afterEach(() => { cleanup(); vi.useRealTimers(); });
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const routes = [
   { path: "/login", element: <LoginPage /> },
@@ -27,7 +30,12 @@ const fill = (label: RegExp | string, value: string) => fireEvent.change(screen.
 describe("login", () => {
   it("'username trimmed' and required (accounts seed §5); success stores the token and goes home", async () => {
     let resolve!: (v: unknown) => void;
-    const { api, calls } = fakeApi({ login: () => new Promise((r) => { resolve = r; }) });
+    const { api, calls } = fakeApi({
+      login: () =>
+        new Promise((r) => {
+          resolve = r;
+        }),
+    });
     const { client, router } = renderRoutes(routes, "/login", api);
     fireEvent.click(screen.getByRole("button", { name: "Log in" }));
     expect(screen.getAllByText("This field is required.")).toHaveLength(2);
@@ -44,7 +52,11 @@ describe("login", () => {
   });
 
   it("shows 'Login failed.' on wrong credentials; editing a field clears the error", async () => {
-    const { api } = fakeApi({ login: () => { throw new ApiError({ status: 401, responseType: "invalid_credentials", message: "Login failed." }); } });
+    const { api } = fakeApi({
+      login: () => {
+        throw new ApiError({ status: 401, responseType: "invalid_credentials", message: "Login failed." });
+      },
+    });
     renderRoutes(routes, "/login", api);
     fill(/Username/, "manager");
     fill(/^Password/, "wrong");
@@ -55,7 +67,11 @@ describe("login", () => {
   });
 
   it("a login the server fails says so ('error occurred during login', accounts seed §8), not to check the credentials", async () => {
-    const { api } = fakeApi({ login: () => { throw new ApiError({ status: 500, responseType: "internal_error", message: "boom" }); } });
+    const { api } = fakeApi({
+      login: () => {
+        throw new ApiError({ status: 500, responseType: "internal_error", message: "boom" });
+      },
+    });
     renderRoutes(routes, "/login", api);
     fill(/Username/, "manager");
     fill(/^Password/, "secret");
@@ -78,7 +94,11 @@ describe("login", () => {
 
 describe("password reset", () => {
   it("asks for the e-mail twice and sends it trimmed; user_not_found still shows the sent message", async () => {
-    const { api, calls } = fakeApi({ "passwordReset.request": () => { throw new ApiError({ status: 404, responseType: "user_not_found", message: "no" }); } });
+    const { api, calls } = fakeApi({
+      "passwordReset.request": () => {
+        throw new ApiError({ status: 404, responseType: "user_not_found", message: "no" });
+      },
+    });
     renderRoutes(routes, "/password-reset", api);
     const send = screen.getByRole("button", { name: "Send reset link" });
     fill(/^E-mail/, " ana@clinic.example ");
@@ -92,7 +112,11 @@ describe("password reset", () => {
   });
 
   it("says so when the link is expired (401)", async () => {
-    const { api } = fakeApi({ "passwordReset.confirm": () => { throw new ApiError({ status: 401, responseType: "token_expired", message: "expired" }); } });
+    const { api } = fakeApi({
+      "passwordReset.confirm": () => {
+        throw new ApiError({ status: 401, responseType: "token_expired", message: "expired" });
+      },
+    });
     renderRoutes(routes, "/password-reset/abc", api);
     fill(/^E-mail/, "ana@clinic.example");
     fill(/^New password/, "Str0ng!pass");
@@ -108,12 +132,18 @@ describe("password reset", () => {
     fill(/^E-mail/, "ana@clinic.example");
     fill(/^New password/, "Str0ng!pass");
     fill(/Repeat the new password/, "Str0ng!pass");
-    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Save the new password" })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Save the new password" }));
+    });
     expect(screen.getByText(/Your password has been changed/)).toBeTruthy();
     expect(calls[0]!.input).toEqual({ token: "tok-1", body: { email: "ana@clinic.example", token: "tok-1", password: "Str0ng!pass" } });
-    await act(async () => { vi.advanceTimersByTime(resetRedirectMs - 100); });
+    await act(async () => {
+      vi.advanceTimersByTime(resetRedirectMs - 100);
+    });
     expect(router.state.location.pathname).toBe("/password-reset/tok-1");
-    await act(async () => { vi.advanceTimersByTime(200); });
+    await act(async () => {
+      vi.advanceTimersByTime(200);
+    });
     expect(router.state.location.pathname).toBe("/login");
   });
 
@@ -142,12 +172,18 @@ describe("sign-up by invitation", () => {
     fill(/^New password/, "Str0ng!pass");
     fill(/Repeat the new password/, "Str0ng!pass");
     vi.useFakeTimers();
-    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Create account" })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Create account" }));
+    });
     expect(screen.getByText(/Your account is ready/)).toBeTruthy();
     expect(calls[0]!.input).toEqual({ token: "tok-9", body: { invitationId: "inv-7", invitationToken: "tok-9", password: "Str0ng!pass" } });
-    await act(async () => { vi.advanceTimersByTime(signupRedirectMs - 100); });
+    await act(async () => {
+      vi.advanceTimersByTime(signupRedirectMs - 100);
+    });
     expect(router.state.location.pathname).toBe("/signup/inv-7/tok-9");
-    await act(async () => { vi.advanceTimersByTime(200); });
+    await act(async () => {
+      vi.advanceTimersByTime(200);
+    });
     expect(router.state.location.pathname).toBe("/login");
   });
 });

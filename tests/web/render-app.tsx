@@ -29,18 +29,30 @@ export function fakeApi(handlers: Record<string, Handler>) {
 
 /** A live socket that never connects anywhere. */
 export const idleSocket = (): Socket => ({
-  state: SocketState.Uninstantiated, connect() {}, send() {}, close() {},
-  subscribe: () => () => undefined, onState: () => () => undefined,
+  state: SocketState.Uninstantiated,
+  connect() {},
+  send() {},
+  close() {},
+  subscribe: () => () => undefined,
+  onState: () => () => undefined,
 });
 
 /** A live socket the test drives: `emit` delivers a message as if the server sent it. */
 export function drivenSocket() {
   const listeners = new Set<(m: LiveMessage) => void>();
   const socket: Socket & { emit: (m: LiveMessage) => void } = {
-    state: SocketState.Open, connect() {}, send() {}, close() {},
-    subscribe: (l) => { listeners.add(l); return () => void listeners.delete(l); },
+    state: SocketState.Open,
+    connect() {},
+    send() {},
+    close() {},
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => void listeners.delete(l);
+    },
     onState: () => () => undefined,
-    emit: (m) => { for (const l of [...listeners]) l(m); },
+    emit: (m) => {
+      for (const l of [...listeners]) l(m);
+    },
   };
   return socket;
 }
@@ -53,12 +65,20 @@ export function renderRoutes(routes: RouteObject[], path: string, api: Api, toke
   void client.session.start();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   if (!i18n.locale) i18n.loadAndActivate({ locale: "en", messages: {} });
-  const view = render(<I18nProvider i18n={i18n}><Provider store={store}><RouterProvider router={router} /></Provider></I18nProvider>);
+  const view = render(
+    <I18nProvider i18n={i18n}>
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>
+    </I18nProvider>,
+  );
   return { ...view, router, store, storage, client };
 }
 
 /** A token the web can read: header.payload.signature with a base64url JSON payload. */
 export function tokenFor(role: "user" | "manager" | "admin", username = role) {
-  const payload = Buffer.from(JSON.stringify({ role, username, email: `${username}@clinic.example`, exp: 4_000_000_000 })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ role, username, email: `${username}@clinic.example`, exp: 4_000_000_000 })).toString(
+    "base64url",
+  );
   return `h.${payload}.s`;
 }

@@ -19,19 +19,38 @@ import { offeredLocales, switcherLocales, patientLocales } from "../../web/i18n/
 import { drivenSocket, fakeApi, renderRoutes, tokenFor } from "./render-app.tsx";
 import { Root } from "../../web/shell/Root.tsx";
 
-afterEach(() => { cleanup(); vi.useRealTimers(); });
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const exam = (id: string, over: Partial<Examination> = {}): Examination => ({
-  id, patientId: "p1", type: "perimetry", eye: 0, notes: "", taken: false, appointmentId: null, deviceSn: "SN1", result: null, config: null,
-  createdAt: `2026-01-0${id.length}T10:00:00.000Z`, updatedAt: "2026-01-01T10:00:00.000Z", trashedAt: null, ...over,
+  id,
+  patientId: "p1",
+  type: "perimetry",
+  eye: 0,
+  notes: "",
+  taken: false,
+  appointmentId: null,
+  deviceSn: "SN1",
+  result: null,
+  config: null,
+  createdAt: `2026-01-0${id.length}T10:00:00.000Z`,
+  updatedAt: "2026-01-01T10:00:00.000Z",
+  trashedAt: null,
+  ...over,
 });
-const withResult = (takenAt: string) => ({ result: { answer: "healthy", takenAt, deviceSn: "SN1", appointmentId: null } as never, taken: true });
+const withResult = (takenAt: string) => ({
+  result: { answer: "healthy", takenAt, deviceSn: "SN1", appointmentId: null } as never,
+  taken: true,
+});
 
 describe("home test lists", () => {
   it("'Recent: result present (the five latest)'; scheduled: result null (accounts seed §4)", () => {
     const list = [
       ...Array.from({ length: 7 }, (_, i) => exam(`r${i}`, withResult(`2026-02-0${i + 1}T08:00:00.000Z`))),
-      exam("s1"), exam("t1", { trashedAt: "2026-01-01T00:00:00.000Z" }),
+      exam("s1"),
+      exam("t1", { trashedAt: "2026-01-01T00:00:00.000Z" }),
     ];
     const { recent, scheduled } = homeTestLists(list.map(fromExamination), false);
     expect(recent.map((e) => e.item.id)).toEqual(["r6", "r5", "r4", "r3", "r2"]);
@@ -67,8 +86,14 @@ describe("home test lists", () => {
 
 describe("home test lists, measurement variant", () => {
   it("reads the measurements queued on the devices: taken ones are recent, the others scheduled", () => {
-    const m = (id: string, takenAt: string | null) => ({ id, patientId: "p1", deviceSn: null, createdAt: "2026-01-01T00:00:00.000Z", trashedAt: null,
-      result: takenAt ? { takenAt } : null });
+    const m = (id: string, takenAt: string | null) => ({
+      id,
+      patientId: "p1",
+      deviceSn: null,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      trashedAt: null,
+      result: takenAt ? { takenAt } : null,
+    });
     const devices = [{ deviceSn: "SN7", perimetries: [m("a", "2026-03-01T00:00:00.000Z"), m("b", null)] }] as never;
     const { recent, scheduled } = homeTestLists(fromDevicesAndResults(devices, []), false);
     expect(recent.map((e) => e.item.id)).toEqual(["a"]);
@@ -76,8 +101,14 @@ describe("home test lists, measurement variant", () => {
   });
 
   it("adds the latest results (which have left their lanes), five at most, newest first, each once", () => {
-    const m = (id: string, takenAt: string | null) => ({ id, patientId: "p1", deviceSn: "SN7", createdAt: "2026-01-01T00:00:00.000Z", trashedAt: null,
-      result: takenAt ? { takenAt } : null });
+    const m = (id: string, takenAt: string | null) => ({
+      id,
+      patientId: "p1",
+      deviceSn: "SN7",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      trashedAt: null,
+      result: takenAt ? { takenAt } : null,
+    });
     const devices = [{ deviceSn: "SN7", perimetries: [m("q", null), m("r1", "2026-03-01T00:00:00.000Z")] }] as never;
     const results = ["r1", "r2", "r3", "r4", "r5", "r6"].map((id, i) => m(id, `2026-03-0${i + 1}T00:00:00.000Z`)) as never;
     const { recent, scheduled } = homeTestLists(fromDevicesAndResults(devices, results), false);
@@ -111,7 +142,9 @@ describe("languages", () => {
 
 describe("fallback pages", () => {
   it("'An error has occurred' with a hint when a page fails, and the not-found page links back", async () => {
-    const Broken = () => { throw new Error("boom"); };
+    const Broken = () => {
+      throw new Error("boom");
+    };
     const { api } = fakeApi({});
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     renderRoutes([{ path: "/", element: <Broken />, errorElement: <ErrorPage /> }], "/", api);
@@ -127,7 +160,14 @@ describe("fallback pages", () => {
 describe("protected wrapper", () => {
   it("sends a visitor without a token to /login", async () => {
     const { api } = fakeApi({});
-    const { router } = renderRoutes([{ path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] }, { path: "/login", element: <p>login page</p> }], "/home", api);
+    const { router } = renderRoutes(
+      [
+        { path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] },
+        { path: "/login", element: <p>login page</p> },
+      ],
+      "/home",
+      api,
+    );
     await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
   });
   it("shows users to managers only", async () => {
@@ -142,7 +182,15 @@ describe("protected wrapper", () => {
   });
   it("asks for confirmation before logging out", async () => {
     const { api, calls } = fakeApi({ logout: () => null });
-    const { router } = renderRoutes([{ path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] }, { path: "/login", element: <p>login page</p> }], "/home", api, tokenFor("user"));
+    const { router } = renderRoutes(
+      [
+        { path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] },
+        { path: "/login", element: <p>login page</p> },
+      ],
+      "/home",
+      api,
+      tokenFor("user"),
+    );
     fireEvent.click(screen.getByRole("button", { name: "Log out" }));
     const dialog = screen.getByRole("alertdialog", { name: "Log out?" });
     expect(calls.filter((c) => c.endpoint === "logout")).toHaveLength(0);
@@ -156,10 +204,15 @@ describe("session end dialogs", () => {
   it("'A same-user login elsewhere shows the another-session-opened dialog and redirects to /login'", async () => {
     const socket = drivenSocket();
     const { api } = fakeApi({ checkToken: () => ({ role: "user", username: "user", email: "u@x.org", exp: 4_000_000_000 }) });
-    const routes = [{ element: <Root />, children: [
-      { path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] },
-      { path: "/login", element: <p>login page</p> },
-    ] }];
+    const routes = [
+      {
+        element: <Root />,
+        children: [
+          { path: "/", element: <Protected />, children: [{ path: "home", element: <p>home</p> }] },
+          { path: "/login", element: <p>login page</p> },
+        ],
+      },
+    ];
     const { router } = renderRoutes(routes, "/home", api, tokenFor("user"), socket);
     await act(async () => socket.emit({ type: "another_session_opened" } as never));
     const dialog = await screen.findByRole("alertdialog", { name: "Another session was opened" });
@@ -192,16 +245,24 @@ describe("patient form", () => {
     fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: "Ana Ruiz" } });
     expect(screen.queryByText(/Click Save again to confirm/)).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Save" }));
-    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Confirm and save" })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Confirm and save" }));
+    });
     expect(calls[0]!.input.body).toEqual({ name: "Ana Ruiz", uniqueId: "P-001", gender: 0, lang: "mexsp", birthdate: "1960-05-04" });
     expect(saved).toHaveBeenCalled();
   });
   it("shows 'Couldn't create a patient' with the server's message", async () => {
-    const { api } = fakeApi({ "patient.register": () => { throw new ApiError({ status: 409, responseType: "conflict", message: "A patient with this ID exists." }); } });
+    const { api } = fakeApi({
+      "patient.register": () => {
+        throw new ApiError({ status: 409, responseType: "conflict", message: "A patient with this ID exists." });
+      },
+    });
     renderRoutes([{ path: "/", element: <PatientFormModal onClose={() => undefined} onSaved={() => undefined} /> }], "/", api);
     fillForm();
     fireEvent.click(screen.getByRole("button", { name: "Save" }));
-    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Confirm and save" })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Confirm and save" }));
+    });
     expect(screen.getByRole("alert").textContent).toBe("Couldn't create a patient A patient with this ID exists.");
   });
 });
@@ -220,7 +281,9 @@ describe("users page", () => {
     cleanup();
     renderRoutes([{ path: "/", element: <UsersPage /> }], "/", api, tokenFor("manager"));
     fireEvent.change(screen.getByLabelText(/E-mail addresses/), { target: { value: "new@x.org, old@x.org" } });
-    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Send invitations" })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Send invitations" }));
+    });
     expect(screen.getByText(/Some users were already invited or registered \(old@x.org\)/)).toBeTruthy();
   });
 });
@@ -234,7 +297,9 @@ describe("users page offers a manager only what the server allows (core/rules/us
     ];
     const { api } = fakeApi({
       "user.all": () => users,
-      "user.delete": () => { throw new ApiError({ status: 403, responseType: "forbidden", message: "Managers cannot delete an admin" }); },
+      "user.delete": () => {
+        throw new ApiError({ status: 403, responseType: "forbidden", message: "Managers cannot delete an admin" });
+      },
     });
     const { client } = renderRoutes([{ path: "/", element: <UsersPage /> }], "/", api, tokenFor("manager"));
     const invite = screen.getByRole("combobox", { name: "Role" }) as HTMLSelectElement;
@@ -249,7 +314,9 @@ describe("users page offers a manager only what the server allows (core/rules/us
     expect(within(row("user@clinic.example")).getByRole("button", { name: "Delete user@clinic.example" })).toBeTruthy();
     // Should the server still refuse (403 forbidden), the manager stays logged in and is told.
     fireEvent.click(within(row("user@clinic.example")).getByRole("button", { name: "Delete user@clinic.example" }));
-    await act(async () => { fireEvent.click(screen.getByRole("button", { name: "Delete user" })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Delete user" }));
+    });
     await waitFor(() => expect(client.session.state.status).toBe("logged-in"));
     expect(client.session.state.dialog).toBeNull();
   });

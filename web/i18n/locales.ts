@@ -37,5 +37,14 @@ export const endonyms: Record<Language, string> = {
 
 /** BCP 47 tag for the html lang attribute, Intl formatting and plural rules. */
 export const bcp47: Record<Language, string> = {
-  en: "en", fr: "fr", de: "de", it: "it", es: "es", chi: "zh-Hans", mexsp: "es-MX", bp: "pt-BR", nl: "nl", tr: "tr",
+  en: "en",
+  fr: "fr",
+  de: "de",
+  it: "it",
+  es: "es",
+  chi: "zh-Hans",
+  mexsp: "es-MX",
+  bp: "pt-BR",
+  nl: "nl",
+  tr: "tr",
 };

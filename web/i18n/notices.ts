@@ -8,8 +8,8 @@ import type { MessageDescriptor } from "@lingui/core";
 const noticeTexts: Record<string, MessageDescriptor> = {
   "measurement ready": msg`measurement ready`,
   "Open result": msg`Open result`,
-  "Open": msg`Open`,
-  "View": msg`View`,
+  Open: msg`Open`,
+  View: msg`View`,
   "Open bin": msg`Open the bin`,
   "Patient restored": msg`The patient was restored.`,
   "Measurement restored": msg`The measurement was restored.`,
@@ -35,8 +35,11 @@ const noticeTexts: Record<string, MessageDescriptor> = {
 
 export function useNoticeText() {
   const { i18n } = useLingui();
-  return useCallback((english: string) => {
-    const descriptor = noticeTexts[english];
-    return descriptor ? i18n._(descriptor) : english;
-  }, [i18n]);
+  return useCallback(
+    (english: string) => {
+      const descriptor = noticeTexts[english];
+      return descriptor ? i18n._(descriptor) : english;
+    },
+    [i18n],
+  );
 }

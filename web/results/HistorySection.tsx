@@ -23,7 +23,13 @@ import { SceneView } from "./SceneView.tsx";
 // build a hundred canvases up front).
 
 export type HistoryPlot = "grayscale" | "thresholds" | "loss" | "totalDeviationProbability" | "patternDeviationProbability";
-export const historyPlots: readonly HistoryPlot[] = ["grayscale", "thresholds", "loss", "totalDeviationProbability", "patternDeviationProbability"];
+export const historyPlots: readonly HistoryPlot[] = [
+  "grayscale",
+  "thresholds",
+  "loss",
+  "totalDeviationProbability",
+  "patternDeviationProbability",
+];
 const historyPlotNames: Record<HistoryPlot, MessageDescriptor> = {
   grayscale: msg`Greyscale`,
   thresholds: msg`Thresholds`,
@@ -37,9 +43,15 @@ export const HISTORY_PLOT_SIZE = 170;
 export function historyScene(m: WithResult, analysis: ResultAnalysis | null, kind: HistoryPlot, size = HISTORY_PLOT_SIZE): Scene | null {
   if (!analysis) return null;
   const r = m.result;
-  if (isEsterman(r)) return kind === "grayscale" ? estermanScene({ thresholds: r.thresholds, score: analysis.estermanScore, width: size, height: size, showTitle: false }) : null;
+  if (isEsterman(r))
+    return kind === "grayscale"
+      ? estermanScene({ thresholds: r.thresholds, score: analysis.estermanScore, width: size, height: size, showTitle: false })
+      : null;
   // A screening shows seen / not seen in the greyscale's place and nothing else (screening.ts).
-  if (isScreening(r.strategy)) return kind === "grayscale" ? screeningScene({ pattern: r.pattern, eye: r.eye, values: r.thresholds, width: size, height: size, showTitle: false }) : null;
+  if (isScreening(r.strategy))
+    return kind === "grayscale"
+      ? screeningScene({ pattern: r.pattern, eye: r.eye, values: r.thresholds, width: size, height: size, showTitle: false })
+      : null;
   const box = { pattern: r.pattern, eye: r.eye, width: size, height: size, showTitle: false };
   switch (kind) {
     case "grayscale":
@@ -49,9 +61,13 @@ export function historyScene(m: WithResult, analysis: ResultAnalysis | null, kin
     case "loss":
       return analysis.octopus ? octopusLossScene({ ...box, defects: analysis.octopus.defects }) : null;
     case "totalDeviationProbability":
-      return analysis.normative ? humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: plotLevels(analysis.normative.tdp) }) : null;
+      return analysis.normative
+        ? humphreyDeviationSymbolsScene({ ...box, kind: "total", levels: plotLevels(analysis.normative.tdp) })
+        : null;
     case "patternDeviationProbability":
-      return analysis.normative ? humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: plotLevels(analysis.normative.pdp) }) : null;
+      return analysis.normative
+        ? humphreyDeviationSymbolsScene({ ...box, kind: "pattern", levels: plotLevels(analysis.normative.pdp) })
+        : null;
   }
 }
 
@@ -60,9 +76,12 @@ const nearWatchers = new Map<Element, (near: boolean) => void>();
 let nearObserver: IntersectionObserver | null = null;
 
 function watchNear(el: Element, onChange: (near: boolean) => void): () => void {
-  nearObserver ??= new IntersectionObserver((entries) => {
-    for (const e of entries) nearWatchers.get(e.target)?.(e.isIntersecting);
-  }, { rootMargin: "100% 0px" });
+  nearObserver ??= new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) nearWatchers.get(e.target)?.(e.isIntersecting);
+    },
+    { rootMargin: "100% 0px" },
+  );
   nearWatchers.set(el, onChange);
   nearObserver.observe(el);
   return () => {
@@ -92,23 +111,56 @@ function WhenNear({ height, children }: { height: number; children: ReactNode })
       else held.current?.();
     });
   }, [near]);
-  return <div ref={ref} style={near ? undefined : { minHeight: height }}>{near ? children : null}</div>;
+  return (
+    <div ref={ref} style={near ? undefined : { minHeight: height }}>
+      {near ? children : null}
+    </div>
+  );
 }
 
 type DateFormat = ReturnType<typeof useDateFormat>;
 
 /** A cell's plots, built only once the cell is near the viewport (WhenNear): the scenes are the costly part. */
-function HistoryPlots({ m, analyse, shown }: { m: WithResult; analyse: (m: WithResult) => ResultAnalysis | null; shown: readonly HistoryPlot[] }) {
+function HistoryPlots({
+  m,
+  analyse,
+  shown,
+}: {
+  m: WithResult;
+  analyse: (m: WithResult) => ResultAnalysis | null;
+  shown: readonly HistoryPlot[];
+}) {
   const scenes = useMemo(() => {
     const analysis = analyse(m);
     return shown.map((k) => historyScene(m, analysis, k)).filter((s): s is Scene => s !== null);
   }, [m, analyse, shown]);
-  return <div className="history-plots">{scenes.map((s) => <SceneView key={s.plot} scene={s} />)}</div>;
+  return (
+    <div className="history-plots">
+      {scenes.map((s) => (
+        <SceneView key={s.plot} scene={s} />
+      ))}
+    </div>
+  );
 }
 
-function HistoryCell({ m, analyse, meanDefect, shown, patientId, selected, unreliable, format }: {
-  m: WithResult; analyse: (m: WithResult) => ResultAnalysis | null; meanDefect: number | null; shown: readonly HistoryPlot[];
-  patientId: string; selected: boolean; unreliable: boolean; format: DateFormat;
+function HistoryCell({
+  m,
+  analyse,
+  meanDefect,
+  shown,
+  patientId,
+  selected,
+  unreliable,
+  format,
+}: {
+  m: WithResult;
+  analyse: (m: WithResult) => ResultAnalysis | null;
+  meanDefect: number | null;
+  shown: readonly HistoryPlot[];
+  patientId: string;
+  selected: boolean;
+  unreliable: boolean;
+  format: DateFormat;
 }) {
   const { t, i18n } = useLingui();
   const r = m.result;
@@ -118,9 +170,17 @@ function HistoryCell({ m, analyse, meanDefect, shown, patientId, selected, unrel
         <Link to={`/patient/${patientId}/perimetry/${m.id}`} aria-current={selected ? "true" : undefined}>
           {format.dateTime(r.takenAt)} · {patternLabel[r.pattern]} · {i18n._(strategyNames[r.strategy])}
         </Link>
-        {isEsterman(r) || isScreening(r.strategy)
-          ? <span> · {t`Seen`} {seenPercent(seenAt(r.thresholds))} %</span>
-          : <span> · {t`MD`} {dB2(meanDefect)} dB</span>}
+        {isEsterman(r) || isScreening(r.strategy) ? (
+          <span>
+            {" "}
+            · {t`Seen`} {seenPercent(seenAt(r.thresholds))} %
+          </span>
+        ) : (
+          <span>
+            {" "}
+            · {t`MD`} {dB2(meanDefect)} dB
+          </span>
+        )}
         {unreliable && <span className="badge">{t`Unreliable`}</span>}
       </p>
       <WhenNear height={HISTORY_PLOT_SIZE}>
@@ -143,21 +203,46 @@ export interface HistorySectionProps {
   onExpanded(expanded: boolean): void;
 }
 
-export function HistorySection({ results, analyse, birthdate, unreliable, patientId, selectedId, expanded, onExpanded }: HistorySectionProps) {
+export function HistorySection({
+  results,
+  analyse,
+  birthdate,
+  unreliable,
+  patientId,
+  selectedId,
+  expanded,
+  onExpanded,
+}: HistorySectionProps) {
   const { t, i18n } = useLingui();
   const format = useDateFormat();
   const [shown, setShown] = useState<readonly HistoryPlot[]>(["grayscale", "totalDeviationProbability"]);
   const days = useMemo(() => pairsByDay(results), [results]);
-  const toggle = (k: HistoryPlot) => setShown((s) => (s.includes(k) ? s.filter((x) => x !== k) : historyPlots.filter((x) => x === k || s.includes(x))));
+  const toggle = (k: HistoryPlot) =>
+    setShown((s) => (s.includes(k) ? s.filter((x) => x !== k) : historyPlots.filter((x) => x === k || s.includes(x))));
   const cell = (m: WithResult) => (
-    <HistoryCell key={m.id} m={m} analyse={analyse} meanDefect={displayMeanDefect(m.result, birthdate)} shown={shown} patientId={patientId} selected={m.id === selectedId}
-      unreliable={unreliable.has(m.id)} format={format} />
+    <HistoryCell
+      key={m.id}
+      m={m}
+      analyse={analyse}
+      meanDefect={displayMeanDefect(m.result, birthdate)}
+      shown={shown}
+      patientId={patientId}
+      selected={m.id === selectedId}
+      unreliable={unreliable.has(m.id)}
+      format={format}
+    />
   );
   return (
     <section className="card history" aria-labelledby="history-heading" data-testid="history">
       <div className="row">
         <h3 id="history-heading" className="spacer">{t`Visual-field history`}</h3>
-        <button type="button" className="btn btn-link" aria-expanded={expanded} aria-controls="history-body" onClick={() => onExpanded(!expanded)}>
+        <button
+          type="button"
+          className="btn btn-link"
+          aria-expanded={expanded}
+          aria-controls="history-body"
+          onClick={() => onExpanded(!expanded)}
+        >
           {expanded ? t`Hide` : t`Show`}
         </button>
       </div>
@@ -165,7 +250,9 @@ export function HistorySection({ results, analyse, birthdate, unreliable, patien
         <div id="history-body">
           <div className="chips" role="group" aria-label={t`Plots shown`}>
             {historyPlots.map((k) => (
-              <button key={k} type="button" className="chip" aria-pressed={shown.includes(k)} onClick={() => toggle(k)}>{i18n._(historyPlotNames[k])}</button>
+              <button key={k} type="button" className="chip" aria-pressed={shown.includes(k)} onClick={() => toggle(k)}>
+                {i18n._(historyPlotNames[k])}
+              </button>
             ))}
           </div>
           {days.length === 0 && <p className="muted">{t`No results yet.`}</p>}
@@ -173,10 +260,21 @@ export function HistorySection({ results, analyse, birthdate, unreliable, patien
             <div key={d.day} className="history-day" data-testid="history-day">
               <h4 className="num">{format.date(d.day)}</h4>
               <div className="history-pair">
-                <div className="history-eye"><h5>{t`Right eye (OD)`}</h5>{d.right.length ? d.right.map(cell) : <p className="muted">{t`No result`}</p>}</div>
-                <div className="history-eye"><h5>{t`Left eye (OS)`}</h5>{d.left.length ? d.left.map(cell) : <p className="muted">{t`No result`}</p>}</div>
+                <div className="history-eye">
+                  <h5>{t`Right eye (OD)`}</h5>
+                  {d.right.length ? d.right.map(cell) : <p className="muted">{t`No result`}</p>}
+                </div>
+                <div className="history-eye">
+                  <h5>{t`Left eye (OS)`}</h5>
+                  {d.left.length ? d.left.map(cell) : <p className="muted">{t`No result`}</p>}
+                </div>
               </div>
-              {d.other.length > 0 && <div className="history-eye"><h5>{t`Binocular`}</h5>{d.other.map(cell)}</div>}
+              {d.other.length > 0 && (
+                <div className="history-eye">
+                  <h5>{t`Binocular`}</h5>
+                  {d.other.map(cell)}
+                </div>
+              )}
             </div>
           ))}
         </div>

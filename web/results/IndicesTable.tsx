@@ -83,30 +83,72 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
   const calibration = result.gazeCalibration === null ? t`Not tested` : result.gazeCalibration ? t`Passed` : t`Failed`;
   const database = normativeDatabaseText(result);
   const pattern = patternLabel[result.pattern];
-  const octopus = t`Octopus`, humphrey = t`Humphrey`;
+  const octopus = t`Octopus`,
+    humphrey = t`Humphrey`;
   const field: IndexRow[] = esterman
     ? [{ key: "esterman", label: t`Esterman score`, value: String(analysis?.estermanScore ?? result.estermanScore ?? "–"), unit: "%" }]
     : screening
-    ? [
-        { key: "seen", label: t`Seen`, value: String(seenPercent(seen)), unit: "%" },
-        { key: "seenCount", label: t`Locations seen`, value: `${seen.filter((s) => s === true).length}/${seen.filter((s) => s !== null).length}` },
-      ]
-    : [
-        { key: "ms", label: t`MS`, hint: t`Mean sensitivity`, note: octopus, value: dB2(d?.meanSensitivity ?? Math.max(0, result.meanSensitivity)), unit: "dB" },
-        { key: "md", label: t`MD`, hint: t`Mean defect`, note: t`Octopus: positive = loss`, value: dB2(d?.meanDefect ?? result.meanDefect), unit: "dB" },
-        { key: "slv", label: t`sLV`, hint: t`Square root of loss variance`, note: octopus, value: dB2(d?.slv ?? result.squareRootLossVariance), unit: "dB" },
-        {
-          key: "hmd", label: t`MD`, hint: t`Mean deviation`, note: t`Humphrey: negative = loss`, value: dB2(d?.md), unit: "dB",
-          p: pValue(normative?.globalLevels.tmd),
-        },
-        { key: "psd", label: t`PSD`, hint: t`Pattern standard deviation`, note: humphrey, value: dB2(d?.psd), unit: "dB", p: pValue(normative?.globalLevels.psd) },
-        { key: "vfi", label: t`VFI`, hint: t`Visual field index`, note: humphrey, value: String(d?.vfi ?? result.vfi ?? "–"), unit: "%" },
-        {
-          key: "ght", label: t`GHT`, hint: t`Glaucoma hemifield test`, note: humphrey,
-          // With normals but no GHT, the pattern lacks the test's sectors (G, 10-2): say so instead of a dash.
-          value: ght ? i18n._(ghtNames[ght]) : normative ? t`Not defined for ${pattern}` : "–",
-        },
-      ];
+      ? [
+          { key: "seen", label: t`Seen`, value: String(seenPercent(seen)), unit: "%" },
+          {
+            key: "seenCount",
+            label: t`Locations seen`,
+            value: `${seen.filter((s) => s === true).length}/${seen.filter((s) => s !== null).length}`,
+          },
+        ]
+      : [
+          {
+            key: "ms",
+            label: t`MS`,
+            hint: t`Mean sensitivity`,
+            note: octopus,
+            value: dB2(d?.meanSensitivity ?? Math.max(0, result.meanSensitivity)),
+            unit: "dB",
+          },
+          {
+            key: "md",
+            label: t`MD`,
+            hint: t`Mean defect`,
+            note: t`Octopus: positive = loss`,
+            value: dB2(d?.meanDefect ?? result.meanDefect),
+            unit: "dB",
+          },
+          {
+            key: "slv",
+            label: t`sLV`,
+            hint: t`Square root of loss variance`,
+            note: octopus,
+            value: dB2(d?.slv ?? result.squareRootLossVariance),
+            unit: "dB",
+          },
+          {
+            key: "hmd",
+            label: t`MD`,
+            hint: t`Mean deviation`,
+            note: t`Humphrey: negative = loss`,
+            value: dB2(d?.md),
+            unit: "dB",
+            p: pValue(normative?.globalLevels.tmd),
+          },
+          {
+            key: "psd",
+            label: t`PSD`,
+            hint: t`Pattern standard deviation`,
+            note: humphrey,
+            value: dB2(d?.psd),
+            unit: "dB",
+            p: pValue(normative?.globalLevels.psd),
+          },
+          { key: "vfi", label: t`VFI`, hint: t`Visual field index`, note: humphrey, value: String(d?.vfi ?? result.vfi ?? "–"), unit: "%" },
+          {
+            key: "ght",
+            label: t`GHT`,
+            hint: t`Glaucoma hemifield test`,
+            note: humphrey,
+            // With normals but no GHT, the pattern lacks the test's sectors (G, 10-2): say so instead of a dash.
+            value: ght ? i18n._(ghtNames[ght]) : normative ? t`Not defined for ${pattern}` : "–",
+          },
+        ];
   const adaptive = result.stimuliInterval === StimuliUpdate.Adaptive;
   const fixation = [
     result.catchTrials.blindSpot.presentations > 0 ? t`Blind spot (Heijl-Krakau)` : null,
@@ -128,12 +170,20 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
     { key: "fp", label: t`False positives`, value: catchTrialText(result.catchTrials.falsePositive) },
     { key: "fn", label: t`False negatives`, value: catchTrialText(result.catchTrials.falseNegative) },
     { key: "fl", label: t`Fixation losses`, value: catchTrialText(result.catchTrials.blindSpot) },
-    { key: "reliability", label: t`Reliability score`, value: result.reliabilityScore === null ? "–" : String(Math.round(result.reliabilityScore)), unit: "%" },
+    {
+      key: "reliability",
+      label: t`Reliability score`,
+      value: result.reliabilityScore === null ? "–" : String(Math.round(result.reliabilityScore)),
+      unit: "%",
+    },
     { key: "duration", label: t`Test duration`, value: formatDuration(result.examinationTimeInSeconds), unit: t`m:s` },
     { key: "presentations", label: t`Presentations`, value: String(result.presentations) },
     { key: "maxIntensity", label: t`Maximum intensity`, value: String(Math.round(result.maxIntensity)), unit: "cd/m²" },
     {
-      key: "normative", label: t`Normative database`, value: database ?? t`None`, wrap: true,
+      key: "normative",
+      label: t`Normative database`,
+      value: database ?? t`None`,
+      wrap: true,
       ...(database ? { note: t`From public healthy controls, not a manufacturer's database` } : {}),
     },
     { key: "gazeCalibration", label: t`Gaze calibration`, value: calibration },

@@ -10,8 +10,18 @@ import type { Shape as SceneShape } from "./scene-shapes.ts";
 // hit canvas), and one custom Shape whose sceneFunc draws every primitive (canvas-draw.ts): Konva batches the redraws
 // by animation frames and handles the device pixel ratio.
 
-export default function KonvaScene({ width, height, shapes, pixelRatio, onDrawn }: {
-  width: number; height: number; shapes: readonly SceneShape[]; pixelRatio?: number; onDrawn?: (shapes: readonly SceneShape[]) => void;
+export default function KonvaScene({
+  width,
+  height,
+  shapes,
+  pixelRatio,
+  onDrawn,
+}: {
+  width: number;
+  height: number;
+  shapes: readonly SceneShape[];
+  pixelRatio?: number;
+  onDrawn?: (shapes: readonly SceneShape[]) => void;
 }) {
   const layer = useRef<Konva.Layer>(null);
   const sceneFunc = useCallback((context: Konva.Context) => drawShapes(context._context, shapes), [shapes]);
@@ -20,7 +30,10 @@ export default function KonvaScene({ width, height, shapes, pixelRatio, onDrawn 
   useLayoutEffect(() => {
     const l = layer.current;
     if (!l || !onDrawn) return;
-    const drawn = () => { l.off("draw.timing"); onDrawn(shapes); };
+    const drawn = () => {
+      l.off("draw.timing");
+      onDrawn(shapes);
+    };
     l.on("draw.timing", drawn);
     l.batchDraw();
     return () => void l.off("draw.timing");

@@ -10,7 +10,16 @@ import { PrintLayout } from "./PrintLayout.tsx";
 import { browserTimeZone } from "./print-page.ts";
 import { ProgressionSection } from "./ProgressionSection.tsx";
 import { ResultDisplay } from "./ResultDisplay.tsx";
-import { analysisOf, displayMeanDefect, hasResult, previousOfSameKind, progressionPoints, seriesResults, type PerimetryTest, type WithResult } from "./result-model.ts";
+import {
+  analysisOf,
+  displayMeanDefect,
+  hasResult,
+  previousOfSameKind,
+  progressionPoints,
+  seriesResults,
+  type PerimetryTest,
+  type WithResult,
+} from "./result-model.ts";
 import { useClientSettings, useResultMarks } from "./use-marks.ts";
 import "./results.css";
 
@@ -65,20 +74,56 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
   return (
     <div className="perimetry-results stack" data-testid="perimetry-results">
       {selected && (
-        <ResultDisplay key={selected.id} measurement={selected} analysis={analysis} reference={reference} marks={marks}
-          analysisExpanded={settings.analysisExpanded} onAnalysisExpanded={(analysisExpanded) => updateSettings({ analysisExpanded })}
-          renderPrint={() => analysis && <PrintLayout measurement={selected as WithResult} analysis={analysis} reference={reference} patient={patient}
-            markedUnreliable={marks.unreliable.has((selected as WithResult).id)}
-            progression={printProgression(series, selected.result!, selected.result!.eye === Eye.Right ? marks.baseline.right : marks.baseline.left, browserTimeZone())} />} />
+        <ResultDisplay
+          key={selected.id}
+          measurement={selected}
+          analysis={analysis}
+          reference={reference}
+          marks={marks}
+          analysisExpanded={settings.analysisExpanded}
+          onAnalysisExpanded={(analysisExpanded) => updateSettings({ analysisExpanded })}
+          renderPrint={() =>
+            analysis && (
+              <PrintLayout
+                measurement={selected as WithResult}
+                analysis={analysis}
+                reference={reference}
+                patient={patient}
+                markedUnreliable={marks.unreliable.has((selected as WithResult).id)}
+                progression={printProgression(
+                  series,
+                  selected.result!,
+                  selected.result!.eye === Eye.Right ? marks.baseline.right : marks.baseline.left,
+                  browserTimeZone(),
+                )}
+              />
+            )
+          }
+        />
       )}
       {waiting && <p className="alert alert-info">{t`This test has no result yet.`}</p>}
       {!all && !selected && !waiting && <p className="alert alert-warning">{t`This test was not found. It may have been deleted.`}</p>}
-      <ProgressionSection points={points} series={series} baseline={marks.baseline} pattern={settings.pattern} onPattern={(pattern) => updateSettings({ pattern })}
-        expanded={settings.progressionChartExpanded} onExpanded={(progressionChartExpanded) => updateSettings({ progressionChartExpanded })}
-        {...(now ? { now } : {})} />
-      <HistorySection results={results} analyse={analyse} birthdate={birthdate} unreliable={marks.unreliable} patientId={patient.id} selectedId={selected?.id ?? null}
+      <ProgressionSection
+        points={points}
+        series={series}
+        baseline={marks.baseline}
+        pattern={settings.pattern}
+        onPattern={(pattern) => updateSettings({ pattern })}
+        expanded={settings.progressionChartExpanded}
+        onExpanded={(progressionChartExpanded) => updateSettings({ progressionChartExpanded })}
+        {...(now ? { now } : {})}
+      />
+      <HistorySection
+        results={results}
+        analyse={analyse}
+        birthdate={birthdate}
+        unreliable={marks.unreliable}
+        patientId={patient.id}
+        selectedId={selected?.id ?? null}
         // The full history page always shows it; under a selected result it folds (client setting historyExpanded).
-        expanded={all || settings.historyExpanded} onExpanded={(historyExpanded) => updateSettings({ historyExpanded })} />
+        expanded={all || settings.historyExpanded}
+        onExpanded={(historyExpanded) => updateSettings({ historyExpanded })}
+      />
     </div>
   );
 }

@@ -34,10 +34,29 @@ export function PrintButton({ renderPrint, loadingMs = PRINT_LOADING_MS }: { ren
   const loading = phase === "loading";
   return (
     <>
-      <button type="button" className="btn" disabled={loading} aria-busy={loading} onClick={() => setPhase("loading")} data-testid="print-button">
-        {loading ? <><span className="spinner spinner-inline" aria-hidden="true" /> {t`Preparing the printout…`}</> : t`Print`}
+      <button
+        type="button"
+        className="btn"
+        disabled={loading}
+        aria-busy={loading}
+        onClick={() => setPhase("loading")}
+        data-testid="print-button"
+      >
+        {loading ? (
+          <>
+            <span className="spinner spinner-inline" aria-hidden="true" /> {t`Preparing the printout…`}
+          </>
+        ) : (
+          t`Print`
+        )}
       </button>
-      {phase !== "idle" && createPortal(<div className="print-root" data-testid="print-root">{renderPrint()}</div>, document.body)}
+      {phase !== "idle" &&
+        createPortal(
+          <div className="print-root" data-testid="print-root">
+            {renderPrint()}
+          </div>,
+          document.body,
+        )}
     </>
   );
 }

@@ -13,8 +13,19 @@ import { usePlotTranslate } from "./SceneView.tsx";
  * database, the eye's progression analysis), drawn as SVG in the interface language, so the paper gets vector lines
  * and real text at any printer resolution.
  */
-export function PrintLayout({ measurement: m, analysis, reference, patient, markedUnreliable = false, progression }: {
-  measurement: WithResult; analysis: ResultAnalysis; reference: WithResult | null; patient: Patient; markedUnreliable?: boolean;
+export function PrintLayout({
+  measurement: m,
+  analysis,
+  reference,
+  patient,
+  markedUnreliable = false,
+  progression,
+}: {
+  measurement: WithResult;
+  analysis: ResultAnalysis;
+  reference: WithResult | null;
+  patient: Patient;
+  markedUnreliable?: boolean;
   /** This eye's progression analysis on this pattern (ProgressionAnalysis.tsx), when the page has one. */
   progression?: PrintProgression | null;
 }) {
@@ -25,12 +36,18 @@ export function PrintLayout({ measurement: m, analysis, reference, patient, mark
     [m, analysis, reference, patient, markedUnreliable, progression, translate],
   );
   // Texts the scene gave a maxWidth (names, translations) are scaled down once the browser has measured them.
-  useLayoutEffect(() => { if (body.current) fitSvgTexts(body.current); }, [svg]);
+  useLayoutEffect(() => {
+    if (body.current) fitSvgTexts(body.current);
+  }, [svg]);
   return (
     <div className="print-page" data-testid="print-page">
-      <div className="print-body" data-testid="print-plots" ref={body}
+      <div
+        className="print-body"
+        data-testid="print-plots"
+        ref={body}
         // Our own scene serialised by core/plots (texts escaped there), not user HTML.
-        dangerouslySetInnerHTML={{ __html: svg }} />
+        dangerouslySetInnerHTML={{ __html: svg }}
+      />
     </div>
   );
 }

@@ -2,7 +2,12 @@ import { useMemo } from "react";
 import { msg } from "@lingui/core/macro";
 import { Plural, useLingui } from "@lingui/react/macro";
 import type { MessageDescriptor } from "@lingui/core";
-import { eyeProgression, type EyeProgression, type SeriesResult, type SetAsideReason } from "../../core/analytics/progression/eye-progression.ts";
+import {
+  eyeProgression,
+  type EyeProgression,
+  type SeriesResult,
+  type SetAsideReason,
+} from "../../core/analytics/progression/eye-progression.ts";
 import type { EventStatus } from "../../core/analytics/progression/events.ts";
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
 import { Eye, type Pattern } from "../../core/model/enums.ts";
@@ -34,17 +39,30 @@ export const setAsideNames: Record<SetAsideReason, MessageDescriptor> = {
 
 export const percent = (p: number) => (p < 0.001 ? "< 0.1" : (100 * p).toFixed(1));
 
-export function ProgressionAnalysis({ results, baseline, pattern }: { results: readonly SeriesResult[]; baseline: BaselineIds; pattern: Pattern }) {
+export function ProgressionAnalysis({
+  results,
+  baseline,
+  pattern,
+}: {
+  results: readonly SeriesResult[];
+  baseline: BaselineIds;
+  pattern: Pattern;
+}) {
   const { t } = useLingui();
   const analyses = useMemo(
-    () => [Eye.Right, Eye.Left].map((eye) => eyeProgression(results, { eye, pattern, baselineId: eye === Eye.Right ? baseline.right : baseline.left })),
+    () =>
+      [Eye.Right, Eye.Left].map((eye) =>
+        eyeProgression(results, { eye, pattern, baselineId: eye === Eye.Right ? baseline.right : baseline.left }),
+      ),
     [results, pattern, baseline.right, baseline.left],
   );
   return (
     <div className="progression-analysis" data-testid="progression-analysis">
       <h4>{t`Progression analysis`}</h4>
       <div className="progression-analysis-eyes">
-        {analyses.map((a) => <EyeAnalysis key={a.eye} analysis={a} byId={results} />)}
+        {analyses.map((a) => (
+          <EyeAnalysis key={a.eye} analysis={a} byId={results} />
+        ))}
       </div>
       <EventLegend />
     </div>
@@ -57,10 +75,20 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
   const format = useDateFormat();
   const dateOf = (id: string) => format.date(byId.find((r) => r.id === id)!.takenAt);
   const scene = useMemo(
-    () => (a.events ? progressionMapScene({
-      pattern: a.pattern, eye: a.eye, width: 300, height: 300, slopes: a.poplr?.slopes ?? null, slopeP: a.poplr?.slopeP ?? null,
-      once: a.events.once, twice: a.events.twice, thrice: a.events.thrice,
-    }) : null),
+    () =>
+      a.events
+        ? progressionMapScene({
+            pattern: a.pattern,
+            eye: a.eye,
+            width: 300,
+            height: 300,
+            slopes: a.poplr?.slopes ?? null,
+            slopeP: a.poplr?.slopeP ?? null,
+            once: a.events.once,
+            twice: a.events.twice,
+            thrice: a.events.thrice,
+          })
+        : null,
     [a],
   );
   const reasons = new Map<SetAsideReason, number>();
@@ -73,24 +101,40 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
         <>
           <dl className="progression-facts">
             <dt>{t`Events (GPA)`}</dt>
-            <dd data-fact="events"><strong>{i18n._(eventStatusNames[a.events.status])}</strong></dd>
+            <dd data-fact="events">
+              <strong>{i18n._(eventStatusNames[a.events.status])}</strong>
+            </dd>
             <dt>{t`Baseline pair`}</dt>
-            <dd className="num" data-fact="baseline">{dateOf(a.events.baseline[0])} · {dateOf(a.events.baseline[1])}</dd>
+            <dd className="num" data-fact="baseline">
+              {dateOf(a.events.baseline[0])} · {dateOf(a.events.baseline[1])}
+            </dd>
             <dt>{t`PoPLR (TD)`}</dt>
-            <dd className="num" data-fact="poplr">{a.poplr ? t`p = ${percent(a.poplr.p)} %` : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate)}</dd>
+            <dd className="num" data-fact="poplr">
+              {a.poplr ? t`p = ${percent(a.poplr.p)} %` : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate)}
+            </dd>
             <dt>{t`VFI trend`}</dt>
             <dd className="num" data-fact="vfi">
-              {a.vfi ? t`${a.vfi.ratePerYear.toFixed(1)} %/year (p = ${percent(a.vfi.p)} %)` : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate)}
+              {a.vfi
+                ? t`${a.vfi.ratePerYear.toFixed(1)} %/year (p = ${percent(a.vfi.p)} %)`
+                : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate)}
             </dd>
           </dl>
           {scene && <SceneView scene={scene} />}
         </>
       ) : (
-        <p className="muted" data-fact="none">{t`No progression analysis: it needs at least 3 results of this pattern with a normative database.`}</p>
+        <p
+          className="muted"
+          data-fact="none"
+        >{t`No progression analysis: it needs at least 3 results of this pattern with a normative database.`}</p>
       )}
       <p className="muted small" data-fact="used">
         <Plural value={a.used.length} one="# result analysed" other="# results analysed" />
-        {[...reasons].map(([reason, n]) => <span key={reason}>{" · "}{t`${n} set aside: ${i18n._(setAsideNames[reason])}`}</span>)}
+        {[...reasons].map(([reason, n]) => (
+          <span key={reason}>
+            {" · "}
+            {t`${n} set aside: ${i18n._(setAsideNames[reason])}`}
+          </span>
+        ))}
       </p>
     </section>
   );
@@ -110,10 +154,20 @@ function EventLegend() {
       {legendMarks.map(([mark, label]) => (
         <li key={mark}>
           <svg width="12" height="12" aria-hidden="true">
-            {eventTriangle(6, 6, 10, mark).map((n, i) => n.kind === "polyline" && (
-              <polygon key={i} points={n.points.join(",")} fill={n.fill ? resolveColour(n.fill) : "none"} stroke={n.stroke ? resolveColour(n.stroke) : "none"} strokeWidth={n.strokeWidth ?? 0} />
-            ))}
-          </svg>{" "}{i18n._(label)}
+            {eventTriangle(6, 6, 10, mark).map(
+              (n, i) =>
+                n.kind === "polyline" && (
+                  <polygon
+                    key={i}
+                    points={n.points.join(",")}
+                    fill={n.fill ? resolveColour(n.fill) : "none"}
+                    stroke={n.stroke ? resolveColour(n.stroke) : "none"}
+                    strokeWidth={n.strokeWidth ?? 0}
+                  />
+                ),
+            )}
+          </svg>{" "}
+          {i18n._(label)}
         </li>
       ))}
       <li>{t`Bold: TD slope falling with p < 1 %. 3 or more locations on 2 results: possible progression; on 3: likely.`}</li>

@@ -3,7 +3,13 @@ import { Plural, useLingui } from "@lingui/react/macro";
 import { mdSlope, type ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
 import { Eye, Pattern, patternLabel } from "../../core/model/enums.ts";
-import { progressionFilterLabels, progressionScene, progressionWindows, slopeOrReason, type ProgressionFilter } from "../../core/plots/progression.ts";
+import {
+  progressionFilterLabels,
+  progressionScene,
+  progressionWindows,
+  slopeOrReason,
+  type ProgressionFilter,
+} from "../../core/plots/progression.ts";
 import { resolveText } from "../../core/plots/message.ts";
 import { eyeNames } from "../i18n/names.ts";
 import { SceneView, usePlotTranslate } from "./SceneView.tsx";
@@ -30,7 +36,10 @@ export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, n
     const el = ref.current;
     if (!el) return;
     // An element without layout (hidden, or a DOM without layout such as happy-dom) measures 0: a default width then.
-    const measure = () => { const w = Math.floor(el.getBoundingClientRect().width); setWidth((prev) => (w > 0 ? w : (prev ?? FALLBACK_WIDTH))); };
+    const measure = () => {
+      const w = Math.floor(el.getBoundingClientRect().width);
+      setWidth((prev) => (w > 0 ? w : (prev ?? FALLBACK_WIDTH)));
+    };
     measure();
     if (typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(measure);
@@ -65,20 +74,36 @@ export function ProgressionSection({ points, series, baseline, pattern, onPatter
   const own = useMemo(() => points.filter((p) => p.pattern === chartPattern), [points, chartPattern]);
   const baselines = { ...(baseline.right ? { right: baseline.right } : {}), ...(baseline.left ? { left: baseline.left } : {}) };
   const scene = useMemo(
-    () => (expanded && width !== null ? progressionScene({ points: own, filter, now: at, baselines, width: Math.max(320, width), height: CHART_HEIGHT, showTitle: false }) : null),
+    () =>
+      expanded && width !== null
+        ? progressionScene({ points: own, filter, now: at, baselines, width: Math.max(320, width), height: CHART_HEIGHT, showTitle: false })
+        : null,
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [expanded, own, filter, at, baseline.left, baseline.right, width],
   );
   const slopes = [Eye.Right, Eye.Left].map((eye) => {
-    const s = mdSlope(own, { eye, window: progressionWindows[filter], now: at, baselineId: eye === Eye.Right ? baseline.right : baseline.left });
+    const s = mdSlope(own, {
+      eye,
+      window: progressionWindows[filter],
+      now: at,
+      baselineId: eye === Eye.Right ? baseline.right : baseline.left,
+    });
     return { eye, slope: s, count: s.points.length };
   });
   const title = t`Progression of mean defect`;
   return (
     <section ref={ref} className="card progression" aria-labelledby="progression-heading" data-testid="progression">
       <div className="row">
-        <h3 id="progression-heading" className="spacer">{title}</h3>
-        <button type="button" className="btn btn-link" aria-expanded={expanded} aria-controls="progression-body" onClick={() => onExpanded(!expanded)}>
+        <h3 id="progression-heading" className="spacer">
+          {title}
+        </h3>
+        <button
+          type="button"
+          className="btn btn-link"
+          aria-expanded={expanded}
+          aria-controls="progression-body"
+          onClick={() => onExpanded(!expanded)}
+        >
           {expanded ? t`Hide` : t`Show`}
         </button>
       </div>
@@ -94,16 +119,20 @@ export function ProgressionSection({ points, series, baseline, pattern, onPatter
             </div>
             <div className="chips" role="group" aria-label={t`Pattern`}>
               {chartPatterns.map((p) => (
-                <button key={p} type="button" className="chip" aria-pressed={chartPattern === p} onClick={() => onPattern(p)}>{patternLabel[p]}</button>
+                <button key={p} type="button" className="chip" aria-pressed={chartPattern === p} onClick={() => onPattern(p)}>
+                  {patternLabel[p]}
+                </button>
               ))}
             </div>
           </div>
           <ul className="slopes num" aria-label={t`Slopes`}>
             {slopes.map((s) => (
               <li key={s.eye} data-eye={s.eye}>
-                <strong>{i18n._(eyeNames[s.eye])}</strong>{" "}
-                {resolveText(slopeOrReason(s.slope), translate)}
-                <span className="muted"> · <Plural value={s.count} one="# result" other="# results" /></span>
+                <strong>{i18n._(eyeNames[s.eye])}</strong> {resolveText(slopeOrReason(s.slope), translate)}
+                <span className="muted">
+                  {" "}
+                  · <Plural value={s.count} one="# result" other="# results" />
+                </span>
               </li>
             ))}
           </ul>

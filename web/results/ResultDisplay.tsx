@@ -54,7 +54,13 @@ export function screenPlots(m: WithResult, analysis: ResultAnalysis, reference: 
 function PlotGrid({ scenes }: { scenes: ReadonlyArray<Scene | null> }) {
   const shown = scenes.filter((s): s is Scene => s !== null);
   if (shown.length === 0) return null;
-  return <div className="plot-grid">{shown.map((s) => <SceneView key={s.plot} scene={s} />)}</div>;
+  return (
+    <div className="plot-grid">
+      {shown.map((s) => (
+        <SceneView key={s.plot} scene={s} />
+      ))}
+    </div>
+  );
 }
 
 export interface ResultDisplayProps {
@@ -68,7 +74,15 @@ export interface ResultDisplayProps {
   renderPrint(): React.ReactNode;
 }
 
-export function ResultDisplay({ measurement: m, analysis, reference, marks, analysisExpanded, onAnalysisExpanded, renderPrint }: ResultDisplayProps) {
+export function ResultDisplay({
+  measurement: m,
+  analysis,
+  reference,
+  marks,
+  analysisExpanded,
+  onAnalysisExpanded,
+  renderPrint,
+}: ResultDisplayProps) {
   const { t, i18n } = useLingui();
   const format = useDateFormat();
   const r = m.result;
@@ -90,17 +104,35 @@ export function ResultDisplay({ measurement: m, analysis, reference, marks, anal
           <h3 id={`result-title-${m.id}`}>
             {i18n._(eyeNames[r.eye])} · {patternLabel[r.pattern]} · {i18n._(strategyNames[r.strategy])}
           </h3>
-          <p className="muted num">{format.dateTime(r.takenAt)}{m.displayName ? ` · ${m.displayName}` : ""}</p>
+          <p className="muted num">
+            {format.dateTime(r.takenAt)}
+            {m.displayName ? ` · ${m.displayName}` : ""}
+          </p>
         </div>
         <div className="result-marks">
-          <Toggle label={t`Baseline`} checked={isBaseline} disabled={!isBaseline && !state.enabled}
-            onChange={() => { marks.toggleBaseline(marked); setAnnounce(isBaseline ? t`Baseline cleared.` : t`Marked as baseline.`); }} />
-          <Toggle label={t`Unreliable`} checked={unreliable}
-            onChange={(on) => { marks.setUnreliable(m.id, on); setAnnounce(on ? t`Marked unreliable: left out of the progression chart.` : t`Marked reliable again.`); }} />
+          <Toggle
+            label={t`Baseline`}
+            checked={isBaseline}
+            disabled={!isBaseline && !state.enabled}
+            onChange={() => {
+              marks.toggleBaseline(marked);
+              setAnnounce(isBaseline ? t`Baseline cleared.` : t`Marked as baseline.`);
+            }}
+          />
+          <Toggle
+            label={t`Unreliable`}
+            checked={unreliable}
+            onChange={(on) => {
+              marks.setUnreliable(m.id, on);
+              setAnnounce(on ? t`Marked unreliable: left out of the progression chart.` : t`Marked reliable again.`);
+            }}
+          />
           <PrintButton renderPrint={renderPrint} />
           {reason && !isBaseline && <p className="muted hint">{i18n._(disabledReasons[reason])}</p>}
         </div>
-        <p className="visually-hidden" role="status">{announce}</p>
+        <p className="visually-hidden" role="status">
+          {announce}
+        </p>
       </header>
 
       <IndicesTable result={r} analysis={analysis} />
@@ -109,24 +141,48 @@ export function ResultDisplay({ measurement: m, analysis, reference, marks, anal
         <p className="alert alert-warning">{t`This result is incomplete, so its plots cannot be drawn.`}</p>
       ) : (
         <>
-          <PlotGrid scenes={[plots.esterman, plots.screening, plots.grayscale, plots.octopusThresholds, plots.numerical, plots.loss, plots.totalDeviationProbability, plots.patternDeviationProbability]} />
+          <PlotGrid
+            scenes={[
+              plots.esterman,
+              plots.screening,
+              plots.grayscale,
+              plots.octopusThresholds,
+              plots.numerical,
+              plots.loss,
+              plots.totalDeviationProbability,
+              plots.patternDeviationProbability,
+            ]}
+          />
           {plots.gaze ? (
             // Wider than a narrow screen: focusable, so a keyboard can scroll it (axe scrollable-region-focusable).
-            <div className="gaze-scroll" tabIndex={0}><SceneView scene={plots.gaze} /></div>
+            <div className="gaze-scroll" tabIndex={0}>
+              <SceneView scene={plots.gaze} />
+            </div>
           ) : (
             <p className="muted">{t`Gaze was not tracked in this test.`}</p>
           )}
           {!plots.esterman && !plots.screening && (
             <section className="analysis">
-              <button type="button" className="btn btn-link" aria-expanded={analysisExpanded} aria-controls={detailsId}
-                onClick={() => onAnalysisExpanded(!analysisExpanded)}>
+              <button
+                type="button"
+                className="btn btn-link"
+                aria-expanded={analysisExpanded}
+                aria-controls={detailsId}
+                onClick={() => onAnalysisExpanded(!analysisExpanded)}
+              >
                 {analysisExpanded ? t`Hide the detailed analysis` : t`Show the detailed analysis`}
               </button>
               {analysisExpanded && (
                 <div id={detailsId}>
-                  <PlotGrid scenes={[plots.humphreyThresholds, plots.totalDeviation, plots.patternDeviation, plots.bebie, plots.difference]} />
+                  <PlotGrid
+                    scenes={[plots.humphreyThresholds, plots.totalDeviation, plots.patternDeviation, plots.bebie, plots.difference]}
+                  />
                   {!plots.difference && <p className="muted">{t`No earlier result of this eye and pattern to compare with.`}</p>}
-                  <div className="plot-grid legends">{legends.map((s) => <SceneView key={s.plot} scene={s} />)}</div>
+                  <div className="plot-grid legends">
+                    {legends.map((s) => (
+                      <SceneView key={s.plot} scene={s} />
+                    ))}
+                  </div>
                 </div>
               )}
             </section>

@@ -25,7 +25,9 @@ let konvaLoad: Promise<Renderer> | null = null;
 /** Konva's renderer, loaded once. */
 export function loadKonvaRenderer(): Promise<Renderer> {
   konvaLoad ??= import("./KonvaScene.tsx").then((m) => (konvaRenderer = m.default));
-  konvaLoad.catch(() => { konvaLoad = null; }); // the next plot tries again
+  konvaLoad.catch(() => {
+    konvaLoad = null;
+  }); // the next plot tries again
   return konvaLoad;
 }
 
@@ -43,8 +45,17 @@ function useKonvaRenderer(wanted: boolean): Renderer | null {
   useEffect(() => {
     if (!wanted || renderer) return;
     let live = true;
-    loadKonvaRenderer().then((r) => { if (live) setRenderer(() => r); }, (e: unknown) => { if (live) setError(() => e ?? new Error("Konva failed to load")); });
-    return () => { live = false; };
+    loadKonvaRenderer().then(
+      (r) => {
+        if (live) setRenderer(() => r);
+      },
+      (e: unknown) => {
+        if (live) setError(() => e ?? new Error("Konva failed to load"));
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [wanted, renderer]);
   if (error) throw error; // to the route's error boundary, as a failed lazy import would
   return renderer;
@@ -84,11 +95,18 @@ export function SceneView({ scene, label, className }: { scene: Scene; label?: s
   }, []);
   const name = label ?? (scene.title ? resolveText(scene.title, translate) : scene.plot);
   return (
-    <figure className={`plot${className ? ` ${className}` : ""}`} role="img" aria-label={name} data-plot={scene.plot}
-      style={{ width: scene.width, height: scene.height }}>
-      {Renderer
-        ? <Renderer width={scene.width} height={scene.height} shapes={shapes} onDrawn={onDrawn} />
-        : <div className="skeleton plot-pending" style={{ width: scene.width, height: scene.height }} />}
+    <figure
+      className={`plot${className ? ` ${className}` : ""}`}
+      role="img"
+      aria-label={name}
+      data-plot={scene.plot}
+      style={{ width: scene.width, height: scene.height }}
+    >
+      {Renderer ? (
+        <Renderer width={scene.width} height={scene.height} shapes={shapes} onDrawn={onDrawn} />
+      ) : (
+        <div className="skeleton plot-pending" style={{ width: scene.width, height: scene.height }} />
+      )}
     </figure>
   );
 }

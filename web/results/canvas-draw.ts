@@ -8,9 +8,29 @@ import type { Shape } from "./scene-shapes.ts";
 /** The part of CanvasRenderingContext2D the drawing uses (tests record calls on a fake). */
 export type Canvas2D = Pick<
   CanvasRenderingContext2D,
-  | "save" | "restore" | "translate" | "rotate" | "scale" | "beginPath" | "closePath" | "rect" | "arc" | "moveTo" | "lineTo"
-  | "fill" | "stroke" | "fillText" | "setLineDash" | "measureText"
-  | "fillStyle" | "strokeStyle" | "lineWidth" | "lineJoin" | "font" | "textAlign" | "textBaseline"
+  | "save"
+  | "restore"
+  | "translate"
+  | "rotate"
+  | "scale"
+  | "beginPath"
+  | "closePath"
+  | "rect"
+  | "arc"
+  | "moveTo"
+  | "lineTo"
+  | "fill"
+  | "stroke"
+  | "fillText"
+  | "setLineDash"
+  | "measureText"
+  | "fillStyle"
+  | "strokeStyle"
+  | "lineWidth"
+  | "lineJoin"
+  | "font"
+  | "textAlign"
+  | "textBaseline"
 >;
 
 /** The smallest a fitted text is set (a longer one would need its own layout). */
@@ -61,7 +81,8 @@ function drawOne(ctx: Canvas2D, s: Shape): void {
       if (s.maxWidth !== undefined) {
         // A translation longer than the room it has is set smaller, whole, rather than cut at the canvas edges.
         const width = ctx.measureText(s.text).width;
-        if (width > s.maxWidth) ctx.font = `${s.fontStyle} ${Math.max(MIN_FONT_PX, Math.floor((s.fontSize * s.maxWidth * 10) / width) / 10)}px ${s.fontFamily}`;
+        if (width > s.maxWidth)
+          ctx.font = `${s.fontStyle} ${Math.max(MIN_FONT_PX, Math.floor((s.fontSize * s.maxWidth * 10) / width) / 10)}px ${s.fontFamily}`;
       }
       ctx.textAlign = s.align;
       ctx.textBaseline = "alphabetic";

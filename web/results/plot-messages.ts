@@ -23,7 +23,9 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.esterman.title": msg`Esterman binocular`,
   "plots.gaze.distance": msg`Distance`,
   "plots.gaze.notMeasured": msg`could not measure`,
-  "plots.gaze.printExceeded": msg({ message: "Gaze chart not printed: {count} samples exceed the print limit of {limit}. See it on screen." }),
+  "plots.gaze.printExceeded": msg({
+    message: "Gaze chart not printed: {count} samples exceed the print limit of {limit}. See it on screen.",
+  }),
   "plots.gaze.title": msg`Gaze tracking`,
   "plots.humphrey.patternDeviation": msg`Pattern deviation`,
   "plots.humphrey.patternDeviationProbability": msg`Pattern deviation probability`,

@@ -16,7 +16,10 @@ export const a4 = { width: 210 * pxPerMm, height: 297 * pxPerMm } as const;
 export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
 export function printPage(
-  m: WithResult, analysis: ResultAnalysis, reference: WithResult | null, patient: Patient,
+  m: WithResult,
+  analysis: ResultAnalysis,
+  reference: WithResult | null,
+  patient: Patient,
   options: { markedUnreliable?: boolean; progression?: PrintProgression | null; timeZone?: string } = {},
 ): Scene {
   const timeZone = options.timeZone ?? browserTimeZone();
@@ -49,9 +52,12 @@ export function fitSvgTexts(root: ParentNode): void {
     else el.removeAttribute("transform");
     const family = el.closest("svg")?.getAttribute("font-family") ?? "sans-serif";
     ctx.font = `${el.getAttribute("font-weight") ?? "normal"} ${el.getAttribute("font-size")}px ${family}`;
-    const max = Number(el.dataset.maxWidth), width = ctx.measureText(el.textContent ?? "").width;
+    const max = Number(el.dataset.maxWidth),
+      width = ctx.measureText(el.textContent ?? "").width;
     if (!(width > max)) continue;
-    const x = Number(el.dataset.x), y = Number(el.dataset.y), f = max / width;
+    const x = Number(el.dataset.x),
+      y = Number(el.dataset.y),
+      f = max / width;
     el.setAttribute("transform", `${own} translate(${x} ${y}) scale(${f}) translate(${-x} ${-y})`.trim());
   }
 }

@@ -74,7 +74,10 @@ function computeMeanDefect(r: MeasurementResult, birthdate: string): number | nu
   const normals = tables ? normalSensitivity(tables, ageAtTest(birthdate, r.takenAt)) : r.normValues;
   if (!normals) return null;
   const sens = r.thresholds.map((t, i) => (blind.includes(i) ? null : t));
-  const md = octopusIndices(normals.map((v, i) => (blind.includes(i) ? null : v)), sens).md;
+  const md = octopusIndices(
+    normals.map((v, i) => (blind.includes(i) ? null : v)),
+    sens,
+  ).md;
   return Number.isNaN(md) ? null : roundTo(md, 2);
 }
 
@@ -95,7 +98,9 @@ export function markedResult(m: WithResult): MarkedResult {
 
 /** Progression points of a patient's results; the chart's own rules (valid, reliable, G or 24-2) filter them. */
 export function progressionPoints(
-  results: readonly WithResult[], unreliable: ReadonlySet<string>, meanDefect: (m: WithResult) => number | null,
+  results: readonly WithResult[],
+  unreliable: ReadonlySet<string>,
+  meanDefect: (m: WithResult) => number | null,
 ): ProgressionPoint[] {
   return results.map((m) => ({
     measurementId: m.id,
@@ -111,9 +116,15 @@ export function progressionPoints(
 /** The results as the progression analysis reads them (core/analytics/progression/eye-progression.ts). */
 export function seriesResults(results: readonly WithResult[], unreliable: ReadonlySet<string>, birthdate: string): SeriesResult[] {
   return results.map((m) => ({
-    id: m.id, takenAt: m.result.takenAt, eye: m.result.eye, pattern: m.result.pattern,
-    age: ageAtTest(birthdate, m.result.takenAt), thresholds: m.result.thresholds, normativeVersion: m.result.normativeVersion,
-    valid: thresholdResult(m.result), unreliable: unreliable.has(m.id),
+    id: m.id,
+    takenAt: m.result.takenAt,
+    eye: m.result.eye,
+    pattern: m.result.pattern,
+    age: ageAtTest(birthdate, m.result.takenAt),
+    thresholds: m.result.thresholds,
+    normativeVersion: m.result.normativeVersion,
+    valid: thresholdResult(m.result),
+    unreliable: unreliable.has(m.id),
   }));
 }
 
@@ -140,7 +151,9 @@ export const normativeDatabaseText = (r: MeasurementResult): string | null =>
   resultHasNormativeDatabase(r) ? normativeDatabaseName(r.pattern, r.normativeVersion) : null;
 
 /** Results by day, newest first, with each day's right eye before its left (the history's pairs). */
-export function pairsByDay(results: readonly WithResult[]): Array<{ day: string; right: WithResult[]; left: WithResult[]; other: WithResult[] }> {
+export function pairsByDay(
+  results: readonly WithResult[],
+): Array<{ day: string; right: WithResult[]; left: WithResult[]; other: WithResult[] }> {
   const sorted = [...results].sort((a, b) => b.result.takenAt.localeCompare(a.result.takenAt));
   const days: Array<{ day: string; right: WithResult[]; left: WithResult[]; other: WithResult[] }> = [];
   for (const m of sorted) {

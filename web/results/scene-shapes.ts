@@ -16,7 +16,14 @@ interface StrokeProps {
 }
 
 export type Shape =
-  | ({ readonly type: "rect"; readonly x: number; readonly y: number; readonly width: number; readonly height: number; readonly fill?: string } & StrokeProps)
+  | ({
+      readonly type: "rect";
+      readonly x: number;
+      readonly y: number;
+      readonly width: number;
+      readonly height: number;
+      readonly fill?: string;
+    } & StrokeProps)
   | ({ readonly type: "circle"; readonly x: number; readonly y: number; readonly radius: number; readonly fill?: string } & StrokeProps)
   | ({ readonly type: "line"; readonly points: number[]; readonly closed: boolean; readonly fill?: string } & StrokeProps)
   | {
@@ -38,7 +45,15 @@ export type Shape =
       /** Degrees, clockwise, about (x, y). */
       readonly rotation: number;
     }
-  | { readonly type: "group"; readonly x: number; readonly y: number; readonly scaleX: number; readonly scaleY: number; readonly name?: string; readonly children: Shape[] };
+  | {
+      readonly type: "group";
+      readonly x: number;
+      readonly y: number;
+      readonly scaleX: number;
+      readonly scaleY: number;
+      readonly name?: string;
+      readonly children: Shape[];
+    };
 
 export interface ShapeOptions {
   readonly translate?: Translate;
@@ -93,7 +108,17 @@ export function nodeShapes(nodes: readonly SceneNode[], options: ShapeOptions = 
       case "symbol":
         return symbolShapes(n).flatMap(one);
       case "group":
-        return [{ type: "group", x: n.x, y: n.y, scaleX: n.scale ?? 1, scaleY: n.scale ?? 1, ...(n.role ? { name: n.role } : {}), children: n.children.flatMap(one) }];
+        return [
+          {
+            type: "group",
+            x: n.x,
+            y: n.y,
+            scaleX: n.scale ?? 1,
+            scaleY: n.scale ?? 1,
+            ...(n.role ? { name: n.role } : {}),
+            children: n.children.flatMap(one),
+          },
+        ];
     }
   };
   return nodes.flatMap(one);
@@ -102,7 +127,16 @@ export function nodeShapes(nodes: readonly SceneNode[], options: ShapeOptions = 
 /** Everything a renderer draws for a scene: the background as a full-size rect, then the nodes in order. */
 export function sceneShapes(scene: Scene, options: ShapeOptions = {}): Shape[] {
   const background: Shape[] = scene.background
-    ? [{ type: "rect", x: 0, y: 0, width: scene.width, height: scene.height, fill: resolveColour(scene.background, options.palette ?? plotPalette) }]
+    ? [
+        {
+          type: "rect",
+          x: 0,
+          y: 0,
+          width: scene.width,
+          height: scene.height,
+          fill: resolveColour(scene.background, options.palette ?? plotPalette),
+        },
+      ]
     : [];
   return [...background, ...nodeShapes(scene.nodes, options)];
 }

@@ -1,5 +1,10 @@
 import { useCallback, useMemo } from "react";
-import { baselineToggleState, toggleBaseline as nextBaseline, type BaselineIds, type MarkedResult } from "../../core/analytics/progression/baseline.ts";
+import {
+  baselineToggleState,
+  toggleBaseline as nextBaseline,
+  type BaselineIds,
+  type MarkedResult,
+} from "../../core/analytics/progression/baseline.ts";
 import type { ClientSettings } from "../../core/model/client-settings.ts";
 import { useClient, useClientState } from "../state/client.ts";
 
@@ -16,8 +21,10 @@ export interface ResultMarks {
   setUnreliable(id: string, unreliable: boolean): void;
 }
 
-const toMarks = (pair: readonly [string | null, string | null], unreliable: readonly string[]) =>
-  ({ baseline: { left: pair[0], right: pair[1] }, unreliable: new Set(unreliable) });
+const toMarks = (pair: readonly [string | null, string | null], unreliable: readonly string[]) => ({
+  baseline: { left: pair[0], right: pair[1] },
+  unreliable: new Set(unreliable),
+});
 
 export function useResultMarks(): ResultMarks {
   const client = useClient();
@@ -25,11 +32,14 @@ export function useResultMarks(): ResultMarks {
   const pair = useClientState((c) => c.marks.baseline);
   const unreliableIds = useClientState((c) => c.marks.unreliable);
   const marks = useMemo(() => toMarks(pair, unreliableIds), [pair, unreliableIds]);
-  const toggleBaseline = useCallback((result: MarkedResult) => {
-    const next = nextBaseline(marks.baseline, result, marks.unreliable);
-    if (next.left === marks.baseline.left && next.right === marks.baseline.right) return;
-    client.marks.toggleBaseline(result.eye, result.id);
-  }, [marks, client]);
+  const toggleBaseline = useCallback(
+    (result: MarkedResult) => {
+      const next = nextBaseline(marks.baseline, result, marks.unreliable);
+      if (next.left === marks.baseline.left && next.right === marks.baseline.right) return;
+      client.marks.toggleBaseline(result.eye, result.id);
+    },
+    [marks, client],
+  );
   const setUnreliable = useCallback((id: string, unreliable: boolean) => client.marks.setUnreliable(id, unreliable), [client]);
   return { ...marks, toggleBaseline, setUnreliable };
 }

@@ -46,8 +46,15 @@ function Shell() {
       </main>
       <SupportWidget />
       {confirmLogout && (
-        <ConfirmDialog title={t`Log out?`} confirmLabel={t`Log out`} onCancel={() => setConfirmLogout(false)}
-          onConfirm={() => { setConfirmLogout(false); void client.session.logout(); }}>
+        <ConfirmDialog
+          title={t`Log out?`}
+          confirmLabel={t`Log out`}
+          onCancel={() => setConfirmLogout(false)}
+          onConfirm={() => {
+            setConfirmLogout(false);
+            void client.session.logout();
+          }}
+        >
           <p>{t`You will need your username and password to log in again.`}</p>
         </ConfirmDialog>
       )}

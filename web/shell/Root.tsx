@@ -32,25 +32,33 @@ function ClientNotices() {
   const text = useNoticeText();
   const showNotice = (notice: Notice) => {
     const action = notice.action;
-    const target = !action ? null
-      // An Amsler examination's result has its own page, not a perimetry one (core/client resultRoute).
-      : action.kind === "open-result" ? resultRoute(action)
-      : action.kind === "open-bin" || action.bin ? `/bin${action.bin ? `/${action.bin}` : ""}` : null;
-    const show = (subject: string | null) => notify({
-      kind: notice.kind === "warning" ? "info" : notice.kind,
-      text: [text(notice.title) + (subject ? `: ${subject}` : ""), notice.hint && text(notice.hint)].filter(Boolean).join(" "),
-      durationMs: notice.durationMs,
-      ...(action && target ? { action: { label: text(action.label), run: () => navigate(target) } } : {}),
-    });
+    const target = !action
+      ? null
+      : // An Amsler examination's result has its own page, not a perimetry one (core/client resultRoute).
+        action.kind === "open-result"
+        ? resultRoute(action)
+        : action.kind === "open-bin" || action.bin
+          ? `/bin${action.bin ? `/${action.bin}` : ""}`
+          : null;
+    const show = (subject: string | null) =>
+      notify({
+        kind: notice.kind === "warning" ? "info" : notice.kind,
+        text: [text(notice.title) + (subject ? `: ${subject}` : ""), notice.hint && text(notice.hint)].filter(Boolean).join(" "),
+        durationMs: notice.durationMs,
+        ...(action && target ? { action: { label: text(action.label), run: () => navigate(target) } } : {}),
+      });
     if (!notice.subject) return void show(null);
     // "measurement ready" names the patient, the test and the headset (whose result it is, before anyone opens it).
     const { patientId, deviceSn, testName, testType } = notice.subject;
     const device = deviceSn ? client.devices.one(deviceSn)?.device : undefined;
     const test = testName ?? i18n._(testTypeNames[testType]);
-    void client.patients.load(patientId).then(
-      (p) => `${p.name} (${p.uniqueId})`,
-      () => null,
-    ).then((patient) => show([patient, test, device ? device.alias || device.deviceSn : deviceSn].filter(Boolean).join(" · ")));
+    void client.patients
+      .load(patientId)
+      .then(
+        (p) => `${p.name} (${p.uniqueId})`,
+        () => null,
+      )
+      .then((patient) => show([patient, test, device ? device.alias || device.deviceSn : deviceSn].filter(Boolean).join(" · ")));
   };
   // After a login core/client says "home": the page the visitor asked for before the login, if any (after-login.ts).
   const location = useLocation();
@@ -61,7 +69,9 @@ function ClientNotices() {
   latest.current = showNotice;
   useEffect(() => {
     const onNotice = (notice: Notice) => latest.current(notice);
-    const onNavigate = ({ to }: { to: "home" | "login" }) => { if (to === "home") navigate(afterLoginPath(loginState.current)); };
+    const onNavigate = ({ to }: { to: "home" | "login" }) => {
+      if (to === "home") navigate(afterLoginPath(loginState.current));
+    };
     client.events.on("notice", onNotice);
     client.events.on("navigate", onNavigate);
     return () => {
@@ -84,12 +94,18 @@ function SessionEndDialog() {
     navigate(end === "expired" ? "/login?sessionExpired=1" : "/login", { replace: true });
   };
   const title = end === "expired" ? t`Session expired` : t`Another session was opened`;
-  const text = end === "expired"
-    ? t`Your session has expired, please log in again.`
-    : t`Your session ended because you logged in from a different web client.`;
+  const text =
+    end === "expired"
+      ? t`Your session has expired, please log in again.`
+      : t`Your session ended because you logged in from a different web client.`;
   return (
-    <Modal title={title} onClose={close} role="alertdialog" closeButton={false}
-      actions={<button type="button" className="btn btn-primary" onClick={close}>{t`Go to login`}</button>}>
+    <Modal
+      title={title}
+      onClose={close}
+      role="alertdialog"
+      closeButton={false}
+      actions={<button type="button" className="btn btn-primary" onClick={close}>{t`Go to login`}</button>}
+    >
       <p>{text}</p>
     </Modal>
   );

@@ -2,7 +2,9 @@
 // to /login with the page they asked for, and the login goes back there. Only a path of this app is followed (never
 // another origin, never the login page itself).
 
-export interface LoginRedirectState { readonly from: string }
+export interface LoginRedirectState {
+  readonly from: string;
+}
 
 export function afterLoginPath(state: unknown): string {
   const from = (state as Partial<LoginRedirectState> | null)?.from;

@@ -55,11 +55,14 @@ export type Pace = "change" | "frame";
 export function useClientState<T>(read: (client: Client) => T, equal: (a: T, b: T) => boolean = Object.is, pace: Pace = "change"): T {
   const client = useClient();
   const kept = useRef<{ readonly revision: number; readonly read: (client: Client) => T; readonly value: T } | null>(null);
-  const subscribe = useCallback((onChange: () => void) => {
-    if (pace === "frame") return subscribeEachFrame(client, onChange);
-    client.events.on("change", onChange);
-    return () => client.events.off("change", onChange);
-  }, [client, pace]);
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (pace === "frame") return subscribeEachFrame(client, onChange);
+      client.events.on("change", onChange);
+      return () => client.events.off("change", onChange);
+    },
+    [client, pace],
+  );
   const snapshot = () => {
     const last = kept.current;
     if (last && last.revision === client.revision && last.read === read) return last.value;

@@ -59,4 +59,3 @@ export function subscribeEachFrame(client: Client, listener: () => void): () => 
 export function flushFramesNow(): void {
   for (const flush of [...pending]) flush();
 }
-

@@ -12,7 +12,12 @@ export function readTokenPayload(token: string | null): AccessTokenPayload | nul
   const part = token?.split(".")[1];
   if (!part) return null;
   try {
-    const json = atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "="));
+    const json = atob(
+      part
+        .replace(/-/g, "+")
+        .replace(/_/g, "/")
+        .padEnd(Math.ceil(part.length / 4) * 4, "="),
+    );
     const exit = decodePayload(JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (c) => c.charCodeAt(0)))));
     return exit._tag === "Success" ? exit.value : null;
   } catch {

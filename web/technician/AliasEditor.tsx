@@ -16,7 +16,9 @@ export function AliasEditor({ device }: { device: Device }) {
   if (draft === null)
     return (
       <span className="lane-id">
-        <button type="button" className="lane-alias" onClick={() => setDraft(device.alias)} aria-label={t`Rename ${name}`}>{name}</button>
+        <button type="button" className="lane-alias" onClick={() => setDraft(device.alias)} aria-label={t`Rename ${name}`}>
+          {name}
+        </button>
         <span className="lane-sn">{device.deviceSn}</span>
         {failed && <span className="alias-error" role="alert">{t`The name could not be changed.`}</span>}
       </span>
@@ -24,7 +26,10 @@ export function AliasEditor({ device }: { device: Device }) {
 
   const submit = async () => {
     const alias = draft.trim();
-    if (alias === "" || alias === device.alias) { setDraft(null); return; }
+    if (alias === "" || alias === device.alias) {
+      setDraft(null);
+      return;
+    }
     setSaving(true);
     await client.devices.rename(device.deviceSn, alias);
     setSaving(false);
@@ -32,11 +37,26 @@ export function AliasEditor({ device }: { device: Device }) {
   };
 
   return (
-    <form className="lane-id" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+    <form
+      className="lane-id"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
       <span className="alias-form">
         <label className="visually-hidden" htmlFor={`alias-${device.id}`}>{t`Device name`}</label>
-        <input id={`alias-${device.id}`} className="input" value={draft} autoFocus maxLength={64}
-          onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => { if (e.key === "Escape") setDraft(null); }} />
+        <input
+          id={`alias-${device.id}`}
+          className="input"
+          value={draft}
+          autoFocus
+          maxLength={64}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") setDraft(null);
+          }}
+        />
         <button type="submit" className="btn btn-sm btn-primary" disabled={saving || draft.trim() === ""}>{t`Save`}</button>
         <button type="button" className="btn btn-sm" onClick={() => setDraft(null)}>{t`Cancel`}</button>
       </span>

@@ -24,8 +24,13 @@ import { TrashIcon } from "../ui/icons.tsx";
 const pointerOptions = { activationConstraint: { distance: 6 } };
 const keyboardOptions = { coordinateGetter: sortableKeyboardCoordinates };
 
-export function AppointmentPanel({ appointment, onClose, running = false }: {
-  appointment: Appointment; onClose: () => void;
+export function AppointmentPanel({
+  appointment,
+  onClose,
+  running = false,
+}: {
+  appointment: Appointment;
+  onClose: () => void;
   /** Its test runs: it cannot go to the bin (stop it first). */
   running?: boolean;
 }) {
@@ -38,10 +43,7 @@ export function AppointmentPanel({ appointment, onClose, running = false }: {
   const openWizard = useSetAtom(wizardAtom);
   const exams = appointment.examinations;
   const single = exams.length < 2;
-  const sensors = useSensors(
-    useSensor(PointerSensor, pointerOptions),
-    useSensor(KeyboardSensor, keyboardOptions),
-  );
+  const sensors = useSensors(useSensor(PointerSensor, pointerOptions), useSensor(KeyboardSensor, keyboardOptions));
   // Escape closes the panel (as a dialog would), unless a dialog above it takes the key first.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -60,33 +62,58 @@ export function AppointmentPanel({ appointment, onClose, running = false }: {
     <aside className={`apanel${wiggling ? " acard-wiggle" : ""}`} aria-label={t`Appointment`} data-testid="appointment-panel">
       <div className="row">
         <h2 className="spacer">{t`Appointment`}</h2>
-        <button type="button" className="btn btn-sm btn-icon" aria-label={t`Close`} onClick={onClose}>×</button>
+        <button type="button" className="btn btn-sm btn-icon" aria-label={t`Close`} onClick={onClose}>
+          ×
+        </button>
       </div>
-      <p className="apanel-patient"><PatientName patientId={appointment.patientId} /></p>
+      <p className="apanel-patient">
+        <PatientName patientId={appointment.patientId} />
+      </p>
       <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
         <SortableContext items={exams.map((x) => x.id)} strategy={verticalListSortingStrategy}>
           <ol className="apanel-list">
             {exams.map((x) => (
-              <ExaminationRow key={x.id} examination={x} disabled={single || x.taken} onDelete={() => setDeleting(x)}
-                onEdit={appointment.deviceSn ? () => openWizard({ deviceSn: appointment.deviceSn!, examination: x }) : undefined} />
+              <ExaminationRow
+                key={x.id}
+                examination={x}
+                disabled={single || x.taken}
+                onDelete={() => setDeleting(x)}
+                onEdit={appointment.deviceSn ? () => openWizard({ deviceSn: appointment.deviceSn!, examination: x }) : undefined}
+              />
             ))}
           </ol>
         </SortableContext>
       </DndContext>
       <div className="row" style={{ marginTop: "var(--space-3)" }}>
         {appointment.deviceSn && (
-          <button type="button" className="btn"
-            onClick={() => openWizard({ deviceSn: appointment.deviceSn!, appointmentId: appointment.id, patientId: appointment.patientId })}>{t`Add`}</button>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => openWizard({ deviceSn: appointment.deviceSn!, appointmentId: appointment.id, patientId: appointment.patientId })}
+          >{t`Add`}</button>
         )}
         {test && !running && (
-          <button type="button" className="btn btn-danger" onClick={() => requestTrash({ item: "appointment", test, deviceSn: appointment.deviceSn })}>
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() => requestTrash({ item: "appointment", test, deviceSn: appointment.deviceSn })}
+          >
             <TrashIcon /> {t`Move appointment to bin`}
           </button>
         )}
       </div>
       {deleting && (
-        <ConfirmDialog title={t`Delete this examination?`} confirmLabel={t`Delete`} danger onCancel={() => setDeleting(null)}
-          onConfirm={() => { const id = deleting.id; setDeleting(null); void client.lifecycle("examination", "trash", id); }}>
+        <ConfirmDialog
+          title={t`Delete this examination?`}
+          confirmLabel={t`Delete`}
+          danger
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            const id = deleting.id;
+            setDeleting(null);
+            void client.lifecycle("examination", "trash", id);
+          }}
+        >
           <p>{t`The examination is removed from the appointment.`}</p>
         </ConfirmDialog>
       )}
@@ -94,15 +121,33 @@ export function AppointmentPanel({ appointment, onClose, running = false }: {
   );
 }
 
-function ExaminationRow({ examination: x, disabled, onDelete, onEdit }: { examination: Examination; disabled: boolean; onDelete: () => void; onEdit: (() => void) | undefined }) {
+function ExaminationRow({
+  examination: x,
+  disabled,
+  onDelete,
+  onEdit,
+}: {
+  examination: Examination;
+  disabled: boolean;
+  onDelete: () => void;
+  onEdit: (() => void) | undefined;
+}) {
   const { t, i18n } = useLingui();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: x.id, disabled });
   const style: CSSProperties = { transform: transform ? `translate3d(0, ${Math.round(transform.y)}px, 0)` : undefined, transition };
   const name = `${i18n._(testTypeNames[x.type])} · ${i18n._(eyeNames[x.eye])}`;
   return (
     <li ref={setNodeRef} style={style} className="apanel-row" data-taken={x.taken} data-dragging={isDragging}>
-      <span ref={setActivatorNodeRef} className="apanel-handle" {...attributes} {...listeners} aria-roledescription={t`draggable examination`}
-        aria-disabled={disabled}>{name}</span>
+      <span
+        ref={setActivatorNodeRef}
+        className="apanel-handle"
+        {...attributes}
+        {...listeners}
+        aria-roledescription={t`draggable examination`}
+        aria-disabled={disabled}
+      >
+        {name}
+      </span>
       {x.taken && <span className="muted">{t`taken`}</span>}
       {onEdit && !x.taken && <button type="button" className="btn btn-sm" onClick={onEdit} aria-label={t`Edit ${name}`}>{t`Edit`}</button>}
       <button type="button" className="btn btn-sm" onClick={onDelete} aria-label={t`Delete ${name}`}>{t`Delete`}</button>

@@ -14,9 +14,14 @@ export function Battery({ which, battery }: { which: "vr" | "clicker"; battery: 
     <span className="battery" data-colour={display.colour} data-band={display.band} role="img" aria-label={label} title={label}>
       <span aria-hidden="true">{name}</span>
       <span className="battery-cells" aria-hidden="true">
-        {Array.from({ length: 6 }, (_, i) => <span key={i} className="battery-cell" data-on={i < display.bars} />)}
+        {Array.from({ length: 6 }, (_, i) => (
+          <span key={i} className="battery-cell" data-on={i < display.bars} />
+        ))}
       </span>
-      <span aria-hidden="true">{level}{battery.charging ? " ⚡" : ""}</span>
+      <span aria-hidden="true">
+        {level}
+        {battery.charging ? " ⚡" : ""}
+      </span>
       {led && <span className="led" data-colour={led.colour} data-flashing={led.flashing} aria-hidden="true" />}
     </span>
   );

@@ -36,9 +36,10 @@ export function DeviceControls({ view }: { view: DeviceView }) {
     },
     [DeviceStatus.Playing]: {
       title: status === DeviceStatus.Paused ? t`Resume the test?` : t`Start the test?`,
-      body: status === DeviceStatus.Paused
-        ? t`The test on ${name} continues where it stopped.`
-        : t`The next test in the lane starts on ${name}. Make sure the patient wears the headset.`,
+      body:
+        status === DeviceStatus.Paused
+          ? t`The test on ${name} continues where it stopped.`
+          : t`The next test in the lane starts on ${name}. Make sure the patient wears the headset.`,
       confirm: status === DeviceStatus.Paused ? t`Resume` : t`Start`,
     },
   };
@@ -51,22 +52,49 @@ export function DeviceControls({ view }: { view: DeviceView }) {
   return (
     <div className="lane-controls" role="group" aria-label={t`Test controls`}>
       {play.kind === "pause" && (
-        <button type="button" className="btn btn-sm" disabled={play.disabled || unreachable} onClick={() => ask(DeviceStatus.Paused)}>{t`Pause`}</button>
+        <button
+          type="button"
+          className="btn btn-sm"
+          disabled={play.disabled || unreachable}
+          onClick={() => ask(DeviceStatus.Paused)}
+        >{t`Pause`}</button>
       )}
       {play.kind === "resume" && (
         <button type="button" className="btn btn-sm" disabled={unreachable} onClick={() => ask(DeviceStatus.Playing)}>{t`Resume`}</button>
       )}
       {play.kind === "start" && (
-        <button type="button" className="btn btn-sm" disabled={status === DeviceStatus.NotConnected || unreachable} onClick={() => ask(DeviceStatus.Playing)}>{t`Start`}</button>
+        <button
+          type="button"
+          className="btn btn-sm"
+          disabled={status === DeviceStatus.NotConnected || unreachable}
+          onClick={() => ask(DeviceStatus.Playing)}
+        >{t`Start`}</button>
       )}
-      <button type="button" className="btn btn-sm" disabled={view.stopDisabled || unreachable} onClick={() => ask(DeviceStatus.Stopped)}>{t`Stop`}</button>
+      <button
+        type="button"
+        className="btn btn-sm"
+        disabled={view.stopDisabled || unreachable}
+        onClick={() => ask(DeviceStatus.Stopped)}
+      >{t`Stop`}</button>
       {dialog && text && (
-        <Modal title={text.title} onClose={() => client.devices.cancelCommand(sn)} role="alertdialog"
-          actions={<>
-            <button type="button" className="btn" onClick={() => client.devices.cancelCommand(sn)}>{t`Cancel`}</button>
-            <button type="button" className={dialog.wanted === DeviceStatus.Stopped ? "btn btn-danger" : "btn btn-primary"} disabled={sending}
-              onClick={() => void client.devices.confirmCommand(sn)}>{text.confirm}</button>
-          </>}>
+        <Modal
+          title={text.title}
+          onClose={() => client.devices.cancelCommand(sn)}
+          role="alertdialog"
+          actions={
+            <>
+              <button type="button" className="btn" onClick={() => client.devices.cancelCommand(sn)}>{t`Cancel`}</button>
+              <button
+                type="button"
+                className={dialog.wanted === DeviceStatus.Stopped ? "btn btn-danger" : "btn btn-primary"}
+                disabled={sending}
+                onClick={() => void client.devices.confirmCommand(sn)}
+              >
+                {text.confirm}
+              </button>
+            </>
+          }
+        >
           <p>{text.body}</p>
           {subject && <TestSubject test={subject} laneName={name} />}
           {sending && <p role="status">{t`command sent`}</p>}

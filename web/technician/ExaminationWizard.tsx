@@ -12,7 +12,15 @@ import { openMeasurementForm } from "../../core/rules/prefill.ts";
 import { examinationConfigOf } from "../../core/rules/defaults.ts";
 import { canSaveMeasurement } from "../../core/rules/required-fields.ts";
 import { patientPayload, validatePatientForm, type PatientDraft } from "../../core/rules/patient-form.ts";
-import { canGoNext, nextStep, openWizard, previousStep, primaryButtonLabel, type WizardContext, type WizardState } from "../../core/scheduling/wizard.ts";
+import {
+  canGoNext,
+  nextStep,
+  openWizard,
+  previousStep,
+  primaryButtonLabel,
+  type WizardContext,
+  type WizardState,
+} from "../../core/scheduling/wizard.ts";
 import { eyeNames, languageNames, sexNames } from "../i18n/names.ts";
 import { ruleDescriptor } from "../i18n/rule-messages.ts";
 import { useClient } from "../state/client.ts";
@@ -33,9 +41,17 @@ import { testTypeNames } from "./names.ts";
 const ALL_TESTS = [TestType.Perimetry, TestType.Amsler, TestType.Acuity, TestType.ColorBlindness] as const;
 const CONTEXT: ConfigContext = { mode: "create", variant: "newer", patientLanguage: null };
 
-interface TestSettings { readonly eye: Eye; readonly perimetry: MeasurementConfig }
+interface TestSettings {
+  readonly eye: Eye;
+  readonly perimetry: MeasurementConfig;
+}
 
-export interface WizardRequest { readonly deviceSn: string; readonly appointmentId?: string; readonly patientId?: string; readonly examination?: Examination }
+export interface WizardRequest {
+  readonly deviceSn: string;
+  readonly appointmentId?: string;
+  readonly patientId?: string;
+  readonly examination?: Examination;
+}
 
 export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const { t, i18n } = useLingui();
@@ -44,7 +60,8 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const editing = request.examination;
   const context: WizardContext = { appointmentId: request.appointmentId ?? null, examinationId: editing?.id ?? null };
   const [state, setState] = useState<WizardState>(() =>
-    openWizard(context, { patientId: request.patientId ?? editing?.patientId ?? null, tests: editing ? [editing.type] : [] }));
+    openWizard(context, { patientId: request.patientId ?? editing?.patientId ?? null, tests: editing ? [editing.type] : [] }),
+  );
   const [patient, setPatient] = useState<Patient | null>(null);
   const [settings, setSettings] = useState<TestSettings[]>(() => (editing ? [settingsOf(editing)] : []));
   const [draft, setDraft] = useState<PatientDraft>({ name: "", uniqueId: "", gender: null, lang: null, birthdate: null });
@@ -56,18 +73,31 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const chooseTests = (tests: readonly TestType[]) => {
     setState((s) => ({ ...s, tests }));
     // Settings already made for a test stay when other tests are added or removed.
-    setSettings(tests.map((type) => settings[state.tests.indexOf(type)] ?? {
-      eye: type === TestType.Amsler ? Eye.Right : Eye.Both,
-      perimetry: openMeasurementForm({ mode: "create", variant: "newer", ...(patient ? { patient } : {}) }).config,
-    }));
+    setSettings(
+      tests.map(
+        (type) =>
+          settings[state.tests.indexOf(type)] ?? {
+            eye: type === TestType.Amsler ? Eye.Right : Eye.Both,
+            perimetry: openMeasurementForm({ mode: "create", variant: "newer", ...(patient ? { patient } : {}) }).config,
+          },
+      ),
+    );
   };
 
-  const payloads = (): ExaminationPayload[] => state.tests.map((type, i) => {
-    const s = settings[i]!;
-    const p = s.perimetry;
-    const config: ExaminationConfig | null = type !== TestType.Perimetry ? null : examinationConfigOf(p);
-    return { patientId: state.patientId!, type, deviceSn: request.deviceSn, eye: type === TestType.Perimetry ? p.eye : s.eye, notes: "", config };
-  });
+  const payloads = (): ExaminationPayload[] =>
+    state.tests.map((type, i) => {
+      const s = settings[i]!;
+      const p = s.perimetry;
+      const config: ExaminationConfig | null = type !== TestType.Perimetry ? null : examinationConfigOf(p);
+      return {
+        patientId: state.patientId!,
+        type,
+        deviceSn: request.deviceSn,
+        eye: type === TestType.Perimetry ? p.eye : s.eye,
+        notes: "",
+        config,
+      };
+    });
 
   const save = async () => {
     setSaving(true);
@@ -75,8 +105,12 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
     // core/client chooses the call (one examination changed, tests added, or a new appointment with its settings).
     const first = settings[state.tests.indexOf(TestType.Perimetry)]?.perimetry;
     const done = await client.lanes.saveExaminations({
-      deviceSn: request.deviceSn, patientId: state.patientId!, examinations: payloads(),
-      ...(editing ? { editing } : {}), ...(request.appointmentId ? { appointmentId: request.appointmentId } : {}), ...(first ? { perimetry: first } : {}),
+      deviceSn: request.deviceSn,
+      patientId: state.patientId!,
+      examinations: payloads(),
+      ...(editing ? { editing } : {}),
+      ...(request.appointmentId ? { appointmentId: request.appointmentId } : {}),
+      ...(first ? { perimetry: first } : {}),
     });
     setSaving(false);
     if (done) close(null);
@@ -99,44 +133,128 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const next = nextStep(state);
   const back = previousStep(state, context);
   const current = step.kind === "configuration" ? { type: state.tests[step.testIndex]!, index: step.testIndex } : null;
-  const configOk = !current || current.type !== TestType.Perimetry || canSaveMeasurement({ ...settings[current.index]!.perimetry, patientId: state.patientId }, configContext);
+  const configOk =
+    !current ||
+    current.type !== TestType.Perimetry ||
+    canSaveMeasurement({ ...settings[current.index]!.perimetry, patientId: state.patientId }, configContext);
   const primary = primaryButtonLabel(state);
   const primaryText = primary === "Next" ? t`Next` : primary === "Save test" ? t`Save test` : t`Save tests`;
   const patientErrors = validatePatientForm(draft, todayIso());
-  const fieldError = (f: keyof typeof patientErrors) => { const d = ruleDescriptor(patientErrors[f]); return d ? i18n._(d) : undefined; };
-  const setTestSettings = (index: number, change: Partial<TestSettings>) => setSettings((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
+  const fieldError = (f: keyof typeof patientErrors) => {
+    const d = ruleDescriptor(patientErrors[f]);
+    return d ? i18n._(d) : undefined;
+  };
+  const setTestSettings = (index: number, change: Partial<TestSettings>) =>
+    setSettings((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
 
   return (
-    <Modal title={editing ? t`Edit test` : request.appointmentId ? t`Add tests to the appointment` : t`New appointment`} onClose={() => close(null)} fullScreen
-      actions={<>
-        {back && <button type="button" className="btn" onClick={() => setState((s) => ({ ...s, step: back }))}>{t`Back`}</button>}
-        <button type="button" className="btn btn-primary" disabled={!canGoNext(state) || !configOk || saving}
-          onClick={() => { if (next === "done") void save(); else if (next) setState((s) => ({ ...s, step: next })); }}>{primaryText}</button>
-      </>}>
+    <Modal
+      title={editing ? t`Edit test` : request.appointmentId ? t`Add tests to the appointment` : t`New appointment`}
+      onClose={() => close(null)}
+      fullScreen
+      actions={
+        <>
+          {back && <button type="button" className="btn" onClick={() => setState((s) => ({ ...s, step: back }))}>{t`Back`}</button>}
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!canGoNext(state) || !configOk || saving}
+            onClick={() => {
+              if (next === "done") void save();
+              else if (next) setState((s) => ({ ...s, step: next }));
+            }}
+          >
+            {primaryText}
+          </button>
+        </>
+      }
+    >
       <div className="wizard" data-step={step.kind}>
         {step.kind === "patient-selection" && (
           <section aria-label={t`Patient`}>
             <h3>{t`Choose the patient`}</h3>
             {patient ? (
-              <div className="picked-patient"><strong>{patient.name}</strong><span className="muted">{patient.uniqueId}</span><span className="spacer" />
-                <button type="button" className="btn btn-sm" onClick={() => { setPatient(null); setState((s) => ({ ...s, patientId: null })); }}>{t`Change patient`}</button></div>
-            ) : <PatientPicker onPick={(p) => { setPatient(p); setState((s) => ({ ...s, patientId: p.id })); }} />}
-            <button type="button" className="btn" onClick={() => setState((s) => ({ ...s, step: { kind: "patient-creation" } }))}>{t`New patient`}</button>
+              <div className="picked-patient">
+                <strong>{patient.name}</strong>
+                <span className="muted">{patient.uniqueId}</span>
+                <span className="spacer" />
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => {
+                    setPatient(null);
+                    setState((s) => ({ ...s, patientId: null }));
+                  }}
+                >{t`Change patient`}</button>
+              </div>
+            ) : (
+              <PatientPicker
+                onPick={(p) => {
+                  setPatient(p);
+                  setState((s) => ({ ...s, patientId: p.id }));
+                }}
+              />
+            )}
+            <button
+              type="button"
+              className="btn"
+              onClick={() => setState((s) => ({ ...s, step: { kind: "patient-creation" } }))}
+            >{t`New patient`}</button>
           </section>
         )}
         {step.kind === "patient-creation" && (
           <section aria-label={t`New patient`} className="mform">
-            <div className="span-2"><TextInput label={t`Name`} required characterRule value={draft.name ?? ""} onChange={(name) => setDraft({ ...draft, name })} /></div>
-            <TextInput label={t`Patient ID`} required characterRule value={draft.uniqueId ?? ""} onChange={(uniqueId) => setDraft({ ...draft, uniqueId })} />
-            <TextInput label={t`Birthdate`} required type="date" value={draft.birthdate ?? ""} error={draft.birthdate ? fieldError("birthdate") : undefined}
-              onChange={(birthdate) => setDraft({ ...draft, birthdate: birthdate || null })} />
-            <Select label={t`Gender`} required value={draft.gender === null ? "" : String(draft.gender)} placeholder={t`Choose`}
-              options={Object.values(Sex).map((g) => ({ value: String(g), label: i18n._(sexNames[g]) }))} onChange={(g) => setDraft({ ...draft, gender: Number(g) as Sex })} />
-            <Select<Language> label={t`Language`} required value={draft.lang ?? ""} placeholder={t`Choose`}
-              options={PatientLanguages.map((l) => ({ value: l, label: i18n._(languageNames[l]) }))} onChange={(lang) => setDraft({ ...draft, lang })} />
             <div className="span-2">
-              {patient ? <p className="alert alert-success">{t`Patient ${patient.name} created.`}</p>
-                : <button type="button" className="btn btn-primary" disabled={Object.keys(patientErrors).length > 0} onClick={() => void createPatient()}>{t`Create patient`}</button>}
+              <TextInput
+                label={t`Name`}
+                required
+                characterRule
+                value={draft.name ?? ""}
+                onChange={(name) => setDraft({ ...draft, name })}
+              />
+            </div>
+            <TextInput
+              label={t`Patient ID`}
+              required
+              characterRule
+              value={draft.uniqueId ?? ""}
+              onChange={(uniqueId) => setDraft({ ...draft, uniqueId })}
+            />
+            <TextInput
+              label={t`Birthdate`}
+              required
+              type="date"
+              value={draft.birthdate ?? ""}
+              error={draft.birthdate ? fieldError("birthdate") : undefined}
+              onChange={(birthdate) => setDraft({ ...draft, birthdate: birthdate || null })}
+            />
+            <Select
+              label={t`Gender`}
+              required
+              value={draft.gender === null ? "" : String(draft.gender)}
+              placeholder={t`Choose`}
+              options={Object.values(Sex).map((g) => ({ value: String(g), label: i18n._(sexNames[g]) }))}
+              onChange={(g) => setDraft({ ...draft, gender: Number(g) as Sex })}
+            />
+            <Select<Language>
+              label={t`Language`}
+              required
+              value={draft.lang ?? ""}
+              placeholder={t`Choose`}
+              options={PatientLanguages.map((l) => ({ value: l, label: i18n._(languageNames[l]) }))}
+              onChange={(lang) => setDraft({ ...draft, lang })}
+            />
+            <div className="span-2">
+              {patient ? (
+                <p className="alert alert-success">{t`Patient ${patient.name} created.`}</p>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={Object.keys(patientErrors).length > 0}
+                  onClick={() => void createPatient()}
+                >{t`Create patient`}</button>
+              )}
             </div>
           </section>
         )}
@@ -145,8 +263,17 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
             <legend>{t`Choose the tests`}</legend>
             {ALL_TESTS.map((type) => (
               <label key={type} className="row">
-                <input type="checkbox" checked={state.tests.includes(type)}
-                  onChange={(e) => chooseTests(e.target.checked ? ALL_TESTS.filter((x) => x === type || state.tests.includes(x)) : state.tests.filter((x) => x !== type))} />
+                <input
+                  type="checkbox"
+                  checked={state.tests.includes(type)}
+                  onChange={(e) =>
+                    chooseTests(
+                      e.target.checked
+                        ? ALL_TESTS.filter((x) => x === type || state.tests.includes(x))
+                        : state.tests.filter((x) => x !== type),
+                    )
+                  }
+                />
                 {i18n._(testTypeNames[type])}
               </label>
             ))}
@@ -157,28 +284,51 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
             <h3>{t`Test ${current.index + 1} of ${state.tests.length}: ${i18n._(testTypeNames[current.type])}`}</h3>
             {current.type === TestType.Perimetry ? (
               <div className="mform">
-                <PerimetryFields config={settings[current.index]!.perimetry} context={configContext}
-                  change={(c: ConfigChange) => setTestSettings(current.index, { perimetry: applyConfigChange(settings[current.index]!.perimetry, c, configContext) })} />
+                <PerimetryFields
+                  config={settings[current.index]!.perimetry}
+                  context={configContext}
+                  change={(c: ConfigChange) =>
+                    setTestSettings(current.index, { perimetry: applyConfigChange(settings[current.index]!.perimetry, c, configContext) })
+                  }
+                />
               </div>
             ) : (
-              <Select label={t`Eye`} required value={String(settings[current.index]!.eye)}
-                options={(current.type === TestType.Amsler ? amslerEyes(configContext.mode) : editing ? [Eye.Right, Eye.Left] : [Eye.Right, Eye.Left, Eye.Both]).map((e) => ({ value: String(e), label: i18n._(eyeNames[e]) }))}
-                onChange={(v) => setTestSettings(current.index, { eye: Number(v) as Eye })} />
+              <Select
+                label={t`Eye`}
+                required
+                value={String(settings[current.index]!.eye)}
+                options={(current.type === TestType.Amsler
+                  ? amslerEyes(configContext.mode)
+                  : editing
+                    ? [Eye.Right, Eye.Left]
+                    : [Eye.Right, Eye.Left, Eye.Both]
+                ).map((e) => ({ value: String(e), label: i18n._(eyeNames[e]) }))}
+                onChange={(v) => setTestSettings(current.index, { eye: Number(v) as Eye })}
+              />
             )}
           </section>
         )}
         {step.kind === "summary" && (
           <section aria-label={t`Summary`}>
             <h3>{t`Summary`}</h3>
-            <p>{t`Patient`}: <strong>{patient?.name ?? state.patientId}</strong></p>
+            <p>
+              {t`Patient`}: <strong>{patient?.name ?? state.patientId}</strong>
+            </p>
             <ol>
               {state.tests.map((type, i) => (
-                <li key={type}>{i18n._(testTypeNames[type])} · {i18n._(eyeNames[type === TestType.Perimetry ? settings[i]!.perimetry.eye : settings[i]!.eye])}</li>
+                <li key={type}>
+                  {i18n._(testTypeNames[type])} ·{" "}
+                  {i18n._(eyeNames[type === TestType.Perimetry ? settings[i]!.perimetry.eye : settings[i]!.eye])}
+                </li>
               ))}
             </ol>
           </section>
         )}
-        {failed && <p className="alert alert-error" role="alert">{failed}</p>}
+        {failed && (
+          <p className="alert alert-error" role="alert">
+            {failed}
+          </p>
+        )}
       </div>
     </Modal>
   );
@@ -190,9 +340,21 @@ function settingsOf(x: Examination): TestSettings {
   const c = x.config;
   return {
     eye: x.eye,
-    perimetry: c === null ? { ...base, eye: x.eye } : {
-      ...base, eye: x.eye, pattern: c.pattern, strategy: c.strategy, stimuliUpdate: c.stimuliUpdate, stimuliSize: c.stimuliSize,
-      stimuliShowtime: c.stimuliShowtime, sorsStage: c.sorsStage, playSound: c.playSound, trackGaze: c.trackGaze, audioGuide: c.audioGuide,
-    },
+    perimetry:
+      c === null
+        ? { ...base, eye: x.eye }
+        : {
+            ...base,
+            eye: x.eye,
+            pattern: c.pattern,
+            strategy: c.strategy,
+            stimuliUpdate: c.stimuliUpdate,
+            stimuliSize: c.stimuliSize,
+            stimuliShowtime: c.stimuliShowtime,
+            sorsStage: c.sorsStage,
+            playSound: c.playSound,
+            trackGaze: c.trackGaze,
+            audioGuide: c.audioGuide,
+          },
   };
 }

@@ -21,7 +21,11 @@ import { isStandaloneRun, rememberStandalone, StandaloneLivePanel } from "./Stan
 export const laneDropId = (deviceId: string) => `lane:${deviceId}`;
 
 /** Where a dragged card would land in this lane (a bar before that index), and whether the drop would be refused. */
-export interface LandingMark { readonly deviceId: string; readonly index: number; readonly refused: boolean }
+export interface LandingMark {
+  readonly deviceId: string;
+  readonly index: number;
+  readonly refused: boolean;
+}
 
 /**
  * One device's lane, following that device alone: it reads its view from the client once per animation frame and
@@ -33,10 +37,26 @@ function LaneOfDevice({ deviceSn, ...props }: Omit<LaneProps, "view"> & { device
 }
 
 /** One device: its header, its queue of measurement cards (leftmost runs next) and the live panel while a test runs. */
-function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, appointments = null, pending = false, watch }: {
-  view: DeviceView; pinned: boolean; flashing: boolean; over: boolean; blinkingId: string | null; landing?: LandingMark | null;
+function LaneView({
+  view,
+  pinned,
+  flashing,
+  over,
+  blinkingId,
+  landing = null,
+  appointments = null,
+  pending = false,
+  watch,
+}: {
+  view: DeviceView;
+  pinned: boolean;
+  flashing: boolean;
+  over: boolean;
+  blinkingId: string | null;
+  landing?: LandingMark | null;
   /** Not yet filled in (lane-rendering.ts): the header over a placeholder as wide as the queue; `watch` sees it near. */
-  pending?: boolean; watch?: (element: Element | null) => void;
+  pending?: boolean;
+  watch?: (element: Element | null) => void;
   /** Appointment variant: which appointments wiggle, which one's panel is open, and how to open one. */
   appointments?: { wiggling: ReadonlySet<string>; selectedId: string | null; open: (id: string) => void } | null;
 }) {
@@ -45,64 +65,110 @@ function LaneView({ view, pinned, flashing, over, blinkingId, landing = null, ap
   const openForm = useSetAtom(measurementFormAtom);
   const { setNodeRef } = useDroppable({ id: laneDropId(device.id), data: { deviceId: device.id, lane: true } });
   const items = device.perimetries;
-  const ids = useSameIds(appointments ? device.appointments ?? [] : items);
+  const ids = useSameIds(appointments ? (device.appointments ?? []) : items);
   const live = view.liveProgress;
   rememberStandalone(device.standaloneId);
-  const liveTest = live === null ? undefined
-    : appointments ? perimetryUnderWay(device.appointments ?? [], live, i18n._(testTypeNames[TestType.Perimetry]))
-    : items.find((m) => m.id === live.perimetryId);
+  const liveTest =
+    live === null
+      ? undefined
+      : appointments
+        ? perimetryUnderWay(device.appointments ?? [], live, i18n._(testTypeNames[TestType.Perimetry]))
+        : items.find((m) => m.id === live.perimetryId);
   return (
-    <section className={`lane${flashing ? " lane-flash" : ""}`} data-pinned={pinned} data-over={over} id={`lane-${device.deviceSn}`}
-      aria-label={device.alias || device.deviceSn} data-testid="lane" data-device-sn={device.deviceSn} ref={pending ? watch : undefined}
-      aria-busy={pending || undefined}>
+    <section
+      className={`lane${flashing ? " lane-flash" : ""}`}
+      data-pinned={pinned}
+      data-over={over}
+      id={`lane-${device.deviceSn}`}
+      aria-label={device.alias || device.deviceSn}
+      data-testid="lane"
+      data-device-sn={device.deviceSn}
+      ref={pending ? watch : undefined}
+      aria-busy={pending || undefined}
+    >
       <LaneHeader view={view} />
       <div className="lane-body">
         {pending ? (
           <div ref={setNodeRef} className={`lane-cards${appointments ? " lane-cards-appointments" : ""}`}>
-            <div className="lane-pending" style={{ width: `calc(${queueLength(device, appointments !== null)} * (224px + var(--space-2)))` }} />
+            <div
+              className="lane-pending"
+              style={{ width: `calc(${queueLength(device, appointments !== null)} * (224px + var(--space-2)))` }}
+            />
           </div>
         ) : appointments ? (
           <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
-            <div ref={setNodeRef} className="lane-cards lane-cards-appointments" role={(device.appointments ?? []).length === 0 ? "group" : "list"} aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
+            <div
+              ref={setNodeRef}
+              className="lane-cards lane-cards-appointments"
+              role={(device.appointments ?? []).length === 0 ? "group" : "list"}
+              aria-label={t`Queue of ${device.alias || device.deviceSn}`}
+            >
               {(device.appointments ?? []).length === 0 && <p className="lane-empty">{t`No appointments queued.`}</p>}
               {(device.appointments ?? []).map((a, i) => (
                 <div role="listitem" key={a.id} className="lane-slot">
                   {landing?.index === i && <LandingBar refused={landing.refused} />}
-                  <AppointmentCard appointment={a} deviceId={device.id} index={i} running={view.runningId === a.id}
-                    wiggling={appointments.wiggling.has(a.id)} selected={appointments.selectedId === a.id} onOpen={() => appointments.open(a.id)}
-                    blinking={blinkingId === a.id} />
+                  <AppointmentCard
+                    appointment={a}
+                    deviceId={device.id}
+                    index={i}
+                    running={view.runningId === a.id}
+                    wiggling={appointments.wiggling.has(a.id)}
+                    selected={appointments.selectedId === a.id}
+                    onOpen={() => appointments.open(a.id)}
+                    blinking={blinkingId === a.id}
+                  />
                 </div>
               ))}
               {landing !== null && landing.index >= (device.appointments ?? []).length && <LandingBar refused={landing.refused} />}
             </div>
           </SortableContext>
         ) : (
-        <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
-          <div ref={setNodeRef} className="lane-cards" role={items.length === 0 ? "group" : "list"} aria-label={t`Queue of ${device.alias || device.deviceSn}`}>
-            {items.length === 0 && <p className="lane-empty">{t`No measurements queued. Use + to add one, or drag a card here.`}</p>}
-            {items.map((m, i) => (
-              <div role="listitem" key={m.id} className="lane-slot">
-                {landing?.index === i && <LandingBar refused={landing.refused} />}
-                <MeasurementCard deviceId={device.id} index={i}
-                  info={{
-                    measurement: m,
-                    running: view.runningId === m.id,
-                    progress: progressRatio(m, live),
-                    linkedToNext: items[i + 1] !== undefined && areLinked(m, items[i + 1]!),
-                    blinking: blinkingId === m.id,
-                  }}
-                  onEdit={() => openForm({ mode: "edit", deviceSn: device.deviceSn, source: m })}
-                  onClone={() => openForm({ mode: "clone", deviceSn: device.deviceSn, source: m })} />
-              </div>
-            ))}
-            {landing !== null && landing.index >= items.length && <LandingBar refused={landing.refused} />}
-          </div>
-        </SortableContext>
+          <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
+            <div
+              ref={setNodeRef}
+              className="lane-cards"
+              role={items.length === 0 ? "group" : "list"}
+              aria-label={t`Queue of ${device.alias || device.deviceSn}`}
+            >
+              {items.length === 0 && <p className="lane-empty">{t`No measurements queued. Use + to add one, or drag a card here.`}</p>}
+              {items.map((m, i) => (
+                <div role="listitem" key={m.id} className="lane-slot">
+                  {landing?.index === i && <LandingBar refused={landing.refused} />}
+                  <MeasurementCard
+                    deviceId={device.id}
+                    index={i}
+                    info={{
+                      measurement: m,
+                      running: view.runningId === m.id,
+                      progress: progressRatio(m, live),
+                      linkedToNext: items[i + 1] !== undefined && areLinked(m, items[i + 1]!),
+                      blinking: blinkingId === m.id,
+                    }}
+                    onEdit={() => openForm({ mode: "edit", deviceSn: device.deviceSn, source: m })}
+                    onClone={() => openForm({ mode: "clone", deviceSn: device.deviceSn, source: m })}
+                  />
+                </div>
+              ))}
+              {landing !== null && landing.index >= items.length && <LandingBar refused={landing.refused} />}
+            </div>
+          </SortableContext>
         )}
         {/* Once the result is ready the card leaves the lane; its last progress (kept 5 s) has nothing left to draw. */}
-        {live && liveTest && <LivePanel progress={live} measurement={liveTest} gazeCalibration={view.gazeCalibration} laneName={device.alias || device.deviceSn} />}
+        {live && liveTest && (
+          <LivePanel
+            progress={live}
+            measurement={liveTest}
+            gazeCalibration={view.gazeCalibration}
+            laneName={device.alias || device.deviceSn}
+          />
+        )}
         {live && !liveTest && !appointments && isStandaloneRun(live.perimetryId, device.standaloneId) && (
-          <StandaloneLivePanel standaloneId={live.perimetryId} progress={live} gazeCalibration={view.gazeCalibration} laneName={device.alias || device.deviceSn} />
+          <StandaloneLivePanel
+            standaloneId={live.perimetryId}
+            progress={live}
+            gazeCalibration={view.gazeCalibration}
+            laneName={device.alias || device.deviceSn}
+          />
         )}
       </div>
     </section>
@@ -117,7 +183,13 @@ export function perimetryUnderWay(appointments: readonly Appointment[], live: Ru
   const appointment = appointments.find((a) => a.id === live.appointmentId);
   const exam = appointment?.examinations.find((e) => e.id === live.examinationId);
   if (!appointment || !exam || exam.type !== TestType.Perimetry || !exam.config) return undefined;
-  return { displayName: name, pattern: exam.config.pattern, strategy: exam.config.strategy, eye: exam.eye, patientId: appointment.patientId };
+  return {
+    displayName: name,
+    pattern: exam.config.pattern,
+    strategy: exam.config.strategy,
+    eye: exam.eye,
+    patientId: appointment.patientId,
+  };
 }
 
 /**
@@ -143,10 +215,20 @@ function LandingBar({ refused }: { refused: boolean }) {
 type LaneProps = Parameters<typeof LaneView>[0];
 
 /** A lane re-renders on its own device's changes (LaneOfDevice) and when the list hands it other marks. */
-export const Lane = memo(LaneOfDevice, (a, b) =>
-  a.deviceSn === b.deviceSn && a.pinned === b.pinned &&
-  a.flashing === b.flashing && a.pending === b.pending && a.over === b.over && a.blinkingId === b.blinkingId && a.landing === b.landing &&
-  a.watch === b.watch && a.appointments?.selectedId === b.appointments?.selectedId && a.appointments?.open === b.appointments?.open &&
-  // core/client mutates its wiggle set in place: compare what it holds.
-  [...(a.appointments?.wiggling ?? [])].join() === [...(b.appointments?.wiggling ?? [])].join() &&
-  (a.appointments === null || a.appointments === undefined) === (b.appointments === null || b.appointments === undefined));
+export const Lane = memo(
+  LaneOfDevice,
+  (a, b) =>
+    a.deviceSn === b.deviceSn &&
+    a.pinned === b.pinned &&
+    a.flashing === b.flashing &&
+    a.pending === b.pending &&
+    a.over === b.over &&
+    a.blinkingId === b.blinkingId &&
+    a.landing === b.landing &&
+    a.watch === b.watch &&
+    a.appointments?.selectedId === b.appointments?.selectedId &&
+    a.appointments?.open === b.appointments?.open &&
+    // core/client mutates its wiggle set in place: compare what it holds.
+    [...(a.appointments?.wiggling ?? [])].join() === [...(b.appointments?.wiggling ?? [])].join() &&
+    (a.appointments === null || a.appointments === undefined) === (b.appointments === null || b.appointments === undefined),
+);

@@ -42,7 +42,7 @@ export function LaneHeader({ view }: { view: DeviceView }) {
     if (on) return openForm({ mode: "standalone", deviceSn: device.deviceSn });
     try {
       // Mid-run the repetition under way finishes and uploads; no other starts.
-      if (await client.devices.setStandalone(device.deviceSn, null) && view.testRunning)
+      if ((await client.devices.setStandalone(device.deviceSn, null)) && view.testRunning)
         notify({ kind: "info", text: t`Stand-alone mode is off. The test under way on ${name} finishes; no other starts.` });
     } catch {
       notify({ kind: "error", text: t`Stand-alone mode could not be switched off. Try again.` });
@@ -62,25 +62,50 @@ export function LaneHeader({ view }: { view: DeviceView }) {
       <DeviceControls view={view} />
       <div className="lane-tools">
         {/* On: shown and switchable off at any time. Off: the seed's rule (connected, standby or awaiting, no test running). */}
-        {standaloneOn && <span className="lane-status" data-tone="standalone" data-testid="standalone-badge">{t`Stand-alone mode on`}</span>}
+        {standaloneOn && (
+          <span className="lane-status" data-tone="standalone" data-testid="standalone-badge">{t`Stand-alone mode on`}</span>
+        )}
         {(view.standaloneToggle.visible || standaloneOn) && (
-          <Toggle label={t`Stand-alone`} checked={standaloneOn} disabled={!standaloneOn && view.standaloneToggle.disabled}
-            onChange={(on) => void switchStandalone(on)} />
+          <Toggle
+            label={t`Stand-alone`}
+            checked={standaloneOn}
+            disabled={!standaloneOn && view.standaloneToggle.disabled}
+            onChange={(on) => void switchStandalone(on)}
+          />
         )}
         <Tooltip text={pinned ? t`Unpin ${name}` : t`Pin ${name} to the top`}>
-          <button type="button" className="btn btn-sm btn-icon" aria-pressed={pinned} aria-label={pinned ? t`Unpin ${name}` : t`Pin ${name}`}
-            onClick={() => client.marks.togglePin(device.deviceSn)}>{pinned ? "★" : "☆"}</button>
+          <button
+            type="button"
+            className="btn btn-sm btn-icon"
+            aria-pressed={pinned}
+            aria-label={pinned ? t`Unpin ${name}` : t`Pin ${name}`}
+            onClick={() => client.marks.togglePin(device.deviceSn)}
+          >
+            {pinned ? "★" : "☆"}
+          </button>
         </Tooltip>
         {/* "a plus control that opens a new-measurement form (or, in the appointment variant, a wizard)" */}
         {client.lanes.variant === "measurements" ? (
           <Tooltip text={t`New measurement on ${name}`}>
-            <button type="button" className="btn btn-sm btn-primary btn-icon" aria-label={t`New measurement on ${name}`}
-              onClick={() => openForm({ mode: "create", deviceSn: device.deviceSn })}>+</button>
+            <button
+              type="button"
+              className="btn btn-sm btn-primary btn-icon"
+              aria-label={t`New measurement on ${name}`}
+              onClick={() => openForm({ mode: "create", deviceSn: device.deviceSn })}
+            >
+              +
+            </button>
           </Tooltip>
         ) : (
           <Tooltip text={t`New appointment on ${name}`}>
-            <button type="button" className="btn btn-sm btn-primary btn-icon" aria-label={t`New appointment on ${name}`}
-              onClick={() => openWizard({ deviceSn: device.deviceSn })}>+</button>
+            <button
+              type="button"
+              className="btn btn-sm btn-primary btn-icon"
+              aria-label={t`New appointment on ${name}`}
+              onClick={() => openWizard({ deviceSn: device.deviceSn })}
+            >
+              +
+            </button>
           </Tooltip>
         )}
       </div>

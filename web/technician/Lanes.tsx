@@ -1,7 +1,19 @@
 import { memo, useCallback, useEffect, useState } from "react";
 import {
-  DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors,
-  type Announcements, type CollisionDetection, type DragEndEvent, type DragMoveEvent, type DragOverEvent, type DragStartEvent,
+  DndContext,
+  DragOverlay,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  pointerWithin,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type CollisionDetection,
+  type DragEndEvent,
+  type DragMoveEvent,
+  type DragOverEvent,
+  type DragStartEvent,
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useLingui } from "@lingui/react/macro";
@@ -29,8 +41,15 @@ import { dropRefusedAtom, moveRequestAtom } from "../state/technician.ts";
 const pointerOptions = { activationConstraint: { distance: 6 } };
 const keyboardOptions = { coordinateGetter: sortableKeyboardCoordinates };
 
-interface CardData { deviceId: string; index: number; lane?: undefined }
-interface LaneData { deviceId: string; lane: true }
+interface CardData {
+  deviceId: string;
+  index: number;
+  lane?: undefined;
+}
+interface LaneData {
+  deviceId: string;
+  lane: true;
+}
 type DropData = CardData | LaneData;
 
 /**
@@ -67,10 +86,12 @@ export const laneCollision: CollisionDetection = (args) => {
   } else {
     const x = args.collisionRect.left + 4;
     const y = args.collisionRect.top + 4;
-    const holding = args.droppableContainers.filter((c) => {
-      const r = args.droppableRects.get(c.id);
-      return c.id !== args.active.id && r !== undefined && x >= r.left && x <= r.left + r.width && y >= r.top && y <= r.top + r.height;
-    }).map((c) => ({ id: c.id, data: { droppableContainer: c, value: 0 } }));
+    const holding = args.droppableContainers
+      .filter((c) => {
+        const r = args.droppableRects.get(c.id);
+        return c.id !== args.active.id && r !== undefined && x >= r.left && x <= r.left + r.width && y >= r.top && y <= r.top + r.height;
+      })
+      .map((c) => ({ id: c.id, data: { droppableContainer: c, value: 0 } }));
     const cards = holding.filter((c) => !isLane(c));
     if (cards.length > 0) return cards;
     if (holding.length > 0) return holding;
@@ -113,31 +134,48 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
     return () => client.events.off("clickerDisconnected", onClicker);
   }, [client, notify, t]);
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, pointerOptions),
-    useSensor(KeyboardSensor, keyboardOptions),
-  );
+  const sensors = useSensors(useSensor(PointerSensor, pointerOptions), useSensor(KeyboardSensor, keyboardOptions));
 
   // The handlers read the lanes when they run (the client's current state), not from a render.
   const byAppointment = () => client.lanes.variant === "appointments";
   const devices = () => client.devices.list().map((v) => v.device);
-  const queue = (d: Device): ReadonlyArray<{ id: string; displayName?: string }> => (byAppointment() ? d.appointments ?? [] : d.perimetries);
-  const laneLength = (id: string) => { const d = devices().find((x) => x.id === id); return d ? queue(d).length : 0; };
+  const queue = (d: Device): ReadonlyArray<{ id: string; displayName?: string }> =>
+    byAppointment() ? (d.appointments ?? []) : d.perimetries;
+  const laneLength = (id: string) => {
+    const d = devices().find((x) => x.id === id);
+    return d ? queue(d).length : 0;
+  };
   const nameOf = (id: string | number) => {
-    for (const d of devices()) { const item = queue(d).find((m) => m.id === String(id)); if (item) return item.displayName || t`the appointment`; }
+    for (const d of devices()) {
+      const item = queue(d).find((m) => m.id === String(id));
+      if (item) return item.displayName || t`the appointment`;
+    }
     return t`the appointment`;
   };
-  const laneName = (deviceId: string) => { const d = devices().find((x) => x.id === deviceId); return d ? d.alias || d.deviceSn : deviceId; };
+  const laneName = (deviceId: string) => {
+    const d = devices().find((x) => x.id === deviceId);
+    return d ? d.alias || d.deviceSn : deviceId;
+  };
   const announcements: Announcements = {
     onDragStart: ({ active }) => t`Picked up ${nameOf(active.id)}. Use the arrow keys to move it, space to drop, escape to cancel.`,
-    onDragOver: ({ active, over }) => over ? t`${nameOf(active.id)} is over ${laneName((over.data.current as DropData).deviceId)}.` : t`${nameOf(active.id)} is not over a lane.`,
-    onDragEnd: ({ active, over }) => over ? t`${nameOf(active.id)} dropped on ${laneName((over.data.current as DropData).deviceId)}.` : t`${nameOf(active.id)} dropped outside the lanes.`,
+    onDragOver: ({ active, over }) =>
+      over
+        ? t`${nameOf(active.id)} is over ${laneName((over.data.current as DropData).deviceId)}.`
+        : t`${nameOf(active.id)} is not over a lane.`,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? t`${nameOf(active.id)} dropped on ${laneName((over.data.current as DropData).deviceId)}.`
+        : t`${nameOf(active.id)} dropped outside the lanes.`,
     onDragCancel: ({ active }) => t`Moving ${nameOf(active.id)} was cancelled.`,
   };
 
   const setMoveRequest = useSetAtom(moveRequestAtom);
   const setDropRefused = useSetAtom(dropRefusedAtom);
-  const reset = () => { setActiveId(null); setOverLane(null); setLanding(null); };
+  const reset = () => {
+    setActiveId(null);
+    setOverLane(null);
+    setLanding(null);
+  };
   const onDragStart = (e: DragStartEvent) => setActiveId(String(e.active.id));
   const onDragOver = (e: DragOverEvent) => setOverLane((e.over?.data.current as DropData | undefined)?.deviceId ?? null);
   const onDragMove = (e: DragMoveEvent) => {
@@ -149,7 +187,11 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
     const refused = plan.outcome === "refused";
     // Where the planner puts it (after a running item and its partner, say), else where the pointer is.
     const index = plan.outcome === "moved" ? landingIndex(plan.before.to.items, plan.after.to.items) : destination.index;
-    setLanding((l) => (l && l.deviceId === destination.deviceId && l.index === index && l.refused === refused ? l : { deviceId: destination.deviceId, index, refused }));
+    setLanding((l) =>
+      l && l.deviceId === destination.deviceId && l.index === index && l.refused === refused
+        ? l
+        : { deviceId: destination.deviceId, index, refused },
+    );
   };
   // "Delete and move actions need confirmation": a planned move waits for MoveDialogs; a refused one opens 'Drop not
   // allowed' beside core/client's 'cannot drop here' notice. Once confirmed, core/client applies the order at once,
@@ -159,7 +201,9 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
     const drop = dropOf(e, laneLength);
     if (!drop) return;
     const views = client.devices.list();
-    const plan = byAppointment() ? planDrop<{ id: string }>(views.map(appointmentLane), drop) : planDrop<{ id: string }>(views.map(measurementLane), drop);
+    const plan = byAppointment()
+      ? planDrop<{ id: string }>(views.map(appointmentLane), drop)
+      : planDrop<{ id: string }>(views.map(measurementLane), drop);
     if (plan.outcome === "refused") {
       setDropRefused(true);
       void (byAppointment() ? client.lanes.moveAppointment(drop) : client.lanes.moveMeasurement(drop));
@@ -167,22 +211,41 @@ export const Lanes = memo(function Lanes({ blinkingId, revealSn = null }: { blin
     }
     if (plan.outcome !== "moved") return;
     const snOf = (deviceId: string) => views.find((v) => v.device.id === deviceId)?.device.deviceSn ?? deviceId;
-    const moved = views.flatMap((v) => (byAppointment() ? v.device.appointments ?? [] : v.device.perimetries) as ReadonlyArray<Measurement | Appointment>)
+    const moved = views
+      .flatMap((v) => (byAppointment() ? (v.device.appointments ?? []) : v.device.perimetries) as ReadonlyArray<Measurement | Appointment>)
       .find((x) => x.id === plan.movedId);
     const test = moved === undefined ? null : "examinations" in moved ? appointmentTest(moved) : measurementTest(moved);
     if (!test) return;
     setMoveRequest({
-      item: byAppointment() ? "appointment" : "measurement", drop, test,
-      fromSn: snOf(drop.source.deviceId), toSn: snOf(plan.after.to.deviceId),
+      item: byAppointment() ? "appointment" : "measurement",
+      drop,
+      test,
+      fromSn: snOf(drop.source.deviceId),
+      toSn: snOf(plan.after.to.deviceId),
       position: plan.after.to.items.findIndex((x) => x.id === plan.movedId) + 1,
     });
   };
 
   return (
-    <DndContext sensors={sensors} collisionDetection={laneCollision} accessibility={{ announcements }}
-      onDragStart={onDragStart} onDragOver={onDragOver} onDragMove={onDragMove} onDragEnd={onDragEnd} onDragCancel={reset}>
-      <LaneList blinkingId={blinkingId} revealSn={revealSn} activeId={activeId} overLane={overLane} landing={landing}
-        selectedId={selectedId} select={setSelectedId} />
+    <DndContext
+      sensors={sensors}
+      collisionDetection={laneCollision}
+      accessibility={{ announcements }}
+      onDragStart={onDragStart}
+      onDragOver={onDragOver}
+      onDragMove={onDragMove}
+      onDragEnd={onDragEnd}
+      onDragCancel={reset}
+    >
+      <LaneList
+        blinkingId={blinkingId}
+        revealSn={revealSn}
+        activeId={activeId}
+        overLane={overLane}
+        landing={landing}
+        selectedId={selectedId}
+        select={setSelectedId}
+      />
     </DndContext>
   );
 });
@@ -197,27 +260,48 @@ interface ListShape {
 }
 const listShape = (client: Client): ListShape => {
   const lanes = client.devices.list().map((v) => ({ id: v.device.id, sn: v.device.deviceSn }));
-  const key = [client.lanes.variant, lanes.map((l) => l.id).join(), client.marks.pinned.join(), [...client.lanes.flashing].join(), [...client.lanes.wiggling].join()].join("|");
+  const key = [
+    client.lanes.variant,
+    lanes.map((l) => l.id).join(),
+    client.marks.pinned.join(),
+    [...client.lanes.flashing].join(),
+    [...client.lanes.wiggling].join(),
+  ].join("|");
   return { key, lanes };
 };
 const sameShape = (a: ListShape, b: ListShape) => a.key === b.key;
 
 /** The lanes themselves, the dragged card's overlay and the appointment panel. */
-function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedId, select }: {
-  blinkingId: string | null; revealSn: string | null; activeId: string | null; overLane: string | null; landing: LandingMark | null;
-  selectedId: string | null; select: (id: string | null) => void;
+function LaneList({
+  blinkingId,
+  revealSn,
+  activeId,
+  overLane,
+  landing,
+  selectedId,
+  select,
+}: {
+  blinkingId: string | null;
+  revealSn: string | null;
+  activeId: string | null;
+  overLane: string | null;
+  landing: LandingMark | null;
+  selectedId: string | null;
+  select: (id: string | null) => void;
 }) {
   const client = useClient();
   const { lanes } = useClientState(listShape, sameShape, "frame");
   const pins = client.marks.pinned;
   // The appointment variant queues whole appointments; the measurement variant queues measurements.
   const byAppointment = client.lanes.variant === "appointments";
-  const revealId = revealSn ? lanes.find((l) => l.sn === revealSn)?.id ?? null : null;
+  const revealId = revealSn ? (lanes.find((l) => l.sn === revealSn)?.id ?? null) : null;
   const rendering = useLaneRendering(lanes.length, revealId);
 
   // The dragged card as it was picked up (its lane re-renders this list through activeId).
   const views = activeId ? client.devices.list() : [];
-  const activeView = activeId ? views.find((v) => (byAppointment ? v.device.appointments ?? [] : v.device.perimetries).some((m) => m.id === activeId)) : undefined;
+  const activeView = activeId
+    ? views.find((v) => (byAppointment ? (v.device.appointments ?? []) : v.device.perimetries).some((m) => m.id === activeId))
+    : undefined;
   const activeIndex = activeView ? activeView.device.perimetries.findIndex((m) => m.id === activeId) : -1;
   const activeCard = byAppointment || !activeView ? undefined : activeView.device.perimetries[activeIndex];
   const nextCard = activeView?.device.perimetries[activeIndex + 1];
@@ -228,17 +312,30 @@ function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedI
     <>
       <div className="lanes">
         {lanes.map(({ id, sn }, i) => (
-          <Lane key={id} deviceSn={sn} pending={!rendering.full(i, id)} watch={rendering.watch(id)}
-            pinned={pins.includes(sn)} flashing={client.lanes.flashing.has(id)}
-            over={overLane === id && activeView?.device.id !== id} blinkingId={blinkingId}
-            landing={landing?.deviceId === id ? landing : null} appointments={appointments} />
+          <Lane
+            key={id}
+            deviceSn={sn}
+            pending={!rendering.full(i, id)}
+            watch={rendering.watch(id)}
+            pinned={pins.includes(sn)}
+            flashing={client.lanes.flashing.has(id)}
+            over={overLane === id && activeView?.device.id !== id}
+            blinkingId={blinkingId}
+            landing={landing?.deviceId === id ? landing : null}
+            appointments={appointments}
+          />
         ))}
       </div>
       <DragOverlay dropAnimation={null}>
         {activeCard && activeView ? (
-          <MeasurementCardFace className="mcard-overlay" measurement={activeCard} running={false}
-            progress={progressRatio(activeCard, activeView.liveProgress)} blinking={false}
-            linkedToNext={nextCard !== undefined && areLinked(activeCard, nextCard)} />
+          <MeasurementCardFace
+            className="mcard-overlay"
+            measurement={activeCard}
+            running={false}
+            progress={progressRatio(activeCard, activeView.liveProgress)}
+            blinking={false}
+            linkedToNext={nextCard !== undefined && areLinked(activeCard, nextCard)}
+          />
         ) : null}
       </DragOverlay>
       {byAppointment && selectedId && <SelectedAppointment id={selectedId} onClose={() => select(null)} />}
@@ -248,7 +345,15 @@ function LaneList({ blinkingId, revealSn, activeId, overLane, landing, selectedI
 
 /** The open appointment's panel, following that appointment (and whether it runs) as the client changes. */
 function SelectedAppointment({ id, onClose }: { id: string; onClose: () => void }) {
-  const appointment = useClientState((c) => c.devices.list().flatMap((v) => v.device.appointments ?? []).find((a) => a.id === id), Object.is, "frame");
+  const appointment = useClientState(
+    (c) =>
+      c.devices
+        .list()
+        .flatMap((v) => v.device.appointments ?? [])
+        .find((a) => a.id === id),
+    Object.is,
+    "frame",
+  );
   const running = useClientState((c) => c.devices.list().some((v) => v.runningId === id), Object.is, "frame");
   return appointment ? <AppointmentPanel appointment={appointment} onClose={onClose} running={running} /> : null;
 }

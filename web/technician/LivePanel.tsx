@@ -39,8 +39,16 @@ export const liveVariantOf = (m: Pick<Measurement, "pattern" | "strategy">): Liv
 /** What the panel shows of the test under way: a queued measurement, or a perimetry examination of an appointment. */
 export type LiveTest = Pick<Measurement, "displayName" | "pattern" | "strategy" | "eye" | "patientId">;
 
-export function LivePanel({ progress, measurement, gazeCalibration, laneName, standalone = false }: {
-  progress: RunningTest; measurement: LiveTest | undefined; gazeCalibration?: GazeCalibration;
+export function LivePanel({
+  progress,
+  measurement,
+  gazeCalibration,
+  laneName,
+  standalone = false,
+}: {
+  progress: RunningTest;
+  measurement: LiveTest | undefined;
+  gazeCalibration?: GazeCalibration;
   /** The headset it runs on, named beside the patient. */
   laneName?: string;
   /** A stand-alone run (the device repeats it until switched off). */
@@ -52,9 +60,15 @@ export function LivePanel({ progress, measurement, gazeCalibration, laneName, st
   const svg = useMemo(() => {
     if (!measurement || measurement.pattern === Pattern.Undefined) return null;
     const { title: _title, ...scene } = liveScene({
-      pattern: measurement.pattern, eye: measurement.eye, variant, width: SCENE_WIDTH, height: SCENE_HEIGHT,
-      showTitle: false, showLegend: false,
-      thresholds: progress.thresholds, lastUpdatedIndex: progress.lastUpdatedIndex,
+      pattern: measurement.pattern,
+      eye: measurement.eye,
+      variant,
+      width: SCENE_WIDTH,
+      height: SCENE_HEIGHT,
+      showTitle: false,
+      showLegend: false,
+      thresholds: progress.thresholds,
+      lastUpdatedIndex: progress.lastUpdatedIndex,
       progress: { done: progress.nTested, total: progress.nLocations },
     });
     // The panel's <h3> names it: the SVG carries no <title> of its own.
@@ -68,16 +82,32 @@ export function LivePanel({ progress, measurement, gazeCalibration, laneName, st
       {measurement && (
         <>
           <PatientName className="live-patient" patientId={measurement.patientId} />
-          <div className="live-meta">{measurement.displayName} · {i18n._(eyeNames[measurement.eye])} · {patternLabel[measurement.pattern]}{laneName ? ` · ${laneName}` : ""}</div>
+          <div className="live-meta">
+            {measurement.displayName} · {i18n._(eyeNames[measurement.eye])} · {patternLabel[measurement.pattern]}
+            {laneName ? ` · ${laneName}` : ""}
+          </div>
         </>
       )}
-      {gazeCalibration && <div className="live-meta" data-testid="gaze-calibration">{i18n._(gazeCalibrationNames[gazeCalibration])}</div>}
-      {svg && <div className="live-plot" role="img" aria-label={t`${progress.nTested} of ${progress.nLocations} locations tested`}
-        // The SVG is our own scene serialised by core/plots (text escaped there), not user HTML.
-        dangerouslySetInnerHTML={{ __html: svg }} />}
+      {gazeCalibration && (
+        <div className="live-meta" data-testid="gaze-calibration">
+          {i18n._(gazeCalibrationNames[gazeCalibration])}
+        </div>
+      )}
+      {svg && (
+        <div
+          className="live-plot"
+          role="img"
+          aria-label={t`${progress.nTested} of ${progress.nLocations} locations tested`}
+          // The SVG is our own scene serialised by core/plots (text escaped there), not user HTML.
+          dangerouslySetInnerHTML={{ __html: svg }}
+        />
+      )}
       <ul className="live-legend" aria-label={t`Legend`}>
         {(["answered", "notAnswered", "presented"] as const).map((state) => (
-          <li key={state}><span className="live-swatch" style={{ background: plotPalette[liveColours[state]] }} aria-hidden="true" />{i18n._(legendNames[state])}</li>
+          <li key={state}>
+            <span className="live-swatch" style={{ background: plotPalette[liveColours[state]] }} aria-hidden="true" />
+            {i18n._(legendNames[state])}
+          </li>
         ))}
       </ul>
       <ProgressBar percent={percent} label={t`Test progress`} />

@@ -27,7 +27,11 @@ import { PerimetryFields } from "./PerimetryFields.tsx";
 /** The measurement variant of the technician view is the seeds' older one (core/rules Variant). */
 const VARIANT = "older" as const;
 
-interface FormState { readonly config: MeasurementConfig; readonly context: ConfigContext; readonly patient: Patient | null }
+interface FormState {
+  readonly config: MeasurementConfig;
+  readonly context: ConfigContext;
+  readonly patient: Patient | null;
+}
 
 export function MeasurementFormDialog({ request }: { request: MeasurementFormRequest }) {
   const { t, i18n } = useLingui();
@@ -47,17 +51,26 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
     const id = request.source?.patientId;
     if (!editing || !id) return;
     let live = true;
-    client.patients.load(id).then((patient) => {
-      if (!live) return;
-      setForm((f) => ({ ...f, patient, context: { ...f.context, patientLanguage: patient.lang } }));
-    }, () => {});
-    return () => { live = false; };
+    client.patients.load(id).then(
+      (patient) => {
+        if (!live) return;
+        setForm((f) => ({ ...f, patient, context: { ...f.context, patientLanguage: patient.lang } }));
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
   }, [client, editing, request.source?.patientId]);
 
   const pick = async (patient: Patient) => {
     // "New forms are prefilled from the patient's last measurement (latest result takenAt, else createdAt), else defaults."
     let measurements: readonly Measurement[] = [];
-    try { measurements = await client.cache.fetch(CacheKey.Measurements, { patientId: patient.id }); } catch { /* stored or defaults then */ }
+    try {
+      measurements = await client.cache.fetch(CacheKey.Measurements, { patientId: patient.id });
+    } catch {
+      /* stored or defaults then */
+    }
     // Without a measurement on the server (none yet, all in the bin, or the list failed), the configuration last saved
     // for this patient here prefills the form before the defaults do.
     const stored = client.marks.lastConfiguration(patient.id);
@@ -65,10 +78,11 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
     const opened = openMeasurementForm({ mode: request.mode, variant: VARIANT, patient, measurements: past });
     setForm({ config: { ...opened.config, deviceSn: request.deviceSn }, context: opened.context, patient });
   };
-  const clearPatient = () => setForm((f) => {
-    const next = onPatientSelected(f.config, null, f.context);
-    return { ...next, patient: null };
-  });
+  const clearPatient = () =>
+    setForm((f) => {
+      const next = onPatientSelected(f.config, null, f.context);
+      return { ...next, patient: null };
+    });
 
   const { config, context } = form;
   const change = (c: ConfigChange) => setForm((f) => ({ ...f, config: applyConfigChange(f.config, c, f.context) }));
@@ -83,7 +97,9 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
     setFailed(false);
     // core/client chooses the call: stand-alone mode on (false while another measurement runs), a change, or a new one.
     const done = await client.lanes.saveMeasurement({
-      mode: request.mode, deviceSn: request.deviceSn, config: { ...config, patientId: config.patientId },
+      mode: request.mode,
+      deviceSn: request.deviceSn,
+      config: { ...config, patientId: config.patientId },
       ...(request.source ? { sourceId: request.source.id } : {}),
     });
     setSaving(false);
@@ -101,18 +117,37 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
   const counter = notesCounter(config.notes);
   const estimate = options.estimatedSeconds === undefined ? undefined : minutesSeconds(options.estimatedSeconds);
   return (
-    <Modal title={titles[request.mode]} onClose={() => close(null)}
-      actions={<>
-        <button type="button" className="btn" onClick={() => close(null)}>{t`Cancel`}</button>
-        <button type="button" className="btn btn-primary" disabled={!canSave} onClick={() => void save()}>
-          {standalone ? t`Start stand-alone mode` : t`Save`}
-        </button>
-      </>}>
+    <Modal
+      title={titles[request.mode]}
+      onClose={() => close(null)}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={() => close(null)}>{t`Cancel`}</button>
+          <button type="button" className="btn btn-primary" disabled={!canSave} onClick={() => void save()}>
+            {standalone ? t`Start stand-alone mode` : t`Save`}
+          </button>
+        </>
+      }
+    >
       <p className="muted">{t`Device: ${deviceName}`}</p>
-      {standalone && <p className="alert alert-info">{t`The device repeats this measurement until stand-alone mode is switched off, and uploads the results when it is back on the network.`}</p>}
-      <form className="mform" onSubmit={(e) => { e.preventDefault(); void save(); }} aria-label={titles[request.mode]}>
+      {standalone && (
+        <p className="alert alert-info">{t`The device repeats this measurement until stand-alone mode is switched off, and uploads the results when it is back on the network.`}</p>
+      )}
+      <form
+        className="mform"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        aria-label={titles[request.mode]}
+      >
         <div className="span-2">
-          <span className="label" style={{ fontWeight: 600, fontSize: "var(--text-sm)" }}>{t`Patient`}<span className="required" aria-hidden="true">*</span></span>
+          <span className="label" style={{ fontWeight: 600, fontSize: "var(--text-sm)" }}>
+            {t`Patient`}
+            <span className="required" aria-hidden="true">
+              *
+            </span>
+          </span>
           {form.patient || editing ? (
             <div className="picked-patient">
               <strong>{form.patient?.name ?? t`Loading…`}</strong>
@@ -128,15 +163,26 @@ export function MeasurementFormDialog({ request }: { request: MeasurementFormReq
           )}
         </div>
         <div className="span-2">
-          <TextInput label={t`Display name`} value={config.displayName} characterRule onChange={(v) => change({ field: "displayName", value: v })} />
+          <TextInput
+            label={t`Display name`}
+            value={config.displayName}
+            characterRule
+            onChange={(v) => change({ field: "displayName", value: v })}
+          />
         </div>
         <PerimetryFields config={config} context={context} change={change} />
         {!standalone && (
           <div className="span-2 field">
             <label htmlFor="measurement-notes">{t`Notes`}</label>
-            <textarea id="measurement-notes" className="input" value={config.notes} maxLength={notesLimit + 16}
-              aria-describedby="measurement-notes-counter" aria-invalid={errors.notes ? true : undefined}
-              onChange={(e) => change({ field: "notes", value: e.target.value })} />
+            <textarea
+              id="measurement-notes"
+              className="input"
+              value={config.notes}
+              maxLength={notesLimit + 16}
+              aria-describedby="measurement-notes-counter"
+              aria-invalid={errors.notes ? true : undefined}
+              onChange={(e) => change({ field: "notes", value: e.target.value })}
+            />
             <span id="measurement-notes-counter" className="notes-counter" data-warning={counter.warning} aria-live="polite">
               {counter.length}/{counter.limit}
             </span>

@@ -15,12 +15,20 @@ export function MoveDialogs() {
   const client = useClient();
   const [request, setRequest] = useAtom(moveRequestAtom);
   const [refused, setRefused] = useAtom(dropRefusedAtom);
-  const laneName = (sn: string) => { const d = client.devices.one(sn)?.device; return d ? d.alias || d.deviceSn : sn; };
+  const laneName = (sn: string) => {
+    const d = client.devices.one(sn)?.device;
+    return d ? d.alias || d.deviceSn : sn;
+  };
   if (refused) {
     const close = () => setRefused(false);
     return (
-      <Modal title={t`Drop not allowed`} onClose={close} role="alertdialog" closeButton={false}
-        actions={<button type="button" className="btn btn-primary" onClick={close}>{t`OK`}</button>}>
+      <Modal
+        title={t`Drop not allowed`}
+        onClose={close}
+        role="alertdialog"
+        closeButton={false}
+        actions={<button type="button" className="btn btn-primary" onClick={close}>{t`OK`}</button>}
+      >
         <p>{t`no items between linked cards`}</p>
         <p className="muted">{t`The two eyes of one measurement stay side by side: drop the card before or after the pair.`}</p>
       </Modal>
@@ -36,9 +44,17 @@ export function MoveDialogs() {
   const to = laneName(request.toSn);
   const position = request.position;
   return (
-    <ConfirmDialog title={request.item === "appointment" ? t`Move this appointment?` : t`Move this measurement?`} confirmLabel={t`Move`}
-      onCancel={close} onConfirm={confirm}>
-      <p>{request.fromSn === request.toSn ? t`It moves to place ${position} in the queue of ${to}.` : t`It moves from ${from} to place ${position} in the queue of ${to}.`}</p>
+    <ConfirmDialog
+      title={request.item === "appointment" ? t`Move this appointment?` : t`Move this measurement?`}
+      confirmLabel={t`Move`}
+      onCancel={close}
+      onConfirm={confirm}
+    >
+      <p>
+        {request.fromSn === request.toSn
+          ? t`It moves to place ${position} in the queue of ${to}.`
+          : t`It moves from ${from} to place ${position} in the queue of ${to}.`}
+      </p>
       <TestSubject test={request.test} laneName={from} />
     </ConfirmDialog>
   );

@@ -42,7 +42,9 @@ export function PatientPicker({ onPick }: { onPick: (patient: Patient) => void }
   useEffect(() => {
     const node = sentinel.current;
     if (!node || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) void loadMore(); });
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void loadMore();
+    });
     observer.observe(node);
     return () => observer.disconnect();
   });
@@ -59,7 +61,9 @@ export function PatientPicker({ onPick }: { onPick: (patient: Patient) => void }
             <li key={p.id} role="presentation">
               <button type="button" role="option" aria-selected={false} onClick={() => onPick(p)}>
                 <strong>{p.name}</strong>
-                <span className="muted">{p.uniqueId} · {date(p.birthdate)}</span>
+                <span className="muted">
+                  {p.uniqueId} · {date(p.birthdate)}
+                </span>
               </button>
             </li>
           ))}

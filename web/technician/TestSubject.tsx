@@ -13,11 +13,22 @@ export function TestSubject({ test, laneName }: { test: LaneTest; laneName: stri
   const { t, i18n } = useLingui();
   return (
     <dl className="test-subject" data-testid="test-subject">
-      <dt>{t`Patient`}</dt><dd><PatientName patientId={test.patientId} /></dd>
-      <dt>{t`Test`}</dt><dd>{test.displayName ?? i18n._(testTypeNames[test.testType])}</dd>
-      <dt>{t`Eye`}</dt><dd>{i18n._(eyeNames[test.eye])}</dd>
-      {test.pattern !== null && <><dt>{t`Pattern`}</dt><dd>{patternLabel[test.pattern]}</dd></>}
-      <dt>{t`Headset`}</dt><dd>{laneName}</dd>
+      <dt>{t`Patient`}</dt>
+      <dd>
+        <PatientName patientId={test.patientId} />
+      </dd>
+      <dt>{t`Test`}</dt>
+      <dd>{test.displayName ?? i18n._(testTypeNames[test.testType])}</dd>
+      <dt>{t`Eye`}</dt>
+      <dd>{i18n._(eyeNames[test.eye])}</dd>
+      {test.pattern !== null && (
+        <>
+          <dt>{t`Pattern`}</dt>
+          <dd>{patternLabel[test.pattern]}</dd>
+        </>
+      )}
+      <dt>{t`Headset`}</dt>
+      <dd>{laneName}</dd>
     </dl>
   );
 }

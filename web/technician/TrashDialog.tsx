@@ -17,7 +17,7 @@ export function TrashDialog() {
   const [request, setRequest] = useAtom(trashRequestAtom);
   if (!request) return null;
   const device = request.deviceSn ? client.devices.one(request.deviceSn)?.device : undefined;
-  const laneName = device ? device.alias || device.deviceSn : request.deviceSn ?? "–";
+  const laneName = device ? device.alias || device.deviceSn : (request.deviceSn ?? "–");
   const appointment = request.item === "appointment";
   const close = () => setRequest(null);
   const confirm = () => {
@@ -25,11 +25,18 @@ export function TrashDialog() {
     void client.lifecycle(request.item, "trash", request.test.itemId);
   };
   return (
-    <ConfirmDialog title={appointment ? t`Move this appointment to the bin?` : t`Move this measurement to the bin?`}
-      confirmLabel={t`Move to bin`} danger onCancel={close} onConfirm={confirm}>
-      <p>{appointment
-        ? t`The appointment leaves the lane with all its tests. You can restore it from the bin.`
-        : t`The measurement leaves the lane. You can restore it from the bin.`}</p>
+    <ConfirmDialog
+      title={appointment ? t`Move this appointment to the bin?` : t`Move this measurement to the bin?`}
+      confirmLabel={t`Move to bin`}
+      danger
+      onCancel={close}
+      onConfirm={confirm}
+    >
+      <p>
+        {appointment
+          ? t`The appointment leaves the lane with all its tests. You can restore it from the bin.`
+          : t`The measurement leaves the lane. You can restore it from the bin.`}
+      </p>
       <TestSubject test={request.test} laneName={laneName} />
     </ConfirmDialog>
   );

@@ -6,9 +6,15 @@ import { useClientState } from "../state/client.ts";
 
 /** What a lane shows of its device's view (the client builds a fresh view object on every read). */
 export const sameView = (a: DeviceView | undefined, b: DeviceView | undefined) =>
-  a === b || (a !== undefined && b !== undefined &&
-    a.device === b.device && a.status === b.status && a.connection === b.connection && a.liveProgress === b.liveProgress &&
-    a.gazeCalibration === b.gazeCalibration && a.runningId === b.runningId);
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.device === b.device &&
+    a.status === b.status &&
+    a.connection === b.connection &&
+    a.liveProgress === b.liveProgress &&
+    a.gazeCalibration === b.gazeCalibration &&
+    a.runningId === b.runningId);
 
 /** One headset's view, re-rendering the caller only when what a lane shows of it changed. */
 export const useDeviceView = (deviceSn: string) => useClientState((c) => c.devices.one(deviceSn), sameView, "frame");

@@ -49,10 +49,16 @@ export function useLaneRendering(laneCount: number, reveal: string | null): Lane
   const watched = useRef(new Map<Element, string>());
   useEffect(() => {
     if (typeof IntersectionObserver === "undefined") return;
-    const io = new IntersectionObserver((entries) => {
-      const seen = entries.filter((e) => e.isIntersecting).map((e) => watched.current.get(e.target)).filter((id): id is string => id !== undefined);
-      if (seen.length > 0) setNear((s) => new Set([...s, ...seen]));
-    }, { rootMargin: "50% 0px" });
+    const io = new IntersectionObserver(
+      (entries) => {
+        const seen = entries
+          .filter((e) => e.isIntersecting)
+          .map((e) => watched.current.get(e.target))
+          .filter((id): id is string => id !== undefined);
+        if (seen.length > 0) setNear((s) => new Set([...s, ...seen]));
+      },
+      { rootMargin: "50% 0px" },
+    );
     observer.current = io;
     for (const element of watched.current.keys()) io.observe(element);
     return () => io.disconnect();
@@ -65,9 +71,15 @@ export function useLaneRendering(laneCount: number, reveal: string | null): Lane
     if (!ref) {
       let current: Element | null = null;
       ref = (element) => {
-        if (current) { observer.current?.unobserve(current); watched.current.delete(current); }
+        if (current) {
+          observer.current?.unobserve(current);
+          watched.current.delete(current);
+        }
         current = element;
-        if (element) { watched.current.set(element, deviceId); observer.current?.observe(element); }
+        if (element) {
+          watched.current.set(element, deviceId);
+          observer.current?.observe(element);
+        }
       };
       refs.current.set(deviceId, ref);
     }

@@ -1,6 +1,13 @@
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
-import { DeviceStatus, GazeCalibration, SocketState, type StimuliUpdate, type StimulusSize, type TestType } from "../../core/model/enums.ts";
+import {
+  DeviceStatus,
+  GazeCalibration,
+  SocketState,
+  type StimuliUpdate,
+  type StimulusSize,
+  type TestType,
+} from "../../core/model/enums.ts";
 
 // How the technician view names device statuses and measurement settings (translated).
 

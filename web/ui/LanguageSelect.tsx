@@ -13,7 +13,11 @@ export function LanguageSelect() {
   // A language outside the switcher (set elsewhere) still shows as the current value.
   const list = offeredLocales.includes(language) ? offeredLocales : [...offeredLocales, language];
   return (
-    <Select<Language> label={t`Language`} value={language} onChange={(l) => void setLanguage(l)}
-      options={list.map((l) => ({ value: l, label: endonyms[l] }))} />
+    <Select<Language>
+      label={t`Language`}
+      value={language}
+      onChange={(l) => void setLanguage(l)}
+      options={list.map((l) => ({ value: l, label: endonyms[l] }))}
+    />
   );
 }

@@ -18,7 +18,16 @@ export interface ModalProps {
 
 const focusable = 'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
-export function Modal({ title, onClose, children, closeButton = true, closeOnOutsideClick = false, fullScreen = false, actions, role = "dialog" }: ModalProps) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  closeButton = true,
+  closeOnOutsideClick = false,
+  fullScreen = false,
+  actions,
+  role = "dialog",
+}: ModalProps) {
   const { t } = useLingui();
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
@@ -34,20 +43,43 @@ export function Modal({ title, onClose, children, closeButton = true, closeOnOut
         const items = [...ref.current.querySelectorAll<HTMLElement>(focusable)];
         if (items.length === 0) return;
         const [head, tail] = [items[0]!, items[items.length - 1]!];
-        if (event.shiftKey && document.activeElement === head) { tail.focus(); event.preventDefault(); }
-        else if (!event.shiftKey && document.activeElement === tail) { head.focus(); event.preventDefault(); }
+        if (event.shiftKey && document.activeElement === head) {
+          tail.focus();
+          event.preventDefault();
+        } else if (!event.shiftKey && document.activeElement === tail) {
+          head.focus();
+          event.preventDefault();
+        }
       }
     };
     document.addEventListener("keydown", onKey);
-    return () => { document.removeEventListener("keydown", onKey); before?.focus?.(); };
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      before?.focus?.();
+    };
   }, [onClose]);
 
   return createPortal(
-    <div className="modal-backdrop" data-testid="modal-backdrop" onMouseDown={(e) => { if (closeOnOutsideClick && e.target === e.currentTarget) onClose(); }}>
-      <div ref={ref} className={fullScreen ? "modal modal-full" : "modal"} role={role} aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+    <div
+      className="modal-backdrop"
+      data-testid="modal-backdrop"
+      onMouseDown={(e) => {
+        if (closeOnOutsideClick && e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={ref}
+        className={fullScreen ? "modal modal-full" : "modal"}
+        role={role}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+      >
         <h2 id={titleId}>{title}</h2>
         {closeButton && (
-          <button type="button" className="btn btn-icon modal-close" aria-label={t`Close`} onClick={onClose}>×</button>
+          <button type="button" className="btn btn-icon modal-close" aria-label={t`Close`} onClick={onClose}>
+            ×
+          </button>
         )}
         {children}
         {actions && <div className="modal-actions">{actions}</div>}
@@ -58,16 +90,39 @@ export function Modal({ title, onClose, children, closeButton = true, closeOnOut
 }
 
 /** A yes/no question; the confirm button names the action. */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel, danger = false, busy = false }: {
-  title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void; danger?: boolean; busy?: boolean;
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  danger = false,
+  busy = false,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  danger?: boolean;
+  busy?: boolean;
 }) {
   const { t } = useLingui();
   return (
-    <Modal title={title} onClose={onCancel} role="alertdialog" closeButton={false}
-      actions={<>
-        <button type="button" className="btn" onClick={onCancel}>{t`Cancel`}</button>
-        <button type="button" className={danger ? "btn btn-danger" : "btn btn-primary"} onClick={onConfirm} disabled={busy}>{confirmLabel}</button>
-      </>}>
+    <Modal
+      title={title}
+      onClose={onCancel}
+      role="alertdialog"
+      closeButton={false}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onCancel}>{t`Cancel`}</button>
+          <button type="button" className={danger ? "btn btn-danger" : "btn btn-primary"} onClick={onConfirm} disabled={busy}>
+            {confirmLabel}
+          </button>
+        </>
+      }
+    >
       {children}
     </Modal>
   );

@@ -11,14 +11,30 @@ function Toast({ n, dismiss }: { n: Notification; dismiss: (id: number) => void 
     return () => timer.current?.stop();
   }, [n.id, n.durationMs, dismiss]);
   return (
-    <div className={`toast toast-${n.kind}`} role={n.kind === "error" ? "alert" : "status"}
-      onMouseEnter={() => timer.current?.pause()} onMouseLeave={() => timer.current?.resume()}
-      onFocus={() => timer.current?.pause()} onBlur={() => timer.current?.resume()}>
+    <div
+      className={`toast toast-${n.kind}`}
+      role={n.kind === "error" ? "alert" : "status"}
+      onMouseEnter={() => timer.current?.pause()}
+      onMouseLeave={() => timer.current?.resume()}
+      onFocus={() => timer.current?.pause()}
+      onBlur={() => timer.current?.resume()}
+    >
       <span className="spacer">{n.text}</span>
       {n.action && (
-        <button type="button" className="btn btn-link" onClick={() => { n.action!.run(); dismiss(n.id); }}>{n.action.label}</button>
+        <button
+          type="button"
+          className="btn btn-link"
+          onClick={() => {
+            n.action!.run();
+            dismiss(n.id);
+          }}
+        >
+          {n.action.label}
+        </button>
       )}
-      <button type="button" className="btn-close" aria-label={t`Dismiss notification`} onClick={() => dismiss(n.id)}>×</button>
+      <button type="button" className="btn-close" aria-label={t`Dismiss notification`} onClick={() => dismiss(n.id)}>
+        ×
+      </button>
     </div>
   );
 }
@@ -28,7 +44,9 @@ export function Notifications() {
   const dismiss = useRef((id: number) => setList((l) => l.filter((x) => x.id !== id))).current;
   return (
     <div className="toasts" aria-live="polite">
-      {list.map((n) => <Toast key={n.id} n={n} dismiss={dismiss} />)}
+      {list.map((n) => (
+        <Toast key={n.id} n={n} dismiss={dismiss} />
+      ))}
     </div>
   );
 }

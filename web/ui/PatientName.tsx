@@ -8,10 +8,19 @@ import { usePatient } from "../state/patients.ts";
 export function PatientName({ patientId, withId = true, className }: { patientId: string; withId?: boolean; className?: string }) {
   const { t } = useLingui();
   const lookup = usePatient(patientId);
-  const text = lookup.status === "found"
-    ? withId ? `${lookup.patient.name} · ${lookup.patient.uniqueId}` : lookup.patient.name
-    : lookup.status === "missing" ? t`Unknown patient` : t`Loading patient…`;
-  return <span className={className} data-patient-id={patientId} data-testid="patient-name" data-user-text title={text}>{text}</span>;
+  const text =
+    lookup.status === "found"
+      ? withId
+        ? `${lookup.patient.name} · ${lookup.patient.uniqueId}`
+        : lookup.patient.name
+      : lookup.status === "missing"
+        ? t`Unknown patient`
+        : t`Loading patient…`;
+  return (
+    <span className={className} data-patient-id={patientId} data-testid="patient-name" data-user-text title={text}>
+      {text}
+    </span>
+  );
 }
 
 /** The patient's name as a plain string for sentences (dialog texts, notices); a placeholder until it is known. */

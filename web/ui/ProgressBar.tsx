@@ -7,7 +7,9 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
       <div className="progress-track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={shown}>
         <div className="progress-fill" data-testid="progress-fill" style={{ width: `${fill}%` }} />
       </div>
-      <span className="progress-label" aria-hidden="true">{shown}%</span>
+      <span className="progress-label" aria-hidden="true">
+        {shown}%
+      </span>
     </div>
   );
 }

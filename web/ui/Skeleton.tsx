@@ -2,7 +2,11 @@ import { useLingui } from "@lingui/react/macro";
 
 export type SkeletonKind = "widgets" | "fields" | "tiles" | "patient-cards" | "blocks";
 const className: Record<SkeletonKind, string> = {
-  widgets: "sk-widget", fields: "sk-field", tiles: "sk-tile", "patient-cards": "sk-card", blocks: "sk-block",
+  widgets: "sk-widget",
+  fields: "sk-field",
+  tiles: "sk-tile",
+  "patient-cards": "sk-card",
+  blocks: "sk-block",
 };
 
 /** Loading placeholders shaped like what is coming (skeletons instead of spinners, design/ui.md). */
@@ -12,7 +16,9 @@ export function Skeleton({ kind, count = 3 }: { kind: SkeletonKind; count?: numb
   return (
     <div role="status" aria-busy="true" className={grid ? "sk-grid" : undefined} data-kind={kind}>
       <span className="visually-hidden">{t`Loading…`}</span>
-      {Array.from({ length: count }, (_, i) => <div key={i} className={`skeleton ${className[kind]}`} aria-hidden="true" />)}
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className={`skeleton ${className[kind]}`} aria-hidden="true" />
+      ))}
     </div>
   );
 }

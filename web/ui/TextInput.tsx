@@ -20,7 +20,18 @@ export interface TextInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   characterRule?: boolean;
 }
 
-export function TextInput({ label, value, onChange, required, error, hint, characterRule = false, type = "text", id, ...rest }: TextInputProps) {
+export function TextInput({
+  label,
+  value,
+  onChange,
+  required,
+  error,
+  hint,
+  characterRule = false,
+  type = "text",
+  id,
+  ...rest
+}: TextInputProps) {
   const { t, i18n } = useLingui();
   const autoId = useId();
   const inputId = id ?? autoId;
@@ -34,7 +45,11 @@ export function TextInput({ label, value, onChange, required, error, hint, chara
     <div className="field">
       <label htmlFor={inputId}>
         {label}
-        {required && <span className="required" aria-hidden="true">*</span>}
+        {required && (
+          <span className="required" aria-hidden="true">
+            *
+          </span>
+        )}
       </label>
       <div className="input-wrap">
         <input
@@ -50,14 +65,28 @@ export function TextInput({ label, value, onChange, required, error, hint, chara
           onChange={(e) => onChange(e.target.value)}
         />
         {isPassword && (
-          <button type="button" className="btn btn-reveal" aria-pressed={revealed} aria-controls={inputId}
-            aria-label={revealed ? t`Hide password` : t`Show password`} onClick={() => setRevealed((r) => !r)}>
+          <button
+            type="button"
+            className="btn btn-reveal"
+            aria-pressed={revealed}
+            aria-controls={inputId}
+            aria-label={revealed ? t`Hide password` : t`Show password`}
+            onClick={() => setRevealed((r) => !r)}
+          >
             {revealed ? t`Hide` : t`Show`}
           </button>
         )}
       </div>
-      {hint && <span id={`${inputId}-hint`} className="field-hint">{hint}</span>}
-      {text && <span id={`${inputId}-error`} className="field-error" role="alert">{text}</span>}
+      {hint && (
+        <span id={`${inputId}-hint`} className="field-hint">
+          {hint}
+        </span>
+      )}
+      {text && (
+        <span id={`${inputId}-error`} className="field-error" role="alert">
+          {text}
+        </span>
+      )}
     </div>
   );
 }

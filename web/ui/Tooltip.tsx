@@ -8,14 +8,30 @@ export function Tooltip({ text, children }: { text: string; children: ReactEleme
   const id = useId();
   const [open, setOpen] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const show = () => { clearTimeout(timer.current); timer.current = setTimeout(() => setOpen(true), tooltipDelayMs); };
-  const hide = () => { clearTimeout(timer.current); setOpen(false); };
+  const show = () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setOpen(true), tooltipDelayMs);
+  };
+  const hide = () => {
+    clearTimeout(timer.current);
+    setOpen(false);
+  };
   useEffect(() => () => clearTimeout(timer.current), []);
   return (
-    <span className="tooltip-anchor" onMouseEnter={show} onMouseLeave={hide} onFocus={show} onBlur={hide}
-      onKeyDown={(e) => { if (e.key === "Escape") hide(); }}>
+    <span
+      className="tooltip-anchor"
+      onMouseEnter={show}
+      onMouseLeave={hide}
+      onFocus={show}
+      onBlur={hide}
+      onKeyDown={(e) => {
+        if (e.key === "Escape") hide();
+      }}
+    >
       {cloneElement(children, { "aria-describedby": id })}
-      <span id={id} role="tooltip" className={open ? "tooltip" : "visually-hidden"}>{text}</span>
+      <span id={id} role="tooltip" className={open ? "tooltip" : "visually-hidden"}>
+        {text}
+      </span>
     </span>
   );
 }

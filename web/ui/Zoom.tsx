@@ -11,11 +11,26 @@ export function Zoom({ label, children }: { label: string; children: ReactNode }
   return (
     <section className="zoom" aria-label={label}>
       <div className="zoom-controls">
-        <button type="button" className="btn btn-icon" aria-label={t`Zoom out`} disabled={step === 0} onClick={() => setStep(step - 1)}>−</button>
-        <button type="button" className="btn" onClick={() => setStep(2)}><span className="visually-hidden">{t`Reset zoom`} </span>{Math.round(scale * 100)}%</button>
-        <button type="button" className="btn btn-icon" aria-label={t`Zoom in`} disabled={step === zoomSteps.length - 1} onClick={() => setStep(step + 1)}>+</button>
+        <button type="button" className="btn btn-icon" aria-label={t`Zoom out`} disabled={step === 0} onClick={() => setStep(step - 1)}>
+          −
+        </button>
+        <button type="button" className="btn" onClick={() => setStep(2)}>
+          <span className="visually-hidden">{t`Reset zoom`} </span>
+          {Math.round(scale * 100)}%
+        </button>
+        <button
+          type="button"
+          className="btn btn-icon"
+          aria-label={t`Zoom in`}
+          disabled={step === zoomSteps.length - 1}
+          onClick={() => setStep(step + 1)}
+        >
+          +
+        </button>
       </div>
-      <div className="zoom-content" style={{ transform: `scale(${scale})` }} data-testid="zoom-content">{children}</div>
+      <div className="zoom-content" style={{ transform: `scale(${scale})` }} data-testid="zoom-content">
+        {children}
+      </div>
     </section>
   );
 }

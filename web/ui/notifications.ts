@@ -4,7 +4,10 @@ import { useCallback } from "react";
 /** "Notifications auto-dismiss after 5 s by default; hovering pauses." (accounts seed §4) */
 export const notificationDefaultMs = 5000;
 
-export interface NotificationAction { label: string; run: () => void }
+export interface NotificationAction {
+  label: string;
+  run: () => void;
+}
 export interface Notification {
   id: number;
   kind: "info" | "success" | "error";
@@ -39,7 +42,11 @@ export interface TimerClock {
 }
 
 // Wrapped so the browser's timer functions are called with their own `this` (a bare method call is an Illegal invocation).
-const systemClock: TimerClock = { now: () => Date.now(), set: (fn, ms) => setTimeout(fn, ms), clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+const systemClock: TimerClock = {
+  now: () => Date.now(),
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
 
 export function pausableTimer(durationMs: number, onDone: () => void, clock: TimerClock = systemClock) {
   let remaining = durationMs;
@@ -56,7 +63,10 @@ export function pausableTimer(durationMs: number, onDone: () => void, clock: Tim
     handle = undefined;
     remaining = Math.max(0, remaining - (clock.now() - startedAt));
   };
-  const stop = () => { if (handle !== undefined) clock.clear(handle); handle = undefined; };
+  const stop = () => {
+    if (handle !== undefined) clock.clear(handle);
+    handle = undefined;
+  };
   resume();
   return { pause, resume, stop, remaining: () => remaining };
 }

@@ -38,7 +38,12 @@ export function reportScene(r: ExportRecord, context: ExportContext, progression
   });
 }
 
-export async function reportPdf(r: ExportRecord, context: ExportContext, fonts: PageFonts = pageFonts(), progression?: PrintProgression): Promise<Buffer> {
+export async function reportPdf(
+  r: ExportRecord,
+  context: ExportContext,
+  fonts: PageFonts = pageFonts(),
+  progression?: PrintProgression,
+): Promise<Buffer> {
   const taken = clinicTime(r.result.takenAt, context.timeZone);
   const doc = new PDFDocument({
     size: [A4.width, A4.height],

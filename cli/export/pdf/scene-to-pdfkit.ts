@@ -29,7 +29,12 @@ export function fontRuns(content: string, has: (codePoint: number) => boolean): 
   return runs;
 }
 
-export function drawScene(doc: Doc, scene: Scene, fonts: FontNames, options: { translate?: Translate; palette?: Readonly<Record<string, string>> } = {}): void {
+export function drawScene(
+  doc: Doc,
+  scene: Scene,
+  fonts: FontNames,
+  options: { translate?: Translate; palette?: Readonly<Record<string, string>> } = {},
+): void {
   const palette = options.palette ?? plotPalette;
   const colour = (c: Colour) => resolveColour(c, palette);
   const glyphs = new Map<string, (cp: number) => boolean>();
@@ -82,8 +87,11 @@ export function drawScene(doc: Doc, scene: Scene, fonts: FontNames, options: { t
     let x = dx;
     for (const run of runs) {
       const w = widthOf(run);
-      doc.font(run.fallback ? fonts.fallback : main).fontSize(t.size).fillColor(colour(t.fill));
-      const ascent = (doc as unknown as { _font: { ascender: number } })._font.ascender / 1000 * t.size;
+      doc
+        .font(run.fallback ? fonts.fallback : main)
+        .fontSize(t.size)
+        .fillColor(colour(t.fill));
+      const ascent = ((doc as unknown as { _font: { ascender: number } })._font.ascender / 1000) * t.size;
       doc.text(run.text, x, baselineShift[t.baseline] * t.size - ascent, { lineBreak: false });
       x += w;
     }

@@ -5,10 +5,7 @@ import { generalHeight, patternDeviation, totalDeviation } from "../pointwise.ts
 import { leastSquares, weightedLine } from "../statistics/least-squares.ts";
 import { weightedMeanSd, weightedQuantiles } from "../statistics/weighted-quantile.ts";
 import { subjectWeights, withGhtLimits } from "./ght-limits.ts";
-import {
-  globalIndexNames, higherIsBetter, lutProbabilities,
-  type GlobalIndexName, type NormativeTables,
-} from "./tables.ts";
+import { globalIndexNames, higherIsBetter, lutProbabilities, type GlobalIndexName, type NormativeTables } from "./tables.ts";
 
 /**
  * Our normative model, built from raw control fields by the visualFields age-linear method
@@ -49,19 +46,45 @@ export function buildAgeLinear(rows: readonly VisualFieldRow[], geometry: Patter
   const perLoc = <T>(f: (loc: number) => T): Array<T | null> => [...Array(nloc).keys()].map((i) => (blind.has(i) ? null : f(i)));
   const smoothed = (v: Array<number | null>): Array<number | null> => {
     if (!opts.smooth) return v;
-    const design = locs.map((i) => { const p = geometry.points[i]!; return [1, p.x, p.y, p.x * p.x, p.y * p.y]; });
-    const beta = leastSquares(design, locs.map((i) => v[i]!));
-    return perLoc((i) => { const p = geometry.points[i]!; return beta[0]! + beta[1]! * p.x + beta[2]! * p.y + beta[3]! * p.x * p.x + beta[4]! * p.y * p.y; });
+    const design = locs.map((i) => {
+      const p = geometry.points[i]!;
+      return [1, p.x, p.y, p.x * p.x, p.y * p.y];
+    });
+    const beta = leastSquares(
+      design,
+      locs.map((i) => v[i]!),
+    );
+    return perLoc((i) => {
+      const p = geometry.points[i]!;
+      return beta[0]! + beta[1]! * p.x + beta[2]! * p.y + beta[3]! * p.x * p.x + beta[4]! * p.y * p.y;
+    });
   };
 
-  const fits = perLoc((i) => weightedLine(ages, rows.map((r) => r.sensitivities[i]!), w));
+  const fits = perLoc((i) =>
+    weightedLine(
+      ages,
+      rows.map((r) => r.sensitivities[i]!),
+      w,
+    ),
+  );
   const intercept = smoothed(fits.map((f) => f?.intercept ?? null));
   const slope = smoothed(fits.map((f) => f?.slope ?? null));
 
   const provisional: NormativeTables = {
-    version: opts.version, pattern: geometry.pattern, source: opts.source,
-    method: opts.smooth ? "smooth" : "age-linear", nloc, blindSpotIndices: [...geometry.blindSpotIndices],
-    intercept, slope, sd: { vf: [], td: [], pd: [] }, ghRank: opts.ghRank, tdLut: [], pdLut: [], globalLut: [], ght: null,
+    version: opts.version,
+    pattern: geometry.pattern,
+    source: opts.source,
+    method: opts.smooth ? "smooth" : "age-linear",
+    nloc,
+    blindSpotIndices: [...geometry.blindSpotIndices],
+    intercept,
+    slope,
+    sd: { vf: [], td: [], pd: [] },
+    ghRank: opts.ghRank,
+    tdLut: [],
+    pdLut: [],
+    globalLut: [],
+    ght: null,
   };
   const tds = rows.map((r) => totalDeviation(provisional, r.sensitivities, r.age));
   const ghs = tds.map((td) => generalHeight(td, opts.ghRank));
@@ -77,8 +100,13 @@ export function buildAgeLinear(rows: readonly VisualFieldRow[], geometry: Patter
   const lut = (m: ReadonlyArray<ReadonlyArray<number | null>>) => {
     if (opts.pooledLuts) {
       const stats = perLoc((i) => weightedMeanSd(column(m, i), wVisits));
-      const z: number[] = [], wz: number[] = [];
-      for (const i of locs) m.forEach((row, k) => { z.push((row[i]! - stats[i]!.mean) / stats[i]!.sd); wz.push(wVisits[k]!); });
+      const z: number[] = [],
+        wz: number[] = [];
+      for (const i of locs)
+        m.forEach((row, k) => {
+          z.push((row[i]! - stats[i]!.mean) / stats[i]!.sd);
+          wz.push(wVisits[k]!);
+        });
       const qz = weightedQuantiles(z, wz, lutProbabilities);
       return lutProbabilities.map((_, p) => stats.map((st) => (st === null ? null : st.mean + st.sd * qz[p]!)));
     }
@@ -91,7 +119,11 @@ export function buildAgeLinear(rows: readonly VisualFieldRow[], geometry: Patter
   const gq = {} as Record<GlobalIndexName, number[]>;
   for (const name of globalIndexNames) {
     const ps = lutProbabilities.map((p) => (higherIsBetter.has(name) ? p : 1 - p));
-    gq[name] = weightedQuantiles(gl.map((g) => g[name]), wVisits, ps);
+    gq[name] = weightedQuantiles(
+      gl.map((g) => g[name]),
+      wVisits,
+      ps,
+    );
   }
   const globalLut = lutProbabilities.map((_, p) => {
     const row = {} as Record<GlobalIndexName, number>;

@@ -40,16 +40,21 @@ export interface ControlSet {
 /** Splits one CSV line on commas outside double quotes and unquotes each cell ("" is a quote). */
 function csvCells(line: string): string[] {
   const cells: string[] = [];
-  let cell = "", quoted = false;
+  let cell = "",
+    quoted = false;
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { cell += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ",") { cells.push(cell); cell = ""; }
-    else cell += c;
+    else if (c === ",") {
+      cells.push(cell);
+      cell = "";
+    } else cell += c;
   }
   cells.push(cell);
   return cells;
@@ -82,9 +87,16 @@ export function parseIowaControls(text: string, n: number, what: string): Visual
     const where = `${what} line ${k + 2}`;
     if (r.eye !== "OD" && r.eye !== "OS") throw new Error(`${where}, field eye: must be OD or OS, got "${r.eye ?? ""}"`);
     return {
-      id: r.id ?? "", eye: r.eye, date: r.date ?? "", time: r.time ?? "", age: num(r.age, `${where}, field age`),
-      type: r.type ?? "", fpr: num(r.fpr, `${where}, field fpr`), fnr: num(r.fnr, `${where}, field fnr`),
-      fl: num(r.fl, `${where}, field fl`), duration: r.duration ?? "",
+      id: r.id ?? "",
+      eye: r.eye,
+      date: r.date ?? "",
+      time: r.time ?? "",
+      age: num(r.age, `${where}, field age`),
+      type: r.type ?? "",
+      fpr: num(r.fpr, `${where}, field fpr`),
+      fnr: num(r.fnr, `${where}, field fnr`),
+      fl: num(r.fl, `${where}, field fl`),
+      duration: r.duration ?? "",
       sensitivities: Array.from({ length: n }, (_, i) => num(r[`l${i + 1}`], `${where}, field l${i + 1}`)),
     };
   });
@@ -135,13 +147,20 @@ export function fitFullField(controls: ControlSet): FullFieldModel {
   const eyes = new Set(controls.rows.map((r) => `${r.id}\u0000${r.eye}`)).size;
   const weights = wVisits.map((v) => v / eyes);
   const ages = controls.rows.map((r) => r.age);
-  const intercept: number[] = [], slope: number[] = [], sd: number[] = [];
+  const intercept: number[] = [],
+    slope: number[] = [],
+    sd: number[] = [];
   controls.points.forEach((_, j) => {
     const s = controls.rows.map((r) => r.sensitivities[j]!);
     const line = weightedLine(ages, s, weights);
     intercept.push(line.intercept);
     slope.push(line.slope);
-    sd.push(weightedMeanSd(s.map((v, k) => v - (line.intercept + line.slope * ages[k]!)), wVisits).sd);
+    sd.push(
+      weightedMeanSd(
+        s.map((v, k) => v - (line.intercept + line.slope * ages[k]!)),
+        wVisits,
+      ).sd,
+    );
   });
   return { controls, weights, intercept, slope, sd, anchor: { c0: 0, c1: 0 }, spread: { k0: 1, k1: 0 } };
 }
@@ -160,7 +179,10 @@ export function normalAt(m: FullFieldModel, p: PatternPoint, age: number): numbe
  *   flagged healthy Humphrey fields 2.5 times as often as it should (12.6 % below 5 %).
  */
 export function anchorTo(
-  m: FullFieldModel, geometry: PatternGeometry, reference: Pick<NormativeTables, "intercept" | "slope" | "sd">, options: { spread?: boolean } = {},
+  m: FullFieldModel,
+  geometry: PatternGeometry,
+  reference: Pick<NormativeTables, "intercept" | "slope" | "sd">,
+  options: { spread?: boolean } = {},
 ): FullFieldModel {
   const unanchored = { ...m, anchor: { c0: 0, c1: 0 } };
   const locs = geometry.points.flatMap((p, i) => (reference.intercept[i] == null ? [] : [{ p, i }]));
@@ -174,10 +196,14 @@ export function anchorTo(
 }
 
 const nearest = (points: readonly PatternPoint[], p: PatternPoint): number => {
-  let best = 0, bestD = Infinity;
+  let best = 0,
+    bestD = Infinity;
   points.forEach((q, j) => {
     const d = (q.x - p.x) ** 2 + (q.y - p.y) ** 2;
-    if (d < bestD) { bestD = d; best = j; }
+    if (d < bestD) {
+      bestD = d;
+      best = j;
+    }
   });
   return best;
 };
@@ -194,7 +220,11 @@ function evaluate(m: FullFieldModel, geometry: PatternGeometry) {
 }
 
 /** Control rows at the pattern's locations (step 4 above); `rows` may be other tests than the fitted ones (held out). */
-export function controlFieldsAt(m: FullFieldModel, geometry: PatternGeometry, rows: readonly VisualFieldRow[] = m.controls.rows): VisualFieldRow[] {
+export function controlFieldsAt(
+  m: FullFieldModel,
+  geometry: PatternGeometry,
+  rows: readonly VisualFieldRow[] = m.controls.rows,
+): VisualFieldRow[] {
   const at = evaluate(m, geometry);
   const blind = new Set(geometry.blindSpotIndices);
   return rows.map((r) => ({
@@ -229,13 +259,21 @@ export interface Calibration {
  * Nominal shares are 5 % and 1 %.
  */
 export function heldOutCalibration(
-  controls: ControlSet, geometry: PatternGeometry, anchor: ((m: FullFieldModel) => FullFieldModel) | null, folds = 5,
+  controls: ControlSet,
+  geometry: PatternGeometry,
+  anchor: ((m: FullFieldModel) => FullFieldModel) | null,
+  folds = 5,
 ): Calibration {
   const eyeKey = (r: VisualFieldRow) => `${r.id}\u0000${r.eye}`;
   const eyes = [...new Set(controls.rows.map(eyeKey))].sort();
   const fold = new Map(eyes.map((e, i) => [e, i % folds]));
   const blind = new Set(geometry.blindSpotIndices);
-  let fields = 0, locations = 0, td5 = 0, td1 = 0, pd5 = 0, pd1 = 0;
+  let fields = 0,
+    locations = 0,
+    td5 = 0,
+    td1 = 0,
+    pd5 = 0,
+    pd1 = 0;
   for (let f = 0; f < folds; f++) {
     const train = controls.rows.filter((r) => fold.get(eyeKey(r)) !== f);
     const test = controls.rows.filter((r) => fold.get(eyeKey(r)) === f);
@@ -245,7 +283,8 @@ export function heldOutCalibration(
     for (const r of controlFieldsAt(m, geometry, test)) {
       const td = r.sensitivities.map((s, i) => (blind.has(i) ? null : s - (tables.intercept[i]! + tables.slope[i]! * r.age)));
       const pd = patternDeviation(td, generalHeight(td, tables.ghRank));
-      const tdp = probabilityMap(tables.tdLut, td), pdp = probabilityMap(tables.pdLut, pd);
+      const tdp = probabilityMap(tables.tdLut, td),
+        pdp = probabilityMap(tables.pdLut, pd);
       fields++;
       for (let i = 0; i < td.length; i++) {
         if (blind.has(i)) continue;

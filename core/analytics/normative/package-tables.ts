@@ -39,10 +39,7 @@ function innerRows(rows: PackageNormvals["luts"]["td"], what: string) {
   });
 }
 
-export function tablesFromPackage(
-  nv: PackageNormvals,
-  meta: { version: string; pattern: Pattern; source: string },
-): NormativeTables {
+export function tablesFromPackage(nv: PackageNormvals, meta: { version: string; pattern: Pattern; source: string }): NormativeTables {
   const globalLut = lutProbabilities.map((p) => {
     const row = nv.luts.g.rows.find((r) => r.prob === p);
     if (!row) throw new Error(`luts.g: no row for probability ${p}`);

@@ -41,10 +41,16 @@ type VersionSet = Partial<Record<Pattern, NormativeTables>>;
 const versions: Readonly<Record<string, VersionSet>> = {
   [DEFAULT_NORMATIVE_VERSION]: { [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2 },
   [FULL_FIELD_NORMATIVE_VERSION]: {
-    [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2, [Pattern.P30_2]: iowa30d2, [Pattern.G]: iowaG1,
+    [Pattern.P24_2]: sunyiu24d2,
+    [Pattern.P10_2]: sunyiu10d2,
+    [Pattern.P30_2]: iowa30d2,
+    [Pattern.G]: iowaG1,
   },
   [FULL_FIELD_2_NORMATIVE_VERSION]: {
-    [Pattern.P24_2]: sunyiu24d2, [Pattern.P10_2]: sunyiu10d2, [Pattern.P30_2]: iowa30d2Model2, [Pattern.G]: iowaG1Model2,
+    [Pattern.P24_2]: sunyiu24d2,
+    [Pattern.P10_2]: sunyiu10d2,
+    [Pattern.P30_2]: iowa30d2Model2,
+    [Pattern.G]: iowaG1Model2,
   },
   [AGE_LINEAR_NORMATIVE_VERSION]: { [Pattern.P24_2]: agelinearSunyiu24d2, [Pattern.P10_2]: agelinearSunyiu10d2 },
   sunyiu_24d2: { [Pattern.P24_2]: sunyiu24d2 },

@@ -5,8 +5,20 @@ import type { NormativeTables } from "./tables.ts";
  * JavaScript's shortest round-trip number formatting, so a rebuild from the same inputs is byte-identical.
  */
 const keyOrder = [
-  "version", "pattern", "source", "method", "nloc", "blindSpotIndices", "intercept", "slope", "sd", "ghRank",
-  "tdLut", "pdLut", "globalLut", "ght",
+  "version",
+  "pattern",
+  "source",
+  "method",
+  "nloc",
+  "blindSpotIndices",
+  "intercept",
+  "slope",
+  "sd",
+  "ghRank",
+  "tdLut",
+  "pdLut",
+  "globalLut",
+  "ght",
 ] as const;
 
 function ordered(t: NormativeTables): Record<string, unknown> {
@@ -14,7 +26,14 @@ function ordered(t: NormativeTables): Record<string, unknown> {
   for (const k of keyOrder) out[k] = t[k];
   out.sd = { vf: t.sd.vf, td: t.sd.td, pd: t.sd.pd };
   out.globalLut = t.globalLut.map((r) => ({
-    msens: r.msens, ssens: r.ssens, tmd: r.tmd, tsd: r.tsd, pmd: r.pmd, psd: r.psd, gh: r.gh, vfi: r.vfi,
+    msens: r.msens,
+    ssens: r.ssens,
+    tmd: r.tmd,
+    tsd: r.tsd,
+    pmd: r.pmd,
+    psd: r.psd,
+    gh: r.gh,
+    vfi: r.vfi,
   }));
   out.ght = t.ght ? { differenceQuantiles: t.ght.differenceQuantiles } : null;
   return out;
@@ -22,10 +41,14 @@ function ordered(t: NormativeTables): Record<string, unknown> {
 
 /** Compact JSON: one array per line, so diffs stay readable. */
 export function tablesToJson(t: NormativeTables): string {
-  const text = JSON.stringify(ordered(t), (_k, v) => {
-    if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`non-finite number in normative tables ${t.version}`);
-    return v;
-  }, 1);
+  const text = JSON.stringify(
+    ordered(t),
+    (_k, v) => {
+      if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`non-finite number in normative tables ${t.version}`);
+      return v;
+    },
+    1,
+  );
   // Collapse number arrays onto one line.
   return text.replace(/\[\s*([-0-9.e,\snul]+?)\s*\]/g, (_m, inner: string) => `[${inner.replace(/\s+/g, "")}]`) + "\n";
 }

@@ -25,7 +25,9 @@ export const noBaselines: BaselineIds = { left: null, right: null };
 
 const side = (eye: Eye): "left" | "right" | null => (eye === Eye.Left ? "left" : eye === Eye.Right ? "right" : null);
 
-export type BaselineToggleState = { readonly enabled: true } | { readonly enabled: false; readonly reason: "invalid" | "unreliable" | "no-normative-database" | "not-monocular" };
+export type BaselineToggleState =
+  | { readonly enabled: true }
+  | { readonly enabled: false; readonly reason: "invalid" | "unreliable" | "no-normative-database" | "not-monocular" };
 
 /** Whether the baseline toggle is enabled for a result, and why not. */
 export function baselineToggleState(result: MarkedResult, unreliableIds: ReadonlySet<string>): BaselineToggleState {
@@ -53,7 +55,9 @@ export function followsBaseline(result: MarkedResult, baseline: MarkedResult | n
 
 /** Toggle the unreliable mark; marking reliable again also clears a baseline mark on that result. */
 export function toggleUnreliable(
-  unreliableIds: ReadonlySet<string>, ids: BaselineIds, resultId: string,
+  unreliableIds: ReadonlySet<string>,
+  ids: BaselineIds,
+  resultId: string,
 ): { unreliableIds: Set<string>; baselineIds: BaselineIds } {
   const next = new Set(unreliableIds);
   let baselineIds = ids;

@@ -45,25 +45,36 @@ export function eventAnalysis(visits: readonly EventVisit[], minPoints = 3): Eve
   if (visits.length < 3) return { flagged: [], repeated2: [], repeated3: [], status: [], current: "none" };
   const [b1, b2] = [visits[0]!, visits[1]!];
   const nloc = b1.pd.length;
-  const basePd: Array<number | null> = [], baseSens: Array<number | null> = [];
+  const basePd: Array<number | null> = [],
+    baseSens: Array<number | null> = [];
   for (let i = 0; i < nloc; i++) {
-    const p1 = b1.pd[i], p2 = b2.pd[i], s1 = b1.sensitivities[i], s2 = b2.sensitivities[i];
+    const p1 = b1.pd[i],
+      p2 = b2.pd[i],
+      s1 = b1.sensitivities[i],
+      s2 = b2.sensitivities[i];
     basePd.push(p1 == null || p2 == null ? null : (p1 + p2) / 2);
     baseSens.push(s1 == null || s2 == null ? null : (s1 + s2) / 2);
   }
   const flagged = visits.slice(2).map((v) => {
     const out: number[] = [];
     for (let i = 0; i < nloc; i++) {
-      const p = v.pd[i], b = basePd[i], s = baseSens[i];
+      const p = v.pd[i],
+        b = basePd[i],
+        s = baseSens[i];
       if (p == null || b == null || s == null) continue;
       if (p - b < deteriorationLimit(s)) out.push(i);
     }
     return out;
   });
-  const intersect = (a: number[], b: number[]) => { const s = new Set(b); return a.filter((x) => s.has(x)); };
+  const intersect = (a: number[], b: number[]) => {
+    const s = new Set(b);
+    return a.filter((x) => s.has(x));
+  };
   const repeated2 = flagged.map((f, k) => (k >= 1 ? intersect(f, flagged[k - 1]!) : []));
   const repeated3 = flagged.map((_, k) => (k >= 2 ? intersect(repeated2[k]!, flagged[k - 2]!) : []));
-  const status = flagged.map((_, k): EventStatus =>
-    repeated3[k]!.length >= minPoints ? "likely progression" : repeated2[k]!.length >= minPoints ? "possible progression" : "none");
+  const status = flagged.map(
+    (_, k): EventStatus =>
+      repeated3[k]!.length >= minPoints ? "likely progression" : repeated2[k]!.length >= minPoints ? "possible progression" : "none",
+  );
   return { flagged, repeated2, repeated3, status, current: status[status.length - 1] ?? "none" };
 }

@@ -67,36 +67,49 @@ export function eyeProgression(results: readonly SeriesResult[], options: EyePro
   const baseline = sorted.find((r) => r.id === options.baselineId && r.eye === options.eye && r.pattern === options.pattern);
   const kept = sorted.filter((r) => {
     const reason: SetAsideReason | null =
-      r.eye !== options.eye || r.pattern !== options.pattern ? "other-eye-or-pattern"
-      : !r.valid ? "not-threshold"
-      : r.unreliable ? "unreliable"
-      : !getNormativeDatabase(r.pattern, r.normativeVersion) ? "no-normative-database"
-      : baseline && Date.parse(r.takenAt) < Date.parse(baseline.takenAt) ? "before-baseline"
-      : null;
+      r.eye !== options.eye || r.pattern !== options.pattern
+        ? "other-eye-or-pattern"
+        : !r.valid
+          ? "not-threshold"
+          : r.unreliable
+            ? "unreliable"
+            : !getNormativeDatabase(r.pattern, r.normativeVersion)
+              ? "no-normative-database"
+              : baseline && Date.parse(r.takenAt) < Date.parse(baseline.takenAt)
+                ? "before-baseline"
+                : null;
     if (reason) setAside.push({ id: r.id, reason });
     return reason === null;
   });
   const none = { eye: options.eye, pattern: options.pattern, used: kept.map((r) => r.id), setAside, events: null, poplr: null, vfi: null };
   const noTrend = slopeRefusal(kept.map((r) => r.takenAt));
   if (kept.length < 3 || !getNormativeDatabase(options.pattern, version)) return { ...none, noTrend: noTrend ?? "too-few-results" };
-  const series = analyseSeries(options.pattern, kept.map((r) => ({ date: r.takenAt, age: r.age, thresholds: r.thresholds })), {
-    normativeVersion: version, poplr: noTrend === null, ...(options.nperm !== undefined && { nperm: options.nperm }),
-  });
+  const series = analyseSeries(
+    options.pattern,
+    kept.map((r) => ({ date: r.takenAt, age: r.age, thresholds: r.thresholds })),
+    {
+      normativeVersion: version,
+      poplr: noTrend === null,
+      ...(options.nperm !== undefined && { nperm: options.nperm }),
+    },
+  );
   const ev = series.events!;
   const last = (m: number[][]) => [...(m.at(-1) ?? [])];
   const td = series.plr.td!;
   return {
     ...none,
     events: {
-      baseline: [kept[0]!.id, kept[1]!.id], status: ev.current,
-      once: last(ev.flagged), twice: last(ev.repeated2), thrice: last(ev.repeated3),
+      baseline: [kept[0]!.id, kept[1]!.id],
+      status: ev.current,
+      once: last(ev.flagged),
+      twice: last(ev.repeated2),
+      thrice: last(ev.repeated3),
     },
     noTrend,
-    poplr: noTrend === null && series.poplr?.td
-      ? { p: series.poplr.td.cslp, slopes: td.map((r) => r?.slope ?? null), slopeP: td.map((r) => r?.p ?? null) }
-      : null,
-    vfi: noTrend === null && series.glr
-      ? { ratePerYear: series.glr.vfi.slope, p: series.glr.vfi.p }
-      : null,
+    poplr:
+      noTrend === null && series.poplr?.td
+        ? { p: series.poplr.td.cslp, slopes: td.map((r) => r?.slope ?? null), slopeP: td.map((r) => r?.p ?? null) }
+        : null,
+    vfi: noTrend === null && series.glr ? { ratePerYear: series.glr.vfi.slope, p: series.glr.vfi.p } : null,
   };
 }

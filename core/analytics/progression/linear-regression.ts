@@ -47,8 +47,10 @@ function sumSquares(v: ArrayLike<number>, mean: number): number {
 export function linearRegression(x: readonly number[], y: readonly number[], testSlope = 0): Regression {
   const n = x.length;
   if (n < 3 || y.length !== n) throw new Error(`regression needs at least 3 paired values, got ${n}`);
-  const mx = meanOf(x), my = meanOf(y);
-  const ssx = sumSquares(x, mx), ssy = sumSquares(y, my);
+  const mx = meanOf(x),
+    my = meanOf(y);
+  const ssx = sumSquares(x, mx),
+    ssy = sumSquares(y, my);
   let sxy = 0;
   for (let i = 0; i < n; i++) sxy += (x[i]! - mx) * (y[i]! - my);
   let slope = sxy / ssx;

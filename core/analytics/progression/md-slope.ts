@@ -35,24 +35,39 @@ const DAYS_PER_YEAR = 365.25;
 
 /** A result is on the chart when valid, not unreliable, of pattern G or 24-2 and with a finite mean defect. */
 export function isChartable(p: ProgressionPoint): boolean {
-  return p.valid !== false && p.unreliable !== true && PROGRESSION_PATTERNS.includes(p.pattern) &&
-    typeof p.meanDefect === "number" && Number.isFinite(p.meanDefect) && !Number.isNaN(Date.parse(p.takenAt));
+  return (
+    p.valid !== false &&
+    p.unreliable !== true &&
+    PROGRESSION_PATTERNS.includes(p.pattern) &&
+    typeof p.meanDefect === "number" &&
+    Number.isFinite(p.meanDefect) &&
+    !Number.isNaN(Date.parse(p.takenAt))
+  );
 }
 
 /** Points inside a window of `days` ending at `now` (inclusive); "all" keeps everything. */
 export function inWindow(points: readonly ProgressionPoint[], window: ProgressionWindow, now: string): ProgressionPoint[] {
   if (window === "all") return [...points];
-  const end = Date.parse(now), start = end - window * MS_PER_DAY;
-  return points.filter((p) => { const t = Date.parse(p.takenAt); return t >= start && t <= end; });
+  const end = Date.parse(now),
+    start = end - window * MS_PER_DAY;
+  return points.filter((p) => {
+    const t = Date.parse(p.takenAt);
+    return t >= start && t <= end;
+  });
 }
 
 /** Least-squares slope of y on x; null with fewer than 2 points or no spread in time. */
 export function leastSquaresSlope(x: readonly number[], y: readonly number[]): number | null {
   const n = x.length;
   if (n < 2) return null;
-  const mx = x.reduce((a, b) => a + b, 0) / n, my = y.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0, sxx = 0;
-  for (let i = 0; i < n; i++) { sxy += (x[i]! - mx) * (y[i]! - my); sxx += (x[i]! - mx) ** 2; }
+  const mx = x.reduce((a, b) => a + b, 0) / n,
+    my = y.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0,
+    sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (x[i]! - mx) * (y[i]! - my);
+    sxx += (x[i]! - mx) ** 2;
+  }
   return sxx === 0 ? null : sxy / sxx;
 }
 
@@ -94,6 +109,11 @@ export function mdSlope(all: readonly ProgressionPoint[], options: MdSlopeOption
   if (now) points = inWindow(points, options.window ?? "all", now);
   const noSlope = slopeRefusal(points.map((p) => p.takenAt));
   const x = points.map((p) => Date.parse(p.takenAt) / MS_PER_DAY / DAYS_PER_YEAR);
-  const unrounded = noSlope ? null : leastSquaresSlope(x, points.map((p) => p.meanDefect!));
+  const unrounded = noSlope
+    ? null
+    : leastSquaresSlope(
+        x,
+        points.map((p) => p.meanDefect!),
+      );
   return { slopePerYear: unrounded === null ? null : roundTo(unrounded, 1), unrounded, points, noSlope };
 }

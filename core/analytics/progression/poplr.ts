@@ -65,7 +65,8 @@ export function randomPermutations(n: number, nperm: number, seed: number): numb
 /** Average rank of values[0] among all values (R's rank() with ties.method = "average"). */
 function rankOfFirst(values: Float64Array): number {
   const v0 = values[0]!;
-  let less = 0, equal = 0;
+  let less = 0,
+    equal = 0;
   for (let i = 0; i < values.length; i++) {
     if (values[i]! < v0) less++;
     else if (values[i] === v0) equal++;
@@ -101,10 +102,16 @@ export function poplr(
   for (let l = 0; l < nloc; l++) if (series.every((row) => row[l] !== null && row[l] !== undefined)) locs.push(l);
   const k = locs.length;
   // Per location: values, mean, SSy, invariance (visualFields: SD <= 1e-6 means slope 0, se 1e-6).
-  const y = new Float64Array(k * n), ssy = new Float64Array(k), mean = new Float64Array(k), invariant = new Uint8Array(k);
+  const y = new Float64Array(k * n),
+    ssy = new Float64Array(k),
+    mean = new Float64Array(k),
+    invariant = new Uint8Array(k);
   locs.forEach((l, j) => {
     let s = 0;
-    for (let v = 0; v < n; v++) { y[j * n + v] = series[v]![l]!; s += series[v]![l]!; }
+    for (let v = 0; v < n; v++) {
+      y[j * n + v] = series[v]![l]!;
+      s += series[v]![l]!;
+    }
     mean[j] = s / n;
     let ss = 0;
     for (let v = 0; v < n; v++) ss += (y[j * n + v]! - mean[j]!) ** 2;
@@ -119,13 +126,15 @@ export function poplr(
   const kv = (n - 2) * ssx;
   const df = n - 2;
 
-  const csl = new Float64Array(np), csr = new Float64Array(np);
+  const csl = new Float64Array(np),
+    csr = new Float64Array(np);
   const permYears = new Float64Array(n);
   const observedP: number[] = [];
   for (let q = 0; q < np; q++) {
     const perm = perms[q]!;
     for (let v = 0; v < n; v++) permYears[v] = years[perm[v]!]!;
-    let sl = 0, sr = 0;
+    let sl = 0,
+      sr = 0;
     for (let j = 0; j < k; j++) {
       let p: number;
       if (invariant[j]) p = studentTCdf((0 - testSlope) / REGRESSION_PRECISION, df);
@@ -149,8 +158,12 @@ export function poplr(
   const pointwiseP: Array<number | null> = new Array(nloc).fill(null);
   locs.forEach((l, j) => (pointwiseP[l] = observedP[j]!));
   return {
-    csl: csl[0]!, cslp: 1 - rankOfFirst(csl) / np,
-    csr: csr[0]!, csrp: 1 - rankOfFirst(csr) / np,
-    nperm: np, exact, pointwiseP,
+    csl: csl[0]!,
+    cslp: 1 - rankOfFirst(csl) / np,
+    csr: csr[0]!,
+    csrp: 1 - rankOfFirst(csr) / np,
+    nperm: np,
+    exact,
+    pointwiseP,
   };
 }

@@ -39,11 +39,22 @@ export function leastSquares(x: ReadonlyArray<readonly number[]>, y: readonly nu
 
 /** Weighted simple linear regression y = a + b x. */
 export function weightedLine(x: readonly number[], y: readonly number[], w: readonly number[]): { intercept: number; slope: number } {
-  let sw = 0, sx = 0, sy = 0;
-  for (let i = 0; i < x.length; i++) { sw += w[i]!; sx += w[i]! * x[i]!; sy += w[i]! * y[i]!; }
-  const mx = sx / sw, my = sy / sw;
-  let sxy = 0, sxx = 0;
-  for (let i = 0; i < x.length; i++) { sxy += w[i]! * (x[i]! - mx) * (y[i]! - my); sxx += w[i]! * (x[i]! - mx) ** 2; }
+  let sw = 0,
+    sx = 0,
+    sy = 0;
+  for (let i = 0; i < x.length; i++) {
+    sw += w[i]!;
+    sx += w[i]! * x[i]!;
+    sy += w[i]! * y[i]!;
+  }
+  const mx = sx / sw,
+    my = sy / sw;
+  let sxy = 0,
+    sxx = 0;
+  for (let i = 0; i < x.length; i++) {
+    sxy += w[i]! * (x[i]! - mx) * (y[i]! - my);
+    sxx += w[i]! * (x[i]! - mx) ** 2;
+  }
   const slope = sxy / sxx;
   return { intercept: my - slope * mx, slope };
 }

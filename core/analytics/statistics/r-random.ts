@@ -4,8 +4,11 @@
  * so that, with seed 1, our permutation set is the one visualFields draws (reference files, series over 7 visits).
  * Written from the published algorithms (Matsumoto & Nishimura 1998; R's RNG.c documentation), not ported code.
  */
-const N = 624, M = 397;
-const MATRIX_A = 0x9908b0df, UPPER = 0x80000000, LOWER = 0x7fffffff;
+const N = 624,
+  M = 397;
+const MATRIX_A = 0x9908b0df,
+  UPPER = 0x80000000,
+  LOWER = 0x7fffffff;
 
 export class RRandom {
   private readonly mt = new Uint32Array(N);
@@ -70,7 +73,8 @@ export class RRandom {
     if (n > 2 ** 36) throw new RangeError("index range too large");
     const bits = Math.ceil(Math.log2(n));
     let v: number;
-    do v = this.bits(bits); while (n <= v);
+    do v = this.bits(bits);
+    while (n <= v);
     return v;
   }
 

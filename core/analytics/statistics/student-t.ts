@@ -8,8 +8,8 @@
  */
 
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
+  -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
 /** ln Gamma(x) for x > 0 (Lanczos g = 7, n = 9; relative error about 1e-15). */
@@ -24,8 +24,11 @@ export function logGamma(x: number): number {
 
 /** Continued fraction for the incomplete beta (modified Lentz). */
 function betaContinuedFraction(x: number, a: number, b: number): number {
-  const tiny = 1e-300, eps = 1e-16;
-  const qab = a + b, qap = a + 1, qam = a - 1;
+  const tiny = 1e-300,
+    eps = 1e-16;
+  const qab = a + b,
+    qap = a + 1,
+    qam = a - 1;
   let c = 1;
   let d = 1 - (qab * x) / qap;
   if (Math.abs(d) < tiny) d = tiny;
@@ -34,12 +37,17 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
   for (let m = 1; m <= 10000; m++) {
     const m2 = 2 * m;
     let aa = (m * (b - m) * x) / ((qam + m2) * (a + m2));
-    d = 1 + aa * d; if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c; if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d; h *= d * c;
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
     aa = (-(a + m) * (qab + m) * x) / ((a + m2) * (qap + m2));
-    d = 1 + aa * d; if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c; if (Math.abs(c) < tiny) c = tiny;
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
     d = 1 / d;
     const del = d * c;
     h *= del;
@@ -66,9 +74,8 @@ export function studentTCdfBeta(t: number, df: number): number {
   if (t === -Infinity) return 0;
   const x = df / (df + t * t);
   // For large |t| x is tiny and accurate; for small |t|, compute 1 - x = t^2/(df + t^2) directly to keep precision.
-  const tail = x < 0.5
-    ? 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5)
-    : 0.5 * (1 - regularizedIncompleteBeta((t * t) / (df + t * t), 0.5, df / 2));
+  const tail =
+    x < 0.5 ? 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5) : 0.5 * (1 - regularizedIncompleteBeta((t * t) / (df + t * t), 0.5, df / 2));
   return t < 0 ? tail : 1 - tail;
 }
 
@@ -89,14 +96,22 @@ export function studentTCdfInteger(t: number, df: number): number {
   let upper: number; // P(T > |t|)
   if (df % 2 === 1) {
     // 1 - A = (2/pi)(pi/2 - theta) - (2/pi) sin theta * S, S = cos + 2/3 cos^3 + (2*4)/(3*5) cos^5 + ... (df - 2 terms)
-    let term = cos, s = df > 1 ? cos : 0;
-    for (let k = 3; k <= df - 2; k += 2) { term *= (cos2 * (k - 1)) / k; s += term; }
+    let term = cos,
+      s = df > 1 ? cos : 0;
+    for (let k = 3; k <= df - 2; k += 2) {
+      term *= (cos2 * (k - 1)) / k;
+      s += term;
+    }
     // (pi/2 - theta) = atan2(sqrt(df), |t|) keeps precision in the far tail.
     upper = 0.5 * ((2 / Math.PI) * Math.atan2(Math.sqrt(df), at) - (2 / Math.PI) * sin * s);
   } else {
     // 1 - A = 1 - sin theta * (1 + 1/2 cos^2 + 1*3/(2*4) cos^4 + ...); for the far tail use the beta route instead.
-    let term = 1, s = 1;
-    for (let k = 2; k <= df - 2; k += 2) { term *= (cos2 * (k - 1)) / k; s += term; }
+    let term = 1,
+      s = 1;
+    for (let k = 2; k <= df - 2; k += 2) {
+      term *= (cos2 * (k - 1)) / k;
+      s += term;
+    }
     upper = 0.5 * (1 - sin * s);
   }
   // Cancellation in the far tail (upper < 1e-7): fall back to the incomplete beta, which is accurate in relative terms.

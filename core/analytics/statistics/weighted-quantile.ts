@@ -6,11 +6,15 @@
  */
 export function weightedQuantiles(values: readonly number[], weights: readonly number[], probs: readonly number[]): number[] {
   const idx = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
-  const xs: number[] = [], ws: number[] = [];
+  const xs: number[] = [],
+    ws: number[] = [];
   for (const i of idx) {
     const v = values[i]!;
     if (xs.length > 0 && xs[xs.length - 1] === v) ws[ws.length - 1]! += weights[i]!;
-    else { xs.push(v); ws.push(weights[i]!); }
+    else {
+      xs.push(v);
+      ws.push(weights[i]!);
+    }
   }
   // R accumulates cumsum() and sum() in extended precision: with weights such as 1/5 a plain double running sum
   // gives 1.9999999999999998 where R gets 2, and picks another order statistic. Neumaier-compensated sums,
@@ -34,8 +38,12 @@ export function weightedQuantiles(values: readonly number[], weights: readonly n
 
 /** Weighted mean and SD with raw frequency weights, sum w (x - m)^2 / (sum w - 1) (Hmisc wtd.var, normwt = FALSE). */
 export function weightedMeanSd(values: readonly number[], weights: readonly number[]): { mean: number; sd: number } {
-  let sw = 0, swx = 0;
-  for (let i = 0; i < values.length; i++) { sw += weights[i]!; swx += weights[i]! * values[i]!; }
+  let sw = 0,
+    swx = 0;
+  for (let i = 0; i < values.length; i++) {
+    sw += weights[i]!;
+    swx += weights[i]! * values[i]!;
+  }
   const mean = swx / sw;
   let ss = 0;
   for (let i = 0; i < values.length; i++) ss += weights[i]! * (values[i]! - mean) ** 2;
@@ -45,7 +53,8 @@ export function weightedMeanSd(values: readonly number[], weights: readonly numb
 /** Running sums with Neumaier compensation, each rounded once to double (like R's long-double cumsum). */
 export function compensatedCumsum(values: readonly number[]): number[] {
   const out: number[] = [];
-  let s = 0, c = 0;
+  let s = 0,
+    c = 0;
   for (const v of values) {
     const t = s + v;
     c += Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s;

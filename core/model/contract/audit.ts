@@ -15,7 +15,14 @@ export const AuditPageSchema = Schema.Struct({ entries: Schema.Array(AuditEntryS
 export type AuditPage = typeof AuditPageSchema.Type;
 
 export const auditSearch = endpoint({
-  name: "audit.search", method: "POST", path: "audit/search", body: AuditSearchBodySchema, response: AuditPageSchema,
-  errors: [...commonErrors, "forbidden"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  name: "audit.search",
+  method: "POST",
+  path: "audit/search",
+  body: AuditSearchBodySchema,
+  response: AuditPageSchema,
+  errors: [...commonErrors, "forbidden"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
   ourDesign: "the organisation's audit trail, newest first, for managers; filters by user, patient, action and UTC days",
 });

@@ -10,8 +10,14 @@ import { DeviceSnQuery, IdQuery } from "./shared.ts";
 // Device calls: scheduling §7 "Devices" (device/all also in accounts §7).
 
 export const deviceAll = endpoint({
-  name: "device.all", method: "GET", path: "device/all", response: Schema.Array(DeviceSchema),
-  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "both §7",
+  name: "device.all",
+  method: "GET",
+  path: "device/all",
+  response: Schema.Array(DeviceSchema),
+  errors: commonErrors,
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "both §7",
 });
 
 /** {alias} (the alias form sends only a non-empty alias) or {status} (the wanted status of a control). */
@@ -22,18 +28,30 @@ export const DeviceUpdateBodySchema = Schema.Union([
 export type DeviceUpdateBody = Schema.Schema.Type<typeof DeviceUpdateBodySchema>;
 
 export const deviceUpdate = endpoint({
-  name: "device.update", method: "PATCH", path: "device/update", query: IdQuery, body: DeviceUpdateBodySchema,
-  response: DeviceSchema, errors: [...commonErrors, "not_found", "device_not_connected"], auth: "bearer",
-  carriesAccessToken: true, source: "scheduling §7",
+  name: "device.update",
+  method: "PATCH",
+  path: "device/update",
+  query: IdQuery,
+  body: DeviceUpdateBodySchema,
+  response: DeviceSchema,
+  errors: [...commonErrors, "not_found", "device_not_connected"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "scheduling §7",
   ourDesign: "answer: the device after the change; a status command to a device that is not connected fails device_not_connected",
 });
 
 export const deviceStandalone = endpoint({
-  name: "device.standalone", method: "POST", path: "device/standalone", query: DeviceSnQuery,
+  name: "device.standalone",
+  method: "POST",
+  path: "device/standalone",
+  query: DeviceSnQuery,
   body: Schema.NullOr(StandaloneConfigSchema),
   response: Schema.NullOr(StandaloneDataSchema),
   successTypes: ["device_standalone_unset"],
-  errors: [...commonErrors, "not_found", "device_busy", "device_not_connected"], auth: "bearer", carriesAccessToken: true,
+  errors: [...commonErrors, "not_found", "device_busy", "device_not_connected"],
+  auth: "bearer",
+  carriesAccessToken: true,
   source: "scheduling §7",
   ourDesign:
     "answer: the stand-alone data when switched on; null with responseType device_standalone_unset when switched off. " +
@@ -41,8 +59,15 @@ export const deviceStandalone = endpoint({
 });
 
 export const deviceStandaloneData = endpoint({
-  name: "device.standaloneData", method: "GET", path: "device/standalone_data", query: IdQuery, response: StandaloneDataSchema,
-  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "scheduling §7",
+  name: "device.standaloneData",
+  method: "GET",
+  path: "device/standalone_data",
+  query: IdQuery,
+  response: StandaloneDataSchema,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "scheduling §7",
   ourDesign: "answer (not shown): the stand-alone data with its configuration",
 });
 
@@ -67,9 +92,14 @@ export const LaneRevisionsSchema = Schema.Struct({
 export type LaneRevisions = Schema.Schema.Type<typeof LaneRevisionsSchema>;
 
 export const deviceDragAndDropPerimetry = endpoint({
-  name: "device.dragAndDropPerimetry", method: "PATCH", path: "device/drag_and_drop_perimetry",
-  body: DragAndDropPerimetryBodySchema, response: LaneRevisionsSchema,
-  errors: [...commonErrors, "not_found", "device_revision_conflict"], auth: "bearer", carriesAccessToken: true,
+  name: "device.dragAndDropPerimetry",
+  method: "PATCH",
+  path: "device/drag_and_drop_perimetry",
+  body: DragAndDropPerimetryBodySchema,
+  response: LaneRevisionsSchema,
+  errors: [...commonErrors, "not_found", "device_revision_conflict"],
+  auth: "bearer",
+  carriesAccessToken: true,
   source: "scheduling §7",
 });
 
@@ -82,11 +112,16 @@ export const DragAndDropAppointmentBodySchema = Schema.Struct({
 export type DragAndDropAppointmentBody = Schema.Schema.Type<typeof DragAndDropAppointmentBodySchema>;
 
 export const deviceDragAndDropAppointment = endpoint({
-  name: "device.dragAndDropAppointment", method: "PATCH", path: "device/drag_and_drop_appointment",
-  body: DragAndDropAppointmentBodySchema, response: LaneRevisionsSchema,
-  errors: [...commonErrors, "not_found", "conflict"], auth: "bearer", carriesAccessToken: true, source: "scheduling §7",
-  ourDesign:
-    "answer (not shown): the new lane revisions, as for perimetry; conflict when the id lists no longer match the lanes",
+  name: "device.dragAndDropAppointment",
+  method: "PATCH",
+  path: "device/drag_and_drop_appointment",
+  body: DragAndDropAppointmentBodySchema,
+  response: LaneRevisionsSchema,
+  errors: [...commonErrors, "not_found", "conflict"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "scheduling §7",
+  ourDesign: "answer (not shown): the new lane revisions, as for perimetry; conflict when the id lists no longer match the lanes",
 });
 
 // Headset enrolment (issue 15, point 1; our design): managers only. Renaming is device/update {alias}.
@@ -101,28 +136,56 @@ export const EnrolBodySchema = Schema.Struct({
 export type EnrolBody = Schema.Schema.Type<typeof EnrolBodySchema>;
 
 export const deviceEnrolments = endpoint({
-  name: "device.enrolments", method: "GET", path: "device/enrolments", response: Schema.Array(HeadsetEnrolmentSchema),
-  errors: [...commonErrors, "forbidden"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  name: "device.enrolments",
+  method: "GET",
+  path: "device/enrolments",
+  response: Schema.Array(HeadsetEnrolmentSchema),
+  errors: [...commonErrors, "forbidden"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
   ourDesign: "the organisation's headsets with their enrolment state, for managers",
 });
 
 export const deviceEnrol = endpoint({
-  name: "device.enrol", method: "POST", path: "device/enrol", body: EnrolBodySchema, response: EnrolmentIssuedSchema,
-  errors: [...commonErrors, "forbidden", "conflict"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  name: "device.enrol",
+  method: "POST",
+  path: "device/enrol",
+  body: EnrolBodySchema,
+  response: EnrolmentIssuedSchema,
+  errors: [...commonErrors, "forbidden", "conflict"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
   ourDesign:
     "a new headset of the organisation with its device credential or one-time pairing code, shown once (only a hash is " +
     "kept); conflict when the serial is already enrolled (here: re-enrol it) or registered with another organisation",
 });
 
 export const deviceReenrol = endpoint({
-  name: "device.reenrol", method: "POST", path: "device/reenrol", query: IdQuery,
-  body: Schema.Struct({ secret: EnrolmentSecretKindSchema }), response: EnrolmentIssuedSchema,
-  errors: [...commonErrors, "forbidden", "not_found"], auth: "bearer", carriesAccessToken: true, source: "our design",
-  ourDesign: "a new credential or pairing code for a headset of the organisation; the old one stops working and a live connection closes at once",
+  name: "device.reenrol",
+  method: "POST",
+  path: "device/reenrol",
+  query: IdQuery,
+  body: Schema.Struct({ secret: EnrolmentSecretKindSchema }),
+  response: EnrolmentIssuedSchema,
+  errors: [...commonErrors, "forbidden", "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
+  ourDesign:
+    "a new credential or pairing code for a headset of the organisation; the old one stops working and a live connection closes at once",
 });
 
 export const deviceRevoke = endpoint({
-  name: "device.revoke", method: "PATCH", path: "device/revoke", query: IdQuery, response: HeadsetEnrolmentSchema,
-  errors: [...commonErrors, "forbidden", "not_found"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  name: "device.revoke",
+  method: "PATCH",
+  path: "device/revoke",
+  query: IdQuery,
+  response: HeadsetEnrolmentSchema,
+  errors: [...commonErrors, "forbidden", "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
   ourDesign: "the headset's credential and pairing code stop working; a live connection closes at once (refused: revoked)",
 });

@@ -44,11 +44,7 @@ export interface SuccessEnvelope<D> {
 }
 
 /** A failure as status + body, ready for the server to send. */
-export const failure = (
-  type: ErrorType,
-  message: string,
-  field?: string,
-): { readonly status: number; readonly body: FailureEnvelope } => ({
+export const failure = (type: ErrorType, message: string, field?: string): { readonly status: number; readonly body: FailureEnvelope } => ({
   status: errorStatus[type],
   body: { data: field === undefined ? { message } : { message, field }, responseType: type },
 });

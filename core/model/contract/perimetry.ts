@@ -11,13 +11,27 @@ import { Deleted, IdQuery, PatientIdQuery } from "./shared.ts";
 // Perimetry (measurement) calls: scheduling §7 "Perimetry" and accounts §7.
 
 export const perimetryGet = endpoint({
-  name: "perimetry.get", method: "GET", path: "perimetry", query: IdQuery, response: MeasurementSchema,
-  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "both §7",
+  name: "perimetry.get",
+  method: "GET",
+  path: "perimetry",
+  query: IdQuery,
+  response: MeasurementSchema,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "both §7",
 });
 
 export const perimetryAll = endpoint({
-  name: "perimetry.all", method: "GET", path: "perimetry/all", query: PatientIdQuery, response: Schema.Array(MeasurementSchema),
-  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "both §7",
+  name: "perimetry.all",
+  method: "GET",
+  path: "perimetry/all",
+  query: PatientIdQuery,
+  response: Schema.Array(MeasurementSchema),
+  errors: commonErrors,
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "both §7",
 });
 
 /** Largest page perimetry.page answers. */
@@ -62,8 +76,15 @@ export const PerimetryPageSchema = Schema.Struct({
 export type PerimetryPage = Schema.Schema.Type<typeof PerimetryPageSchema>;
 
 export const perimetryPage = endpoint({
-  name: "perimetry.page", method: "POST", path: "perimetry/page", body: PerimetryPageBodySchema, response: PerimetryPageSchema,
-  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "our design",
+  name: "perimetry.page",
+  method: "POST",
+  path: "perimetry/page",
+  body: PerimetryPageBodySchema,
+  response: PerimetryPageSchema,
+  errors: commonErrors,
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
   ourDesign:
     "the seeds read results patient by patient (perimetry/all); exports of a whole organisation need one call across " +
     "patients: the organisation's results (measurements with a result and taken perimetry examinations, outside the bin, " +
@@ -78,17 +99,29 @@ export const perimetryPage = endpoint({
 export const RECENT_RESULTS_LIMIT = 5;
 
 export const perimetryRecent = endpoint({
-  name: "perimetry.recent", method: "GET", path: "perimetry/recent", response: Schema.Array(MeasurementSchema),
-  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "our design",
+  name: "perimetry.recent",
+  method: "GET",
+  path: "perimetry/recent",
+  response: Schema.Array(MeasurementSchema),
+  errors: commonErrors,
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
   ourDesign:
     "the seeds list recent tests on home but give no call across patients for the measurement variant: the " +
     "organisation's five latest measurements with a result (newest takenAt first), leaving out trashed ones and those of trashed patients",
 });
 
 export const perimetryRegister = endpoint({
-  name: "perimetry.register", method: "POST", path: "perimetry/register", body: MeasurementBodySchema,
+  name: "perimetry.register",
+  method: "POST",
+  path: "perimetry/register",
+  body: MeasurementBodySchema,
   response: Schema.Array(MeasurementSchema),
-  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "scheduling §7",
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "scheduling §7",
   ourDesign:
     "answer (not shown in the seeds): the created measurements in queue order; eye Both creates a right and a left " +
     "measurement paired through isFollowingEye. not_found when the patient or device does not exist",
@@ -104,32 +137,67 @@ export const MeasurementPatchBodySchema = Schema.Union([MeasurementBodySchema, M
 export type MeasurementPatchBody = Schema.Schema.Type<typeof MeasurementPatchBodySchema>;
 
 export const perimetryUpdate = endpoint({
-  name: "perimetry.update", method: "PATCH", path: "perimetry", query: IdQuery, body: MeasurementPatchBodySchema,
-  response: MeasurementSchema, errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true,
-  source: "both §7", ourDesign: "answer: the updated measurement; the flags-only body {reliable?, baseline?} is ours",
+  name: "perimetry.update",
+  method: "PATCH",
+  path: "perimetry",
+  query: IdQuery,
+  body: MeasurementPatchBodySchema,
+  response: MeasurementSchema,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "both §7",
+  ourDesign: "answer: the updated measurement; the flags-only body {reliable?, baseline?} is ours",
 });
 
 export const perimetryRestore = endpoint({
-  name: "perimetry.restore", method: "PATCH", path: "perimetry/restore", query: IdQuery, response: MeasurementSchema,
-  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "both §7",
+  name: "perimetry.restore",
+  method: "PATCH",
+  path: "perimetry/restore",
+  query: IdQuery,
+  response: MeasurementSchema,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "both §7",
   ourDesign: "answer: the restored measurement",
 });
 
 export const perimetryTrash = endpoint({
-  name: "perimetry.trash", method: "DELETE", path: "perimetry/trash", query: IdQuery, response: MeasurementSchema,
-  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "both §7",
+  name: "perimetry.trash",
+  method: "DELETE",
+  path: "perimetry/trash",
+  query: IdQuery,
+  response: MeasurementSchema,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "both §7",
   ourDesign: "answer: the trashed measurement",
 });
 
 export const perimetryDelete = endpoint({
-  name: "perimetry.delete", method: "DELETE", path: "perimetry/delete", query: IdQuery, response: Deleted,
-  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "both §7",
+  name: "perimetry.delete",
+  method: "DELETE",
+  path: "perimetry/delete",
+  query: IdQuery,
+  response: Deleted,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "both §7",
   ourDesign: "permanent; answer {id}",
 });
 
 export const perimetryAllTrashed = endpoint({
-  name: "perimetry.allTrashed", method: "GET", path: "perimetry/all_trashed", response: Schema.Array(MeasurementSchema),
-  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "both §7",
+  name: "perimetry.allTrashed",
+  method: "GET",
+  path: "perimetry/all_trashed",
+  response: Schema.Array(MeasurementSchema),
+  errors: commonErrors,
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "both §7",
 });
 
 /** Upload of a result taken off-line (stand-alone mode: "uploads results when back on the network"). */
@@ -144,8 +212,14 @@ export const PerimetryUploadBodySchema = Schema.Struct({
 export type PerimetryUploadBody = Schema.Schema.Type<typeof PerimetryUploadBodySchema>;
 
 export const perimetryUpload = endpoint({
-  name: "perimetry.upload", method: "POST", path: "perimetry/upload", body: PerimetryUploadBodySchema,
-  response: MeasurementSchema, errors: [...commonErrors, "not_found", "conflict"], auth: "bearer", carriesAccessToken: true,
+  name: "perimetry.upload",
+  method: "POST",
+  path: "perimetry/upload",
+  body: PerimetryUploadBodySchema,
+  response: MeasurementSchema,
+  errors: [...commonErrors, "not_found", "conflict"],
+  auth: "bearer",
+  carriesAccessToken: true,
   source: "scheduling §7",
   ourDesign:
     "declared, use not shown: uploads a result taken off-line; with measurementId it completes that measurement " +

@@ -105,11 +105,7 @@ export interface DecodedAnswer {
  * on its accessToken (the caller stores it either way). An answer that breaks the contract is an ApiError with
  * responseType "invalid_response" naming the field.
  */
-export const decodeResponse = (
-  spec: EndpointSpec,
-  status: number,
-  json: unknown,
-): Result.Result<DecodedAnswer, ApiError> => {
+export const decodeResponse = (spec: EndpointSpec, status: number, json: unknown): Result.Result<DecodedAnswer, ApiError> => {
   const envelope = Schema.decodeUnknownResult(EnvelopeSchema)(json, opts);
   if (Result.isFailure(envelope)) {
     const message = status === SUCCESS_STATUS ? "Response is not an envelope" : `HTTP ${status}`;

@@ -9,28 +9,66 @@ import { Deleted, IdQuery } from "./shared.ts";
 const ours = "our design: the seeds' templates page is a local stub with no calls";
 
 export const templateAll = endpoint({
-  name: "template.all", method: "GET", path: "template/all", response: Schema.Array(TemplateSchema),
-  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "our design", ourDesign: ours,
+  name: "template.all",
+  method: "GET",
+  path: "template/all",
+  response: Schema.Array(TemplateSchema),
+  errors: commonErrors,
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
+  ourDesign: ours,
 });
 
 export const templateCreate = endpoint({
-  name: "template.create", method: "POST", path: "template/create", body: TemplateFieldsSchema, response: TemplateSchema,
-  errors: commonErrors, auth: "bearer", carriesAccessToken: true, source: "our design", ourDesign: ours,
+  name: "template.create",
+  method: "POST",
+  path: "template/create",
+  body: TemplateFieldsSchema,
+  response: TemplateSchema,
+  errors: commonErrors,
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
+  ourDesign: ours,
 });
 
 export const templateUpdate = endpoint({
-  name: "template.update", method: "PATCH", path: "template/update", query: IdQuery, body: TemplateFieldsSchema,
-  response: TemplateSchema, errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true,
-  source: "our design", ourDesign: ours,
+  name: "template.update",
+  method: "PATCH",
+  path: "template/update",
+  query: IdQuery,
+  body: TemplateFieldsSchema,
+  response: TemplateSchema,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
+  ourDesign: ours,
 });
 
 export const templateCopy = endpoint({
-  name: "template.copy", method: "POST", path: "template/copy", query: IdQuery, response: TemplateSchema,
-  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "our design",
+  name: "template.copy",
+  method: "POST",
+  path: "template/copy",
+  query: IdQuery,
+  response: TemplateSchema,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
   ourDesign: `${ours}; the copy is named "<name> (copy)"`,
 });
 
 export const templateDelete = endpoint({
-  name: "template.delete", method: "DELETE", path: "template/delete", query: IdQuery, response: Deleted,
-  errors: [...commonErrors, "not_found"], auth: "bearer", carriesAccessToken: true, source: "our design", ourDesign: ours,
+  name: "template.delete",
+  method: "DELETE",
+  path: "template/delete",
+  query: IdQuery,
+  response: Deleted,
+  errors: [...commonErrors, "not_found"],
+  auth: "bearer",
+  carriesAccessToken: true,
+  source: "our design",
+  ourDesign: ours,
 });

@@ -6,8 +6,7 @@ import { type Procedure, MAX_DB, MIN_DB, bracketing } from "./procedure.ts";
  * 2 dB near normal growing to 10 dB in deep defects (2 + 0.4 dB per dB below the expected normal). The first response
  * that differs from the previous ends it; the estimate is the midpoint of that bracket.
  */
-export const dynamicStep = (level: number, expected: number): number =>
-  Math.round(Math.min(10, Math.max(2, 2 + 0.4 * (expected - level))));
+export const dynamicStep = (level: number, expected: number): number => Math.round(Math.min(10, Math.max(2, 2 + 0.4 * (expected - level))));
 
 export const dynamicStrategy = (start: number, expected: number): Procedure =>
   bracketing(start, (shown, seen, { lastSeen, lastUnseen }) => {

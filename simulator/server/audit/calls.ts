@@ -68,7 +68,11 @@ export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<voi
     action: c.spec.name,
     outcome: c.outcome,
     patientId,
-    recordType: id ? (area === "perimetry" || area === "device" || area === "appointment" ? recordTypes[area]! : (recordTypes[area] ?? area)) : null,
+    recordType: id
+      ? area === "perimetry" || area === "device" || area === "appointment"
+        ? recordTypes[area]!
+        : (recordTypes[area] ?? area)
+      : null,
     recordId: id,
   });
 };

@@ -55,7 +55,19 @@ export const auditTrail = (db: Database) => {
   const write = async (batch: readonly AuditEvent[]) => {
     const params: unknown[] = [];
     const rows = batch.map((e, i) => {
-      params.push(e.organisationId, e.at, e.actorKind, e.actorId, e.actorName, e.address, e.action, e.outcome, e.patientId ?? null, e.recordType ?? null, e.recordId ?? null);
+      params.push(
+        e.organisationId,
+        e.at,
+        e.actorKind,
+        e.actorId,
+        e.actorName,
+        e.address,
+        e.action,
+        e.outcome,
+        e.patientId ?? null,
+        e.recordType ?? null,
+        e.recordId ?? null,
+      );
       return `(${Array.from({ length: COLUMNS }, (_, k) => `$${i * COLUMNS + k + 1}`).join(", ")})`;
     });
     await db.transaction((tx) =>
@@ -100,7 +112,12 @@ export const auditTrail = (db: Database) => {
     },
     flush,
     /** The organisation's events, newest first, filtered, one page. */
-    async search(organisationId: string, filter: AuditFilter, page: number, quantity: number): Promise<{ entries: AuditEntry[]; total: number }> {
+    async search(
+      organisationId: string,
+      filter: AuditFilter,
+      page: number,
+      quantity: number,
+    ): Promise<{ entries: AuditEntry[]; total: number }> {
       await flush();
       const where = `organisation_id = $1
         and ($2::text is null or at >= $2) and ($3::text is null or at < $3)
@@ -108,9 +125,20 @@ export const auditTrail = (db: Database) => {
         and ($5::text is null or patient_id = $5) and ($6::text is null or action = $6)`;
       // Days are UTC; `to` is inclusive, so up to the start of the next day.
       const next = filter.to ? new Date(Date.parse(`${filter.to}T00:00:00.000Z`) + 86_400_000).toISOString() : null;
-      const params = [organisationId, filter.from ? `${filter.from}T00:00:00.000Z` : null, next, filter.userId, filter.patientId, filter.action];
+      const params = [
+        organisationId,
+        filter.from ? `${filter.from}T00:00:00.000Z` : null,
+        next,
+        filter.userId,
+        filter.patientId,
+        filter.action,
+      ];
       const total = Number((await db.query<{ n: number }>(`select count(*) as n from audit_events where ${where}`, params))[0]!.n);
-      const rows = await db.query(`select * from audit_events where ${where} order by id desc limit $7 offset $8`, [...params, quantity, page * quantity]);
+      const rows = await db.query(`select * from audit_events where ${where} order by id desc limit $7 offset $8`, [
+        ...params,
+        quantity,
+        page * quantity,
+      ]);
       return { entries: rows.map(toEntry), total };
     },
   };

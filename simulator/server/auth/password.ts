@@ -2,7 +2,10 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 // Password hashes: scrypt with a random salt, stored as "scrypt$N$r$p$salt$hash" (base64url) so parameters can change.
 
-const N = 16384, r = 8, p = 1, keyLength = 32;
+const N = 16384,
+  r = 8,
+  p = 1,
+  keyLength = 32;
 
 const derive = (password: string, salt: Buffer, n: number, rr: number, pp: number) =>
   new Promise<Buffer>((resolve, reject) =>

@@ -48,7 +48,10 @@ export const sessionStore = (db: Database) => {
     async check(sid: string, nowMs: number): Promise<SessionCheck> {
       const hit = held.get(sid);
       if (hit && hit.until > nowMs) return hit.check;
-      const rows = await db.query("select u.*, s.ended_at as s_ended_at, s.end_reason as s_end_reason from sessions s join users u on u.id = s.user_id where s.id = $1", [sid]);
+      const rows = await db.query(
+        "select u.*, s.ended_at as s_ended_at, s.end_reason as s_end_reason from sessions s join users u on u.id = s.user_id where s.id = $1",
+        [sid],
+      );
       const row = rows[0];
       const check: SessionCheck = !row
         ? { open: false, ended: "unknown" }
@@ -61,13 +64,21 @@ export const sessionStore = (db: Database) => {
     },
     /** Ends one session (logout). */
     async endOne(q: Queryable, sid: string, reason: SessionEnd, nowIso: string): Promise<void> {
-      const rows = await q.query<{ user_id: string }>("update sessions set ended_at = $2, end_reason = $3 where id = $1 and ended_at is null returning user_id", [sid, nowIso, reason]);
+      const rows = await q.query<{ user_id: string }>(
+        "update sessions set ended_at = $2, end_reason = $3 where id = $1 and ended_at is null returning user_id",
+        [sid, nowIso, reason],
+      );
       held.delete(sid);
       if (rows[0]) drop(rows[0].user_id);
     },
     /** Ends every open session of the user, but `keep`; inside the caller's transaction when given one. */
     async endAll(q: Queryable, userId: string, reason: SessionEnd, nowIso: string, keep?: string): Promise<void> {
-      await q.query("update sessions set ended_at = $2, end_reason = $3 where user_id = $1 and ended_at is null and id <> $4", [userId, nowIso, reason, keep ?? ""]);
+      await q.query("update sessions set ended_at = $2, end_reason = $3 where user_id = $1 and ended_at is null and id <> $4", [
+        userId,
+        nowIso,
+        reason,
+        keep ?? "",
+      ]);
       drop(userId);
     },
     /** Drops what is held about the user (after a write to their row or sessions). */

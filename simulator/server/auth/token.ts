@@ -22,9 +22,7 @@ export interface TokenClaims {
   readonly exp: number;
 }
 
-export type TokenCheck =
-  | { ok: true; claims: TokenClaims }
-  | { ok: false; reason: "token_expired" | "token_verification_error" };
+export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: "token_expired" | "token_verification_error" };
 
 const header = Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toString("base64url");
 

@@ -23,7 +23,9 @@ const TRANSIENT = new Set(["schema_migrations", "bus_events", "server_processes"
 /** Tables in an order where every foreign key points to a table before it. */
 const tablesInOrder = async (q: Queryable): Promise<string[]> => {
   const tables = (
-    await q.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name")
+    await q.query<{ name: string }>(
+      "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name",
+    )
   )
     .map((r) => r.name)
     .filter((t) => !TRANSIENT.has(t));
@@ -36,7 +38,7 @@ const tablesInOrder = async (q: Queryable): Promise<string[]> => {
   while (pending.size) {
     const ready = [...pending].filter((t) => !edges.some((e) => e.child === t && e.parent !== t && pending.has(e.parent)));
     if (ready.length === 0) throw new BackupError(`foreign keys form a cycle among ${[...pending].join(", ")}`);
-    for (const t of ready) (ordered.push(t), pending.delete(t));
+    for (const t of ready) ordered.push(t), pending.delete(t);
   }
   return ordered;
 };
@@ -55,12 +57,19 @@ export const backupTo = async (db: Database, file: string): Promise<BackupSummar
   const line = (value: unknown) => {
     const text = `${JSON.stringify(value)}\n`;
     hash.update(text);
-    return new Promise<void>((resolve, reject) => (out.write(text, (e) => (e ? reject(e) : resolve()))));
+    return new Promise<void>((resolve, reject) => out.write(text, (e) => (e ? reject(e) : resolve())));
   };
   const summary = await db.snapshot(async (q) => {
     const version = await schemaVersion(q);
     const tables = await tablesInOrder(q);
-    await line({ format: BACKUP_FORMAT, version: 1, schemaVersion: version, database: db.kind, createdAt: new Date().toISOString(), tables });
+    await line({
+      format: BACKUP_FORMAT,
+      version: 1,
+      schemaVersion: version,
+      database: db.kind,
+      createdAt: new Date().toISOString(),
+      tables,
+    });
     const counts: Record<string, number> = {};
     for (const table of tables) {
       counts[table] = 0;
@@ -101,7 +110,8 @@ const readBackup = async (file: string) => {
       throw new BackupError(`${file}: line ${n} is not JSON (a damaged or truncated file)`);
     }
     if (n === 1) {
-      if (value.format !== BACKUP_FORMAT || value.version !== 1) throw new BackupError(`${file}: not an Isopter backup (format ${String(value.format)})`);
+      if (value.format !== BACKUP_FORMAT || value.version !== 1)
+        throw new BackupError(`${file}: not an Isopter backup (format ${String(value.format)})`);
       header = value as unknown as Header;
     } else if (value.end === true) end = value as unknown as typeof end;
     else {
@@ -115,7 +125,8 @@ const readBackup = async (file: string) => {
   if (!end) throw new BackupError(`${file}: no end line (the backup was cut short)`);
   if (hash.digest("hex") !== end.sha256) throw new BackupError(`${file}: checksum mismatch (the file was changed or damaged)`);
   for (const t of header.tables)
-    if ((rows.get(t)?.length ?? 0) !== (end.counts[t] ?? 0)) throw new BackupError(`${file}: ${t} has ${rows.get(t)?.length ?? 0} rows, the end line says ${end.counts[t]}`);
+    if ((rows.get(t)?.length ?? 0) !== (end.counts[t] ?? 0))
+      throw new BackupError(`${file}: ${t} has ${rows.get(t)?.length ?? 0} rows, the end line says ${end.counts[t]}`);
   return { header, rows, counts: end.counts };
 };
 
@@ -124,13 +135,20 @@ export const restoreFrom = async (db: Database, file: string): Promise<BackupSum
   const { header, rows, counts } = await readBackup(file);
   const known = await knownSchemaVersion();
   if (header.schemaVersion > known)
-    throw new BackupError(`${file}: schema version ${header.schemaVersion} is newer than this Isopter's (${known}); restore it with the Isopter that made it`);
+    throw new BackupError(
+      `${file}: schema version ${header.schemaVersion} is newer than this Isopter's (${known}); restore it with the Isopter that made it`,
+    );
   await migrate(db, header.schemaVersion);
   const existing = await db.query<{ n: number }>("select count(*)::int as n from organisations");
-  if (existing[0]!.n > 0) throw new BackupError(`the target database is not empty (${existing[0]!.n} organisations); restore into a new DATA_DIR or an empty database`);
+  if (existing[0]!.n > 0)
+    throw new BackupError(
+      `the target database is not empty (${existing[0]!.n} organisations); restore into a new DATA_DIR or an empty database`,
+    );
   await db.transaction(async (tx) => {
     const tables = await tablesInOrder(tx);
-    for (const table of header.tables) if (!tables.includes(table)) throw new BackupError(`${file}: table ${table} does not exist at schema version ${header.schemaVersion}`);
+    for (const table of header.tables)
+      if (!tables.includes(table))
+        throw new BackupError(`${file}: table ${table} does not exist at schema version ${header.schemaVersion}`);
     await tx.query("delete from settings"); // made by the migrations; the file's own settings (token secret) replace them
     for (const table of tables.filter((t) => header.tables.includes(t))) {
       // Generated columns (result_text) are computed again, not inserted.
@@ -139,16 +157,24 @@ export const restoreFrom = async (db: Database, file: string): Promise<BackupSum
           "select column_name as c from information_schema.columns where table_schema = 'public' and table_name = $1 and is_generated = 'NEVER' order by ordinal_position",
           [table],
         )
-      ).map((r) => quoted(r.c)).join(", ");
+      )
+        .map((r) => quoted(r.c))
+        .join(", ");
       for (const row of rows.get(table) ?? [])
-        await tx.query(`insert into ${quoted(table)} (${columns}) select ${columns} from jsonb_populate_record(null::${quoted(table)}, $1::jsonb)`, [JSON.stringify(row)]);
+        await tx.query(
+          `insert into ${quoted(table)} (${columns}) select ${columns} from jsonb_populate_record(null::${quoted(table)}, $1::jsonb)`,
+          [JSON.stringify(row)],
+        );
     }
     // Serial columns continue after the restored ids.
     const serials = await tx.query<{ t: string; c: string }>(
       "select table_name as t, column_name as c from information_schema.columns where table_schema = 'public' and column_default like 'nextval(%'",
     );
     for (const { t, c } of serials)
-      await tx.query(`select setval(pg_get_serial_sequence($1, $2), coalesce((select max(${quoted(c)}) from ${quoted(t)}), 0) + 1, false)`, [t, c]);
+      await tx.query(
+        `select setval(pg_get_serial_sequence($1, $2), coalesce((select max(${quoted(c)}) from ${quoted(t)}), 0) + 1, false)`,
+        [t, c],
+      );
     // Consistency: every table holds what the file says (foreign keys were checked on every insert).
     for (const t of header.tables) {
       const n = (await tx.query<{ n: number }>(`select count(*)::int as n from ${quoted(t)}`))[0]!.n;

@@ -15,7 +15,9 @@ const main = async () => {
   const config = readConfig(process.env);
   const where = config.databaseUrl ? `DATABASE_URL ${redactedUrl(config.databaseUrl)}` : `DATA_DIR ${join(config.dataDir, "pglite")}`;
   if (command === "backup") {
-    const db = await openDatabase(config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") });
+    const db = await openDatabase(
+      config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
+    );
     try {
       const summary = await backupTo(db, file);
       console.log(JSON.stringify({ backup: file, from: where, ...summary }));
@@ -42,6 +44,6 @@ const main = async () => {
 
 main().catch((e: unknown) => {
   const known = e instanceof ConfigError || e instanceof StartupError || e instanceof BackupError;
-  console.error(`Isopter: ${known ? (e as Error).message : (e as Error)?.stack ?? String(e)}`);
+  console.error(`Isopter: ${known ? (e as Error).message : ((e as Error)?.stack ?? String(e))}`);
   process.exit(1);
 });

@@ -8,7 +8,10 @@ export const liveThroughBus = (local: LiveHub, bus: Bus): LiveHub => {
   bus.subscribe((m) => {
     if (m.type === "live") local.publish(m.organisationId, m.event);
     else if (m.type === "sessions_ended")
-      local.endSessions(m.userId, m.reason, { ...(m.keep !== undefined ? { keep: m.keep } : {}), ...(m.only !== undefined ? { only: m.only } : {}) });
+      local.endSessions(m.userId, m.reason, {
+        ...(m.keep !== undefined ? { keep: m.keep } : {}),
+        ...(m.only !== undefined ? { only: m.only } : {}),
+      });
   });
   return {
     ...local,

@@ -6,7 +6,14 @@ import { decodeLiveEvent, type LiveEvent } from "../../../core/model/live.ts";
 // What server processes on one database tell each other (bus.ts). Every message is decoded with these schemas when
 // it arrives from another process: a payload that does not decode is logged and skipped (postgres-bus.ts).
 
-const SessionEndSchema = Schema.Literals(["logout", "another_session_opened", "password_changed", "password_reset", "role_changed", "user_deleted"]);
+const SessionEndSchema = Schema.Literals([
+  "logout",
+  "another_session_opened",
+  "password_changed",
+  "password_reset",
+  "role_changed",
+  "user_deleted",
+]);
 
 const BusWireSchema = Schema.Union([
   /** A live event for the organisation's browsers, on every process (the event is decoded by its type and operation). */
@@ -20,7 +27,14 @@ const BusWireSchema = Schema.Union([
     only: Schema.optionalKey(Schema.String),
   }),
   /** A device command for process `to`, which the headset is connected to; process `from` waits for the ack. */
-  Schema.Struct({ type: Schema.Literal("command"), deviceSn: Schema.String, commandId: Schema.String, kind: CommandKind, from: Schema.String, to: Schema.String }),
+  Schema.Struct({
+    type: Schema.Literal("command"),
+    deviceSn: Schema.String,
+    commandId: Schema.String,
+    kind: CommandKind,
+    from: Schema.String,
+    to: Schema.String,
+  }),
   /** The headset's answer to a command, for the process `to` that sent it. */
   Schema.Struct({
     type: Schema.Literal("ack"),
@@ -63,7 +77,9 @@ const BusWireSchema = Schema.Union([
   }),
 ]);
 type BusWire = typeof BusWireSchema.Type;
-export type BusMessage = Exclude<BusWire, { type: "live" }> | { readonly type: "live"; readonly organisationId: string; readonly event: LiveEvent };
+export type BusMessage =
+  | Exclude<BusWire, { type: "live" }>
+  | { readonly type: "live"; readonly organisationId: string; readonly event: LiveEvent };
 
 /** A message from another process, decoded; the error names the field ("event.data.status"). */
 export const decodeBusMessage = (input: unknown): Result.Result<BusMessage, DecodeError> =>

@@ -111,7 +111,9 @@ export const postgresRoster = async (db: Database, bus: Bus, timing: LeaseTiming
       );
     },
     async release(sn) {
-      return (await db.query("delete from device_presence where device_sn = $1 and process_id = $2 returning device_sn", [sn, me])).length > 0;
+      return (
+        (await db.query("delete from device_presence where device_sn = $1 and process_id = $2 returning device_sn", [sn, me])).length > 0
+      );
     },
     async elsewhere(sn) {
       const rows = await db.query<{ process_id: string; credential_hash: string }>(
@@ -122,7 +124,9 @@ export const postgresRoster = async (db: Database, bus: Bus, timing: LeaseTiming
       return rows[0] && { processId: rows[0].process_id, credentialHash: rows[0].credential_hash };
     },
     async processes() {
-      return (await db.query<{ n: number }>("select count(*)::int as n from server_processes where lease_until >= clock_timestamp()"))[0]?.n ?? 1;
+      return (
+        (await db.query<{ n: number }>("select count(*)::int as n from server_processes where lease_until >= clock_timestamp()"))[0]?.n ?? 1
+      );
     },
     onOrphans: (h) => void orphanHandlers.push(h),
     onRejoin: (h) => void rejoinHandlers.push(h),

@@ -25,14 +25,27 @@ type Reply = BusMessageOf<"simulator_reply">;
 /** How long a call waits for the other processes' answers. */
 const WAIT_MS = 3_000;
 
-export const simulatorThroughBus = (ctx: ServerContext, roster: Roster, local: Handlers, simulator: HeadsetControl | undefined): Handlers => {
+export const simulatorThroughBus = (
+  ctx: ServerContext,
+  roster: Roster,
+  local: Handlers,
+  simulator: HeadsetControl | undefined,
+): Handlers => {
   const bus = ctx.bus;
   const running = () => simulator?.ready === true;
   const waiting = new Map<string, { replies: Reply[]; expected: number; done: () => void }>();
 
   const serve = async (m: Call) => {
     const answer = (outcome: Reply["outcome"], more: Partial<Pick<Reply, "data" | "failure">> = {}) =>
-      bus.publish({ type: "simulator_reply", requestId: m.requestId, to: m.from, by: bus.processId, outcome, headsets: running() ? simulator!.list().length : 0, ...more });
+      bus.publish({
+        type: "simulator_reply",
+        requestId: m.requestId,
+        to: m.from,
+        by: bus.processId,
+        outcome,
+        headsets: running() ? simulator!.list().length : 0,
+        ...more,
+      });
     const spec = simulatorControl[m.name] as { query?: unknown; body?: unknown };
     const input = { query: m.query, body: m.body } as { query?: { deviceSn?: string }; body?: { deviceSn?: string } };
     const sn = input.query?.deviceSn ?? input.body?.deviceSn;
@@ -42,11 +55,20 @@ export const simulatorThroughBus = (ctx: ServerContext, roster: Roster, local: H
       const query = spec.query ? Result.getOrThrow(decode(spec.query as never, m.query)) : undefined;
       const body = spec.body ? Result.getOrThrow(decode(spec.body as never, m.body)) : undefined;
       const handler = local[m.name] as (call: unknown) => Promise<{ data: unknown }>;
-      const reply = await handler({ ctx, claims: m.claims as TokenClaims, client: "another process", ...(query ? { query } : {}), ...(body ? { body } : {}) });
+      const reply = await handler({
+        ctx,
+        claims: m.claims as TokenClaims,
+        client: "another process",
+        ...(query ? { query } : {}),
+        ...(body ? { body } : {}),
+      });
       answer("ok", { data: reply.data });
     } catch (e) {
       if (!(e instanceof Failure)) log.warn("simulator_call_failed", { call: m.name, error: e });
-      const failure = e instanceof Failure ? { type: e.type, message: e.message, ...(e.field ? { field: e.field } : {}) } : { type: "internal", message: "The simulator call failed" };
+      const failure =
+        e instanceof Failure
+          ? { type: e.type, message: e.message, ...(e.field ? { field: e.field } : {}) }
+          : { type: "internal", message: "The simulator call failed" };
       answer("failed", { failure });
     }
   };
@@ -62,7 +84,11 @@ export const simulatorThroughBus = (ctx: ServerContext, roster: Roster, local: H
   });
 
   /** Asks process `to` (or every other process) and gathers the answers. */
-  const ask = async (name: Name, call: { claims: TokenClaims | undefined; query?: unknown; body?: unknown }, to?: string): Promise<Reply[]> => {
+  const ask = async (
+    name: Name,
+    call: { claims: TokenClaims | undefined; query?: unknown; body?: unknown },
+    to?: string,
+  ): Promise<Reply[]> => {
     const expected = to ? 1 : (await roster.processes()) - 1;
     if (expected <= 0) return [];
     const requestId = randomUUID();
@@ -72,19 +98,32 @@ export const simulatorThroughBus = (ctx: ServerContext, roster: Roster, local: H
       const done = () => (clearTimeout(timer), waiting.delete(requestId), resolve());
       waiting.set(requestId, { replies, expected, done });
       bus.publish({
-        type: "simulator_call", requestId, from: bus.processId, name, claims: call.claims,
-        ...(to ? { to } : {}), ...(call.query !== undefined ? { query: call.query } : {}), ...(call.body !== undefined ? { body: call.body } : {}),
+        type: "simulator_call",
+        requestId,
+        from: bus.processId,
+        name,
+        claims: call.claims,
+        ...(to ? { to } : {}),
+        ...(call.query !== undefined ? { query: call.query } : {}),
+        ...(call.body !== undefined ? { body: call.body } : {}),
       });
     });
     return replies;
   };
   const failed = (r: Reply) => new Failure(r.failure!.type as ErrorType, r.failure!.message, r.failure!.field);
   /** The one answer of the process running the headset; none runs it: not_found naming the field, as here. */
-  const whereItRuns = async <T>(name: Name, call: { claims: TokenClaims | undefined; query?: unknown; body?: unknown }, sn: string, field: string, here: () => Promise<T>): Promise<T> => {
+  const whereItRuns = async <T>(
+    name: Name,
+    call: { claims: TokenClaims | undefined; query?: unknown; body?: unknown },
+    sn: string,
+    field: string,
+    here: () => Promise<T>,
+  ): Promise<T> => {
     if (running() && simulator!.has(sn)) return here();
     const replies = await ask(name, call);
     const answer = replies.find((r) => r.outcome === "ok" || r.outcome === "failed");
-    if (!answer && !running() && replies.some((r) => r.outcome === "skipped")) throw new Failure("not_found", new UnknownHeadset(sn).message, field);
+    if (!answer && !running() && replies.some((r) => r.outcome === "skipped"))
+      throw new Failure("not_found", new UnknownHeadset(sn).message, field);
     if (!answer) return here();
     if (answer.outcome === "failed") throw failed(answer);
     return { data: answer.data } as T;
@@ -104,13 +143,17 @@ export const simulatorThroughBus = (ctx: ServerContext, roster: Roster, local: H
       if (!runners[0]) return local["simulator.add"](call);
       const [answer] = await ask("simulator.add", call, runners[0].by);
       if (!answer) throw new Failure("unavailable", "The process running the simulated headsets did not answer");
-      if (answer.outcome !== "ok") throw answer.failure ? failed(answer) : new Failure("unavailable", "The process running the simulated headsets stopped them");
+      if (answer.outcome !== "ok")
+        throw answer.failure ? failed(answer) : new Failure("unavailable", "The process running the simulated headsets stopped them");
       return { data: answer.data as { headsets: never[] } };
     },
-    "simulator.remove": (call) => whereItRuns("simulator.remove", call, call.query.deviceSn, "query.deviceSn", () => local["simulator.remove"](call)),
-    "simulator.fault": (call) => whereItRuns("simulator.fault", call, call.body.deviceSn, "body.deviceSn", () => local["simulator.fault"](call)),
+    "simulator.remove": (call) =>
+      whereItRuns("simulator.remove", call, call.query.deviceSn, "query.deviceSn", () => local["simulator.remove"](call)),
+    "simulator.fault": (call) =>
+      whereItRuns("simulator.fault", call, call.body.deviceSn, "body.deviceSn", () => local["simulator.fault"](call)),
     "simulator.settings": async (call) => {
-      if (call.body.deviceSn !== undefined) return whereItRuns("simulator.settings", call, call.body.deviceSn, "body.deviceSn", () => local["simulator.settings"](call));
+      if (call.body.deviceSn !== undefined)
+        return whereItRuns("simulator.settings", call, call.body.deviceSn, "body.deviceSn", () => local["simulator.settings"](call));
       const others = await ask("simulator.settings", call);
       const failure = others.find((r) => r.outcome === "failed");
       if (failure) throw failed(failure);

@@ -38,7 +38,11 @@ const readHolder = (file: string): Holder | undefined => {
 
 const why = (e: unknown) => {
   const code = (e as NodeJS.ErrnoException).code;
-  return code === "EACCES" || code === "EPERM" || code === "EROFS" ? `not writable (${code})` : code === "ENOTDIR" ? "a path part is a file, not a directory (ENOTDIR)" : `${code ?? ""} ${(e as Error).message}`.trim();
+  return code === "EACCES" || code === "EPERM" || code === "EROFS"
+    ? `not writable (${code})`
+    : code === "ENOTDIR"
+      ? "a path part is a file, not a directory (ENOTDIR)"
+      : `${code ?? ""} ${(e as Error).message}`.trim();
 };
 
 /** Takes the directory's lock (or says who holds it); the returned function releases it. */
@@ -52,9 +56,13 @@ export const lockDataDir = (dir: string): (() => void) => {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new StartupError(`cannot lock DATA_DIR ${dir}: ${why(e)}`);
       const holder = readHolder(file);
       if (holder && holder.host === hostname() && alive(holder.pid))
-        throw new StartupError(`DATA_DIR ${dir} is in use by process ${holder.pid} (${holder.pid === process.pid ? "this process" : "another Isopter server"}, started ${holder.startedAt}); stop it first or choose another DATA_DIR`);
+        throw new StartupError(
+          `DATA_DIR ${dir} is in use by process ${holder.pid} (${holder.pid === process.pid ? "this process" : "another Isopter server"}, started ${holder.startedAt}); stop it first or choose another DATA_DIR`,
+        );
       if (holder && holder.host !== hostname())
-        throw new StartupError(`DATA_DIR ${dir} is locked by process ${holder.pid} on host ${holder.host}; if that server is gone, remove ${file}`);
+        throw new StartupError(
+          `DATA_DIR ${dir} is locked by process ${holder.pid} on host ${holder.host}; if that server is gone, remove ${file}`,
+        );
       unlinkSync(file); // its process is gone: a stale lock
       continue;
     }
@@ -81,8 +89,13 @@ export const checkDataDir = (dir: string) => {
     throw new StartupError(`cannot use DATA_DIR ${dir}: not a data directory (no PG_VERSION; it holds ${entries.length} other entries)`);
   const version = readFileSync(`${dir}/PG_VERSION`, "utf8").trim();
   if (version !== PGLITE_PG_MAJOR)
-    throw new StartupError(`cannot use DATA_DIR ${dir}: version mismatch (made by PostgreSQL ${version}, this Isopter reads ${PGLITE_PG_MAJOR})`);
+    throw new StartupError(
+      `cannot use DATA_DIR ${dir}: version mismatch (made by PostgreSQL ${version}, this Isopter reads ${PGLITE_PG_MAJOR})`,
+    );
   const control = `${dir}/global/pg_control`;
   if (!existsSync(control)) throw new StartupError(`cannot use DATA_DIR ${dir}: corrupt data directory (global/pg_control is missing)`);
-  if (statSync(control).size !== 8192) throw new StartupError(`cannot use DATA_DIR ${dir}: corrupt control file (global/pg_control is ${statSync(control).size} bytes, not 8192)`);
+  if (statSync(control).size !== 8192)
+    throw new StartupError(
+      `cannot use DATA_DIR ${dir}: corrupt control file (global/pg_control is ${statSync(control).size} bytes, not 8192)`,
+    );
 };

@@ -19,7 +19,9 @@ export const isDatabaseUnavailable = (e: unknown): boolean => {
   // 08xxx connection exceptions; 57P01-57P03 admin shutdown, crash shutdown, cannot connect now; 53300 too many connections
   if (code && (/^08/.test(code) || /^57P0[1-3]$/.test(code) || code === "53300" || networkCodes.has(code))) return true;
   const message = e instanceof Error ? e.message : "";
-  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+    message,
+  );
 };
 
 /** Raised by the pool while it knows the database is away (so callers fail fast instead of waiting). */

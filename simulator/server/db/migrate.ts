@@ -15,7 +15,9 @@ export const migrate = async (db: Database, upTo?: string): Promise<string[]> =>
   const files = (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql")).sort();
   const unknown = [...done].filter((name) => !files.includes(name)).sort();
   if (unknown.length)
-    throw new StartupError(`schema version mismatch: the database has migration ${unknown.at(-1)}, which this Isopter does not know (it knows up to ${files.at(-1)}); run the Isopter that wrote it`);
+    throw new StartupError(
+      `schema version mismatch: the database has migration ${unknown.at(-1)}, which this Isopter does not know (it knows up to ${files.at(-1)}); run the Isopter that wrote it`,
+    );
   const applied: string[] = [];
   for (const file of files) {
     if (done.has(file)) continue;
@@ -23,7 +25,11 @@ export const migrate = async (db: Database, upTo?: string): Promise<string[]> =>
     const sql = await readFile(migrationsDir + file, "utf8");
     await db.transaction(async (tx) => {
       // Statements are split on semicolons at line ends; the migration files keep to that form.
-      for (const statement of sql.split(/;\s*$/m).map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      for (const statement of sql
+        .split(/;\s*$/m)
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await tx.query(statement);
       await tx.query("insert into schema_migrations (name, applied_at) values ($1, $2)", [file, new Date().toISOString()]);
     });
     applied.push(file);
@@ -36,4 +42,8 @@ export const schemaVersion = async (db: Queryable): Promise<string> =>
   (await db.query<{ name: string }>("select max(name) as name from schema_migrations"))[0]?.name ?? "";
 
 /** The schema version this code migrates to. */
-export const knownSchemaVersion = async (): Promise<string> => (await readdir(migrationsDir)).filter((f) => f.endsWith(".sql")).sort().at(-1) ?? "";
+export const knownSchemaVersion = async (): Promise<string> =>
+  (await readdir(migrationsDir))
+    .filter((f) => f.endsWith(".sql"))
+    .sort()
+    .at(-1) ?? "";

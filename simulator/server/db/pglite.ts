@@ -20,7 +20,9 @@ export const openPglite = async (dataDir: string | undefined): Promise<Database>
   } catch (e) {
     unlock();
     const cause = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}` : String(e);
-    throw new StartupError(`cannot open DATA_DIR ${dataDir ?? "(in memory)"}: corrupt or unreadable data directory (${cause.split("\n")[0]})`);
+    throw new StartupError(
+      `cannot open DATA_DIR ${dataDir ?? "(in memory)"}: corrupt or unreadable data directory (${cause.split("\n")[0]})`,
+    );
   }
   const asQueryable = (q: Pick<PGlite, "query">): Queryable => ({
     async query<R extends Row>(sql: string, params: ReadonlyArray<unknown> = []) {

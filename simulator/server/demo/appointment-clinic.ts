@@ -40,12 +40,13 @@ const patients: ReadonlyArray<[string, Sex, Language, string]> = [
 ];
 
 /** The form's defaults for the appointment variant (core/rules), with the demo's pattern and strategy. */
-const perimetryConfig = (pattern: Pattern, strategy: Strategy): ExaminationConfig => examinationConfigOf({
-  ...defaultMeasurementConfig("newer"),
-  pattern,
-  strategy,
-  stimuliSize: strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
-});
+const perimetryConfig = (pattern: Pattern, strategy: Strategy): ExaminationConfig =>
+  examinationConfigOf({
+    ...defaultMeasurementConfig("newer"),
+    pattern,
+    strategy,
+    stimuliSize: strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
+  });
 
 type Planned = { readonly type: TestType; readonly eye: Eye; readonly config: ExaminationConfig | null };
 
@@ -121,7 +122,18 @@ export const seedAppointmentClinic = async (tx: Queryable, options: { password: 
       await insertAppointment(
         tx,
         org,
-        { id: appointmentId, patientId, deviceSn, audioGuide: true, tutorial: false, trackGaze: true, standaloneId: null, createdAt: iso, updatedAt: iso, trashedAt: null },
+        {
+          id: appointmentId,
+          patientId,
+          deviceSn,
+          audioGuide: true,
+          tutorial: false,
+          trackGaze: true,
+          standaloneId: null,
+          createdAt: iso,
+          updatedAt: iso,
+          trashedAt: null,
+        },
         position + 1,
       );
       for (const [k, p] of planned.examinations.entries()) {
@@ -175,7 +187,18 @@ const seedTakenAppointment = async (tx: Queryable, org: string, patientIds: read
   await insertAppointment(
     tx,
     org,
-    { id: appointmentId, patientId, deviceSn, audioGuide: true, tutorial: false, trackGaze: true, standaloneId: null, createdAt: created, updatedAt: created, trashedAt: null },
+    {
+      id: appointmentId,
+      patientId,
+      deviceSn,
+      audioGuide: true,
+      tutorial: false,
+      trackGaze: true,
+      standaloneId: null,
+      createdAt: created,
+      updatedAt: created,
+      trashedAt: null,
+    },
     0,
   );
   for (const [k, eye] of eyes.entries()) {

@@ -15,12 +15,25 @@ export async function insertDemoOrganisation(
 ): Promise<string> {
   const org = newId();
   await tx.query("insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, $2, $3, $4, $5, $6)", [
-    org, organisation.name, organisation.multiTests, organisation.market, organisation.country, createdAt,
+    org,
+    organisation.name,
+    organisation.multiTests,
+    organisation.market,
+    organisation.country,
+    createdAt,
   ]);
   for (const u of users)
     await insertUser(tx, {
-      id: newId(), organisationId: org, username: u.username, email: u.email, role: u.role, passwordHash: await hashPassword(password),
-      state: "active", invitationTokenHash: null, language: "en", createdAt,
+      id: newId(),
+      organisationId: org,
+      username: u.username,
+      email: u.email,
+      role: u.role,
+      passwordHash: await hashPassword(password),
+      state: "active",
+      invitationTokenHash: null,
+      language: "en",
+      createdAt,
     });
   return org;
 }

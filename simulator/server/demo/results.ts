@@ -1,4 +1,13 @@
-import { Eye, Pattern, Showtime, StimulusSize, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
+import {
+  Eye,
+  Pattern,
+  Showtime,
+  StimulusSize,
+  Strategy,
+  type Eye as EyeT,
+  type Pattern as PatternT,
+  type Strategy as StrategyT,
+} from "../../../core/model/enums.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import { getPattern, pointsForEye } from "../../../core/analytics/patterns.ts";
 import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "../../../core/analytics/normative/registry.ts";
@@ -91,44 +100,47 @@ export const demoResult = (i: DemoResultInput): MeasurementResult => {
   const fn = Math.round(rng.next() * (i.course === "healthy" ? 1 : 3));
   const fl = Math.round(rng.next() * 2);
   const meanDistance = Array.from({ length: 120 }, () => round1(Math.abs(rng.normal()) * 0.9));
-  return withStoredIndices({
-    measurementId: i.measurementId,
-    patientId: i.patientId,
-    takenAt: i.takenAt,
-    eye: i.eye,
-    pattern: i.pattern,
-    strategy: i.strategy,
-    sorsStage: i.strategy === Strategy.SORS ? 36 : null,
-    stimulusSize: i.strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
-    stimuliShowtime: Showtime.Ms200,
-    stimuliInterval: 2000,
-    meanUpdateTime: 1450 + Math.round(rng.next() * 300),
-    presentations,
-    examinationTimeInSeconds: Math.round(presentations * 1.55),
-    maxIntensity: Math.round(10000 / Math.PI),
-    thresholds,
-    defects,
-    normValues: norms ? normValues : null,
-    meanSensitivity: 0,
-    meanDefect: null,
-    squareRootLossVariance: null,
-    vfi: null,
-    falseNegatives: fn,
-    falsePositives: fp,
-    fixationLosses: fl,
-    catchTrials: {
-      falseNegative: { errors: fn, presentations: 8 },
-      falsePositive: { errors: fp, presentations: 8 },
-      blindSpot: { errors: fl, presentations: 10 },
+  return withStoredIndices(
+    {
+      measurementId: i.measurementId,
+      patientId: i.patientId,
+      takenAt: i.takenAt,
+      eye: i.eye,
+      pattern: i.pattern,
+      strategy: i.strategy,
+      sorsStage: i.strategy === Strategy.SORS ? 36 : null,
+      stimulusSize: i.strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
+      stimuliShowtime: Showtime.Ms200,
+      stimuliInterval: 2000,
+      meanUpdateTime: 1450 + Math.round(rng.next() * 300),
+      presentations,
+      examinationTimeInSeconds: Math.round(presentations * 1.55),
+      maxIntensity: Math.round(10000 / Math.PI),
+      thresholds,
+      defects,
+      normValues: norms ? normValues : null,
+      meanSensitivity: 0,
+      meanDefect: null,
+      squareRootLossVariance: null,
+      vfi: null,
+      falseNegatives: fn,
+      falsePositives: fp,
+      fixationLosses: fl,
+      catchTrials: {
+        falseNegative: { errors: fn, presentations: 8 },
+        falsePositive: { errors: fp, presentations: 8 },
+        blindSpot: { errors: fl, presentations: 10 },
+      },
+      gazeTracking: { meanDistance, fixationThreshold: 3 },
+      estermanScore: null,
+      reliabilityScore: Math.max(0, 100 - 8 * (fp + fn + fl)),
+      normativeVersion: norms ? CURRENT_NORMATIVE_VERSION : null,
+      gazeCalibration: true,
+      background: 31.5,
+      deviceAlias: i.deviceAlias,
     },
-    gazeTracking: { meanDistance, fixationThreshold: 3 },
-    estermanScore: null,
-    reliabilityScore: Math.max(0, 100 - 8 * (fp + fn + fl)),
-    normativeVersion: norms ? CURRENT_NORMATIVE_VERSION : null,
-    gazeCalibration: true,
-    background: 31.5,
-    deviceAlias: i.deviceAlias,
-  }, age);
+    age,
+  );
 };
 
 export { Pattern };

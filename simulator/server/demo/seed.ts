@@ -16,7 +16,13 @@ import { insertDemoOrganisation } from "./organisation.ts";
 import { demoResult, seeded, type Course, type DemoResultInput } from "./results.ts";
 import { engineResult } from "./engine-results.ts";
 import { addShowcase, SHOWCASE_PATIENT_INDEX } from "./showcase.ts";
-import { APPOINTMENT_CLINIC, appointmentClinicSerials, appointmentClinicUsers, hasAppointmentClinic, seedAppointmentClinic } from "./appointment-clinic.ts";
+import {
+  APPOINTMENT_CLINIC,
+  appointmentClinicSerials,
+  appointmentClinicUsers,
+  hasAppointmentClinic,
+  seedAppointmentClinic,
+} from "./appointment-clinic.ts";
 
 // The demo clinic (fixtures/demo/clinic.json), created once on the first start of an empty database: one organisation,
 // the users manager, user and admin, a few dozen patients, several years of results for most of them, queued
@@ -77,7 +83,16 @@ const resultFor = (how: DemoResults, input: DemoResultInput) => {
   }
 };
 
-const addHistory = async (tx: Queryable, org: string, patientId: string, birthdate: string, index: number, now: Date, alias: string, how: DemoResults) => {
+const addHistory = async (
+  tx: Queryable,
+  org: string,
+  patientId: string,
+  birthdate: string,
+  index: number,
+  now: Date,
+  alias: string,
+  how: DemoResults,
+) => {
   const rng = seeded(1000 + index);
   const course = courses[index % courses.length]!;
   const visits = 2 + Math.floor(rng.next() * 5);
@@ -93,7 +108,15 @@ const addHistory = async (tx: Queryable, org: string, patientId: string, birthda
     for (const eye of [Eye.Right, Eye.Left]) {
       const id = newId();
       const created = new Date(takenAt.getTime() - 3600_000).toISOString();
-      const config = measurementConfigWith({ patientId, deviceSn: null, displayName: `Test ${v + 1}`, eye, pattern, strategy, notes: v === 0 ? "First visit." : "" });
+      const config = measurementConfigWith({
+        patientId,
+        deviceSn: null,
+        displayName: `Test ${v + 1}`,
+        eye,
+        pattern,
+        strategy,
+        notes: v === 0 ? "First visit." : "",
+      });
       const m: Measurement = {
         ...newMeasurement(config, id, created, eye === Eye.Left ? rightId : null),
         result: resultFor(how, {
@@ -123,7 +146,12 @@ export interface DemoLogins {
   readonly created: boolean;
   readonly usernames: readonly string[];
   /** The second clinic, on the appointment variant (organisation multiTests true), with its own headsets. */
-  readonly appointments: { readonly name: string; readonly created: boolean; readonly usernames: readonly string[]; readonly serials: readonly string[] };
+  readonly appointments: {
+    readonly name: string;
+    readonly created: boolean;
+    readonly usernames: readonly string[];
+    readonly serials: readonly string[];
+  };
 }
 
 /**
@@ -176,14 +204,22 @@ const seedClinic = async (
     for (const [index, [name, gender, lang, birthdate]] of data.patients.entries()) {
       const id = newId();
       await insertPatient(tx, org, id, { name, uniqueId: `P-${String(1001 + index)}`, gender, lang, birthdate }, iso);
-      if (index < 28) await addHistory(tx, org, id, birthdate, index, now, data.deviceAliases[index % 4] ?? "Room 1", options.results ?? "engine");
+      if (index < 28)
+        await addHistory(tx, org, id, birthdate, index, now, data.deviceAliases[index % 4] ?? "Room 1", options.results ?? "engine");
       if (index === SHOWCASE_PATIENT_INDEX)
-        await addShowcase(tx, org, id, birthdate, now, data.deviceAliases[1] ?? "Room 2", (input) => resultFor(options.results ?? "engine", input));
+        await addShowcase(tx, org, id, birthdate, now, data.deviceAliases[1] ?? "Room 2", (input) =>
+          resultFor(options.results ?? "engine", input),
+        );
       // A few measurements waiting in the lanes.
       if (index >= 28 && index < 28 + serials.length * 2) {
         const sn = serials[(index - 28) % serials.length]!;
         const config = measurementConfigWith({
-          patientId: id, deviceSn: sn, displayName: `Test ${name}`, eye: index % 2 ? Eye.Left : Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS,
+          patientId: id,
+          deviceSn: sn,
+          displayName: `Test ${name}`,
+          eye: index % 2 ? Eye.Left : Eye.Right,
+          pattern: Pattern.P24_2,
+          strategy: Strategy.DS,
         });
         const m = newMeasurement(config, newId(), iso);
         await insertMeasurement(tx, org, m, index);
@@ -192,9 +228,21 @@ const seedClinic = async (
     const perimetry = (pattern: Pattern, strategy: Strategy) => ({
       type: "perimetry" as const,
       eye: Eye.Both,
-      config: examinationConfigOf(measurementConfigWith({ pattern, strategy, stimuliSize: strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III })),
+      config: examinationConfigOf(
+        measurementConfigWith({
+          pattern,
+          strategy,
+          stimuliSize: strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
+        }),
+      ),
     });
-    await insertTemplate(tx, org, newId(), { name: "Glaucoma follow-up", tests: [perimetry(Pattern.P24_2, Strategy.DS), { type: "amsler", eye: Eye.Both, config: null }] }, iso);
+    await insertTemplate(
+      tx,
+      org,
+      newId(),
+      { name: "Glaucoma follow-up", tests: [perimetry(Pattern.P24_2, Strategy.DS), { type: "amsler", eye: Eye.Both, config: null }] },
+      iso,
+    );
     await insertTemplate(tx, org, newId(), { name: "Screening", tests: [perimetry(Pattern.G, Strategy.SORS)] }, iso);
   });
 };
@@ -205,6 +253,7 @@ export const setDemoPasswords = async (db: Database, password: string): Promise<
   const usernames = [...clinic().users, ...appointmentClinicUsers].map((u) => u.username);
   const hashes = await Promise.all(usernames.map(() => hashPassword(password)));
   await db.transaction(async (tx) => {
-    for (const [i, username] of usernames.entries()) await tx.query("update users set password_hash = $1 where username = $2", [hashes[i], username]);
+    for (const [i, username] of usernames.entries())
+      await tx.query("update users set password_hash = $1 where username = $2", [hashes[i], username]);
   });
 };

@@ -1,4 +1,13 @@
-import { Eye, Pattern, Showtime, StimulusSize, Strategy, type Eye as EyeT, type Pattern as PatternT, type Strategy as StrategyT } from "../../../core/model/enums.ts";
+import {
+  Eye,
+  Pattern,
+  Showtime,
+  StimulusSize,
+  Strategy,
+  type Eye as EyeT,
+  type Pattern as PatternT,
+  type Strategy as StrategyT,
+} from "../../../core/model/enums.ts";
 import { newMeasurement, type Measurement } from "../../../core/model/measurement.ts";
 import { measurementConfigWith } from "../../../core/rules/defaults.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
@@ -32,7 +41,12 @@ export const showcaseTests: readonly ShowcaseTest[] = [
 export const SHOWCASE_PATIENT_INDEX = 2;
 
 export const addShowcase = async (
-  tx: Queryable, org: string, patientId: string, birthdate: string, now: Date, alias: string,
+  tx: Queryable,
+  org: string,
+  patientId: string,
+  birthdate: string,
+  now: Date,
+  alias: string,
   result: (input: DemoResultInput) => MeasurementResult,
 ): Promise<void> => {
   for (const [k, t] of showcaseTests.entries()) {

@@ -42,27 +42,55 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     if (!device) return;
     // The status stays as last reported; the socket closing is what sets notconnected.
     await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...ctx.presence.heard(device!.deviceSn), connection }));
-    ctx.live.publish(device.organisationId, { type: "connection", operation: "update", data: { deviceSn: device.deviceSn, connection }, deviceSn: device.deviceSn });
+    ctx.live.publish(device.organisationId, {
+      type: "connection",
+      operation: "update",
+      data: { deviceSn: device.deviceSn, connection },
+      deviceSn: device.deviceSn,
+    });
     await publishDevice();
   };
-  const watchdog = setInterval(() => {
-    if (!device || silent || ctx.now() - lastHeard < ctx.settings.deviceSilenceMs) return;
-    silent = true;
-    chain = chain.then(() => setConnection("DISCONNECTED")).catch(() => undefined);
-  }, Math.min(1000, Math.max(50, ctx.settings.deviceSilenceMs / 4)));
+  const watchdog = setInterval(
+    () => {
+      if (!device || silent || ctx.now() - lastHeard < ctx.settings.deviceSilenceMs) return;
+      silent = true;
+      chain = chain.then(() => setConnection("DISCONNECTED")).catch(() => undefined);
+    },
+    Math.min(1000, Math.max(50, ctx.settings.deviceSilenceMs / 4)),
+  );
   watchdog.unref();
 
   const publishDevice = async () => {
     if (!device) return;
     const row = await deviceBySnAnywhere(ctx.db, device.deviceSn);
-    if (row) ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(ctx.presence.overlay(row)), deviceSn: row.deviceSn });
+    if (row)
+      ctx.live.publish(row.organisationId, {
+        type: "device",
+        operation: "update",
+        data: deviceChange(ctx.presence.overlay(row)),
+        deviceSn: row.deviceSn,
+      });
   };
 
   /** The headset's side of the audit trail (issue 15 §6): admissions, refusals and results, by serial. */
-  const audit = (organisationId: string | null, sn: string | undefined, action: string, outcome: string, record?: { type: string; id: string }) =>
+  const audit = (
+    organisationId: string | null,
+    sn: string | undefined,
+    action: string,
+    outcome: string,
+    record?: { type: string; id: string },
+  ) =>
     ctx.audit.record({
-      organisationId, at: nowIso(ctx), actorKind: "headset", actorId: sn ?? null, actorName: sn ?? null, address, action, outcome,
-      recordType: record?.type ?? null, recordId: record?.id ?? null,
+      organisationId,
+      at: nowIso(ctx),
+      actorKind: "headset",
+      actorId: sn ?? null,
+      actorName: sn ?? null,
+      address,
+      action,
+      outcome,
+      recordType: record?.type ?? null,
+      recordId: record?.id ?? null,
     });
 
   let refused = false;
@@ -104,10 +132,17 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       const row = await hello(m);
       if (!row) return;
       await ctx.db.transaction((tx) => recordLiveState(tx, row.deviceSn, { connection: "CONNECTED", lastSeen: nowIso(ctx) }));
-      socket.send(frame({ type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: row.deviceSn, alias: row.alias, serverTime: ctx.now() }));
+      socket.send(
+        frame({ type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: row.deviceSn, alias: row.alias, serverTime: ctx.now() }),
+      );
       await ctx.devices.pushQueue(row.deviceSn);
       await ctx.devices.pushStandalone(row.deviceSn);
-      ctx.live.publish(row.organisationId, { type: "connection", operation: "update", data: { deviceSn: row.deviceSn, connection: "CONNECTED" }, deviceSn: row.deviceSn });
+      ctx.live.publish(row.organisationId, {
+        type: "connection",
+        operation: "update",
+        data: { deviceSn: row.deviceSn, connection: "CONNECTED" },
+        deviceSn: row.deviceSn,
+      });
       return publishDevice();
     }
     if (!device) return refuse("malformed", "Say hello first");
@@ -125,7 +160,11 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
         const batteryChanged = ctx.presence.heartbeat(sn, battery, lastSeen);
         if (!batteryChanged && ctx.now() - announcedAt < LIVENESS_ANNOUNCE_MS) return;
         announcedAt = ctx.now();
-        const alive = { deviceSn: sn, connection: "CONNECTED" as const, ...(reportedStatus !== undefined ? { status: reportedStatus } : {}) };
+        const alive = {
+          deviceSn: sn,
+          connection: "CONNECTED" as const,
+          ...(reportedStatus !== undefined ? { status: reportedStatus } : {}),
+        };
         const data = batteryChanged ? { ...alive, battery, lastSeen } : alive;
         ctx.live.publish(org, { type: "device", operation: "update", data, deviceSn: sn });
         return;
@@ -156,7 +195,8 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
           // A repeated upload, a measurement deleted meanwhile, or one not queued on this headset: nothing to store.
           if (!(e instanceof Failure)) throw e;
           audit(org, sn, "device.result", e.type, { type: "measurement", id: m.measurementId });
-          if (e.type === "not_found") log.warn("device_result_refused", { device: sn, measurement: m.measurementId, reason: "not queued on this headset" });
+          if (e.type === "not_found")
+            log.warn("device_result_refused", { device: sn, measurement: m.measurementId, reason: "not queued on this headset" });
         }
         return;
       case "examinationResult": {
@@ -182,11 +222,13 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
         return;
       }
       case "standaloneResult": {
-        await write(ctx, (tx, fx) => recordStandaloneOnce(tx, fx, org, sn, m.standaloneId, m.resultId, m.result, nowIso(ctx))).catch((e) => {
-          // Stand-alone data gone, or not this headset's: accept and drop, the headset cannot do better.
-          if (!(e instanceof Failure)) throw e;
-          log.warn("device_result_refused", { device: sn, standalone: m.standaloneId, reason: e.message });
-        });
+        await write(ctx, (tx, fx) => recordStandaloneOnce(tx, fx, org, sn, m.standaloneId, m.resultId, m.result, nowIso(ctx))).catch(
+          (e) => {
+            // Stand-alone data gone, or not this headset's: accept and drop, the headset cannot do better.
+            if (!(e instanceof Failure)) throw e;
+            log.warn("device_result_refused", { device: sn, standalone: m.standaloneId, reason: e.message });
+          },
+        );
         socket.send(frame({ type: "resultAccepted", resultId: m.resultId }));
         return;
       }
@@ -235,7 +277,9 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       ctx.devices.detach(device.deviceSn, socket);
       if (!(await ctx.devices.release(device.deviceSn))) return; // a newer connection took over, here or on another process
       const heard = ctx.presence.heard(device.deviceSn);
-      await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...heard, connection: "DISCONNECTED", status: "notconnected" })).catch(() => undefined);
+      await ctx.db
+        .transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...heard, connection: "DISCONNECTED", status: "notconnected" }))
+        .catch(() => undefined);
       ctx.live.publish(device.organisationId, {
         type: "connection",
         operation: "update",
@@ -259,8 +303,18 @@ export const disconnectOrphans = async (ctx: ServerContext, deviceSns: ReadonlyA
   for (const { device_sn: sn } of rows) {
     const row = await deviceBySnAnywhere(ctx.db, sn);
     if (!row) continue;
-    ctx.live.publish(row.organisationId, { type: "connection", operation: "update", data: { deviceSn: sn, connection: "DISCONNECTED" }, deviceSn: sn });
-    ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(ctx.presence.overlay(row)), deviceSn: sn });
+    ctx.live.publish(row.organisationId, {
+      type: "connection",
+      operation: "update",
+      data: { deviceSn: sn, connection: "DISCONNECTED" },
+      deviceSn: sn,
+    });
+    ctx.live.publish(row.organisationId, {
+      type: "device",
+      operation: "update",
+      data: deviceChange(ctx.presence.overlay(row)),
+      deviceSn: sn,
+    });
   }
 };
 
@@ -270,7 +324,17 @@ export const reconnectHeld = async (ctx: ServerContext) => {
     await ctx.db.transaction((tx) => recordLiveState(tx, sn, { connection: "CONNECTED" }));
     const row = await deviceBySnAnywhere(ctx.db, sn);
     if (!row) continue;
-    ctx.live.publish(row.organisationId, { type: "connection", operation: "update", data: { deviceSn: sn, connection: "CONNECTED" }, deviceSn: sn });
-    ctx.live.publish(row.organisationId, { type: "device", operation: "update", data: deviceChange(ctx.presence.overlay(row)), deviceSn: sn });
+    ctx.live.publish(row.organisationId, {
+      type: "connection",
+      operation: "update",
+      data: { deviceSn: sn, connection: "CONNECTED" },
+      deviceSn: sn,
+    });
+    ctx.live.publish(row.organisationId, {
+      type: "device",
+      operation: "update",
+      data: deviceChange(ctx.presence.overlay(row)),
+      deviceSn: sn,
+    });
   }
 };

@@ -48,7 +48,12 @@ export const enrolHeadset = async (
 };
 
 /** A new credential or pairing code for a headset of the organisation; the old one stops working at once. */
-export const reenrolHeadset = async (ctx: ServerContext, actor: Actor, id: string, secret: EnrolmentSecretKind): Promise<EnrolmentIssued> => {
+export const reenrolHeadset = async (
+  ctx: ServerContext,
+  actor: Actor,
+  id: string,
+  secret: EnrolmentSecretKind,
+): Promise<EnrolmentIssued> => {
   const org = actor.organisationId;
   const issued = await ctx.db.transaction(async (tx) => {
     const row = await enrolment.enrolmentById(tx, org, id);

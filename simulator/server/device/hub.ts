@@ -124,7 +124,14 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
             eye: e.eye,
             config: e.config
               ? testConfig(
-                  { ...e.config, patientId: a.patientId, displayName: e.type, eye: e.eye, tutorial: a.tutorial, sorsStage: e.config.sorsStage },
+                  {
+                    ...e.config,
+                    patientId: a.patientId,
+                    displayName: e.type,
+                    eye: e.eye,
+                    tutorial: a.tutorial,
+                    sorsStage: e.config.sorsStage,
+                  },
                   patient,
                 )
               : null,
@@ -158,7 +165,8 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
     if (ok) p.resolve();
     else p.reject(failure());
   };
-  const refusedBy = (error: string | undefined) => () => new Failure("device_not_connected", `${commandFailed}${error ? ` (${error})` : ""}`);
+  const refusedBy = (error: string | undefined) => () =>
+    new Failure("device_not_connected", `${commandFailed}${error ? ` (${error})` : ""}`);
   /** Waits for the ack of a command sent by `send`; the seeds' error on refusal, loss or silence. */
   const awaitAck = (sn: string, send: (commandId: string) => void) => {
     const commandId = randomUUID();
@@ -267,7 +275,9 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
       if (sockets.has(sn)) return awaitAck(sn, (commandId) => send(sn, { type: "command", commandId, kind }));
       const holder = await roster.elsewhere(sn);
       if (!holder) throw notConnected();
-      return awaitAck(sn, (commandId) => bus.publish({ type: "command", deviceSn: sn, commandId, kind, from: bus.processId, to: holder.processId }));
+      return awaitAck(sn, (commandId) =>
+        bus.publish({ type: "command", deviceSn: sn, commandId, kind, from: bus.processId, to: holder.processId }),
+      );
     },
     acknowledge(sn, commandId, ok, error) {
       const f = forwarded.get(commandId);

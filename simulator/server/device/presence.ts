@@ -31,7 +31,10 @@ export interface PresenceBook {
 }
 
 const sameBattery = (a: DeviceBattery, b: DeviceBattery) =>
-  a.vr.level === b.vr.level && a.vr.charging === b.vr.charging && a.clicker.level === b.clicker.level && a.clicker.charging === b.clicker.charging;
+  a.vr.level === b.vr.level &&
+  a.vr.charging === b.vr.charging &&
+  a.clicker.level === b.clicker.level &&
+  a.clicker.charging === b.clicker.charging;
 
 export const presenceBook = (db: Database, flushMs: number): PresenceBook => {
   const book = new Map<string, Heard>();

@@ -1,4 +1,10 @@
-import { deleteRefusal, inviteRefusal, roleChangeRefusal, userAdminRefusalText, type UserAdminRefusal } from "../../../core/rules/user-admin.ts";
+import {
+  deleteRefusal,
+  inviteRefusal,
+  roleChangeRefusal,
+  userAdminRefusalText,
+  type UserAdminRefusal,
+} from "../../../core/rules/user-admin.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { Role } from "../../../core/model/enums.ts";
 import { isStrongPassword, passwordProblems } from "../../../core/rules/password.ts";
@@ -30,27 +36,50 @@ const refuse = (refusal: UserAdminRefusal | null) => {
 };
 
 const checkPassword = (password: string, field: string) => {
-  if (!isStrongPassword(password)) throw invalid(field, passwordProblems(password).map((p) => p.text).join(" "));
+  if (!isStrongPassword(password))
+    throw invalid(
+      field,
+      passwordProblems(password)
+        .map((p) => p.text)
+        .join(" "),
+    );
 };
 
 const organisationRow = async (q: Queryable, id: string) =>
-  (await q.query<{ id: string; name: string; multi_tests: boolean; market: string; country: string | null }>("select * from organisations where id = $1", [id]))[0]!;
+  (
+    await q.query<{ id: string; name: string; multi_tests: boolean; market: string; country: string | null }>(
+      "select * from organisations where id = $1",
+      [id],
+    )
+  )[0]!;
 
 /** A login session: a new session row; the user's other sessions end (another session opened), here and on sockets. */
 const startSession = async (ctx: ServerContext, user: users.UserRow, address: string) => {
   const { sid } = await ctx.sessions.start(user, address, nowIso(ctx));
   ctx.live.endSessions(user.id, "another_session_opened", { keep: sid });
-  return ctx.issueAccessToken({ sub: user.id, organisationId: user.organisationId, role: user.role, username: user.username ?? user.email, email: user.email, sid });
+  return ctx.issueAccessToken({
+    sub: user.id,
+    organisationId: user.organisationId,
+    role: user.role,
+    username: user.username ?? user.email,
+    email: user.email,
+    sid,
+  });
 };
 
 /** Hashes made before every hash got its own salt (the demo accounts shared one) are made again at the next login. */
 const rehashSharedSalt = async (ctx: ServerContext, user: users.UserRow, password: string) => {
   const salt = saltOf(user.passwordHash);
   if (!salt) return;
-  const shared = await ctx.db.query("select 1 from users where id <> $1 and split_part(password_hash, '$', 5) = $2 limit 1", [user.id, salt]);
+  const shared = await ctx.db.query("select 1 from users where id <> $1 and split_part(password_hash, '$', 5) = $2 limit 1", [
+    user.id,
+    salt,
+  ]);
   if (shared.length === 0) return;
   const hash = await hashPassword(password);
-  await ctx.db.transaction((tx) => tx.query("update users set password_hash = $2 where id = $1 and password_hash = $3", [user.id, hash, user.passwordHash]));
+  await ctx.db.transaction((tx) =>
+    tx.query("update users set password_hash = $2 where id = $1 and password_hash = $3", [user.id, hash, user.passwordHash]),
+  );
 };
 
 const tooMany = () => new Failure("rate_limited", "Too many failed attempts; try again in a minute");
@@ -67,7 +96,10 @@ const takeLoginAttempt = async (ctx: ServerContext, username: string, address: s
   const addressKey = `login-address:${address}`;
   const addressOk = await ctx.limits.take(addressKey, { allowed: loginAddressFailuresAllowed, windowMs: loginWindowMs }, now);
   if (!addressOk) {
-    const known = await ctx.db.query("select 1 from login_addresses where username = $1 and address = $2", [username.toLowerCase(), address]);
+    const known = await ctx.db.query("select 1 from login_addresses where username = $1 and address = $2", [
+      username.toLowerCase(),
+      address,
+    ]);
     if (known.length === 0) throw tooMany();
   }
   if (!(await ctx.limits.take(accountKey, { allowed: loginFailuresAllowed, windowMs: loginWindowMs }, now))) throw tooMany();
@@ -155,7 +187,17 @@ export const accountHandlers: SomeHandlers<
         user.id,
         new Date(now + ctx.settings.resetTokenTtlSeconds * 1000).toISOString(),
       ]);
-      await queueMail(tx, { organisationId: user.organisationId, to: user.email, subject: "Reset your Isopter password", body: `Open this link to choose a new password: ${link}`, link }, nowIso(ctx));
+      await queueMail(
+        tx,
+        {
+          organisationId: user.organisationId,
+          to: user.email,
+          subject: "Reset your Isopter password",
+          body: `Open this link to choose a new password: ${link}`,
+          link,
+        },
+        nowIso(ctx),
+      );
     });
     return { data: null };
   },
@@ -163,14 +205,15 @@ export const accountHandlers: SomeHandlers<
     const { ctx } = call;
     const claims = call.claims!;
     if (call.body.token !== call.token) throw invalid("body.token", "must be the token of the link");
-    if (call.body.email.trim().toLowerCase() !== claims.email.toLowerCase()) throw notFound("Account with this e-mail address", "body.email");
+    if (call.body.email.trim().toLowerCase() !== claims.email.toLowerCase())
+      throw notFound("Account with this e-mail address", "body.email");
     checkPassword(call.body.password, "body.password");
     const hash = await hashPassword(call.body.password);
     await write(ctx, async (tx) => {
-      const rows = await tx.query<{ used_at: string | null }>("select used_at from password_resets where token_hash = $1 and user_id = $2 for update", [
-        sha256(call.token),
-        claims.sub,
-      ]);
+      const rows = await tx.query<{ used_at: string | null }>(
+        "select used_at from password_resets where token_hash = $1 and user_id = $2 for update",
+        [sha256(call.token), claims.sub],
+      );
       if (!rows[0] || rows[0].used_at !== null) throw new Failure("token_expired", "This link has been used already; request a new one");
       await tx.query("update password_resets set used_at = $2 where token_hash = $1", [sha256(call.token), nowIso(ctx)]);
       await tx.query("update users set password_hash = $2 where id = $1", [claims.sub, hash]);
@@ -184,7 +227,8 @@ export const accountHandlers: SomeHandlers<
     const { ctx } = call;
     const claims = claimsOf(call);
     const key = `password-change:${claims.sub}`;
-    if (!(await ctx.limits.take(key, { allowed: ctx.settings.loginFailuresAllowed, windowMs: ctx.settings.loginWindowMs }, ctx.now()))) throw tooMany();
+    if (!(await ctx.limits.take(key, { allowed: ctx.settings.loginFailuresAllowed, windowMs: ctx.settings.loginWindowMs }, ctx.now())))
+      throw tooMany();
     const user = await users.userById(ctx.db, claims.sub);
     if (!user || !(await verifyPassword(call.body.old_password, user.passwordHash)))
       throw new Failure("invalid_credentials", "The old password is not right", "body.old_password");
@@ -262,7 +306,17 @@ export const accountHandlers: SomeHandlers<
             createdAt: nowIso(ctx),
           });
           const link = `${ctx.settings.publicUrl}/signup/${id}/${token}`;
-          await queueMail(tx, { organisationId: claims.organisationId, to: email, subject: "You are invited to Isopter", body: `Choose a password to join: ${link}`, link }, nowIso(ctx));
+          await queueMail(
+            tx,
+            {
+              organisationId: claims.organisationId,
+              to: email,
+              subject: "You are invited to Isopter",
+              body: `Choose a password to join: ${link}`,
+              link,
+            },
+            nowIso(ctx),
+          );
           invited.push(email);
         }
       }

@@ -56,7 +56,13 @@ const checkPayload = (p: ExaminationPayload, field: string, patientId: string, l
 };
 
 /** 'Both' eyes become a right and a left examination, as for measurements. */
-const split = (p: ExaminationPayload): ExaminationPayload[] => (p.eye === Eye.Both ? [{ ...p, eye: Eye.Right }, { ...p, eye: Eye.Left }] : [p]);
+const split = (p: ExaminationPayload): ExaminationPayload[] =>
+  p.eye === Eye.Both
+    ? [
+        { ...p, eye: Eye.Right },
+        { ...p, eye: Eye.Left },
+      ]
+    : [p];
 
 const addExaminations = async (
   tx: Queryable,
@@ -74,7 +80,9 @@ const addExaminations = async (
   let position =
     appointment.id === null
       ? 0
-      : ((await tx.query<{ n: number | null }>("select max(position) as n from examinations where appointment_id = $1", [appointment.id]))[0]?.n ?? 0) + 1;
+      : ((
+          await tx.query<{ n: number | null }>("select max(position) as n from examinations where appointment_id = $1", [appointment.id])
+        )[0]?.n ?? 0) + 1;
   const out: Examination[] = [];
   for (const p of payloads.flatMap(split)) {
     const e: Examination = {
@@ -159,7 +167,11 @@ export const appointmentHandlers: SomeHandlers<
       const moved = body.deviceSn !== a.deviceSn;
       const next = { ...a, ...body, updatedAt: nowIso(call.ctx) };
       await store.saveAppointment(tx, org, next, moved ? await store.nextAppointmentPosition(tx, body.deviceSn) : undefined);
-      await tx.query("update examinations set patient_id = $2, device_sn = $3 where appointment_id = $1", [a.id, body.patientId, body.deviceSn]);
+      await tx.query("update examinations set patient_id = $2, device_sn = $3 where appointment_id = $1", [
+        a.id,
+        body.patientId,
+        body.deviceSn,
+      ]);
       if (isQueued(a)) {
         fx.laneChanged(a.deviceSn);
         fx.laneChanged(body.deviceSn);
@@ -241,8 +253,15 @@ export const appointmentHandlers: SomeHandlers<
   "examination.all": async (call) => {
     const org = claimsOf(call).organisationId;
     // Another organisation's patient answers as one that does not exist (issue 15 §5), as perimetry/all does.
-    if (call.query.patientId !== undefined && !(await getPatient(call.ctx.db, org, call.query.patientId))) throw notFound("Patient", "query.patientId");
-    return { data: await exams.listExaminations(call.ctx.db, org, { patientId: call.query.patientId, taken: call.query.taken, type: call.query.examinationType }) };
+    if (call.query.patientId !== undefined && !(await getPatient(call.ctx.db, org, call.query.patientId)))
+      throw notFound("Patient", "query.patientId");
+    return {
+      data: await exams.listExaminations(call.ctx.db, org, {
+        patientId: call.query.patientId,
+        taken: call.query.taken,
+        type: call.query.examinationType,
+      }),
+    };
   },
   "examination.register": async (call) => {
     const org = claimsOf(call).organisationId;
@@ -257,7 +276,15 @@ export const appointmentHandlers: SomeHandlers<
         fx.event(org, "appointment", "update", (await store.getAppointment(tx, org, a.id))!, a.deviceSn);
         return e!;
       }
-      const [e] = await addExaminations(tx, fx, org, { id: null, patientId: payload.patientId, deviceSn: payload.deviceSn }, [payload], now, "examination");
+      const [e] = await addExaminations(
+        tx,
+        fx,
+        org,
+        { id: null, patientId: payload.patientId, deviceSn: payload.deviceSn },
+        [payload],
+        now,
+        "examination",
+      );
       return e!;
     });
     return { data };
@@ -275,7 +302,15 @@ export const appointmentHandlers: SomeHandlers<
         await deviceOr404(tx, org, body.deviceSn);
         checkPayload(body, "", body.patientId, patient.lang, await multiTestsOf(tx, org), false);
         if (body.eye === Eye.Both) throw invalid("body.eye", "'Both eyes' is offered only when creating");
-        next = { ...e, type: body.type, eye: body.eye, notes: body.notes, config: body.config, patientId: body.patientId, updatedAt: nowIso(call.ctx) };
+        next = {
+          ...e,
+          type: body.type,
+          eye: body.eye,
+          notes: body.notes,
+          config: body.config,
+          patientId: body.patientId,
+          updatedAt: nowIso(call.ctx),
+        };
       } else {
         if (body.notes.length > 256) throw invalid("body.notes", "at most 256 characters");
         next = { ...e, notes: body.notes, updatedAt: nowIso(call.ctx) };

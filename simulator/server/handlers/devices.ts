@@ -34,7 +34,12 @@ const laneOf = <C extends Card>(d: devices.DeviceRow, items: readonly C[]): Lane
 
 /** A drag that is not one move of one card (core/scheduling checkMove) is answered 409 with the field that is wrong: the
  * client's view of the lanes is not the server's, and core/client refetches on a conflict. */
-const refusedMove = (check: Extract<MoveCheck, { ok: false }>, type: "device_revision_conflict" | "conflict", list: string, moved: string) =>
+const refusedMove = (
+  check: Extract<MoveCheck, { ok: false }>,
+  type: "device_revision_conflict" | "conflict",
+  list: string,
+  moved: string,
+) =>
   new Failure(type, check.reason, check.field === "moved" ? `body.${moved}` : `body.${check.field === "source" ? "from" : "to"}.${list}`);
 
 const standaloneData = async (q: Queryable, org: string, id: string): Promise<StandaloneData | undefined> => {
@@ -47,7 +52,12 @@ const standaloneData = async (q: Queryable, org: string, id: string): Promise<St
 };
 
 export const deviceHandlers: SomeHandlers<
-  "device.all" | "device.update" | "device.standalone" | "device.standaloneData" | "device.dragAndDropPerimetry" | "device.dragAndDropAppointment"
+  | "device.all"
+  | "device.update"
+  | "device.standalone"
+  | "device.standaloneData"
+  | "device.dragAndDropPerimetry"
+  | "device.dragAndDropAppointment"
 > = {
   "device.all": async (call) => {
     const org = claimsOf(call).organisationId;
@@ -137,11 +147,15 @@ export const deviceHandlers: SomeHandlers<
       const sameLane = f.id === t.id;
       const fromLane = laneOf(f, await queueOf(tx, org, f.deviceSn));
       const toLane = sameLane ? fromLane : laneOf(t, await queueOf(tx, org, t.deviceSn));
-      const check = checkMove({ from: fromLane, to: toLane }, { movedId: movedPerimetryId, from: from.perimetriesIds, to: to.perimetriesIds });
+      const check = checkMove(
+        { from: fromLane, to: toLane },
+        { movedId: movedPerimetryId, from: from.perimetriesIds, to: to.perimetriesIds },
+      );
       if (!check.ok) throw refusedMove(check, "device_revision_conflict", "perimetriesIds", "movedPerimetryId");
       const fromBefore = fromLane.items.map((m) => m.id);
       const place = async (sn: string, ids: ReadonlyArray<string>) => {
-        for (const [i, id] of ids.entries()) await tx.query("update measurements set device_sn = $2, queue_position = $3 where id = $1", [id, sn, i + 1]);
+        for (const [i, id] of ids.entries())
+          await tx.query("update measurements set device_sn = $2, queue_position = $3 where id = $1", [id, sn, i + 1]);
       };
       if (!sameLane) await place(f.deviceSn, from.perimetriesIds);
       await place(t.deviceSn, to.perimetriesIds);
@@ -173,8 +187,12 @@ export const deviceHandlers: SomeHandlers<
       const sameLane = f.id === t.id;
       const fromLane = laneOf(f, await appointmentQueueOf(tx, org, f.deviceSn));
       const toLane = sameLane ? fromLane : laneOf(t, await appointmentQueueOf(tx, org, t.deviceSn));
-      if (![...fromLane.items, ...toLane.items].some((a) => a.id === movedAppointmentId)) throw notFound("Appointment", "body.movedAppointmentId");
-      const check = checkMove({ from: fromLane, to: toLane }, { movedId: movedAppointmentId, from: from.appointmentsIds, to: to.appointmentsIds });
+      if (![...fromLane.items, ...toLane.items].some((a) => a.id === movedAppointmentId))
+        throw notFound("Appointment", "body.movedAppointmentId");
+      const check = checkMove(
+        { from: fromLane, to: toLane },
+        { movedId: movedAppointmentId, from: from.appointmentsIds, to: to.appointmentsIds },
+      );
       if (!check.ok) throw refusedMove(check, "conflict", "appointmentsIds", "movedAppointmentId");
       const place = async (sn: string, ids: ReadonlyArray<string>) => {
         for (const [i, id] of ids.entries()) {
@@ -198,4 +216,3 @@ export const deviceHandlers: SomeHandlers<
     return { data };
   },
 };
-

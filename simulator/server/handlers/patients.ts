@@ -16,7 +16,10 @@ import { nowIso, write, type Effects } from "./write.ts";
 const checkedFields = (fields: PatientFields, today: string): PatientFields => {
   const name = fields.name.trim();
   const uniqueId = fields.uniqueId.trim();
-  for (const [field, value] of [["name", name], ["uniqueId", uniqueId]] as const) {
+  for (const [field, value] of [
+    ["name", name],
+    ["uniqueId", uniqueId],
+  ] as const) {
     if (value === "") throw invalid(`body.${field}`, "This field is required.");
     const problem = validateTextInput(value);
     if (problem) throw invalid(`body.${field}`, problem.text);
@@ -85,7 +88,8 @@ export const patientHandlers: SomeHandlers<
     const fields = checkedFields(call.body, today(now));
     const id = newId();
     const created = await write(call.ctx, async (tx, fx) => {
-      if (await uniqueIdTaken(tx, org, fields.uniqueId, null)) throw new Failure("conflict", "uniqueId: another patient has this ID", "body.uniqueId");
+      if (await uniqueIdTaken(tx, org, fields.uniqueId, null))
+        throw new Failure("conflict", "uniqueId: another patient has this ID", "body.uniqueId");
       await patients.insertPatient(tx, org, id, fields, now);
       const p = (await patients.getPatient(tx, org, id))!;
       fx.event(org, "patient", "insert", p);

@@ -12,7 +12,11 @@ import type { Effects } from "./write.ts";
 // idempotent: the same result again answers the measurement as stored (a different one is 409), and a stand-alone
 // upload is stored once per identity.
 
-const stamped = (result: MeasurementResult, m: Measurement): MeasurementResult => ({ ...result, measurementId: m.id, patientId: m.patientId });
+const stamped = (result: MeasurementResult, m: Measurement): MeasurementResult => ({
+  ...result,
+  measurementId: m.id,
+  patientId: m.patientId,
+});
 
 export const completeMeasurement = async (
   tx: Queryable,
@@ -66,11 +70,14 @@ const recordStandaloneResult = async (
 /** JSON with object keys sorted (jsonb does not keep the order they were sent in). */
 const canonicalJson = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) =>
-    x !== null && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+    x !== null && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
   );
 
 /** The identity of a stand-alone result uploaded with perimetry/upload (the device socket's uploads carry a resultId). */
-export const standaloneUploadId = (deviceSn: string, standaloneId: string, takenAt: string) => `upload:${deviceSn}:${standaloneId}:${takenAt}`;
+export const standaloneUploadId = (deviceSn: string, standaloneId: string, takenAt: string) =>
+  `upload:${deviceSn}:${standaloneId}:${takenAt}`;
 
 /** A stand-alone result stored once per identity (standalone_results' primary key): a repeat answers the measurement
  * made the first time, or undefined when that one has been deleted since. */
@@ -84,9 +91,17 @@ export const recordStandaloneOnce = async (
   result: MeasurementResult,
   now: string,
 ): Promise<Measurement | undefined> => {
-  const seen = await tx.query<{ measurement_id: string }>("select measurement_id from standalone_results where device_sn = $1 and result_id = $2", [deviceSn, resultId]);
+  const seen = await tx.query<{ measurement_id: string }>(
+    "select measurement_id from standalone_results where device_sn = $1 and result_id = $2",
+    [deviceSn, resultId],
+  );
   if (seen[0]) return getMeasurement(tx, org, seen[0].measurement_id);
   const stored = await recordStandaloneResult(tx, fx, org, deviceSn, standaloneId, result, now);
-  await tx.query("insert into standalone_results (result_id, device_sn, measurement_id, received_at) values ($1, $2, $3, $4)", [resultId, deviceSn, stored.id, now]);
+  await tx.query("insert into standalone_results (result_id, device_sn, measurement_id, received_at) values ($1, $2, $3, $4)", [
+    resultId,
+    deviceSn,
+    stored.id,
+    now,
+  ]);
   return stored;
 };

@@ -16,50 +16,52 @@ const checked = (f: TemplateFields): TemplateFields => {
   if ([...name].length > 100) throw invalid("body.name", "at most 100 characters");
   if (f.tests.length === 0) throw invalid("body.tests", "a template needs at least one test");
   f.tests.forEach((t, i) => {
-    if (t.type === TestType.Perimetry && t.config === null) throw invalid(`body.tests.${i}.config`, "a perimetry test needs a configuration");
+    if (t.type === TestType.Perimetry && t.config === null)
+      throw invalid(`body.tests.${i}.config`, "a perimetry test needs a configuration");
   });
   return { ...f, name };
 };
 
-export const templateHandlers: SomeHandlers<"template.all" | "template.create" | "template.update" | "template.copy" | "template.delete"> = {
-  "template.all": async (call) => ({ data: await store.listTemplates(call.ctx.db, claimsOf(call).organisationId) }),
-  "template.create": async (call) => {
-    const org = claimsOf(call).organisationId;
-    const fields = checked(call.body);
-    const id = newId();
-    const data = await write(call.ctx, async (tx) => {
-      await store.insertTemplate(tx, org, id, fields, nowIso(call.ctx));
-      return (await store.getTemplate(tx, org, id))!;
-    });
-    return { data };
-  },
-  "template.update": async (call) => {
-    const org = claimsOf(call).organisationId;
-    const fields = checked(call.body);
-    const data = await write(call.ctx, async (tx) => {
-      if (!(await store.getTemplate(tx, org, call.query.id))) throw notFound("Template");
-      await store.updateTemplate(tx, org, call.query.id, fields, nowIso(call.ctx));
-      return (await store.getTemplate(tx, org, call.query.id))!;
-    });
-    return { data };
-  },
-  "template.copy": async (call) => {
-    const org = claimsOf(call).organisationId;
-    const data = await write(call.ctx, async (tx) => {
-      const t = await store.getTemplate(tx, org, call.query.id);
-      if (!t) throw notFound("Template");
+export const templateHandlers: SomeHandlers<"template.all" | "template.create" | "template.update" | "template.copy" | "template.delete"> =
+  {
+    "template.all": async (call) => ({ data: await store.listTemplates(call.ctx.db, claimsOf(call).organisationId) }),
+    "template.create": async (call) => {
+      const org = claimsOf(call).organisationId;
+      const fields = checked(call.body);
       const id = newId();
-      await store.insertTemplate(tx, org, id, { name: `${t.name} (copy)`, tests: t.tests }, nowIso(call.ctx));
-      return (await store.getTemplate(tx, org, id))!;
-    });
-    return { data };
-  },
-  "template.delete": async (call) => {
-    const org = claimsOf(call).organisationId;
-    await write(call.ctx, async (tx) => {
-      if (!(await store.getTemplate(tx, org, call.query.id))) throw notFound("Template");
-      await store.deleteTemplate(tx, org, call.query.id);
-    });
-    return { data: { id: call.query.id } };
-  },
-};
+      const data = await write(call.ctx, async (tx) => {
+        await store.insertTemplate(tx, org, id, fields, nowIso(call.ctx));
+        return (await store.getTemplate(tx, org, id))!;
+      });
+      return { data };
+    },
+    "template.update": async (call) => {
+      const org = claimsOf(call).organisationId;
+      const fields = checked(call.body);
+      const data = await write(call.ctx, async (tx) => {
+        if (!(await store.getTemplate(tx, org, call.query.id))) throw notFound("Template");
+        await store.updateTemplate(tx, org, call.query.id, fields, nowIso(call.ctx));
+        return (await store.getTemplate(tx, org, call.query.id))!;
+      });
+      return { data };
+    },
+    "template.copy": async (call) => {
+      const org = claimsOf(call).organisationId;
+      const data = await write(call.ctx, async (tx) => {
+        const t = await store.getTemplate(tx, org, call.query.id);
+        if (!t) throw notFound("Template");
+        const id = newId();
+        await store.insertTemplate(tx, org, id, { name: `${t.name} (copy)`, tests: t.tests }, nowIso(call.ctx));
+        return (await store.getTemplate(tx, org, id))!;
+      });
+      return { data };
+    },
+    "template.delete": async (call) => {
+      const org = claimsOf(call).organisationId;
+      await write(call.ctx, async (tx) => {
+        if (!(await store.getTemplate(tx, org, call.query.id))) throw notFound("Template");
+        await store.deleteTemplate(tx, org, call.query.id);
+      });
+      return { data: { id: call.query.id } };
+    },
+  };

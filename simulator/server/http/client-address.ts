@@ -15,7 +15,10 @@ export const clientAddress = (req: IncomingMessage, trustedProxies: ReadonlyArra
   const peer = plain(req.socket.remoteAddress ?? "unknown");
   if (!trustedProxies.includes(peer)) return peer;
   const header = req.headers["x-forwarded-for"];
-  const hops = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((h) => plain(h.trim())).filter(Boolean);
+  const hops = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map((h) => plain(h.trim()))
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) if (!trustedProxies.includes(hops[i]!)) return hops[i]!;
   return peer;
 };

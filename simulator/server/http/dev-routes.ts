@@ -11,7 +11,13 @@ import { claimsOf } from "./handler.ts";
 // The contract has no call for either; they would move to core/model/contract if the web app or CLI needed them.
 // The simulator's control calls (simulator-routes.ts) are mounted beside them.
 
-const dev = { errors: [...commonErrors, "forbidden"], auth: "bearer", roles: [Role.Admin], carriesAccessToken: false, source: "our design" } as const;
+const dev = {
+  errors: [...commonErrors, "forbidden"],
+  auth: "bearer",
+  roles: [Role.Admin],
+  carriesAccessToken: false,
+  source: "our design",
+} as const;
 
 export const OutboxMailSchema = Schema.Struct({
   id: Schema.Finite,
@@ -24,20 +30,35 @@ export const OutboxMailSchema = Schema.Struct({
 
 export const devEndpoints = {
   outbox: endpoint({
-    name: "dev.outbox", method: "GET", path: "dev/outbox", query: Schema.Struct({ to: Schema.optionalKey(Schema.String) }),
-    response: Schema.Array(OutboxMailSchema), ...dev,
+    name: "dev.outbox",
+    method: "GET",
+    path: "dev/outbox",
+    query: Schema.Struct({ to: Schema.optionalKey(Schema.String) }),
+    response: Schema.Array(OutboxMailSchema),
+    ...dev,
     ourDesign: "the e-mails the server sent to the caller's organisation (to one address with ?to=), newest first, at most 200",
   }),
   organisation: endpoint({
-    name: "dev.organisation", method: "PATCH", path: "dev/organisation", body: Schema.Struct({ multiTests: Schema.Boolean }),
-    response: Schema.Struct({ multiTests: Schema.Boolean }), ...dev,
+    name: "dev.organisation",
+    method: "PATCH",
+    path: "dev/organisation",
+    body: Schema.Struct({ multiTests: Schema.Boolean }),
+    response: Schema.Struct({ multiTests: Schema.Boolean }),
+    ...dev,
     ourDesign: "switches the organisation's multi-tests (appointments) plugin",
   }),
 } as const;
 
 export const devHandlers: SpecHandlers<typeof devEndpoints> = {
   "dev.outbox": async (call) => {
-    const rows = await call.ctx.db.query<{ id: string | number; to: string; subject: string; body: string; link: string | null; createdAt: string }>(
+    const rows = await call.ctx.db.query<{
+      id: string | number;
+      to: string;
+      subject: string;
+      body: string;
+      link: string | null;
+      createdAt: string;
+    }>(
       `select id, to_email as "to", subject, body, link, created_at as "createdAt" from outbox
        where organisation_id = $1 and ($2::text is null or lower(to_email) = lower($2)) order by id desc limit 200`,
       [claimsOf(call).organisationId, call.query.to ?? null],
@@ -46,7 +67,9 @@ export const devHandlers: SpecHandlers<typeof devEndpoints> = {
   },
   "dev.organisation": async (call) => {
     const { multiTests } = call.body;
-    await call.ctx.db.transaction((tx) => tx.query("update organisations set multi_tests = $2 where id = $1", [claimsOf(call).organisationId, multiTests]));
+    await call.ctx.db.transaction((tx) =>
+      tx.query("update organisations set multi_tests = $2 where id = $1", [claimsOf(call).organisationId, multiTests]),
+    );
     return { data: { multiTests } };
   },
 };

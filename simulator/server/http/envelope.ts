@@ -31,7 +31,9 @@ export const answerFault = (res: ServerResponse, e: unknown, what: string) => {
   if (isDatabaseUnavailable(e)) {
     // The database layer logs the outage once when it starts and once when it ends, not once per request.
     if (!res.headersSent)
-      sendFailure(res, "unavailable", "The database is not reachable; try again in a moment", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      sendFailure(res, "unavailable", "The database is not reachable; try again in a moment", undefined, {
+        "retry-after": String(RETRY_AFTER_SECONDS),
+      });
     return;
   }
   log.error("request_failed", { request: what, error: e });

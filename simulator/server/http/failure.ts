@@ -35,5 +35,7 @@ const endedBecause: Record<string, string> = {
 export const refusedToken = (check: { reason: "token_expired" | "token_verification_error"; ended?: string | undefined }) =>
   new Failure(
     check.reason,
-    check.reason === "token_expired" ? "The session has expired" : ((check.ended && endedBecause[check.ended]) ?? "The token could not be verified"),
+    check.reason === "token_expired"
+      ? "The session has expired"
+      : ((check.ended && endedBecause[check.ended]) ?? "The token could not be verified"),
   );

@@ -1,4 +1,12 @@
-import type { Endpoint, EndpointSpec, RequestOf, RequestOfSpec, ResponseOf, ResponseOfSpec, SuccessType } from "../../../core/model/contract/index.ts";
+import type {
+  Endpoint,
+  EndpointSpec,
+  RequestOf,
+  RequestOfSpec,
+  ResponseOf,
+  ResponseOfSpec,
+  SuccessType,
+} from "../../../core/model/contract/index.ts";
 import type { TokenClaims } from "../auth/token.ts";
 import type { ServerContext } from "../context.ts";
 
@@ -29,7 +37,9 @@ export type SomeHandlers<K extends Endpoint> = { readonly [E in K]: Handler<E> }
 /** A handler of a call outside the contract (development and simulator-control calls), typed by its spec. */
 export type SpecHandler<S extends EndpointSpec> = (call: RequestOfSpec<S> & CallContext) => Promise<Reply<ResponseOfSpec<S>>>;
 /** Handlers of a set of specs, by the specs' names. */
-export type SpecHandlers<Specs extends Readonly<Record<string, EndpointSpec>>> = { readonly [K in keyof Specs as Specs[K]["name"]]: SpecHandler<Specs[K]> };
+export type SpecHandlers<Specs extends Readonly<Record<string, EndpointSpec>>> = {
+  readonly [K in keyof Specs as Specs[K]["name"]]: SpecHandler<Specs[K]>;
+};
 
 /** The claims of an access-token call (bearer endpoints always have them). */
 export const claimsOf = (call: { readonly claims: TokenClaims | undefined }): TokenClaims => {

@@ -63,7 +63,11 @@ export const openApiDocument = (endpoints: ReadonlyArray<EndpointSpec>, version:
   }
   return {
     openapi: "3.1.0",
-    info: { title: "Isopter clinic API", version, description: "Envelope: {data, responseType?, accessToken?}. Live socket: /api/ws; headsets: /device." },
+    info: {
+      title: "Isopter clinic API",
+      version,
+      description: "Envelope: {data, responseType?, accessToken?}. Live socket: /api/ws; headsets: /device.",
+    },
     servers: [{ url: "/" }],
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
     paths,

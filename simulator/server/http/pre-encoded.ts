@@ -14,7 +14,11 @@ export class PreEncoded {
 export const preEncoded = <T>(json: string): T => new PreEncoded(json) as unknown as T;
 
 /** The success envelope around pre-encoded data, with the envelope's other fields as sendOk writes them. */
-export const sendPreEncoded = (res: ServerResponse, data: PreEncoded, extras: { readonly responseType?: string; readonly accessToken?: string }) => {
+export const sendPreEncoded = (
+  res: ServerResponse,
+  data: PreEncoded,
+  extras: { readonly responseType?: string; readonly accessToken?: string },
+) => {
   const text =
     `{"data":${data.json}` +
     (extras.responseType !== undefined ? `,"responseType":${JSON.stringify(extras.responseType)}` : "") +

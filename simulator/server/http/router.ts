@@ -26,7 +26,6 @@ const bearer = (req: IncomingMessage): string | undefined => {
   return match?.[1];
 };
 
-
 export const apiRouter = (
   ctx: ServerContext,
   endpoints: ReadonlyArray<EndpointSpec>,
@@ -58,7 +57,8 @@ export const apiRouter = (
           if (spec.roles && !spec.roles.includes(claims.role)) throw onlyRoles(spec.roles);
         } else {
           const check = ctx.signer.verify(token, spec.auth === "reset-token" ? "reset" : "invitation", ctx.now());
-          if (!check.ok) throw new Failure(check.reason, check.reason === "token_expired" ? "The link has expired" : "The link is not valid");
+          if (!check.ok)
+            throw new Failure(check.reason, check.reason === "token_expired" ? "The link has expired" : "The link is not valid");
           claims = check.claims;
         }
       }
@@ -68,7 +68,8 @@ export const apiRouter = (
       for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
       const body = spec.body && text.trim() !== "" ? parseJsonBody(text) : undefined;
       const unstorable = unstorableText(query, "query") ?? unstorableText(body, "body");
-      if (unstorable) throw new Failure("validation_error", `${unstorable}: NUL characters and unpaired surrogates are not allowed`, unstorable);
+      if (unstorable)
+        throw new Failure("validation_error", `${unstorable}: NUL characters and unpaired surrogates are not allowed`, unstorable);
       const decoded = decodeRequest(spec, { query, body });
       if (Result.isFailure(decoded)) throw new Failure("validation_error", decoded.failure.message, decoded.failure.field);
       if (spec.query) call.query = seen.query = decoded.success.query;
@@ -78,15 +79,39 @@ export const apiRouter = (
       reply = await handler(call);
     } catch (e) {
       const outcome = e instanceof Failure ? e.type : "internal_error";
-      void auditCall(ctx, { spec, claims, query: seen.query, body: seen.body, data: undefined, outcome, address: clientAddress(req, ctx.settings.trustedProxies) }).catch(() => undefined);
+      void auditCall(ctx, {
+        spec,
+        claims,
+        query: seen.query,
+        body: seen.body,
+        data: undefined,
+        outcome,
+        address: clientAddress(req, ctx.settings.trustedProxies),
+      }).catch(() => undefined);
       throw e;
     }
     // Every call is audited, reads of patient data included (issue 15 §6); the trail is written in batches.
-    void auditCall(ctx, { spec, claims, query: seen.query, body: seen.body, data: reply.data, outcome: "success", address: clientAddress(req, ctx.settings.trustedProxies), accessToken: reply.accessToken }).catch(() => undefined);
+    void auditCall(ctx, {
+      spec,
+      claims,
+      query: seen.query,
+      body: seen.body,
+      data: reply.data,
+      outcome: "success",
+      address: clientAddress(req, ctx.settings.trustedProxies),
+      accessToken: reply.accessToken,
+    }).catch(() => undefined);
     const accessToken =
       reply.accessToken ??
       (spec.carriesAccessToken && spec.auth === "bearer" && claims
-        ? ctx.issueAccessToken({ sub: claims.sub, organisationId: claims.organisationId, role: claims.role, username: claims.username, email: claims.email, ...(claims.sid ? { sid: claims.sid } : {}) })
+        ? ctx.issueAccessToken({
+            sub: claims.sub,
+            organisationId: claims.organisationId,
+            role: claims.role,
+            username: claims.username,
+            email: claims.email,
+            ...(claims.sid ? { sid: claims.sid } : {}),
+          })
         : undefined);
     if (reply.data instanceof PreEncoded) {
       return sendPreEncoded(res, reply.data, {
@@ -115,14 +140,16 @@ export const apiRouter = (
       }
       await run(req, res, spec, url);
     } catch (e) {
-      if (e instanceof ClientAborted) return log.info("request_aborted", { request: `${req.method} ${url.pathname}`, received: req.socket.bytesRead });
+      if (e instanceof ClientAborted)
+        return log.info("request_aborted", { request: `${req.method} ${url.pathname}`, received: req.socket.bytesRead });
       if (res.headersSent) return;
       if (e instanceof TooLarge) {
         // The body was read through (or is too big to): answer, then close the connection cleanly.
         res.once("finish", () => req.socket.end());
         return sendFailure(res, e.type, e.message, e.field, { connection: "close" });
       }
-      if (e instanceof Failure) return sendFailure(res, e.type, e.message, e.field, e.type === "rate_limited" ? { "retry-after": "60" } : {});
+      if (e instanceof Failure)
+        return sendFailure(res, e.type, e.message, e.field, e.type === "rate_limited" ? { "retry-after": "60" } : {});
       answerFault(res, e, `${req.method} ${url.pathname}`);
     }
   };

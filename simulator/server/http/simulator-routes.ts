@@ -1,4 +1,4 @@
-import { settingsBodyProblem, simulatorControl } from "../../../adapters/http/simulator-control.ts";
+import { settingsBodyProblem, type simulatorControl } from "../../../adapters/http/simulator-control.ts";
 import type { ServerContext } from "../context.ts";
 import { Failure } from "./failure.ts";
 import type { SpecHandlers } from "./handler.ts";
@@ -44,7 +44,9 @@ const known = <T>(field: string, run: () => T): T => {
  */
 const freeSerials = async (ctx: ServerContext, org: string, control: HeadsetControl, count: number) => {
   const { deviceSerial } = await demoSeed();
-  const rows = await ctx.db.query<{ sn: string; org: string }>(`select device_sn as sn, organisation_id as org from devices where device_sn like 'VR-%'`);
+  const rows = await ctx.db.query<{ sn: string; org: string }>(
+    `select device_sn as sn, organisation_id as org from devices where device_sn like 'VR-%'`,
+  );
   const owner = new Map(rows.map((r) => [r.sn, r.org]));
   const chosen: Array<{ sn: string; n: number; registered: boolean }> = [];
   for (let n = 1; chosen.length < count && n <= MAX_SERIAL; n++) {
@@ -113,7 +115,10 @@ export const simulatorHandlers = (simulator: HeadsetControl | undefined): SpecHa
         const chosen = await freeSerials(ctx, org, c, b.count);
         await register(ctx, org, chosen);
         // Enrolled through the same pairing codes a manager would hand a real headset.
-        const codes = await pairingCodesFor(ctx, chosen.map((x) => x.sn));
+        const codes = await pairingCodesFor(
+          ctx,
+          chosen.map((x) => x.sn),
+        );
         return c.add(
           chosen.map((x) => ({ deviceSn: x.sn, pairingCode: codes.get(x.sn)! })),
           { ...(b.profile !== undefined ? { profile: b.profile } : {}), ...(b.speed !== undefined ? { speed: b.speed } : {}) },

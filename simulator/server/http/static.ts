@@ -36,7 +36,7 @@ export const staticSite = (root: string) => async (req: IncomingMessage, res: Se
     res.end(
       "<!doctype html><title>Isopter</title><h1>Isopter server is running</h1>" +
         "<p>The web app is not built: run <code>npm run build:web</code> (it writes dist/web), then reload. " +
-        "The API answers under <a href=\"/api/openapi.json\">/api/</a>.</p>",
+        'The API answers under <a href="/api/openapi.json">/api/</a>.</p>',
     );
     return;
   }

@@ -26,12 +26,16 @@ export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
     // Sessions ended here close their sockets at once (live hub); one ended by another server process on the same
     // database is noticed here within a few seconds.
     if (++ticks % 5 === 0 && sessionId)
-      void ctx.sessions.check(sessionId, ctx.now()).then((s) => {
-        if (s.open || socket.readyState !== socket.OPEN) return;
-        if (s.ended === "another_session_opened") send(socket, { type: "another_session_opened", message: "The same user logged in from another web client" });
-        else send(socket, { type: "token_verification_error", message: "Your session has ended, please log in again." });
-        socket.close(4001, s.ended === "another_session_opened" ? "another_session_opened" : "token_verification_error");
-      }, () => undefined);
+      void ctx.sessions.check(sessionId, ctx.now()).then(
+        (s) => {
+          if (s.open || socket.readyState !== socket.OPEN) return;
+          if (s.ended === "another_session_opened")
+            send(socket, { type: "another_session_opened", message: "The same user logged in from another web client" });
+          else send(socket, { type: "token_verification_error", message: "Your session has ended, please log in again." });
+          socket.close(4001, s.ended === "another_session_opened" ? "another_session_opened" : "token_verification_error");
+        },
+        () => undefined,
+      );
   }, 1000);
   timer.unref();
   socket.on("close", () => {
@@ -52,8 +56,13 @@ export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
     if (message.type !== "logged_in") return;
     const check = await ctx.authenticate(message.accessToken);
     if (!check.ok) {
-      if (check.ended === "another_session_opened") send(socket, { type: "another_session_opened", message: "The same user logged in from another web client" });
-      else send(socket, { type: check.reason, message: check.reason === "token_expired" ? "Your session has expired, please log in again." : "The token could not be verified." });
+      if (check.ended === "another_session_opened")
+        send(socket, { type: "another_session_opened", message: "The same user logged in from another web client" });
+      else
+        send(socket, {
+          type: check.reason,
+          message: check.reason === "token_expired" ? "Your session has expired, please log in again." : "The token could not be verified.",
+        });
       socket.close(4001, check.ended === "another_session_opened" ? "another_session_opened" : check.reason);
       return;
     }

@@ -55,7 +55,8 @@ export const liveHub = (): LiveHub => {
         reason === "another_session_opened"
           ? { type: "another_session_opened", message: "The same user logged in from another web client" }
           : { type: "token_verification_error", message: "Your session has ended, please log in again." };
-      for (const client of [...bySocket.values()]) if (
+      for (const client of [...bySocket.values()])
+        if (
           client.userId === userId &&
           (which.keep === undefined || client.sessionId !== which.keep) &&
           (which.only === undefined || client.sessionId === which.only)

@@ -14,7 +14,8 @@ interface Stored {
 
 const columns = "a.id, a.patient_id, a.device_sn, a.body, a.created_at, a.updated_at, a.trashed_at";
 
-const toAppointment = async (q: Queryable, r: Row): Promise<Appointment> => withExaminations(r, await examinationsOfAppointment(q, r.id as string));
+const toAppointment = async (q: Queryable, r: Row): Promise<Appointment> =>
+  withExaminations(r, await examinationsOfAppointment(q, r.id as string));
 
 const withExaminations = (r: Row, examinations: Appointment["examinations"]): Appointment => {
   const body = r.body as Stored;
@@ -69,7 +70,8 @@ export const appointmentQueueOf = async (q: Queryable, org: string, deviceSn: st
   );
 
 export const nextAppointmentPosition = async (q: Queryable, deviceSn: string): Promise<number> =>
-  ((await q.query<{ n: number | null }>("select max(queue_position) as n from appointments where device_sn = $1", [deviceSn]))[0]?.n ?? 0) + 1;
+  ((await q.query<{ n: number | null }>("select max(queue_position) as n from appointments where device_sn = $1", [deviceSn]))[0]?.n ?? 0) +
+  1;
 
 export const insertAppointment = async (q: Queryable, org: string, a: Omit<Appointment, "examinations">, position: number) => {
   const body: Stored = { audioGuide: a.audioGuide, tutorial: a.tutorial, trackGaze: a.trackGaze, standaloneId: a.standaloneId };
@@ -102,7 +104,10 @@ export const appointmentQueuesOf = async (q: Queryable, org: string): Promise<Ma
      order by a.device_sn, a.queue_position, a.created_at, a.id`,
     [org],
   );
-  const exams = await examinationsOfAppointments(q, rows.map((r) => r.id as string));
+  const exams = await examinationsOfAppointments(
+    q,
+    rows.map((r) => r.id as string),
+  );
   const lanes = new Map<string, Appointment[]>();
   for (const r of rows) {
     const sn = r.device_sn as string;

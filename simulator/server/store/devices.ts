@@ -51,7 +51,8 @@ export const deviceTable = {
   all: (q: Queryable, org: string): Promise<Row[]> => q.query("select * from devices where organisation_id = $1 order by device_sn", [org]),
   byId: async (q: Queryable, org: string, id: string): Promise<Row | undefined> =>
     (await q.query("select * from devices where organisation_id = $1 and id = $2", [org, id]))[0],
-  bySnAnywhere: async (q: Queryable, sn: string): Promise<Row | undefined> => (await q.query("select * from devices where device_sn = $1", [sn]))[0],
+  bySnAnywhere: async (q: Queryable, sn: string): Promise<Row | undefined> =>
+    (await q.query("select * from devices where device_sn = $1", [sn]))[0],
 };
 
 export const deviceRows = async (q: Queryable, org: string): Promise<DeviceRow[]> => (await deviceTable.all(q, org)).map(toRow);
@@ -102,7 +103,11 @@ export const withQueues = async (q: Queryable, org: string, row: DeviceRow): Pro
 /** Every device of the organisation with its lanes (device/all), in four queries whatever the number of devices; run it
  * inside db.snapshot so devices and lanes are one moment's state (a card moving between lanes shows once, never twice
  * or not at all). `overlay` adds what is held in memory (presence). */
-export const devicesWithQueues = async (q: Queryable, org: string, overlay: (row: DeviceRow) => DeviceRow = (r) => r): Promise<Device[]> => {
+export const devicesWithQueues = async (
+  q: Queryable,
+  org: string,
+  overlay: (row: DeviceRow) => DeviceRow = (r) => r,
+): Promise<Device[]> => {
   const rows = await deviceRows(q, org);
   const measurementLanes = await queuesOf(q, org);
   const appointmentLanes = await appointmentQueuesOf(q, org);
@@ -113,7 +118,13 @@ export const devicesWithQueues = async (q: Queryable, org: string, overlay: (row
 };
 
 export const insertDevice = async (q: Queryable, org: string, id: string, sn: string, alias: string, now: string) => {
-  await q.query("insert into devices (id, organisation_id, device_sn, alias, created_at) values ($1, $2, $3, $4, $5)", [id, org, sn, alias, now]);
+  await q.query("insert into devices (id, organisation_id, device_sn, alias, created_at) values ($1, $2, $3, $4, $5)", [
+    id,
+    org,
+    sn,
+    alias,
+    now,
+  ]);
 };
 
 export const setAlias = async (q: Queryable, id: string, alias: string) => {

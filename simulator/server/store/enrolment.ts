@@ -92,10 +92,10 @@ export const issueSecret = async (q: Queryable, deviceId: string, kind: Enrolmen
 
 /** The headset's credential and pairing code stop working. */
 export const revoke = async (q: Queryable, deviceId: string, now: number): Promise<void> => {
-  await q.query("update devices set credential_hash = null, pairing_hash = null, pairing_expires_at = null, revoked_at = coalesce(revoked_at, $2) where id = $1", [
-    deviceId,
-    new Date(now).toISOString(),
-  ]);
+  await q.query(
+    "update devices set credential_hash = null, pairing_hash = null, pairing_expires_at = null, revoked_at = coalesce(revoked_at, $2) where id = $1",
+    [deviceId, new Date(now).toISOString()],
+  );
 };
 
 /**
@@ -113,13 +113,17 @@ export const exchangePairingCode = async (q: Queryable, sn: string, typed: strin
 };
 
 /** A new device row for an enrolled serial; false when the serial exists already (any organisation). */
-export const insertEnrolledDevice = async (q: Queryable, org: string, id: string, sn: string, alias: string, now: number): Promise<boolean> =>
+export const insertEnrolledDevice = async (
+  q: Queryable,
+  org: string,
+  id: string,
+  sn: string,
+  alias: string,
+  now: number,
+): Promise<boolean> =>
   (
-    await q.query("insert into devices (id, organisation_id, device_sn, alias, created_at) values ($1, $2, $3, $4, $5) on conflict (device_sn) do nothing returning id", [
-      id,
-      org,
-      sn,
-      alias,
-      new Date(now).toISOString(),
-    ])
+    await q.query(
+      "insert into devices (id, organisation_id, device_sn, alias, created_at) values ($1, $2, $3, $4, $5) on conflict (device_sn) do nothing returning id",
+      [id, org, sn, alias, new Date(now).toISOString()],
+    )
   ).length === 1;

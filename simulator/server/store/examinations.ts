@@ -10,7 +10,8 @@ interface Stored {
   readonly config: ExaminationConfig | null;
 }
 
-const columns = "e.id, e.patient_id, e.appointment_id, e.device_sn, e.position, e.type, e.body, e.result, e.taken_at, e.created_at, e.updated_at, e.trashed_at";
+const columns =
+  "e.id, e.patient_id, e.appointment_id, e.device_sn, e.position, e.type, e.body, e.result, e.taken_at, e.created_at, e.updated_at, e.trashed_at";
 
 export const toExamination = (r: Row): Examination => {
   const body = r.body as Stored;
@@ -39,13 +40,17 @@ export const getExamination = async (q: Queryable, org: string, id: string): Pro
 
 export const examinationsOfAppointment = async (q: Queryable, appointmentId: string): Promise<Examination[]> =>
   (
-    await q.query(`select ${columns} from examinations e where e.appointment_id = $1 and e.trashed_at is null order by e.position, e.created_at, e.id`, [
-      appointmentId,
-    ])
+    await q.query(
+      `select ${columns} from examinations e where e.appointment_id = $1 and e.trashed_at is null order by e.position, e.created_at, e.id`,
+      [appointmentId],
+    )
   ).map(toExamination);
 
 /** The examinations of several appointments in one query, by appointment, in run order. */
-export const examinationsOfAppointments = async (q: Queryable, appointmentIds: ReadonlyArray<string>): Promise<Map<string, Examination[]>> => {
+export const examinationsOfAppointments = async (
+  q: Queryable,
+  appointmentIds: ReadonlyArray<string>,
+): Promise<Map<string, Examination[]>> => {
   const out = new Map<string, Examination[]>();
   if (appointmentIds.length === 0) return out;
   const rows = await q.query(
@@ -84,7 +89,10 @@ export const listExaminations = async (q: Queryable, org: string, f: Examination
     where.push(`e.type = $${params.length}`);
   }
   return (
-    await q.query(`select ${columns} from examinations e where ${where.join(" and ")} order by coalesce(e.taken_at, e.created_at) desc, e.id`, params)
+    await q.query(
+      `select ${columns} from examinations e where ${where.join(" and ")} order by coalesce(e.taken_at, e.created_at) desc, e.id`,
+      params,
+    )
   ).map(toExamination);
 };
 

@@ -29,7 +29,10 @@ const stored = (m: Measurement): Stored => {
 /** `lock`: the row stays locked until the transaction ends (a concurrent writer of the same measurement waits, then
  * reads what this one committed). */
 export const getMeasurement = async (q: Queryable, org: string, id: string, lock = false): Promise<Measurement | undefined> => {
-  const rows = await q.query(`select ${columns} from measurements m where m.organisation_id = $1 and m.id = $2${lock ? " for update" : ""}`, [org, id]);
+  const rows = await q.query(
+    `select ${columns} from measurements m where m.organisation_id = $1 and m.id = $2${lock ? " for update" : ""}`,
+    [org, id],
+  );
   return rows[0] ? toMeasurement(rows[0]) : undefined;
 };
 
@@ -55,9 +58,10 @@ export const recentResults = async (q: Queryable, org: string, limit: number): P
 
 export const trashedMeasurements = async (q: Queryable, org: string): Promise<Measurement[]> =>
   (
-    await q.query(`select ${columns} from measurements m where m.organisation_id = $1 and m.trashed_at is not null order by m.trashed_at desc, m.id`, [
-      org,
-    ])
+    await q.query(
+      `select ${columns} from measurements m where m.organisation_id = $1 and m.trashed_at is not null order by m.trashed_at desc, m.id`,
+      [org],
+    )
   ).map(toMeasurement);
 
 /** The lane of a device: queued measurements, leftmost (next to run) first. */
@@ -88,7 +92,8 @@ export const queuesOf = async (q: Queryable, org: string): Promise<Map<string, M
 };
 
 export const nextQueuePosition = async (q: Queryable, deviceSn: string): Promise<number> =>
-  ((await q.query<{ n: number | null }>("select max(queue_position) as n from measurements where device_sn = $1", [deviceSn]))[0]?.n ?? 0) + 1;
+  ((await q.query<{ n: number | null }>("select max(queue_position) as n from measurements where device_sn = $1", [deviceSn]))[0]?.n ?? 0) +
+  1;
 
 export const insertMeasurement = async (q: Queryable, org: string, m: Measurement, queuePosition: number | null) => {
   await q.query(

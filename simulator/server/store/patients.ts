@@ -71,7 +71,12 @@ export const searchPatients = async (q: Queryable, org: string, s: PatientSearch
   const where = ["organisation_id = $1", "trashed_at is null"];
   const params: unknown[] = [org];
   if (s.name && s.name.trim() !== "") {
-    params.push(`%${s.name.trim().toLowerCase().replace(/[\\%_]/g, (c) => "\\" + c)}%`);
+    params.push(
+      `%${s.name
+        .trim()
+        .toLowerCase()
+        .replace(/[\\%_]/g, (c) => "\\" + c)}%`,
+    );
     where.push(`search like $${params.length}`);
   }
   if (s.birthdate) {
@@ -104,15 +109,10 @@ export const insertPatient = async (q: Queryable, org: string, id: string, field
 };
 
 export const updatePatient = async (q: Queryable, org: string, id: string, fields: PatientFields, now: string) => {
-  await q.query("update patients set name = $3, birthdate = $4, body = $5, search = $6, updated_at = $7 where organisation_id = $1 and id = $2", [
-    org,
-    id,
-    fields.name,
-    fields.birthdate,
-    bodyOf(fields),
-    searchText(fields),
-    now,
-  ]);
+  await q.query(
+    "update patients set name = $3, birthdate = $4, body = $5, search = $6, updated_at = $7 where organisation_id = $1 and id = $2",
+    [org, id, fields.name, fields.birthdate, bodyOf(fields), searchText(fields), now],
+  );
 };
 
 export const setPatientTrashed = async (q: Queryable, org: string, id: string, trashedAt: string | null) => {

@@ -63,12 +63,23 @@ const filterConditions = (filter: PerimetryPageFilter, params: unknown[]) => {
 const conditions = (filter: PerimetryPageFilter, params: unknown[]) => {
   const common = filterConditions(filter, params);
   return {
-    measurements: ["m.organisation_id = $1", "m.result is not null", "m.trashed_at is null", "p.trashed_at is null", ...common.map((c) => c("m"))],
+    measurements: [
+      "m.organisation_id = $1",
+      "m.result is not null",
+      "m.trashed_at is null",
+      "p.trashed_at is null",
+      ...common.map((c) => c("m")),
+    ],
     // As examination/all with taken and type perimetry: also out of the bin with a trashed appointment. The literal
     // type and these conditions match the partial index examinations_results_page.
     examinations: [
-      "e.organisation_id = $1", "e.type = 'perimetry'", "e.result is not null", "e.taken_at is not null", "e.trashed_at is null",
-      "p.trashed_at is null", "not exists (select 1 from appointments a where a.id = e.appointment_id and a.trashed_at is not null)",
+      "e.organisation_id = $1",
+      "e.type = 'perimetry'",
+      "e.result is not null",
+      "e.taken_at is not null",
+      "e.trashed_at is null",
+      "p.trashed_at is null",
+      "not exists (select 1 from appointments a where a.id = e.appointment_id and a.trashed_at is not null)",
       ...common.map((c) => c("e")),
     ],
   };
@@ -127,7 +138,8 @@ export const resultsPageJson = async (
   if (after) {
     params.push(after[0], after[1], after[2]);
     const n = params.length;
-    const past = (t: string) => `(${t}.patient_id collate "C", ${t}.taken_at collate "C", ${t}.id collate "C") > ($${n - 2}, $${n - 1}, $${n})`;
+    const past = (t: string) =>
+      `(${t}.patient_id collate "C", ${t}.taken_at collate "C", ${t}.id collate "C") > ($${n - 2}, $${n - 1}, $${n})`;
     where.measurements.push(past("m"));
     where.examinations.push(past("e"));
   }
@@ -158,21 +170,32 @@ export const resultsPageJson = async (
   const more = rows.length > quantity;
   const page = more ? rows.slice(0, quantity) : rows;
   const patients: string[] = [];
-  let previous: unknown = undefined;
+  let previous: unknown ;
   for (const r of page)
     if (r.patient_id !== previous) {
       // Rows come by patient, so a patient's rows are consecutive: each patient once, in the entries' order.
       previous = r.patient_id;
       const patient = toPatient({
-        id: r.patient_id, name: r.p_name, birthdate: r.p_birthdate, body: JSON.parse(r.p_body as string),
-        created_at: r.p_created_at, updated_at: r.p_updated_at, trashed_at: null,
+        id: r.patient_id,
+        name: r.p_name,
+        birthdate: r.p_birthdate,
+        body: JSON.parse(r.p_body as string),
+        created_at: r.p_created_at,
+        updated_at: r.p_updated_at,
+        trashed_at: null,
       });
       patients.push(str(patient));
     }
   const last = page[page.length - 1];
   return {
-    entries: `[${page.filter((r) => r.kind === "m").map(measurementJson).join(",")}]`,
-    examinations: `[${page.filter((r) => r.kind === "e").map(examinationJson).join(",")}]`,
+    entries: `[${page
+      .filter((r) => r.kind === "m")
+      .map(measurementJson)
+      .join(",")}]`,
+    examinations: `[${page
+      .filter((r) => r.kind === "e")
+      .map(examinationJson)
+      .join(",")}]`,
     patients: `[${patients.join(",")}]`,
     next: more && last ? [last.patient_id as string, last.taken_at as string, last.id as string] : null,
   };

@@ -43,16 +43,14 @@ const one = async (q: Queryable, sql: string, params: unknown[]) => {
 };
 
 export const userById = (q: Queryable, id: string) => one(q, "select * from users where id = $1", [id]);
-export const userByUsername = (q: Queryable, username: string) => one(q, "select * from users where lower(username) = lower($1)", [username]);
+export const userByUsername = (q: Queryable, username: string) =>
+  one(q, "select * from users where lower(username) = lower($1)", [username]);
 export const userByEmail = (q: Queryable, email: string) => one(q, "select * from users where lower(email) = lower($1)", [email]);
 
 export const usersOf = async (q: Queryable, org: string): Promise<UserRow[]> =>
   (await q.query("select * from users where organisation_id = $1 order by created_at, email", [org])).map(toUserRow);
 
-export const insertUser = async (
-  q: Queryable,
-  u: UserRow,
-) => {
+export const insertUser = async (q: Queryable, u: UserRow) => {
   await q.query(
     `insert into users (id, organisation_id, username, email, role, password_hash, state, invitation_token_hash, language, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,

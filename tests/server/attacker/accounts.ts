@@ -12,7 +12,10 @@ export const newAccount = async (base: string, role: "user" | "manager" = "user"
   const mail = ((await raw(base, "GET", `dev/outbox?to=${email}`, undefined, admin)).json.data as Array<{ link: string }>)[0]!;
   const [, invitationId, invitationToken] = /\/signup\/([^/]+)\/(.+)$/.exec(mail.link)!;
   const password = "Throwaway-Pass-1";
-  await ok(base, "user.signup", { token: invitationToken!, body: { invitationId: invitationId!, password, invitationToken: invitationToken! } });
+  await ok(base, "user.signup", {
+    token: invitationToken!,
+    body: { invitationId: invitationId!, password, invitationToken: invitationToken! },
+  });
   const id = (await ok(base, "user.all", {}, manager)).find((u) => u.email === email)!.id;
   return { email, username: email, password, id, manager };
 };
@@ -23,7 +26,18 @@ export const postFrom = (base: string, address: string, path: string, body: unkn
     const url = new URL(`${base}/api/${path}`);
     const text = JSON.stringify(body);
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", localAddress: address, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...(token ? { authorization: `Bearer ${token}` } : {}) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        localAddress: address,
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(text),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
       (res) => {
         let data = "";
         res.setEncoding("utf8");
@@ -38,7 +52,8 @@ export const postFrom = (base: string, address: string, path: string, body: unkn
     req.end(text);
   });
 
-export const loginFrom = (base: string, address: string, username: string, password = DEMO_PASSWORD) => postFrom(base, address, "login", { username, password });
+export const loginFrom = (base: string, address: string, username: string, password = DEMO_PASSWORD) =>
+  postFrom(base, address, "login", { username, password });
 
 export type ServerRef = () => TestServer;
 export { call };

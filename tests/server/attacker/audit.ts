@@ -15,7 +15,12 @@ export const auditCases = (server: ServerRef) => {
     const patient = (await ok(base, "patient.all", {}, user))[0]!;
     await ok(base, "patient.get", { query: { id: patient.id } }, user);
     await ok(base, "perimetry.all", { query: { patientId: patient.id } }, user);
-    await ok(base, "perimetry.page", { body: { filter: { from: null, to: null, pattern: null, eye: null }, after: null, quantity: 10 } }, user);
+    await ok(
+      base,
+      "perimetry.page",
+      { body: { filter: { from: null, to: null, pattern: null, eye: null }, after: null, quantity: 10 } },
+      user,
+    );
     expect((await call(base, "login", { body: { username: "user", password: "Not-The-Pass-1" } })).status).toBe(401);
     const manager = await login(base, "manager");
     const userId = (await ok(base, "user.all", {}, manager)).find((u) => u.username === "user")!.id;
@@ -23,12 +28,29 @@ export const auditCases = (server: ServerRef) => {
     const actions = reads.entries.map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(["patient.get", "perimetry.all"]));
     const read = reads.entries.find((e) => e.action === "patient.get")!;
-    expect(read).toMatchObject({ actorKind: "user", actorId: userId, actorName: "user", address: "127.0.0.1", outcome: "success", patientId: patient.id, recordType: "patient", recordId: patient.id });
+    expect(read).toMatchObject({
+      actorKind: "user",
+      actorId: userId,
+      actorName: "user",
+      address: "127.0.0.1",
+      outcome: "success",
+      patientId: patient.id,
+      recordType: "patient",
+      recordId: patient.id,
+    });
     expect(Date.now() - Date.parse(read.at)).toBeLessThan(60_000 * 60);
-    const exports = await ok(base, "audit.search", { body: { filter: { ...none, action: "perimetry.page", userId }, page: 0, quantity: 5 } }, manager);
+    const exports = await ok(
+      base,
+      "audit.search",
+      { body: { filter: { ...none, action: "perimetry.page", userId }, page: 0, quantity: 5 } },
+      manager,
+    );
     expect(exports.entries[0]).toMatchObject({ action: "perimetry.page", actorName: "user", outcome: "success" });
     const failed = await ok(base, "audit.search", { body: { filter: { ...none, action: "login" }, page: 0, quantity: 50 } }, manager);
-    expect(failed.entries.find((e) => e.outcome === "invalid_credentials" && e.actorName === "user")).toMatchObject({ actorId: userId, address: "127.0.0.1" });
+    expect(failed.entries.find((e) => e.outcome === "invalid_credentials" && e.actorName === "user")).toMatchObject({
+      actorId: userId,
+      address: "127.0.0.1",
+    });
   });
 
   it("the trail is append-only for the application: updates, deletes and truncation are refused by the database", async () => {
@@ -49,7 +71,9 @@ export const auditCases = (server: ServerRef) => {
     expect((await call(base, "audit.search", { body: { filter: none, page: 0, quantity: 10 } }, user)).status).toBe(403);
     const other = await login(base, "appt.manager");
     const theirs = await ok(base, "audit.search", { body: { filter: none, page: 0, quantity: 500 } }, other);
-    expect(theirs.entries.every((e) => e.actorName?.startsWith("appt.") || e.actorName?.startsWith("VR-A") || e.actorName === null)).toBe(true);
+    expect(theirs.entries.every((e) => e.actorName?.startsWith("appt.") || e.actorName?.startsWith("VR-A") || e.actorName === null)).toBe(
+      true,
+    );
     const manager = await login(base, "manager");
     const today = new Date().toISOString().slice(0, 10);
     // Logins only: the searches themselves are audited too, and would shift the pages in between.
@@ -61,13 +85,21 @@ export const auditCases = (server: ServerRef) => {
     expect(first.entries.every((e) => e.action === "login")).toBe(true);
     expect(second.entries[0]!.id).toBeLessThan(first.entries[2]!.id);
     const yesterday = new Date(Date.now() - 86_400_000 * 400).toISOString().slice(0, 10);
-    expect((await ok(base, "audit.search", { body: { filter: { ...none, from: yesterday, to: yesterday }, page: 0, quantity: 3 } }, manager)).total).toBe(0);
+    expect(
+      (await ok(base, "audit.search", { body: { filter: { ...none, from: yesterday, to: yesterday }, page: 0, quantity: 3 } }, manager))
+        .total,
+    ).toBe(0);
   });
   it("headsets are actors too: an admitted headset's hello is in its organisation's trail, by serial and address", async () => {
     const manager = await login(server().url, "manager");
     // The virtual headsets pair at start (a one-time code exchanged for a credential): device.pair, later device.hello.
     const hellos = await ok(server().url, "audit.search", { body: { filter: none, page: 0, quantity: 500 } }, manager);
-    expect(hellos.entries.find((e) => e.actorName === "VR-0001" && e.action.startsWith("device."))).toMatchObject({ actorKind: "headset", actorId: "VR-0001", address: "127.0.0.1", outcome: "success" });
+    expect(hellos.entries.find((e) => e.actorName === "VR-0001" && e.action.startsWith("device."))).toMatchObject({
+      actorKind: "headset",
+      actorId: "VR-0001",
+      address: "127.0.0.1",
+      outcome: "success",
+    });
     expect(hellos.entries.some((e) => e.actorName === "VR-A001")).toBe(false); // the other organisation's headset
   });
 };

@@ -26,7 +26,12 @@ export const browserSurfaceCases = (backend: Backend, server: () => TestServer) 
   it("every API answer, success or failure, says nosniff, no-store, frame-ancestors 'none' and a Referrer-Policy", async () => {
     const base = server().url;
     const token = await login(base, "user");
-    for (const [path, auth] of [["patient/all", token], ["patient/all", undefined], ["nothing/here", undefined], ["openapi.json", undefined]] as const) {
+    for (const [path, auth] of [
+      ["patient/all", token],
+      ["patient/all", undefined],
+      ["nothing/here", undefined],
+      ["openapi.json", undefined],
+    ] as const) {
       const res = await fetch(`${base}/api/${path}`, auth ? { headers: { authorization: `Bearer ${auth}` } } : {});
       expect(res.headers.get("cache-control"), path).toBe("no-store");
       expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
@@ -69,7 +74,9 @@ export const browserSurfaceCases = (backend: Backend, server: () => TestServer) 
     expect((await from(new URL(base).origin)).status).toBe(200);
     expect((await from(undefined)).status).toBe(200);
     // A navigation from another site without Origin (a link to the API) is refused too.
-    expect((await fetch(`${base}/api/patient/all`, { headers: { authorization: `Bearer ${token}`, "sec-fetch-site": "cross-site" } })).status).toBe(403);
+    expect(
+      (await fetch(`${base}/api/patient/all`, { headers: { authorization: `Bearer ${token}`, "sec-fetch-site": "cross-site" } })).status,
+    ).toBe(403);
   });
 
   it("the live socket and the headset socket refuse a foreign Origin; the app's own origin and no Origin open", async () => {
@@ -92,7 +99,12 @@ export const browserSurfaceCases = (backend: Backend, server: () => TestServer) 
       const { seedDemo } = await import("../../../simulator/server/demo/seed.ts");
       await seedDemo(production.db, { password: "Demo-Pass-123", headsets: 1, results: "fixtures" });
       const admin = await login(production.url, "admin");
-      for (const [method, path] of [["GET", "dev/outbox"], ["PATCH", "dev/organisation"], ["GET", "dev/simulator/headsets"], ["POST", "dev/simulator/faults"]] as const) {
+      for (const [method, path] of [
+        ["GET", "dev/outbox"],
+        ["PATCH", "dev/organisation"],
+        ["GET", "dev/simulator/headsets"],
+        ["POST", "dev/simulator/faults"],
+      ] as const) {
         const r = await raw(production.url, method, path, method === "GET" ? undefined : {}, admin);
         expect([r.status, r.json.responseType], `${method} ${path}`).toEqual([404, "not_found"]);
       }
@@ -111,7 +123,10 @@ export const devRoutesScopeCases = (server: () => TestServer) => {
     const base = server().url;
     const demo = await login(base, "manager");
     const other = await login(base, "appt.manager");
-    const listed = (token: string) => raw(base, "GET", "dev/simulator/headsets", undefined, token).then((r) => (r.json.data as { headsets: Array<{ deviceSn: string }> }).headsets.map((h) => h.deviceSn).sort());
+    const listed = (token: string) =>
+      raw(base, "GET", "dev/simulator/headsets", undefined, token).then((r) =>
+        (r.json.data as { headsets: Array<{ deviceSn: string }> }).headsets.map((h) => h.deviceSn).sort(),
+      );
     expect(await listed(demo)).toEqual(["VR-0001"]);
     expect(await listed(other)).toEqual(["VR-A001"]);
     const attacks = [
@@ -121,11 +136,17 @@ export const devRoutesScopeCases = (server: () => TestServer) => {
     ] as const;
     for (const [method, path, body, field] of attacks) {
       const r = await raw(base, method, path, body, other);
-      expect([r.status, r.json.responseType, (r.json.data as { field?: string }).field], `${method} ${path}`).toEqual([404, "not_found", field]);
+      expect([r.status, r.json.responseType, (r.json.data as { field?: string }).field], `${method} ${path}`).toEqual([
+        404,
+        "not_found",
+        field,
+      ]);
     }
     const all = await raw(base, "PATCH", "dev/simulator/headsets", { all: true, speed: 3 }, other);
     expect((all.json.data as { headsets: Array<{ deviceSn: string }> }).headsets.map((h) => h.deviceSn)).toEqual(["VR-A001"]);
-    const mine = (await raw(base, "GET", "dev/simulator/headsets", undefined, demo)).json.data as { headsets: Array<{ deviceSn: string; speed: number; powered: boolean }> };
+    const mine = (await raw(base, "GET", "dev/simulator/headsets", undefined, demo)).json.data as {
+      headsets: Array<{ deviceSn: string; speed: number; powered: boolean }>;
+    };
     expect(mine.headsets[0]).toMatchObject({ deviceSn: "VR-0001", speed: 5, powered: true });
   });
 };

@@ -7,7 +7,13 @@ import { loginFrom, newAccount, postFrom, type ServerRef } from "./accounts.ts";
 // Issue 15 §3 against the running server (the suite's server allows 5 failures per account and 12 per address in a
 // 60 s window, and 3 reset requests per 15 min; `pass()` moves the server's clock past the windows).
 
-export const LIMIT_SETTINGS = { loginFailuresAllowed: 5, loginAddressFailuresAllowed: 12, loginWindowMs: 60_000, resetRequestsAllowed: 3, resetWindowMs: 15 * 60_000 };
+export const LIMIT_SETTINGS = {
+  loginFailuresAllowed: 5,
+  loginAddressFailuresAllowed: 12,
+  loginWindowMs: 60_000,
+  resetRequestsAllowed: 3,
+  resetWindowMs: 15 * 60_000,
+};
 
 export const limitCases = (server: ServerRef, pass: () => void) => {
   it("60 concurrent wrong passwords for one account: exactly 5 are checked, 55 get 429; then even the right password waits for the window", async () => {
@@ -21,7 +27,13 @@ export const limitCases = (server: ServerRef, pass: () => void) => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(55);
     expect(burst.find((r) => r.status === 429)!.responseType).toBe("rate_limited");
     // Kept in the database, where every server process on it sees it.
-    expect(Number((await server().db.query<{ attempts: number }>("select attempts from auth_limits where key = $1", [`login-account:${a.username}`]))[0]!.attempts)).toBe(60);
+    expect(
+      Number(
+        (
+          await server().db.query<{ attempts: number }>("select attempts from auth_limits where key = $1", [`login-account:${a.username}`])
+        )[0]!.attempts,
+      ),
+    ).toBe(60);
     expect((await loginFrom(base, "127.0.2.1", a.username, a.password)).status).toBe(429);
     pass();
     expect((await loginFrom(base, "127.0.2.1", a.username, a.password)).status).toBe(200);
@@ -54,11 +66,15 @@ export const limitCases = (server: ServerRef, pass: () => void) => {
     const a = await newAccount(base);
     const token = await login(base, a.username, a.password);
     for (let i = 0; i < 5; i++)
-      expect((await call(base, "passwordChange", { body: { old_password: `Wrong-${i}`, new_password: "Next-Pass-1!" } }, token)).status).toBe(401);
+      expect(
+        (await call(base, "passwordChange", { body: { old_password: `Wrong-${i}`, new_password: "Next-Pass-1!" } }, token)).status,
+      ).toBe(401);
     const limited = await call(base, "passwordChange", { body: { old_password: a.password, new_password: "Next-Pass-1!" } }, token);
     expect([limited.status, limited.responseType]).toEqual([429, "rate_limited"]);
     pass();
-    expect((await call(base, "passwordChange", { body: { old_password: a.password, new_password: "Next-Pass-1!" } }, token)).status).toBe(200);
+    expect((await call(base, "passwordChange", { body: { old_password: a.password, new_password: "Next-Pass-1!" } }, token)).status).toBe(
+      200,
+    );
   });
 
   it("the reset request answers alike for known and unknown addresses, mails only the known, and is limited per address", async () => {
@@ -102,7 +118,12 @@ export const limitCases = (server: ServerRef, pass: () => void) => {
 
   it("every password hash has its own salt; accounts that shared one are re-hashed (at start with DEMO_PASSWORD, else at their next login)", async () => {
     const base = server().url;
-    const salts = async () => (await server().db.query<{ username: string; password_hash: string }>("select username, password_hash from users where password_hash is not null")).map((r) => [r.username, r.password_hash.split("$")[4]] as const);
+    const salts = async () =>
+      (
+        await server().db.query<{ username: string; password_hash: string }>(
+          "select username, password_hash from users where password_hash is not null",
+        )
+      ).map((r) => [r.username, r.password_hash.split("$")[4]] as const);
     const before = await salts();
     expect(new Set(before.map(([, s]) => s)).size).toBe(before.length);
     // A data directory from before: every demo account one hash, one salt.

@@ -57,7 +57,9 @@ export const sessionCases = (server: ServerRef) => {
     const socket = await liveSocket(base, token);
     await ok(base, "passwordReset.request", { body: { email: a.email } });
     const admin = await login(base, "admin");
-    const link = ((await raw(base, "GET", `dev/outbox?to=${a.email}`, undefined, admin)).json.data as Array<{ link: string | null }>).find((m) => m.link?.includes("/password-reset/"))!.link!;
+    const link = ((await raw(base, "GET", `dev/outbox?to=${a.email}`, undefined, admin)).json.data as Array<{ link: string | null }>).find(
+      (m) => m.link?.includes("/password-reset/"),
+    )!.link!;
     const reset = link.split("/password-reset/")[1]!;
     await ok(base, "passwordReset.confirm", { token: reset, body: { email: a.email, token: reset, password: "Reset-Pass-4" } });
     expect(await refusedOverHttp(base, token)).toEqual([401, "token_verification_error"]);
@@ -99,7 +101,10 @@ export const sessionCases = (server: ServerRef) => {
     expect((r.json.data as { message: string }).message).toMatch(/logged in from another web client/);
     expect((await call(base, "patient.all", {}, second)).status).toBe(200);
     // The tokens carry the session: the server keeps one row per login, the ended one says why.
-    const rows = await server().db.query<{ end_reason: string | null }>("select end_reason from sessions where user_id = $1 order by created_at", [a.id]);
+    const rows = await server().db.query<{ end_reason: string | null }>(
+      "select end_reason from sessions where user_id = $1 order by created_at",
+      [a.id],
+    );
     expect(rows.map((x) => x.end_reason)).toEqual(["another_session_opened", null]);
   });
 

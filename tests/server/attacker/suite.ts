@@ -22,7 +22,10 @@ export const attackerSuite = (backend: Backend) => {
       server = await startTestServer(backend, { simulator: control, settings: LIMIT_SETTINGS, now: () => Date.now() + offsetMs });
       const deviceUrl = `${server.url.replace(/^http/, "ws")}/device`;
       const serials = ["VR-0001", "VR-A001"];
-      control.attach(deviceUrl, await startHeadsets({ url: deviceUrl, serials, keys: await headsetKeys(server, serials), speed: 5, faults: NO_FAULTS, log: quiet }));
+      control.attach(
+        deviceUrl,
+        await startHeadsets({ url: deviceUrl, serials, keys: await headsetKeys(server, serials), speed: 5, faults: NO_FAULTS, log: quiet }),
+      );
     }, 180_000);
     afterAll(async () => {
       await control?.stop();
@@ -33,6 +36,10 @@ export const attackerSuite = (backend: Backend) => {
     describe("§5 isolation between organisations", () => isolationCases(() => server));
     describe("§6 the audit trail", () => auditCases(() => server));
     describe("§2 sessions that end", () => sessionCases(() => server));
-    describe("§3 login limits", () => limitCases(() => server, () => (offsetMs += LIMIT_SETTINGS.resetWindowMs + 1_000)));
+    describe("§3 login limits", () =>
+      limitCases(
+        () => server,
+        () => (offsetMs += LIMIT_SETTINGS.resetWindowMs + 1_000),
+      ));
   });
 };

@@ -10,8 +10,10 @@ import { isEvent, measurementBody, onPostgres, sleep, startProcesses, until, typ
 // clicker" (scheduling §8) is the answer to a command that is refused, lost or unanswered, wherever it was sent.
 
 const FAILED = "Error sending the command to the VR device; use the controller or clicker";
-const queued = (id: string) => (m: Record<string, unknown>) => m.type === "queue" && (m.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === id);
-const notQueued = (id: string) => (m: Record<string, unknown>) => m.type === "queue" && !(m.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === id);
+const queued = (id: string) => (m: Record<string, unknown>) =>
+  m.type === "queue" && (m.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === id);
+const notQueued = (id: string) => (m: Record<string, unknown>) =>
+  m.type === "queue" && !(m.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === id);
 
 onPostgres("processes: devices across processes", () => {
   let p: Processes;
@@ -31,11 +33,17 @@ onPostgres("processes: devices across processes", () => {
     const credential = await credentialFor(a, d.deviceSn);
     const onB = await liveSocket(b.url, token);
     const absent = await call(b.url, "device.update", { query: { id: d.id }, body: { status: "playing" } }, token);
-    expect([absent.status, absent.responseType, absent.error?.message]).toEqual([409, "device_not_connected", `${FAILED} (the device is not connected)`]);
+    expect([absent.status, absent.responseType, absent.error?.message]).toEqual([
+      409,
+      "device_not_connected",
+      `${FAILED} (the device is not connected)`,
+    ]);
 
     const acking = await fakeHeadset(a, d.deviceSn, { ack: "ok", credential });
     acking.send({ type: "status", status: "awaitmeasurement" });
-    await onB.next(isEvent("device", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { status?: string }).status === "awaitmeasurement"));
+    await onB.next(
+      isEvent("device", "update", (e) => e.deviceSn === d.deviceSn && (e.data as { status?: string }).status === "awaitmeasurement"),
+    );
     const started = await call(b.url, "device.update", { query: { id: d.id }, body: { status: "playing" } }, token);
     expect(started.status).toBe(200);
     expect((await acking.next((m) => m.type === "command")).kind).toBe("start");
@@ -62,35 +70,68 @@ onPostgres("processes: devices across processes", () => {
     const [x, y] = await devices();
     const onA = await fakeHeadset(a, x!.deviceSn);
     const onB = await fakeHeadset(b, y!.deviceSn);
-    const patient = await ok(a.url, "patient.register", { body: { name: "Queue Across", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1950-01-01" } }, token);
+    const patient = await ok(
+      a.url,
+      "patient.register",
+      { body: { name: "Queue Across", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1950-01-01" } },
+      token,
+    );
     const [m] = await ok(b.url, "perimetry.register", { body: measurementBody(patient.id, x!.deviceSn) }, token);
     await onA.next(queued(m!.id));
     const lane = async (sn: string) => (await devices()).find((d) => d.deviceSn === sn)!;
     const from = await lane(x!.deviceSn);
     const to = await lane(y!.deviceSn);
-    await ok(a.url, "device.dragAndDropPerimetry", {
-      body: {
-        movedPerimetryId: m!.id,
-        from: { deviceId: from.id, perimetriesIds: from.perimetries.map((q) => q.id).filter((id) => id !== m!.id), revision: from.revision },
-        to: { deviceId: to.id, perimetriesIds: [m!.id, ...to.perimetries.map((q) => q.id)], revision: to.revision },
+    await ok(
+      a.url,
+      "device.dragAndDropPerimetry",
+      {
+        body: {
+          movedPerimetryId: m!.id,
+          from: {
+            deviceId: from.id,
+            perimetriesIds: from.perimetries.map((q) => q.id).filter((id) => id !== m!.id),
+            revision: from.revision,
+          },
+          to: { deviceId: to.id, perimetriesIds: [m!.id, ...to.perimetries.map((q) => q.id)], revision: to.revision },
+        },
       },
-    }, token);
+      token,
+    );
     await onB.next(queued(m!.id));
     const mark = onA.received.length;
     await onA.next(() => onA.received.slice(mark - 1).some(notQueued(m!.id)));
     // A stale revision on the other process is refused: the revisions are the database's.
-    const stale = await call(b.url, "device.dragAndDropPerimetry", {
-      body: {
-        movedPerimetryId: m!.id,
-        from: { deviceId: to.id, perimetriesIds: to.perimetries.map((q) => q.id), revision: to.revision },
-        to: { deviceId: from.id, perimetriesIds: [m!.id, ...from.perimetries.map((q) => q.id).filter((id) => id !== m!.id)], revision: from.revision },
+    const stale = await call(
+      b.url,
+      "device.dragAndDropPerimetry",
+      {
+        body: {
+          movedPerimetryId: m!.id,
+          from: { deviceId: to.id, perimetriesIds: to.perimetries.map((q) => q.id), revision: to.revision },
+          to: {
+            deviceId: from.id,
+            perimetriesIds: [m!.id, ...from.perimetries.map((q) => q.id).filter((id) => id !== m!.id)],
+            revision: from.revision,
+          },
+        },
       },
-    }, token);
+      token,
+    );
     expect([stale.status, stale.responseType]).toEqual([409, "device_revision_conflict"]);
     await ok(a.url, "perimetry.trash", { query: { id: m!.id } }, token);
-    await onB.next((q) => notQueued(m!.id)(q) && onB.received.filter(queued(m!.id)).length > 0 && onB.received.indexOf(q) > onB.received.findIndex(queued(m!.id)));
+    await onB.next(
+      (q) =>
+        notQueued(m!.id)(q) &&
+        onB.received.filter(queued(m!.id)).length > 0 &&
+        onB.received.indexOf(q) > onB.received.findIndex(queued(m!.id)),
+    );
     const { patientId: _p, deviceSn: _d, notes: _n, ...config } = measurementBody(patient.id, y!.deviceSn);
-    const on = await ok(a.url, "device.standalone", { query: { deviceSn: y!.deviceSn }, body: { ...config, patientId: patient.id } }, token);
+    const on = await ok(
+      a.url,
+      "device.standalone",
+      { query: { deviceSn: y!.deviceSn }, body: { ...config, patientId: patient.id } },
+      token,
+    );
     await onB.next((q) => q.type === "standalone" && q.standaloneId === on!.id);
     await call(a.url, "device.standalone", { query: { deviceSn: y!.deviceSn }, body: null }, token);
     await onB.next((q) => q.type === "standalone" && q.standaloneId === null && onB.received.some((r) => r.standaloneId === on!.id));
@@ -109,7 +150,9 @@ onPostgres("processes: devices across processes", () => {
     expect(await firstClosed).toBe(4000);
     await sleep(500); // the first socket's close has run on A
     const row = (await a.db.query<{ connection: string }>("select connection from devices where device_sn = $1", [d.deviceSn]))[0]!;
-    const held = (await a.db.query<{ process_id: string }>("select process_id from device_presence where device_sn = $1", [d.deviceSn]))[0]!;
+    const held = (
+      await a.db.query<{ process_id: string }>("select process_id from device_presence where device_sn = $1", [d.deviceSn])
+    )[0]!;
     expect([row.connection, held.process_id]).toEqual(["CONNECTED", b.ctx.bus.processId]);
     second.send({ type: "status", status: "standby" });
     await until("status stored", async () => (await devices()).find((x) => x.deviceSn === d.deviceSn)!.status === "standby");

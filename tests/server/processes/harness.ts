@@ -47,8 +47,10 @@ export const startProcesses = async (count: number, options: Partial<ServerOptio
   };
 };
 
-export const isEvent = (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) => (m: LiveMessage) =>
-  isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
+export const isEvent =
+  (type: string, operation: string, test: (e: LiveEvent) => boolean = () => true) =>
+  (m: LiveMessage) =>
+    isLiveEvent(m) && m.type === type && m.operation === operation && test(m);
 
 export const measurementBody = (patientId: string, deviceSn: string): MeasurementBody =>
   measurementConfigWith({ patientId, deviceSn, displayName: "Test", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS });
@@ -56,7 +58,17 @@ export const measurementBody = (patientId: string, deviceSn: string): Measuremen
 /** A patient as a patient update event carries it (the bus decodes each event by its type and operation). */
 export const patientNamed = (id: string) => {
   const now = new Date().toISOString();
-  return { id, name: id, uniqueId: `U-${id}`, gender: 0, lang: "en", birthdate: "1960-01-01", createdAt: now, updatedAt: now, trashedAt: null } as const;
+  return {
+    id,
+    name: id,
+    uniqueId: `U-${id}`,
+    gender: 0,
+    lang: "en",
+    birthdate: "1960-01-01",
+    createdAt: now,
+    updatedAt: now,
+    trashedAt: null,
+  } as const;
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -35,10 +35,21 @@ onPostgres("processes: a process killed", () => {
       const browser = await liveSocket(a.url, token);
       const cAsServer = { ...a, url: c.url };
       await fakeHeadset(cAsServer, d1!.deviceSn, { credential: await credentialFor(a, d1!.deviceSn) });
-      await browser.next(isEvent("connection", "update", (e) => e.deviceSn === d1!.deviceSn && (e.data as { connection: string }).connection === "CONNECTED"));
+      await browser.next(
+        isEvent(
+          "connection",
+          "update",
+          (e) => e.deviceSn === d1!.deviceSn && (e.data as { connection: string }).connection === "CONNECTED",
+        ),
+      );
 
       // A virtual headset in stand-alone mode on c; when c goes it tries a dead address, then a, so its results wait.
-      const patient = await ok(a.url, "patient.register", { body: { name: "Moving On", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1950-01-01" } }, token);
+      const patient = await ok(
+        a.url,
+        "patient.register",
+        { body: { name: "Moving On", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1950-01-01" } },
+        token,
+      );
       const ws = (url: string) => `${url.replace(/^http/, "ws")}/device`;
       const fleet = await startHeadsets({
         url: [ws(c.url), "ws://127.0.0.1:9/device", ws(a.url)],
@@ -49,19 +60,54 @@ onPostgres("processes: a process killed", () => {
       });
       const headset = fleet.headsets[0]!;
       try {
-        await until("the headset connected to c", async () => (await a.db.query("select 1 from device_presence where device_sn = $1", [d2!.deviceSn])).length === 1, 20_000);
-        await ok(a.url, "device.standalone", {
-          query: { deviceSn: d2!.deviceSn },
-          body: { patientId: patient.id, displayName: "Kill", eye: Eye.Right, pattern: Pattern.P10_2, strategy: Strategy.Supra, stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true, tutorial: false },
-        }, token);
-        await until("a first stand-alone result stored through c", () => headset.resultsProduced > 0 && headset.pendingResults === 0, 60_000);
+        await until(
+          "the headset connected to c",
+          async () => (await a.db.query("select 1 from device_presence where device_sn = $1", [d2!.deviceSn])).length === 1,
+          20_000,
+        );
+        await ok(
+          a.url,
+          "device.standalone",
+          {
+            query: { deviceSn: d2!.deviceSn },
+            body: {
+              patientId: patient.id,
+              displayName: "Kill",
+              eye: Eye.Right,
+              pattern: Pattern.P10_2,
+              strategy: Strategy.Supra,
+              stimuliUpdate: StimuliUpdate.Ms2000,
+              stimuliSize: StimulusSize.III,
+              stimuliShowtime: Showtime.Ms200,
+              sorsStage: 36,
+              playSound: false,
+              trackGaze: true,
+              audioGuide: true,
+              tutorial: false,
+            },
+          },
+          token,
+        );
+        await until(
+          "a first stand-alone result stored through c",
+          () => headset.resultsProduced > 0 && headset.pendingResults === 0,
+          60_000,
+        );
 
         let waited = 0;
         const watch = setInterval(() => (waited = Math.max(waited, headset.pendingResults)), 20);
         const mark = browser.messages.length;
         c.child.kill("SIGKILL");
         const killedAt = Date.now();
-        const gone = await browser.next(isEvent("connection", "update", (e) => e.deviceSn === d1!.deviceSn && (e.data as { connection: string }).connection === "DISCONNECTED"), 10_000, mark);
+        const gone = await browser.next(
+          isEvent(
+            "connection",
+            "update",
+            (e) => e.deviceSn === d1!.deviceSn && (e.data as { connection: string }).connection === "DISCONNECTED",
+          ),
+          10_000,
+          mark,
+        );
         const noticedMs = Date.now() - killedAt;
         expect((gone as LiveEvent).deviceSn).toBe(d1!.deviceSn);
         const listed = (await ok(a.url, "device.all", {}, token)).find((d) => d.deviceSn === d1!.deviceSn)!;
@@ -69,11 +115,23 @@ onPostgres("processes: a process killed", () => {
 
         await until("the headset connected to a", () => headset.connected && headset.pendingResults === 0 && waited > 0, 60_000);
         clearInterval(watch);
-        await browser.next(isEvent("connection", "update", (e) => e.deviceSn === d2!.deviceSn && (e.data as { connection: string }).connection === "CONNECTED"), 5000, mark);
+        await browser.next(
+          isEvent(
+            "connection",
+            "update",
+            (e) => e.deviceSn === d2!.deviceSn && (e.data as { connection: string }).connection === "CONNECTED",
+          ),
+          5000,
+          mark,
+        );
         await ok(a.url, "device.standalone", { query: { deviceSn: d2!.deviceSn }, body: null }, token);
         await until("the last run uploaded", () => headset.pendingResults === 0);
-        const stored = (await a.db.query<{ n: number }>("select count(*)::int as n from standalone_results where device_sn = $1", [d2!.deviceSn]))[0]!.n;
-        console.log(`[processes kill] headset shown disconnected ${noticedMs} ms after the kill; ${waited} results waited in the moving headset's outbox; ${headset.resultsProduced} produced, ${stored} stored`);
+        const stored = (
+          await a.db.query<{ n: number }>("select count(*)::int as n from standalone_results where device_sn = $1", [d2!.deviceSn])
+        )[0]!.n;
+        console.log(
+          `[processes kill] headset shown disconnected ${noticedMs} ms after the kill; ${waited} results waited in the moving headset's outbox; ${headset.resultsProduced} produced, ${stored} stored`,
+        );
         expect(noticedMs).toBeLessThanOrEqual(4_000);
         expect(stored).toBe(headset.resultsProduced);
       } finally {

@@ -31,11 +31,17 @@ onPostgres("processes: live events through PostgreSQL", () => {
   it("a change made through one process reaches the browsers on every process", async () => {
     const onA = await liveSocket(a.url, tokenA);
     const onB = await liveSocket(b.url, tokenB);
-    const patient = await ok(a.url, "patient.register", { body: { name: "Across Processes", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1961-02-03" } }, tokenA);
+    const patient = await ok(
+      a.url,
+      "patient.register",
+      { body: { name: "Across Processes", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1961-02-03" } },
+      tokenA,
+    );
     for (const socket of [onA, onB]) await socket.next(isEvent("patient", "insert", (e) => (e.data as { id: string }).id === patient.id));
     const [device] = await ok(b.url, "device.all", {}, tokenB);
     await ok(b.url, "device.update", { query: { id: device!.id }, body: { alias: "Room across" } }, tokenB);
-    for (const socket of [onA, onB]) await socket.next(isEvent("device", "update", (e) => (e.data as { alias?: string }).alias === "Room across"));
+    for (const socket of [onA, onB])
+      await socket.next(isEvent("device", "update", (e) => (e.data as { alias?: string }).alias === "Room across"));
     onA.close();
     onB.close();
   });
@@ -45,30 +51,69 @@ onPostgres("processes: live events through PostgreSQL", () => {
     const [, d] = await ok(a.url, "device.all", {}, tokenA);
     const sn = d!.deviceSn;
     const headset = await fakeHeadset(a, sn);
-    await onB.next(isEvent("connection", "update", (e) => e.deviceSn === sn && (e.data as { connection: string }).connection === "CONNECTED"));
+    await onB.next(
+      isEvent("connection", "update", (e) => e.deviceSn === sn && (e.data as { connection: string }).connection === "CONNECTED"),
+    );
     headset.send({ type: "status", status: "awaitmeasurement" });
     await onB.next(isEvent("device", "update", (e) => e.deviceSn === sn && (e.data as { status?: string }).status === "awaitmeasurement"));
     headset.send({ type: "heartbeat", battery: { vr: 77, clicker: 33, vrCharging: false, clickerCharging: false } });
-    await onB.next(isEvent("device", "update", (e) => e.deviceSn === sn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === 77));
+    await onB.next(
+      isEvent("device", "update", (e) => e.deviceSn === sn && (e.data as { battery?: { vr: { level: number } } }).battery?.vr.level === 77),
+    );
     // device/all through B shows the battery A heard (A writes it to the database only every few seconds).
     expect((await ok(b.url, "device.all", {}, tokenB)).find((x) => x.deviceSn === sn)!.battery.vr.level).toBe(77);
 
-    const patient = await ok(a.url, "patient.register", { body: { name: "Live Progress", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1950-01-01" } }, tokenA);
+    const patient = await ok(
+      a.url,
+      "patient.register",
+      { body: { name: "Live Progress", uniqueId: `U-${newId().slice(0, 8)}`, gender: 0, lang: "en", birthdate: "1950-01-01" } },
+      tokenA,
+    );
     const [m] = await ok(a.url, "perimetry.register", { body: measurementBody(patient.id, sn) }, tokenA);
     await headset.next((x) => x.type === "queue" && (x.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === m!.id));
     const mark = onB.messages.length;
     for (let n = 1; n <= 54; n++)
-      headset.send({ type: "progress", perimetryId: m!.id, appointmentId: null, nTested: n, nLocations: 54, thresholds: [{ index: n - 1, dBValue: 28, answerTime: 400 }], lastUpdatedIndex: n - 1, gazeTracking: true });
-    await onB.next(isEvent("measurement", "measurement_progress", (e) => (e.data as { nTested: number }).nTested === 54), 5000, mark);
-    const seen = onB.messages.slice(mark).filter(isEvent("measurement", "measurement_progress")).map((e) => ((e as LiveEvent).data as { nTested: number }).nTested);
+      headset.send({
+        type: "progress",
+        perimetryId: m!.id,
+        appointmentId: null,
+        nTested: n,
+        nLocations: 54,
+        thresholds: [{ index: n - 1, dBValue: 28, answerTime: 400 }],
+        lastUpdatedIndex: n - 1,
+        gazeTracking: true,
+      });
+    await onB.next(
+      isEvent("measurement", "measurement_progress", (e) => (e.data as { nTested: number }).nTested === 54),
+      5000,
+      mark,
+    );
+    const seen = onB.messages
+      .slice(mark)
+      .filter(isEvent("measurement", "measurement_progress"))
+      .map((e) => ((e as LiveEvent).data as { nTested: number }).nTested);
     expect(seen).toEqual(Array.from({ length: 54 }, (_, i) => i + 1));
 
-    const result = demoResult({ measurementId: m!.id, patientId: patient.id, takenAt: new Date().toISOString(), ageYears: 74, yearsIntoCourse: 0, course: "healthy", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, deviceAlias: d!.alias, seed: 5 });
+    const result = demoResult({
+      measurementId: m!.id,
+      patientId: patient.id,
+      takenAt: new Date().toISOString(),
+      ageYears: 74,
+      yearsIntoCourse: 0,
+      course: "healthy",
+      eye: Eye.Right,
+      pattern: Pattern.P24_2,
+      strategy: Strategy.DS,
+      deviceAlias: d!.alias,
+      seed: 5,
+    });
     headset.send({ type: "result", measurementId: m!.id, result });
     const ready = await onB.next(isEvent("measurement", "measurement_result_ready", (e) => (e.data as { id: string }).id === m!.id));
     expect((ready as LiveEvent).deviceSn).toBe(sn);
     await headset.close();
-    await onB.next(isEvent("connection", "update", (e) => e.deviceSn === sn && (e.data as { connection: string }).connection === "DISCONNECTED"));
+    await onB.next(
+      isEvent("connection", "update", (e) => e.deviceSn === sn && (e.data as { connection: string }).connection === "DISCONNECTED"),
+    );
     onB.close();
   });
 
@@ -93,11 +138,24 @@ onPostgres("processes: live events through PostgreSQL", () => {
     await client.connect();
     try {
       await client.query(`select pg_notify('${CHANNEL}', $1)`, ["not json at all"]);
-      await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 1, message: { type: "live", organisationId: 7 } })]);
+      await client.query(`select pg_notify('${CHANNEL}', $1)`, [
+        JSON.stringify({ from: "elsewhere", seq: 1, message: { type: "live", organisationId: 7 } }),
+      ]);
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 2, stored: 999_999_999 })]);
       const org = (await ok(a.url, "organisation.current", {}, tokenA)).id;
-      await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 3, message: { type: "live", organisationId: org, event: { type: "patient", operation: "update", data: patientNamed("after-garbage") } } })]);
-      for (const socket of [onA, onB]) await socket.next(isEvent("patient", "update", (e) => (e.data as { id: string }).id === "after-garbage"));
+      await client.query(`select pg_notify('${CHANNEL}', $1)`, [
+        JSON.stringify({
+          from: "elsewhere",
+          seq: 3,
+          message: {
+            type: "live",
+            organisationId: org,
+            event: { type: "patient", operation: "update", data: patientNamed("after-garbage") },
+          },
+        }),
+      ]);
+      for (const socket of [onA, onB])
+        await socket.next(isEvent("patient", "update", (e) => (e.data as { id: string }).id === "after-garbage"));
     } finally {
       spy.mockRestore();
       await client.end();

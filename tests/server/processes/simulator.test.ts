@@ -34,8 +34,17 @@ onPostgres("processes: the simulator control calls through any process", () => {
     expect(added.status).toBe(200);
     const serials = (added.data.headsets as Array<{ deviceSn: string }>).map((h) => h.deviceSn);
     expect(serials).toHaveLength(2);
-    expect(control.list().map((h) => h.deviceSn).sort()).toEqual([...serials].sort());
-    await until("both connected to B", async () => (await a.db.query("select 1 from device_presence where process_id = $1", [b.ctx.bus.processId])).length === 2, 20_000);
+    expect(
+      control
+        .list()
+        .map((h) => h.deviceSn)
+        .sort(),
+    ).toEqual([...serials].sort());
+    await until(
+      "both connected to B",
+      async () => (await a.db.query("select 1 from device_presence where process_id = $1", [b.ctx.bus.processId])).length === 2,
+      20_000,
+    );
 
     const listed = await call("GET", "dev/simulator/headsets");
     expect((listed.data.headsets as Array<{ deviceSn: string }>).map((h) => h.deviceSn).sort()).toEqual([...serials].sort());

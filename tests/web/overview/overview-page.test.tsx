@@ -15,11 +15,28 @@ import { acuity, amsler, colour, examination, measurement, patientId } from "./f
 // The patient overview's recent-tests table over a fake Api: measurements and taken examinations of all four types,
 // newest first, each with its one-line result and, where it has one, the link to its result page.
 
-const patient = { id: patientId, name: "Ada Lovelace", uniqueId: "P-1", gender: 0, lang: "en", birthdate: "1950-01-01" } as unknown as Patient;
+const patient = {
+  id: patientId,
+  name: "Ada Lovelace",
+  uniqueId: "P-1",
+  gender: 0,
+  lang: "en",
+  birthdate: "1950-01-01",
+} as unknown as Patient;
 
 function renderOverview(handlers: Parameters<typeof fakeApi>[0]) {
   const { api, calls } = fakeApi(handlers);
-  const routes = [{ path: "/patient/:patientId", element: <Outlet context={{ patient }} />, children: [{ path: "overview", element: <OverviewPage /> }, { path: "amsler-grid", element: <p>Amsler page</p> }, { path: "perimetry/:id", element: <p>Perimetry page</p> }] }];
+  const routes = [
+    {
+      path: "/patient/:patientId",
+      element: <Outlet context={{ patient }} />,
+      children: [
+        { path: "overview", element: <OverviewPage /> },
+        { path: "amsler-grid", element: <p>Amsler page</p> },
+        { path: "perimetry/:id", element: <p>Perimetry page</p> },
+      ],
+    },
+  ];
   return { ...renderRoutes(routes, `/patient/${patientId}/overview`, api, tokenFor("user")), calls };
 }
 
@@ -36,7 +53,10 @@ describe("the overview's recent tests", () => {
       ],
     });
     const table = within(await screen.findByRole("region", { name: "Recent tests" }));
-    const rows = table.getAllByRole("row").slice(1).map((r) => [...r.querySelectorAll("td")].slice(1).map((c) => c.textContent));
+    const rows = table
+      .getAllByRole("row")
+      .slice(1)
+      .map((r) => [...r.querySelectorAll("td")].slice(1).map((c) => c.textContent));
     expect(rows).toEqual([
       ["Colour vision", "Binocular", "8/19 plates correct, red-green deficiency (protan)", ""],
       ["Visual acuity", "Right eye", "logMAR 0.30 (6/12, 20/40)", ""],

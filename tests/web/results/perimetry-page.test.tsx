@@ -32,13 +32,31 @@ import { DomShapes, fixture, InViewObserver, patient } from "./fixtures.tsx";
 function examination(id: string, eye: EyeT, takenAt: string, over: Partial<Examination> = {}): Examination {
   const result = fixture(id, eye, takenAt).result!;
   return {
-    id, patientId: patient.id, type: TestType.Perimetry, eye, notes: "", taken: true, appointmentId: "appt-1", deviceSn: "VR-A001",
+    id,
+    patientId: patient.id,
+    type: TestType.Perimetry,
+    eye,
+    notes: "",
+    taken: true,
+    appointmentId: "appt-1",
+    deviceSn: "VR-A001",
     result: { ...result, measurementId: id },
     config: {
-      pattern: Pattern.P24_2, strategy: Strategy.DS, stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200,
-      sorsLocations: 36, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true,
+      pattern: Pattern.P24_2,
+      strategy: Strategy.DS,
+      stimuliUpdate: StimuliUpdate.Ms2000,
+      stimuliSize: StimulusSize.III,
+      stimuliShowtime: Showtime.Ms200,
+      sorsLocations: 36,
+      sorsStage: 36,
+      playSound: false,
+      trackGaze: true,
+      audioGuide: true,
     },
-    createdAt: takenAt, updatedAt: takenAt, trashedAt: null, ...over,
+    createdAt: takenAt,
+    updatedAt: takenAt,
+    trashedAt: null,
+    ...over,
   };
 }
 
@@ -46,7 +64,11 @@ const e1 = examination("e1", Eye.Right, "2025-02-03T09:00:00.000Z");
 const e2 = examination("e2", Eye.Right, "2026-01-10T09:00:00.000Z");
 const e3 = examination("e3", Eye.Left, "2026-01-10T09:09:00.000Z");
 
-interface Server { measurements: Measurement[]; examinations: Examination[]; failExaminations?: boolean }
+interface Server {
+  measurements: Measurement[];
+  examinations: Examination[];
+  failExaminations?: boolean;
+}
 
 function renderPage(path: string, server: Server) {
   const handlers: Record<string, Handler> = {
@@ -72,21 +94,35 @@ function renderPage(path: string, server: Server) {
   const { client } = bindClient(store, { api, socket: idleSocket(), storage, clock: systemClock });
   void client.session.start();
   const router = createMemoryRouter(
-    [{
-      path: "/patient/:patientId",
-      element: <ShapeRendererContext.Provider value={DomShapes}><PatientLayout /></ShapeRendererContext.Provider>,
-      children: [{ path: "perimetry/:perimetryId", element: <PerimetryPage /> }],
-    }, { path: "/home", element: <p>home page</p> }],
+    [
+      {
+        path: "/patient/:patientId",
+        element: (
+          <ShapeRendererContext.Provider value={DomShapes}>
+            <PatientLayout />
+          </ShapeRendererContext.Provider>
+        ),
+        children: [{ path: "perimetry/:perimetryId", element: <PerimetryPage /> }],
+      },
+      { path: "/home", element: <p>home page</p> },
+    ],
     { initialEntries: [path] },
   );
   if (!i18n.locale) i18n.loadAndActivate({ locale: "en", messages: {} });
-  const view = render(<I18nProvider i18n={i18n}><Provider store={store}><RouterProvider router={router} /></Provider></I18nProvider>);
+  const view = render(
+    <I18nProvider i18n={i18n}>
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>
+    </I18nProvider>,
+  );
   const writes = () => calls.filter((c) => !["checkToken", "patient.get", "perimetry.all", "examination.all"].includes(c.endpoint));
   return { ...view, router, storage, client, calls, writes };
 }
 
 const plotsIn = (el: Element) => [...el.querySelectorAll("figure[data-plot]")].map((f) => f.getAttribute("data-plot"));
-const historyIds = () => [...document.querySelectorAll('[data-testid="history-cell"]')].map((c) => c.getAttribute("data-measurement")).sort();
+const historyIds = () =>
+  [...document.querySelectorAll('[data-testid="history-cell"]')].map((c) => c.getAttribute("data-measurement")).sort();
 const slopeCount = (eye: number) => document.querySelector(`.slopes li[data-eye="${eye}"]`)!.textContent!;
 /** Under a selected result the history is folded (client setting historyExpanded). */
 const showHistory = () => fireEvent.click(within(screen.getByTestId("history")).getByRole("button", { name: "Show" }));
@@ -96,22 +132,42 @@ let scrolled: string[] = [];
 beforeEach(() => {
   vi.stubGlobal("IntersectionObserver", InViewObserver);
   scrolled = [];
-  vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(function (this: Element) { scrolled.push(this.id); });
+  vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(function (this: Element) {
+    scrolled.push(this.id);
+  });
 });
-afterEach(() => { cleanup(); vi.unstubAllGlobals(); vi.restoreAllMocks(); });
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 describe("the perimetry page in the appointment variant", () => {
   it("shows a perimetry examination's result from /perimetry/{examinationId}?scrollToMeasurement=1, scrolled to", async () => {
-    const { client, calls } = renderPage(`/patient/${patient.id}/perimetry/e2?scrollToMeasurement=1`, { measurements: [], examinations: [e1, e2, e3] });
+    const { client, calls } = renderPage(`/patient/${patient.id}/perimetry/e2?scrollToMeasurement=1`, {
+      measurements: [],
+      examinations: [e1, e2, e3],
+    });
     const display = await screen.findByTestId("result-display");
     expect(client.lanes.variant).toBe("appointments");
-    expect(calls.find((c) => c.endpoint === "examination.all")!.input).toEqual({ query: { patientId: patient.id, examinationType: "perimetry", taken: true } });
+    expect(calls.find((c) => c.endpoint === "examination.all")!.input).toEqual({
+      query: { patientId: patient.id, examinationType: "perimetry", taken: true },
+    });
     expect(display.id).toBe("result-e2");
     expect(within(display).getByRole("heading", { level: 3 }).textContent).toContain("24-2");
     // Every index and plot, as for a measurement; the indices are the page's own analysis of the stored result.
     const analysis = analyseStored(e2.result as Measurement["result"] & object, patient.birthdate)!;
     expect(display.querySelector('tr[data-index="md"] td.num')!.textContent).toBe(analysis.display.meanDefect!.toFixed(2));
-    expect(plotsIn(display)).toEqual(expect.arrayContaining(["octopus.grayscale", "octopus.thresholds", "octopus.loss", "humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability", "gaze"]));
+    expect(plotsIn(display)).toEqual(
+      expect.arrayContaining([
+        "octopus.grayscale",
+        "octopus.thresholds",
+        "octopus.loss",
+        "humphrey.totalDeviationProbability",
+        "humphrey.patternDeviationProbability",
+        "gaze",
+      ]),
+    );
     // An examination has no display name: the line under the title is its date alone.
     expect(display.querySelector(".result-head p.muted")!.textContent).not.toContain("·");
     // Progression and history count the examinations.
@@ -178,9 +234,13 @@ describe("the perimetry page in the appointment variant", () => {
     const display = await screen.findByTestId("result-display");
     const toggle = (name: string) => within(display).getByRole("switch", { name });
     const local = (key: string) => JSON.parse(storage.local.get(key) ?? "null");
-    await act(async () => { fireEvent.click(toggle("Baseline")); });
+    await act(async () => {
+      fireEvent.click(toggle("Baseline"));
+    });
     expect(local(StorageKeys.local.baselineResultIds)).toEqual([null, "e2"]);
-    await act(async () => { fireEvent.click(toggle("Unreliable")); });
+    await act(async () => {
+      fireEvent.click(toggle("Unreliable"));
+    });
     expect(local(StorageKeys.local.unreliableResultIds)).toEqual(["e2"]);
     // Unreliable leaves the chart (and clears the baseline mark).
     expect(slopeCount(Eye.Right)).toContain("1 result");

@@ -30,23 +30,61 @@ const local = (storage: ReturnType<typeof memoryStorage>, key: string) => JSON.p
 const switchNamed = (name: string) => within(screen.getByTestId("result-display")).getByRole("switch", { name });
 const slopeCount = (eye: number) => document.querySelector(`.slopes li[data-eye="${eye}"]`)!.textContent!;
 
-beforeEach(() => { vi.stubGlobal("IntersectionObserver", InViewObserver); });
-afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+beforeEach(() => {
+  vi.stubGlobal("IntersectionObserver", InViewObserver);
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 describe("the result display", () => {
   it("shows every index of the seed and every plot of a 24-2 result", () => {
     renderResults(all, "r2");
     const indices = [...document.querySelectorAll("tr[data-index]")].map((r) => r.getAttribute("data-index"));
     expect(indices).toEqual([
-      "ms", "md", "slv", "hmd", "psd", "vfi", "ght",
-      "pattern", "strategy", "stimulusSize", "showtime", "interval", "background", "fixation",
-      "fp", "fn", "fl", "reliability", "duration", "presentations", "maxIntensity", "normative", "gazeCalibration", "device",
+      "ms",
+      "md",
+      "slv",
+      "hmd",
+      "psd",
+      "vfi",
+      "ght",
+      "pattern",
+      "strategy",
+      "stimulusSize",
+      "showtime",
+      "interval",
+      "background",
+      "fixation",
+      "fp",
+      "fn",
+      "fl",
+      "reliability",
+      "duration",
+      "presentations",
+      "maxIntensity",
+      "normative",
+      "gazeCalibration",
+      "device",
     ]);
     const analysis = analyseStored(right2.result!, patient.birthdate)!;
     expect(document.querySelector('tr[data-index="md"] td.num')!.textContent).toBe(analysis.display.meanDefect!.toFixed(2));
     expect(document.querySelector('tr[data-index="background"] td.num')!.textContent).toBe("31.5");
-    expect(document.querySelector('tr[data-index="normative"] td.num')!.textContent).toContain("visualFields 1.0.8 SUNY-IU 24-2 (sunyiu_24d2)");
-    expect(plots()).toEqual(expect.arrayContaining(["octopus.grayscale", "octopus.thresholds", "octopus.numerical", "octopus.loss", "humphrey.totalDeviationProbability", "humphrey.patternDeviationProbability", "gaze"]));
+    expect(document.querySelector('tr[data-index="normative"] td.num')!.textContent).toContain(
+      "visualFields 1.0.8 SUNY-IU 24-2 (sunyiu_24d2)",
+    );
+    expect(plots()).toEqual(
+      expect.arrayContaining([
+        "octopus.grayscale",
+        "octopus.thresholds",
+        "octopus.numerical",
+        "octopus.loss",
+        "humphrey.totalDeviationProbability",
+        "humphrey.patternDeviationProbability",
+        "gaze",
+      ]),
+    );
   });
 
   it("labels each index with its convention and prints MD's and PSD's p-values like the plots' levels (issue 20)", () => {
@@ -97,7 +135,9 @@ describe("the result display", () => {
 
 describe("the progression analysis beside the mean-defect chart (issue 20)", () => {
   it("per eye: GPA events against the baseline pair, PoPLR's p with the slope map, the VFI trend; set-aside results counted", () => {
-    const series = ["2022-01-10", "2022-09-10", "2023-05-10", "2024-01-10"].map((d, k) => fixture(`s${k}`, Eye.Right, `${d}T09:00:00.000Z`));
+    const series = ["2022-01-10", "2022-09-10", "2023-05-10", "2024-01-10"].map((d, k) =>
+      fixture(`s${k}`, Eye.Right, `${d}T09:00:00.000Z`),
+    );
     renderResults([...series, left1, rightG], "s3");
     const right = document.querySelector('.progression-eye[data-eye="0"]')!;
     const fact = (k: string) => right.querySelector(`[data-fact="${k}"]`)!.textContent!;
@@ -126,7 +166,10 @@ describe("a screening result (supra-threshold, one level)", () => {
   it("shows the share of locations seen and the seen / not-seen plot, not thresholds or deviations", () => {
     renderResults([...all, supra], "su");
     const seen = supra.result!.thresholds.filter((t) => t > 0).length;
-    expect([...document.querySelectorAll("tr[data-index]")].map((r) => r.getAttribute("data-index")).slice(0, 2)).toEqual(["seen", "seenCount"]);
+    expect([...document.querySelectorAll("tr[data-index]")].map((r) => r.getAttribute("data-index")).slice(0, 2)).toEqual([
+      "seen",
+      "seenCount",
+    ]);
     expect(document.querySelector('tr[data-index="seenCount"] td.num')!.textContent).toBe(`${seen}/54`);
     expect(plotsIn(screen.getByTestId("result-display"))).toEqual(["screening", "gaze"]);
     expect(screen.queryByRole("button", { name: "Show the detailed analysis" })).toBeNull();
@@ -145,7 +188,15 @@ describe("client settings in local storage (accounts seed §3)", () => {
     const { storage } = renderResults(all, "r2");
     expect(plots()).not.toContain("humphrey.thresholds");
     fireEvent.click(screen.getByRole("button", { name: "Show the detailed analysis" }));
-    expect(plots()).toEqual(expect.arrayContaining(["humphrey.thresholds", "humphrey.totalDeviation", "humphrey.patternDeviation", "bebie", "octopus.difference"]));
+    expect(plots()).toEqual(
+      expect.arrayContaining([
+        "humphrey.thresholds",
+        "humphrey.totalDeviation",
+        "humphrey.patternDeviation",
+        "bebie",
+        "octopus.difference",
+      ]),
+    );
     expect(local(storage, StorageKeys.local.clientSettings)).toMatchObject({ analysisExpanded: true });
     cleanup();
     renderResults(all, "r2", storage);
@@ -253,7 +304,9 @@ describe("baseline and unreliable toggles (accounts seed §4)", () => {
 describe("the visual-field history (accounts seed §2)", () => {
   const open = async () => {
     renderResults(all, "all");
-    await act(async () => { await Promise.resolve(); });
+    await act(async () => {
+      await Promise.resolve();
+    });
   };
 
   it("'a result-detail history shows left/right eye pairs per date', newest day first", async () => {
@@ -261,7 +314,9 @@ describe("the visual-field history (accounts seed §2)", () => {
     const days = screen.getAllByTestId("history-day");
     const cells = (day: HTMLElement, heading: string) => {
       const column = within(day).getByRole("heading", { name: heading }).parentElement!;
-      return within(column).queryAllByTestId("history-cell").map((c) => c.getAttribute("data-measurement"));
+      return within(column)
+        .queryAllByTestId("history-cell")
+        .map((c) => c.getAttribute("data-measurement"));
     };
     expect(days).toHaveLength(3);
     expect([cells(days[0]!, "Right eye (OD)"), cells(days[0]!, "Left eye (OS)")]).toEqual([["r2"], ["l2"]]);
@@ -276,7 +331,9 @@ describe("the visual-field history (accounts seed §2)", () => {
     const chips = screen.getByRole("group", { name: "Plots shown" });
     expect(plotsIn(cell())).toEqual(["octopus.grayscale", "humphrey.totalDeviationProbability"]);
     fireEvent.click(within(chips).getByRole("button", { name: "Thresholds" }));
-    await act(async () => { await Promise.resolve(); });
+    await act(async () => {
+      await Promise.resolve();
+    });
     expect(plotsIn(cell())).toEqual(["octopus.grayscale", "octopus.thresholds", "humphrey.totalDeviationProbability"]);
     fireEvent.click(within(chips).getByRole("button", { name: "Greyscale" }));
     expect(within(chips).getByRole("button", { name: "Greyscale" }).getAttribute("aria-pressed")).toBe("false");

@@ -53,7 +53,13 @@ function svgShapes(svg: SVGSVGElement): Record<string, number> {
 function renderPrint(m: Measurement, analysis: ResultAnalysis, progression: PrintProgression) {
   render(
     <I18nProvider i18n={i18n}>
-      <PrintLayout measurement={fromMeasurement(m) as WithResult} analysis={analysis} reference={null} patient={patient} progression={progression} />
+      <PrintLayout
+        measurement={fromMeasurement(m) as WithResult}
+        analysis={analysis}
+        reference={null}
+        patient={patient}
+        progression={progression}
+      />
     </I18nProvider>,
   );
   return document.querySelector("[data-testid=print-plots] svg") as SVGSVGElement;
@@ -62,10 +68,14 @@ function renderPrint(m: Measurement, analysis: ResultAnalysis, progression: Prin
 describe("the printed page: one scene for the web and the CLI", () => {
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   for (const [name, series] of [
-    ["24-2 Dynamic", [
-      fixture("r1", Eye.Right, "2024-02-03T09:00:00.000Z"), fixture("r2", Eye.Right, "2024-08-03T09:00:00.000Z"),
-      fixture("r3", Eye.Right, "2025-02-03T09:00:00.000Z"),
-    ]],
+    [
+      "24-2 Dynamic",
+      [
+        fixture("r1", Eye.Right, "2024-02-03T09:00:00.000Z"),
+        fixture("r2", Eye.Right, "2024-08-03T09:00:00.000Z"),
+        fixture("r3", Eye.Right, "2025-02-03T09:00:00.000Z"),
+      ],
+    ],
     ["G Normal", [engine("rg", Eye.Left, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal)]],
   ] as const) {
     it(`${name}: the web's SVG has the shapes and the texts of the CLI's page scene, header and progression included`, () => {
@@ -74,7 +84,16 @@ describe("the printed page: one scene for the web and the CLI", () => {
       const tracker = progressionTracker(timeZone);
       const records = series.map((s) => exportRecord(patient, s)!);
       const cliProgression = records.map((r) => tracker.of(r)).at(-1)!;
-      const webProgression = printProgression(seriesResults(series.map((s) => fromMeasurement(s) as WithResult), new Set(), patient.birthdate), m.result!, null, timeZone);
+      const webProgression = printProgression(
+        seriesResults(
+          series.map((s) => fromMeasurement(s) as WithResult),
+          new Set(),
+          patient.birthdate,
+        ),
+        m.result!,
+        null,
+        timeZone,
+      );
       expect(webProgression).toEqual(cliProgression);
       const record = records.at(-1)!;
       const svg = renderPrint(m, record.analysis(), webProgression);
@@ -88,7 +107,11 @@ describe("the printed page: one scene for the web and the CLI", () => {
       expect(webTexts).toContain("Humphrey: MD negative = loss");
       expect(webTexts).toContain("Progression analysis");
       const line = webTexts[webTexts.indexOf("Progression analysis") + 1]!;
-      expect(line).toMatch(series.length >= 3 ? /^(No|Possible|Likely) progression \(baseline \d{4}-\d\d-\d\d and \d{4}-\d\d-\d\d\) · / : /^No progression analysis: it needs at least 3 results/);
+      expect(line).toMatch(
+        series.length >= 3
+          ? /^(No|Possible|Likely) progression \(baseline \d{4}-\d\d-\d\d and \d{4}-\d\d-\d\d\) · /
+          : /^No progression analysis: it needs at least 3 results/,
+      );
     });
   }
 });

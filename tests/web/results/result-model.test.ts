@@ -5,7 +5,15 @@ import { DEFAULT_NORMATIVE_VERSION } from "../../../core/analytics/normative/reg
 import { Eye, Pattern } from "../../../core/model/enums.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import {
-  analyseStored, analysisOf, catchTrialText, displayMeanDefect, formatDuration, pairsByDay, previousOfSameKind, progressionPoints, resultValid,
+  analyseStored,
+  analysisOf,
+  catchTrialText,
+  displayMeanDefect,
+  formatDuration,
+  pairsByDay,
+  previousOfSameKind,
+  progressionPoints,
+  resultValid,
   type WithResult,
 } from "../../../web/results/result-model.ts";
 
@@ -36,12 +44,16 @@ describe("result model", () => {
   it("'marking a measurement unreliable excludes it from the chart': the point carries the mark", () => {
     const rs = [result("a", Eye.Right, "2026-01-01T10:00:00Z"), result("b", Eye.Left, "2026-01-01T10:05:00Z")];
     const points = progressionPoints(rs, new Set(["b"]), (m) => m.result.meanDefect);
-    expect(points.map((p) => [p.measurementId, p.unreliable, p.valid, p.meanDefect])).toEqual([["a", false, true, 1.5], ["b", true, true, 1.5]]);
+    expect(points.map((p) => [p.measurementId, p.unreliable, p.valid, p.meanDefect])).toEqual([
+      ["a", false, true, 1.5],
+      ["b", true, true, 1.5],
+    ]);
   });
 
   it("'a result-detail history shows left/right eye pairs per date', newest day first", () => {
     const rs = [
-      result("r1", Eye.Right, "2025-05-01T09:00:00Z"), result("l1", Eye.Left, "2025-05-01T09:10:00Z"),
+      result("r1", Eye.Right, "2025-05-01T09:00:00Z"),
+      result("l1", Eye.Left, "2025-05-01T09:10:00Z"),
       result("r2", Eye.Right, "2026-02-01T09:00:00Z"),
     ];
     expect(pairsByDay(rs).map((d) => [d.day, d.right.map((m) => m.id), d.left.map((m) => m.id)])).toEqual([
@@ -61,13 +73,23 @@ describe("result model", () => {
 });
 
 describe("the mean defect the chart and the history print", () => {
-  const stored = (pattern: number, thresholds: number[], over: Partial<MeasurementResult> = {}) => ({
-    pattern, eye: Eye.Right, takenAt: "2025-06-01T10:00:00.000Z", thresholds, normValues: null, normativeVersion: DEFAULT_NORMATIVE_VERSION,
-    meanDefect: 9.99, catchTrials: null, gazeTracking: null, ...over,
-  }) as unknown as MeasurementResult;
+  const stored = (pattern: number, thresholds: number[], over: Partial<MeasurementResult> = {}) =>
+    ({
+      pattern,
+      eye: Eye.Right,
+      takenAt: "2025-06-01T10:00:00.000Z",
+      thresholds,
+      normValues: null,
+      normativeVersion: DEFAULT_NORMATIVE_VERSION,
+      meanDefect: 9.99,
+      catchTrials: null,
+      gazeTracking: null,
+      ...over,
+    }) as unknown as MeasurementResult;
 
   it("is the full analysis' mean defect, for any field of 24-2 (normative) and G (the device's normals)", () => {
-    const n24 = getPattern(Pattern.P24_2).points.length, nG = getPattern(Pattern.G).points.length;
+    const n24 = getPattern(Pattern.P24_2).points.length,
+      nG = getPattern(Pattern.G).points.length;
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 0, max: 40 }), { minLength: n24, maxLength: n24 }),
@@ -86,11 +108,23 @@ describe("the mean defect the chart and the history print", () => {
 
   it("falls back to the stored value for a result that cannot be analysed; Esterman has none", () => {
     expect(displayMeanDefect(stored(Pattern.P24_2, [1, 2, 3]), "1950-01-01")).toBe(9.99);
-    expect(displayMeanDefect(stored(Pattern.Esterman, Array.from({ length: 120 }, () => 10), { eye: Eye.Binocular }), "1950-01-01")).toBeNull();
+    expect(
+      displayMeanDefect(
+        stored(
+          Pattern.Esterman,
+          Array.from({ length: 120 }, () => 10),
+          { eye: Eye.Binocular },
+        ),
+        "1950-01-01",
+      ),
+    ).toBeNull();
   });
 
   it("analysisOf analyses a stored result once (the same object back) and survives a malformed one", () => {
-    const r = stored(Pattern.P24_2, Array.from({ length: 54 }, () => 28));
+    const r = stored(
+      Pattern.P24_2,
+      Array.from({ length: 54 }, () => 28),
+    );
     expect(analysisOf(r, "1950-01-01")).toBe(analysisOf(r, "1950-01-01"));
     expect(analysisOf(r, "1950-01-01")).not.toBe(analysisOf(r, "1980-01-01"));
     expect(analysisOf(stored(Pattern.P24_2, [1]), "1950-01-01")).toBeNull();

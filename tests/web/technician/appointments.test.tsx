@@ -13,22 +13,51 @@ import { fakeApi } from "../render-app.tsx";
 import { device, patient } from "./fixtures.ts";
 import { fakeSocket, renderTechnician } from "./render.tsx";
 
-afterEach(() => { cleanup(); vi.useRealTimers(); });
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const exam = (id: string, type: Examination["type"], over: Partial<Examination> = {}): Examination => ({
-  id, patientId: "p1", type, eye: 0, notes: "", taken: false, appointmentId: "A1", deviceSn: "SN1", result: null, config: null,
-  createdAt: "2026-01-01T10:00:00.000Z", updatedAt: "2026-01-01T10:00:00.000Z", trashedAt: null, ...over,
+  id,
+  patientId: "p1",
+  type,
+  eye: 0,
+  notes: "",
+  taken: false,
+  appointmentId: "A1",
+  deviceSn: "SN1",
+  result: null,
+  config: null,
+  createdAt: "2026-01-01T10:00:00.000Z",
+  updatedAt: "2026-01-01T10:00:00.000Z",
+  trashedAt: null,
+  ...over,
 });
 const appointment = (id: string, examinations: Examination[]): Appointment => ({
-  id, patientId: "p1", deviceSn: "SN1", examinations, audioGuide: true, tutorial: false, trackGaze: true, standaloneId: null,
-  createdAt: "2026-01-01T10:00:00.000Z", updatedAt: "2026-01-01T10:00:00.000Z", trashedAt: null,
+  id,
+  patientId: "p1",
+  deviceSn: "SN1",
+  examinations,
+  audioGuide: true,
+  tutorial: false,
+  trackGaze: true,
+  standaloneId: null,
+  createdAt: "2026-01-01T10:00:00.000Z",
+  updatedAt: "2026-01-01T10:00:00.000Z",
+  trashedAt: null,
 });
 
 describe("appointment variant (scheduling seed §2)", () => {
   it("shows appointment cards, no measurement plus, and 'Appointments field missing in one or more devices.'", async () => {
     const { api } = fakeApi({
       "device.all": () => [
-        device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity", { taken: true })]), appointment("A2", [exam("e3", "amsler")])] }),
+        device(1, [], {
+          appointments: [
+            appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity", { taken: true })]),
+            appointment("A2", [exam("e3", "amsler")]),
+          ],
+        }),
         device(2),
       ],
       "patient.get": () => patient("p1", "Ada Lovelace"),
@@ -37,9 +66,17 @@ describe("appointment variant (scheduling seed §2)", () => {
     const lanes = await screen.findAllByTestId("lane");
     const card = lanes[0]!.querySelector(".acard")!;
     expect(card.textContent).toContain("Appointment · 2 tests");
-    expect([...lanes[0]!.querySelectorAll(".acard .acard-meta")].map((e) => e.textContent)).toEqual(["Appointment · 2 tests", "Appointment · 1 test"]);
+    expect([...lanes[0]!.querySelectorAll(".acard .acard-meta")].map((e) => e.textContent)).toEqual([
+      "Appointment · 2 tests",
+      "Appointment · 1 test",
+    ]);
     // Whose appointment it is: the card's title is the patient (name and ID).
-    await waitFor(() => expect([...lanes[0]!.querySelectorAll(".acard .mcard-title")].map((e) => e.textContent)).toEqual(["Ada Lovelace · U-p1", "Ada Lovelace · U-p1"]));
+    await waitFor(() =>
+      expect([...lanes[0]!.querySelectorAll(".acard .mcard-title")].map((e) => e.textContent)).toEqual([
+        "Ada Lovelace · U-p1",
+        "Ada Lovelace · U-p1",
+      ]),
+    );
     expect(card.textContent).toContain("1/2");
     expect(within(lanes[0]!).queryByRole("button", { name: /New measurement/ })).toBeNull();
     expect(screen.getByText("Appointments field missing in one or more devices.")).toBeTruthy();
@@ -48,7 +85,9 @@ describe("appointment variant (scheduling seed §2)", () => {
   it("opens the side panel; a failed reorder wiggles and says 'Examination couldn't be reordered / Please try again'; delete asks first", async () => {
     const { api, calls } = fakeApi({
       "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity")])] })],
-      "appointment.reorderExaminations": () => { throw new Error("500"); },
+      "appointment.reorderExaminations": () => {
+        throw new Error("500");
+      },
       "examination.trash": () => exam("e1", "amsler"),
       "examination.all": () => [],
       "appointment.all": () => [],
@@ -58,12 +97,20 @@ describe("appointment variant (scheduling seed §2)", () => {
     fireEvent.click(lane.querySelector(".acard")!);
     const panel = screen.getByTestId("appointment-panel");
     expect(within(panel).getByText("Amsler grid · Right eye")).toBeTruthy();
-    await act(async () => { await client.lanes.reorderExaminations("A1", 0, 1); });
+    await act(async () => {
+      await client.lanes.reorderExaminations("A1", 0, 1);
+    });
     expect(calls.find((c) => c.endpoint === "appointment.reorderExaminations")!.input.body).toEqual({ newExaminationsIds: ["e2", "e1"] });
     await waitFor(() => expect(screen.getByTestId("appointment-panel").className).toContain("acard-wiggle"));
     expect(await screen.findByText(/The examination could not be reordered/)).toBeTruthy();
     // "then revert"
-    await waitFor(() => expect(within(screen.getByTestId("appointment-panel")).getAllByText(/·/).map((n) => n.textContent)).toEqual(["Amsler grid · Right eye", "Visual acuity · Right eye"]));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId("appointment-panel"))
+          .getAllByText(/·/)
+          .map((n) => n.textContent),
+      ).toEqual(["Amsler grid · Right eye", "Visual acuity · Right eye"]),
+    );
 
     fireEvent.click(within(screen.getByTestId("appointment-panel")).getByRole("button", { name: "Delete Amsler grid · Right eye" }));
     fireEvent.click(within(screen.getByRole("alertdialog", { name: "Delete this examination?" })).getByRole("button", { name: "Delete" }));
@@ -73,20 +120,51 @@ describe("appointment variant (scheduling seed §2)", () => {
 });
 
 describe("drop position (core/scheduling's index convention)", () => {
-  const event = (active: { deviceId: string; index: number }, over: { deviceId: string; index?: number; lane?: true } | null, pointerRight: boolean) => ({
-    active: { id: "x", data: { current: active }, rect: { current: { initial: null, translated: { left: pointerRight ? 160 : 100, width: 40, top: 0, height: 10, right: 0, bottom: 0 } } } },
-    over: over && { id: "y", data: { current: over }, rect: { left: 100, width: 100, top: 0, height: 10, right: 200, bottom: 10 }, disabled: false },
-  }) as never;
+  const event = (
+    active: { deviceId: string; index: number },
+    over: { deviceId: string; index?: number; lane?: true } | null,
+    pointerRight: boolean,
+  ) =>
+    ({
+      active: {
+        id: "x",
+        data: { current: active },
+        rect: {
+          current: { initial: null, translated: { left: pointerRight ? 160 : 100, width: 40, top: 0, height: 10, right: 0, bottom: 0 } },
+        },
+      },
+      over: over && {
+        id: "y",
+        data: { current: over },
+        rect: { left: 100, width: 100, top: 0, height: 10, right: 200, bottom: 10 },
+        disabled: false,
+      },
+    }) as never;
   const lengths = (id: string) => (id === "d1" ? 3 : 2);
 
   it("within a lane, the drop index is the card's new index; over another lane's card, before or after by its half", () => {
-    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d1", index: 2 }, false), lengths)!.destination).toEqual({ deviceId: "d1", index: 2 });
-    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", index: 1 }, false), lengths)!.destination).toEqual({ deviceId: "d2", index: 1 });
-    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", index: 1 }, true), lengths)!.destination).toEqual({ deviceId: "d2", index: 2 });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d1", index: 2 }, false), lengths)!.destination).toEqual({
+      deviceId: "d1",
+      index: 2,
+    });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", index: 1 }, false), lengths)!.destination).toEqual({
+      deviceId: "d2",
+      index: 1,
+    });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", index: 1 }, true), lengths)!.destination).toEqual({
+      deviceId: "d2",
+      index: 2,
+    });
   });
   it("over a lane's empty space the card goes last; outside any lane there is no destination", () => {
-    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", lane: true }, false), lengths)!.destination).toEqual({ deviceId: "d2", index: 2 });
-    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d1", lane: true }, false), lengths)!.destination).toEqual({ deviceId: "d1", index: 2 });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d2", lane: true }, false), lengths)!.destination).toEqual({
+      deviceId: "d2",
+      index: 2,
+    });
+    expect(dropOf(event({ deviceId: "d1", index: 0 }, { deviceId: "d1", lane: true }, false), lengths)!.destination).toEqual({
+      deviceId: "d1",
+      index: 2,
+    });
     expect(dropOf(event({ deviceId: "d1", index: 0 }, null, false), lengths)!.destination).toBeNull();
   });
 });
@@ -95,8 +173,28 @@ describe("examination wizard ('Steps: patient selection, patient creation, test 
   it("walks the steps with Back and Next and registers the appointment with 'Save tests'", async () => {
     const { api, calls } = fakeApi({
       "device.all": () => [device(1, [], { appointments: [] })],
-      "patient.search": () => ({ entries: [{ id: "p1", name: "Ada Lovelace", uniqueId: "U-1", gender: 0, lang: "en", birthdate: "1960-01-01", createdAt: "x", updatedAt: "x", trashedAt: null }], remaining: 0, page: 0 }),
-      "appointment.registerWithExaminations": (i) => appointment("A9", i.body.examinations.map((e: Examination, k: number) => exam(`n${k}`, e.type))),
+      "patient.search": () => ({
+        entries: [
+          {
+            id: "p1",
+            name: "Ada Lovelace",
+            uniqueId: "U-1",
+            gender: 0,
+            lang: "en",
+            birthdate: "1960-01-01",
+            createdAt: "x",
+            updatedAt: "x",
+            trashedAt: null,
+          },
+        ],
+        remaining: 0,
+        page: 0,
+      }),
+      "appointment.registerWithExaminations": (i) =>
+        appointment(
+          "A9",
+          i.body.examinations.map((e: Examination, k: number) => exam(`n${k}`, e.type)),
+        ),
     });
     renderTechnician(api, { appointments: true });
     const lane = await screen.findByTestId("lane");
@@ -159,7 +257,14 @@ describe("'Malformed appointment data shows the text 'Appointments unsupported''
   it("names a device list whose appointments did not decode", async () => {
     const { ApiError } = await import("../../../core/model/contract/errors.ts");
     const { api } = fakeApi({
-      "device.all": () => { throw new ApiError({ status: 200, responseType: undefined, message: "Unexpected response", field: "data[0].appointments[1].examinations" }); },
+      "device.all": () => {
+        throw new ApiError({
+          status: 200,
+          responseType: undefined,
+          message: "Unexpected response",
+          field: "data[0].appointments[1].examinations",
+        });
+      },
     });
     renderTechnician(api, { appointments: true });
     expect(await screen.findByText("Appointments unsupported")).toBeTruthy();
@@ -176,10 +281,13 @@ describe("'measurement ready' in the appointment variant: 'shows a success notic
     const { api } = fakeApi({ "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", type)])] })] });
     const { router } = renderTechnician(api, { appointments: true, socket });
     await screen.findByTestId("lane");
-    act(() => socket.emit({
-      type: "examination", operation: "measurement_result_ready",
-      data: exam("e1", type, { taken: true, result: type === "amsler" ? amslerResult : null }),
-    }));
+    act(() =>
+      socket.emit({
+        type: "examination",
+        operation: "measurement_result_ready",
+        data: exam("e1", type, { taken: true, result: type === "amsler" ? amslerResult : null }),
+      }),
+    );
     fireEvent.click(await screen.findByRole("button", { name: "Open result" }));
     expect(router.state.location.pathname).toBe(path);
   });
@@ -187,7 +295,9 @@ describe("'measurement ready' in the appointment variant: 'shows a success notic
 
 describe("?scrollTo={deviceSn}/{examId} in the appointment variant", () => {
   it("blinks the appointment card that holds the examination home named", async () => {
-    const { api } = fakeApi({ "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "perimetry")])] })] });
+    const { api } = fakeApi({
+      "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "perimetry")])] })],
+    });
     renderTechnician(api, { appointments: true, path: "/technician?scrollTo=SN1/e2" });
     await waitFor(() => expect(document.getElementById("card-A1")!.className).toContain("mcard-blink"));
   });

@@ -12,9 +12,16 @@ import { fakeApi } from "../render-app.tsx";
 import { device, measurement, patient } from "./fixtures.ts";
 import { fakeSocket, renderTechnician } from "./render.tsx";
 
-afterEach(() => { cleanup(); vi.useRealTimers(); });
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
-const status = (deviceSn: string, s: DeviceStatus) => ({ type: "device" as const, operation: "update" as const, data: { deviceSn, status: s } });
+const status = (deviceSn: string, s: DeviceStatus) => ({
+  type: "device" as const,
+  operation: "update" as const,
+  data: { deviceSn, status: s },
+});
 
 async function lane(statusNow: DeviceStatus, handlers: Record<string, (input: any) => unknown> = {}, over = {}) {
   const socket = fakeSocket();
@@ -40,9 +47,15 @@ describe("controls (scheduling seed §4 'Controls')", () => {
 
   it("a headset that stopped beating ('No heartbeat for 4 s marks it disconnected') keeps its status but takes no command", async () => {
     const { lane: l, socket } = await lane(DeviceStatus.Playing, {}, { connection: ConnectionStatus.Connected });
-    const enabled = () => within(l).getAllByRole<HTMLButtonElement>("button").filter((b) => ["Pause", "Stop"].includes(b.textContent ?? "")).map((b) => !b.disabled);
+    const enabled = () =>
+      within(l)
+        .getAllByRole<HTMLButtonElement>("button")
+        .filter((b) => ["Pause", "Stop"].includes(b.textContent ?? ""))
+        .map((b) => !b.disabled);
     expect(enabled()).toEqual([true, true]);
-    act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Disconnected } }));
+    act(() =>
+      socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Disconnected } }),
+    );
     expect(within(l).getByTestId("connection").textContent).toBe("Disconnected");
     expect(enabled()).toEqual([false, false]);
     act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Connected } }));
@@ -62,8 +75,15 @@ describe("controls (scheduling seed §4 'Controls')", () => {
 
   it("confirms with one text per wanted status, sends it, shows 'command sent' and resets when the status changes", async () => {
     let release!: () => void;
-    const { lane: l, socket, calls } = await lane(DeviceStatus.Playing, {
-      "device.update": () => new Promise((r) => { release = () => r(device(1)); }),
+    const {
+      lane: l,
+      socket,
+      calls,
+    } = await lane(DeviceStatus.Playing, {
+      "device.update": () =>
+        new Promise((r) => {
+          release = () => r(device(1));
+        }),
     });
     fireEvent.click(within(l).getByRole("button", { name: "Pause" }));
     expect(screen.getByRole("alertdialog", { name: "Pause the test?" })).toBeTruthy();
@@ -95,7 +115,11 @@ describe("controls (scheduling seed §4 'Controls')", () => {
   });
 
   it("shows the seed's failure message when the command fails", async () => {
-    const { lane: l } = await lane(DeviceStatus.Standby, { "device.update": () => { throw new Error("offline"); } });
+    const { lane: l } = await lane(DeviceStatus.Standby, {
+      "device.update": () => {
+        throw new Error("offline");
+      },
+    });
     fireEvent.click(within(l).getByRole("button", { name: "Start" }));
     expect(screen.getByRole("alertdialog", { name: "Start the test?" })).toBeTruthy();
     fireEvent.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Start" }));
@@ -107,11 +131,17 @@ describe("controls (scheduling seed §4 'Controls')", () => {
 
 describe("alias ('The device alias form sends only a non-empty alias.'; 'alias error 1 s')", () => {
   it("sends a trimmed non-empty alias and never an empty one", async () => {
-    const { lane: l, calls, socket } = await lane(DeviceStatus.Standby, { "device.update": (i) => {
-      // The server announces the change on the live socket.
-      setTimeout(() => socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", alias: i.body.alias } }), 0);
-      return device(1, [], { alias: i.body.alias });
-    } });
+    const {
+      lane: l,
+      calls,
+      socket,
+    } = await lane(DeviceStatus.Standby, {
+      "device.update": (i) => {
+        // The server announces the change on the live socket.
+        setTimeout(() => socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", alias: i.body.alias } }), 0);
+        return device(1, [], { alias: i.body.alias });
+      },
+    });
     fireEvent.click(within(l).getByRole("button", { name: "Rename Room 1" }));
     const input = within(l).getByLabelText("Device name");
     fireEvent.change(input, { target: { value: "   " } });
@@ -126,7 +156,11 @@ describe("alias ('The device alias form sends only a non-empty alias.'; 'alias e
   });
 
   it("shows the error for 1 s when renaming fails", async () => {
-    const { lane: l } = await lane(DeviceStatus.Standby, { "device.update": () => { throw new Error("no"); } });
+    const { lane: l } = await lane(DeviceStatus.Standby, {
+      "device.update": () => {
+        throw new Error("no");
+      },
+    });
     fireEvent.click(within(l).getByRole("button", { name: "Rename Room 1" }));
     fireEvent.change(within(l).getByLabelText("Device name"), { target: { value: "Bay 7" } });
     fireEvent.click(within(l).getByRole("button", { name: "Save" }));
@@ -144,7 +178,9 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
     expect(within(l).queryByRole("switch", { name: "Stand-alone" })).toBeNull();
     act(() => socket.emit(status("SN1", DeviceStatus.AwaitMeasurement)));
     expect(within(l).getByRole("switch", { name: "Stand-alone" })).toBeTruthy();
-    act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Disconnected } }));
+    act(() =>
+      socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN1", connection: ConnectionStatus.Disconnected } }),
+    );
     expect(within(l).queryByRole("switch", { name: "Stand-alone" })).toBeNull();
   });
 
@@ -154,10 +190,16 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
     expect(store.get(measurementFormAtom)).toEqual({ mode: "standalone", deviceSn: "SN1" });
     expect(screen.getByRole("dialog", { name: "Stand-alone measurement" })).toBeTruthy();
     cleanup();
-    const on = await lane(DeviceStatus.Standby, { "device.standalone": () => {
-      setTimeout(() => on.socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", standaloneId: null } }), 0);
-      return null;
-    } }, { standaloneId: "s1" });
+    const on = await lane(
+      DeviceStatus.Standby,
+      {
+        "device.standalone": () => {
+          setTimeout(() => on.socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", standaloneId: null } }), 0);
+          return null;
+        },
+      },
+      { standaloneId: "s1" },
+    );
     const toggle = within(on.lane).getByRole("switch", { name: "Stand-alone" });
     expect(toggle.getAttribute("aria-checked")).toBe("true");
     fireEvent.click(toggle);
@@ -166,10 +208,16 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
   });
 
   it("a lane says when stand-alone mode is on, and it can be switched off while its run is under way (taken between runs)", async () => {
-    const on = await lane(DeviceStatus.Playing, { "device.standalone": () => {
-      setTimeout(() => on.socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", standaloneId: null } }), 0);
-      return null;
-    } }, { standaloneId: "s1" });
+    const on = await lane(
+      DeviceStatus.Playing,
+      {
+        "device.standalone": () => {
+          setTimeout(() => on.socket.emit({ type: "device", operation: "update", data: { deviceSn: "SN1", standaloneId: null } }), 0);
+          return null;
+        },
+      },
+      { standaloneId: "s1" },
+    );
     expect(within(on.lane).getByTestId("standalone-badge").textContent).toBe("Stand-alone mode on");
     const toggle = within(on.lane).getByRole<HTMLButtonElement>("switch", { name: "Stand-alone" });
     expect(toggle.disabled).toBe(false);
@@ -181,15 +229,49 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
   });
 
   it("a stand-alone run gets a live panel: the measurement it repeats, read by its stand-alone id, names the patient", async () => {
-    const { lane: l, socket } = await lane(DeviceStatus.Playing, {
-      "device.standaloneData": () => ({ id: "s1", deviceSn: "SN1", createdAt: "2026-01-01T10:00:00.000Z",
-        config: { patientId: "p1", eye: 1, pattern: 1, strategy: 3, sorsStage: 36, stimuliUpdate: 2000, stimuliShowtime: 200, stimuliSize: 2, displayName: "Home screening", playSound: false, trackGaze: true, audioGuide: true, tutorial: false } }),
-      "patient.get": () => patient("p1", "Ada Lovelace"),
-    }, { standaloneId: "s1" });
-    act(() => socket.emit({
-      type: "measurement", operation: "measurement_progress",
-      data: { deviceSn: "SN1", perimetryId: "s1", appointmentId: null, nTested: 5, nLocations: 54, gazeTracking: true, thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }], lastUpdatedIndex: 0 },
-    }));
+    const { lane: l, socket } = await lane(
+      DeviceStatus.Playing,
+      {
+        "device.standaloneData": () => ({
+          id: "s1",
+          deviceSn: "SN1",
+          createdAt: "2026-01-01T10:00:00.000Z",
+          config: {
+            patientId: "p1",
+            eye: 1,
+            pattern: 1,
+            strategy: 3,
+            sorsStage: 36,
+            stimuliUpdate: 2000,
+            stimuliShowtime: 200,
+            stimuliSize: 2,
+            displayName: "Home screening",
+            playSound: false,
+            trackGaze: true,
+            audioGuide: true,
+            tutorial: false,
+          },
+        }),
+        "patient.get": () => patient("p1", "Ada Lovelace"),
+      },
+      { standaloneId: "s1" },
+    );
+    act(() =>
+      socket.emit({
+        type: "measurement",
+        operation: "measurement_progress",
+        data: {
+          deviceSn: "SN1",
+          perimetryId: "s1",
+          appointmentId: null,
+          nTested: 5,
+          nLocations: 54,
+          gazeTracking: true,
+          thresholds: [{ index: 0, dBValue: 28, answerTime: 420 }],
+          lastUpdatedIndex: 0,
+        },
+      }),
+    );
     const panel = await within(l).findByTestId("live-panel");
     expect(within(panel).getByTestId("live-standalone").textContent).toBe("Stand-alone run");
     await waitFor(() => expect(within(panel).getByTestId("patient-name").textContent).toBe("Ada Lovelace · U-p1"));
@@ -200,14 +282,24 @@ describe("stand-alone switch (scheduling seed §4 'Stand-alone mode')", () => {
 describe("clicker disconnected (scheduling seed §8 'Clicker disconnected | test stopped message')", () => {
   it("says which headset stopped its test because the clicker dropped out", async () => {
     const { socket } = await lane(DeviceStatus.Playing);
-    act(() => socket.emit({ type: "device", operation: "clicker_disconnected", data: { deviceSn: "SN1", perimetryId: "a", appointmentId: null, examinationId: null } }));
+    act(() =>
+      socket.emit({
+        type: "device",
+        operation: "clicker_disconnected",
+        data: { deviceSn: "SN1", perimetryId: "a", appointmentId: null, examinationId: null },
+      }),
+    );
     expect((await screen.findByRole("alert")).textContent).toContain("Room 1: the clicker disconnected, so the test was stopped.");
   });
 });
 
 describe("battery ('Display bands' and 'Battery LED')", () => {
   it("shows each battery's band, level and LED colour", async () => {
-    const { lane: l } = await lane(DeviceStatus.Standby, {}, { battery: { vr: { level: 100, charging: false }, clicker: { level: 15, charging: false } } });
+    const { lane: l } = await lane(
+      DeviceStatus.Standby,
+      {},
+      { battery: { vr: { level: 100, charging: false }, clicker: { level: 15, charging: false } } },
+    );
     const vr = within(l).getByRole("img", { name: "VR battery 100%" });
     expect(vr.getAttribute("data-band")).toBe("full");
     expect(vr.querySelector(".led")!.getAttribute("data-colour")).toBe("green");

@@ -7,7 +7,14 @@ import type { Patient } from "../../../core/model/patient.ts";
 
 export const measurement = (id: string, over: Partial<Measurement> = {}): Measurement => ({
   ...newMeasurement(
-    measurementConfigWith({ patientId: "p1", deviceSn: "SN1", displayName: `Test ${id}`, eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS }),
+    measurementConfigWith({
+      patientId: "p1",
+      deviceSn: "SN1",
+      displayName: `Test ${id}`,
+      eye: Eye.Right,
+      pattern: Pattern.P24_2,
+      strategy: Strategy.DS,
+    }),
     id,
     "2026-01-01T10:00:00.000Z",
   ),
@@ -29,6 +36,14 @@ export const device = (n: number, perimetries: Measurement[] = [], over: Partial
 });
 
 export const patient = (id: string, name: string, over: Partial<Patient> = {}): Patient => ({
-  id, name, uniqueId: `U-${id}`, gender: 0, lang: "en", birthdate: "1960-05-01",
-  createdAt: "2026-01-01T10:00:00.000Z", updatedAt: "2026-01-01T10:00:00.000Z", trashedAt: null, ...over,
+  id,
+  name,
+  uniqueId: `U-${id}`,
+  gender: 0,
+  lang: "en",
+  birthdate: "1960-05-01",
+  createdAt: "2026-01-01T10:00:00.000Z",
+  updatedAt: "2026-01-01T10:00:00.000Z",
+  trashedAt: null,
+  ...over,
 });

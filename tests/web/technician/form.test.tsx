@@ -10,14 +10,21 @@ import { fakeApi } from "../render-app.tsx";
 import { device, measurement, patient } from "./fixtures.ts";
 import { renderTechnician } from "./render.tsx";
 
-afterEach(() => { cleanup(); vi.useRealTimers(); });
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const patients = [patient("p1", "Ada Lovelace"), patient("p2", "Ben Ito", { lang: "de" })];
 
 async function openForm(handlers: Record<string, (input: any) => unknown> = {}, button = "New measurement on Room 1") {
   const fake = fakeApi({
     "device.all": () => [device(1, [measurement("a", { eye: Eye.Left, pattern: Pattern.P30_2, strategy: Strategy.Normal, notes: "old" })])],
-    "patient.search": (i) => ({ entries: i.body.page === 0 ? patients : [patient("p3", "Cleo Page")], remaining: i.body.page === 0 ? 1 : 0, page: i.body.page }),
+    "patient.search": (i) => ({
+      entries: i.body.page === 0 ? patients : [patient("p3", "Cleo Page")],
+      remaining: i.body.page === 0 ? 1 : 0,
+      page: i.body.page,
+    }),
     "perimetry.all": () => [],
     "patient.get": () => patients[0],
     ...handlers,
@@ -32,7 +39,10 @@ async function openForm(handlers: Record<string, (input: any) => unknown> = {}, 
 // Required fields carry the red asterisk in their label.
 const select = (dialog: HTMLElement, label: string) => within(dialog).getByLabelText(new RegExp(`^${label}\\*?$`)) as HTMLSelectElement;
 const options = (el: HTMLSelectElement) => [...el.options].map((o) => o.textContent);
-const save = (dialog: HTMLElement) => within(dialog).getAllByRole<HTMLButtonElement>("button").find((b) => b.textContent === "Save")!;
+const save = (dialog: HTMLElement) =>
+  within(dialog)
+    .getAllByRole<HTMLButtonElement>("button")
+    .find((b) => b.textContent === "Save")!;
 
 describe("measurement form dialog (scheduling seed §2 'Measurement form')", () => {
   it("'a save button that is disabled without a patient'; picking one sets 'Test' plus the name", async () => {
@@ -103,7 +113,12 @@ describe("measurement form dialog (scheduling seed §2 'Measurement form')", () 
 
   it("registers a new measurement with patient and device, and shows the seed's message when saving fails", async () => {
     let fail = true;
-    const { dialog, calls } = await openForm({ "perimetry.register": () => { if (fail) throw new Error("500"); return []; } });
+    const { dialog, calls } = await openForm({
+      "perimetry.register": () => {
+        if (fail) throw new Error("500");
+        return [];
+      },
+    });
     fireEvent.click(await within(dialog).findByRole("option", { name: /Ada Lovelace/ }));
     await waitFor(() => expect(save(dialog).disabled).toBe(false));
     fireEvent.click(save(dialog));
@@ -161,7 +176,10 @@ describe("stand-alone mode form", () => {
       "device.all": () => [device(1, [], { standaloneId })],
       "patient.search": () => ({ entries: patients, remaining: 0, page: 0 }),
       "perimetry.all": () => [],
-      "device.standalone": (i) => { standaloneId = "s9"; return { id: "s9", deviceSn: "SN1", config: i.body, createdAt: "2026-01-01T10:00:00.000Z" }; },
+      "device.standalone": (i) => {
+        standaloneId = "s9";
+        return { id: "s9", deviceSn: "SN1", config: i.body, createdAt: "2026-01-01T10:00:00.000Z" };
+      },
     });
     renderTechnician(fake.api);
     const lane = await screen.findByTestId("lane");

@@ -28,15 +28,29 @@ function Probe({ sn, renders }: { sn: string; renders: string[] }) {
   return <p data-testid={sn}>{view ? `${view.status} ${view.connection} ${view.liveProgress?.nTested ?? "-"}` : "none"}</p>;
 }
 
-const progress = (sn: string, nTested: number): LiveMessage => ({
-  type: "measurement", operation: "measurement_progress",
-  data: { deviceSn: sn, perimetryId: "a1", appointmentId: null, nTested, nLocations: 54, gazeTracking: true, thresholds: [], lastUpdatedIndex: 0 },
-} as LiveMessage);
+const progress = (sn: string, nTested: number): LiveMessage =>
+  ({
+    type: "measurement",
+    operation: "measurement_progress",
+    data: {
+      deviceSn: sn,
+      perimetryId: "a1",
+      appointmentId: null,
+      nTested,
+      nLocations: 54,
+      gazeTracking: true,
+      thresholds: [],
+      lastUpdatedIndex: 0,
+    },
+  }) as LiveMessage;
 
 async function twoLanes() {
   const socket = fakeSocket();
   const { api } = fakeApi({ "device.all": () => [device(1, [measurement("a1")]), device(2, [measurement("a2")])] });
-  const withToken: Api = { call: (e, i) => (e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i)) };
+  const withToken: Api = {
+    call: (e, i) =>
+      e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i),
+  };
   const store = createStore();
   const storage = memoryStorage();
   storage.session.set(StorageKeys.session.accessToken, tokenFor("user"));
@@ -44,7 +58,12 @@ async function twoLanes() {
   void client.session.start();
   await client.cache.fetch(CacheKey.Devices, {}); // what the technician page asks for
   const renders: string[] = [];
-  render(<Provider store={store}><Probe sn="SN1" renders={renders} /><Probe sn="SN2" renders={renders} /></Provider>);
+  render(
+    <Provider store={store}>
+      <Probe sn="SN1" renders={renders} />
+      <Probe sn="SN2" renders={renders} />
+    </Provider>,
+  );
   return { socket, renders, client };
 }
 
@@ -59,7 +78,13 @@ describe("lanes follow their own headset, once per frame", () => {
     expect(renders).toEqual(["SN1"]);
 
     renders.length = 0;
-    act(() => socket.emitInOneFrame([progress("SN1", 6), { type: "device", operation: "update", data: { deviceSn: "SN1", status: DeviceStatus.Playing } } as LiveMessage, progress("SN1", 7)]));
+    act(() =>
+      socket.emitInOneFrame([
+        progress("SN1", 6),
+        { type: "device", operation: "update", data: { deviceSn: "SN1", status: DeviceStatus.Playing } } as LiveMessage,
+        progress("SN1", 7),
+      ]),
+    );
     expect(screen.getByTestId("SN1").textContent).toContain(" 7");
     expect(renders).toEqual(["SN1"]);
   });
@@ -68,9 +93,21 @@ describe("lanes follow their own headset, once per frame", () => {
     const { socket, renders } = await twoLanes();
     await waitFor(() => expect(screen.getByTestId("SN2").textContent).not.toBe("none"));
     renders.length = 0;
-    act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN2", connection: ConnectionStatus.Connected } } as LiveMessage));
+    act(() =>
+      socket.emit({
+        type: "connection",
+        operation: "update",
+        data: { deviceSn: "SN2", connection: ConnectionStatus.Connected },
+      } as LiveMessage),
+    );
     expect(renders).toEqual([]);
-    act(() => socket.emit({ type: "connection", operation: "update", data: { deviceSn: "SN2", connection: ConnectionStatus.Disconnected } } as LiveMessage));
+    act(() =>
+      socket.emit({
+        type: "connection",
+        operation: "update",
+        data: { deviceSn: "SN2", connection: ConnectionStatus.Disconnected },
+      } as LiveMessage),
+    );
     expect(renders).toEqual(["SN2"]);
   });
 });

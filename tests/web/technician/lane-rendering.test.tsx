@@ -12,7 +12,10 @@ import { fakeApi } from "../render-app.tsx";
 import { device, measurement } from "./fixtures.ts";
 import { renderTechnician } from "./render.tsx";
 
-afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 const LANES = 12;
 const devices = () => Array.from({ length: LANES }, (_, i) => device(i + 1, [measurement(`m${i + 1}a`), measurement(`m${i + 1}b`)]));
@@ -22,16 +25,28 @@ const cardsIn = (lane: HTMLElement) => lane.querySelectorAll("[data-card-id]").l
 /** Idle callbacks held until the test releases them, so the first paint can be looked at on its own. */
 function holdIdle() {
   const held: Array<() => void> = [];
-  vi.stubGlobal("requestIdleCallback", (run: IdleRequestCallback) => { held.push(() => run({ didTimeout: false, timeRemaining: () => 50 })); return held.length; });
+  vi.stubGlobal("requestIdleCallback", (run: IdleRequestCallback) => {
+    held.push(() => run({ didTimeout: false, timeRemaining: () => 50 }));
+    return held.length;
+  });
   vi.stubGlobal("cancelIdleCallback", () => undefined);
-  return { release: () => { for (const run of held.splice(0)) run(); } };
+  return {
+    release: () => {
+      for (const run of held.splice(0)) run();
+    },
+  };
 }
 
 describe("fifty lanes of twenty cards: the lanes in view first, the rest in idle time", () => {
   it("renders the lanes a window shows with their cards, the others as busy placeholders, then fills every lane", async () => {
     const idle = holdIdle();
     let answer!: (v: unknown) => void;
-    const { api } = fakeApi({ "device.all": () => new Promise((r) => { answer = r; }) });
+    const { api } = fakeApi({
+      "device.all": () =>
+        new Promise((r) => {
+          answer = r;
+        }),
+    });
     renderTechnician(api);
     await act(async () => answer(devices()));
 
@@ -64,6 +79,10 @@ describe("fifty lanes of twenty cards: the lanes in view first, the rest in idle
     expect(cardsIn(target)).toBe(2);
     await waitFor(() => expect(document.getElementById("card-m11b")!.className).toContain("mcard-blink"));
     // Its neighbours out of view still wait for idle time.
-    expect(lanes().find((l) => l.getAttribute("data-device-sn") === "SN10")!.getAttribute("aria-busy")).toBe("true");
+    expect(
+      lanes()
+        .find((l) => l.getAttribute("data-device-sn") === "SN10")!
+        .getAttribute("aria-busy"),
+    ).toBe("true");
   });
 });

@@ -14,25 +14,65 @@ import { perimetryUnderWay } from "../../../web/technician/Lane.tsx";
 
 const at = "2026-01-01T10:00:00.000Z";
 const exam = (id: string, type: Examination["type"], over: Partial<Examination> = {}): Examination => ({
-  id, patientId: "p1", type, eye: Eye.Left, notes: "", taken: false, appointmentId: "A1", deviceSn: "SN1", result: null, config: null,
-  createdAt: at, updatedAt: at, trashedAt: null, ...over,
+  id,
+  patientId: "p1",
+  type,
+  eye: Eye.Left,
+  notes: "",
+  taken: false,
+  appointmentId: "A1",
+  deviceSn: "SN1",
+  result: null,
+  config: null,
+  createdAt: at,
+  updatedAt: at,
+  trashedAt: null,
+  ...over,
 });
 const config = {
-  pattern: Pattern.G, strategy: Strategy.Supra, stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III, stimuliShowtime: Showtime.Ms200,
-  sorsLocations: 36 as const, sorsStage: 36 as const, playSound: false, trackGaze: true, audioGuide: true,
+  pattern: Pattern.G,
+  strategy: Strategy.Supra,
+  stimuliUpdate: StimuliUpdate.Ms2000,
+  stimuliSize: StimulusSize.III,
+  stimuliShowtime: Showtime.Ms200,
+  sorsLocations: 36 as const,
+  sorsStage: 36 as const,
+  playSound: false,
+  trackGaze: true,
+  audioGuide: true,
 };
 const appointment: Appointment = {
-  id: "A1", patientId: "p1", deviceSn: "SN1", audioGuide: true, tutorial: false, trackGaze: true, standaloneId: null, createdAt: at, updatedAt: at, trashedAt: null,
+  id: "A1",
+  patientId: "p1",
+  deviceSn: "SN1",
+  audioGuide: true,
+  tutorial: false,
+  trackGaze: true,
+  standaloneId: null,
+  createdAt: at,
+  updatedAt: at,
+  trashedAt: null,
   examinations: [exam("e1", "amsler"), exam("e2", "perimetry", { config })],
 };
 const live = (examinationId: string, appointmentId = "A1"): RunningTest => ({
-  perimetryId: null, appointmentId, examinationId, nTested: 3, nLocations: 59, gazeTracking: true, thresholds: [], lastUpdatedIndex: null,
+  perimetryId: null,
+  appointmentId,
+  examinationId,
+  nTested: 3,
+  nLocations: 59,
+  gazeTracking: true,
+  thresholds: [],
+  lastUpdatedIndex: null,
 });
 
 describe("perimetryUnderWay", () => {
   it("draws the running perimetry examination with its own pattern, strategy and eye, and names the appointment's patient", () => {
     expect(perimetryUnderWay([appointment], live("e2"), "Perimetry")).toEqual({
-      displayName: "Perimetry", pattern: Pattern.G, strategy: Strategy.Supra, eye: Eye.Left, patientId: appointment.patientId,
+      displayName: "Perimetry",
+      pattern: Pattern.G,
+      strategy: Strategy.Supra,
+      eye: Eye.Left,
+      patientId: appointment.patientId,
     });
   });
 

@@ -20,25 +20,49 @@ import { systemClock } from "../../../adapters/clock/index.ts";
 afterEach(cleanup);
 
 const progress = (over: Partial<RunningTest> = {}): RunningTest => ({
-  perimetryId: "a", appointmentId: null, nTested: 2, nLocations: 54, gazeTracking: null,
-  thresholds: [{ index: 0, dBValue: 30, answerTime: 380 }, { index: 1, dBValue: null, answerTime: null }, { index: 2, dBValue: 12, answerTime: null }],
-  lastUpdatedIndex: 1, ...over,
+  perimetryId: "a",
+  appointmentId: null,
+  nTested: 2,
+  nLocations: 54,
+  gazeTracking: null,
+  thresholds: [
+    { index: 0, dBValue: 30, answerTime: 380 },
+    { index: 1, dBValue: null, answerTime: null },
+    { index: 2, dBValue: 12, answerTime: null },
+  ],
+  lastUpdatedIndex: 1,
+  ...over,
 });
 const show = (p: RunningTest, m = measurement("a"), gaze?: GazeCalibration) => {
   // The panel names the patient through core/client's cache.
   const store = createStore();
-  bindClient(store, { api: fakeApi({ "patient.get": () => patient("p1", "Ada Lovelace") }).api, socket: idleSocket(), storage: memoryStorage(), clock: systemClock });
-  return render(<I18nProvider i18n={i18n}><Provider store={store}><LivePanel progress={p} measurement={m} laneName="Room 1" {...(gaze ? { gazeCalibration: gaze } : {})} /></Provider></I18nProvider>);
+  bindClient(store, {
+    api: fakeApi({ "patient.get": () => patient("p1", "Ada Lovelace") }).api,
+    socket: idleSocket(),
+    storage: memoryStorage(),
+    clock: systemClock,
+  });
+  return render(
+    <I18nProvider i18n={i18n}>
+      <Provider store={store}>
+        <LivePanel progress={p} measurement={m} laneName="Room 1" {...(gaze ? { gazeCalibration: gaze } : {})} />
+      </Provider>
+    </I18nProvider>,
+  );
 };
 
 describe("live measurement panel (scheduling seed §2; accounts seed §4 live-view colours)", () => {
   it("'Live-view colour per point: green if answered, red if last updated and unanswered, gray otherwise'", () => {
     show(progress());
     const svg = screen.getByTestId("live-panel").querySelector("svg")!;
-    const filled = [...svg.querySelectorAll('g[data-role="locations"] circle')].map((c) => c.getAttribute("fill")).filter((f) => f !== "none");
+    const filled = [...svg.querySelectorAll('g[data-role="locations"] circle')]
+      .map((c) => c.getAttribute("fill"))
+      .filter((f) => f !== "none");
     // index 0 answered (green), index 1 last updated and unanswered (red), index 2 presented (gray)
     expect(filled).toEqual(["#1a7f37", "#cf222e", "#8c959f"]);
-    const legend = within(screen.getByRole("list", { name: "Legend" })).getAllByRole("listitem").map((li) => li.textContent);
+    const legend = within(screen.getByRole("list", { name: "Legend" }))
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
     expect(legend).toEqual(["Answered", "Not answered", "Presented"]);
   });
 

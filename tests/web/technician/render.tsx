@@ -28,19 +28,36 @@ export function fakeSocket(): FakeSocket {
   const stateListeners = new Set<(s: SocketState) => void>();
   let state: SocketState = SocketState.Uninstantiated;
   const socket: FakeSocket = {
-    get state() { return state; },
-    connect() { socket.setState(SocketState.Open); },
+    get state() {
+      return state;
+    },
+    connect() {
+      socket.setState(SocketState.Open);
+    },
     send() {},
-    subscribe(l) { listeners.add(l); return () => void listeners.delete(l); },
-    onState(l) { stateListeners.add(l); return () => void stateListeners.delete(l); },
-    close() { socket.setState(SocketState.Closed); },
+    subscribe(l) {
+      listeners.add(l);
+      return () => void listeners.delete(l);
+    },
+    onState(l) {
+      stateListeners.add(l);
+      return () => void stateListeners.delete(l);
+    },
+    close() {
+      socket.setState(SocketState.Closed);
+    },
     // The technician view applies live events once per animation frame (frame-snapshot.ts): the frame comes at once here.
-    emit(m) { socket.emitInOneFrame([m]); },
+    emit(m) {
+      socket.emitInOneFrame([m]);
+    },
     emitInOneFrame(messages) {
       for (const m of messages) for (const l of [...listeners]) l(m);
       flushFramesNow();
     },
-    setState(s) { state = s; for (const l of [...stateListeners]) l(s); },
+    setState(s) {
+      state = s;
+      for (const l of [...stateListeners]) l(s);
+    },
   };
   return socket;
 }
@@ -52,22 +69,33 @@ export function renderTechnician(api: Api, options: { path?: string; pins?: stri
   if (options.appointments) storage.local.set(StorageKeys.local.schedulingV2, "true");
   if (options.pins) storage.local.set(StorageKeys.local.pinnedSwimlanes, JSON.stringify(options.pins));
   const socket = options.socket ?? fakeSocket();
-  const withToken: Api = { call: (e, i) => (e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i)) };
+  const withToken: Api = {
+    call: (e, i) =>
+      e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i),
+  };
   const { client } = bindClient(store, { api: withToken, socket, storage, clock: systemClock });
   void client.session.start();
   const router = createMemoryRouter(
-    [{
-      element: <Root />,
-      children: [
-        { path: "/technician", element: <TechnicianPage /> },
-        { path: "/patient/:patientId/perimetry/:perimetryId", element: <p>result page</p> },
-        { path: "/login", element: <p>login page</p> },
-        { path: "/home", element: <p>home page</p> },
-        { path: "/bin/*", element: <p>bin page</p> },
-      ],
-    }],
+    [
+      {
+        element: <Root />,
+        children: [
+          { path: "/technician", element: <TechnicianPage /> },
+          { path: "/patient/:patientId/perimetry/:perimetryId", element: <p>result page</p> },
+          { path: "/login", element: <p>login page</p> },
+          { path: "/home", element: <p>home page</p> },
+          { path: "/bin/*", element: <p>bin page</p> },
+        ],
+      },
+    ],
     { initialEntries: [options.path ?? "/technician"] },
   );
-  const view = render(<I18nProvider i18n={i18n}><Provider store={store}><RouterProvider router={router} /></Provider></I18nProvider>);
+  const view = render(
+    <I18nProvider i18n={i18n}>
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>
+    </I18nProvider>,
+  );
   return { ...view, store, storage, router, socket, client };
 }

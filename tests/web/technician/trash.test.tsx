@@ -20,14 +20,45 @@ afterEach(cleanup);
 
 const at = "2026-01-01T10:00:00.000Z";
 const appointment: Appointment = {
-  id: "A1", patientId: "p1", deviceSn: "SN1", audioGuide: true, tutorial: false, trackGaze: true, standaloneId: null, createdAt: at, updatedAt: at, trashedAt: null,
-  examinations: [{ id: "e1", patientId: "p1", type: "amsler", eye: 0, notes: "", taken: false, appointmentId: "A1", deviceSn: "SN1", result: null, config: null, createdAt: at, updatedAt: at, trashedAt: null }],
+  id: "A1",
+  patientId: "p1",
+  deviceSn: "SN1",
+  audioGuide: true,
+  tutorial: false,
+  trackGaze: true,
+  standaloneId: null,
+  createdAt: at,
+  updatedAt: at,
+  trashedAt: null,
+  examinations: [
+    {
+      id: "e1",
+      patientId: "p1",
+      type: "amsler",
+      eye: 0,
+      notes: "",
+      taken: false,
+      appointmentId: "A1",
+      deviceSn: "SN1",
+      result: null,
+      config: null,
+      createdAt: at,
+      updatedAt: at,
+      trashedAt: null,
+    },
+  ],
 };
-const failing = () => { throw new ApiError({ status: 500, responseType: "server_error", message: "down" }); };
+const failing = () => {
+  throw new ApiError({ status: 500, responseType: "server_error", message: "down" });
+};
 
 describe("moving a queued measurement to the bin", () => {
   it("asks first, naming the patient, test and headset; Cancel sends nothing; confirming trashes it and links to the bin", async () => {
-    const { api, calls } = fakeApi({ "device.all": () => [device(1, [measurement("a")])], "patient.get": () => patient("p1", "Ada Lovelace"), "perimetry.trash": () => null });
+    const { api, calls } = fakeApi({
+      "device.all": () => [device(1, [measurement("a")])],
+      "patient.get": () => patient("p1", "Ada Lovelace"),
+      "perimetry.trash": () => null,
+    });
     const { router } = renderTechnician(api);
     const lane = await screen.findByTestId("lane");
     fireEvent.click(within(lane).getByRole("button", { name: "Move Test a to the bin" }));
@@ -57,7 +88,11 @@ describe("moving a queued measurement to the bin", () => {
 
 describe("moving a queued appointment to the bin (appointment variant)", () => {
   it("from its card: asks first, trashes it, 'Appointment trashed' with an action to view it in the bin", async () => {
-    const { api, calls } = fakeApi({ "device.all": () => [device(1, [], { appointments: [appointment] })], "patient.get": () => patient("p1", "Ada Lovelace"), "appointment.trash": () => null });
+    const { api, calls } = fakeApi({
+      "device.all": () => [device(1, [], { appointments: [appointment] })],
+      "patient.get": () => patient("p1", "Ada Lovelace"),
+      "appointment.trash": () => null,
+    });
     const { router } = renderTechnician(api, { appointments: true });
     fireEvent.click(await screen.findByRole("button", { name: "Move the appointment to the bin" }));
     const dialog = screen.getByRole("alertdialog", { name: "Move this appointment to the bin?" });
@@ -83,7 +118,11 @@ describe("moving a queued appointment to the bin (appointment variant)", () => {
   });
 
   it("from its side panel; a failure says 'Failed to trash appointment'", async () => {
-    const { api } = fakeApi({ "device.all": () => [device(1, [], { appointments: [appointment] })], "appointment.trash": failing, "examination.all": () => [] });
+    const { api } = fakeApi({
+      "device.all": () => [device(1, [], { appointments: [appointment] })],
+      "appointment.trash": failing,
+      "examination.all": () => [],
+    });
     renderTechnician(api, { appointments: true });
     const lane = await screen.findByTestId("lane");
     fireEvent.click(lane.querySelector(".acard")!);

@@ -16,13 +16,30 @@ export function renderTemplates(api: Api) {
   const store = createStore();
   const storage = memoryStorage();
   storage.session.set(StorageKeys.session.accessToken, tokenFor("user"));
-  const withToken: Api = { call: (e, i) => (e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i)) };
+  const withToken: Api = {
+    call: (e, i) =>
+      e === "checkToken" ? Promise.resolve({ role: "user", username: "user", email: "u@x", exp: 4e9 } as never) : api.call(e, i),
+  };
   const { client } = bindClient(store, { api: withToken, socket: idleSocket(), storage, clock: systemClock });
   void client.session.start();
   const router = createMemoryRouter(
-    [{ element: <Root />, children: [{ path: "/templates", element: <TemplatesPage /> }, { path: "/login", element: <p>login page</p> }] }],
+    [
+      {
+        element: <Root />,
+        children: [
+          { path: "/templates", element: <TemplatesPage /> },
+          { path: "/login", element: <p>login page</p> },
+        ],
+      },
+    ],
     { initialEntries: ["/templates"] },
   );
-  const view = render(<I18nProvider i18n={i18n}><Provider store={store}><RouterProvider router={router} /></Provider></I18nProvider>);
+  const view = render(
+    <I18nProvider i18n={i18n}>
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>
+    </I18nProvider>,
+  );
   return { ...view, store, client };
 }

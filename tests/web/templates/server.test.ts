@@ -15,23 +15,36 @@ describe("templates page calls against the server", () => {
     server = await startTestServer("pglite");
     token = await login(server.url, "manager");
   }, 180_000);
-  afterAll(async () => { await server?.drop(); });
+  afterAll(async () => {
+    await server?.drop();
+  });
 
   const scheduleTarget = async () => {
-    const patient = await ok(server.url, "patient.register", { body: { name: "Ada Lovelace", uniqueId: `U-${Date.now()}`, gender: 0, lang: "en", birthdate: "1960-05-05" } }, token);
+    const patient = await ok(
+      server.url,
+      "patient.register",
+      { body: { name: "Ada Lovelace", uniqueId: `U-${Date.now()}`, gender: 0, lang: "en", birthdate: "1960-05-05" } },
+      token,
+    );
     const [device] = await ok(server.url, "device.all", {}, token);
     return { patient, deviceSn: device!.deviceSn };
   };
-  const organisationVariant = async (): Promise<Variant> => ((await ok(server.url, "organisation.current", {}, token)).multiTests ? "newer" : "older");
+  const organisationVariant = async (): Promise<Variant> =>
+    (await ok(server.url, "organisation.current", {}, token)).multiTests ? "newer" : "older";
 
   it("creates a template from the defaults and registers its perimetry tests in order", async () => {
     const variant = await organisationVariant();
-    const tests = [newTemplateTest(TestType.Perimetry, variant), newTemplateTest(TestType.Amsler, variant), { ...newTemplateTest(TestType.Perimetry, variant), eye: Eye.Left }];
+    const tests = [
+      newTemplateTest(TestType.Perimetry, variant),
+      newTemplateTest(TestType.Amsler, variant),
+      { ...newTemplateTest(TestType.Perimetry, variant), eye: Eye.Left },
+    ];
     const template = await ok(server.url, "template.create", { body: { name: "Glaucoma check", tests } }, token);
     expect(template.tests).toEqual(tests);
     const target = await scheduleTarget();
     const created = [];
-    for (const body of perimetryBodies(template.tests, target, variant)) created.push(...await ok(server.url, "perimetry.register", { body }, token));
+    for (const body of perimetryBodies(template.tests, target, variant))
+      created.push(...(await ok(server.url, "perimetry.register", { body }, token)));
     // "eye Both creates a right and a left measurement" (contract): the first test gives two, the second one.
     expect(created.map((m) => m.eye)).toEqual([Eye.Right, Eye.Left, Eye.Left]);
     expect(created.every((m) => m.displayName === "Test Ada Lovelace" && m.deviceSn === target.deviceSn)).toBe(true);
@@ -40,10 +53,22 @@ describe("templates page calls against the server", () => {
   it("registers an appointment holding every test of the template", async () => {
     const tests = [newTemplateTest(TestType.Perimetry, "newer"), newTemplateTest(TestType.Amsler, "newer")];
     const target = await scheduleTarget();
-    const appointment = await ok(server.url, "appointment.registerWithExaminations", {
-      body: { patientId: target.patient.id, deviceSn: target.deviceSn, standaloneId: null, tutorial: false, audioGuide: true, trackGaze: true,
-        examinations: examinationPayloads(tests, target, "newer") },
-    }, token);
+    const appointment = await ok(
+      server.url,
+      "appointment.registerWithExaminations",
+      {
+        body: {
+          patientId: target.patient.id,
+          deviceSn: target.deviceSn,
+          standaloneId: null,
+          tutorial: false,
+          audioGuide: true,
+          trackGaze: true,
+          examinations: examinationPayloads(tests, target, "newer"),
+        },
+      },
+      token,
+    );
     expect(appointment.patientId).toBe(target.patient.id);
   });
 });

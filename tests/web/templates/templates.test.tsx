@@ -11,17 +11,32 @@ import { fakeApi, type Handler } from "../render-app.tsx";
 import { device, patient } from "../technician/fixtures.ts";
 import { renderTemplates } from "./render.tsx";
 
-afterEach(() => { cleanup(); });
+afterEach(() => {
+  cleanup();
+});
 
 const perimetry: TemplateTest = {
-  type: TestType.Perimetry, eye: Eye.Right,
+  type: TestType.Perimetry,
+  eye: Eye.Right,
   config: {
-    pattern: Pattern.P24_2, strategy: Strategy.DS, stimuliUpdate: StimuliUpdate.Ms2000, stimuliSize: StimulusSize.III,
-    stimuliShowtime: Showtime.Ms200, sorsLocations: 36, sorsStage: 36, playSound: false, trackGaze: true, audioGuide: true,
+    pattern: Pattern.P24_2,
+    strategy: Strategy.DS,
+    stimuliUpdate: StimuliUpdate.Ms2000,
+    stimuliSize: StimulusSize.III,
+    stimuliShowtime: Showtime.Ms200,
+    sorsLocations: 36,
+    sorsStage: 36,
+    playSound: false,
+    trackGaze: true,
+    audioGuide: true,
   },
 };
 const template = (id: string, name: string, tests: readonly TemplateTest[]): Template => ({
-  id, name, tests, createdAt: "2026-01-01T10:00:00.000Z", updatedAt: "2026-01-01T10:00:00.000Z",
+  id,
+  name,
+  tests,
+  createdAt: "2026-01-01T10:00:00.000Z",
+  updatedAt: "2026-01-01T10:00:00.000Z",
 });
 const glaucoma = template("t1", "Glaucoma check", [perimetry, { type: TestType.Amsler, eye: Eye.Both, config: null }]);
 
@@ -35,7 +50,13 @@ function setup(handlers: Record<string, Handler> = {}, multiTests = false, initi
     ...handlers,
   });
   const rendered = renderTemplates(fake.api);
-  return { ...fake, ...rendered, setList: (l: Template[]) => { list = l; } };
+  return {
+    ...fake,
+    ...rendered,
+    setList: (l: Template[]) => {
+      list = l;
+    },
+  };
 }
 
 const button = (scope: HTMLElement, name: string | RegExp) => within(scope).getByRole<HTMLButtonElement>("button", { name });
@@ -51,20 +72,34 @@ describe("templates page (issue #8 part 7; our design, the seeds' page is a stub
 
   it("shows a skeleton while loading, then the empty state", async () => {
     let release: (v: Template[]) => void = () => {};
-    setup({ "template.all": () => new Promise<Template[]>((r) => { release = r; }) });
+    setup({
+      "template.all": () =>
+        new Promise<Template[]>((r) => {
+          release = r;
+        }),
+    });
     expect(await screen.findByText("Loading…")).toBeTruthy();
     release([]);
     expect(await screen.findByText("No templates yet")).toBeTruthy();
   });
 
   it("shows 'The templates cannot be shown.' when the list fails", async () => {
-    setup({ "template.all": () => { throw new Error("down"); } });
+    setup({
+      "template.all": () => {
+        throw new Error("down");
+      },
+    });
     expect(await screen.findByText("The templates cannot be shown.")).toBeTruthy();
   });
 
   it("creates a template: name under the text-input rule, perimetry from the core/rules defaults, added tests", async () => {
     const created: unknown[] = [];
-    const { calls } = setup({ "template.create": (i) => { created.push(i.body); return template("t2", i.body.name, i.body.tests); } });
+    const { calls } = setup({
+      "template.create": (i) => {
+        created.push(i.body);
+        return template("t2", i.body.name, i.body.tests);
+      },
+    });
     await screen.findByTestId("template-row");
     fireEvent.click(screen.getByRole("button", { name: "New template" }));
     const dialog = screen.getByRole("dialog");
@@ -83,20 +118,31 @@ describe("templates page (issue #8 part 7; our design, the seeds' page is a stub
     fireEvent.change(within(dialog).getAllByLabelText(/^Eye/)[1]!, { target: { value: String(Eye.Left) } });
     fireEvent.click(saveButton);
     await screen.findByText("The template Follow up was saved.");
-    expect(created).toEqual([{
-      name: "Follow up",
-      tests: [
-        { type: "perimetry", eye: Eye.Both, config: expect.objectContaining({ pattern: Pattern.G, strategy: Strategy.SORS, sorsLocations: 36, sorsStage: 36 }) },
-        { type: "acuity", eye: Eye.Left, config: null },
-      ],
-    }]);
+    expect(created).toEqual([
+      {
+        name: "Follow up",
+        tests: [
+          {
+            type: "perimetry",
+            eye: Eye.Both,
+            config: expect.objectContaining({ pattern: Pattern.G, strategy: Strategy.SORS, sorsLocations: 36, sorsStage: 36 }),
+          },
+          { type: "acuity", eye: Eye.Left, config: null },
+        ],
+      },
+    ]);
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(calls.filter((c) => c.endpoint === "template.all").length).toBeGreaterThan(1);
   });
 
   it("edits a template with template/update and keeps the dialog open with a message when saving fails", async () => {
     let fail = true;
-    const { calls } = setup({ "template.update": (i) => { if (fail) throw new Error("down"); return template("t1", i.body.name, i.body.tests); } });
+    const { calls } = setup({
+      "template.update": (i) => {
+        if (fail) throw new Error("down");
+        return template("t1", i.body.name, i.body.tests);
+      },
+    });
     fireEvent.click(await screen.findByRole("button", { name: "Edit Glaucoma check" }));
     const dialog = screen.getByRole("dialog");
     expect((within(dialog).getByLabelText(/^Pattern/) as HTMLSelectElement).value).toBe(String(Pattern.P24_2));
@@ -119,7 +165,12 @@ describe("templates page (issue #8 part 7; our design, the seeds' page is a stub
   });
 
   it("deletes only after the confirmation dialog", async () => {
-    const { calls, setList } = setup({ "template.delete": (i) => { setList([]); return { id: i.query.id }; } });
+    const { calls, setList } = setup({
+      "template.delete": (i) => {
+        setList([]);
+        return { id: i.query.id };
+      },
+    });
     fireEvent.click(await screen.findByRole("button", { name: "Delete Glaucoma check" }));
     const confirm = screen.getByRole("alertdialog");
     fireEvent.click(button(confirm, "Cancel"));
@@ -145,13 +196,26 @@ describe("templates page (issue #8 part 7; our design, the seeds' page is a stub
     fireEvent.click(go);
     expect(await screen.findByText("Tests scheduled from Glaucoma check: 1.")).toBeTruthy();
     const registered = calls.filter((c) => c.endpoint === "perimetry.register").map((c) => c.input.body);
-    expect(registered).toEqual([expect.objectContaining({
-      patientId: "p1", deviceSn: "SN2", displayName: "Test Ada Lovelace", eye: Eye.Right, pattern: Pattern.P24_2, strategy: Strategy.DS, tutorial: false, notes: "",
-    })]);
+    expect(registered).toEqual([
+      expect.objectContaining({
+        patientId: "p1",
+        deviceSn: "SN2",
+        displayName: "Test Ada Lovelace",
+        eye: Eye.Right,
+        pattern: Pattern.P24_2,
+        strategy: Strategy.DS,
+        tutorial: false,
+        notes: "",
+      }),
+    ]);
   });
 
   it("says when scheduling fails and keeps the dialog open", async () => {
-    setup({ "perimetry.register": () => { throw new Error("down"); } });
+    setup({
+      "perimetry.register": () => {
+        throw new Error("down");
+      },
+    });
     fireEvent.click(await screen.findByRole("button", { name: "Schedule Glaucoma check" }));
     const dialog = screen.getByRole("dialog");
     fireEvent.click(await within(dialog).findByRole("option", { name: /Ada Lovelace/ }));
@@ -181,8 +245,17 @@ describe("templates page (issue #8 part 7; our design, the seeds' page is a stub
 
   it("when a later perimetry/register fails, says how many tests were scheduled", async () => {
     let n = 0;
-    setup({ "perimetry.register": () => { n += 1; if (n === 2) throw new Error("down"); return []; } }, false,
-      [template("t9", "Both sides", [perimetry, { ...perimetry, eye: Eye.Left }])]);
+    setup(
+      {
+        "perimetry.register": () => {
+          n += 1;
+          if (n === 2) throw new Error("down");
+          return [];
+        },
+      },
+      false,
+      [template("t9", "Both sides", [perimetry, { ...perimetry, eye: Eye.Left }])],
+    );
     fireEvent.click(await screen.findByRole("button", { name: "Schedule Both sides" }));
     const dialog = screen.getByRole("dialog");
     fireEvent.click(await within(dialog).findByRole("option", { name: /Ada Lovelace/ }));

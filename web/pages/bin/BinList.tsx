@@ -9,7 +9,10 @@ import { ConfirmDialog } from "../../ui/Modal.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 
-interface BinItem { id: string; trashedAt: string | null }
+interface BinItem {
+  id: string;
+  trashedAt: string | null;
+}
 
 /**
  * One bin tab: "Each row has restore and permanent-delete (confirm dialog); empty-state message when none."
@@ -17,7 +20,16 @@ interface BinItem { id: string; trashedAt: string | null }
  */
 type TrashKey = "trashedPatients" | "trashedMeasurements" | "trashedAppointments";
 
-export function BinList<T extends BinItem>({ cacheKey, describe, restore, remove, open, emptyTitle, restoredText, deleteQuestion }: {
+export function BinList<T extends BinItem>({
+  cacheKey,
+  describe,
+  restore,
+  remove,
+  open,
+  emptyTitle,
+  restoredText,
+  deleteQuestion,
+}: {
   /** The core/client cache of this tab: live events from other users keep it current. */
   cacheKey: TrashKey;
   describe: (item: T) => ReactNode;
@@ -38,9 +50,11 @@ export function BinList<T extends BinItem>({ cacheKey, describe, restore, remove
   const [deleting, setDeleting] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
 
-  if (!items && entry?.status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  if (!items && entry?.status === "error")
+    return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
   if (!items) return <Skeleton kind="fields" count={4} />;
-  if (items.length === 0) return <EmptyState title={emptyTitle} hint={t`Deleted items appear here until they are restored or deleted for good.`} />;
+  if (items.length === 0)
+    return <EmptyState title={emptyTitle} hint={t`Deleted items appear here until they are restored or deleted for good.`} />;
 
   const doRestore = async (item: T) => {
     try {
@@ -69,7 +83,15 @@ export function BinList<T extends BinItem>({ cacheKey, describe, restore, remove
   return (
     <>
       <table className="table">
-        <thead><tr><th>{t`Item`}</th><th>{t`Deleted on`}</th><th><span className="visually-hidden">{t`Actions`}</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>{t`Item`}</th>
+            <th>{t`Deleted on`}</th>
+            <th>
+              <span className="visually-hidden">{t`Actions`}</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {items.map((item) => (
             <tr key={item.id}>
@@ -86,8 +108,14 @@ export function BinList<T extends BinItem>({ cacheKey, describe, restore, remove
         </tbody>
       </table>
       {deleting && (
-        <ConfirmDialog title={deleteQuestion} confirmLabel={t`Delete for good`} danger busy={busy}
-          onCancel={() => setDeleting(null)} onConfirm={() => void doDelete()}>
+        <ConfirmDialog
+          title={deleteQuestion}
+          confirmLabel={t`Delete for good`}
+          danger
+          busy={busy}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => void doDelete()}
+        >
           <p>{t`This cannot be undone.`}</p>
         </ConfirmDialog>
       )}

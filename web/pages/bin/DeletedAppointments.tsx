@@ -11,12 +11,27 @@ export default function DeletedAppointments() {
   const api = useApi();
   const navigate = useNavigate();
   return (
-    <BinList<Appointment> cacheKey="trashedAppointments"
-      describe={(a) => <><PatientName className="bin-patient" patientId={a.patientId} /><br />{t`Appointment`} · {a.examinations.map((e, i) => <span key={e.id}>{i > 0 && ", "}<TestTypeName type={e.type} /></span>)}</>}
+    <BinList<Appointment>
+      cacheKey="trashedAppointments"
+      describe={(a) => (
+        <>
+          <PatientName className="bin-patient" patientId={a.patientId} />
+          <br />
+          {t`Appointment`} ·{" "}
+          {a.examinations.map((e, i) => (
+            <span key={e.id}>
+              {i > 0 && ", "}
+              <TestTypeName type={e.type} />
+            </span>
+          ))}
+        </>
+      )}
       restore={(a) => api.call("appointment.restore", { query: { id: a.id } })}
       remove={(a) => api.call("appointment.delete", { query: { id: a.id } })}
       open={(a) => navigate(`/patient/${a.patientId}/overview`)}
-      emptyTitle={t`No deleted appointments`} restoredText={t`The appointment was restored.`}
-      deleteQuestion={t`Delete this appointment for good?`} />
+      emptyTitle={t`No deleted appointments`}
+      restoredText={t`The appointment was restored.`}
+      deleteQuestion={t`Delete this appointment for good?`}
+    />
   );
 }

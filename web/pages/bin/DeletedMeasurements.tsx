@@ -11,12 +11,21 @@ export default function DeletedMeasurements() {
   const api = useApi();
   const navigate = useNavigate();
   return (
-    <BinList<Measurement> cacheKey="trashedMeasurements"
-      describe={(m) => <><PatientName className="bin-patient" patientId={m.patientId} /><br /><MeasurementSummary m={m} /></>}
+    <BinList<Measurement>
+      cacheKey="trashedMeasurements"
+      describe={(m) => (
+        <>
+          <PatientName className="bin-patient" patientId={m.patientId} />
+          <br />
+          <MeasurementSummary m={m} />
+        </>
+      )}
       restore={(m) => api.call("perimetry.restore", { query: { id: m.id } })}
       remove={(m) => api.call("perimetry.delete", { query: { id: m.id } })}
       open={(m) => navigate(`/patient/${m.patientId}/perimetry/${m.id}?scrollToMeasurement=1`)}
-      emptyTitle={t`No deleted measurements`} restoredText={t`The measurement was restored.`}
-      deleteQuestion={t`Delete this measurement for good?`} />
+      emptyTitle={t`No deleted measurements`}
+      restoredText={t`The measurement was restored.`}
+      deleteQuestion={t`Delete this measurement for good?`}
+    />
   );
 }

@@ -9,12 +9,22 @@ export default function DeletedPatients() {
   const api = useApi();
   const navigate = useNavigate();
   return (
-    <BinList<Patient> cacheKey="trashedPatients"
-      describe={(p) => <><strong>{p.name}</strong> <span className="muted">{t`ID`} {p.uniqueId}</span></>}
+    <BinList<Patient>
+      cacheKey="trashedPatients"
+      describe={(p) => (
+        <>
+          <strong>{p.name}</strong>{" "}
+          <span className="muted">
+            {t`ID`} {p.uniqueId}
+          </span>
+        </>
+      )}
       restore={(p) => api.call("patient.restore", { query: { id: p.id } })}
       remove={(p) => api.call("patient.delete", { query: { id: p.id } })}
       open={(p) => navigate(`/patient/${p.id}/overview`)}
-      emptyTitle={t`No deleted patients`} restoredText={t`The patient was restored.`}
-      deleteQuestion={t`Delete this patient for good?`} />
+      emptyTitle={t`No deleted patients`}
+      restoredText={t`The patient was restored.`}
+      deleteQuestion={t`Delete this patient for good?`}
+    />
   );
 }

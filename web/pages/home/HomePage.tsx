@@ -38,7 +38,9 @@ export default function HomePage() {
   }, [client, byAppointment, laneKey]);
   const items = byAppointment
     ? exams.data?.map(fromExamination)
-    : devices.data && results.data ? fromDevicesAndResults(devices.data, results.data) : undefined;
+    : devices.data && results.data
+      ? fromDevicesAndResults(devices.data, results.data)
+      : undefined;
   const lists = organisation.data && items ? homeTestLists(items, byAppointment) : null;
   const sourceState = byAppointment ? exams.status : devices.status === "success" ? results.status : devices.status;
   const listState = organisation.status === "error" ? "error" : organisation.data ? sourceState : "loading";
@@ -50,25 +52,53 @@ export default function HomePage() {
         <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>{t`Create patient`}</button>
       </div>
       <div className="home-grid">
-      <PatientSearch />
-      <div className="stack">
-        <TestList title={t`Recent tests`} empty={t`No tests have results yet.`} state={listState} entries={lists?.recent}
-          names={names} link={(e) => testResultRoute(e.patientId, e.type, e.id)} />
-        <TestList title={t`Scheduled tests`} empty={t`No tests are scheduled.`} state={listState} entries={lists?.scheduled}
-          names={names} link={(e) => `/technician?scrollTo=${e.deviceSn ?? ""}/${e.id}`} />
-      </div>
+        <PatientSearch />
+        <div className="stack">
+          <TestList
+            title={t`Recent tests`}
+            empty={t`No tests have results yet.`}
+            state={listState}
+            entries={lists?.recent}
+            names={names}
+            link={(e) => testResultRoute(e.patientId, e.type, e.id)}
+          />
+          <TestList
+            title={t`Scheduled tests`}
+            empty={t`No tests are scheduled.`}
+            state={listState}
+            entries={lists?.scheduled}
+            names={names}
+            link={(e) => `/technician?scrollTo=${e.deviceSn ?? ""}/${e.id}`}
+          />
+        </div>
       </div>
       {creating && (
-        <PatientFormModal onClose={() => setCreating(false)}
-          onSaved={(p) => { setCreating(false); navigate(`/patient/${p.id}/perimetry/all`); }} />
+        <PatientFormModal
+          onClose={() => setCreating(false)}
+          onSaved={(p) => {
+            setCreating(false);
+            navigate(`/patient/${p.id}/perimetry/all`);
+          }}
+        />
       )}
     </div>
   );
 }
 
-function TestList({ title, empty, state, entries, names, link }: {
-  title: string; empty: string; state: "loading" | "error" | "success"; entries: TestEntry[] | undefined;
-  names: Map<string, string>; link: (e: TestItem) => string;
+function TestList({
+  title,
+  empty,
+  state,
+  entries,
+  names,
+  link,
+}: {
+  title: string;
+  empty: string;
+  state: "loading" | "error" | "success";
+  entries: TestEntry[] | undefined;
+  names: Map<string, string>;
+  link: (e: TestItem) => string;
 }) {
   const { t } = useLingui();
   const format = useDateFormat();
@@ -76,15 +106,23 @@ function TestList({ title, empty, state, entries, names, link }: {
     <section className="card" aria-label={title}>
       <h2>{title}</h2>
       {state === "loading" && <Skeleton kind="fields" count={3} />}
-      {state === "error" && <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>}
+      {state === "error" && (
+        <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>
+      )}
       {entries && entries.length === 0 && <p className="muted">{empty}</p>}
       {entries && entries.length > 0 && (
         <ul className="list">
           {entries.map((entry) => (
             <li key={entry.item.id}>
               <Link className="patient-row" style={{ minHeight: 48 }} to={link(entry.item)}>
-                <span className="spacer"><strong>{names.get(entry.item.patientId) ?? t`Unknown patient`}</strong><br />
-                  <span className="muted">{entry.items.map((e) => <TestTypeName key={e.id} type={e.type} />).reduce<React.ReactNode[]>((acc, el, i) => (i ? [...acc, ", ", el] : [el]), [])}</span>
+                <span className="spacer">
+                  <strong>{names.get(entry.item.patientId) ?? t`Unknown patient`}</strong>
+                  <br />
+                  <span className="muted">
+                    {entry.items
+                      .map((e) => <TestTypeName key={e.id} type={e.type} />)
+                      .reduce<React.ReactNode[]>((acc, el, i) => (i ? [...acc, ", ", el] : [el]), [])}
+                  </span>
                 </span>
                 <span className="num muted">{format.dateTime(entry.at)}</span>
               </Link>

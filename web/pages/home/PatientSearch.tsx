@@ -45,7 +45,9 @@ export function PatientSearch() {
   useEffect(() => {
     const node = sentinel.current;
     if (!node || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) void loadMore(); });
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void loadMore();
+    });
     observer.observe(node);
     return () => observer.disconnect();
   });
@@ -61,15 +63,42 @@ export function PatientSearch() {
       <SearchBox label={t`Search patients by name or ID`} placeholder={t`Search by name or ID`} value={name} onChange={setName} />
       <fieldset className="birthdate-filter" style={{ border: "none", padding: 0, margin: 0 }}>
         <legend className="field-hint">{t`Filter by birthdate (day, month and year)`}</legend>
-        <Select label={t`Day`} value={parts.day ?? ""} onChange={part("day")} options={[{ value: "", label: t`Day` }, ...options.days.map((d) => ({ value: d, label: d }))]} hideLabel />
-        <Select label={t`Month`} value={parts.month ?? ""} onChange={part("month")} options={[{ value: "", label: t`Month` }, ...options.months.map((d) => ({ value: d, label: d }))]} hideLabel />
-        <Select label={t`Year`} value={parts.year ?? ""} onChange={part("year")} options={[{ value: "", label: t`Year` }, ...[...options.years].reverse().map((d) => ({ value: d, label: d }))]} hideLabel />
-        {filterActive && <button type="button" className="btn" onClick={() => setParts({ day: null, month: null, year: null })}>{t`Clear date`}</button>}
+        <Select
+          label={t`Day`}
+          value={parts.day ?? ""}
+          onChange={part("day")}
+          options={[{ value: "", label: t`Day` }, ...options.days.map((d) => ({ value: d, label: d }))]}
+          hideLabel
+        />
+        <Select
+          label={t`Month`}
+          value={parts.month ?? ""}
+          onChange={part("month")}
+          options={[{ value: "", label: t`Month` }, ...options.months.map((d) => ({ value: d, label: d }))]}
+          hideLabel
+        />
+        <Select
+          label={t`Year`}
+          value={parts.year ?? ""}
+          onChange={part("year")}
+          options={[{ value: "", label: t`Year` }, ...[...options.years].reverse().map((d) => ({ value: d, label: d }))]}
+          hideLabel
+        />
+        {filterActive && (
+          <button type="button" className="btn" onClick={() => setParts({ day: null, month: null, year: null })}>{t`Clear date`}</button>
+        )}
       </fieldset>
       {failed && <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>}
       {!results && !failed && <Skeleton kind="patient-cards" count={4} />}
       {results && results.entries.length === 0 && (
-        <EmptyState title={t`No patients found`} hint={filter.name || filter.birthdate ? t`Check the spelling or the birthdate, or create the patient.` : t`Create the first patient to get started.`} />
+        <EmptyState
+          title={t`No patients found`}
+          hint={
+            filter.name || filter.birthdate
+              ? t`Check the spelling or the birthdate, or create the patient.`
+              : t`Create the first patient to get started.`
+          }
+        />
       )}
       {results && results.entries.length > 0 && (
         <ul className="list search-results" aria-label={t`Search results`}>
@@ -77,10 +106,15 @@ export function PatientSearch() {
             <li key={p.id}>
               <Link className="patient-row" to={`/patient/${p.id}/perimetry/all`}>
                 <span className="spacer">
-                  <strong>{p.name}</strong><br />
-                  <span className="muted">{t`ID`} {p.uniqueId}</span>
+                  <strong>{p.name}</strong>
+                  <br />
+                  <span className="muted">
+                    {t`ID`} {p.uniqueId}
+                  </span>
                 </span>
-                <span className="num">{format.date(p.birthdate)} · {t`${ageOn(p.birthdate, today)} years`}</span>
+                <span className="num">
+                  {format.date(p.birthdate)} · {t`${ageOn(p.birthdate, today)} years`}
+                </span>
               </Link>
             </li>
           ))}

@@ -4,7 +4,10 @@ import type { TestType } from "../../../core/model/enums.ts";
 export function TestTypeName({ type }: { type: TestType }) {
   const { t } = useLingui();
   const names: Record<TestType, string> = {
-    perimetry: t`Perimetry`, amsler: t`Amsler grid`, acuity: t`Visual acuity`, "color-blindness": t`Colour vision`,
+    perimetry: t`Perimetry`,
+    amsler: t`Amsler grid`,
+    acuity: t`Visual acuity`,
+    "color-blindness": t`Colour vision`,
   };
   return <>{names[type]}</>;
 }

@@ -30,13 +30,25 @@ export interface TestEntry {
 }
 
 export const fromExamination = (e: Examination): TestItem => ({
-  id: e.id, patientId: e.patientId, deviceSn: e.deviceSn, type: e.type, appointmentId: e.appointmentId,
-  takenAt: e.result ? e.result.takenAt : null, createdAt: e.createdAt, trashedAt: e.trashedAt,
+  id: e.id,
+  patientId: e.patientId,
+  deviceSn: e.deviceSn,
+  type: e.type,
+  appointmentId: e.appointmentId,
+  takenAt: e.result ? e.result.takenAt : null,
+  createdAt: e.createdAt,
+  trashedAt: e.trashedAt,
 });
 
 export const fromMeasurement = (m: Measurement, laneSn: string | null = null): TestItem => ({
-  id: m.id, patientId: m.patientId, deviceSn: m.deviceSn ?? laneSn, type: "perimetry", appointmentId: null,
-  takenAt: m.result ? m.result.takenAt : null, createdAt: m.createdAt, trashedAt: m.trashedAt,
+  id: m.id,
+  patientId: m.patientId,
+  deviceSn: m.deviceSn ?? laneSn,
+  type: "perimetry",
+  appointmentId: null,
+  takenAt: m.result ? m.result.takenAt : null,
+  createdAt: m.createdAt,
+  trashedAt: m.trashedAt,
 });
 
 /**
@@ -50,7 +62,17 @@ export const fromDevicesAndResults = (devices: ReadonlyArray<Device>, results: R
 };
 
 const ranFirst = (a: TestItem, b: TestItem) =>
-  a.takenAt !== null && b.takenAt !== null ? (a.takenAt < b.takenAt ? -1 : a.takenAt > b.takenAt ? 1 : 0) : a.takenAt !== null ? -1 : b.takenAt !== null ? 1 : 0;
+  a.takenAt !== null && b.takenAt !== null
+    ? a.takenAt < b.takenAt
+      ? -1
+      : a.takenAt > b.takenAt
+        ? 1
+        : 0
+    : a.takenAt !== null
+      ? -1
+      : b.takenAt !== null
+        ? 1
+        : 0;
 
 const newestFirst = (a: TestEntry, b: TestEntry) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0);
 
@@ -72,7 +94,10 @@ export function homeTestLists(all: ReadonlyArray<TestItem>, byAppointment: boole
     // An appointment's tests in the order they ran, the ones still to run after them (in the order they came).
     const items = [...group].sort(ranFirst);
     const done = items.every((t) => t.takenAt !== null);
-    const at = items.map((t) => (done ? t.takenAt! : t.createdAt)).sort().at(-1)!;
+    const at = items
+      .map((t) => (done ? t.takenAt! : t.createdAt))
+      .sort()
+      .at(-1)!;
     const item = items.find((t) => t.type === "perimetry") ?? items[0]!;
     (done ? recent : scheduled).push({ item, items, at });
   }

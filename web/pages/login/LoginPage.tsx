@@ -30,7 +30,10 @@ export default function LoginPage() {
   if (token && !busy) return <Navigate to={afterLoginPath(location.state)} replace />;
 
   const errors = validateLogin({ username, password });
-  const edit = (set: (v: string) => void) => (v: string) => { set(v); setFailed(false); };
+  const edit = (set: (v: string) => void) => (v: string) => {
+    set(v);
+    setFailed(false);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -50,7 +53,9 @@ export default function LoginPage() {
       <div className="card auth-card">
         <p className="brand">Isopter</p>
         <h1>{t`Log in`}</h1>
-        {params.get("sessionExpired") && <div className="alert alert-warning" role="status">{t`Your session has expired, please log in again.`}</div>}
+        {params.get("sessionExpired") && (
+          <div className="alert alert-warning" role="status">{t`Your session has expired, please log in again.`}</div>
+        )}
         {failed && (
           <div className="alert alert-error" role="alert">
             <strong>{t`Login failed.`}</strong>{" "}
@@ -60,12 +65,27 @@ export default function LoginPage() {
           </div>
         )}
         <form onSubmit={submit} noValidate aria-busy={busy}>
-          <TextInput label={t`Username`} value={username} onChange={edit(setUsername)} required autoComplete="username"
-            error={touched ? ruleDescriptor(errors.username) : undefined} />
-          <TextInput label={t`Password`} type="password" value={password} onChange={edit(setPassword)} required autoComplete="current-password"
-            error={touched ? ruleDescriptor(errors.password) : undefined} />
+          <TextInput
+            label={t`Username`}
+            value={username}
+            onChange={edit(setUsername)}
+            required
+            autoComplete="username"
+            error={touched ? ruleDescriptor(errors.username) : undefined}
+          />
+          <TextInput
+            label={t`Password`}
+            type="password"
+            value={password}
+            onChange={edit(setPassword)}
+            required
+            autoComplete="current-password"
+            error={touched ? ruleDescriptor(errors.password) : undefined}
+          />
           <div className="row">
-            <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? t`Logging in…` : t`Log in`}</button>
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {busy ? t`Logging in…` : t`Log in`}
+            </button>
             <span className="spacer" />
             <Link to="/password-reset">{t`Forgot your password?`}</Link>
           </div>

@@ -1,2 +1,4 @@
 import { ManualFrame } from "./ManualFrame.tsx";
-export default function PartOne() { return <ManualFrame part={1} />; }
+export default function PartOne() {
+  return <ManualFrame part={1} />;
+}

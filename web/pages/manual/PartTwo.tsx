@@ -1,2 +1,4 @@
 import { ManualFrame } from "./ManualFrame.tsx";
-export default function PartTwo() { return <ManualFrame part={2} />; }
+export default function PartTwo() {
+  return <ManualFrame part={2} />;
+}

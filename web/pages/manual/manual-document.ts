@@ -9,13 +9,16 @@ export type ManualDocument = "fda" | "uk" | "mdr" | "mdr-es" | "mdr-de";
 export function manualDocument(profile: { market: RegulatoryRegion; country: string | null } | null | undefined): ManualDocument | null {
   if (!profile) return null;
   switch (profile.market) {
-    case "FDA": return "fda";
-    case "UK": return "uk";
+    case "FDA":
+      return "fda";
+    case "UK":
+      return "uk";
     case "MDR": {
       const country = profile.country?.toUpperCase();
       return country === "ES" ? "mdr-es" : country === "DE" ? "mdr-de" : "mdr";
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 

@@ -20,7 +20,10 @@ export default function ResetRequestPage() {
   const [state, setState] = useState<State>("idle");
   const errors = validateEmailTwice({ email, confirmation });
   const toSend = emailToSend({ email, confirmation });
-  const edit = (set: (v: string) => void) => (v: string) => { set(v); if (state !== "sending") setState("idle"); };
+  const edit = (set: (v: string) => void) => (v: string) => {
+    set(v);
+    if (state !== "sending") setState("idle");
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -40,13 +43,34 @@ export default function ResetRequestPage() {
       <div className="card auth-card">
         <h1>{t`Reset your password`}</h1>
         <p>{t`Type the e-mail address of your account twice. We will send you a link to choose a new password.`}</p>
-        {state === "sent" && <div className="alert alert-success" role="status">{t`If an account uses this address, an e-mail with a reset link is on its way. Check your inbox.`}</div>}
-        {state === "error" && <div className="alert alert-error" role="alert">{t`The reset e-mail could not be sent. Try again later.`}</div>}
+        {state === "sent" && (
+          <div
+            className="alert alert-success"
+            role="status"
+          >{t`If an account uses this address, an e-mail with a reset link is on its way. Check your inbox.`}</div>
+        )}
+        {state === "error" && (
+          <div className="alert alert-error" role="alert">{t`The reset e-mail could not be sent. Try again later.`}</div>
+        )}
         <form onSubmit={submit} noValidate>
-          <TextInput label={t`E-mail`} type="email" autoComplete="email" required value={email} onChange={edit(setEmail)}
-            error={email !== "" ? ruleDescriptor(errors.email) : undefined} />
-          <TextInput label={t`Repeat the e-mail`} type="email" autoComplete="email" required value={confirmation} onChange={edit(setConfirmation)}
-            error={confirmation !== "" ? ruleDescriptor(errors.confirmation) : undefined} />
+          <TextInput
+            label={t`E-mail`}
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={edit(setEmail)}
+            error={email !== "" ? ruleDescriptor(errors.email) : undefined}
+          />
+          <TextInput
+            label={t`Repeat the e-mail`}
+            type="email"
+            autoComplete="email"
+            required
+            value={confirmation}
+            onChange={edit(setConfirmation)}
+            error={confirmation !== "" ? ruleDescriptor(errors.confirmation) : undefined}
+          />
           <div className="row">
             <button type="submit" className="btn btn-primary" disabled={!toSend || state === "sending"}>
               {state === "sending" ? t`Sending…` : t`Send reset link`}

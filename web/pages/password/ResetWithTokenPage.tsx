@@ -33,24 +33,31 @@ export default function ResetWithTokenPage() {
 
   if (!temporaryToken) {
     return (
-      <main className="center-page"><div className="card auth-card" role="alert">
-        <h1>{t`Reset your password`}</h1>
-        <p>{t`The reset link has no token. Open the link from the e-mail again, or request a new one.`}</p>
-        <Link className="btn btn-primary" to="/password-reset">{t`Request a new link`}</Link>
-      </div></main>
+      <main className="center-page">
+        <div className="card auth-card" role="alert">
+          <h1>{t`Reset your password`}</h1>
+          <p>{t`The reset link has no token. Open the link from the e-mail again, or request a new one.`}</p>
+          <Link className="btn btn-primary" to="/password-reset">{t`Request a new link`}</Link>
+        </div>
+      </main>
     );
   }
 
   const emailOk = isValidEmail(email);
   const ready = emailOk && passwordFormReady(values);
-  const edit = () => { if (state === "error") setState("idle"); };
+  const edit = () => {
+    if (state === "error") setState("idle");
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!ready) return;
     setState("saving");
     try {
-      await api.call("passwordReset.confirm", { token: temporaryToken, body: { email: email.trim(), token: temporaryToken, password: values.password } });
+      await api.call("passwordReset.confirm", {
+        token: temporaryToken,
+        body: { email: email.trim(), token: temporaryToken, password: values.password },
+      });
       setState("done");
     } catch (error) {
       // "401 link expired" (accounts seed §7)
@@ -62,20 +69,39 @@ export default function ResetWithTokenPage() {
     <main className="center-page">
       <div className="card auth-card">
         <h1>{t`Choose a new password`}</h1>
-        {state === "done" && <div className="alert alert-success" role="status">{t`Your password has been changed. Taking you to the login page…`}</div>}
+        {state === "done" && (
+          <div className="alert alert-success" role="status">{t`Your password has been changed. Taking you to the login page…`}</div>
+        )}
         {state === "expired" && (
           <div className="alert alert-error" role="alert">
             <p>{t`This reset link has expired. Request a new one.`}</p>
             <Link to="/password-reset">{t`Request a new link`}</Link>
           </div>
         )}
-        {state === "error" && <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>}
+        {state === "error" && (
+          <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>
+        )}
         {state !== "done" && state !== "expired" && (
           <form onSubmit={submit} noValidate>
-            <TextInput label={t`E-mail`} type="email" autoComplete="email" required value={email}
-              onChange={(v) => { setEmail(v); edit(); }}
-              error={email !== "" && !emailOk ? ruleDescriptor(message("emailInvalid")) : undefined} />
-            <PasswordFields values={values} onChange={(v) => { setValues(v); edit(); }} />
+            <TextInput
+              label={t`E-mail`}
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(v) => {
+                setEmail(v);
+                edit();
+              }}
+              error={email !== "" && !emailOk ? ruleDescriptor(message("emailInvalid")) : undefined}
+            />
+            <PasswordFields
+              values={values}
+              onChange={(v) => {
+                setValues(v);
+                edit();
+              }}
+            />
             <button type="submit" className="btn btn-primary" disabled={!ready || state === "saving"}>
               {state === "saving" ? t`Saving…` : t`Save the new password`}
             </button>

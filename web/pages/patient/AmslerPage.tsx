@@ -15,7 +15,8 @@ export default function AmslerPage() {
   const format = useDateFormat();
   const list = useCachedQuery(CacheKey.AmslerGrid, { patientId: patient.id });
   if (list.status === "loading") return <Skeleton kind="blocks" count={2} />;
-  if (list.status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  if (list.status === "error")
+    return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
   const visits = amslerVisits(list.data);
   if (visits.length === 0) return <EmptyState title={t`No Amsler grid tests yet`} hint={t`Amsler grid tests are part of appointments.`} />;
   return (
@@ -37,7 +38,10 @@ export default function AmslerPage() {
 function EyeColumn({ title, list }: { title: string; list: Examination[] }) {
   const { t } = useLingui();
   const answers: Record<AmslerAnswer, string> = {
-    healthy: t`Normal`, wavy: t`Abnormal: wavy lines`, missing: t`Abnormal: missing areas`, "not-sure": t`Abnormal: not sure`,
+    healthy: t`Normal`,
+    wavy: t`Abnormal: wavy lines`,
+    missing: t`Abnormal: missing areas`,
+    "not-sure": t`Abnormal: not sure`,
   };
   return (
     <div>

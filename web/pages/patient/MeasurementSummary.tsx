@@ -12,7 +12,10 @@ export function MeasurementSummary({ m }: { m: Pick<PerimetryTest, "eye" | "patt
     <span>
       <strong>{i18n._(eyeNames[m.eye])}</strong> · {patternLabel[m.pattern]} · {i18n._(strategyNames[m.strategy])}
       {m.result ? (
-        <span className="num muted"> · {t`MS`} {dB(Math.max(0, m.result.meanSensitivity))} · {t`MD`} {dB(m.result.meanDefect)}</span>
+        <span className="num muted">
+          {" "}
+          · {t`MS`} {dB(Math.max(0, m.result.meanSensitivity))} · {t`MD`} {dB(m.result.meanDefect)}
+        </span>
       ) : (
         <span className="muted"> · {t`without result`}</span>
       )}

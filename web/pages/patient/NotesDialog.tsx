@@ -12,7 +12,13 @@ type State = "open" | "saving" | "saved" | "error";
  * within 10. A measurement's notes go through PATCH perimetry, a perimetry examination's through PATCH
  * examination/update with its notes-only body (appointment variant).
  */
-export function NotesDialog({ measurement, onClose }: { measurement: Pick<PerimetryTest, "id" | "source" | "notes">; onClose: () => void }) {
+export function NotesDialog({
+  measurement,
+  onClose,
+}: {
+  measurement: Pick<PerimetryTest, "id" | "source" | "notes">;
+  onClose: () => void;
+}) {
   const { t } = useLingui();
   const client = useClient();
   const [notes, setNotes] = useState(measurement.notes);
@@ -29,16 +35,37 @@ export function NotesDialog({ measurement, onClose }: { measurement: Pick<Perime
     }
   };
   return (
-    <Modal title={t`Notes`} onClose={onClose} closeOnOutsideClick
-      actions={<>
-        <button type="button" className="btn" onClick={onClose}>{t`Close`}</button>
-        <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={state === "saving"}>{state === "saving" ? t`Saving…` : t`Save notes`}</button>
-      </>}>
+    <Modal
+      title={t`Notes`}
+      onClose={onClose}
+      closeOnOutsideClick
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>{t`Close`}</button>
+          <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={state === "saving"}>
+            {state === "saving" ? t`Saving…` : t`Save notes`}
+          </button>
+        </>
+      }
+    >
       <div className="field">
         <label htmlFor="notes-text">{t`Notes on this measurement`}</label>
-        <textarea id="notes-text" className="input" value={notes} aria-describedby="notes-counter"
-          onChange={(e) => { setNotes(clipNotes(e.target.value)); if (state !== "saving") setState("open"); }} />
-        <span id="notes-counter" className="field-hint" style={counter.warning ? { color: "var(--warning)", fontWeight: 600 } : undefined} aria-live="polite">
+        <textarea
+          id="notes-text"
+          className="input"
+          value={notes}
+          aria-describedby="notes-counter"
+          onChange={(e) => {
+            setNotes(clipNotes(e.target.value));
+            if (state !== "saving") setState("open");
+          }}
+        />
+        <span
+          id="notes-counter"
+          className="field-hint"
+          style={counter.warning ? { color: "var(--warning)", fontWeight: 600 } : undefined}
+          aria-live="polite"
+        >
           {t`${counter.length} of ${counter.limit} characters`}
         </span>
       </div>

@@ -26,19 +26,36 @@ export default function OverviewPage() {
     return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
   if (measurements.status === "loading" || examinations.status === "loading") return <Skeleton kind="fields" count={4} />;
   const rows = overviewRows(measurements.data, examinations.data);
-  if (rows.length === 0) return <EmptyState title={t`No tests yet`} hint={t`Tests appear here once a headset has uploaded their results.`} />;
+  if (rows.length === 0)
+    return <EmptyState title={t`No tests yet`} hint={t`Tests appear here once a headset has uploaded their results.`} />;
   return (
     <section className="card" aria-labelledby="recent-tests">
       <h2 id="recent-tests">{t`Recent tests`}</h2>
       <table className="table">
-        <thead><tr><th>{t`Date`}</th><th>{t`Test`}</th><th>{t`Eye`}</th><th>{t`Result`}</th><th><span className="visually-hidden">{t`Open`}</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>{t`Date`}</th>
+            <th>{t`Test`}</th>
+            <th>{t`Eye`}</th>
+            <th>{t`Result`}</th>
+            <th>
+              <span className="visually-hidden">{t`Open`}</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.key} data-type={r.type}>
               <td className="num">{format.dateTime(r.takenAt)}</td>
-              <td><TestTypeName type={r.type} /></td>
-              <td><EyeName eye={r.eye} /></td>
-              <td><Summary summary={r.summary} /></td>
+              <td>
+                <TestTypeName type={r.type} />
+              </td>
+              <td>
+                <EyeName eye={r.eye} />
+              </td>
+              <td>
+                <Summary summary={r.summary} />
+              </td>
               <td>{r.link && <Link to={r.link} relative="path">{t`Open result`}</Link>}</td>
             </tr>
           ))}
@@ -66,7 +83,10 @@ function Summary({ summary: s }: { summary: RowSummary }) {
     }
     case "amsler": {
       const answers: Record<AmslerAnswer, string> = {
-        healthy: t`Normal`, wavy: t`Abnormal: wavy lines`, missing: t`Abnormal: missing areas`, "not-sure": t`Abnormal: not sure`,
+        healthy: t`Normal`,
+        wavy: t`Abnormal: wavy lines`,
+        missing: t`Abnormal: missing areas`,
+        "not-sure": t`Abnormal: not sure`,
       };
       return <>{answers[s.answer]}</>;
     }

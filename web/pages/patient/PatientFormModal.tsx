@@ -15,7 +15,11 @@ import { Select } from "../../ui/Select.tsx";
 import { TextInput } from "../../ui/TextInput.tsx";
 
 const draftOf = (p?: Patient): PatientDraft => ({
-  name: p?.name ?? "", uniqueId: p?.uniqueId ?? "", gender: p?.gender ?? null, lang: p?.lang ?? null, birthdate: p?.birthdate ?? "",
+  name: p?.name ?? "",
+  uniqueId: p?.uniqueId ?? "",
+  gender: p?.gender ?? null,
+  lang: p?.lang ?? null,
+  birthdate: p?.birthdate ?? "",
 });
 
 /**
@@ -45,7 +49,10 @@ export function PatientFormModal({ patient, onClose, onSaved }: { patient?: Pati
     setTouched(true);
     const payload = patientPayload(draft, today);
     if (!payload) return;
-    if (!confirming) { setConfirming(true); return; }
+    if (!confirming) {
+      setConfirming(true);
+      return;
+    }
     setBusy(true);
     try {
       const saved = await client.patients.save(payload, patient?.id);
@@ -67,18 +74,52 @@ export function PatientFormModal({ patient, onClose, onSaved }: { patient?: Pati
             <strong>{patient ? t`Couldn't save the patient` : t`Couldn't create a patient`}</strong> {serverError}
           </div>
         )}
-        <TextInput label={t`Name`} required characterRule value={draft.name ?? ""} onChange={(name) => edit({ name })}
-          error={ruleDescriptor(errors.name)} autoComplete="off" />
-        <TextInput label={t`Patient ID`} required characterRule value={draft.uniqueId ?? ""} onChange={(uniqueId) => edit({ uniqueId })}
-          error={ruleDescriptor(errors.uniqueId)} autoComplete="off" />
-        <TextInput label={t`Birthdate`} type="date" required value={draft.birthdate ?? ""} min={window.earliest} max={window.latest}
-          onChange={(birthdate) => edit({ birthdate })} error={ruleDescriptor(errors.birthdate)} />
-        <Select<string> label={t`Gender`} required value={draft.gender === null ? "" : String(draft.gender)} placeholder={t`Choose…`}
+        <TextInput
+          label={t`Name`}
+          required
+          characterRule
+          value={draft.name ?? ""}
+          onChange={(name) => edit({ name })}
+          error={ruleDescriptor(errors.name)}
+          autoComplete="off"
+        />
+        <TextInput
+          label={t`Patient ID`}
+          required
+          characterRule
+          value={draft.uniqueId ?? ""}
+          onChange={(uniqueId) => edit({ uniqueId })}
+          error={ruleDescriptor(errors.uniqueId)}
+          autoComplete="off"
+        />
+        <TextInput
+          label={t`Birthdate`}
+          type="date"
+          required
+          value={draft.birthdate ?? ""}
+          min={window.earliest}
+          max={window.latest}
+          onChange={(birthdate) => edit({ birthdate })}
+          error={ruleDescriptor(errors.birthdate)}
+        />
+        <Select<string>
+          label={t`Gender`}
+          required
+          value={draft.gender === null ? "" : String(draft.gender)}
+          placeholder={t`Choose…`}
           options={([0, 1, 2] as Sex[]).map((s) => ({ value: String(s), label: i18n._(sexNames[s]) }))}
-          onChange={(v) => edit({ gender: Number(v) as Sex })} error={errors.gender && i18n._(ruleDescriptor(errors.gender)!)} />
-        <Select<Language> label={t`Patient language`} required value={draft.lang ?? ""} placeholder={t`Choose…`}
+          onChange={(v) => edit({ gender: Number(v) as Sex })}
+          error={errors.gender && i18n._(ruleDescriptor(errors.gender)!)}
+        />
+        <Select<Language>
+          label={t`Patient language`}
+          required
+          value={draft.lang ?? ""}
+          placeholder={t`Choose…`}
           options={patientLocales.map((l) => ({ value: l, label: i18n._(languageNames[l]) }))}
-          onChange={(lang) => edit({ lang })} error={errors.lang && i18n._(ruleDescriptor(errors.lang)!)} />
+          onChange={(lang) => edit({ lang })}
+          error={errors.lang && i18n._(ruleDescriptor(errors.lang)!)}
+        />
         {confirming && (
           <div className="alert alert-warning" role="alert">
             {t`Please check the patient's details. Click Save again to confirm.`}

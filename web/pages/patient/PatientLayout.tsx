@@ -44,12 +44,19 @@ export default function PatientLayout() {
     if (patient.data && patient.data.trashedAt !== null) navigate("/home", { replace: true });
   }, [patient.data, navigate]);
 
-  if (patient.status === "loading") return <div className="page"><Skeleton kind="blocks" count={1} /></div>;
+  if (patient.status === "loading")
+    return (
+      <div className="page">
+        <Skeleton kind="blocks" count={1} />
+      </div>
+    );
   if (patient.status === "error") {
     const gone = isApiError(patient.error) && patient.error.status === 404;
     return (
       <div className="page">
-        <div className="alert alert-error" role="alert">{gone ? t`This patient does not exist or was deleted.` : t`The patient could not be loaded. Try again or refresh the browser.`}</div>
+        <div className="alert alert-error" role="alert">
+          {gone ? t`This patient does not exist or was deleted.` : t`The patient could not be loaded. Try again or refresh the browser.`}
+        </div>
         <button type="button" className="btn" onClick={() => navigate("/home")}>{t`Back to the home page`}</button>
       </div>
     );
@@ -62,7 +69,11 @@ export default function PatientLayout() {
       await api.call("patient.trash", { query: { id: p.id } });
       // "Trashing a patient from the profile goes home and notifies with a link to the bin." (accounts seed §4)
       navigate("/home");
-      notify({ kind: "success", text: t`The patient was moved to the bin.`, action: { label: t`Open the bin`, run: () => navigate("/bin/deleted-patients") } });
+      notify({
+        kind: "success",
+        text: t`The patient was moved to the bin.`,
+        action: { label: t`Open the bin`, run: () => navigate("/bin/deleted-patients") },
+      });
     } catch {
       notify({ kind: "error", text: t`The patient could not be deleted. Try again later.` });
       setBusy(false);
@@ -75,16 +86,34 @@ export default function PatientLayout() {
     <div className="page stack">
       <header className="card">
         <div className="row">
-          <button type="button" className="btn" onClick={() => navigate("/home")}>← {t`Back`}</button>
-          <h1 className="spacer" style={{ margin: 0 }}>{p.name}</h1>
+          <button type="button" className="btn" onClick={() => navigate("/home")}>
+            ← {t`Back`}
+          </button>
+          <h1 className="spacer" style={{ margin: 0 }}>
+            {p.name}
+          </h1>
           <button type="button" className="btn" onClick={() => setEditing(true)}>{t`Edit`}</button>
           <button type="button" className="btn btn-danger" onClick={() => setDeleting(true)}>{t`Delete`}</button>
         </div>
         <dl className="row" style={{ gap: "var(--space-6)", margin: "var(--space-3) 0 0" }}>
-          <div><dt className="muted">{t`Patient ID`}</dt><dd style={{ margin: 0 }}>{p.uniqueId}</dd></div>
-          <div><dt className="muted">{t`Birthdate`}</dt><dd style={{ margin: 0 }} className="num">{format.date(p.birthdate)} ({t`${ageOn(p.birthdate, todayIso())} years`})</dd></div>
-          <div><dt className="muted">{t`Gender`}</dt><dd style={{ margin: 0 }}>{i18n._(sexNames[p.gender])}</dd></div>
-          <div><dt className="muted">{t`Patient language`}</dt><dd style={{ margin: 0 }}>{i18n._(languageNames[p.lang])}</dd></div>
+          <div>
+            <dt className="muted">{t`Patient ID`}</dt>
+            <dd style={{ margin: 0 }}>{p.uniqueId}</dd>
+          </div>
+          <div>
+            <dt className="muted">{t`Birthdate`}</dt>
+            <dd style={{ margin: 0 }} className="num">
+              {format.date(p.birthdate)} ({t`${ageOn(p.birthdate, todayIso())} years`})
+            </dd>
+          </div>
+          <div>
+            <dt className="muted">{t`Gender`}</dt>
+            <dd style={{ margin: 0 }}>{i18n._(sexNames[p.gender])}</dd>
+          </div>
+          <div>
+            <dt className="muted">{t`Patient language`}</dt>
+            <dd style={{ margin: 0 }}>{i18n._(languageNames[p.lang])}</dd>
+          </div>
         </dl>
       </header>
       <nav className="tabs" aria-label={t`Patient pages`}>
@@ -93,10 +122,25 @@ export default function PatientLayout() {
         <NavLink to="amsler-grid">{t`Amsler grid`}</NavLink>
       </nav>
       <Outlet context={context} />
-      {editing && <PatientFormModal patient={p} onClose={() => setEditing(false)} onSaved={() => { setEditing(false); notify({ kind: "success", text: t`The patient's details were saved.` }); }} />}
+      {editing && (
+        <PatientFormModal
+          patient={p}
+          onClose={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            notify({ kind: "success", text: t`The patient's details were saved.` });
+          }}
+        />
+      )}
       {deleting && (
-        <ConfirmDialog title={t`Delete this patient?`} confirmLabel={t`Move to the bin`} danger busy={busy}
-          onCancel={() => setDeleting(false)} onConfirm={() => void trash()}>
+        <ConfirmDialog
+          title={t`Delete this patient?`}
+          confirmLabel={t`Move to the bin`}
+          danger
+          busy={busy}
+          onCancel={() => setDeleting(false)}
+          onConfirm={() => void trash()}
+        >
           <p>{t`The patient and their tests go to the bin. You can restore them from there.`}</p>
         </ConfirmDialog>
       )}

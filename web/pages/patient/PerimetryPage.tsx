@@ -35,13 +35,14 @@ export default function PerimetryPage() {
   const measurements = useCachedQuery(CacheKey.Measurements, { patientId: patient.id });
   const examinations = useCachedQuery(CacheKey.Examinations, { patientId: patient.id, examinationType: TestType.Perimetry, taken: true });
   // One list is enough to show the page; the other failing only says so (the page still shows what it has).
-  const status = measurements.status === "loading" || examinations.status === "loading" ? "loading"
-    : measurements.status === "error" && examinations.status === "error" ? "error" : "success";
+  const status =
+    measurements.status === "loading" || examinations.status === "loading"
+      ? "loading"
+      : measurements.status === "error" && examinations.status === "error"
+        ? "error"
+        : "success";
   const partial = status === "success" && (measurements.status === "error" || examinations.status === "error");
-  const tests = useMemo(
-    () => perimetryTests(measurements.data ?? none, examinations.data ?? none),
-    [measurements.data, examinations.data],
-  );
+  const tests = useMemo(() => perimetryTests(measurements.data ?? none, examinations.data ?? none), [measurements.data, examinations.data]);
   const [notesFor, setNotesFor] = useState<PerimetryTest | null>(null);
   const [trashing, setTrashing] = useState<PerimetryTest | null>(null);
   const navigate = useNavigate();
@@ -62,42 +63,55 @@ export default function PerimetryPage() {
   }, [status, perimetryId, params]);
 
   if (status === "loading") return <Skeleton kind="patient-cards" count={4} />;
-  if (status === "error") return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  if (status === "error")
+    return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
   // The tests that did load are shown under the page's usual error text (no new words to translate).
-  const warning = partial && <div className="alert alert-warning" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
+  const warning = partial && (
+    <div className="alert alert-warning" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>
+  );
   const groups = groupByDay(tests);
-  if (groups.length === 0) return <>{warning}<EmptyState title={t`No perimetry tests yet`} hint={t`Schedule a test from the technician view.`} /></>;
+  if (groups.length === 0)
+    return (
+      <>
+        {warning}
+        <EmptyState title={t`No perimetry tests yet`} hint={t`Schedule a test from the technician view.`} />
+      </>
+    );
 
   return (
     <div className="stack">
-    {warning}
-    <PerimetryResults patient={patient} tests={tests} perimetryId={perimetryId} />
-    <section aria-labelledby="perimetry-heading" className="stack">
-      <h2 id="perimetry-heading">{t`Perimetry tests`}</h2>
-      {groups.map((g) => (
-        <div key={g.day} className="card">
-          <h3>{format.date(g.day)}</h3>
-          <ul className="list">
-            {g.items.map((m) => (
-              <li key={m.id} id={`measurement-${m.id}`} aria-current={m.id === perimetryId ? "true" : undefined}
-                style={m.id === perimetryId ? { background: "var(--accent-soft)" } : undefined}>
-                <div className="row" style={{ padding: "var(--space-2) 0" }}>
-                  <span className="spacer"><MeasurementSummary m={m} /></span>
-                  {m.notes && <span className="muted" title={m.notes}>{t`Has notes`}</span>}
-                  <button type="button" className="btn" onClick={() => setNotesFor(m)}>{t`Notes`}</button>
-                  {m.id !== perimetryId && <Link className="btn" to={`/patient/${patient.id}/perimetry/${m.id}`}>{t`Select`}</Link>}
-                  <button type="button" className="btn btn-quiet-danger" onClick={() => setTrashing(m)}>{t`Move to bin`}</button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ))}
-      {trashing && <TrashResultDialog test={trashing} onCancel={() => setTrashing(null)} onConfirm={() => void trash(trashing)} />}
-      {notesFor && (
-        <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)} />
-      )}
-    </section>
+      {warning}
+      <PerimetryResults patient={patient} tests={tests} perimetryId={perimetryId} />
+      <section aria-labelledby="perimetry-heading" className="stack">
+        <h2 id="perimetry-heading">{t`Perimetry tests`}</h2>
+        {groups.map((g) => (
+          <div key={g.day} className="card">
+            <h3>{format.date(g.day)}</h3>
+            <ul className="list">
+              {g.items.map((m) => (
+                <li
+                  key={m.id}
+                  id={`measurement-${m.id}`}
+                  aria-current={m.id === perimetryId ? "true" : undefined}
+                  style={m.id === perimetryId ? { background: "var(--accent-soft)" } : undefined}
+                >
+                  <div className="row" style={{ padding: "var(--space-2) 0" }}>
+                    <span className="spacer">
+                      <MeasurementSummary m={m} />
+                    </span>
+                    {m.notes && <span className="muted" title={m.notes}>{t`Has notes`}</span>}
+                    <button type="button" className="btn" onClick={() => setNotesFor(m)}>{t`Notes`}</button>
+                    {m.id !== perimetryId && <Link className="btn" to={`/patient/${patient.id}/perimetry/${m.id}`}>{t`Select`}</Link>}
+                    <button type="button" className="btn btn-quiet-danger" onClick={() => setTrashing(m)}>{t`Move to bin`}</button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+        {trashing && <TrashResultDialog test={trashing} onCancel={() => setTrashing(null)} onConfirm={() => void trash(trashing)} />}
+        {notesFor && <NotesDialog measurement={notesFor} onClose={() => setNotesFor(null)} />}
+      </section>
     </div>
   );
 }

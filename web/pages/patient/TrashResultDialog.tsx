@@ -17,17 +17,31 @@ export function TrashResultDialog({ test, onCancel, onConfirm }: { test: Perimet
   const format = useDateFormat();
   const appointment = test.source === "examination";
   return (
-    <ConfirmDialog title={appointment ? t`Move this appointment to the bin?` : t`Move this measurement to the bin?`}
-      confirmLabel={t`Move to bin`} danger onCancel={onCancel} onConfirm={onConfirm}>
-      <p>{appointment
-        ? t`The appointment goes to the bin with all its tests, and their results leave this page. You can restore it from the bin.`
-        : t`The measurement and its result go to the bin and leave this page. You can restore it from the bin.`}</p>
+    <ConfirmDialog
+      title={appointment ? t`Move this appointment to the bin?` : t`Move this measurement to the bin?`}
+      confirmLabel={t`Move to bin`}
+      danger
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
+      <p>
+        {appointment
+          ? t`The appointment goes to the bin with all its tests, and their results leave this page. You can restore it from the bin.`
+          : t`The measurement and its result go to the bin and leave this page. You can restore it from the bin.`}
+      </p>
       <dl className="test-subject" data-testid="test-subject">
-        <dt>{t`Patient`}</dt><dd><PatientName patientId={test.patientId} /></dd>
-        <dt>{t`Test`}</dt><dd>{perimetryTestName(test)}</dd>
-        <dt>{t`Eye`}</dt><dd>{i18n._(eyeNames[test.eye])}</dd>
-        <dt>{t`Pattern`}</dt><dd>{patternLabel[test.pattern]}</dd>
-        <dt>{t`Date`}</dt><dd>{format.date(testDate(test))}</dd>
+        <dt>{t`Patient`}</dt>
+        <dd>
+          <PatientName patientId={test.patientId} />
+        </dd>
+        <dt>{t`Test`}</dt>
+        <dd>{perimetryTestName(test)}</dd>
+        <dt>{t`Eye`}</dt>
+        <dd>{i18n._(eyeNames[test.eye])}</dd>
+        <dt>{t`Pattern`}</dt>
+        <dd>{patternLabel[test.pattern]}</dd>
+        <dt>{t`Date`}</dt>
+        <dd>{format.date(testDate(test))}</dd>
       </dl>
     </ConfirmDialog>
   );

@@ -1,7 +1,12 @@
 import type { Examination } from "../../../core/model/examination.ts";
 import { Eye } from "../../../core/model/enums.ts";
 
-export interface AmslerVisit { key: string; at: string; right: Examination[]; left: Examination[] }
+export interface AmslerVisit {
+  key: string;
+  at: string;
+  right: Examination[];
+  left: Examination[];
+}
 
 /** "The Amsler page groups results by appointment, left and right eye side by side." (accounts seed §2) */
 export function amslerVisits(list: ReadonlyArray<Examination>): AmslerVisit[] {
@@ -14,7 +19,10 @@ export function amslerVisits(list: ReadonlyArray<Examination>): AmslerVisit[] {
     if (at > visit.at) visit.at = at;
     if (e.eye === Eye.Left) visit.left.push(e);
     else if (e.eye === Eye.Right) visit.right.push(e);
-    else { visit.left.push(e); visit.right.push(e); }
+    else {
+      visit.left.push(e);
+      visit.right.push(e);
+    }
     visits.set(key, visit);
   }
   return [...visits.values()].sort((a, b) => b.at.localeCompare(a.at));

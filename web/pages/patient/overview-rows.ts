@@ -1,7 +1,13 @@
 import type { AcuityChart } from "../../../core/model/acuity.ts";
 import type { ColourVisionClassification } from "../../../core/model/colour-vision.ts";
 import type { AmslerAnswer, Eye, Pattern, Strategy, TestType } from "../../../core/model/enums.ts";
-import { type Examination, isAcuityResult, isAmslerResult, isColourVisionResult, isMeasurementResult } from "../../../core/model/examination.ts";
+import {
+  type Examination,
+  isAcuityResult,
+  isAmslerResult,
+  isColourVisionResult,
+  isMeasurementResult,
+} from "../../../core/model/examination.ts";
 import type { Measurement } from "../../../core/model/measurement.ts";
 import { acuityNotation } from "../../../core/rules/acuity-colour.ts";
 
@@ -19,7 +25,12 @@ export type RowSummary =
       /** Per eye tested: logMAR and its Snellen (6/x, 20/x) and decimal equivalents. */
       readonly eyes: ReadonlyArray<{ eye: Eye; logMAR: number; metres: string; feet: string; decimal: number }>;
     }
-  | { readonly kind: "colour"; readonly platesCorrect: number; readonly platesPresented: number; readonly classification: ColourVisionClassification }
+  | {
+      readonly kind: "colour";
+      readonly platesCorrect: number;
+      readonly platesPresented: number;
+      readonly classification: ColourVisionClassification;
+    }
   /** Taken, but no result was kept (acuity and colour examinations taken before their results were modelled). */
   | { readonly kind: "none" };
 
@@ -53,7 +64,8 @@ const fromMeasurement = (m: Measurement): OverviewRow | null => {
 
 const summaryOf = (e: Examination): RowSummary => {
   const r = e.result;
-  if (e.type === "perimetry" && isMeasurementResult(r)) return { kind: "perimetry", pattern: r.pattern, strategy: r.strategy, meanDefect: r.meanDefect };
+  if (e.type === "perimetry" && isMeasurementResult(r))
+    return { kind: "perimetry", pattern: r.pattern, strategy: r.strategy, meanDefect: r.meanDefect };
   if (e.type === "amsler" && isAmslerResult(r)) return { kind: "amsler", answer: r.answer };
   if (e.type === "acuity" && isAcuityResult(r)) {
     const eyes = r.eyes.map((x) => {

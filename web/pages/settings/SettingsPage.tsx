@@ -42,9 +42,12 @@ export default function SettingsPage() {
         <section className="card" aria-labelledby="account-heading">
           <h2 id="account-heading">{t`Your account`}</h2>
           <dl>
-            <dt className="muted">{t`Username`}</dt><dd style={{ margin: "0 0 var(--space-2)" }}>{payload?.username ?? "–"}</dd>
-            <dt className="muted">{t`E-mail`}</dt><dd style={{ margin: "0 0 var(--space-2)" }}>{payload?.email ?? "–"}</dd>
-            <dt className="muted">{t`Role`}</dt><dd style={{ margin: 0 }}>{payload ? i18n._(roleNames[payload.role]) : "–"}</dd>
+            <dt className="muted">{t`Username`}</dt>
+            <dd style={{ margin: "0 0 var(--space-2)" }}>{payload?.username ?? "–"}</dd>
+            <dt className="muted">{t`E-mail`}</dt>
+            <dd style={{ margin: "0 0 var(--space-2)" }}>{payload?.email ?? "–"}</dd>
+            <dt className="muted">{t`Role`}</dt>
+            <dd style={{ margin: 0 }}>{payload ? i18n._(roleNames[payload.role]) : "–"}</dd>
           </dl>
         </section>
         <section className="card" aria-labelledby="language-heading">
@@ -57,10 +60,18 @@ export default function SettingsPage() {
         <h2 id="password-heading">{t`Change password`}</h2>
         {state === "saved" && <div className="alert alert-success" role="status">{t`Your password has been changed.`}</div>}
         {state === "wrong-password" && <div className="alert alert-error" role="alert">{t`The current password is not correct.`}</div>}
-        {state === "error" && <div className="alert alert-error" role="alert">{t`The password could not be changed. Try again later.`}</div>}
+        {state === "error" && (
+          <div className="alert alert-error" role="alert">{t`The password could not be changed. Try again later.`}</div>
+        )}
         <form onSubmit={submit} noValidate>
           {/* Success and error messages clear when fields are edited (accounts seed §4). */}
-          <PasswordFields values={values} onChange={(v) => { setValues(v); if (state !== "saving") setState("idle"); }} />
+          <PasswordFields
+            values={values}
+            onChange={(v) => {
+              setValues(v);
+              if (state !== "saving") setState("idle");
+            }}
+          />
           <button type="submit" className="btn btn-primary" disabled={!ready || state === "saving"}>
             {state === "saving" ? t`Saving…` : t`Change password`}
           </button>

@@ -43,13 +43,24 @@ export default function SignupPage() {
         <p className="brand">Isopter</p>
         <h1>{t`Create your account`}</h1>
         <p>{t`You have been invited to Isopter. Choose a password to finish your account.`}</p>
-        {state === "success" && <div className="alert alert-success" role="status">{t`Your account is ready. Taking you to the login page…`}</div>}
+        {state === "success" && (
+          <div className="alert alert-success" role="status">{t`Your account is ready. Taking you to the login page…`}</div>
+        )}
         {state === "error" && (
-          <div className="alert alert-error" role="alert">{t`The invitation could not be accepted. It may have been used or withdrawn; ask your manager for a new one.`}</div>
+          <div
+            className="alert alert-error"
+            role="alert"
+          >{t`The invitation could not be accepted. It may have been used or withdrawn; ask your manager for a new one.`}</div>
         )}
         {state !== "success" && (
           <form onSubmit={submit} noValidate>
-            <PasswordFields values={values} onChange={(v) => { setValues(v); if (state === "error") setState("idle"); }} />
+            <PasswordFields
+              values={values}
+              onChange={(v) => {
+                setValues(v);
+                if (state === "error") setState("idle");
+              }}
+            />
             <div className="row">
               <button type="submit" className="btn btn-primary" disabled={!passwordFormReady(values) || state === "loading"}>
                 {state === "loading" ? t`Creating the account…` : t`Create account`}

@@ -13,7 +13,9 @@ export function BatteryLedFigure() {
         <g key={i} transform={`translate(${i * 72 + 36} 22)`}>
           <circle r="12" fill={led.color} className={led.blink ? "led-blink" : undefined} />
           {led.charging && <path d="M-3 -7 L3 -1 L-1 -1 L3 7 L-4 1 L0 1 Z" fill="#fff" />}
-          <text y="34" textAnchor="middle" fontSize="12" fill="var(--grey-700)">{led.label}</text>
+          <text y="34" textAnchor="middle" fontSize="12" fill="var(--grey-700)">
+            {led.label}
+          </text>
         </g>
       ))}
     </svg>

@@ -32,7 +32,9 @@ export default function SupportPage() {
         <h2 id="faq-heading">{t`Frequently asked questions`}</h2>
         <div className="chips" role="group" aria-label={t`Filter questions by category`}>
           {chips.map((c) => (
-            <button key={c} type="button" className="chip" aria-pressed={c === category} onClick={() => setCategory(c)}>{i18n._(categoryNames[c])}</button>
+            <button key={c} type="button" className="chip" aria-pressed={c === category} onClick={() => setCategory(c)}>
+              {i18n._(categoryNames[c])}
+            </button>
           ))}
         </div>
         {shown.map((item) => (
@@ -42,11 +44,28 @@ export default function SupportPage() {
               <p>{i18n._(item.answer)}</p>
               {item.illustration === "battery-led" && <BatteryLedFigure />}
               {hasPicture(item.id) && (
-                <img className="faq-picture" src={helpPictureUrl(language, item.id)} loading="lazy" data-testid="faq-picture"
-                  alt={t`The screen in Isopter: ${i18n._(item.question)}`} />
+                <img
+                  className="faq-picture"
+                  src={helpPictureUrl(language, item.id)}
+                  loading="lazy"
+                  data-testid="faq-picture"
+                  alt={t`The screen in Isopter: ${i18n._(item.question)}`}
+                />
               )}
-              {item.who && <div className="box box-who"><strong>{t`Who can use this feature`}</strong><br />{i18n._(item.who)}</div>}
-              {item.note && <div className="box box-note"><strong>{t`Note`}</strong><br />{i18n._(item.note)}</div>}
+              {item.who && (
+                <div className="box box-who">
+                  <strong>{t`Who can use this feature`}</strong>
+                  <br />
+                  {i18n._(item.who)}
+                </div>
+              )}
+              {item.note && (
+                <div className="box box-note">
+                  <strong>{t`Note`}</strong>
+                  <br />
+                  {i18n._(item.note)}
+                </div>
+              )}
             </div>
           </details>
         ))}

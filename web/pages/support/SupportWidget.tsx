@@ -16,13 +16,24 @@ export function SupportWidget() {
   const { t } = useLingui();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const close = () => { setOpen(false); button.current?.focus(); };
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
   return (
     <div className="support-widget">
       {open && <SupportPanel onClose={close} />}
-      <button ref={button} type="button" className="support-fab" aria-expanded={open} aria-haspopup="dialog"
-        onClick={() => (open ? close() : setOpen(true))}>
-        <span aria-hidden="true" className="support-fab-mark">?</span>
+      <button
+        ref={button}
+        type="button"
+        className="support-fab"
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        <span aria-hidden="true" className="support-fab-mark">
+          ?
+        </span>
         <span className="support-fab-label">{t`Help`}</span>
       </button>
     </div>
@@ -45,7 +56,9 @@ function SupportPanel({ onClose }: { onClose: () => void }) {
 
   useEffect(() => {
     panel.current?.querySelector<HTMLElement>("input, textarea")?.focus();
-    const onKey = (e: KeyboardEvent) => { if (e.key === "Escape") onClose(); };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") onClose();
+    };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [onClose]);
@@ -57,38 +70,76 @@ function SupportPanel({ onClose }: { onClose: () => void }) {
     setTried(true);
     if (subject.trim() === "" || message.trim() === "") return;
     const href = supportMailto({
-      to: supportEmail, subject, message,
+      to: supportEmail,
+      subject,
+      message,
       details: details ? { version: version.data?.version ?? "?", page: pageForSupport(pathname), role, language } : null,
     });
     setComposed(href);
     window.location.assign(href);
   };
-  const edit = <T,>(set: (v: T) => void) => (v: T) => { set(v); setComposed(null); };
+  const edit =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setComposed(null);
+    };
 
   return (
     <div ref={panel} className="support-panel" role="dialog" aria-labelledby={titleId} data-testid="support-widget">
       <div className="row">
         <h2 id={titleId} className="spacer">{t`Contact support`}</h2>
-        <button type="button" className="btn btn-icon" aria-label={t`Close`} onClick={onClose}>×</button>
+        <button type="button" className="btn btn-icon" aria-label={t`Close`} onClick={onClose}>
+          ×
+        </button>
       </div>
       <p className="support-addresses">
-        {t`Questions and problems:`} <a href={`mailto:${supportEmail}`}>{supportEmail}</a><br />
+        {t`Questions and problems:`} <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
+        <br />
         {t`Product information:`} <a href={`mailto:${infoEmail}`}>{infoEmail}</a>
       </p>
       <form onSubmit={submit} noValidate>
         <div className="field">
-          <label htmlFor={`${titleId}-subject`}>{t`Subject`}<span className="required" aria-hidden="true">*</span></label>
-          <input id={`${titleId}-subject`} className="input" value={subject} maxLength={120} required aria-invalid={missingSubject || undefined}
-            aria-describedby={missingSubject ? `${titleId}-subject-error` : undefined} onChange={(e) => edit(setSubject)(e.target.value)} />
+          <label htmlFor={`${titleId}-subject`}>
+            {t`Subject`}
+            <span className="required" aria-hidden="true">
+              *
+            </span>
+          </label>
+          <input
+            id={`${titleId}-subject`}
+            className="input"
+            value={subject}
+            maxLength={120}
+            required
+            aria-invalid={missingSubject || undefined}
+            aria-describedby={missingSubject ? `${titleId}-subject-error` : undefined}
+            onChange={(e) => edit(setSubject)(e.target.value)}
+          />
           {missingSubject && <span id={`${titleId}-subject-error`} className="field-error">{t`This field is required.`}</span>}
         </div>
         <div className="field">
-          <label htmlFor={`${titleId}-message`}>{t`Message`}<span className="required" aria-hidden="true">*</span></label>
-          <textarea id={`${titleId}-message`} className="input" value={message} maxLength={4000} required aria-invalid={missingMessage || undefined}
+          <label htmlFor={`${titleId}-message`}>
+            {t`Message`}
+            <span className="required" aria-hidden="true">
+              *
+            </span>
+          </label>
+          <textarea
+            id={`${titleId}-message`}
+            className="input"
+            value={message}
+            maxLength={4000}
+            required
+            aria-invalid={missingMessage || undefined}
             aria-describedby={[`${titleId}-privacy`, missingMessage && `${titleId}-message-error`].filter(Boolean).join(" ")}
-            onChange={(e) => edit(setMessage)(e.target.value)} />
+            onChange={(e) => edit(setMessage)(e.target.value)}
+          />
           {missingMessage && <span id={`${titleId}-message-error`} className="field-error">{t`This field is required.`}</span>}
-          <span id={`${titleId}-privacy`} className="field-hint">{t`Do not write patient names or other patient data in the message.`}</span>
+          <span
+            id={`${titleId}-privacy`}
+            className="field-hint"
+          >{t`Do not write patient names or other patient data in the message.`}</span>
         </div>
         <label className="check">
           <input type="checkbox" checked={details} onChange={(e) => edit(setDetails)(e.target.checked)} />

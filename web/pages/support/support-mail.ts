@@ -22,4 +22,5 @@ export function supportMailto(mail: SupportMail): string {
 }
 
 /** The page as support may see it: the path only (no query, whose ids could name a patient's record). */
-export const pageForSupport = (pathname: string): string => pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "{id}");
+export const pageForSupport = (pathname: string): string =>
+  pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "{id}");

@@ -48,18 +48,31 @@ export default function TechnicianPage() {
     <div className="tech">
       <div className="tech-head">
         <h1>{t`Technician`}</h1>
-        <span className="tech-socket" role="status" data-socket={page.socketState}>{i18n._(socketStateNames[page.socketState])}</span>
+        <span className="tech-socket" role="status" data-socket={page.socketState}>
+          {i18n._(socketStateNames[page.socketState])}
+        </span>
       </div>
-      {state.status === "loading" && <div className="lanes-loading"><Skeleton kind="tiles" count={3} /></div>}
+      {state.status === "loading" && (
+        <div className="lanes-loading">
+          <Skeleton kind="tiles" count={3} />
+        </div>
+      )}
       {state.status === "error" && (
         <div className="alert alert-error" role="alert">
           {/* "Malformed appointment data shows the text 'Appointments unsupported'": the device list failed to decode there. */}
-          <p>{malformedAppointments(state.error) ? t`Appointments unsupported` : t`The devices could not be loaded. Try again or refresh the browser.`}</p>
+          <p>
+            {malformedAppointments(state.error)
+              ? t`Appointments unsupported`
+              : t`The devices could not be loaded. Try again or refresh the browser.`}
+          </p>
           <button type="button" className="btn" onClick={retry}>{t`Try again`}</button>
         </div>
       )}
       {state.status === "success" && state.empty && (
-        <EmptyState title={t`No devices yet`} hint={t`A VR headset appears here as soon as it is registered to your organisation and switched on.`} />
+        <EmptyState
+          title={t`No devices yet`}
+          hint={t`A VR headset appears here as soon as it is registered to your organisation and switched on.`}
+        />
       )}
       {state.status === "success" && page.appointmentsMissing && (
         <p className="alert alert-warning" role="alert">{t`Appointments field missing in one or more devices.`}</p>
@@ -76,18 +89,28 @@ export default function TechnicianPage() {
 /** What the page itself shows of the client (the lanes read the rest). */
 const pageState = (client: Client) => {
   const s = devicesState(client);
-  const devices = s.status === "success" ? { status: s.status, empty: s.views.length === 0 } as const : s.status === "error" ? { status: s.status, error: s.error } as const : { status: s.status } as const;
-  return { devices, socketState: client.session.socketState, appointmentsMissing: s.status === "success" && client.lanes.appointmentsMissing() };
+  const devices =
+    s.status === "success"
+      ? ({ status: s.status, empty: s.views.length === 0 } as const)
+      : s.status === "error"
+        ? ({ status: s.status, error: s.error } as const)
+        : ({ status: s.status } as const);
+  return {
+    devices,
+    socketState: client.session.socketState,
+    appointmentsMissing: s.status === "success" && client.lanes.appointmentsMissing(),
+  };
 };
 type PageState = ReturnType<typeof pageState>;
 const samePage = (a: PageState, b: PageState) =>
-  a.socketState === b.socketState && a.appointmentsMissing === b.appointmentsMissing && a.devices.status === b.devices.status &&
+  a.socketState === b.socketState &&
+  a.appointmentsMissing === b.appointmentsMissing &&
+  a.devices.status === b.devices.status &&
   (a.devices.status !== "success" || a.devices.empty === (b.devices as typeof a.devices).empty) &&
   (a.devices.status !== "error" || a.devices.error === (b.devices as typeof a.devices).error);
 
 /** The device list answered, but an appointment in it did not match the model (the decode error names the field). */
-export const malformedAppointments = (error: unknown): boolean =>
-  isApiError(error) && /appointments/.test(error.field ?? "");
+export const malformedAppointments = (error: unknown): boolean => isApiError(error) && /appointments/.test(error.field ?? "");
 
 /**
  * "/technician?scrollTo={deviceSn}/{id} scrolls to the device card and makes it blink for 1.5 s, then the route
@@ -103,7 +126,12 @@ function useScrollTo(ready: boolean): string | null {
     if (!ready || !target) return;
     const [deviceSn, id] = target.split("/");
     // Appointment variant: home names an examination; its card is the appointment holding it.
-    const cardId = id ? client.devices.list().flatMap((v) => v.device.appointments ?? []).find((a) => a.examinations.some((e) => e.id === id))?.id ?? id : undefined;
+    const cardId = id
+      ? (client.devices
+          .list()
+          .flatMap((v) => v.device.appointments ?? [])
+          .find((a) => a.examinations.some((e) => e.id === id))?.id ?? id)
+      : undefined;
     const card = cardId ? document.getElementById(`card-${cardId}`) : null;
     const node = card ?? (deviceSn ? document.getElementById(`lane-${deviceSn}`) : null);
     node?.scrollIntoView?.({ block: "center", inline: "center", behavior: "smooth" });

@@ -17,8 +17,16 @@ import { examinationPayloads, perimetryBodies, toMeasurementConfig } from "./tem
  * perimetry/register (the other types have no measurement call and are left out, said so in the dialog).
  * Appointment variant: one appointment holding every test (appointment/register_with_examinations).
  */
-export function ScheduleDialog({ template, variant, onDone, onClose }: {
-  template: Template; variant: Variant; onDone: (count: number) => void; onClose: () => void;
+export function ScheduleDialog({
+  template,
+  variant,
+  onDone,
+  onClose,
+}: {
+  template: Template;
+  variant: Variant;
+  onDone: (count: number) => void;
+  onClose: () => void;
 }) {
   const { t } = useLingui();
   const client = useClient();
@@ -45,8 +53,12 @@ export function ScheduleDialog({ template, variant, onDone, onClose }: {
       const first = template.tests.find((x) => x.type === TestType.Perimetry);
       const settings = toMeasurementConfig(first ?? { type: TestType.Perimetry, eye: null, config: null }, variant);
       const done = await client.lanes.registerAppointment({
-        patientId: patient.id, deviceSn, standaloneId: null, tutorial: false,
-        audioGuide: settings.audioGuide, trackGaze: settings.trackGaze,
+        patientId: patient.id,
+        deviceSn,
+        standaloneId: null,
+        tutorial: false,
+        audioGuide: settings.audioGuide,
+        trackGaze: settings.trackGaze,
         examinations: examinationPayloads(template.tests, target, variant),
       });
       if (done) return onDone(schedulable);
@@ -60,22 +72,40 @@ export function ScheduleDialog({ template, variant, onDone, onClose }: {
     setSaving(false);
   };
 
-  const deviceOptions = devices.status === "success"
-    ? devices.data.map((d) => ({ value: d.deviceSn, label: d.alias ? `${d.alias} (${d.deviceSn})` : d.deviceSn }))
-    : [];
+  const deviceOptions =
+    devices.status === "success"
+      ? devices.data.map((d) => ({ value: d.deviceSn, label: d.alias ? `${d.alias} (${d.deviceSn})` : d.deviceSn }))
+      : [];
   const name = template.name;
   const title = t`Schedule ${name}`;
   return (
-    <Modal title={title} onClose={onClose}
-      actions={<>
-        <button type="button" className="btn" onClick={onClose}>{t`Cancel`}</button>
-        <button type="button" className="btn btn-primary" disabled={!canSchedule} onClick={() => void schedule()}>
-          {saving ? t`Scheduling…` : t`Schedule tests`}
-        </button>
-      </>}>
-      <form className="stack" aria-label={title} onSubmit={(e) => { e.preventDefault(); void schedule(); }}>
+    <Modal
+      title={title}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>{t`Cancel`}</button>
+          <button type="button" className="btn btn-primary" disabled={!canSchedule} onClick={() => void schedule()}>
+            {saving ? t`Scheduling…` : t`Schedule tests`}
+          </button>
+        </>
+      }
+    >
+      <form
+        className="stack"
+        aria-label={title}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void schedule();
+        }}
+      >
         <div>
-          <span className="label" style={{ fontWeight: 600, fontSize: "var(--text-sm)" }}>{t`Patient`}<span className="required" aria-hidden="true">*</span></span>
+          <span className="label" style={{ fontWeight: 600, fontSize: "var(--text-sm)" }}>
+            {t`Patient`}
+            <span className="required" aria-hidden="true">
+              *
+            </span>
+          </span>
           {patient ? (
             <div className="picked-patient">
               <strong>{patient.name}</strong>
@@ -83,18 +113,32 @@ export function ScheduleDialog({ template, variant, onDone, onClose }: {
               <span className="spacer" />
               <button type="button" className="btn btn-sm" onClick={() => setPatient(null)}>{t`Change patient`}</button>
             </div>
-          ) : <PatientPicker onPick={setPatient} />}
+          ) : (
+            <PatientPicker onPick={setPatient} />
+          )}
         </div>
         {devices.status === "error" && <p className="alert alert-error" role="alert">{t`The devices cannot be shown.`}</p>}
-        {devices.status === "success" && devices.data.length === 0 && <p className="alert alert-warning" role="alert">{t`No devices are registered.`}</p>}
-        <Select label={t`Device`} required value={deviceSn} placeholder={t`Choose a device`} options={deviceOptions} onChange={setDeviceSn} />
+        {devices.status === "success" && devices.data.length === 0 && (
+          <p className="alert alert-warning" role="alert">{t`No devices are registered.`}</p>
+        )}
+        <Select
+          label={t`Device`}
+          required
+          value={deviceSn}
+          placeholder={t`Choose a device`}
+          options={deviceOptions}
+          onChange={setDeviceSn}
+        />
         {skipped > 0 && schedulable > 0 && (
           <p className="alert alert-info">{t`Only perimetry tests can be scheduled as measurements. Tests of other types left out: ${skipped}.`}</p>
         )}
         {schedulable === 0 && <p className="alert alert-warning" role="alert">{t`This template has no perimetry test to schedule.`}</p>}
         {failed === 0 && <p className="alert alert-error" role="alert">{t`The tests could not be scheduled. Try again later.`}</p>}
         {failed !== null && failed > 0 && (
-          <p className="alert alert-error" role="alert">{t`Tests scheduled: ${failed} of ${schedulable}; the others failed. Check the technician view before trying again.`}</p>
+          <p
+            className="alert alert-error"
+            role="alert"
+          >{t`Tests scheduled: ${failed} of ${schedulable}; the others failed. Check the technician view before trying again.`}</p>
         )}
       </form>
     </Modal>

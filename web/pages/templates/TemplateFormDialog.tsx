@@ -16,13 +16,23 @@ const testTypes: TestType[] = [TestType.Perimetry, TestType.Amsler, TestType.Acu
 const simpleEyes = [Eye.Right, Eye.Left, Eye.Both] as const;
 
 /** Create (no template) or edit a template: its name and its tests, perimetry configured by the core/rules form. */
-export function TemplateFormDialog({ template, variant, onSave, onClose }: {
-  template: Template | null; variant: Variant; onSave: (fields: TemplateFields) => Promise<void>; onClose: () => void;
+export function TemplateFormDialog({
+  template,
+  variant,
+  onSave,
+  onClose,
+}: {
+  template: Template | null;
+  variant: Variant;
+  onSave: (fields: TemplateFields) => Promise<void>;
+  onClose: () => void;
 }) {
   const { t, i18n } = useLingui();
   const typeNames = useTestTypeNames();
   const [name, setName] = useState(template?.name ?? "");
-  const [tests, setTests] = useState<TemplateTest[]>(() => template ? [...template.tests] : [newTemplateTest(TestType.Perimetry, variant)]);
+  const [tests, setTests] = useState<TemplateTest[]>(() =>
+    template ? [...template.tests] : [newTemplateTest(TestType.Perimetry, variant)],
+  );
   const [adding, setAdding] = useState<TestType>(TestType.Perimetry);
   const [saving, setSaving] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -31,8 +41,10 @@ export function TemplateFormDialog({ template, variant, onSave, onClose }: {
 
   const replace = (index: number, test: TemplateTest) => setTests((list) => list.map((x, i) => (i === index ? test : x)));
   const remove = (index: number) => setTests((list) => list.filter((_, i) => i !== index));
-  const changePerimetry = (index: number, c: ConfigChange) => setTests((list) => list.map((x, i) =>
-    i === index ? fromMeasurementConfig(applyConfigChange(toMeasurementConfig(x, variant), c, context)) : x));
+  const changePerimetry = (index: number, c: ConfigChange) =>
+    setTests((list) =>
+      list.map((x, i) => (i === index ? fromMeasurementConfig(applyConfigChange(toMeasurementConfig(x, variant), c, context)) : x)),
+    );
 
   const save = async () => {
     if (!canSaveTemplate(fields) || saving) return;
@@ -48,14 +60,26 @@ export function TemplateFormDialog({ template, variant, onSave, onClose }: {
 
   const title = template ? t`Edit template` : t`New template`;
   return (
-    <Modal title={title} onClose={onClose}
-      actions={<>
-        <button type="button" className="btn" onClick={onClose}>{t`Cancel`}</button>
-        <button type="button" className="btn btn-primary" disabled={!canSaveTemplate(fields) || saving} onClick={() => void save()}>
-          {saving ? t`Saving…` : t`Save template`}
-        </button>
-      </>}>
-      <form className="stack" aria-label={title} onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <Modal
+      title={title}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>{t`Cancel`}</button>
+          <button type="button" className="btn btn-primary" disabled={!canSaveTemplate(fields) || saving} onClick={() => void save()}>
+            {saving ? t`Saving…` : t`Save template`}
+          </button>
+        </>
+      }
+    >
+      <form
+        className="stack"
+        aria-label={title}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
         <TextInput label={t`Template name`} required characterRule value={name} maxLength={100} onChange={setName} />
         <ol className="stack template-tests" aria-label={t`Tests of the template`}>
           {tests.map((test, i) => {
@@ -67,16 +91,24 @@ export function TemplateFormDialog({ template, variant, onSave, onClose }: {
                   <TestTypeIcon type={test.type} label={typeName} />
                   <strong>{typeName}</strong>
                   <span className="spacer" />
-                  <button type="button" className="btn btn-sm" aria-label={t`Remove test ${position}`} onClick={() => remove(i)}>{t`Remove`}</button>
+                  <button
+                    type="button"
+                    className="btn btn-sm"
+                    aria-label={t`Remove test ${position}`}
+                    onClick={() => remove(i)}
+                  >{t`Remove`}</button>
                 </div>
                 {test.type === TestType.Perimetry ? (
                   <div className="mform">
                     <PerimetryFields config={toMeasurementConfig(test, variant)} context={context} change={(c) => changePerimetry(i, c)} />
                   </div>
                 ) : (
-                  <Select label={t`Eye`} value={String(test.eye ?? Eye.Both)}
+                  <Select
+                    label={t`Eye`}
+                    value={String(test.eye ?? Eye.Both)}
                     options={simpleEyes.map((e) => ({ value: String(e), label: i18n._(eyeNames[e]) }))}
-                    onChange={(v) => replace(i, { ...test, eye: Number(v) as Eye })} />
+                    onChange={(v) => replace(i, { ...test, eye: Number(v) as Eye })}
+                  />
                 )}
               </li>
             );
@@ -84,8 +116,17 @@ export function TemplateFormDialog({ template, variant, onSave, onClose }: {
         </ol>
         {tests.length === 0 && <p className="field-error" role="alert">{t`A template needs at least one test.`}</p>}
         <div className="row">
-          <Select<TestType> label={t`Test type`} value={adding} options={testTypes.map((type) => ({ value: type, label: typeNames[type] }))} onChange={setAdding} />
-          <button type="button" className="btn" onClick={() => setTests((list) => [...list, newTemplateTest(adding, variant)])}>{t`Add test`}</button>
+          <Select<TestType>
+            label={t`Test type`}
+            value={adding}
+            options={testTypes.map((type) => ({ value: type, label: typeNames[type] }))}
+            onChange={setAdding}
+          />
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setTests((list) => [...list, newTemplateTest(adding, variant)])}
+          >{t`Add test`}</button>
         </div>
         {failed && <p className="alert alert-error" role="alert">{t`The template could not be saved. Try again later.`}</p>}
       </form>

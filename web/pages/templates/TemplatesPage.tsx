@@ -83,50 +83,94 @@ export default function TemplatesPage() {
       )}
       {templates.status === "success" && templates.data.length > 0 && (
         <table className="table">
-          <thead><tr><th>{t`Name`}</th><th>{t`Tests`}</th><th><span className="visually-hidden">{t`Actions`}</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>{t`Name`}</th>
+              <th>{t`Tests`}</th>
+              <th>
+                <span className="visually-hidden">{t`Actions`}</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {templates.data.map((template) => {
               const name = template.name;
               const count = template.tests.length;
               return (
-              <tr key={template.id} data-testid="template-row">
-                <td>{template.name}</td>
-                <td>
-                  <span className="row" aria-label={t`Tests: ${count}`}>
-                    {template.tests.map((test, i) => <TestTypeIcon key={i} type={test.type} label={typeNames[test.type]} />)}
-                  </span>
-                </td>
-                <td>
-                  <div className="row">
-                    <button type="button" className="btn btn-primary btn-sm" aria-label={t`Schedule ${name}`} onClick={() => setScheduling(template)}>{t`Schedule`}</button>
-                    <button type="button" className="btn btn-sm" aria-label={t`Edit ${name}`} onClick={() => setEditing({ kind: "edit", template })}>{t`Edit`}</button>
-                    <button type="button" className="btn btn-sm" aria-label={t`Copy ${name}`} onClick={() => void copy(template)}>{t`Copy`}</button>
-                    <button type="button" className="btn btn-danger btn-sm" aria-label={t`Delete ${name}`} onClick={() => setDeleting(template)}>{t`Delete`}</button>
-                  </div>
-                </td>
-              </tr>
+                <tr key={template.id} data-testid="template-row">
+                  <td>{template.name}</td>
+                  <td>
+                    <span className="row" aria-label={t`Tests: ${count}`}>
+                      {template.tests.map((test, i) => (
+                        <TestTypeIcon key={i} type={test.type} label={typeNames[test.type]} />
+                      ))}
+                    </span>
+                  </td>
+                  <td>
+                    <div className="row">
+                      <button
+                        type="button"
+                        className="btn btn-primary btn-sm"
+                        aria-label={t`Schedule ${name}`}
+                        onClick={() => setScheduling(template)}
+                      >{t`Schedule`}</button>
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        aria-label={t`Edit ${name}`}
+                        onClick={() => setEditing({ kind: "edit", template })}
+                      >{t`Edit`}</button>
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        aria-label={t`Copy ${name}`}
+                        onClick={() => void copy(template)}
+                      >{t`Copy`}</button>
+                      <button
+                        type="button"
+                        className="btn btn-danger btn-sm"
+                        aria-label={t`Delete ${name}`}
+                        onClick={() => setDeleting(template)}
+                      >{t`Delete`}</button>
+                    </div>
+                  </td>
+                </tr>
               );
             })}
           </tbody>
         </table>
       )}
       {editing && (
-        <TemplateFormDialog template={editing.kind === "edit" ? editing.template : null} variant={variant}
-          onSave={save} onClose={() => setEditing(null)} />
+        <TemplateFormDialog
+          template={editing.kind === "edit" ? editing.template : null}
+          variant={variant}
+          onSave={save}
+          onClose={() => setEditing(null)}
+        />
       )}
       {deleting && (
-        <ConfirmDialog title={t`Delete ${deletingName}?`} confirmLabel={t`Delete template`} danger busy={deleteBusy}
-          onCancel={() => setDeleting(null)} onConfirm={() => void remove()}>
+        <ConfirmDialog
+          title={t`Delete ${deletingName}?`}
+          confirmLabel={t`Delete template`}
+          danger
+          busy={deleteBusy}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => void remove()}
+        >
           <p>{t`The template is removed for everyone in the organisation. Tests already scheduled from it stay.`}</p>
         </ConfirmDialog>
       )}
       {scheduling && (
-        <ScheduleDialog template={scheduling} variant={variant} onClose={() => setScheduling(null)}
+        <ScheduleDialog
+          template={scheduling}
+          variant={variant}
+          onClose={() => setScheduling(null)}
           onDone={(count) => {
             const name = scheduling.name;
             notify({ kind: "success", text: t`Tests scheduled from ${name}: ${count}.` });
             setScheduling(null);
-          }} />
+          }}
+        />
       )}
     </div>
   );

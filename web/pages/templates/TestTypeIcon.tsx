@@ -20,8 +20,19 @@ export function useTestTypeNames(): Record<TestType, string> {
 
 export function TestTypeIcon({ type, label }: { type: TestType; label: string }) {
   return (
-    <svg role="img" aria-label={label} className="test-type-icon" data-type={type} width="20" height="20" viewBox="0 0 24 24"
-      fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+    <svg
+      role="img"
+      aria-label={label}
+      className="test-type-icon"
+      data-type={type}
+      width="20"
+      height="20"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      strokeLinecap="round"
+    >
       <title>{label}</title>
       <path d={paths[type]} />
     </svg>

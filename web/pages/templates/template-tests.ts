@@ -28,32 +28,52 @@ export const toMeasurementConfig = (test: TemplateTest, variant: Variant): Measu
   return {
     ...base,
     eye: test.eye ?? base.eye,
-    ...(c ? {
-      pattern: c.pattern, strategy: c.strategy, stimuliUpdate: c.stimuliUpdate, stimuliSize: c.stimuliSize,
-      stimuliShowtime: c.stimuliShowtime, sorsStage: c.sorsStage, playSound: c.playSound, trackGaze: c.trackGaze,
-      audioGuide: c.audioGuide,
-    } : {}),
+    ...(c
+      ? {
+          pattern: c.pattern,
+          strategy: c.strategy,
+          stimuliUpdate: c.stimuliUpdate,
+          stimuliSize: c.stimuliSize,
+          stimuliShowtime: c.stimuliShowtime,
+          sorsStage: c.sorsStage,
+          playSound: c.playSound,
+          trackGaze: c.trackGaze,
+          audioGuide: c.audioGuide,
+        }
+      : {}),
   };
 };
 
 /** The perimetry template test the form config stands for; sorsLocations and sorsStage are kept equal (model note). */
-export const fromMeasurementConfig = (m: MeasurementConfig): TemplateTest =>
-  ({ type: TestType.Perimetry, eye: m.eye, config: examinationConfigOf(m) });
+export const fromMeasurementConfig = (m: MeasurementConfig): TemplateTest => ({
+  type: TestType.Perimetry,
+  eye: m.eye,
+  config: examinationConfigOf(m),
+});
 
-export interface ScheduleTarget { readonly patient: { readonly id: string; readonly name: string }; readonly deviceSn: string }
+export interface ScheduleTarget {
+  readonly patient: { readonly id: string; readonly name: string };
+  readonly deviceSn: string;
+}
 
 /**
  * perimetry/register bodies for the template's perimetry tests, in template order. The display name follows "'Test'
  * plus the patient name" (scheduling seed §5); the tutorial is off (the template does not know the patient's language).
  */
 export const perimetryBodies = (tests: readonly TemplateTest[], target: ScheduleTarget, variant: Variant): MeasurementBody[] =>
-  tests.filter((t) => t.type === TestType.Perimetry).map((t) => {
-    const config = normaliseConfig(toMeasurementConfig(t, variant), templateContext(variant));
-    return {
-      ...config, tutorial: false, notes: "",
-      patientId: target.patient.id, deviceSn: target.deviceSn, displayName: displayNameFor(target.patient.name),
-    };
-  });
+  tests
+    .filter((t) => t.type === TestType.Perimetry)
+    .map((t) => {
+      const config = normaliseConfig(toMeasurementConfig(t, variant), templateContext(variant));
+      return {
+        ...config,
+        tutorial: false,
+        notes: "",
+        patientId: target.patient.id,
+        deviceSn: target.deviceSn,
+        displayName: displayNameFor(target.patient.name),
+      };
+    });
 
 /**
  * Every test of the template as an examination of one appointment (appointment variant); no eye means both. Perimetry
@@ -61,10 +81,15 @@ export const perimetryBodies = (tests: readonly TemplateTest[], target: Schedule
  */
 export const examinationPayloads = (tests: readonly TemplateTest[], target: ScheduleTarget, variant: Variant): ExaminationPayload[] =>
   tests.map((t) => ({
-    patientId: target.patient.id, type: t.type, deviceSn: target.deviceSn, eye: t.eye ?? Eye.Both, notes: "",
-    config: t.type === TestType.Perimetry
-      ? fromMeasurementConfig(normaliseConfig(toMeasurementConfig(t, variant), templateContext(variant))).config
-      : null,
+    patientId: target.patient.id,
+    type: t.type,
+    deviceSn: target.deviceSn,
+    eye: t.eye ?? Eye.Both,
+    notes: "",
+    config:
+      t.type === TestType.Perimetry
+        ? fromMeasurementConfig(normaliseConfig(toMeasurementConfig(t, variant), templateContext(variant))).config
+        : null,
   }));
 
 /** Whether the fields can be saved: a name within the text-input rule and at least one test (the server's checks). */

@@ -36,35 +36,73 @@ export function AuditSection({ users }: { users: readonly User[] }) {
           <label htmlFor="audit-user">{t`User`}</label>
           <select id="audit-user" className="select" value={filter.userId ?? ""} onChange={(e) => change({ userId: text(e.target.value) })}>
             <option value="">{t`All users`}</option>
-            {users.filter((u) => u.status === "active").map((u) => <option key={u.id} value={u.id}>{u.username ?? u.email}</option>)}
+            {users
+              .filter((u) => u.status === "active")
+              .map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.username ?? u.email}
+                </option>
+              ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor="audit-patient">{t`Patient ID`}</label>
-          <input id="audit-patient" className="input" value={filter.patientId ?? ""} onChange={(e) => change({ patientId: text(e.target.value) })} />
+          <input
+            id="audit-patient"
+            className="input"
+            value={filter.patientId ?? ""}
+            onChange={(e) => change({ patientId: text(e.target.value) })}
+          />
         </div>
         <div className="field">
           <label htmlFor="audit-action">{t`Action`}</label>
-          <input id="audit-action" className="input" placeholder="patient.get" value={filter.action ?? ""} onChange={(e) => change({ action: text(e.target.value) })} />
+          <input
+            id="audit-action"
+            className="input"
+            placeholder="patient.get"
+            value={filter.action ?? ""}
+            onChange={(e) => change({ action: text(e.target.value) })}
+          />
         </div>
         <div className="grid-2">
           <div className="field">
             <label htmlFor="audit-from">{t`From`}</label>
-            <input id="audit-from" className="input" type="date" value={filter.from ?? ""} onChange={(e) => change({ from: text(e.target.value) })} />
+            <input
+              id="audit-from"
+              className="input"
+              type="date"
+              value={filter.from ?? ""}
+              onChange={(e) => change({ from: text(e.target.value) })}
+            />
           </div>
           <div className="field">
             <label htmlFor="audit-to">{t`To`}</label>
-            <input id="audit-to" className="input" type="date" value={filter.to ?? ""} onChange={(e) => change({ to: text(e.target.value) })} />
+            <input
+              id="audit-to"
+              className="input"
+              type="date"
+              value={filter.to ?? ""}
+              onChange={(e) => change({ to: text(e.target.value) })}
+            />
           </div>
         </div>
       </div>
       {list.status === "loading" && <Skeleton kind="fields" count={3} />}
-      {list.status === "error" && <div className="alert alert-error" role="alert">{t`The audit trail cannot be displayed. Try again later.`}</div>}
+      {list.status === "error" && (
+        <div className="alert alert-error" role="alert">{t`The audit trail cannot be displayed. Try again later.`}</div>
+      )}
       {list.status === "success" && list.data.entries.length === 0 && <EmptyState title={t`Nothing recorded for this filter`} />}
       {list.status === "success" && list.data.entries.length > 0 && (
         <table className="table" data-testid="audit-table">
           <thead>
-            <tr><th>{t`When`}</th><th>{t`Who`}</th><th>{t`Address`}</th><th>{t`Action`}</th><th>{t`Patient or record`}</th><th>{t`Outcome`}</th></tr>
+            <tr>
+              <th>{t`When`}</th>
+              <th>{t`Who`}</th>
+              <th>{t`Address`}</th>
+              <th>{t`Action`}</th>
+              <th>{t`Patient or record`}</th>
+              <th>{t`Outcome`}</th>
+            </tr>
           </thead>
           <tbody>
             {list.data.entries.map((e) => (
@@ -72,7 +110,9 @@ export function AuditSection({ users }: { users: readonly User[] }) {
                 <td>{format.dateTime(e.at)}</td>
                 <td>{e.actorName ?? t`Unknown`}</td>
                 <td>{e.address ?? "–"}</td>
-                <td><code>{e.action}</code></td>
+                <td>
+                  <code>{e.action}</code>
+                </td>
                 <td>{e.patientId ? t`Patient ${e.patientId}` : e.recordId ? `${e.recordType ?? ""} ${e.recordId}` : "–"}</td>
                 <td>{outcome(e.outcome)}</td>
               </tr>

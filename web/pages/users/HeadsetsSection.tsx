@@ -43,12 +43,22 @@ export function HeadsetsSection() {
       <p className="field-hint">{t`A headset connects only after it has been enrolled here. Revoking a headset disconnects it at once.`}</p>
       <EnrolForm onIssued={onIssued} />
       {list.status === "loading" && <Skeleton kind="fields" count={2} />}
-      {list.status === "error" && <div className="alert alert-error" role="alert">{t`The headsets cannot be displayed. Try again later.`}</div>}
+      {list.status === "error" && (
+        <div className="alert alert-error" role="alert">{t`The headsets cannot be displayed. Try again later.`}</div>
+      )}
       {list.status === "success" && list.data.length === 0 && <EmptyState title={t`No headsets yet`} />}
       {list.status === "success" && list.data.length > 0 && (
         <table className="table">
           <thead>
-            <tr><th>{t`Serial number`}</th><th>{t`Name`}</th><th>{t`Enrolment`}</th><th>{t`Connection`}</th><th><span className="visually-hidden">{t`Actions`}</span></th></tr>
+            <tr>
+              <th>{t`Serial number`}</th>
+              <th>{t`Name`}</th>
+              <th>{t`Enrolment`}</th>
+              <th>{t`Connection`}</th>
+              <th>
+                <span className="visually-hidden">{t`Actions`}</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {list.data.map((h) => (
@@ -58,7 +68,9 @@ export function HeadsetsSection() {
         </table>
       )}
       {issued && <SecretDialog issued={issued} onClose={() => setIssued(null)} />}
-      {reenrolling && <ReenrolDialog headset={reenrolling} onClose={() => setReenrolling(null)} onIssued={(a) => (setReenrolling(null), onIssued(a))} />}
+      {reenrolling && (
+        <ReenrolDialog headset={reenrolling} onClose={() => setReenrolling(null)} onIssued={(a) => (setReenrolling(null), onIssued(a))} />
+      )}
       {revoking && <RevokeDialog headset={revoking} onClose={() => setRevoking(null)} onRevoked={() => (setRevoking(null), reload())} />}
     </section>
   );
@@ -67,7 +79,11 @@ export function HeadsetsSection() {
 function useSecretOptions() {
   const { t } = useLingui();
   return [
-    { value: "pairingCode" as const, label: t`One-time pairing code`, hint: t`Typed on the headset, which exchanges it for its credential; valid for one hour.` },
+    {
+      value: "pairingCode" as const,
+      label: t`One-time pairing code`,
+      hint: t`Typed on the headset, which exchanges it for its credential; valid for one hour.`,
+    },
     { value: "credential" as const, label: t`Device credential`, hint: t`Installed on the headset as it is.` },
   ];
 }
@@ -89,14 +105,18 @@ function EnrolForm({ onIssued }: { onIssued: (answer: EnrolmentIssued) => void }
     setBusy(true);
     setError(null);
     try {
-      const answer = await api.call("device.enrol", { body: { deviceSn: serial.trim(), ...(alias.trim() ? { alias: alias.trim() } : {}), secret } });
+      const answer = await api.call("device.enrol", {
+        body: { deviceSn: serial.trim(), ...(alias.trim() ? { alias: alias.trim() } : {}), secret },
+      });
       setSerial("");
       setAlias("");
       onIssued(answer);
     } catch (e) {
-      setError(isApiError(e) && e.isType("conflict")
-        ? t`This serial number is already enrolled, here or with another organisation. To give one of your headsets a new credential, enrol it again from the list.`
-        : t`The headset could not be enrolled. Try again later.`);
+      setError(
+        isApiError(e) && e.isType("conflict")
+          ? t`This serial number is already enrolled, here or with another organisation. To give one of your headsets a new credential, enrol it again from the list.`
+          : t`The headset could not be enrolled. Try again later.`,
+      );
     } finally {
       setBusy(false);
     }
@@ -105,25 +125,55 @@ function EnrolForm({ onIssued }: { onIssued: (answer: EnrolmentIssued) => void }
   return (
     <form onSubmit={submit} noValidate aria-label={t`Enrol a headset`}>
       <h3>{t`Enrol a headset`}</h3>
-      {error && <div className="alert alert-error" role="alert">{error}</div>}
+      {error && (
+        <div className="alert alert-error" role="alert">
+          {error}
+        </div>
+      )}
       <div className="field">
-        <label htmlFor="enrol-serial">{t`Serial number`}<span className="required" aria-hidden="true">*</span></label>
-        <input id="enrol-serial" className="input" value={serial} autoComplete="off" aria-invalid={badSerial || undefined}
-          onChange={(e) => { setSerial(e.target.value); setError(null); }} />
-        {badSerial && <span className="field-error" role="alert">{t`Letters, digits, dots, dashes or underscores only (at most 64).`}</span>}
+        <label htmlFor="enrol-serial">
+          {t`Serial number`}
+          <span className="required" aria-hidden="true">
+            *
+          </span>
+        </label>
+        <input
+          id="enrol-serial"
+          className="input"
+          value={serial}
+          autoComplete="off"
+          aria-invalid={badSerial || undefined}
+          onChange={(e) => {
+            setSerial(e.target.value);
+            setError(null);
+          }}
+        />
+        {badSerial && (
+          <span className="field-error" role="alert">{t`Letters, digits, dots, dashes or underscores only (at most 64).`}</span>
+        )}
       </div>
       <div className="field">
         <label htmlFor="enrol-alias">{t`Name (optional)`}</label>
         <input id="enrol-alias" className="input" value={alias} maxLength={64} onChange={(e) => setAlias(e.target.value)} />
       </div>
       <Select<EnrolmentSecretKind> label={t`The headset proves itself with`} value={secret} options={options} onChange={setSecret} />
-      <button type="submit" className="btn btn-primary" disabled={busy || serial.trim() === "" || badSerial}>{busy ? t`Enrolling…` : t`Enrol headset`}</button>
+      <button type="submit" className="btn btn-primary" disabled={busy || serial.trim() === "" || badSerial}>
+        {busy ? t`Enrolling…` : t`Enrol headset`}
+      </button>
     </form>
   );
 }
 
-function HeadsetRow({ headset: h, onRenamed, onReenrol, onRevoke }: {
-  headset: HeadsetEnrolment; onRenamed: () => void; onReenrol: () => void; onRevoke: () => void;
+function HeadsetRow({
+  headset: h,
+  onRenamed,
+  onReenrol,
+  onRevoke,
+}: {
+  headset: HeadsetEnrolment;
+  onRenamed: () => void;
+  onReenrol: () => void;
+  onRevoke: () => void;
 }) {
   const { t } = useLingui();
   const api = useApi();
@@ -152,9 +202,13 @@ function HeadsetRow({ headset: h, onRenamed, onReenrol, onRevoke }: {
 
   return (
     <tr data-serial={h.deviceSn}>
-      <td><code>{h.deviceSn}</code></td>
       <td>
-        {name === null ? h.alias : (
+        <code>{h.deviceSn}</code>
+      </td>
+      <td>
+        {name === null ? (
+          h.alias
+        ) : (
           <form onSubmit={rename} className="row">
             <label className="visually-hidden" htmlFor={`alias-${h.id}`}>{t`Name of ${h.deviceSn}`}</label>
             <input id={`alias-${h.id}`} className="input" value={name} maxLength={64} autoFocus onChange={(e) => setName(e.target.value)} />
@@ -166,9 +220,13 @@ function HeadsetRow({ headset: h, onRenamed, onReenrol, onRevoke }: {
       <td>{state}</td>
       <td>{h.connection === "CONNECTED" ? t`Connected` : t`Not connected`}</td>
       <td className="row">
-        {name === null && <button type="button" className="btn" aria-label={t`Rename ${h.deviceSn}`} onClick={() => setName(h.alias)}>{t`Rename`}</button>}
+        {name === null && (
+          <button type="button" className="btn" aria-label={t`Rename ${h.deviceSn}`} onClick={() => setName(h.alias)}>{t`Rename`}</button>
+        )}
         <button type="button" className="btn" aria-label={t`Enrol again: ${h.deviceSn}`} onClick={onReenrol}>{t`Enrol again`}</button>
-        {h.state !== "revoked" && <button type="button" className="btn btn-danger" aria-label={t`Revoke ${h.deviceSn}`} onClick={onRevoke}>{t`Revoke`}</button>}
+        {h.state !== "revoked" && (
+          <button type="button" className="btn btn-danger" aria-label={t`Revoke ${h.deviceSn}`} onClick={onRevoke}>{t`Revoke`}</button>
+        )}
       </td>
     </tr>
   );
@@ -181,18 +239,36 @@ function SecretDialog({ issued, onClose }: { issued: EnrolmentIssued; onClose: (
   const sn = issued.headset.deviceSn;
   const pairing = issued.secret.kind === "pairingCode";
   return (
-    <Modal title={pairing ? t`Pairing code for ${sn}` : t`Device credential for ${sn}`} onClose={onClose} closeButton={false}
-      actions={<button type="button" className="btn btn-primary" onClick={onClose}>{t`Done`}</button>}>
-      <p>{pairing
-        ? t`Type this code on the headset when it asks for one. It works once, until ${dates.dateTime(issued.secret.expiresAt ?? "")}.`
-        : t`Install this credential on the headset.`}</p>
-      <p><code className="secret" data-testid="enrolment-secret" style={{ fontSize: "1.25rem", wordBreak: "break-all", userSelect: "all" }}>{issued.secret.value}</code></p>
+    <Modal
+      title={pairing ? t`Pairing code for ${sn}` : t`Device credential for ${sn}`}
+      onClose={onClose}
+      closeButton={false}
+      actions={<button type="button" className="btn btn-primary" onClick={onClose}>{t`Done`}</button>}
+    >
+      <p>
+        {pairing
+          ? t`Type this code on the headset when it asks for one. It works once, until ${dates.dateTime(issued.secret.expiresAt ?? "")}.`
+          : t`Install this credential on the headset.`}
+      </p>
+      <p>
+        <code className="secret" data-testid="enrolment-secret" style={{ fontSize: "1.25rem", wordBreak: "break-all", userSelect: "all" }}>
+          {issued.secret.value}
+        </code>
+      </p>
       <div className="alert alert-warning" role="alert">{t`It is shown only this once: Isopter keeps no copy it could show again.`}</div>
     </Modal>
   );
 }
 
-function ReenrolDialog({ headset, onClose, onIssued }: { headset: HeadsetEnrolment; onClose: () => void; onIssued: (a: EnrolmentIssued) => void }) {
+function ReenrolDialog({
+  headset,
+  onClose,
+  onIssued,
+}: {
+  headset: HeadsetEnrolment;
+  onClose: () => void;
+  onIssued: (a: EnrolmentIssued) => void;
+}) {
   const { t } = useLingui();
   const api = useApi();
   const notify = useNotify();
@@ -209,7 +285,13 @@ function ReenrolDialog({ headset, onClose, onIssued }: { headset: HeadsetEnrolme
     }
   };
   return (
-    <ConfirmDialog title={t`Enrol ${headset.deviceSn} again?`} confirmLabel={t`Enrol again`} busy={busy} onCancel={onClose} onConfirm={() => void confirm()}>
+    <ConfirmDialog
+      title={t`Enrol ${headset.deviceSn} again?`}
+      confirmLabel={t`Enrol again`}
+      busy={busy}
+      onCancel={onClose}
+      onConfirm={() => void confirm()}
+    >
       <p>{t`Its current credential stops working at once and a connected headset is disconnected until it presents the new one.`}</p>
       <Select<EnrolmentSecretKind> label={t`The headset proves itself with`} value={secret} options={options} onChange={setSecret} />
     </ConfirmDialog>
@@ -233,7 +315,14 @@ function RevokeDialog({ headset, onClose, onRevoked }: { headset: HeadsetEnrolme
     }
   };
   return (
-    <ConfirmDialog title={t`Revoke ${headset.deviceSn}?`} confirmLabel={t`Revoke headset`} danger busy={busy} onCancel={onClose} onConfirm={() => void confirm()}>
+    <ConfirmDialog
+      title={t`Revoke ${headset.deviceSn}?`}
+      confirmLabel={t`Revoke headset`}
+      danger
+      busy={busy}
+      onCancel={onClose}
+      onConfirm={() => void confirm()}
+    >
       <p>{t`The headset is disconnected at once and cannot connect again until it is enrolled again. Its queued tests stay in its lane.`}</p>
     </ConfirmDialog>
   );

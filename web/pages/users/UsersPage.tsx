@@ -19,9 +19,15 @@ import { HeadsetsSection } from "./HeadsetsSection.tsx";
 import { AuditSection } from "./AuditSection.tsx";
 import { deleteRefusal, grantableRoles, roleChangeRefusal } from "../../../core/rules/user-admin.ts";
 
-
 /** Addresses typed into the invite box: separated by commas, semicolons, spaces or lines; duplicates dropped. */
-export const parseEmails = (text: string): string[] => [...new Set(text.split(/[\s,;]+/).map((e) => e.trim().toLowerCase()).filter(Boolean))];
+export const parseEmails = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(/[\s,;]+/)
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+];
 
 /** "Accounts list, invite form, role change, delete. Managers only." (accounts seed §2, §6), and the organisation's
  * headsets (issue 15: enrol, rename, enrol again, revoke). */
@@ -33,7 +39,10 @@ export default function UsersPage() {
     return (
       <div className="page">
         <h1>{t`Users`}</h1>
-        <div className="alert alert-warning" role="alert">{t`Only managers can manage users. Ask a manager of your organisation for help.`}</div>
+        <div
+          className="alert alert-warning"
+          role="alert"
+        >{t`Only managers can manage users. Ask a manager of your organisation for help.`}</div>
       </div>
     );
   }
@@ -85,11 +94,23 @@ function ManagerUsers() {
       <section className="card" aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">{t`Accounts`}</h2>
         {users.status === "loading" && <Skeleton kind="fields" count={3} />}
-        {users.status === "error" && <div className="alert alert-error" role="alert">{t`The accounts list cannot be displayed. Try again later.`}</div>}
+        {users.status === "error" && (
+          <div className="alert alert-error" role="alert">{t`The accounts list cannot be displayed. Try again later.`}</div>
+        )}
         {users.status === "success" && users.data.length === 0 && <EmptyState title={t`No accounts yet`} />}
         {users.status === "success" && users.data.length > 0 && (
           <table className="table">
-            <thead><tr><th>{t`E-mail`}</th><th>{t`Username`}</th><th>{t`Status`}</th><th>{t`Role`}</th><th><span className="visually-hidden">{t`Actions`}</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th>{t`E-mail`}</th>
+                <th>{t`Username`}</th>
+                <th>{t`Status`}</th>
+                <th>{t`Role`}</th>
+                <th>
+                  <span className="visually-hidden">{t`Actions`}</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {users.data.map((u) => {
                 const self = u.email === me?.email;
@@ -102,11 +123,28 @@ function ManagerUsers() {
                     <td>{u.username ?? "–"}</td>
                     <td>{u.status === "invited" ? t`Invited` : t`Active`}</td>
                     <td style={{ minWidth: 220 }}>
-                      {!canRerole ? i18n._(roleNames[u.role]) : (
-                        <Select<Role> label={t`Role of ${u.email}`} hideLabel value={u.role} options={roleNamesOnly} onChange={(r) => void changeRole(u, r)} />
+                      {!canRerole ? (
+                        i18n._(roleNames[u.role])
+                      ) : (
+                        <Select<Role>
+                          label={t`Role of ${u.email}`}
+                          hideLabel
+                          value={u.role}
+                          options={roleNamesOnly}
+                          onChange={(r) => void changeRole(u, r)}
+                        />
                       )}
                     </td>
-                    <td>{canDelete && <button type="button" className="btn btn-danger" aria-label={t`Delete ${u.email}`} onClick={() => setDeleting(u)}>{t`Delete`}</button>}</td>
+                    <td>
+                      {canDelete && (
+                        <button
+                          type="button"
+                          className="btn btn-danger"
+                          aria-label={t`Delete ${u.email}`}
+                          onClick={() => setDeleting(u)}
+                        >{t`Delete`}</button>
+                      )}
+                    </td>
                   </tr>
                 );
               })}
@@ -117,7 +155,13 @@ function ManagerUsers() {
       <HeadsetsSection />
       <AuditSection users={users.status === "success" ? users.data : []} />
       {deleting && (
-        <ConfirmDialog title={t`Delete ${deleting.email}?`} confirmLabel={t`Delete user`} danger onCancel={() => setDeleting(null)} onConfirm={() => void remove()}>
+        <ConfirmDialog
+          title={t`Delete ${deleting.email}?`}
+          confirmLabel={t`Delete user`}
+          danger
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => void remove()}
+        >
           <p>{t`Deleting a user revokes their access to all tests and results in the organisation.`}</p>
         </ConfirmDialog>
       )}
@@ -125,7 +169,13 @@ function ManagerUsers() {
   );
 }
 
-function InviteForm({ roleOptions, onInvited }: { roleOptions: Array<{ value: Role; label: string; hint: string }>; onInvited: () => void }) {
+function InviteForm({
+  roleOptions,
+  onInvited,
+}: {
+  roleOptions: Array<{ value: Role; label: string; hint: string }>;
+  onInvited: () => void;
+}) {
   const { t } = useLingui();
   const api = useApi();
   const [text, setText] = useState("");
@@ -142,15 +192,22 @@ function InviteForm({ roleOptions, onInvited }: { roleOptions: Array<{ value: Ro
     try {
       const answer = await api.call("user.invite", { body: { emails, role } });
       const skipped = [...answer.alreadyInvited, ...answer.alreadyRegistered];
-      setResult(skipped.length > 0
-        ? { kind: "warning", text: t`Some users were already invited or registered (${skipped.join(", ")}); invitations went to the others.` }
-        : { kind: "success", text: t`Invitations sent.` });
+      setResult(
+        skipped.length > 0
+          ? {
+              kind: "warning",
+              text: t`Some users were already invited or registered (${skipped.join(", ")}); invitations went to the others.`,
+            }
+          : { kind: "success", text: t`Invitations sent.` },
+      );
       setText("");
       onInvited();
     } catch (error) {
-      setResult(isApiError(error) && error.isType("already_invited", "already_registered")
-        ? { kind: "warning", text: t`All of these users were already invited or registered. No invitation was sent.` }
-        : { kind: "error", text: t`The invitations could not be sent. Try again later.` });
+      setResult(
+        isApiError(error) && error.isType("already_invited", "already_registered")
+          ? { kind: "warning", text: t`All of these users were already invited or registered. No invitation was sent.` }
+          : { kind: "error", text: t`The invitations could not be sent. Try again later.` },
+      );
     } finally {
       setBusy(false);
     }
@@ -159,12 +216,30 @@ function InviteForm({ roleOptions, onInvited }: { roleOptions: Array<{ value: Ro
   return (
     <section className="card" aria-labelledby="invite-heading">
       <h2 id="invite-heading">{t`Invite users`}</h2>
-      {result && <div className={`alert alert-${result.kind}`} role={result.kind === "success" ? "status" : "alert"}>{result.text}</div>}
+      {result && (
+        <div className={`alert alert-${result.kind}`} role={result.kind === "success" ? "status" : "alert"}>
+          {result.text}
+        </div>
+      )}
       <form onSubmit={submit} noValidate>
         <div className="field">
-          <label htmlFor="invite-emails">{t`E-mail addresses`}<span className="required" aria-hidden="true">*</span></label>
-          <textarea id="invite-emails" className="input" value={text} aria-describedby="invite-hint" aria-invalid={invalid.length > 0 || undefined}
-            onChange={(e) => { setText(e.target.value); setResult(null); }} />
+          <label htmlFor="invite-emails">
+            {t`E-mail addresses`}
+            <span className="required" aria-hidden="true">
+              *
+            </span>
+          </label>
+          <textarea
+            id="invite-emails"
+            className="input"
+            value={text}
+            aria-describedby="invite-hint"
+            aria-invalid={invalid.length > 0 || undefined}
+            onChange={(e) => {
+              setText(e.target.value);
+              setResult(null);
+            }}
+          />
           <span id="invite-hint" className="field-hint">{t`Separate several addresses with commas or new lines.`}</span>
           {invalid.length > 0 && <span className="field-error" role="alert">{t`Not a valid e-mail address: ${invalid.join(", ")}`}</span>}
         </div>
