@@ -70,7 +70,7 @@ const years = yearsSinceFirst(od.map((r) => isoDateToDays(r.date)));
 const series = od.map((r) => r.sensitivities.map((s, i) => (i === 25 || i === 34 ? null : s)));
 const times: number[] = [],
   cpuTimes: number[] = [];
-let last;
+let last: ReturnType<typeof poplr> | undefined;
 for (let i = 0; i < 20; i++) {
   const c0 = cpuMs(),
     t0 = performance.now();

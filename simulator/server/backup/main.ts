@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { readConfig, ConfigError } from "../config.ts";
 import { openPglite } from "../db/pglite.ts";
+import type { Database } from "../db/database.ts";
 import { openPostgres } from "../db/postgres.ts";
 import { StartupError, openDatabase, redactedUrl } from "../db/open.ts";
 import { BackupError, backupTo, restoreFrom } from "./backup.ts";
@@ -27,7 +28,7 @@ const main = async () => {
     return;
   }
   // A restore makes the schema itself (up to the file's version), so the database is opened without migrating.
-  let db;
+  let db: Database;
   try {
     db = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(join(config.dataDir, "pglite"));
   } catch (e) {

@@ -1,6 +1,7 @@
 // PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates (in text or jsonb); a request carrying one
 // would fail inside the database. The router refuses such input up front with 400 naming the field.
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the character PostgreSQL cannot store; matching it is the point
 const unsafe = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Dotted path of the first string (or object key) PostgreSQL cannot store, or undefined. */

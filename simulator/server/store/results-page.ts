@@ -15,6 +15,7 @@ export type ResultsCursor = readonly [patientId: string, takenAt: string, id: st
 
 export const encodeCursor = (c: ResultsCursor): string => Buffer.from(JSON.stringify(c), "utf8").toString("base64url");
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a cursor must hold no NUL, which PostgreSQL cannot store
 const storable = /^[^\u0000\ud800-\udfff]*$/;
 
 /** The cursor `encodeCursor` made, or undefined for anything else. */
@@ -170,7 +171,7 @@ export const resultsPageJson = async (
   const more = rows.length > quantity;
   const page = more ? rows.slice(0, quantity) : rows;
   const patients: string[] = [];
-  let previous: unknown ;
+  let previous: unknown;
   for (const r of page)
     if (r.patient_id !== previous) {
       // Rows come by patient, so a patient's rows are consecutive: each patient once, in the entries' order.
