@@ -23,7 +23,6 @@ import { ExaminationResult, PerimetryResult } from "./result.ts";
 export const PROTOCOL_VERSION = 2 as const;
 
 const Id = Schema.String;
-const Count = Schema.Int;
 /** Battery level in percent, or null when the device does not report one ("none" in the display bands). */
 const Level = Schema.NullOr(Schema.Number);
 

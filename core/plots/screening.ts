@@ -4,7 +4,7 @@
 // defects, so a screening result is drawn as this plot instead. Esterman (esterman.ts) is the binocular one of them.
 
 import { isScreening, screeningStrategies } from "../analytics/seen.ts";
-import type { Eye, Pattern, Strategy } from "../model/enums.ts";
+import type { Eye, Pattern } from "../model/enums.ts";
 import { checkLength, fieldFrame, fieldScene, type FieldBox } from "./field.ts";
 import { message, text, type Message, type Scene, type SceneNode } from "./scene.ts";
 

@@ -9,7 +9,7 @@ import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../core/device/connection.ts";
 import { attemptLimits } from "./auth/limits.ts";
 import { sessionStore } from "./auth/sessions.ts";
 import { auditTrail } from "./audit/trail.ts";
-import { tokenSigner, type TokenClaims } from "./auth/token.ts";
+import { tokenSigner } from "./auth/token.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";
 import type { HeadsetControl } from "../control/port.ts";

@@ -34,7 +34,7 @@ interface FormState {
 }
 
 export function MeasurementFormDialog({ request }: { request: MeasurementFormRequest }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const client = useClient();
   const close = useSetAtom(measurementFormAtom);
   const device = client.devices.one(request.deviceSn)?.device;

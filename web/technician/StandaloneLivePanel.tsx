@@ -1,6 +1,5 @@
 import type { RunningTest } from "../../core/model/running-test.ts";
 import type { GazeCalibration } from "../../core/model/enums.ts";
-import { useClient } from "../state/client.ts";
 import { useRead } from "../state/use-read.ts";
 import { LivePanel } from "./LivePanel.tsx";
 

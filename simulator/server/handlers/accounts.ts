@@ -5,7 +5,7 @@ import {
   userAdminRefusalText,
   type UserAdminRefusal,
 } from "../../../core/rules/user-admin.ts";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { Role } from "../../../core/model/enums.ts";
 import { isStrongPassword, passwordProblems } from "../../../core/rules/password.ts";
 import { isValidEmail } from "../../../core/rules/email.ts";

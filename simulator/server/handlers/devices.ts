@@ -163,7 +163,6 @@ export const deviceHandlers: SomeHandlers<
       fx.laneChanged(t.deviceSn);
       if (!sameLane)
         for (const id of to.perimetriesIds.filter((id) => fromBefore.includes(id))) {
-          const m = (await getMeasurement(tx, org, id))!;
           fx.event(org, "measurement", "device_transfer_out", { deviceSn: f.deviceSn }, f.deviceSn);
           fx.event(org, "measurement", "device_transfer_in", { deviceSn: t.deviceSn }, t.deviceSn);
         }
