@@ -57,7 +57,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every static, side-effect, re-export and dynamic import specifier in a source text. */
-export function importSpecifiers(text: string): string[] {
+function importSpecifiers(text: string): string[] {
   const specs: string[] = [];
   const patterns = [
     /\bimport\s+(?:type\s+)?[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g,
@@ -127,7 +127,7 @@ function importGraph(root: string): Map<string, string[]> {
 }
 
 /** Every import circle (Tarjan's strongly connected components of more than one file, or a file importing itself). */
-export function importCycles(root: string): string[][] {
+function importCycles(root: string): string[][] {
   const graph = importGraph(root);
   const index = new Map<string, number>();
   const low = new Map<string, number>();

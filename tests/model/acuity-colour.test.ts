@@ -25,14 +25,14 @@ const acuityEye = fc
     optotypesPresented: fc.nat({ max: 70 }),
   })
   .chain((e) => fc.nat({ max: e.optotypesPresented }).map((optotypesCorrect) => ({ ...e, optotypesCorrect })));
-export const acuityResult: fc.Arbitrary<AcuityResult> = fc.record({
+const acuityResult: fc.Arbitrary<AcuityResult> = fc.record({
   chart: fc.constantFrom("etdrs", "snellen", "tumbling-e", "landolt-c"),
   eyes: fc.array(acuityEye, { minLength: 1, maxLength: 2 }).map((e) => e as unknown as AcuityResult["eyes"]),
   takenAt: arb.isoDateTime,
   deviceSn: arb.deviceSn,
   appointmentId: fc.option(arb.id, { nil: null }),
 });
-export const colourVisionResult: fc.Arbitrary<ColourVisionResult> = fc
+const colourVisionResult: fc.Arbitrary<ColourVisionResult> = fc
   .record({
     platesPresented: fc.nat({ max: 40 }),
     classification: fc.constantFrom("normal", "protan", "deutan", "red-green", "tritan", "inconclusive"),

@@ -13,7 +13,7 @@ import { Languages } from "../../core/model/enums.ts";
 const dir = new URL("../../web/locales/", import.meta.url);
 
 /** msgid -> msgstr of a .po file (plain entries; multi-line strings joined). */
-export function parsePo(text: string): Map<string, string> {
+function parsePo(text: string): Map<string, string> {
   const entries = new Map<string, string>();
   const unquote = (s: string) => JSON.parse(s) as string;
   let field: "msgid" | "msgstr" | null = null;

@@ -102,12 +102,13 @@ describe("text input", () => {
   });
 });
 
+const Box = () => {
+  const [v, setV] = useState("smith");
+  return <SearchBox label="Search patients" value={v} onChange={setV} />;
+};
+
 describe("search box and toggle", () => {
   it("clears the search with its clear button", () => {
-    const Box = () => {
-      const [v, setV] = useState("smith");
-      return <SearchBox label="Search patients" value={v} onChange={setV} />;
-    };
     render(<Box />);
     const input = screen.getByRole("searchbox", { name: "Search patients" }) as HTMLInputElement;
     expect(input.value).toBe("smith");

@@ -140,11 +140,12 @@ describe("languages", () => {
   });
 });
 
+const Broken = () => {
+  throw new Error("boom");
+};
+
 describe("fallback pages", () => {
   it("'An error has occurred' with a hint when a page fails, and the not-found page links back", async () => {
-    const Broken = () => {
-      throw new Error("boom");
-    };
     const { api } = fakeApi({});
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     renderRoutes([{ path: "/", element: <Broken />, errorElement: <ErrorPage /> }], "/", api);
