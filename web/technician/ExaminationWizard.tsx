@@ -1,10 +1,10 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useSetAtom } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import type { Examination, ExaminationConfig, ExaminationPayload } from "../../core/model/examination.ts";
 import type { MeasurementConfig } from "../../core/model/measurement-config.ts";
 import type { Patient } from "../../core/model/patient.ts";
-import { Eye, PatientLanguages, Sex, TestType, type Language } from "../../core/model/enums.ts";
+import { Eye, PatientLanguages, Sex, TestType, patternLabel, type Language } from "../../core/model/enums.ts";
 import { applyConfigChange, type ConfigChange } from "../../core/rules/config-reducer.ts";
 import type { ConfigContext } from "../../core/rules/form-context.ts";
 import { amslerEyes } from "../../core/rules/eyes.ts";
@@ -21,7 +21,7 @@ import {
   type WizardContext,
   type WizardState,
 } from "../../core/scheduling/wizard.ts";
-import { eyeNames, languageNames, sexNames } from "../i18n/names.ts";
+import { eyeNames, languageNames, sexNames, strategyNames } from "../i18n/names.ts";
 import { ruleDescriptor } from "../i18n/rule-messages.ts";
 import { useClient } from "../state/client.ts";
 import { wizardAtom } from "../state/technician.ts";
@@ -65,8 +65,27 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const [patient, setPatient] = useState<Patient | null>(null);
   const [settings, setSettings] = useState<TestSettings[]>(() => (editing ? [settingsOf(editing)] : []));
   const [draft, setDraft] = useState<PatientDraft>({ name: "", uniqueId: "", gender: null, lang: null, birthdate: null });
+  // The patient fields a user has filled in or left: their "This field is required." shows from then on (all of them
+  // once Create patient was pressed), not while the form is still untouched.
+  const [touched, setTouched] = useState<ReadonlySet<keyof PatientDraft>>(new Set());
   const [failed, setFailed] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const knownPatientId = request.patientId ?? editing?.patientId ?? null;
+
+  // Opened for a known patient (an appointment's panel, an examination edited): load its name for the steps that show it.
+  useEffect(() => {
+    if (knownPatientId === null) return;
+    let live = true;
+    client.patients.load(knownPatientId).then(
+      (p) => {
+        if (live) setPatient((current) => current ?? p);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, knownPatientId]);
   // "'Both eyes' is offered only when creating, not when editing" (perimetry and Amsler alike).
   const configContext: ConfigContext = { ...CONTEXT, mode: editing ? "edit" : "create", patientLanguage: patient?.lang ?? null };
 
@@ -118,12 +137,15 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   };
 
   const createPatient = async () => {
+    setTouched(new Set(["name", "uniqueId", "gender", "lang", "birthdate"]));
     const body = patientPayload(draft, todayIso());
     if (!body) return;
     try {
       const created = await client.patients.save(body);
       setPatient(created);
       setState((s) => ({ ...s, patientId: created.id }));
+      // A retry that worked: the earlier failure no longer applies.
+      setFailed(null);
     } catch (e) {
       setFailed(`${t`Couldn't create a patient`}${e instanceof Error && e.message ? `: ${e.message}` : ""}`);
     }
@@ -140,10 +162,20 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
   const primary = primaryButtonLabel(state);
   const primaryText = primary === "Next" ? t`Next` : primary === "Save test" ? t`Save test` : t`Save tests`;
   const patientErrors = validatePatientForm(draft, todayIso());
-  const fieldError = (f: keyof typeof patientErrors) => {
-    const d = ruleDescriptor(patientErrors[f]);
+  const fieldError = (f: keyof PatientDraft) => {
+    const d = touched.has(f) ? ruleDescriptor(patientErrors[f]) : undefined;
     return d ? i18n._(d) : undefined;
   };
+  const editDraft = (change: Partial<PatientDraft>) => {
+    setDraft((d) => ({ ...d, ...change }));
+    setTouched((s) => new Set([...s, ...(Object.keys(change) as (keyof PatientDraft)[])]));
+  };
+  const leave = (f: keyof PatientDraft) => setTouched((s) => (s.has(f) ? s : new Set([...s, f])));
+  const patientLine = patient ? (
+    <p className="wizard-patient" data-testid="wizard-patient">
+      {t`Patient`}: <strong>{patient.name}</strong> <span className="muted">{patient.uniqueId}</span>
+    </p>
+  ) : null;
   const setTestSettings = (index: number, change: Partial<TestSettings>) =>
     setSettings((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
 
@@ -210,7 +242,9 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
                 required
                 characterRule
                 value={draft.name ?? ""}
-                onChange={(name) => setDraft({ ...draft, name })}
+                error={fieldError("name")}
+                onBlur={() => leave("name")}
+                onChange={(name) => editDraft({ name })}
               />
             </div>
             <TextInput
@@ -218,15 +252,18 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
               required
               characterRule
               value={draft.uniqueId ?? ""}
-              onChange={(uniqueId) => setDraft({ ...draft, uniqueId })}
+              error={fieldError("uniqueId")}
+              onBlur={() => leave("uniqueId")}
+              onChange={(uniqueId) => editDraft({ uniqueId })}
             />
             <TextInput
               label={t`Birthdate`}
               required
               type="date"
               value={draft.birthdate ?? ""}
-              error={draft.birthdate ? fieldError("birthdate") : undefined}
-              onChange={(birthdate) => setDraft({ ...draft, birthdate: birthdate || null })}
+              error={fieldError("birthdate")}
+              onBlur={() => leave("birthdate")}
+              onChange={(birthdate) => editDraft({ birthdate: birthdate || null })}
             />
             <Select
               label={t`Gender`}
@@ -234,7 +271,8 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
               value={draft.gender === null ? "" : String(draft.gender)}
               placeholder={t`Choose`}
               options={Object.values(Sex).map((g) => ({ value: String(g), label: i18n._(sexNames[g]) }))}
-              onChange={(g) => setDraft({ ...draft, gender: Number(g) as Sex })}
+              error={fieldError("gender")}
+              onChange={(g) => editDraft({ gender: Number(g) as Sex })}
             />
             <Select<Language>
               label={t`Language`}
@@ -242,18 +280,14 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
               value={draft.lang ?? ""}
               placeholder={t`Choose`}
               options={PatientLanguages.map((l) => ({ value: l, label: i18n._(languageNames[l]) }))}
-              onChange={(lang) => setDraft({ ...draft, lang })}
+              error={fieldError("lang")}
+              onChange={(lang) => editDraft({ lang })}
             />
             <div className="span-2">
               {patient ? (
                 <p className="alert alert-success">{t`Patient ${patient.name} created.`}</p>
               ) : (
-                <button
-                  type="button"
-                  className="btn btn-primary"
-                  disabled={Object.keys(patientErrors).length > 0}
-                  onClick={() => void createPatient()}
-                >{t`Create patient`}</button>
+                <button type="button" className="btn btn-primary" onClick={() => void createPatient()}>{t`Create patient`}</button>
               )}
             </div>
           </section>
@@ -261,6 +295,7 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
         {step.kind === "test-selection" && (
           <fieldset className="wizard-tests">
             <legend>{t`Choose the tests`}</legend>
+            {patientLine}
             {ALL_TESTS.map((type) => (
               <label key={type} className="row">
                 <input
@@ -282,6 +317,7 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
         {current && (
           <section aria-label={i18n._(testTypeNames[current.type])}>
             <h3>{t`Test ${current.index + 1} of ${state.tests.length}: ${i18n._(testTypeNames[current.type])}`}</h3>
+            {patientLine}
             {current.type === TestType.Perimetry ? (
               <div className="mform">
                 <PerimetryFields
@@ -313,14 +349,18 @@ export function ExaminationWizard({ request }: { request: WizardRequest }) {
             <h3>{t`Summary`}</h3>
             <p>
               {t`Patient`}: <strong>{patient?.name ?? state.patientId}</strong>
+              {patient && <span className="muted"> {patient.uniqueId}</span>}
             </p>
-            <ol>
-              {state.tests.map((type, i) => (
-                <li key={type}>
-                  {i18n._(testTypeNames[type])} ·{" "}
-                  {i18n._(eyeNames[type === TestType.Perimetry ? settings[i]!.perimetry.eye : settings[i]!.eye])}
-                </li>
-              ))}
+            <ol className="wizard-summary">
+              {state.tests.map((type, i) => {
+                const p = settings[i]!.perimetry;
+                const parts = [
+                  i18n._(testTypeNames[type]),
+                  i18n._(eyeNames[type === TestType.Perimetry ? p.eye : settings[i]!.eye]),
+                  ...(type === TestType.Perimetry ? [patternLabel[p.pattern], i18n._(strategyNames[p.strategy])] : []),
+                ];
+                return <li key={type}>{parts.join(" · ")}</li>;
+              })}
             </ol>
           </section>
         )}

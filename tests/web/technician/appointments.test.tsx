@@ -7,7 +7,7 @@ vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
 
 import type { Appointment } from "../../../core/model/appointment.ts";
 import type { Examination } from "../../../core/model/examination.ts";
-import { AmslerAnswer } from "../../../core/model/enums.ts";
+import { AmslerAnswer, Pattern, Strategy, patternLabel } from "../../../core/model/enums.ts";
 import { dropOf } from "../../../web/technician/Lanes.tsx";
 import { fakeApi } from "../render-app.tsx";
 import { device, patient } from "./fixtures.ts";
@@ -300,5 +300,82 @@ describe("?scrollTo={deviceSn}/{examId} in the appointment variant", () => {
     });
     renderTechnician(api, { appointments: true, path: "/technician?scrollTo=SN1/e2" });
     await waitFor(() => expect(document.getElementById("card-A1")!.className).toContain("mcard-blink"));
+  });
+});
+
+describe("examination wizard: patient creation, the patient on every step, the summary", () => {
+  const created = patient("p7", "Grace Hopper", { uniqueId: "GH-7" });
+  const wizardApi = (register: () => unknown) =>
+    fakeApi({
+      "device.all": () => [device(1, [], { appointments: [] })],
+      "patient.search": () => ({ entries: [], remaining: 0, page: 0 }),
+      "patient.register": register,
+      "appointment.registerWithExaminations": (i) =>
+        appointment(
+          "A9",
+          i.body.examinations.map((e: Examination, k: number) => exam(`n${k}`, e.type)),
+        ),
+    });
+
+  it("shows 'This field is required.' under each required field left empty (accounts seed §5 'Required fields: \"This field is required.\" with a red asterisk')", async () => {
+    const { api, calls } = wizardApi(() => created);
+    renderTechnician(api, { appointments: true });
+    fireEvent.click(within(await screen.findByTestId("lane")).getByRole("button", { name: "New appointment on Room 1" }));
+    const wizard = screen.getByRole("dialog", { name: "New appointment" });
+    fireEvent.click(within(wizard).getByRole("button", { name: "New patient" }));
+    // Nothing is said before the user has done anything.
+    expect(within(wizard).queryByText("This field is required.")).toBeNull();
+    const name = within(wizard).getByLabelText(/^Name/);
+    fireEvent.blur(name);
+    expect(within(wizard).getAllByText("This field is required.")).toHaveLength(1);
+    expect(name.getAttribute("aria-invalid")).toBe("true");
+    fireEvent.click(within(wizard).getByRole("button", { name: "Create patient" }));
+    // name, ID, gender, language and birthdate: five fields, five messages, and no call.
+    expect(within(wizard).getAllByText("This field is required.")).toHaveLength(5);
+    expect(calls.some((c) => c.endpoint === "patient.register")).toBe(false);
+    fireEvent.change(name, { target: { value: "Grace Hopper" } });
+    expect(within(wizard).getAllByText("This field is required.")).toHaveLength(4);
+  });
+
+  it("clears 'Couldn't create a patient' once a retry succeeds, names the patient on the test steps and lists pattern and strategy in the summary", async () => {
+    const { ApiError } = await import("../../../core/model/contract/errors.ts");
+    let attempts = 0;
+    const { api } = wizardApi(() => {
+      attempts += 1;
+      if (attempts === 1) throw new ApiError({ status: 500, responseType: "internal", message: "database away" });
+      return created;
+    });
+    renderTechnician(api, { appointments: true });
+    fireEvent.click(within(await screen.findByTestId("lane")).getByRole("button", { name: "New appointment on Room 1" }));
+    const wizard = screen.getByRole("dialog", { name: "New appointment" });
+    fireEvent.click(within(wizard).getByRole("button", { name: "New patient" }));
+    fireEvent.change(within(wizard).getByLabelText(/^Name/), { target: { value: "Grace Hopper" } });
+    fireEvent.change(within(wizard).getByLabelText(/^Patient ID/), { target: { value: "GH-7" } });
+    fireEvent.change(within(wizard).getByLabelText(/^Birthdate/), { target: { value: "1950-12-09" } });
+    fireEvent.change(within(wizard).getByLabelText(/^Gender/), { target: { value: "0" } });
+    fireEvent.change(within(wizard).getByLabelText(/^Language/), { target: { value: "en" } });
+    fireEvent.click(within(wizard).getByRole("button", { name: "Create patient" }));
+    expect((await within(wizard).findByRole("alert")).textContent).toBe("Couldn't create a patient: database away");
+    fireEvent.click(within(wizard).getByRole("button", { name: "Create patient" }));
+    await within(wizard).findByText("Patient Grace Hopper created.");
+    expect(within(wizard).queryByText(/Couldn't create a patient/)).toBeNull();
+
+    const next = () => within(wizard).getByRole<HTMLButtonElement>("button", { name: /^(Next|Save tests)$/ });
+    fireEvent.click(next());
+    expect(within(wizard).getByTestId("wizard-patient").textContent).toBe("Patient: Grace Hopper GH-7");
+    fireEvent.click(within(wizard).getByLabelText("Perimetry"));
+    fireEvent.click(within(wizard).getByLabelText("Amsler grid"));
+    fireEvent.click(next());
+    expect(within(wizard).getByText("Test 1 of 2: Perimetry")).toBeTruthy();
+    expect(within(wizard).getByTestId("wizard-patient").textContent).toBe("Patient: Grace Hopper GH-7");
+    fireEvent.change(within(wizard).getByLabelText(/^Pattern/), { target: { value: String(Pattern.P10_2) } });
+    fireEvent.change(within(wizard).getByLabelText(/^Strategy/), { target: { value: String(Strategy.DS) } });
+    fireEvent.change(within(wizard).getByLabelText(/^Eye/), { target: { value: "1" } });
+    fireEvent.click(next());
+    expect(within(wizard).getByText("Test 2 of 2: Amsler grid")).toBeTruthy();
+    expect(within(wizard).getByTestId("wizard-patient").textContent).toBe("Patient: Grace Hopper GH-7");
+    fireEvent.click(next());
+    const items = [...within(wizard).getByRole("list").querySelectorAll("li")].map((li) => li.textContent);
+    expect(items).toEqual([`Perimetry · Left eye · ${patternLabel[Pattern.P10_2]} · Dynamic`, "Amsler grid · Right eye"]);
   });
 });
