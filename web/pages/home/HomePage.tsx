@@ -12,6 +12,7 @@ import { PatientSearch } from "./PatientSearch.tsx";
 import { fromDevicesAndResults, fromExamination, homeTestLists, type TestEntry, type TestItem } from "./test-lists.ts";
 import { TestTypeName } from "./TestTypeName.tsx";
 import { useDateFormat } from "../../i18n/format.ts";
+import { eyeNames } from "../../i18n/names.ts";
 import { useTitle } from "../../ui/useTitle.ts";
 
 export default function HomePage() {
@@ -100,7 +101,7 @@ function TestList({
   names: Map<string, string>;
   link: (e: TestItem) => string;
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const format = useDateFormat();
   return (
     <section className="card" aria-label={title}>
@@ -120,7 +121,12 @@ function TestList({
                   <br />
                   <span className="muted">
                     {entry.items
-                      .map((e) => <TestTypeName key={e.id} type={e.type} />)
+                      .map((e) => (
+                        // The eye beside each test: a patient's two eyes are otherwise two identical rows (issue 21).
+                        <span key={e.id} data-testid="home-test">
+                          <TestTypeName type={e.type} /> · {i18n._(eyeNames[e.eye])}
+                        </span>
+                      ))
                       .reduce<React.ReactNode[]>((acc, el, i) => (i ? [...acc, ", ", el] : [el]), [])}
                   </span>
                 </span>

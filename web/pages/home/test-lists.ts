@@ -1,7 +1,7 @@
 import type { Examination } from "../../../core/model/examination.ts";
 import type { Measurement } from "../../../core/model/measurement.ts";
 import type { Device } from "../../../core/model/device.ts";
-import type { TestType } from "../../../core/model/enums.ts";
+import type { Eye, TestType } from "../../../core/model/enums.ts";
 
 /** "Five most recent examinations" (accounts seed §9). */
 export const recentLimit = 5;
@@ -12,6 +12,8 @@ export interface TestItem {
   readonly patientId: string;
   readonly deviceSn: string | null;
   readonly type: TestType;
+  /** The eye it tests: two rows of one patient's pair of eyes otherwise read alike (issue 21). */
+  readonly eye: Eye;
   readonly appointmentId: string | null;
   /** When its result was taken; null while scheduled. */
   readonly takenAt: string | null;
@@ -34,6 +36,7 @@ export const fromExamination = (e: Examination): TestItem => ({
   patientId: e.patientId,
   deviceSn: e.deviceSn,
   type: e.type,
+  eye: e.eye,
   appointmentId: e.appointmentId,
   takenAt: e.result ? e.result.takenAt : null,
   createdAt: e.createdAt,
@@ -45,6 +48,7 @@ export const fromMeasurement = (m: Measurement, laneSn: string | null = null): T
   patientId: m.patientId,
   deviceSn: m.deviceSn ?? laneSn,
   type: "perimetry",
+  eye: m.result ? m.result.eye : m.eye,
   appointmentId: null,
   takenAt: m.result ? m.result.takenAt : null,
   createdAt: m.createdAt,
