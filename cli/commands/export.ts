@@ -13,7 +13,14 @@ import { exportContext, type ExportContext } from "../export/context.ts";
 import { bundleTypes, fhirBundleWriter, type BundleType } from "../export/fhir.ts";
 import { isTimeZone } from "../../core/model/clinic-time.ts";
 import type { Api } from "../../core/ports.ts";
-import { parseStoreTarget, statusText, storeFiles, type StoreTarget } from "../export/dicom-send.ts";
+import {
+  AssociationRejected,
+  parseStoreTarget,
+  statusText,
+  storeFiles,
+  type StoreOutcome,
+  type StoreTarget,
+} from "../export/dicom-send.ts";
 import { eyeOption, patternOption, type ExportFilters } from "../export/filters.ts";
 import { jsonWriter, ndjsonWriter } from "../export/json.ts";
 import { runExport } from "../export/run-export.ts";
@@ -151,18 +158,19 @@ async function writerFor(
 
 /** C-STORE of the written files; each refused file is named with its status, and the exit code says so. */
 async function sendToPacs(target: StoreTarget, files: readonly string[], io: CliIo, json: boolean): Promise<void> {
-  let outcomes;
+  let outcomes: StoreOutcome[];
   try {
     outcomes = await storeFiles(target, files);
   } catch (e) {
-    throw new CliError(ExitCode.Unreachable, `--send: ${(e as Error).message}`);
+    // A receiver that answered and refused us is a refusal (1: "the server refused"); one not reached is 4.
+    throw new CliError(e instanceof AssociationRejected ? ExitCode.Failure : ExitCode.Unreachable, `--send: ${(e as Error).message}`);
   }
   const refused = outcomes.filter((o) => !o.stored);
-  for (const o of refused) io.stderr.write(`not stored: ${o.file} (status ${statusText(o.status)})\n`);
+  for (const o of refused) io.stderr.write(`not stored: ${o.file} (status ${statusText(o.status)}${o.reason ? `: ${o.reason}` : ""})\n`);
   const summary = {
     sent: outcomes.length,
     stored: outcomes.length - refused.length,
-    refused: refused.map((o) => ({ file: o.file, status: statusText(o.status) })),
+    refused: refused.map((o) => ({ file: o.file, status: statusText(o.status), ...(o.reason ? { reason: o.reason } : {}) })),
   };
   io.stderr.write(
     json

@@ -175,7 +175,12 @@ export function opvDataset(r: ExportRecord, context: ExportContext, warn: DicomW
   const blind = new Set(geometry.blindSpotIndices);
   const screening = isScreeningResult(res);
   const tested = points.flatMap((p, i) => (blind.has(i) ? [] : [{ p, i }]));
-  const extent = (axis: "x" | "y") => Math.max(...tested.map(({ p }) => Math.abs(p[axis])));
+  // PS3.3 C.8.26.2.1: the extent is the maximum angular subtend of the tested field (its width and height), not its
+  // reach from fixation: a 24-2 spans 27 degrees nasally to 21 temporally (48) and -21..21 up and down (42).
+  const extent = (axis: "x" | "y") => {
+    const values = tested.map(({ p }) => p[axis]);
+    return Math.max(...values) - Math.min(...values);
+  };
   const uid = (kind: string) => dicomUid(`${kind}:${r.test.id}`);
 
   const testPoints = tested.map(({ p, i }) => {

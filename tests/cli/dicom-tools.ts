@@ -1,7 +1,7 @@
 // The real DICOM tools the tests run: Debian's dicom3tools `dciodvfy` (IOD validator) and dcmtk's `storescp` (a
 // storage receiver). scripts/system-deps.sh installs both.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,14 +71,42 @@ export interface Receiver {
 }
 
 /**
- * dcmtk's storescp on 127.0.0.1 and a free port, storing into a fresh directory. `refuse` makes it refuse every
- * association (a PACS that will not talk to us).
+ * A storescp association profile (dcmtk's --config-file format, as /etc/dcmtk/storescp.cfg) that accepts only the
+ * given SOP classes (by UID), in explicit or implicit VR little endian: a PACS that stores some kinds of object and
+ * refuses the others.
  */
-export async function startStorescp(options: { refuse?: boolean } = {}): Promise<Receiver> {
+function acceptOnlyConfig(sopClasses: readonly string[]): string {
+  return [
+    "[[TransferSyntaxes]]",
+    "[Uncompressed]",
+    "TransferSyntax1 = LocalEndianExplicit",
+    "TransferSyntax2 = LittleEndianImplicit",
+    "[[PresentationContexts]]",
+    "[Only]",
+    "PresentationContext1 = VerificationSOPClass\\Uncompressed",
+    ...sopClasses.map((uid, i) => `PresentationContext${i + 2} = ${uid}\\Uncompressed`),
+    "[[Profiles]]",
+    "[OnlyThese]",
+    "PresentationContexts = Only",
+    "",
+  ].join("\n");
+}
+
+/**
+ * dcmtk's storescp on 127.0.0.1 and a free port, storing into a fresh directory. `refuse` makes it refuse every
+ * association (a PACS that will not talk to us); `acceptOnly` makes it accept only those SOP classes (UIDs).
+ */
+export async function startStorescp(options: { refuse?: boolean; acceptOnly?: readonly string[] } = {}): Promise<Receiver> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "storescp-"));
   const aet = "STORESCP";
-  const args = ["--aetitle", aet, "--output-directory", dir, ...(options.refuse ? ["--refuse"] : []), port.toString()];
+  const profile: string[] = [];
+  if (options.acceptOnly) {
+    const config = join(mkdtempSync(join(tmpdir(), "storescp-cfg-")), "storescp.cfg");
+    writeFileSync(config, acceptOnlyConfig(options.acceptOnly));
+    profile.push("--config-file", config, "OnlyThese");
+  }
+  const args = ["--aetitle", aet, "--output-directory", dir, ...profile, ...(options.refuse ? ["--refuse"] : []), port.toString()];
   const child: ChildProcess = spawn("storescp", args, { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout!.on("data", (c) => (log += c));

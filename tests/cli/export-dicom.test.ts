@@ -12,7 +12,9 @@ import { dicomWriter } from "../../cli/export/dicom-writer.ts";
 import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
 import { dciodvfy, readDicom, startStorescp, type Receiver } from "./dicom-tools.ts";
+import { FAKE_USER, startFakeBackend, type FakeBackend } from "./fake-backend.ts";
 import { FAKE_ORGANISATION, fakeApi, sampleMeasurement, samplePatient } from "./fixtures.ts";
+import { isopter, tempHome } from "./harness.ts";
 
 const context = exportContext(FAKE_ORGANISATION, { timeZone: "Europe/Berlin" });
 const fakePdf = async (r: ExportRecord) => new TextEncoder().encode(`%PDF-1.7\n% ${r.test.id}\n%%EOF\n`);
@@ -105,7 +107,10 @@ describe("DICOM OPV export", () => {
     expect(indices[0].DataObservationSequence[0]).toMatchObject({ ConceptNameCodeSequence: [{ CodeValue: "111852" }] });
     expect(indices[0].DataObservationSequence[0].NumericValue).toBeCloseTo(nv.global.vfi, 3);
     if (nv.ght) expect(indices[1].DataObservationSequence[0].ConceptNameCodeSequence[0].CodeValue).toBe("111855");
-    expect(ds.VisualFieldHorizontalExtent).toBe(27); // 24-2: tested points reach 27 degrees nasally
+    // PS3.3 C.8.26.2.1: the maximum angular subtend of the tested field, not how far its points reach from fixation: a
+    // 24-2's points run from 27 degrees nasally to 21 temporally (48 wide; the left eye seen as the patient sees it,
+    // -21..27) and from -21 to 21 up and down (42 high).
+    expect([ds.VisualFieldHorizontalExtent, ds.VisualFieldVerticalExtent]).toEqual([48, 42]);
   });
 
   it("codes the pattern and the strategy (CID 4250, 4251) in the Performed Protocol Code Sequence", () => {
@@ -221,6 +226,114 @@ describe("C-STORE to a real receiver (dcmtk storescp)", () => {
       expect(refusing.received()).toEqual([]);
     } finally {
       await refusing.stop();
+    }
+  });
+});
+
+describe("isopter export --format dicom --send: what the user sees (a real storescp, the CLI in-process)", () => {
+  let backend: FakeBackend;
+  let home: string;
+  // Patient p00001's first result was stored without a device serial number or alias.
+  beforeAll(async () => {
+    backend = await startFakeBackend({ patients: 2, resultsPerPatient: 2, options: (i, k) => ({ noDevice: i === 1 && k === 0 }) });
+    home = tempHome();
+    const login = await isopter(["login", "--server", backend.url, "-u", FAKE_USER.username, "--password-stdin"], {
+      env: { ISOPTER_HOME: home },
+      stdin: `${FAKE_USER.password}\n`,
+    });
+    expect(login.code, login.stderr).toBe(0);
+  });
+  afterAll(() => backend?.close());
+  const exportTo = (receiver: Receiver, dir: string, ...extra: string[]) =>
+    isopter(["export", "--all", "--format", "dicom", "--out", dir, "--send", `${receiver.aet}@127.0.0.1:${receiver.port}`, ...extra], {
+      env: { ISOPTER_HOME: home, ISOPTER_TIME_ZONE: "Europe/Berlin" },
+    });
+
+  it("a PACS that stores OPV but refuses Encapsulated PDF: each refused file named with its status, the OPV stored, exit code 1", async () => {
+    const receiver = await startStorescp({ acceptOnly: [OPV_SOP_CLASS_UID] });
+    try {
+      const dir = tmp();
+      const run = await exportTo(receiver, dir);
+      const files = readdirSync(dir).sort();
+      const reports = files.filter((f) => f.endsWith("_report.dcm"));
+      expect(files).toHaveLength(8);
+      expect(reports).toHaveLength(4);
+      expect(run.code).toBe(1);
+      const refusals = run.stderr.split("\n").filter((l) => l.startsWith("not stored: "));
+      expect(refusals.sort()).toEqual(
+        reports.map(
+          (f) =>
+            `not stored: ${join(dir, f)} (status 0x0122: the receiver accepted no presentation context for ${ENCAPSULATED_PDF_SOP_CLASS_UID})`,
+        ),
+      );
+      expect(run.stderr).toContain(`Stored 4 of 8 files in ${receiver.aet}@127.0.0.1:${receiver.port}.`);
+      expect(run.stderr).toContain(`4 of 8 files were not stored by ${receiver.aet}`);
+      // What the receiver holds is exactly the OPV instances.
+      const uids = (list: readonly string[]) => list.map((f) => read(readFileSync(f)).ds.SOPInstanceUID as string).sort();
+      expect(uids(receiver.received())).toEqual(uids(files.filter((f) => !f.endsWith("_report.dcm")).map((f) => join(dir, f))));
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("the reverse (a document archive that takes only the PDF): the OPV files are the ones named; --json lists them too", async () => {
+    const receiver = await startStorescp({ acceptOnly: [ENCAPSULATED_PDF_SOP_CLASS_UID] });
+    try {
+      const dir = tmp();
+      const run = await exportTo(receiver, dir, "--json");
+      expect(run.code).toBe(1);
+      const summary = JSON.parse(run.stderr.split("\n").find((l) => l.startsWith("{"))!);
+      expect(summary.sent).toBe(8);
+      expect(summary.stored).toBe(4);
+      expect(summary.refused.map((r: { file: string; status: string }) => [r.file.endsWith("_report.dcm"), r.status])).toEqual(
+        Array.from({ length: 4 }, () => [false, "0x0122"]),
+      );
+      expect(receiver.received()).toHaveLength(4);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("a receiver that refuses the association: one line naming it and exit code 1 (refused), the files still written", async () => {
+    const receiver = await startStorescp({ refuse: true });
+    try {
+      const dir = tmp();
+      const run = await exportTo(receiver, dir);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`--send: ${receiver.aet}@127\\.0\\.0\\.1:${receiver.port} rejected the association`));
+      expect(readdirSync(dir)).toHaveLength(8);
+      expect(receiver.received()).toEqual([]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("nothing listening: exit code 4 (unreachable)", async () => {
+    const { freePort } = await import("./dicom-tools.ts");
+    const port = await freePort();
+    const run = await isopter(["export", "--all", "--format", "dicom", "--out", tmp(), "--send", `NOBODY@127.0.0.1:${port}`], {
+      env: { ISOPTER_HOME: home },
+    });
+    expect(run.code, run.stderr).toBe(4);
+    expect(run.stderr).toMatch(new RegExp(`--send: 127\\.0\\.0\\.1:${port}`));
+  });
+
+  it("a result the standard cannot fully express is written with a warning: line naming the result and the element", async () => {
+    const receiver = await startStorescp();
+    try {
+      const dir = tmp();
+      const run = await exportTo(receiver, dir);
+      expect(run.code, run.stderr).toBe(0);
+      const warnings = run.stderr.split("\n").filter((l) => l.startsWith("warning:"));
+      // Once per result, though its OPV and its PDF instance both carry the equipment attributes.
+      expect(warnings).toEqual([
+        "warning: result p00001-m0 (patient U-1001): no device serial number or alias is stored: DeviceSerialNumber is UNKNOWN",
+      ]);
+      const file = readdirSync(dir).find((f) => f.includes("p00001-m0") && !f.endsWith("_report.dcm"))!;
+      expect(read(readFileSync(join(dir, file))).ds.DeviceSerialNumber).toBe("UNKNOWN");
+      expect(dciodvfy(join(dir, file)).errors).toEqual([]);
+    } finally {
+      await receiver.stop();
     }
   });
 });

@@ -44,6 +44,8 @@ export interface SampleOptions {
   readonly strategy?: Strategy;
   /** Stored with the last location missing (a broken upload): not valid, so never analysed. */
   readonly lastLocationMissing?: boolean;
+  /** Stored with neither the headset's serial number nor its alias (what DICOM's DeviceSerialNumber cannot then say). */
+  readonly noDevice?: boolean;
 }
 
 /** A hill of vision (about 31 dB at fixation, falling with eccentricity) with noise and, for some, an arcuate defect. */
@@ -69,7 +71,7 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
   return {
     id,
     patientId: patient.id,
-    deviceSn: "VR-0001",
+    deviceSn: o.noDevice ? null : "VR-0001",
     displayName: `Test ${k}`,
     eye,
     pattern,
@@ -132,7 +134,7 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
             normativeVersion: CURRENT_NORMATIVE_VERSION, // as the headsets store a new result
             gazeCalibration: true,
             background: 31.5,
-            deviceAlias: "Headset 1",
+            deviceAlias: o.noDevice ? null : "Headset 1",
           },
   } as Measurement;
 }
