@@ -117,7 +117,8 @@ export function createLanesFacet(ctx: FacetContext, devices: DevicesFacet, ownLa
         } else if (mode === "edit" && sourceId !== undefined) {
           await ctx.api.call("perimetry.update", { query: { id: sourceId }, body });
         } else {
-          await ctx.api.call("perimetry.register", { body });
+          // A clone is stored as one ('cloned flag', scheduling seed §3); a new measurement as the seed's call.
+          await ctx.api.call("perimetry.register", { body: mode === "clone" ? { ...body, cloned: true } : body });
         }
         writePatientTestConfiguration(ctx.storage.local, body.patientId, body);
       }),

@@ -32,21 +32,23 @@ export type NewMeasurementConfig = Omit<
 >;
 
 /**
- * A measurement as it is first stored: the settings chosen, its id and creation time, no result yet, reliable and
- * neither baseline nor cloned, active; `isFollowingEye` is the other eye's measurement created with it ('Both').
+ * A measurement as it is first stored: the settings chosen, its id and creation time, no result yet, reliable and not
+ * a baseline, active; `isFollowingEye` is the other eye's measurement created with it ('Both'); `cloned` when the
+ * measurement form saved it in its clone mode (a lane card's Clone), else false.
  */
 export const newMeasurement = (
   config: NewMeasurementConfig,
   id: string,
   createdAt: string,
   isFollowingEye: string | null = null,
+  cloned = false,
 ): Measurement => ({
   ...config,
   id,
   isFollowingEye,
   reliable: true,
   baseline: false,
-  cloned: false,
+  cloned,
   result: null,
   createdAt,
   updatedAt: createdAt,
@@ -60,6 +62,17 @@ export const MeasurementBodySchema = Schema.Struct({
   deviceSn: DeviceSnSchema,
 });
 export type MeasurementBody = Schema.Schema.Type<typeof MeasurementBodySchema>;
+
+/**
+ * Body of perimetry/register: the seed's fields, and `cloned` (our design: the seeds name the stored cloned flag and the
+ * form's clone mode but not how it reaches the server) set by the measurement form's clone mode. Without it (every
+ * call as the seeds list it) the measurement is stored with cloned false.
+ */
+export const MeasurementRegisterBodySchema = Schema.Struct({
+  ...MeasurementBodySchema.fields,
+  cloned: Schema.optionalKey(Schema.Boolean),
+});
+export type MeasurementRegisterBody = Schema.Schema.Type<typeof MeasurementRegisterBodySchema>;
 
 /** Stand-alone configuration: the measurement config without notes and deviceSn (scheduling §7 device/standalone). */
 export const StandaloneConfigSchema = MeasurementBodySchema.mapFields(({ notes: _n, deviceSn: _d, ...rest }) => rest);

@@ -209,6 +209,21 @@ export const contractSuite = (backend: Backend) =>
       expect((await c("patient.delete", { query: { id: p.id } })).status).toBe(404);
     });
 
+    it("perimetry: a clone (register with cloned true, the form's clone mode) is stored and listed with the 'cloned flag' (scheduling seed §3); the seed's body alone stores cloned false", async () => {
+      const p = await newPatient("Clo Ned");
+      const sn = (await devices())[1]!.deviceSn;
+      const plain = await o("perimetry.register", { body: measurementBody(p.id, sn) });
+      const clones = await o("perimetry.register", { body: { ...measurementBody(p.id, sn, { eye: Eye.Both }), cloned: true } });
+      expect([...plain, ...clones].map((m) => m.cloned)).toEqual([false, true, true]);
+      const stored = await o("perimetry.all", { query: { patientId: p.id } });
+      expect(Object.fromEntries(stored.map((m) => [m.id, m.cloned]))).toEqual({
+        [plain[0]!.id]: false,
+        [clones[0]!.id]: true,
+        [clones[1]!.id]: true,
+      });
+      expect((await o("perimetry.get", { query: { id: clones[0]!.id } })).cloned).toBe(true);
+    });
+
     it("perimetry: register 'Both' creates a paired right and left in the lane; notes-only, flags and full updates; the rules of core/rules refuse bad configs", async () => {
       const p = await newPatient("Per Imetry");
       const sn = (await devices())[1]!.deviceSn;
@@ -868,6 +883,13 @@ export const contractSuite = (backend: Backend) =>
       const mail = (outbox.json.data as Array<{ link: string; subject: string }>)[0]!;
       const token = mail.link.split("/password-reset/")[1]!;
       expect(token.split(".")).toHaveLength(3);
+      // The reset page checks its link when it opens (passwordReset.check): a fresh link passes, reading only, so the
+      // same link still sets the password below; a forged one is not valid.
+      const check = await c("passwordReset.check", { token }, undefined as never);
+      expect([check.status, check.responseType]).toEqual([200, undefined]);
+      expect((await c("passwordReset.check", { token }, undefined as never)).status).toBe(200);
+      const forged = await c("passwordReset.check", { token: `${token.split(".").slice(0, 2).join(".")}.AAAA` }, undefined as never);
+      expect([forged.status, forged.responseType]).toEqual([401, "token_verification_error"]);
       const weak = await c(
         "passwordReset.confirm",
         { token, body: { email: "user@demo.isopter.test", token, password: "weak" } },
@@ -892,6 +914,9 @@ export const contractSuite = (backend: Backend) =>
           )
         ).status,
       ).toBe(401);
+      // Used: the page says so as soon as it opens, not after the form is filled in.
+      const used = await c("passwordReset.check", { token }, undefined as never);
+      expect([used.status, used.responseType]).toEqual([401, "token_expired"]);
       const userToken = await login(base, "user", "New-Secret-9");
       const wrongOld = await c("passwordChange", { body: { old_password: "nope", new_password: "Another-Secret-1" } }, userToken);
       expect([wrongOld.status, wrongOld.responseType]).toEqual([401, "invalid_credentials"]);

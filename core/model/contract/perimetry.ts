@@ -2,7 +2,7 @@ import { Schema } from "effect";
 import { EyeSchema, PatternSchema } from "../enums.ts";
 import { ExaminationSchema } from "../examination.ts";
 import { DeviceSnSchema, IdSchema, IsoDateSchema } from "../ids.ts";
-import { MeasurementBodySchema, MeasurementSchema } from "../measurement.ts";
+import { MeasurementBodySchema, MeasurementRegisterBodySchema, MeasurementSchema } from "../measurement.ts";
 import { MeasurementResultSchema } from "../measurement-result.ts";
 import { PatientSchema } from "../patient.ts";
 import { commonErrors, endpoint } from "./endpoint.ts";
@@ -116,7 +116,7 @@ export const perimetryRegister = endpoint({
   name: "perimetry.register",
   method: "POST",
   path: "perimetry/register",
-  body: MeasurementBodySchema,
+  body: MeasurementRegisterBodySchema,
   response: Schema.Array(MeasurementSchema),
   errors: [...commonErrors, "not_found"],
   auth: "bearer",
@@ -124,7 +124,8 @@ export const perimetryRegister = endpoint({
   source: "scheduling §7",
   ourDesign:
     "answer (not shown in the seeds): the created measurements in queue order; eye Both creates a right and a left " +
-    "measurement paired through isFollowingEye. not_found when the patient or device does not exist",
+    "measurement paired through isFollowingEye. not_found when the patient or device does not exist. The optional " +
+    "cloned (true from the form's clone mode) is stored as the measurements' cloned flag",
 });
 
 /** PATCH perimetry bodies: the full body, notes only ("a body with only notes updates notes"), or the result flags. */

@@ -1,4 +1,4 @@
-import { newMeasurement, type Measurement, type MeasurementBody } from "../../../core/model/measurement.ts";
+import { newMeasurement, type Measurement, type MeasurementRegisterBody } from "../../../core/model/measurement.ts";
 import { RECENT_RESULTS_LIMIT } from "../../../core/model/contract/perimetry.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { invalid, notFound } from "../http/failure.ts";
@@ -91,7 +91,7 @@ export const perimetryHandlers: SomeHandlers<
   "perimetry.allTrashed": async (call) => ({ data: await measurements.trashedMeasurements(call.ctx.db, claimsOf(call).organisationId) }),
   "perimetry.register": async (call) => {
     const org = claimsOf(call).organisationId;
-    const body: MeasurementBody = call.body;
+    const { cloned = false, ...body }: MeasurementRegisterBody = call.body;
     const now = nowIso(call.ctx);
     const created = await write(call.ctx, async (tx, fx) => {
       const patient = await patientFor(tx, org, body.patientId);
@@ -100,7 +100,7 @@ export const perimetryHandlers: SomeHandlers<
       const out: Measurement[] = [];
       let position = await measurements.nextQueuePosition(tx, body.deviceSn);
       for (const eye of eyesToCreate(body.eye)) {
-        const m = newMeasurement({ ...body, eye }, newId(), now, out[0]?.id ?? null);
+        const m = newMeasurement({ ...body, eye }, newId(), now, out[0]?.id ?? null, cloned);
         await measurements.insertMeasurement(tx, org, m, position++);
         out.push(m);
         fx.event(org, "measurement", "insert", m, m.deviceSn);

@@ -159,13 +159,26 @@ describe("measurement form dialog (scheduling seed §2 'Measurement form')", () 
     expect(call.input.body).toMatchObject({ patientId: "p1", deviceSn: "SN1", eye: Eye.Left, pattern: Pattern.P30_2, notes: "old" });
   });
 
-  it("clones into a new registration", async () => {
+  it("clones into a new registration that carries the clone flag ('cloned flag', scheduling seed §3)", async () => {
     const { dialog, calls } = await openForm({ "perimetry.register": () => [] }, "Clone Test a");
     expect(screen.getByRole("dialog", { name: "Clone measurement" })).toBeTruthy();
     await within(dialog).findByText("Ada Lovelace");
     fireEvent.click(save(dialog));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
-    expect(calls.find((c) => c.endpoint === "perimetry.register")!.input.body).toMatchObject({ patientId: "p1", pattern: Pattern.P30_2 });
+    expect(calls.find((c) => c.endpoint === "perimetry.register")!.input.body).toMatchObject({
+      patientId: "p1",
+      pattern: Pattern.P30_2,
+      cloned: true,
+    });
+  });
+
+  it("a new measurement is registered with the seed's body alone (no clone flag)", async () => {
+    const { dialog, calls } = await openForm({ "perimetry.register": () => [] });
+    fireEvent.click(await within(dialog).findByRole("option", { name: /Ada Lovelace/ }));
+    await waitFor(() => expect(save(dialog).disabled).toBe(false));
+    fireEvent.click(save(dialog));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(calls.find((c) => c.endpoint === "perimetry.register")!.input.body).not.toHaveProperty("cloned");
   });
 });
 
