@@ -33,7 +33,13 @@ export const HANDLED_BY_CALLER: ReadonlySet<string> = new Set([
 const REQUEST_STATUSES: ReadonlySet<number> = new Set([408, 413, 429]);
 
 /** Calls whose 4xx answers concern the form, not the session (no session exists yet, or a link token is checked). */
-const SESSIONLESS_CALLS: ReadonlySet<string> = new Set(["login", "passwordReset.request", "passwordReset.confirm", "user.signup"]);
+const SESSIONLESS_CALLS: ReadonlySet<string> = new Set([
+  "login",
+  "passwordReset.request",
+  "passwordReset.confirm",
+  "passwordReset.check",
+  "user.signup",
+]);
 
 /** Whether a failed call ends the session. */
 export function endsSession(endpoint: string, error: unknown): boolean {

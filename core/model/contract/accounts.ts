@@ -71,6 +71,19 @@ export const passwordResetConfirm = endpoint({
   ourDesign: "an expired or unknown reset token answers 401 token_expired ('link expired')",
 });
 
+export const passwordResetCheck = endpoint({
+  name: "passwordReset.check",
+  method: "GET",
+  path: "password_reset",
+  response: Empty,
+  errors: commonErrors,
+  auth: "reset-token",
+  carriesAccessToken: false,
+  source: "our design",
+  ourDesign:
+    "not in the seeds' table: the reset page checks its link when it opens (accounts seed §2 'Expired token: an expired-link message'), reading only: the token stays usable; 401 token_expired when expired or used, token_verification_error when not a reset token of ours",
+});
+
 export const passwordChange = endpoint({
   name: "passwordChange",
   method: "POST",

@@ -71,6 +71,7 @@ export const contract = byName([
   accounts.checkToken,
   accounts.passwordResetRequest,
   accounts.passwordResetConfirm,
+  accounts.passwordResetCheck,
   accounts.passwordChange,
   accounts.userSignup,
   accounts.userInvite,

@@ -112,6 +112,7 @@ export const accountHandlers: SomeHandlers<
   | "checkToken"
   | "passwordReset.request"
   | "passwordReset.confirm"
+  | "passwordReset.check"
   | "passwordChange"
   | "user.signup"
   | "user.invite"
@@ -221,6 +222,16 @@ export const accountHandlers: SomeHandlers<
     });
     ctx.forgetUser(claims.sub);
     ctx.live.endSessions(claims.sub, "password_reset");
+    return { data: null };
+  },
+  // The reset page's check when it opens: the router has verified the token's signature and expiry; a used (or unknown)
+  // link is refused as confirm would refuse it. Reads only: the link stays usable.
+  "passwordReset.check": async (call) => {
+    const rows = await call.ctx.db.query<{ used_at: string | null }>(
+      "select used_at from password_resets where token_hash = $1 and user_id = $2",
+      [sha256(call.token), call.claims!.sub],
+    );
+    if (!rows[0] || rows[0].used_at !== null) throw new Failure("token_expired", "This link has been used already; request a new one");
     return { data: null };
   },
   passwordChange: async (call) => {
