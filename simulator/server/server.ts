@@ -9,7 +9,7 @@ import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../core/device/connection.ts";
 import { attemptLimits } from "./auth/limits.ts";
 import { sessionStore } from "./auth/sessions.ts";
 import { auditTrail } from "./audit/trail.ts";
-import { tokenSigner } from "./auth/token.ts";
+import { tokenSigner, type TokenClaims } from "./auth/token.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";
 import type { HeadsetControl } from "../control/port.ts";
@@ -203,8 +203,17 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const web = staticSite(options.webRoot ?? fileURLToPath(new URL("../../dist/web", import.meta.url)));
 
   let draining = false;
+  /** Requests being answered: a drain makes each one the last of its keep-alive connection. */
+  const inFlight = new Set<ServerResponse>();
+  const lastOfConnection = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader("connection", "close");
+    // Answered with keep-alive already: the connection is closed once idle, not left to its keep-alive timeout.
+    else res.once("close", () => setImmediate(() => server.closeIdleConnections()));
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (draining) res.setHeader("connection", "close"); // the last request of a keep-alive connection while draining
+    if (draining) lastOfConnection(res); // the last request of a keep-alive connection while draining
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
     let url: URL;
     try {
       url = new URL(req.url ?? "/", "http://localhost");
@@ -302,6 +311,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       draining = true;
       const stopped = new Promise<void>((resolve) => server.close(() => resolve())); // no new connections from here on
       server.closeIdleConnections();
+      for (const res of inFlight) lastOfConnection(res);
       for (const client of [...browsers.clients, ...headsets.clients]) client.close(1001, "server shutting down");
       const cut = setTimeout(() => {
         for (const client of [...browsers.clients, ...headsets.clients]) client.terminate();
@@ -313,6 +323,9 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       browsers.close();
       headsets.close();
       await presence.close();
+      // The trail's last events (up to FLUSH_MS of them, the requests answered during the drain included) are written
+      // before the database closes, as close() does.
+      await audit.flush();
       await roster.close();
       await bus.close();
       await db.close();

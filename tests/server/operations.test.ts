@@ -84,7 +84,8 @@ describe("SIGTERM drains within 10 s", () => {
     });
     const token = await login(url, "manager");
     const live = await liveSocket(url, token);
-    // A patient registration whose body is still arriving when SIGTERM comes.
+    // A patient registration whose body is still arriving when SIGTERM comes, and ends only once the drain has begun
+    // (the live socket is closed by then): it is answered during the drain, which ends right after it.
     const body = JSON.stringify({ name: "Drain Patient", uniqueId: "DRAIN-1", gender: 0, lang: "en", birthdate: "1960-01-01" });
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
@@ -105,7 +106,7 @@ describe("SIGTERM drains within 10 s", () => {
       );
       req.on("error", reject);
       req.write(body.slice(0, 10));
-      setTimeout(() => req.end(body.slice(10)), 1_000);
+      void live.closed.then(() => setTimeout(() => req.end(body.slice(10)), 50));
     });
     await new Promise((r) => setTimeout(r, 300));
     const signalledAt = Date.now();
@@ -129,10 +130,61 @@ describe("SIGTERM drains within 10 s", () => {
     try {
       const rows = await again.db.query<{ n: number }>("select count(*)::int as n from patients where body->>'uniqueId' = 'DRAIN-1'");
       expect(rows[0]!.n).toBe(1);
+      // So is its audit event (issue 15 §6): the trail, written in batches every 200 ms, is flushed by the drain too.
+      const audited = await again.db.query<{ actor_name: string; outcome: string }>(
+        "select actor_name, outcome from audit_events where action = 'patient.register' and at >= $1",
+        [new Date(signalledAt - 5_000).toISOString()],
+      );
+      expect(audited.map((r) => [r.actor_name, r.outcome])).toEqual([["manager", "success"]]);
     } finally {
       await again.close();
     }
   }, 120_000);
+});
+
+describe("drain flushes the audit trail", () => {
+  it("the audit event of a request answered during the drain is in the database after it (the trail writes every 200 ms)", async () => {
+    const dataDir = join(tmp(), "pglite");
+    const server = await startServer({ storage: { kind: "pglite", dataDir }, port: 0, webRoot: "/nonexistent-web-root" });
+    await seedDemo(server.db, { password: DEMO_PASSWORD, headsets: 0, results: "fixtures" });
+    const token = await login(server.url, "manager");
+    const body = JSON.stringify({ name: "Drain Audit", uniqueId: "DRAIN-2", gender: 1, lang: "en", birthdate: "1961-02-03" });
+    let finish = () => undefined as void;
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${server.url}/api/patient/register`,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(body)),
+            authorization: `Bearer ${token}`,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode!));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, 10));
+      finish = () => void req.end(body.slice(10));
+    });
+    await new Promise((r) => setTimeout(r, 200)); // the request is in flight
+    const draining = server.drain(5_000);
+    finish();
+    expect(await answer).toBe(200);
+    await draining; // ends as soon as that connection closes, well within the trail's 200 ms
+    const db = await openDatabase({ kind: "pglite", dataDir });
+    try {
+      const rows = await db.query<{ actor_name: string; outcome: string }>(
+        "select actor_name, outcome from audit_events where action = 'patient.register'",
+      );
+      expect(rows.map((r) => [r.actor_name, r.outcome])).toEqual([["manager", "success"]]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });
 
 /** The clinic in a few rows more than the demo: a patient, a measurement with a result, an invitation. */
