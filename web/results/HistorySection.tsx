@@ -248,13 +248,13 @@ export function HistorySection({
       </div>
       {expanded && (
         <div id="history-body">
-          <div className="chips" role="group" aria-label={t`Plots shown`}>
+          <fieldset className="chips" aria-label={t`Plots shown`}>
             {historyPlots.map((k) => (
               <button key={k} type="button" className="chip" aria-pressed={shown.includes(k)} onClick={() => toggle(k)}>
                 {i18n._(historyPlotNames[k])}
               </button>
             ))}
-          </div>
+          </fieldset>
           {days.length === 0 && <p className="muted">{t`No results yet.`}</p>}
           {days.map((d) => (
             <div key={d.day} className="history-day" data-testid="history-day">

@@ -47,6 +47,7 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
     return tests.filter((m) => m.trashedAt === null).filter(hasResult);
   }, [tests]);
   // After this commit's plots have registered their draws (children's layout effects run first).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per new list of results, which is what it times
   useLayoutEffect(settleResultsDrawn, [results]);
   const birthdate = patient.birthdate;
   // Full analyses are built on demand (the selected result, its reference, history cells scrolled near) and cached per

@@ -36,6 +36,7 @@ export function PrintLayout({
     [m, analysis, reference, patient, markedUnreliable, progression, translate],
   );
   // Texts the scene gave a maxWidth (names, translations) are scaled down once the browser has measured them.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the texts to fit are new whenever the SVG is
   useLayoutEffect(() => {
     if (body.current) fitSvgTexts(body.current);
   }, [svg]);
@@ -45,7 +46,7 @@ export function PrintLayout({
         className="print-body"
         data-testid="print-plots"
         ref={body}
-        // Our own scene serialised by core/plots (texts escaped there), not user HTML.
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: our own scene serialised by core/plots (texts escaped there), not user HTML
         dangerouslySetInnerHTML={{ __html: svg }}
       />
     </div>

@@ -72,14 +72,16 @@ export function ProgressionSection({ points, series, baseline, pattern, onPatter
   const at = useMemo(() => now ?? new Date().toISOString(), [now]);
   const chartPattern = chartPatterns.includes(pattern as (typeof chartPatterns)[number]) ? pattern : Pattern.P24_2;
   const own = useMemo(() => points.filter((p) => p.pattern === chartPattern), [points, chartPattern]);
-  const baselines = { ...(baseline.right ? { right: baseline.right } : {}), ...(baseline.left ? { left: baseline.left } : {}) };
+  const baselines = useMemo(
+    () => ({ ...(baseline.right ? { right: baseline.right } : {}), ...(baseline.left ? { left: baseline.left } : {}) }),
+    [baseline.right, baseline.left],
+  );
   const scene = useMemo(
     () =>
       expanded && width !== null
         ? progressionScene({ points: own, filter, now: at, baselines, width: Math.max(320, width), height: CHART_HEIGHT, showTitle: false })
         : null,
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [expanded, own, filter, at, baseline.left, baseline.right, width],
+    [expanded, own, filter, at, baselines, width],
   );
   const slopes = [Eye.Right, Eye.Left].map((eye) => {
     const s = mdSlope(own, {
@@ -110,20 +112,20 @@ export function ProgressionSection({ points, series, baseline, pattern, onPatter
       {expanded && (
         <div id="progression-body">
           <div className="row progression-controls">
-            <div className="chips" role="group" aria-label={t`Period`}>
+            <fieldset className="chips" aria-label={t`Period`}>
               {filters.map((f) => (
                 <button key={f} type="button" className="chip" aria-pressed={filter === f} onClick={() => setFilter(f)}>
                   {resolveText(progressionFilterLabels[f], translate)}
                 </button>
               ))}
-            </div>
-            <div className="chips" role="group" aria-label={t`Pattern`}>
+            </fieldset>
+            <fieldset className="chips" aria-label={t`Pattern`}>
               {chartPatterns.map((p) => (
                 <button key={p} type="button" className="chip" aria-pressed={chartPattern === p} onClick={() => onPattern(p)}>
                   {patternLabel[p]}
                 </button>
               ))}
-            </div>
+            </fieldset>
           </div>
           <ul className="slopes num" aria-label={t`Slopes`}>
             {slopes.map((s) => (

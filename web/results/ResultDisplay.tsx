@@ -155,6 +155,7 @@ export function ResultDisplay({
           />
           {plots.gaze ? (
             // Wider than a narrow screen: focusable, so a keyboard can scroll it (axe scrollable-region-focusable).
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable for keyboard scrolling (axe scrollable-region-focusable)
             <div className="gaze-scroll" tabIndex={0}>
               <SceneView scene={plots.gaze} />
             </div>

@@ -50,6 +50,7 @@ export function AliasEditor({ device }: { device: Device }) {
           id={`alias-${device.id}`}
           className="input"
           value={draft}
+          // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename; focus goes where they asked
           autoFocus
           maxLength={64}
           onChange={(e) => setDraft(e.target.value)}

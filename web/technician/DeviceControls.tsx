@@ -50,6 +50,7 @@ export function DeviceControls({ view }: { view: DeviceView }) {
   const ask = (wanted: WantedStatus) => client.devices.askForStatus(sn, wanted);
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a toolbar-like group of buttons in a lane, laid out by .lane-controls; a fieldset's frame has no place there
     <div className="lane-controls" role="group" aria-label={t`Test controls`}>
       {play.kind === "pause" && (
         <button

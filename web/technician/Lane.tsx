@@ -97,6 +97,7 @@ function LaneView({
           </div>
         ) : appointments ? (
           <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
+            {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is list, or group when empty (set below), both named */}
             <div
               ref={setNodeRef}
               className="lane-cards lane-cards-appointments"
@@ -105,6 +106,7 @@ function LaneView({
             >
               {(device.appointments ?? []).length === 0 && <p className="lane-empty">{t`No appointments queued.`}</p>}
               {(device.appointments ?? []).map((a, i) => (
+                // biome-ignore lint/a11y/useSemanticElements: a list item of the div list above (the drop target, a group when empty)
                 <div role="listitem" key={a.id} className="lane-slot">
                   {landing?.index === i && <LandingBar refused={landing.refused} />}
                   <AppointmentCard
@@ -124,6 +126,7 @@ function LaneView({
           </SortableContext>
         ) : (
           <SortableContext id={device.id} items={ids} strategy={horizontalListSortingStrategy}>
+            {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is list, or group when empty (set below), both named */}
             <div
               ref={setNodeRef}
               className="lane-cards"
@@ -132,6 +135,7 @@ function LaneView({
             >
               {items.length === 0 && <p className="lane-empty">{t`No measurements queued. Use + to add one, or drag a card here.`}</p>}
               {items.map((m, i) => (
+                // biome-ignore lint/a11y/useSemanticElements: a list item of the div list above (the drop target, a group when empty)
                 <div role="listitem" key={m.id} className="lane-slot">
                   {landing?.index === i && <LandingBar refused={landing.refused} />}
                   <MeasurementCard

@@ -98,7 +98,7 @@ export function LivePanel({
           className="live-plot"
           role="img"
           aria-label={t`${progress.nTested} of ${progress.nLocations} locations tested`}
-          // The SVG is our own scene serialised by core/plots (text escaped there), not user HTML.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: our own scene serialised by core/plots (text escaped there), not user HTML
           dangerouslySetInnerHTML={{ __html: svg }}
         />
       )}

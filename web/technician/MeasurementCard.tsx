@@ -67,7 +67,7 @@ export const MeasurementCardFace = forwardRef<
         <dd>{m.result ? date(m.result.takenAt) : t`without result`}</dd>
       </dl>
       <div className="mcard-foot">
-        <span className="num" aria-label={t`${progress.tested} of ${progress.total} locations tested`}>
+        <span className="num" role="img" aria-label={t`${progress.tested} of ${progress.total} locations tested`}>
           {progress.tested}/{progress.total}
         </span>
         {running && <span className="lane-status" data-tone="running">{t`Running`}</span>}

@@ -56,6 +56,7 @@ export function PatientPicker({ onPick }: { onPick: (patient: Patient) => void }
       {results === null && !failed && <p className="muted" role="status">{t`Loading…`}</p>}
       {results !== null && results.entries.length === 0 && <p className="muted">{t`No patient matches this search.`}</p>}
       {results !== null && results.entries.length > 0 && (
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the list is a listbox of patients to pick (its items are presentation, each button an option)
         <ul className="patient-picker-list" role="listbox" aria-label={t`Patients`}>
           {results.entries.map((p) => (
             <li key={p.id} role="presentation">

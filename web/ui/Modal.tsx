@@ -60,6 +60,7 @@ export function Modal({
   }, [onClose]);
 
   return createPortal(
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape closes from the keyboard (document listener above)
     <div
       className="modal-backdrop"
       data-testid="modal-backdrop"
@@ -67,6 +68,7 @@ export function Modal({
         if (closeOnOutsideClick && e.target === e.currentTarget) onClose();
       }}
     >
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: role is dialog or alertdialog (the prop), both modal */}
       <div
         ref={ref}
         className={fullScreen ? "modal modal-full" : "modal"}

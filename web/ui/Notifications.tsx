@@ -11,6 +11,7 @@ function Toast({ n, dismiss }: { n: Notification; dismiss: (id: number) => void 
     return () => timer.current?.stop();
   }, [n.id, n.durationMs, dismiss]);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the role is alert or status; hover and focus only pause the toast's timer
     <div
       className={`toast toast-${n.kind}`}
       role={n.kind === "error" ? "alert" : "status"}

@@ -19,14 +19,14 @@ export function SearchBox({
       <label htmlFor={id} className="visually-hidden">
         {label}
       </label>
-      <div className="searchbox" role="search">
+      <search className="searchbox">
         <input id={id} className="input" type="search" value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
         {value !== "" && (
           <button type="button" className="btn btn-icon btn-clear" aria-label={t`Clear search`} onClick={() => onChange("")}>
             ×
           </button>
         )}
-      </div>
+      </search>
     </div>
   );
 }

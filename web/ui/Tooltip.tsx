@@ -18,6 +18,7 @@ export function Tooltip({ text, children }: { text: string; children: ReactEleme
   };
   useEffect(() => () => clearTimeout(timer.current), []);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the wrapper hears its trigger's hover, focus and Escape (events bubble from the focusable child)
     <span
       className="tooltip-anchor"
       onMouseEnter={show}

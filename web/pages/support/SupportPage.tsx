@@ -30,13 +30,13 @@ export default function SupportPage() {
       </div>
       <section aria-labelledby="faq-heading">
         <h2 id="faq-heading">{t`Frequently asked questions`}</h2>
-        <div className="chips" role="group" aria-label={t`Filter questions by category`}>
+        <fieldset className="chips" aria-label={t`Filter questions by category`}>
           {chips.map((c) => (
             <button key={c} type="button" className="chip" aria-pressed={c === category} onClick={() => setCategory(c)}>
               {i18n._(categoryNames[c])}
             </button>
           ))}
-        </div>
+        </fieldset>
         {shown.map((item) => (
           <details key={item.id} className="faq" id={`faq-${item.id}`}>
             <summary>{i18n._(item.question)}</summary>

@@ -100,7 +100,7 @@ export default function TemplatesPage() {
                 <tr key={template.id} data-testid="template-row">
                   <td>{template.name}</td>
                   <td>
-                    <span className="row" aria-label={t`Tests: ${count}`}>
+                    <span className="row" role="img" aria-label={t`Tests: ${count}`}>
                       {template.tests.map((test, i) => (
                         <TestTypeIcon key={i} type={test.type} label={typeNames[test.type]} />
                       ))}

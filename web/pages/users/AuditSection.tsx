@@ -31,7 +31,7 @@ export function AuditSection({ users }: { users: readonly User[] }) {
     <section className="card stack" aria-labelledby="audit-heading">
       <h2 id="audit-heading">{t`Audit trail`}</h2>
       <p className="field-hint">{t`Every action in the organisation, reading patient data included, with who did it, when and from which address.`}</p>
-      <div className="grid-2" role="search" aria-label={t`Filter the audit trail`}>
+      <search className="grid-2" aria-label={t`Filter the audit trail`}>
         <div className="field">
           <label htmlFor="audit-user">{t`User`}</label>
           <select id="audit-user" className="select" value={filter.userId ?? ""} onChange={(e) => change({ userId: text(e.target.value) })}>
@@ -86,7 +86,7 @@ export function AuditSection({ users }: { users: readonly User[] }) {
             />
           </div>
         </div>
-      </div>
+      </search>
       {list.status === "loading" && <Skeleton kind="fields" count={3} />}
       {list.status === "error" && (
         <div className="alert alert-error" role="alert">{t`The audit trail cannot be displayed. Try again later.`}</div>
@@ -121,11 +121,11 @@ export function AuditSection({ users }: { users: readonly User[] }) {
         </table>
       )}
       {list.status === "success" && (
-        <div className="row" aria-label={t`Pages`}>
+        <nav className="row" aria-label={t`Pages`}>
           <button type="button" className="btn" disabled={page === 0} onClick={() => setPage(page - 1)}>{t`Newer`}</button>
           <span>{t`Page ${page + 1} of ${pages}`}</span>
           <button type="button" className="btn" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>{t`Older`}</button>
-        </div>
+        </nav>
       )}
     </section>
   );
