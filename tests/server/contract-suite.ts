@@ -8,6 +8,7 @@ import { examinationConfigOf, measurementConfigWith } from "../../core/rules/def
 import type { MeasurementBody } from "../../core/model/measurement.ts";
 import type { ExaminationPayload } from "../../core/model/examination.ts";
 import { demoResult } from "../../simulator/server/demo/results.ts";
+import { CURRENT_NORMATIVE_VERSION, DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
 import { newId } from "../../simulator/server/store/ids.ts";
 import { call, fakeHeadset, liveSocket, login, ok, raw, startTestServer, type Backend, type TestServer } from "./harness.ts";
 import { perimetryPageCases } from "./perimetry-page-suite.ts";
@@ -316,6 +317,44 @@ export const contractSuite = (backend: Backend) =>
       await o("perimetry.trash", { query: { id: m!.id } });
       expect((await o("perimetry.recent", {})).map((x) => x.id)).not.toContain(m!.id);
       await o("perimetry.restore", { query: { id: m!.id } });
+    });
+
+    it("baseline: 'Only results with a normative database can be baseline', by core's registry as the web decides it (an old G result has none)", async () => {
+      // Accounts seed: "Only results with a normative database can be baseline"; "a default version string applies to
+      // older results": that version has tables for 24-2 and 10-2 only, so a G result analysed under it has none.
+      const p = await newPatient("Old Gee", "1950-03-03");
+      const sn = (await devices())[0]!.deviceSn;
+      const upload = async (pattern: Pattern, normativeVersion: string | null) => {
+        const [m] = await o("perimetry.register", { body: measurementBody(p.id, sn, { pattern, strategy: Strategy.DS }) });
+        const result = demoResult({
+          measurementId: m!.id,
+          patientId: p.id,
+          takenAt: new Date().toISOString(),
+          ageYears: 76,
+          yearsIntoCourse: 2,
+          course: "early-glaucoma",
+          eye: Eye.Right,
+          pattern,
+          strategy: Strategy.DS,
+          deviceAlias: "Room 1",
+          seed: 11,
+        });
+        await o("perimetry.upload", {
+          body: { deviceSn: sn, measurementId: m!.id, standaloneId: null, result: { ...result, normativeVersion } },
+        });
+        return m!.id;
+      };
+      const oldG = await upload(Pattern.G, DEFAULT_NORMATIVE_VERSION);
+      const refused = await c("perimetry.update", { query: { id: oldG }, body: { baseline: true } });
+      expect([refused.status, refused.error?.field]).toEqual([400, "body.baseline"]);
+      expect((await o("perimetry.get", { query: { id: oldG } })).baseline).toBe(false);
+      const none = await upload(Pattern.P24_2, null);
+      expect((await c("perimetry.update", { query: { id: none }, body: { baseline: true } })).status).toBe(400);
+      // The same pattern under a version with its tables, and an old 24-2 result under the default version, can be.
+      const currentG = await upload(Pattern.G, CURRENT_NORMATIVE_VERSION);
+      expect((await o("perimetry.update", { query: { id: currentG }, body: { baseline: true } })).baseline).toBe(true);
+      const old242 = await upload(Pattern.P24_2, DEFAULT_NORMATIVE_VERSION);
+      expect((await o("perimetry.update", { query: { id: old242 }, body: { baseline: true } })).baseline).toBe(true);
     });
 
     it("drag and drop of measurements: new order with revisions, 409 device_revision_conflict on a stale revision, transfer events", async () => {

@@ -11,6 +11,8 @@ import { checkMeasurementConfig, eyesToCreate } from "./measurement-rules.ts";
 import { multiTestsOf } from "./organisation-flags.ts";
 import { completeMeasurement, recordStandaloneOnce, standaloneUploadId } from "./results.ts";
 import { nowIso, write } from "./write.ts";
+import { hasNormativeDatabase } from "../../../core/analytics/normative/registry.ts";
+import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 
 // Perimetry (measurements): scheduling §7 "Perimetry", accounts §7. A measurement without a result sits in its
 // device's lane; trash takes it out (revision + 1), restore puts it back, delete is for good.
@@ -35,6 +37,11 @@ const found = async (tx: Queryable, org: string, id: string) => {
 
 const isQueued = (m: Measurement) => m.result === null && m.trashedAt === null;
 
+/** The web's rule (core's registry): a stored null version means none was used; otherwise the version must have tables
+ * for the result's pattern (an old G or 30-2 result analysed before those tables existed has none). */
+const resultHasNormativeDatabase = (r: MeasurementResult): boolean =>
+  r.normativeVersion !== null && hasNormativeDatabase(r.pattern, r.normativeVersion);
+
 /** Baseline rules (accounts §4): at most one per eye; only a reliable result with a normative database. */
 const withFlags = async (tx: Queryable, org: string, m: Measurement, flags: { reliable?: boolean; baseline?: boolean }) => {
   let next = { ...m };
@@ -46,7 +53,8 @@ const withFlags = async (tx: Queryable, org: string, m: Measurement, flags: { re
     if (flags.baseline) {
       if (!next.result) throw invalid("body.baseline", "a measurement without a result cannot be baseline");
       if (!next.reliable) throw invalid("body.baseline", "an unreliable measurement cannot be baseline");
-      if (next.result.normativeVersion === null) throw invalid("body.baseline", "a result without a normative database cannot be baseline");
+      if (!resultHasNormativeDatabase(next.result))
+        throw invalid("body.baseline", "a result without a normative database cannot be baseline");
       await tx.query(
         `update measurements set body = jsonb_set(body, '{baseline}', 'false'::jsonb)
          where organisation_id = $1 and patient_id = $2 and id <> $3 and body->>'eye' = $4 and body->>'baseline' = 'true'`,
