@@ -158,6 +158,7 @@ function EventLegend() {
               (n, i) =>
                 n.kind === "polyline" && (
                   <polygon
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the nodes of one fixed symbol, never reordered
                     key={i}
                     points={n.points.join(",")}
                     fill={n.fill ? resolveColour(n.fill) : "none"}

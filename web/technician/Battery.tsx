@@ -15,6 +15,7 @@ export function Battery({ which, battery }: { which: "vr" | "clicker"; battery: 
       <span aria-hidden="true">{name}</span>
       <span className="battery-cells" aria-hidden="true">
         {Array.from({ length: 6 }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: six fixed cells, the position is the identity
           <span key={i} className="battery-cell" data-on={i < display.bars} />
         ))}
       </span>

@@ -17,6 +17,7 @@ export function Skeleton({ kind, count = 3 }: { kind: SkeletonKind; count?: numb
     <div role="status" aria-busy="true" className={grid ? "sk-grid" : undefined} data-kind={kind}>
       <span className="visually-hidden">{t`Loading…`}</span>
       {Array.from({ length: count }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders, the position is the identity
         <div key={i} className={`skeleton ${className[kind]}`} aria-hidden="true" />
       ))}
     </div>

@@ -10,7 +10,7 @@ import { Skeleton, type SkeletonKind } from "../../ui/Skeleton.tsx";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { Toggle } from "../../ui/Toggle.tsx";
 import { Tooltip } from "../../ui/Tooltip.tsx";
-import { Zoom } from "../../ui/Zoom.tsx";
+import { Zoom, useZoomView } from "../../ui/Zoom.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
 
 const skeletons: SkeletonKind[] = ["widgets", "fields", "tiles", "patient-cards", "blocks"];
@@ -105,6 +105,7 @@ export default function DesignSystemPage() {
         </div>
         <div className="row" style={{ marginTop: "var(--space-4)" }}>
           {[0, 2, 2.5, percent, 100].map((p, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed row of examples that never reorders (two share a value)
             <div key={i} style={{ width: 180 }}>
               <ProgressBar percent={p} label={t`Progress example ${i + 1}`} />
             </div>
@@ -115,10 +116,7 @@ export default function DesignSystemPage() {
       <section className="card" aria-labelledby="ds-zoom">
         <h2 id="ds-zoom">{t`Zoom`}</h2>
         <Zoom label={t`Zoomable example`}>
-          <svg width="240" height="120" role="img" aria-label={t`Example plot`}>
-            <rect x="10" y="10" width="220" height="100" fill="var(--accent-soft)" stroke="var(--accent)" />
-            <circle cx="120" cy="60" r="30" fill="var(--accent)" />
-          </svg>
+          <ZoomExample />
         </Zoom>
       </section>
       <section className="card" aria-labelledby="ds-empty">
@@ -135,5 +133,17 @@ export default function DesignSystemPage() {
         ))}
       </section>
     </div>
+  );
+}
+
+/** What a zoom wrapper holds draws itself at the zoom it reads (an SVG by its size, a plot by its Konva stage). */
+function ZoomExample() {
+  const { t } = useLingui();
+  const zoom = useZoomView()?.zoom ?? 1;
+  return (
+    <svg width={240 * zoom} height={120 * zoom} viewBox="0 0 240 120" role="img" aria-label={t`Example plot`}>
+      <rect x="10" y="10" width="220" height="100" fill="var(--accent-soft)" stroke="var(--accent)" />
+      <circle cx="120" cy="60" r="30" fill="var(--accent)" />
+    </svg>
   );
 }

@@ -10,6 +10,7 @@ export function BatteryLedFigure() {
   return (
     <svg aria-hidden="true" width={leds.length * 72} height="64" viewBox={`0 0 ${leds.length * 72} 64`} className="led-figure">
       {leds.map((led, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a constant figure, never reordered
         <g key={i} transform={`translate(${i * 72 + 36} 22)`}>
           <circle r="12" fill={led.color} className={led.blink ? "led-blink" : undefined} />
           {led.charging && <path d="M-3 -7 L3 -1 L-1 -1 L3 7 L-4 1 L0 1 Z" fill="#fff" />}

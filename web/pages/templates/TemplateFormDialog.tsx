@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { Eye, TestType } from "../../../core/model/enums.ts";
 import type { Template, TemplateFields, TemplateTest } from "../../../core/model/template.ts";
@@ -33,6 +33,9 @@ export function TemplateFormDialog({
   const [tests, setTests] = useState<TemplateTest[]>(() =>
     template ? [...template.tests] : [newTemplateTest(TestType.Perimetry, variant)],
   );
+  // Each test keeps its key when another is removed, so its fields' state never passes to the test after it.
+  const nextKey = useRef(0);
+  const [keys, setKeys] = useState<number[]>(() => tests.map(() => nextKey.current++));
   const [adding, setAdding] = useState<TestType>(TestType.Perimetry);
   const [saving, setSaving] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -40,7 +43,15 @@ export function TemplateFormDialog({
   const context = templateContext(variant);
 
   const replace = (index: number, test: TemplateTest) => setTests((list) => list.map((x, i) => (i === index ? test : x)));
-  const remove = (index: number) => setTests((list) => list.filter((_, i) => i !== index));
+  const remove = (index: number) => {
+    setTests((list) => list.filter((_, i) => i !== index));
+    setKeys((list) => list.filter((_, i) => i !== index));
+  };
+  const add = (type: TestType) => {
+    const key = nextKey.current++;
+    setTests((list) => [...list, newTemplateTest(type, variant)]);
+    setKeys((list) => [...list, key]);
+  };
   const changePerimetry = (index: number, c: ConfigChange) =>
     setTests((list) =>
       list.map((x, i) => (i === index ? fromMeasurementConfig(applyConfigChange(toMeasurementConfig(x, variant), c, context)) : x)),
@@ -86,7 +97,7 @@ export function TemplateFormDialog({
             const typeName = typeNames[test.type];
             const position = i + 1;
             return (
-              <li key={i} className="card" aria-label={t`Test ${position}: ${typeName}`}>
+              <li key={keys[i]} className="card" aria-label={t`Test ${position}: ${typeName}`}>
                 <div className="row">
                   <TestTypeIcon type={test.type} label={typeName} />
                   <strong>{typeName}</strong>
@@ -122,11 +133,7 @@ export function TemplateFormDialog({
             options={testTypes.map((type) => ({ value: type, label: typeNames[type] }))}
             onChange={setAdding}
           />
-          <button
-            type="button"
-            className="btn"
-            onClick={() => setTests((list) => [...list, newTemplateTest(adding, variant)])}
-          >{t`Add test`}</button>
+          <button type="button" className="btn" onClick={() => add(adding)}>{t`Add test`}</button>
         </div>
         {failed && <p className="alert alert-error" role="alert">{t`The template could not be saved. Try again later.`}</p>}
       </form>

@@ -102,6 +102,7 @@ export default function TemplatesPage() {
                   <td>
                     <span className="row" role="img" aria-label={t`Tests: ${count}`}>
                       {template.tests.map((test, i) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: a read-only row of stateless icons, redrawn whole when the template changes
                         <TestTypeIcon key={i} type={test.type} label={typeNames[test.type]} />
                       ))}
                     </span>
