@@ -4,9 +4,9 @@
 //
 // The stack runs in this process (bench/technician/stack.ts): the clinic server on a free port over a temporary PGlite
 // directory, serving the web build (dist/web when fresher than its sources, else a fresh build in the temp directory);
-// the demo organisation with one headset per lane; the first card of every lane started with the play control's call
-// (PATCH device/update {status: playing}), so every lane has a running test streaming thresholds (speed 1: a real
-// headset's pace) and every headset beats once a second.
+// the demo organisation with one headset per lane; the first card of the first STREAMING lanes (10 of 50 by default)
+// started with the play control's call (PATCH device/update {status: playing}), so those lanes have a running test
+// streaming thresholds (speed 1: a real headset's pace) while the others stay idle, and every headset beats once a second.
 //
 // Each run opens a fresh browser context, logged in (the session's access token in session storage), and measures in
 // the page (bench/technician/page-probe.js):
@@ -22,11 +22,14 @@
 //   timestamps), with the p99 gap, the frames over 50 ms and Chrome's long-animation-frame entries (their scripts tell
 //   which handler ran); live messages per second by type/operation; DOM mutation records; Chrome's script, style and
 //   layout time (CDP Performance.getMetrics).
+// - renders per lane (issue 18 §3, aim: renders only for lanes whose devices changed): over the same window, React's
+//   commits as its DevTools hook reports them (page-probe.js), per second for the streaming lanes and for the idle
+//   ones separately (idle: only heartbeats, so ~0 when a lane renders only on change), on the production build.
 // --profile (or PROFILE=1) adds one pass on an unminified build (served in place of the production one) with V8's
 // sampling profiler and precise call counts over the page load and over the live window: which web/ components render
 // and how often (a component's calls are its renders), and where the main thread's time goes.
 // Cleans up after itself: browser closed, headsets and server stopped, the temp directory (PGlite, builds) deleted.
-// Environment: LANES (50), CARDS (20), RUNS (3), WINDOW_S (10), SPEED (1), STREAMING (lanes whose test runs: all), BENCH_WEB_ROOT (a built web app to serve),
+// Environment: LANES (50), CARDS (20), RUNS (3), WINDOW_S (10), SPEED (1), STREAMING (lanes whose test runs: 10), BENCH_WEB_ROOT (a built web app to serve),
 // BENCH_PROFILE_WEB_ROOT (an unminified build for the profile pass; `vite build --minify false --outDir DIR`).
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -44,7 +47,9 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 10);
 const SPEED = Number(process.env.SPEED ?? 1);
 /** Lanes whose test runs (the first ones); the others only beat, so renders of theirs would be renders for nothing. */
-const STREAMING = Math.min(LANES, Number(process.env.STREAMING ?? LANES));
+const STREAMING = Math.min(LANES, Number(process.env.STREAMING ?? Math.min(10, LANES)));
+/** An idle lane may render when a heartbeat changes what it shows (the battery): at most once in 10 s counts as none. */
+const AIM_IDLE_RENDERS_PER_S = 0.1;
 const PROFILE = process.argv.includes("--profile") || process.env.PROFILE === "1";
 const AIM_FIRST_RENDER_MS = 300;
 const AIM_FRAME_MS = 50;
@@ -90,6 +95,12 @@ interface LiveWindow {
   loafs: Loaf[];
   longtasks: Array<{ startTime: number; duration: number }>;
   counts: { lanes: number; cards: number };
+  renders: {
+    hooked: boolean;
+    commits: number;
+    outside: number;
+    lanes: Array<{ sn: string; streaming: boolean; renders: number; components: number }>;
+  };
 }
 /** The long animation frames between the start of a first render (device list arrival, or the click) and its paint. */
 interface FrameWork {
@@ -230,31 +241,31 @@ async function run(browser: Browser, stack: Stack, cards: number, profile = fals
     let inAppFrames: FrameWork | null = null;
     let inAppMissing: string | null = null;
     let inAppProfile: ProfileReport | undefined;
-      try {
-        await page.getByRole("link", { name: "Settings", exact: true }).click();
-        await page.waitForURL(/\/settings$/);
-        await page
-          .waitForFunction(`document.querySelectorAll('[data-testid="lane"]').length === 0`, undefined, {
-            timeout: IN_APP_TIMEOUT_MS,
-            polling: 100,
-          })
-          .catch(() => {
-            throw new Error(`Settings had not replaced the lanes ${IN_APP_TIMEOUT_MS / 1000} s after the click`);
-          });
-        await sleep(1_000);
-        if (profile) await startProfile(cdp);
-        await page.evaluate(
-          `(() => { window.__bench.arm("in-app", performance.now()); document.querySelector('nav a[href="/technician"]').click(); })()`,
-        );
-        await waitDone(page, IN_APP_TIMEOUT_MS).catch(() => {
-          throw new Error(`the lanes were not painted ${IN_APP_TIMEOUT_MS / 1000} s after the click`);
+    try {
+      await page.getByRole("link", { name: "Settings", exact: true }).click();
+      await page.waitForURL(/\/settings$/);
+      await page
+        .waitForFunction(`document.querySelectorAll('[data-testid="lane"]').length === 0`, undefined, {
+          timeout: IN_APP_TIMEOUT_MS,
+          polling: 100,
+        })
+        .catch(() => {
+          throw new Error(`Settings had not replaced the lanes ${IN_APP_TIMEOUT_MS / 1000} s after the click`);
         });
-        inApp = (await page.evaluate("window.__bench.firstRender()")) as Watch;
-        inAppFrames = await longFramesOf(page, inApp);
-      } catch (e) {
-        inAppMissing = (e as Error).message;
-      }
-      if (profile) inAppProfile = await stopProfile(cdp, INTERESTING, COMPONENTS).catch(() => undefined);
+      await sleep(1_000);
+      if (profile) await startProfile(cdp);
+      await page.evaluate(
+        `(() => { window.__bench.arm("in-app", performance.now()); document.querySelector('nav a[href="/technician"]').click(); })()`,
+      );
+      await waitDone(page, IN_APP_TIMEOUT_MS).catch(() => {
+        throw new Error(`the lanes were not painted ${IN_APP_TIMEOUT_MS / 1000} s after the click`);
+      });
+      inApp = (await page.evaluate("window.__bench.firstRender()")) as Watch;
+      inAppFrames = await longFramesOf(page, inApp);
+    } catch (e) {
+      inAppMissing = (e as Error).message;
+    }
+    if (profile) inAppProfile = await stopProfile(cdp, INTERESTING, COMPONENTS).catch(() => undefined);
     return {
       load,
       loadFrames,
@@ -276,6 +287,35 @@ async function run(browser: Browser, stack: Stack, cards: number, profile = fals
 
 const dataToPaint = (w: Watch) => (w.devicesRequest ? w.painted - w.devicesRequest.responseEnd : NaN);
 const dataToAll = (w: Watch) => (w.devicesRequest ? w.all.painted - w.devicesRequest.responseEnd : NaN);
+
+/** Renders per second per lane of the window, for the streaming lanes and for the idle ones. */
+const laneRenders = (w: LiveWindow) => {
+  const of = (streaming: boolean) => {
+    const lanes = w.renders.lanes.filter((l) => l.streaming === streaming);
+    const rates = lanes.map((l) => l.renders / w.seconds);
+    return {
+      lanes: lanes.length,
+      perLane: lanes.length ? rates.reduce((a, x) => a + x, 0) / lanes.length : NaN,
+      max: worst(rates),
+      rendered: lanes.filter((l) => l.renders > 0).length,
+      components: lanes.length ? lanes.reduce((a, l) => a + l.components, 0) / lanes.length / w.seconds : NaN,
+    };
+  };
+  return { streaming: of(true), idle: of(false), commits: w.renders.commits / w.seconds, outside: w.renders.outside / w.seconds };
+};
+const rendersLine = (w: LiveWindow) => {
+  if (!w.renders.hooked) return "renders per lane: – (react-dom did not report its commits to the hook)";
+  const r = laneRenders(w);
+  const progress = Object.entries(w.kinds)
+    .filter(([k]) => k.endsWith("_progress"))
+    .reduce((a, [, n]) => a + n, 0);
+  const perStreaming = r.streaming.lanes ? progress / w.seconds / r.streaming.lanes : NaN;
+  return (
+    `renders per lane per s: ${r.streaming.lanes} streaming lanes ${r.streaming.perLane.toFixed(2)} (max ${r.streaming.max.toFixed(2)}; ${perStreaming.toFixed(2)} progress events per lane per s; ${r.streaming.components.toFixed(1)} component renders), ` +
+    `${r.idle.lanes} idle lanes ${r.idle.perLane.toFixed(2)} (max ${r.idle.max.toFixed(2)}; ${r.idle.rendered} of them rendered at all; ${r.idle.components.toFixed(2)} component renders); ` +
+    `${r.commits.toFixed(1)} commits/s, ${r.outside.toFixed(1)} component renders/s outside the lanes`
+  );
+};
 
 function printRun(i: number, r: RunFigures) {
   const w = r.window;
@@ -301,6 +341,11 @@ function printRun(i: number, r: RunFigures) {
     `       live ${WINDOW_S} s: ${r.running} running cards, ${r.livePanels} live panels; ${perS(w.liveMessages)} live messages/s (${perS(progress)} progress, ${perS(device)} device updates); ` +
       `${gaps.length} frames, longest ${ms(worst(gaps))}, p99 ${ms(percentile(gaps, 99))}, median ${ms(median(gaps))}, ${over} over ${AIM_FRAME_MS} ms (${w.slow.filter((x) => x.loaf !== null).length} in a long animation frame of the page); ` +
       `long animation frames ${w.loafs.length} (max ${ms(maxLoaf)}); main thread per s: script ${s("ScriptDuration").toFixed(0)} ms, style ${s("RecalcStyleDuration").toFixed(0)} ms, layout ${s("LayoutDuration").toFixed(0)} ms, task ${s("TaskDuration").toFixed(0)} ms; ${perS(w.mutations)} DOM mutation records/s`,
+  );
+  console.log(
+    `       ${rendersLine(w)} (load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")})`,
   );
 }
 
@@ -337,6 +382,22 @@ function printSummary(runs: RunFigures[]) {
     `    of those, ${pageOwn} overlap a long animation frame of the page (its own work); the other ${over - pageOwn} had none (the renderer waited for the CPU or the compositor)`,
   );
   console.log(`  live messages received: ${median(rate).toFixed(0)}/s median`);
+  const hooked = runs.filter((r) => r.window.renders.hooked);
+  if (hooked.length) {
+    const rs = hooked.map((r) => laneRenders(r.window));
+    const streamingRate = rs.map((x) => x.streaming.perLane);
+    const idleRate = rs.map((x) => x.idle.perLane);
+    const idleMax = worst(rs.map((x) => x.idle.max));
+    const idleLanes = rs[0]!.idle.lanes;
+    const load = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
+    console.log(
+      `  renders per lane per s while streaming (median / worst run): ${rs[0]!.streaming.lanes} streaming lanes ${median(streamingRate).toFixed(2)} / ${worst(streamingRate).toFixed(2)}, ` +
+        `${idleLanes} idle lanes ${median(idleRate).toFixed(2)} / ${worst(idleRate).toFixed(2)} (busiest idle lane ${idleMax.toFixed(2)}); longest frame ${ms(median(longest))} / ${ms(worst(longest))}; load average ${load}  ` +
+        `(aim: renders only for lanes whose devices changed, idle lanes at most ${AIM_IDLE_RENDERS_PER_S}/s: ${idleLanes ? verdict(idleMax <= AIM_IDLE_RENDERS_PER_S) : "not measured (no idle lane: STREAMING = LANES)"})`,
+    );
+  } else console.log("  renders per lane: not measured (react-dom did not report its commits to the bench's hook)");
   // Which tasks made the long frames (Chrome's attribution of the scripts inside them).
   const byInvoker = new Map<string, { ms: number; n: number }>();
   for (const r of runs)
@@ -457,7 +518,7 @@ const main = async () => {
     const served = join(tmp, "served");
     symlinkSync(webRoot, served, "dir");
     log(
-      `Technician view: ${LANES} lanes × ${CARDS} cards, ${LANES} virtual headsets at speed ${SPEED}, ${RUNS} runs with a ${WINDOW_S} s live window each; ${CHROMIUM} headless, 1920×1080; ${cpus().length}-core machine shared with other work (load average ${loadavg()[0]!.toFixed(1)}).`,
+      `Technician view: ${LANES} lanes × ${CARDS} cards, ${LANES} virtual headsets at speed ${SPEED} (${STREAMING} streaming a test, ${LANES - STREAMING} idle), ${RUNS} runs with a ${WINDOW_S} s live window each; ${CHROMIUM} headless, 1920×1080; ${cpus().length}-core machine shared with other work (load average ${loadavg()[0]!.toFixed(1)}).`,
     );
     stack = await startStack({ tmp, webRoot: served, lanes: LANES, cards: CARDS, speed: SPEED, log, streaming: STREAMING });
     const cards = (await stack.lanes()).reduce((a, l) => a + l.cards, 0);

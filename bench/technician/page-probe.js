@@ -27,6 +27,74 @@
     }
   };
 
+  // ---- React commits: which lanes rendered (issue 18 §3: only lanes whose devices changed) --------------------------
+  // A stand-in for React DevTools' global hook, which react-dom calls after every commit in production builds too. Only
+  // while a window is counting, each react-dom commit is walked the way DevTools walks it: a subtree whose children are
+  // the same fibers as before was not rendered and is skipped; a function or class component fiber rendered in this
+  // commit if it carries React's PerformedWork flag (1), or is new. A component belongs to a lane when it sits inside
+  // the lane's <section data-testid="lane"> or renders that section as its one root (the lane component itself); a
+  // lane counts one render per commit in which any of its components rendered. Outside a window the hook does nothing.
+  const COMPOSITE = new Set([0, 1, 11, 15]); // FunctionComponent, ClassComponent, ForwardRef, SimpleMemoComponent
+  const HOST = 5;
+  let counting = null;
+  let domRenderer = null;
+  const laneOfHost = (f) =>
+    f.tag === HOST && f.memoizedProps && f.memoizedProps["data-testid"] === "lane" ? f.memoizedProps["data-device-sn"] || "?" : null;
+  const laneRootOf = (f) => {
+    for (let c = f.child; c && c.sibling === null; c = c.child) if (c.tag === HOST) return laneOfHost(c);
+    return null;
+  };
+  const note = (f, lane, touched) => {
+    const sn = lane || laneRootOf(f);
+    if (sn) {
+      touched.add(sn);
+      counting.components[sn] = (counting.components[sn] || 0) + 1;
+    } else counting.outside++;
+  };
+  const visitMounted = (f, lane, touched) => {
+    if (COMPOSITE.has(f.tag)) note(f, lane, touched);
+    const inner = laneOfHost(f) || lane;
+    for (let c = f.child; c; c = c.sibling) visitMounted(c, inner, touched);
+  };
+  const visitUpdated = (next, prev, lane, touched) => {
+    if (COMPOSITE.has(next.tag) && (next.flags & 1) === 1) note(next, lane, touched);
+    if (next.child === prev.child) return;
+    const inner = laneOfHost(next) || lane;
+    for (let c = next.child; c; c = c.sibling) {
+      if (c.alternate) visitUpdated(c, c.alternate, inner, touched);
+      else visitMounted(c, inner, touched);
+    }
+  };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    isDisabled: false,
+    renderers: new Map(),
+    inject(internals) {
+      const id = this.renderers.size + 1;
+      this.renderers.set(id, internals);
+      if (domRenderer === null && internals.rendererPackageName === "react-dom") domRenderer = id;
+      return id;
+    },
+    checkDCE() {},
+    onScheduleFiberRoot() {},
+    onCommitFiberRoot(id, root) {
+      if (!counting || id !== domRenderer) return;
+      const next = root.current;
+      const touched = new Set();
+      if (next.alternate) visitUpdated(next, next.alternate, null, touched);
+      else visitMounted(next, null, touched);
+      counting.commits++;
+      for (const sn of touched) counting.lanes[sn] = (counting.lanes[sn] || 0) + 1;
+    },
+    onCommitFiberUnmount() {},
+    onPostCommitFiberRoot() {},
+  };
+  /** Lanes with a running card now (their headset streams a test). */
+  const runningLanes = () =>
+    [...document.querySelectorAll('[data-testid="lane"]')]
+      .filter((l) => l.querySelector('[data-running="true"]'))
+      .map((l) => l.getAttribute("data-device-sn"));
+
   // ---- long animation frames and long tasks, buffered from the start ------------------------------------------------
   const loafs = [];
   const longtasks = [];
@@ -141,7 +209,15 @@
     requestAnimationFrame(loop);
   };
   const startFrames = () => {
-    frames = { start: now(), times: [], mutations: 0, liveAtStart: live.messages, kindsAtStart: { ...live.kinds } };
+    frames = {
+      start: now(),
+      times: [],
+      mutations: 0,
+      liveAtStart: live.messages,
+      kindsAtStart: { ...live.kinds },
+      running: runningLanes(),
+    };
+    counting = { commits: 0, lanes: Object.create(null), components: Object.create(null), outside: 0 };
     frames.observer = new MutationObserver((records) => {
       frames.mutations += records.length;
     });
@@ -152,6 +228,10 @@
     const f = frames;
     frames = null;
     f.observer.disconnect();
+    const counted = counting;
+    counting = null;
+    const lanesNowSn = [...lanesNow()].map((l) => l.getAttribute("data-device-sn"));
+    const streaming = new Set([...f.running, ...runningLanes()]);
     const end = now();
     const gaps = [];
     for (let i = 1; i < f.times.length; i++) gaps.push(f.times[i] - f.times[i - 1]);
@@ -181,6 +261,19 @@
       loafs: loafs.filter((l) => l.startTime >= f.start && l.startTime < end),
       longtasks: longtasks.filter((l) => l.startTime >= f.start && l.startTime < end),
       counts: counts(),
+      // Commits in the window and, per lane, the commits it rendered in and its component renders; streaming: lanes
+      // with a running card at the window's start or end; hooked: whether react-dom reported its commits at all.
+      renders: {
+        hooked: domRenderer !== null,
+        commits: counted.commits,
+        outside: counted.outside,
+        lanes: lanesNowSn.map((sn) => ({
+          sn,
+          streaming: streaming.has(sn),
+          renders: counted.lanes[sn] || 0,
+          components: counted.components[sn] || 0,
+        })),
+      },
     };
   };
 
