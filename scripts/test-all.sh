@@ -2,9 +2,10 @@
 # `npm test`: every check of the project, in the order a failure is cheapest to read.
 #   1. system packages (Chromium, PostgreSQL): installed with apt as root, else the exact command is printed
 #   2. type check (tsc --noEmit)
-#   3. vitest: unit, property, contract and component suites (PGlite, and PostgreSQL via TEST_DATABASE_URL)
-#   4. the same vitest suites again on Node 24 LTS when the machine's Node is older (binary from the npm registry)
-#   5. Playwright journeys in Debian's Chromium (when e2e/ holds any)
+#   3. format and lint (biome ci: biome.json's formatter and linter, read-only)
+#   4. vitest: unit, property, contract and component suites (PGlite, and PostgreSQL via TEST_DATABASE_URL)
+#   5. the same vitest suites again on Node 24 LTS when the machine's Node is older (binary from the npm registry)
+#   6. Playwright journeys in Debian's Chromium (when e2e/ holds any)
 # Each runner writes its own report to .reports/; the last line is `N passed, N failed` counted from them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,13 @@ if npx tsc --noEmit -p tsconfig.json; then
   echo '{"passed":1,"failed":0}' > .reports/typecheck.json
 else
   echo '{"passed":0,"failed":1}' > .reports/typecheck.json; status=1
+fi
+
+echo "== format and lint"
+if npx biome ci .; then
+  echo '{"passed":1,"failed":0}' > .reports/biome.json
+else
+  echo '{"passed":0,"failed":1}' > .reports/biome.json; status=1
 fi
 
 echo "== vitest"

@@ -1,12 +1,12 @@
 // Prints `N passed, N failed` from the runners' own JSON reports in .reports/ (vitest on each Node, playwright,
-// typecheck; a step that could not run writes {"passed":0,"failed":1} as typecheck does).
+// typecheck, format and lint; a step that could not run writes {"passed":0,"failed":1} as typecheck does).
 import { existsSync, readFileSync } from "node:fs";
 
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : undefined);
 let passed = 0;
 let failed = 0;
 
-for (const step of ["typecheck", "node24-missing"]) {
+for (const step of ["typecheck", "biome", "node24-missing"]) {
   const report = read(`.reports/${step}.json`);
   if (report) {
     passed += report.passed;
