@@ -50,6 +50,15 @@ test("appointment variant: each appointment card and its side panel name the pat
   await laneOf(page, lanes[0]!.deviceSn).locator(`[data-card-id="${first.id}"]`).click();
   const p = await patientOf(page, first.patientId);
   await expect(page.getByTestId("appointment-panel").getByTestId("patient-name")).toHaveText(`${p.name} · ${p.uniqueId}`);
+  // The open panel sits beside the lanes: every lane's plus still takes a click (issue 21: the panel covered it).
+  // A trial click fails when another element would receive it.
+  for (const lane of await serverLanes(page)) {
+    const plus = laneOf(page, lane.deviceSn).getByRole("button", { name: /^New appointment on / });
+    await plus.click({ trial: true, timeout: 3_000 });
+  }
+  const panelBox = (await page.getByTestId("appointment-panel").boundingBox())!;
+  const lanesBox = (await page.locator(".lanes").boundingBox())!;
+  expect(lanesBox.x + lanesBox.width).toBeLessThanOrEqual(panelBox.x);
   // Escape closes the side panel (issue 21: it ignored Escape).
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("appointment-panel")).toHaveCount(0);

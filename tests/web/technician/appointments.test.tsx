@@ -119,6 +119,30 @@ describe("appointment variant (scheduling seed §2)", () => {
   });
 });
 
+describe("appointment panel drags, as a screen reader hears them", () => {
+  it("announces the examination (test, eye) and its positions, never a raw id, and instructs how to move one", async () => {
+    const { api } = fakeApi({
+      "device.all": () => [device(1, [], { appointments: [appointment("A1", [exam("e1", "amsler"), exam("e2", "acuity", { eye: 1 })])] })],
+      "patient.get": () => patient("p1", "Ada Lovelace"),
+    });
+    renderTechnician(api, { appointments: true });
+    fireEvent.click((await screen.findByTestId("lane")).querySelector(".acard")!);
+    const panel = screen.getByTestId("appointment-panel");
+    const handle = within(panel).getByText("Amsler grid · Right eye");
+    const instructions = document.getElementById(handle.getAttribute("aria-describedby")!)!;
+    expect(instructions.textContent).toMatch(/^To move an examination, press space or enter/);
+    handle.focus();
+    fireEvent.keyDown(handle, { code: "Space", key: " " });
+    const live = () => document.querySelector('[id^="DndLiveRegion"]')!.textContent;
+    await waitFor(() => expect(live()).toBe("Picked up Amsler grid · Right eye, position 1 of 2."));
+    fireEvent.keyDown(document, { code: "Escape", key: "Escape" });
+    await waitFor(() => expect(live()).toBe("Moving Amsler grid · Right eye cancelled; it stays at position 1 of 2."));
+    expect(live()).not.toMatch(/\be1\b/);
+    // The panel stays open: Escape cancelled the drag, it did not close the panel.
+    expect(screen.getByTestId("appointment-panel")).toBeTruthy();
+  });
+});
+
 describe("drop position (core/scheduling's index convention)", () => {
   const event = (
     active: { deviceId: string; index: number },
