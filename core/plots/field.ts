@@ -5,7 +5,9 @@
 import { getPattern, pointsForEye, type PatternGeometry } from "../analytics/patterns.ts";
 import type { Eye, Pattern } from "../model/enums.ts";
 import { degreeLabel } from "./axes.ts";
-import { text, type GroupNode, type Message, type Scene, type SceneNode } from "./scene.ts";
+import { resolveText } from "./message.ts";
+import { text, type GroupNode, type LineNode, type Message, type Scene, type SceneNode } from "./scene.ts";
+import { capHeight, textInkBox, type TextBox } from "./text-metrics.ts";
 
 export interface FieldBox {
   readonly pattern: Pattern;
@@ -30,7 +32,10 @@ export interface FieldFrame {
   /** Per location: the side of the widest square mark that misses every neighbour, in px (capped at `cell`), so the
    * crowded centre of G gets smaller marks. */
   readonly localCell: readonly number[];
-  /** Per location: the font size that fits its neighbourhood (at most valueSize, at least 7). */
+  /**
+   * Per location: the font size at which its label (up to `labelEm` wide) keeps clear of every neighbour's label at its
+   * size (at most valueSize): labels are boxes, and two boxes are apart when they are apart across or up and down.
+   */
   readonly sizeAt: readonly number[];
   readonly degreeLabel: 10 | 30 | 60;
   /** Half-extent of the axes in degrees. */
@@ -66,6 +71,32 @@ export function typicalSpacing(points: ReadonlyArray<{ x: number; y: number }>):
 
 const fontFor = (px: number) => Math.max(7, Math.min(16, Math.round(px * 0.42 * 2) / 2));
 
+/** Widest value label of a plain field plot in em: "-12" (1.63 em), "<0" (1.47 em). */
+export const valueLabelEm = 1.7;
+/** Clear space between two labels, and between a label and an axis line, in px. */
+export const labelGap = 1;
+/** The smallest value label: below it a dense centre (G on a print cell) would need a larger cell, not a smaller font. */
+export const minValueSize = 3.5;
+
+/**
+ * The largest font size for each location at which no two labels' boxes (labelEm wide, cap height high, centred on
+ * their locations) come within labelGap of each other: per neighbour, apart across (|dx| >= labelEm * size + gap) or
+ * up and down (|dy| >= capHeight * size + gap). Both of a pair get at most the pair's bound, so each pair is apart.
+ */
+export function labelSizes(at: ReadonlyArray<{ x: number; y: number }>, cap: number, labelEm: number): number[] {
+  const height = capHeight + 0.05; // the ink box with a little of the baseline's overshoot
+  return at.map((p, i) => {
+    let size = cap;
+    for (let j = 0; j < at.length; j++) {
+      if (i === j) continue;
+      const dx = Math.abs(at[j]!.x - p.x),
+        dy = Math.abs(at[j]!.y - p.y);
+      size = Math.min(size, Math.max((dx - labelGap) / labelEm, (dy - labelGap) / height));
+    }
+    return Math.max(minValueSize, Math.floor(size * 4) / 4);
+  });
+}
+
 interface Layout {
   readonly geometry: PatternGeometry;
   readonly points: ReadonlyArray<{ readonly x: number; readonly y: number }>;
@@ -98,30 +129,37 @@ function layoutOf(pattern: Pattern, eye: Eye): Layout {
   return layout;
 }
 
-/** Lays out a pattern in the box: square degrees, centred, room for the degree labels. */
-export function fieldFrame(box: FieldBox): FieldFrame {
+/**
+ * Lays out a pattern in the box: square degrees, centred, room for the degree labels. `labelEm` is the widest label
+ * the plot writes at a location, in em (see valueLabelEm), which decides the font size each location can have.
+ */
+export function fieldFrame(box: FieldBox, labelEm = valueLabelEm): FieldFrame {
   const { geometry, points, spacing, maxX, maxY, room } = layoutOf(box.pattern, box.eye);
   const label = degreeLabel(box.pattern);
   const extentX = Math.max(label, maxX + spacing / 2);
   const extentY = Math.max(label, maxY + spacing / 2);
   const top = box.showTitle === false ? 0 : titleHeight;
   // Room on every side for the degree label that sits beyond the end of the horizontal axis.
-  const pad = Math.max(22, Math.min(box.width, box.height) * 0.07);
-  const pxPerDegree = Math.min((box.width - 2 * pad) / (2 * extentX), (box.height - top - 2 * pad) / (2 * extentY));
+  // Across: the horizontal degree label ("30°", about 16 px) beyond the axis' end; up and down only the top label's
+  // overhang. No more, so a small print cell gives the dense centre of G every pixel it can.
+  const padX = Math.max(18, Math.min(box.width, box.height) * 0.06);
+  const padY = Math.max(10, Math.min(box.width, box.height) * 0.04);
+  const pxPerDegree = Math.min((box.width - 2 * padX) / (2 * extentX), (box.height - top - 2 * padY) / (2 * extentY));
   const centre = { x: box.width / 2, y: top + (box.height - top) / 2 };
   const toPx = (xDeg: number, yDeg: number) => ({ x: centre.x + xDeg * pxPerDegree, y: centre.y - yDeg * pxPerDegree });
   const cell = spacing * pxPerDegree;
   const valueSize = fontFor(cell);
   const localCell = room.map((d) => Math.min(d, spacing) * pxPerDegree);
+  const at = points.map((p) => toPx(p.x, p.y));
   return {
     geometry,
-    at: points.map((p) => toPx(p.x, p.y)),
+    at,
     centre,
     pxPerDegree,
     cell,
     valueSize,
     localCell,
-    sizeAt: localCell.map((c) => Math.min(valueSize, fontFor(c))),
+    sizeAt: labelSizes(at, valueSize, labelEm),
     degreeLabel: label,
     extentX,
     extentY,
@@ -129,8 +167,47 @@ export function fieldFrame(box: FieldBox): FieldFrame {
   };
 }
 
-/** The fixation cross with a tick every 10 degrees (2 on 10-2) and the degree label at the right and top ends. */
-export function fieldAxes(frame: FieldFrame): GroupNode {
+/**
+ * An axis-parallel line with the parts inside any of the boxes (widened by labelGap) left out: the axes pass under the
+ * numbers at the locations without running through them.
+ */
+export function cutLine(line: LineNode, boxes: readonly TextBox[]): LineNode[] {
+  const horizontal = line.y1 === line.y2;
+  if (!horizontal && line.x1 !== line.x2) return [line];
+  const at = horizontal ? line.y1 : line.x1;
+  let segments: Array<[number, number]> = [
+    horizontal ? [Math.min(line.x1, line.x2), Math.max(line.x1, line.x2)] : [Math.min(line.y1, line.y2), Math.max(line.y1, line.y2)],
+  ];
+  for (const b of boxes) {
+    const [across0, across1, along0, along1] = horizontal ? [b.y0, b.y1, b.x0, b.x1] : [b.x0, b.x1, b.y0, b.y1];
+    if (at <= across0 - labelGap || at >= across1 + labelGap) continue;
+    const lo = along0 - labelGap,
+      hi = along1 + labelGap;
+    segments = segments.flatMap(
+      ([a, z]): Array<[number, number]> =>
+        hi <= a || lo >= z
+          ? [[a, z]]
+          : (
+              [
+                [a, Math.min(z, lo)],
+                [Math.max(a, hi), z],
+              ] as Array<[number, number]>
+            ).filter(([u, v]) => v - u > 0.5),
+    );
+  }
+  return segments.map(([a, z]) => (horizontal ? { ...line, x1: a, x2: z } : { ...line, y1: a, y2: z }));
+}
+
+/** The ink boxes of the texts among a plot's marks (labels at the locations). */
+export function labelBoxes(marks: readonly SceneNode[]): TextBox[] {
+  return marks.flatMap((n) => (n.kind === "text" && !n.rotation ? [textInkBox(n, resolveText(n.text))] : []));
+}
+
+/**
+ * The fixation cross with a tick every 10 degrees (2 on 10-2) and the degree label at the right and top ends; lines and
+ * ticks leave out what falls on the labels in `avoid`.
+ */
+export function fieldAxes(frame: FieldFrame, avoid: readonly TextBox[] = []): GroupNode {
   const { centre, pxPerDegree: k, extentX, extentY, degreeLabel: label } = frame;
   const step = label === 10 ? 2 : 10;
   const tick = 3;
@@ -195,7 +272,8 @@ export function fieldAxes(frame: FieldFrame): GroupNode {
       tabular: true,
     }),
   );
-  return { kind: "group", x: 0, y: 0, role: "axes", children: nodes };
+  const children = avoid.length === 0 ? nodes : nodes.flatMap((n) => (n.kind === "line" ? cutLine(n, avoid) : [n]));
+  return { kind: "group", x: 0, y: 0, role: "axes", children };
 }
 
 /** The scene's title line (omitted when the box asks for none). */
@@ -222,7 +300,7 @@ export function fieldScene(
     background: "plot-background",
     nodes: [
       ...titleNodes(title, box.width, box.showTitle),
-      fieldAxes(frame),
+      fieldAxes(frame, labelBoxes(marks)),
       { kind: "group", x: 0, y: 0, role: "locations", children: marks },
       ...extra,
     ],

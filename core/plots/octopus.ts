@@ -76,7 +76,7 @@ export function thresholdDifference(current: LocationValues, reference: Location
 
 /** Difference between two results of the same pattern and eye, signed whole dB at each location. */
 export function octopusDifferenceScene(input: DifferenceInput): Scene {
-  const frame = fieldFrame(input);
+  const frame = fieldFrame(input, 2.15); // "+12" is 2.11 em
   checkLength("current thresholds", input.current, frame.geometry);
   checkLength("reference thresholds", input.reference, frame.geometry);
   const marks = thresholdDifference(input.current, input.reference).flatMap((d, i) =>

@@ -35,7 +35,7 @@ export function eventTriangle(x: number, y: number, size: number, mark: EventMar
 }
 
 export function progressionMapScene(input: ProgressionMapInput): Scene {
-  const frame = fieldFrame(input);
+  const frame = fieldFrame(input, 1.8); // "-1.2" at 0.9 of the size is 1.76 em
   if (input.slopes) checkLength("slopes", input.slopes, frame.geometry);
   const blind = new Set(frame.geometry.blindSpotIndices);
   const mark = (i: number): EventMark | null =>
