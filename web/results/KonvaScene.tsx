@@ -8,17 +8,20 @@ import type { Shape as SceneShape } from "./scene-shapes.ts";
 // The react-konva renderer of a scene's shapes. Loaded on its own by SceneView so routes that draw no plot never
 // download Konva. One Stage per scene, one Layer without hit testing (plots are not interactive; Konva then skips its
 // hit canvas), and one custom Shape whose sceneFunc draws every primitive (canvas-draw.ts): Konva batches the redraws
-// by animation frames and handles the device pixel ratio.
+// by animation frames and handles the device pixel ratio. A scaled plot scales the Stage: the canvas gets the scaled
+// size and the shapes are drawn through the scale, so texts and lines stay sharp at any size.
 
 export default function KonvaScene({
   width,
   height,
+  scale = 1,
   shapes,
   pixelRatio,
   onDrawn,
 }: {
   width: number;
   height: number;
+  scale?: number;
   shapes: readonly SceneShape[];
   pixelRatio?: number;
   onDrawn?: (shapes: readonly SceneShape[]) => void;
@@ -39,7 +42,7 @@ export default function KonvaScene({
     return () => void l.off("draw.timing");
   }, [shapes, onDrawn]);
   return (
-    <Stage width={width} height={height} listening={false}>
+    <Stage width={Math.round(width * scale)} height={Math.round(height * scale)} scaleX={scale} scaleY={scale} listening={false}>
       <Layer ref={layer} listening={false} {...(pixelRatio ? { pixelRatio } : {})}>
         <Shape sceneFunc={sceneFunc} listening={false} perfectDrawEnabled={false} />
       </Layer>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
@@ -12,6 +12,8 @@ import type { Scene } from "../../core/plots/scene.ts";
 import { eyeNames, strategyNames } from "../i18n/names.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import { Toggle } from "../ui/Toggle.tsx";
+import { Zoom, useZoomView } from "../ui/Zoom.tsx";
+import { fitScale, plotScale } from "./plot-fit.ts";
 import { IndicesTable } from "./IndicesTable.tsx";
 import { PrintButton } from "./PrintButton.tsx";
 import { isEsterman, markedResult, type WithResult } from "./result-model.ts";
@@ -51,15 +53,103 @@ export function screenPlots(m: WithResult, analysis: ResultAnalysis, reference: 
   });
 }
 
-function PlotGrid({ scenes }: { scenes: ReadonlyArray<Scene | null> }) {
+/** A plot's drawing factor (plot-fit.ts) */
+type ScaleOf = (scene: Scene, floor?: number) => number;
+
+/**
+ * The factor of each plot inside the zoom wrapper: the field plots' columns fill the measured width (`count` plots in
+ * the first grid), each plot no wider than the width, times the chosen zoom (their own size times the zoom until the
+ * wrapper has measured a width).
+ */
+function usePlotScale(count: number): ScaleOf {
+  const view = useZoomView();
+  return useCallback(
+    (scene, floor) =>
+      !view ? 1 : view.width === null ? view.zoom : plotScale(fitScale(view.width, count), scene.width, view.width, view.zoom, floor),
+    [view, count],
+  );
+}
+
+/** The gaze chart is four fields wide: on a narrow screen it keeps this share of its size and scrolls. */
+const GAZE_MIN_SCALE = 0.6;
+
+function PlotGrid({ scenes, scaleOf }: { scenes: ReadonlyArray<Scene | null>; scaleOf: ScaleOf }) {
   const shown = scenes.filter((s): s is Scene => s !== null);
   if (shown.length === 0) return null;
   return (
     <div className="plot-grid">
       {shown.map((s) => (
-        <SceneView key={s.plot} scene={s} />
+        <SceneView key={s.plot} scene={s} scale={scaleOf(s)} />
       ))}
     </div>
+  );
+}
+
+/** Every plot of the result, inside the zoom wrapper (they grow with a wide window and shrink on a narrow one). */
+function FittedPlots({
+  plots,
+  analysisExpanded,
+  onAnalysisExpanded,
+  detailsId,
+}: {
+  plots: ResultPlots;
+  analysisExpanded: boolean;
+  onAnalysisExpanded(expanded: boolean): void;
+  detailsId: string;
+}) {
+  const { t } = useLingui();
+  const legends = useMemo(() => [thresholdColourLegend(130), totalDeviationLegend(130), valueLegend(90, 220)], []);
+  const main = [
+    plots.esterman,
+    plots.screening,
+    plots.grayscale,
+    plots.octopusThresholds,
+    plots.numerical,
+    plots.loss,
+    plots.totalDeviationProbability,
+    plots.patternDeviationProbability,
+  ];
+  const scaleOf = usePlotScale(main.filter((s) => s !== null).length);
+  return (
+    <>
+      <PlotGrid scenes={main} scaleOf={scaleOf} />
+      {plots.gaze ? (
+        // Wider than a narrow screen: focusable, so a keyboard can scroll it (axe scrollable-region-focusable).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable for keyboard scrolling (axe scrollable-region-focusable)
+        <div className="gaze-scroll" tabIndex={0}>
+          <SceneView scene={plots.gaze} scale={scaleOf(plots.gaze, GAZE_MIN_SCALE)} />
+        </div>
+      ) : (
+        <p className="muted">{t`Gaze was not tracked in this test.`}</p>
+      )}
+      {!plots.esterman && !plots.screening && (
+        <section className="analysis">
+          <button
+            type="button"
+            className="btn btn-link"
+            aria-expanded={analysisExpanded}
+            aria-controls={detailsId}
+            onClick={() => onAnalysisExpanded(!analysisExpanded)}
+          >
+            {analysisExpanded ? t`Hide the detailed analysis` : t`Show the detailed analysis`}
+          </button>
+          {analysisExpanded && (
+            <div id={detailsId}>
+              <PlotGrid
+                scenes={[plots.humphreyThresholds, plots.totalDeviation, plots.patternDeviation, plots.bebie, plots.difference]}
+                scaleOf={scaleOf}
+              />
+              {!plots.difference && <p className="muted">{t`No earlier result of this eye and pattern to compare with.`}</p>}
+              <div className="plot-grid legends">
+                {legends.map((s) => (
+                  <SceneView key={s.plot} scene={s} scale={scaleOf(s)} />
+                ))}
+              </div>
+            </div>
+          )}
+        </section>
+      )}
+    </>
   );
 }
 
@@ -87,7 +177,6 @@ export function ResultDisplay({
   const format = useDateFormat();
   const r = m.result;
   const plots = useMemo(() => (analysis ? screenPlots(m, analysis, reference) : null), [m, analysis, reference]);
-  const legends = useMemo(() => [thresholdColourLegend(130), totalDeviationLegend(130), valueLegend(90, 220)], []);
   const marked = markedResult(m);
   const unreliable = marks.unreliable.has(m.id);
   const isBaseline = marks.baseline.left === m.id || marks.baseline.right === m.id;
@@ -140,55 +229,9 @@ export function ResultDisplay({
       {!plots ? (
         <p className="alert alert-warning">{t`This result is incomplete, so its plots cannot be drawn.`}</p>
       ) : (
-        <>
-          <PlotGrid
-            scenes={[
-              plots.esterman,
-              plots.screening,
-              plots.grayscale,
-              plots.octopusThresholds,
-              plots.numerical,
-              plots.loss,
-              plots.totalDeviationProbability,
-              plots.patternDeviationProbability,
-            ]}
-          />
-          {plots.gaze ? (
-            // Wider than a narrow screen: focusable, so a keyboard can scroll it (axe scrollable-region-focusable).
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable for keyboard scrolling (axe scrollable-region-focusable)
-            <div className="gaze-scroll" tabIndex={0}>
-              <SceneView scene={plots.gaze} />
-            </div>
-          ) : (
-            <p className="muted">{t`Gaze was not tracked in this test.`}</p>
-          )}
-          {!plots.esterman && !plots.screening && (
-            <section className="analysis">
-              <button
-                type="button"
-                className="btn btn-link"
-                aria-expanded={analysisExpanded}
-                aria-controls={detailsId}
-                onClick={() => onAnalysisExpanded(!analysisExpanded)}
-              >
-                {analysisExpanded ? t`Hide the detailed analysis` : t`Show the detailed analysis`}
-              </button>
-              {analysisExpanded && (
-                <div id={detailsId}>
-                  <PlotGrid
-                    scenes={[plots.humphreyThresholds, plots.totalDeviation, plots.patternDeviation, plots.bebie, plots.difference]}
-                  />
-                  {!plots.difference && <p className="muted">{t`No earlier result of this eye and pattern to compare with.`}</p>}
-                  <div className="plot-grid legends">
-                    {legends.map((s) => (
-                      <SceneView key={s.plot} scene={s} />
-                    ))}
-                  </div>
-                </div>
-              )}
-            </section>
-          )}
-        </>
+        <Zoom label={t`Plots`}>
+          <FittedPlots plots={plots} analysisExpanded={analysisExpanded} onAnalysisExpanded={onAnalysisExpanded} detailsId={detailsId} />
+        </Zoom>
       )}
     </article>
   );

@@ -11,8 +11,10 @@ import { sceneShapes, type Shape } from "./scene-shapes.ts";
 // never load it.
 
 export interface ShapeRendererProps {
+  /** The scene's own size; the renderer draws it `scale` times larger (its stage scaled, texts drawn at that size). */
   readonly width: number;
   readonly height: number;
+  readonly scale?: number;
   readonly shapes: readonly Shape[];
   /** Called with the shapes once they are on screen (draw-timing.ts). */
   readonly onDrawn?: (shapes: readonly Shape[]) => void;
@@ -70,7 +72,7 @@ export function usePlotTranslate() {
   return useMemo(() => plotTranslate(i18n), [i18n, i18n.locale]);
 }
 
-export function SceneView({ scene, label, className }: { scene: Scene; label?: string; className?: string }) {
+export function SceneView({ scene, label, className, scale = 1 }: { scene: Scene; label?: string; className?: string; scale?: number }) {
   const translate = usePlotTranslate();
   const shapes = useMemo(() => sceneShapes(scene, { translate }), [scene, translate]);
   const provided = useContext(ShapeRendererContext);
@@ -94,18 +96,22 @@ export function SceneView({ scene, label, className }: { scene: Scene; label?: s
     if (waiting.current?.shapes === s) waiting.current.done();
   }, []);
   const name = label ?? (scene.title ? resolveText(scene.title, translate) : scene.plot);
+  // Drawn `scale` times its scene's size (the result page fits its plots to the width, ResultDisplay): whole pixels,
+  // the aspect ratio kept.
+  const width = Math.round(scene.width * scale);
+  const height = Math.round(scene.height * scale);
   return (
     <figure
       className={`plot${className ? ` ${className}` : ""}`}
       role="img"
       aria-label={name}
       data-plot={scene.plot}
-      style={{ width: scene.width, height: scene.height }}
+      style={{ width, height }}
     >
       {Renderer ? (
-        <Renderer width={scene.width} height={scene.height} shapes={shapes} onDrawn={onDrawn} />
+        <Renderer width={scene.width} height={scene.height} scale={width / scene.width} shapes={shapes} onDrawn={onDrawn} />
       ) : (
-        <div className="skeleton plot-pending" style={{ width: scene.width, height: scene.height }} />
+        <div className="skeleton plot-pending" style={{ width, height }} />
       )}
     </figure>
   );

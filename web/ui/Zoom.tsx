@@ -1,22 +1,62 @@
-import { useState, type ReactNode } from "react";
+import { createContext, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react/macro";
+import "./Zoom.css";
+
+// The zoom wrapper (scheduling seed §2 "Shared interface pieces"). It measures the width its content has and offers
+// zoom steps; what it wraps reads both (useZoomView) and draws itself at that size: a plot scales its Konva stage,
+// so its texts and lines are drawn at the zoomed size, crisp, never a stretched bitmap. 100 % is the content fitted to
+// the space it has; zoomed in, the content scrolls inside the frame.
 
 export const zoomSteps = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
+const FIT_STEP = 2;
 
-/** Zoom a plot or document in steps; the content keeps its layout and scrolls inside the frame. */
+export interface ZoomView {
+  /** The width the content has (CSS pixels), following resizes of the window and the layout; null until measured. */
+  readonly width: number | null;
+  /** The chosen zoom step: 1 is "fitted to the width". */
+  readonly zoom: number;
+}
+
+const ZoomContext = createContext<ZoomView | null>(null);
+
+/** The zoom wrapper around this component; null outside one. */
+export const useZoomView = (): ZoomView | null => useContext(ZoomContext);
+
+/** Width of an element's content box, following resizes; null until measured (or without layout, as in happy-dom). */
+function useContentWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number | null] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const w = Math.floor(el.getBoundingClientRect().width);
+      setWidth((prev) => (w > 0 ? w : prev));
+    };
+    measure();
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
+}
+
 export function Zoom({ label, children }: { label: string; children: ReactNode }) {
   const { t } = useLingui();
-  const [step, setStep] = useState(2);
-  const scale = zoomSteps[step]!;
+  const [step, setStep] = useState(FIT_STEP);
+  const [measure, width] = useContentWidth<HTMLDivElement>();
+  const zoom = zoomSteps[step]!;
+  const view = useMemo(() => ({ width, zoom }), [width, zoom]);
   return (
-    <section className="zoom" aria-label={label}>
-      <div className="zoom-controls">
+    <section className="zoom-frame" aria-label={label}>
+      <div className="zoom-bar">
         <button type="button" className="btn btn-icon" aria-label={t`Zoom out`} disabled={step === 0} onClick={() => setStep(step - 1)}>
           −
         </button>
-        <button type="button" className="btn" onClick={() => setStep(2)}>
+        <button type="button" className="btn" onClick={() => setStep(FIT_STEP)} data-testid="zoom-reset">
           <span className="visually-hidden">{t`Reset zoom`} </span>
-          {Math.round(scale * 100)}%
+          {Math.round(zoom * 100)}%
         </button>
         <button
           type="button"
@@ -28,8 +68,11 @@ export function Zoom({ label, children }: { label: string; children: ReactNode }
           +
         </button>
       </div>
-      <div className="zoom-content" style={{ transform: `scale(${scale})` }} data-testid="zoom-content">
-        {children}
+      {/* Scrolls when zoomed in beyond the width; focusable so a keyboard can scroll it (axe scrollable-region-focusable). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable for keyboard scrolling */}
+      <div className="zoom-view" tabIndex={0} data-testid="zoom-content" data-zoom={zoom}>
+        <div ref={measure} className="zoom-measure" />
+        <ZoomContext.Provider value={view}>{children}</ZoomContext.Provider>
       </div>
     </section>
   );
