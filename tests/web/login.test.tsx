@@ -10,6 +10,7 @@ import LoginPage from "../../web/pages/login/LoginPage.tsx";
 import ResetRequestPage from "../../web/pages/password/ResetRequestPage.tsx";
 import ResetWithTokenPage, { resetRedirectMs } from "../../web/pages/password/ResetWithTokenPage.tsx";
 import SignupPage, { signupRedirectMs } from "../../web/pages/signup/SignupPage.tsx";
+import { routes as appRoutes } from "../../web/router.tsx";
 import { fakeApi, renderRoutes } from "./render-app.tsx";
 
 afterEach(() => {
@@ -22,10 +23,10 @@ const routes = [
   { path: "/home", element: <h1>Home page</h1> },
   { path: "/password-reset", element: <ResetRequestPage /> },
   { path: "/password-reset/:temporaryToken", element: <ResetWithTokenPage /> },
-  { path: "/reset-without-token", element: <ResetWithTokenPage /> },
   { path: "/signup/:invitationId/:invitationToken", element: <SignupPage /> },
 ];
-const fill = (label: RegExp | string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const fill = (label: RegExp | string | HTMLElement, value: string) =>
+  fireEvent.change(label instanceof HTMLElement ? label : screen.getByLabelText(label), { target: { value } });
 
 describe("login", () => {
   it("'username trimmed' and required (accounts seed §5); success stores the token and goes home", async () => {
@@ -111,32 +112,65 @@ describe("password reset", () => {
     expect(calls[0]!.input.body).toEqual({ email: "ana@clinic.example" });
   });
 
-  it("says so when the link is expired (401)", async () => {
-    const { api } = fakeApi({
-      "passwordReset.confirm": () => {
-        throw new ApiError({ status: 401, responseType: "token_expired", message: "expired" });
-      },
-    });
+  const refused = (responseType: string) => () => {
+    throw new ApiError({ status: 401, responseType, message: "refused" });
+  };
+
+  it("'Expired token: an expired-link message asking for a new request' as soon as the page opens, before any typing (issue 21)", async () => {
+    const { api, calls } = fakeApi({ "passwordReset.check": refused("token_expired") });
+    renderRoutes(routes, "/password-reset/h.p.s", api);
+    expect(screen.getByRole("status").textContent).toBe("Checking the reset link…");
+    expect(screen.queryByLabelText(/^New password/)).toBeNull();
+    const alert = await screen.findByTestId("reset-link-refused");
+    expect(alert.textContent).toContain("This reset link has expired or has been used already. Request a new one.");
+    expect(screen.getByRole("link", { name: "Request a new link" }).getAttribute("href")).toBe("/password-reset");
+    // Checked with the link's token, nothing typed; no form to fill in.
+    expect(calls).toEqual([{ endpoint: "passwordReset.check", input: { token: "h.p.s" } }]);
+    expect(screen.queryByLabelText(/^New password/)).toBeNull();
+  });
+
+  it("a link that is not one of ours (token_verification_error) says so at once", async () => {
+    const { api } = fakeApi({ "passwordReset.check": refused("token_verification_error") });
+    renderRoutes(routes, "/password-reset/garbled", api);
+    expect((await screen.findByTestId("reset-link-refused")).textContent).toContain(
+      "This reset link is not valid. Open the link from the e-mail again, or request a new one.",
+    );
+  });
+
+  it("a link that passes the check shows the form; one that expires while the form is filled in still says so on saving", async () => {
+    const { api } = fakeApi({ "passwordReset.check": () => null, "passwordReset.confirm": refused("token_expired") });
     renderRoutes(routes, "/password-reset/abc", api);
-    fill(/^E-mail/, "ana@clinic.example");
+    fill(await screen.findByLabelText(/^E-mail/), "ana@clinic.example");
     fill(/^New password/, "Str0ng!pass");
     fill(/Repeat the new password/, "Str0ng!pass");
     fireEvent.click(screen.getByRole("button", { name: "Save the new password" }));
-    expect(await screen.findByText("This reset link has expired. Request a new one.")).toBeTruthy();
+    expect((await screen.findByTestId("reset-link-refused")).textContent).toContain("has expired or has been used already");
+  });
+
+  it("a check that gets no answer (no network) leaves the form to tell on saving", async () => {
+    const { api } = fakeApi({
+      "passwordReset.check": () => {
+        throw new TypeError("Failed to fetch");
+      },
+    });
+    renderRoutes(routes, "/password-reset/abc", api);
+    expect(await screen.findByRole("button", { name: "Save the new password" })).toBeTruthy();
+    expect(screen.queryByTestId("reset-link-refused")).toBeNull();
   });
 
   it("'After success the user is sent to login after 3 s.' (accounts seed §2)", async () => {
-    vi.useFakeTimers();
-    const { api, calls } = fakeApi({ "passwordReset.confirm": () => null });
+    const { api, calls } = fakeApi({ "passwordReset.check": () => null, "passwordReset.confirm": () => null });
     const { router } = renderRoutes(routes, "/password-reset/tok-1", api);
-    fill(/^E-mail/, "ana@clinic.example");
+    fill(await screen.findByLabelText(/^E-mail/), "ana@clinic.example");
+    vi.useFakeTimers();
     fill(/^New password/, "Str0ng!pass");
     fill(/Repeat the new password/, "Str0ng!pass");
     await act(async () => {
       fireEvent.click(screen.getByRole("button", { name: "Save the new password" }));
     });
     expect(screen.getByText(/Your password has been changed/)).toBeTruthy();
-    expect(calls[0]!.input).toEqual({ token: "tok-1", body: { email: "ana@clinic.example", token: "tok-1", password: "Str0ng!pass" } });
+    expect(calls.map((c) => c.endpoint)).toEqual(["passwordReset.check", "passwordReset.confirm"]);
+    expect(calls[1]!.input).toEqual({ token: "tok-1", body: { email: "ana@clinic.example", token: "tok-1", password: "Str0ng!pass" } });
     await act(async () => {
       vi.advanceTimersByTime(resetRedirectMs - 100);
     });
@@ -147,10 +181,10 @@ describe("password reset", () => {
     expect(router.state.location.pathname).toBe("/login");
   });
 
-  it("keeps submit disabled while the password breaks the policy", () => {
-    const { api } = fakeApi({});
+  it("keeps submit disabled while the password breaks the policy", async () => {
+    const { api } = fakeApi({ "passwordReset.check": () => null });
     renderRoutes(routes, "/password-reset/abc", api);
-    fill(/^E-mail/, "ana@clinic.example");
+    fill(await screen.findByLabelText(/^E-mail/), "ana@clinic.example");
     fill(/^New password/, "weakpass");
     fill(/Repeat the new password/, "weakpass");
     expect(screen.getByRole("button", { name: "Save the new password" })).toHaveProperty("disabled", true);
@@ -158,10 +192,26 @@ describe("password reset", () => {
     expect(screen.getByText("Password needs a digit.")).toBeTruthy();
   });
 
-  it("says so when the link has no token", () => {
-    const { api } = fakeApi({});
-    renderRoutes(routes, "/reset-without-token", api);
-    expect(screen.getByText(/The reset link has no token/)).toBeTruthy();
+  it("'Missing token: a message says so' (accounts seed §2): the app's own routes, a link cut after /password-reset/", async () => {
+    const { api, calls } = fakeApi({});
+    const { router } = renderRoutes(appRoutes, "/password-reset/", api);
+    expect((await screen.findByTestId("reset-token-missing")).textContent).toBe(
+      "The reset link has no token. Open the link from the e-mail again, or request a new one.",
+    );
+    // The page that asks for a new link, right under the message; nothing was called.
+    expect(screen.getByRole("button", { name: "Send reset link" })).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/password-reset/");
+    expect(calls.filter((c) => c.endpoint.startsWith("passwordReset"))).toEqual([]);
+  });
+
+  it("the request page reached as such shows no token message; a blank token is a missing one", async () => {
+    const { api, calls } = fakeApi({});
+    renderRoutes(routes, "/password-reset", api);
+    expect(screen.queryByTestId("reset-token-missing")).toBeNull();
+    cleanup();
+    renderRoutes(routes, "/password-reset/%20", api);
+    expect(screen.getByTestId("reset-token-missing")).toBeTruthy();
+    expect(calls).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link } from "react-router-dom";
+import { Link, useLocation } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { emailToSend, validateEmailTwice } from "../../../core/rules/email.ts";
@@ -7,6 +7,7 @@ import { ruleDescriptor } from "../../i18n/rule-messages.ts";
 import { useApi } from "../../state/client.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
+import { MissingTokenAlert } from "./MissingTokenAlert.tsx";
 
 type State = "idle" | "sending" | "sent" | "error";
 
@@ -18,6 +19,9 @@ export default function ResetRequestPage() {
   const [email, setEmail] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [state, setState] = useState<State>("idle");
+  // The route /password-reset/{temporaryToken} reached with nothing after the slash matches this page: the link lost
+  // its token, which the page says before offering a new one (issue 21: the message was reachable only in a test).
+  const tokenMissing = useLocation().pathname.endsWith("/password-reset/");
   const errors = validateEmailTwice({ email, confirmation });
   const toSend = emailToSend({ email, confirmation });
   const edit = (set: (v: string) => void) => (v: string) => {
@@ -42,6 +46,7 @@ export default function ResetRequestPage() {
     <main className="center-page">
       <div className="card auth-card">
         <h1>{t`Reset your password`}</h1>
+        {tokenMissing && state === "idle" && <MissingTokenAlert />}
         <p>{t`Type the e-mail address of your account twice. We will send you a link to choose a new password.`}</p>
         {state === "sent" && (
           <div
