@@ -134,3 +134,48 @@ test("a drop between a linked pair is refused with 'cannot drop here' and its hi
   const after = (await lanes(page))[0]!.perimetries.map((m) => m.id);
   expect(after).toEqual(queue.map((m) => m.id));
 });
+
+test("at 1440x900 the measurement form with the default SORS strategy keeps its Save row whole in view; the form scrolls inside the dialog", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTechnician(page);
+  await page
+    .getByTestId("lane")
+    .first()
+    .getByRole("button", { name: /^New measurement on/ })
+    .click();
+  const dialog = page.getByRole("dialog", { name: "New measurement" });
+  await dialog.getByRole("listbox", { name: "Patients" }).getByRole("option").first().click();
+  await expect(dialog.getByLabel("Display name")).toHaveValue(/^Test /);
+  // The defaults of a new form (pattern G, strategy SORS): SORS adds its locations field, the form's tallest arrangement.
+  await dialog.getByLabel(/^Pattern/).selectOption({ label: "G" });
+  await dialog.getByLabel(/^Strategy/).selectOption({ label: "SORS" });
+  await expect(dialog.getByLabel(/^SORS locations/)).toBeVisible();
+  const save = dialog.getByRole("button", { name: "Save", exact: true });
+  await expect(save).toBeEnabled();
+  // Whole: inside the window and inside the dialog's own box (a scrolled-away or half-cut row fails either).
+  const fullyIn = async () => {
+    const b = (await save.boundingBox())!;
+    const d = (await dialog.boundingBox())!;
+    return b.y >= 0 && b.y + b.height <= 900 && b.x >= 0 && b.x + b.width <= 1440 && b.y >= d.y && b.y + b.height <= d.y + d.height;
+  };
+  expect(await fullyIn()).toBe(true);
+  // Nothing lies over it: the point at each of its corners' insides is the button.
+  const hits = await save.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return [
+      [r.left + 2, r.top + 2],
+      [r.right - 2, r.top + 2],
+      [r.left + 2, r.bottom - 2],
+      [r.right - 2, r.bottom - 2],
+    ].every(([x, y]) => el.contains(document.elementFromPoint(x!, y!)));
+  });
+  expect(hits).toBe(true);
+  // The fields scroll inside the dialog; the Save row stays where it is.
+  const form = dialog.locator("form.mform");
+  expect(await form.evaluate((f) => f.scrollHeight > f.clientHeight || f.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+  await form.evaluate((f) => f.scrollTo(0, f.scrollHeight));
+  expect(await fullyIn()).toBe(true);
+  await screenshot(page, "technician-form-1440x900");
+});
