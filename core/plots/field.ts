@@ -272,7 +272,7 @@ export function fieldAxes(frame: FieldFrame, avoid: readonly TextBox[] = []): Gr
       tabular: true,
     }),
   );
-  const children = avoid.length === 0 ? nodes : nodes.flatMap((n) => (n.kind === "line" ? cutLine(n, avoid) : [n]));
+  const children = avoid.length === 0 ? nodes : nodes.flatMap((n): SceneNode[] => (n.kind === "line" ? cutLine(n, avoid) : [n]));
   return { kind: "group", x: 0, y: 0, role: "axes", children };
 }
 
