@@ -189,7 +189,7 @@ async function pdfRenderer(context: ExportContext): Promise<(r: import("../expor
   const fonts = pageFonts();
   const series = progressionTracker(context.timeZone);
   return async (r) => {
-    const pdf = await reportPdf(r, context, fonts, series.of(r));
+    const pdf = await reportPdf(r, context, fonts, series.of(r), series.referenceOf(r));
     // A page takes a good part of a second to draw: let the event loop breathe between pages (sockets, the sink).
     await new Promise((resolve) => setImmediate(resolve));
     return pdf;

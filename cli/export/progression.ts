@@ -2,6 +2,7 @@ import type { EyeProgression, SeriesResult } from "../../core/analytics/progress
 import { getPattern, patternsWithGeometry } from "../../core/analytics/patterns.ts";
 import { printProgression, type PrintProgression } from "../../core/plots/print-header.ts";
 import { isScreening } from "../../core/plots/screening.ts";
+import { thresholdResult } from "../../core/analytics/stored-result.ts";
 import type { ExportRecord } from "./record.ts";
 
 // The eye's progression analysis (issue 20: "in the print, in the CLI's JSON"), what the perimetry page shows beside
@@ -31,25 +32,53 @@ function seriesResult(r: ExportRecord): SeriesResult {
   };
 }
 
-/** Follows the records as they stream; `of(r)` is r's eye's progression on r's pattern up to r. */
-export function progressionTracker(timeZone: string): { of(r: ExportRecord): PrintProgression } {
+export interface SeriesTracker {
+  /** r's eye's progression on r's pattern up to r. */
+  of(r: ExportRecord): PrintProgression;
+  /**
+   * The result r's printed page compares with in its "Difference (dB)" plot, as the web's page does
+   * (web/results/result-model.ts previousOfSameKind): the latest earlier threshold result of the same eye and pattern
+   * among the patient's exported results so far; null for the first.
+   */
+  referenceOf(r: ExportRecord): ExportRecord | null;
+}
+
+/** Follows the records as they stream (a patient's together, oldest first). */
+export function progressionTracker(timeZone: string): SeriesTracker {
   let patientId: string | null = null;
   let series: SeriesResult[] = [];
+  let records: ExportRecord[] = [];
   const known = new Map<ExportRecord, PrintProgression>();
+  const follow = (r: ExportRecord) => {
+    if (r.patient.id !== patientId) {
+      patientId = r.patient.id;
+      series = [];
+      records = [];
+      known.clear();
+    }
+    if (!records.some((x) => x.test.id === r.test.id)) {
+      records.push(r);
+      series.push(seriesResult(r));
+    }
+  };
   return {
     of(r) {
       const cached = known.get(r);
       if (cached) return cached;
-      if (r.patient.id !== patientId) {
-        patientId = r.patient.id;
-        series = [];
-        known.clear();
-      }
-      const s = seriesResult(r);
-      if (!series.some((x) => x.id === s.id)) series.push(s);
+      follow(r);
       const p = printProgression(series, r.result, null, timeZone);
       known.set(r, p);
       return p;
+    },
+    referenceOf(r) {
+      follow(r);
+      let best: ExportRecord | null = null;
+      for (const x of records) {
+        if (x.test.id === r.test.id || x.result.eye !== r.result.eye || x.result.pattern !== r.result.pattern) continue;
+        if (x.result.takenAt >= r.result.takenAt || !thresholdResult(x.result)) continue;
+        if (!best || x.result.takenAt > best.result.takenAt) best = x;
+      }
+      return best;
     },
   };
 }

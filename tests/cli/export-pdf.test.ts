@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { walk, type GroupNode, type Scene } from "../../core/plots/scene.ts";
 import { exportContext } from "../../cli/export/context.ts";
-import { reportPdf, reportScene } from "../../cli/export/pdf/report.ts";
+import { pdfWriter, reportPdf, reportScene } from "../../cli/export/pdf/report.ts";
 import { fontRuns } from "../../cli/export/pdf/scene-to-pdfkit.ts";
 import { exportRecord } from "../../cli/export/record.ts";
 import { FAKE_ORGANISATION, sampleMeasurement, samplePatient } from "./fixtures.ts";
@@ -85,6 +85,29 @@ describe("PDF report (core/plots' print scene with pdfkit)", () => {
     );
     expect(esterman).toContain("esterman");
     expect(esterman).not.toContain("humphrey.thresholds");
+  });
+
+  it("a result after an earlier one of the same eye and pattern has the web page's Difference (dB) plot; the first has none", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "isopter-pdf-series-"));
+    const writer = pdfWriter(dir, context);
+    const p = samplePatient(5);
+    const at = (k: number, takenAt: string, eye: Eye, pattern: Pattern = Pattern.P24_2) =>
+      exportRecord(p, sampleMeasurement(p, k, { takenAt, eye, pattern, strategy: Strategy.DS }))!;
+    const records = [
+      at(0, "2024-01-10T09:00:00.000Z", Eye.Right),
+      at(1, "2024-01-10T09:20:00.000Z", Eye.Left), // the other eye: not a reference for the right eye
+      at(2, "2024-02-10T09:00:00.000Z", Eye.Right, Pattern.G), // another pattern: neither
+      at(3, "2024-07-10T09:00:00.000Z", Eye.Right),
+    ];
+    for (const r of records) await writer.write(r);
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const text = (r: (typeof records)[number]) =>
+      poppler("pdftotext", readFileSync(join(dir, readdirSync(dir).find((f) => f.includes(r.test.id))!)));
+    expect(text(records[0]!)).not.toContain("Difference (dB)");
+    expect(text(records[1]!)).not.toContain("Difference (dB)");
+    expect(text(records[2]!)).not.toContain("Difference (dB)");
+    const last = text(records[3]!);
+    expect(last).toContain("Difference (dB)");
   });
 
   it("text falls back to the second font only for characters the first lacks", () => {

@@ -23,9 +23,16 @@ const POINTS_PER_PX = 72 / 96;
 
 /**
  * The print scene of a result on A4 in CSS px: the very scene the web's print layout draws. With `progression` (the
- * export's progressionTracker) the header states the eye's progression analysis up to this result.
+ * export's progressionTracker) the header states the eye's progression analysis up to this result; with `reference`
+ * (the tracker's referenceOf: the previous result of the same eye and pattern) the page has the "Difference (dB)" plot
+ * the web's page has.
  */
-export function reportScene(r: ExportRecord, context: ExportContext, progression?: PrintProgression): Scene {
+export function reportScene(
+  r: ExportRecord,
+  context: ExportContext,
+  progression?: PrintProgression,
+  reference?: ExportRecord | null,
+): Scene {
   return printPageScene({
     patient: r.patient,
     age: r.age,
@@ -33,6 +40,7 @@ export function reportScene(r: ExportRecord, context: ExportContext, progression
     analysis: r.analysis(),
     markedReliable: r.test.reliable,
     taken: clinicTime(r.result.takenAt, context.timeZone),
+    reference: reference?.result.thresholds ?? null,
     ...(progression ? { progression } : {}),
     page: { width: 210 * PX_PER_MM, height: 297 * PX_PER_MM, unitsPerMm: PX_PER_MM },
   });
@@ -43,6 +51,7 @@ export async function reportPdf(
   context: ExportContext,
   fonts: PageFonts = pageFonts(),
   progression?: PrintProgression,
+  reference?: ExportRecord | null,
 ): Promise<Buffer> {
   const taken = clinicTime(r.result.takenAt, context.timeZone);
   const doc = new PDFDocument({
@@ -70,7 +79,7 @@ export async function reportPdf(
     doc.on("error", reject);
   });
   doc.scale(POINTS_PER_PX);
-  drawScene(doc, reportScene(r, context, progression), { regular: "regular", bold: "bold", fallback: "fallback" });
+  drawScene(doc, reportScene(r, context, progression, reference), { regular: "regular", bold: "bold", fallback: "fallback" });
   doc.end();
   await done;
   return Buffer.concat(chunks);
@@ -80,7 +89,8 @@ export function pdfWriter(dir: string, context: ExportContext): ExportWriter {
   const fonts = pageFonts();
   const series = progressionTracker(context.timeZone);
   return {
-    write: async (r) => writeFile(join(dir, recordFileName(r, "pdf")), await reportPdf(r, context, fonts, series.of(r))),
+    write: async (r) =>
+      writeFile(join(dir, recordFileName(r, "pdf")), await reportPdf(r, context, fonts, series.of(r), series.referenceOf(r))),
     end: async () => undefined,
   };
 }

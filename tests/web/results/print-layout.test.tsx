@@ -22,7 +22,7 @@ import { engine, fixture, patient } from "./fixtures.tsx";
 import type { Measurement } from "../../../core/model/measurement.ts";
 import { fromMeasurement } from "../../../core/model/perimetry-test.ts";
 import { printProgression, type PrintProgression } from "../../../core/plots/print-header.ts";
-import { seriesResults } from "../../../web/results/result-model.ts";
+import { previousOfSameKind, seriesResults } from "../../../web/results/result-model.ts";
 
 // Issue 19: "the web print and the CLI PDF come from the same scene (a test compares their shapes)". The web's print
 // layout is rendered (happy-dom) and its SVG's shapes counted by kind; the CLI's page scene for the same result, which
@@ -50,13 +50,13 @@ function svgShapes(svg: SVGSVGElement): Record<string, number> {
   return { rect: n("rect"), circle: n("circle"), line: n("line"), polyline: n("polyline") + n("polygon"), text: n("text"), g: n("g") };
 }
 
-function renderPrint(m: Measurement, analysis: ResultAnalysis, progression: PrintProgression) {
+function renderPrint(m: Measurement, analysis: ResultAnalysis, progression: PrintProgression, reference: WithResult | null) {
   render(
     <I18nProvider i18n={i18n}>
       <PrintLayout
         measurement={fromMeasurement(m) as WithResult}
         analysis={analysis}
-        reference={null}
+        reference={reference}
         patient={patient}
         progression={progression}
       />
@@ -76,7 +76,13 @@ describe("the printed page: one scene for the web and the CLI", () => {
         fixture("r3", Eye.Right, "2025-02-03T09:00:00.000Z"),
       ],
     ],
-    ["G Normal", [engine("rg", Eye.Left, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal)]],
+    [
+      "G Normal",
+      [
+        engine("rg0", Eye.Left, "2025-02-01T10:00:00.000Z", Pattern.G, Strategy.Normal),
+        engine("rg", Eye.Left, "2025-08-01T10:00:00.000Z", Pattern.G, Strategy.Normal),
+      ],
+    ],
   ] as const) {
     it(`${name}: the web's SVG has the shapes and the texts of the CLI's page scene, header and progression included`, () => {
       const m = series.at(-1)!;
@@ -96,14 +102,25 @@ describe("the printed page: one scene for the web and the CLI", () => {
       );
       expect(webProgression).toEqual(cliProgression);
       const record = records.at(-1)!;
-      const svg = renderPrint(m, record.analysis(), webProgression);
-      const cli = reportScene(record, exportContext({ id: "o", name: "Clinic" }, { timeZone }), cliProgression);
+      // The reference of the "Difference (dB)" plot: the web's page takes the previous result of the same eye and
+      // pattern from the patient's list (result-model.ts previousOfSameKind), the CLI from the exported series.
+      const webReference = previousOfSameKind(
+        series.map((s) => fromMeasurement(s) as WithResult),
+        fromMeasurement(m) as WithResult,
+      );
+      const cliReference = tracker.referenceOf(record);
+      expect(webReference?.id).toBe(series.at(-2)!.id);
+      expect(cliReference?.test.id).toBe(series.at(-2)!.id);
+      const svg = renderPrint(m, record.analysis(), webProgression, webReference);
+      const cli = reportScene(record, exportContext({ id: "o", name: "Clinic" }, { timeZone }), cliProgression, cliReference);
       expect(svgShapes(svg)).toEqual(sceneShapes(cli));
       const webTexts = [...svg.querySelectorAll("text")].map((t) => t.textContent);
       const cliTexts = walk(cli.nodes).flatMap((n) => (n.kind === "text" ? [resolveText(n.text)] : []));
       expect(webTexts).toEqual(cliTexts);
       // The header is the scene's: the name, Humphrey's MD with its convention, and the progression line.
       expect(webTexts).toContain(patient.name);
+      // Both pages have the difference plot, with the same numbers (compared above, text for text).
+      expect(webTexts).toContain("Difference (dB)");
       expect(webTexts).toContain("Humphrey: MD negative = loss");
       expect(webTexts).toContain("Progression analysis");
       const line = webTexts[webTexts.indexOf("Progression analysis") + 1]!;
