@@ -1,32 +1,53 @@
 // npm run bench:cluster (issue 17 §5): headsets and browsers' live sockets spread over 1, 2 and 3 Isopter processes on
-// one PostgreSQL. Per step it prints the headsets held (the fewest device/all showed connected over the window: none
-// past the 4 s deadline), the live threshold latency from a headset's frame to a browser on ANOTHER process (p50/p99;
-// with one process, the same one), and the notifications per second through PostgreSQL (the bus between processes),
-// each beside the load average. Prints, never asserts.
+// one PostgreSQL, and how many headsets each process count holds. Per step it prints the headsets held (the fewest
+// device/all showed connected over the window: none past the 4 s deadline), the live threshold latency from a headset's
+// frame to a browser on ANOTHER process (p50/p99; with one process, the same one), the notifications per second
+// through PostgreSQL (the bus between processes) and this process's own event-loop delay (it plays every headset: a
+// high delay means the player, not the cluster, was short of CPU), each beside the load average. Prints, never asserts.
+//
+// Capacity: per process count the fleet grows step by step (START, then x GROWTH) until a step is not held (a headset
+// missed its deadline, or did not connect within the settle time), or MAX_HEADSETS, MAX_STEPS or BUDGET_S (seconds per
+// process count) is reached; the capacity is the largest step held, a lower bound ">=" when no step failed. A count
+// after the first starts at the largest step the previous count held (held steps below it are not measured again).
+// The summary prints each count's capacity and 3 processes' against one's with the aims.
 //
 // Each process is simulator/start.ts (as `npm start` runs it) with DATABASE_URL and its own port, HEADSETS=0; each
-// process count gets a fresh database. Headsets are enrolled by a manager (pairing codes) and played by this process
-// with plain sockets (bench/fleet.ts: a heartbeat a second, TESTING of them streaming progress five times a second),
-// headset i on process i mod N; browser k (one logged-in live socket on process k) times the frames of the headsets
-// on process k-1. All on 127.0.0.1.
-// Environment: BENCH_DATABASE_URL (else a throwaway PostgreSQL, scripts/pg-throwaway.sh), PROCESSES (1,2,3),
-// STEPS (250,500,1000), WINDOW_S seconds measured per step (10), TESTING (100).
-import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+// process count gets a fresh database. Headsets are enrolled by a manager (pairing codes, as each step needs them) and
+// played by this process with plain sockets (bench/fleet.ts: a heartbeat a second, TESTING of them streaming progress
+// five times a second with cumulative thresholds, as real headsets do), headset i on process i mod N; browser k (one
+// logged-in live socket on process k) times the frames of the headsets on process k-1. All on 127.0.0.1.
+// Environment: BENCH_DATABASE_URL (else a throwaway PostgreSQL, scripts/pg-throwaway.sh, on a free port, stopped at
+// the end), PROCESSES (1,2,3), START (250), GROWTH (1.5), MAX_HEADSETS (6000), MAX_STEPS (8), BUDGET_S (300),
+// WINDOW_S seconds measured per step (10), SETTLE_S (30), TESTING (100); STEPS=250,500,1000 measures fixed steps
+// instead (each measured, none a stop).
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import pg from "pg";
 import { CHANNEL } from "../simulator/server/bus/postgres-bus.ts";
-import { consecutivePorts, freePort, startProcesses, type ClusterProcess } from "../scripts/cluster/processes.ts";
+import { consecutivePorts, startProcesses, type ClusterProcess } from "../scripts/cluster/processes.ts";
 import { loadAverage, percentile, sleep } from "./figures.ts";
 import { growFleet, liveLatencies, protocolFleet } from "./fleet.ts";
+import { benchPostgres } from "./postgres.ts";
 
 const password = "Bench-Pass-1";
 const counts = (process.env.PROCESSES ?? "1,2,3").split(",").map(Number);
-const steps = (process.env.STEPS ?? "250,500,1000").split(",").map(Number);
+const fixedSteps = process.env.STEPS ? process.env.STEPS.split(",").map(Number) : null;
+const start = Number(process.env.START ?? 250);
+const growth = Number(process.env.GROWTH ?? 1.5);
+const maxHeadsets = Number(process.env.MAX_HEADSETS ?? 6000);
+const maxSteps = Number(process.env.MAX_STEPS ?? 8);
+const budgetS = Number(process.env.BUDGET_S ?? 300);
 const windowS = Number(process.env.WINDOW_S ?? 10);
+const settleS = Number(process.env.SETTLE_S ?? 30);
 const testing = Number(process.env.TESTING ?? 100);
+
+/** The steps of the capacity search from `first`: first, then x growth (rounded to 50), up to maxHeadsets. */
+const stepsFrom = (first: number) => {
+  if (fixedSteps) return fixedSteps;
+  const out = [first];
+  while (out.length < maxSteps && out.at(-1)! < maxHeadsets)
+    out.push(Math.min(maxHeadsets, Math.max(out.at(-1)! + 50, Math.round((out.at(-1)! * growth) / 50) * 50)));
+  return out;
+};
 
 const post = async <T>(url: string, path: string, body: unknown, token?: string): Promise<T> => {
   const res = await fetch(`${url}/api/${path}`, {
@@ -78,9 +99,22 @@ const busCounter = async (databaseUrl: string) => {
   };
 };
 
-const run = async (base: string, n: number) => {
+/** What one process count held: the largest step with every headset connected all window, and whether a step failed. */
+interface Capacity {
+  processes: number;
+  /** The first step tried: with none held, the capacity is below it. */
+  first: number;
+  held: number;
+  /** Why the search stopped: a step not held, or a bound (then `held` is a lower bound). */
+  stoppedBy: string;
+  bounded: boolean;
+}
+
+const run = async (base: string, n: number, first: number): Promise<Capacity> => {
   const db = await freshDatabase(base, `isopter_bench_cluster_${n}`);
   let procs: ClusterProcess[] = [];
+  const began = performance.now();
+  const capacity: Capacity = { processes: n, first, held: 0, stoppedBy: "", bounded: true };
   try {
     procs = await startProcesses({
       databaseUrl: db.url,
@@ -88,44 +122,59 @@ const run = async (base: string, n: number) => {
       envOf: () => ({ DEMO_PASSWORD: password, HEADSETS: "0" }),
     });
     const token = (await post<{ accessToken: string }>(procs[0]!.url, "login", { username: "manager", password })).accessToken;
-    // Enrolled as a manager would, twenty at a time; each headset exchanges its pairing code in its first hello.
-    const total = Math.max(...steps);
+    // Enrolled as a manager would, twenty at a time, as each step needs them; each headset exchanges its pairing code
+    // in its first hello.
     const codes: string[] = [];
-    for (let i = 0; i < total; i += 20)
-      codes.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(20, total - i) }, (_, j) =>
-            post<{ secret: { value: string } }>(
-              procs[(i + j) % n]!.url,
-              "device/enrol",
-              { deviceSn: `VR-B${String(i + j + 1).padStart(5, "0")}`, secret: "pairingCode" },
-              token,
-            ).then((r) => r.secret.value),
-          ),
-        )),
-      );
+    const enrolTo = async (total: number) => {
+      for (let i = codes.length; i < total; i += 20)
+        codes.push(
+          ...(await Promise.all(
+            Array.from({ length: Math.min(20, total - i) }, (_, j) =>
+              post<{ secret: { value: string } }>(
+                procs[(i + j) % n]!.url,
+                "device/enrol",
+                { deviceSn: `VR-B${String(i + j + 1).padStart(5, "0")}`, secret: "pairingCode" },
+                token,
+              ).then((r) => r.secret.value),
+            ),
+          )),
+        );
+    };
     const fleets = procs.map((p) => protocolFleet(p.url));
     const browsers = await Promise.all(procs.map((p, k) => liveLatencies(p.url, token, fleets[(k + n - 1) % n]!.sentAt)));
     const bus = await busCounter(db.url);
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     let started = 0;
-    for (const step of steps) {
+    const connected = async () => {
+      const res = await fetch(`${procs[0]!.url}/api/device/all`, { headers: { authorization: `Bearer ${token}` } });
+      const list = ((await res.json()) as { data: Array<{ deviceSn: string; connection: string }> }).data;
+      return list.filter((d) => d.deviceSn.startsWith("VR-B") && d.connection === "CONNECTED").length;
+    };
+    const steps = stepsFrom(first);
+    for (const [index, step] of steps.entries()) {
+      if (!fixedSteps && performance.now() - began > budgetS * 1000) {
+        capacity.stoppedBy = `the ${budgetS} s budget (BUDGET_S)`;
+        break;
+      }
+      await enrolTo(step);
       started = await growFleet(
         started,
         step,
         (i) => fleets[i % n]!.connect(`VR-B${String(i + 1).padStart(5, "0")}`, codes[i]!, i < testing),
         { batch: 50, pauseMs: 100 },
       );
-      // Settle: until device/all shows every headset connected (pairing codes exchanged), 30 s at most.
-      const connected = async () => {
-        const res = await fetch(`${procs[0]!.url}/api/device/all`, { headers: { authorization: `Bearer ${token}` } });
-        const list = ((await res.json()) as { data: Array<{ deviceSn: string; connection: string }> }).data;
-        return list.filter((d) => d.deviceSn.startsWith("VR-B") && d.connection === "CONNECTED").length;
-      };
+      // Settle: until device/all shows every headset connected (pairing codes exchanged), SETTLE_S at most.
       const settled = performance.now();
-      while ((await connected()) < step && performance.now() - settled < 30_000) await sleep(1_000);
+      let settledCount = await connected();
+      while (settledCount < step && performance.now() - settled < settleS * 1000) {
+        await sleep(1_000);
+        settledCount = await connected();
+      }
       await sleep(2_000);
       for (const b of browsers) b.take();
       bus.take();
+      loop.reset();
       // Over the window: the fewest headsets device/all (on the first process) showed connected.
       let held = Infinity;
       const end = performance.now() + windowS * 1000;
@@ -142,10 +191,20 @@ const run = async (base: string, n: number) => {
           held,
           `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} ms (${latencies.length} frames)`,
           notifications.toFixed(0),
+          `${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} ms`,
           loadAverage(),
         ].join(" | "),
       );
+      if (held >= step) capacity.held = Math.max(capacity.held, step);
+      else if (!fixedSteps) {
+        capacity.stoppedBy = `${step} not held: ${held} connected all window, ${settledCount} when the window opened (settling ${settleS} s at most)`;
+        capacity.bounded = false;
+        break;
+      }
+      if (index === steps.length - 1)
+        capacity.stoppedBy = fixedSteps ? "the last of STEPS" : `the bound (MAX_HEADSETS ${maxHeadsets}, MAX_STEPS ${maxSteps})`;
     }
+    loop.disable();
     for (const f of fleets) f.stop();
     for (const b of browsers) b.close();
     await bus.close();
@@ -153,28 +212,56 @@ const run = async (base: string, n: number) => {
     await Promise.all(procs.map((p) => p.stop("SIGKILL")));
     await db.drop();
   }
+  return capacity;
 };
 
 const main = async () => {
-  let base = process.env.BENCH_DATABASE_URL;
-  const pgDir = base ? undefined : mkdtempSync(join(tmpdir(), "isopter-bench-pg-"));
-  if (!base)
-    base = execFileSync("bash", ["scripts/pg-throwaway.sh", "start", pgDir!, String(await freePort())])
-      .toString()
-      .trim();
+  const pg = await benchPostgres();
+  if (!pg) {
+    console.log("bench:cluster needs PostgreSQL: set BENCH_DATABASE_URL, or install it (apt-get install postgresql) for a throwaway one.");
+    return;
+  }
   try {
     console.log(
-      `Processes on one PostgreSQL; headsets beating every second, ${testing} streaming progress 5 times a second; ${windowS} s measured per step (load average ${loadAverage()})`,
+      `Processes on one PostgreSQL (${pg.origin}); headsets beating every second, ${testing} streaming progress 5 times a second; ` +
+        `${windowS} s measured per step; ${fixedSteps ? `steps ${fixedSteps.join(", ")}` : `capacity search from ${start} headsets, x${growth} a step, at most ${maxHeadsets} headsets, ${maxSteps} steps, ${budgetS} s per process count`} (load average ${loadAverage()})`,
     );
     console.log(
-      "processes | headsets | held (connected all window) | live threshold to a browser on another process (1 process: the same) p50 / p99 | notifications/s through PostgreSQL | load average",
+      "processes | headsets | held (connected all window) | live threshold to a browser on another process (1 process: the same) p50 / p99 | notifications/s through PostgreSQL | bench's own event-loop delay p99 / max | load average",
     );
-    for (const n of counts) await run(base, n);
+    const capacities: Capacity[] = [];
+    for (const n of counts) {
+      const previous = capacities.at(-1);
+      capacities.push(await run(pg.url, n, previous && previous.held > 0 ? previous.held : start));
+    }
+    console.log("");
+    console.log(`Capacity (largest step held; load average ${loadAverage()}):`);
+    const held = (c: Capacity) => (c.held === 0 ? `fewer than ${c.first}` : `${c.bounded ? ">= " : ""}${c.held}`);
+    for (const c of capacities)
+      console.log(`  ${c.processes} process${c.processes === 1 ? "" : "es"}: ${held(c)} headsets (stopped by ${c.stoppedBy})`);
+    const one = capacities.find((c) => c.processes === 1);
+    const three = capacities.find((c) => c.processes === 3);
+    if (one && three) {
+      const verdict =
+        one.held === 0
+          ? "not shown: one process held no step (lower START)"
+          : one.bounded
+            ? "not shown: one process's capacity was not reached (raise MAX_HEADSETS / BUDGET_S)"
+            : three.held === 0
+              ? "NOT met: 3 processes did not hold one process's capacity"
+              : three.held / one.held >= 2
+                ? "met"
+                : three.bounded
+                  ? "not shown: 3 processes' search hit a bound before 2x"
+                  : "NOT met";
+      const ratio = one.held > 0 && three.held > 0 ? `${three.bounded ? ">= " : ""}${(three.held / one.held).toFixed(2)}x` : "–";
+      console.log(`  3 processes / 1 process: ${ratio} (aim >= 2x: ${verdict})`);
+    }
     console.log(
       "Aims (issue 17): 3 processes hold >= 2x the headsets of one; cross-process live threshold p99 <= 50 ms with 100 headsets testing.",
     );
   } finally {
-    if (pgDir) execFileSync("bash", ["scripts/pg-throwaway.sh", "stop", pgDir]);
+    pg.stop();
   }
 };
 

@@ -38,19 +38,38 @@ export const growFleet = async (
   return to;
 };
 
+/** The locations of the test the streaming headsets play (24-2: 54, as a real headset's progress names them). */
+const LOCATIONS = 54;
+
+/**
+ * The thresholds a real headset's progress frame carries after `tested` locations (simulator/headset/run.ts sends all
+ * known so far in every frame, so a dropped frame loses nothing): the tested ones in the order a test visits them, each
+ * with its dB value (null for a location never seen) and answer time. Deterministic per headset and location, so
+ * every frame repeats the earlier ones' values as a real test does.
+ */
+export const cumulativeThresholds = (seed: number, tested: number) =>
+  Array.from({ length: tested }, (_, k) => {
+    const index = (k * 23 + seed) % LOCATIONS; // 23 is prime to 54: every location once per test
+    const h = (index * 2654435761 + seed * 40503) >>> 0;
+    return { index, dBValue: h % 17 === 0 ? null : 18 + (h % 16) + (h % 10) / 10, answerTime: h % 17 === 0 ? null : 350 + (h % 600) };
+  });
+
 /**
  * Headsets played with plain sockets speaking the device protocol against a clinic server (`url` its http address):
- * hello with a pairing code, a heartbeat a second, and for the streaming ones a progress frame five times a second.
- * `sentAt` holds when each frame (`${serial}/${nTested}`) left, for `liveLatencies` to time.
+ * hello with a pairing code, a heartbeat a second, and for the streaming ones a progress frame five times a second, as
+ * a real headset sends it: a 54-location test after another (a new measurement id each), every frame with the
+ * cumulative thresholds so far. `sentAt` holds when each frame (`frameKey`) left, for `liveLatencies` to time.
  */
 export const protocolFleet = (url: string) => {
   const sentAt = new Map<string, number>();
   const timers: NodeJS.Timeout[] = [];
   const sockets: WebSocket[] = [];
   const battery = { vr: 90, clicker: 80, vrCharging: false, clickerCharging: false };
+  let seeds = 0;
   const connect = (sn: string, pairingCode: string, streams: boolean) => {
     const ws = new WebSocket(`${url.replace(/^http/, "ws")}/device`);
     sockets.push(ws);
+    const seed = seeds++;
     ws.on("open", () => {
       ws.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: sn, firmware: "bench", pairingCode }));
       // A heartbeat a second, spread over the second; the battery drains a point a minute.
@@ -62,23 +81,26 @@ export const protocolFleet = (url: string) => {
       );
       timers.push(beat);
       if (!streams) return;
-      let n = 0;
-      const measurementId = `bench-${sn}`;
+      let frame = 0;
       timers.push(
         setInterval(() => {
           if (ws.readyState !== ws.OPEN) return;
-          n++;
-          sentAt.set(`${sn}/${n}`, performance.now());
+          const test = Math.floor(frame / LOCATIONS);
+          const nTested = (frame % LOCATIONS) + 1;
+          frame++;
+          const perimetryId = `bench-${sn}-${test}`;
+          const thresholds = cumulativeThresholds(seed, nTested);
+          sentAt.set(frameKey(perimetryId, nTested), performance.now());
           ws.send(
             JSON.stringify({
               type: "progress",
-              perimetryId: measurementId,
+              perimetryId,
               appointmentId: null,
-              nTested: n,
-              nLocations: 54,
-              thresholds: [],
-              lastUpdatedIndex: null,
-              gazeTracking: null,
+              nTested,
+              nLocations: LOCATIONS,
+              thresholds,
+              lastUpdatedIndex: thresholds.at(-1)!.index,
+              gazeTracking: true,
             }),
           );
         }, 200),
@@ -93,6 +115,9 @@ export const protocolFleet = (url: string) => {
   return { connect, sentAt, stop };
 };
 
+/** Which frame a progress event is: its measurement and how many locations it had tested. */
+const frameKey = (perimetryId: string, nTested: number) => `${perimetryId}/${nTested}`;
+
 /**
  * A logged-in browser's live socket on `url` timing each measurement_progress event against the moment its headset sent
  * the frame (`sentAt`, filled by `protocolFleet`). `take()` hands back the latencies gathered since the last take.
@@ -103,9 +128,9 @@ export const liveLatencies = async (url: string, accessToken: string, sentAt: Ma
   await new Promise((r) => browser.once("open", r));
   browser.send(JSON.stringify({ type: "logged_in", accessToken, message: "bench" }));
   browser.on("message", (d) => {
-    const m = JSON.parse(d.toString()) as { operation?: string; data?: { deviceSn: string; nTested: number } };
+    const m = JSON.parse(d.toString()) as { operation?: string; data?: { perimetryId: string; nTested: number } };
     if (m.operation !== "measurement_progress" || !m.data) return;
-    const key = `${m.data.deviceSn}/${m.data.nTested}`;
+    const key = frameKey(m.data.perimetryId, m.data.nTested);
     const t = sentAt.get(key);
     if (t !== undefined) {
       latencies.push(performance.now() - t);
