@@ -14,7 +14,7 @@ import { createDevicesFacet, type DevicesFacet } from "./devices-facet.ts";
 import type { ClientEvents } from "./events.ts";
 import type { FacetContext } from "./facet-context.ts";
 import { createLanesFacet, type LanesFacet } from "./lanes-facet.ts";
-import { runLifecycle, type LifecycleAction, type LifecycleItem } from "./lifecycle-commands.ts";
+import { runLifecycle, type LifecycleAction, type LifecycleItem, type LifecycleOptions } from "./lifecycle-commands.ts";
 import { reduceLiveEvent, type LiveEffect, type OwnLane } from "./live-reducer.ts";
 import { readSchedulingV2, writeSchedulingV2 } from "./local-settings.ts";
 import { createMarksFacet, type MarksFacet } from "./marks-facet.ts";
@@ -24,10 +24,12 @@ import { createReads, type Reads } from "./reads.ts";
 import { createResultsFacet, type ResultsFacet } from "./results-facet.ts";
 import { guardApi } from "./session-expiry.ts";
 import { createSessionFacet, type SessionFacet } from "./session-facet.ts";
+import { createTemplatesFacet, type TemplatesFacet } from "./templates-facet.ts";
+import { createUsersFacet, type UsersFacet } from "./users-facet.ts";
 
 // The headless client: one engine for the web app and the CLI. It speaks to the backend through the ports only,
 // keeps the caches, applies live events and the scheduling and device rules, and announces every change through mitt.
-// Its members are named facets (session, patients, lanes, devices, results, marks) over one cache; every sequence of
+// Its members are named facets (session, patients, lanes, devices, results, marks, templates, users) over one cache; every sequence of
 // calls a screen needs is a facet command, so views read state and call one command.
 
 export interface ClientPorts {
@@ -57,7 +59,7 @@ export interface Client {
   readonly events: Emitter<ClientEvents>;
   /** Grows with every `change` event: a view that read the client at one revision need not read it again until it grows. */
   readonly revision: number;
-  /** The Api with session expiry applied: for the single calls no facet has a command for (users, templates, audit). */
+  /** The Api with session expiry applied: for the single calls no facet has a command for (e.g. enrolment, passwords). */
   readonly api: Api;
   readonly cache: CacheFacet;
   /** Reads beside the seeds' caches (audit pages, enrolled headsets, profile, latest results, a stand-alone run). */
@@ -68,8 +70,11 @@ export interface Client {
   readonly devices: DevicesFacet;
   readonly results: ResultsFacet;
   readonly marks: MarksFacet;
-  /** Trash, restore or delete for good, with the seeds' notices; resolves false (after a notice) on failure. */
-  lifecycle(item: LifecycleItem, action: LifecycleAction, id: string): Promise<boolean>;
+  readonly templates: TemplatesFacet;
+  readonly users: UsersFacet;
+  /** Trash, restore or delete for good, with the seeds' notices (unless `notices: false`) and the lists it changes read
+   * again; resolves false (after a notice) on failure. */
+  lifecycle(item: LifecycleItem, action: LifecycleAction, id: string, options?: LifecycleOptions): Promise<boolean>;
   dispose(): void;
 }
 
@@ -191,12 +196,13 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     changed("socket");
   };
   const unsubscribers = [socket.subscribe(onMessage), socket.onState(onSocketState)];
-  const lifecycle = (item: LifecycleItem, action: LifecycleAction, id: string) =>
+  const lifecycle = (item: LifecycleItem, action: LifecycleAction, id: string, options?: LifecycleOptions) =>
     runLifecycle(
       { api, notify, refetch: (key) => cache.refetch(key), goHome: () => events.emit("navigate", { to: "home" }) },
       item,
       action,
       id,
+      options,
     );
 
   return {
@@ -220,6 +226,8 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     devices: devices.facet,
     results: createResultsFacet(ctx, lifecycle),
     marks: createMarksFacet(ctx),
+    templates: createTemplatesFacet(ctx),
+    users: createUsersFacet(ctx),
     lifecycle,
     dispose() {
       unsubscribers.forEach((u) => u());

@@ -6,6 +6,8 @@ export * from "./lanes-facet.ts";
 export * from "./devices-facet.ts";
 export * from "./results-facet.ts";
 export * from "./marks-facet.ts";
+export * from "./templates-facet.ts";
+export * from "./users-facet.ts";
 export * from "./cache-keys.ts";
 export * from "./cache-snapshot.ts";
 export * from "./list-ops.ts";

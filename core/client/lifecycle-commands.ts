@@ -24,6 +24,14 @@ const restoreRefetches: Record<LifecycleItem, readonly CacheKey[]> = {
   examination: [CacheKey.Examinations, CacheKey.Appointments],
 };
 
+/** "Deleting for good" from the bin: the bin list it leaves. */
+const deleteRefetches: Record<LifecycleItem, readonly CacheKey[]> = {
+  patient: [CacheKey.TrashedPatients],
+  measurement: [CacheKey.TrashedMeasurements],
+  appointment: [CacheKey.TrashedAppointments],
+  examination: [],
+};
+
 const error = (title: string, hint?: string): Notice => ({ kind: "error", title, hint, durationMs: 5_000 });
 const success = (title: string, action?: Notice["action"]): Notice => ({ kind: "success", title, durationMs: 5_000, action });
 
@@ -61,19 +69,33 @@ export interface LifecycleContext {
   goHome(): void;
 }
 
+export interface LifecycleOptions {
+  /** False: the caller tells the user itself, in its own words (the bin's rows name the item and offer to open it);
+   * the refetches and navigation are the same. Default true. */
+  readonly notices?: boolean;
+}
+
 /** Runs the action; resolves true on success. Failures notify and resolve false (never throw to the view). */
-export async function runLifecycle(ctx: LifecycleContext, item: LifecycleItem, action: LifecycleAction, id: string): Promise<boolean> {
+export async function runLifecycle(
+  ctx: LifecycleContext,
+  item: LifecycleItem,
+  action: LifecycleAction,
+  id: string,
+  options: LifecycleOptions = {},
+): Promise<boolean> {
+  const notices = options.notices ?? true;
   const endpoint = endpoints[item][action];
   if (endpoint === undefined) return false;
   try {
     await ctx.api.call(endpoint, { query: { id } } as never);
   } catch {
-    ctx.notify(lifecycleFailureNotice(item, action));
+    if (notices) ctx.notify(lifecycleFailureNotice(item, action));
     return false;
   }
   if (action === "restore") await Promise.all(restoreRefetches[item].map((k) => ctx.refetch(k)));
+  if (action === "delete") await Promise.all(deleteRefetches[item].map((k) => ctx.refetch(k)));
   if (item === "patient" && action === "trash") ctx.goHome();
-  const notice = lifecycleSuccessNotice(item, action, id);
+  const notice = notices ? lifecycleSuccessNotice(item, action, id) : undefined;
   if (notice) ctx.notify(notice);
   return true;
 }

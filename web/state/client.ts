@@ -1,15 +1,16 @@
 import { atom, useAtomValue, type createStore } from "jotai";
-import { useCallback, useRef, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { createHttpApi } from "../../adapters/http/index.ts";
 import { browserStorage } from "../../adapters/storage/index.ts";
 import { browserWebSocket, createLiveSocket } from "../../adapters/socket/index.ts";
 import { systemClock } from "../../adapters/clock/index.ts";
-import { createClient, type Client, type ClientPorts } from "../../core/client/index.ts";
+import { createClient, type CacheKey, type Client, type ClientPorts, type DataOf, type ParamsOf } from "../../core/client/index.ts";
 import { subscribeEachFrame } from "./frame-pace.ts";
 
 // The web's engine is core/client (session, live socket, caches, lanes, devices, marks) over the adapters. Screens
 // read it with one hook, `useClientState`, and act through its facets' commands; component tests build the same
-// client over a fake Api. The jotai store only carries the client to the components.
+// client over a fake Api. The jotai store only carries the client to the components. `useCache` (here) and `useRead`
+// (use-read.ts) are `useClientState` over one cache entry or one read, loading it when the client has none yet.
 
 export const clientAtom = atom<Client | null>(null);
 
@@ -82,3 +83,39 @@ export function sameFields<T extends object>(a: T, b: T): boolean {
 
 /** The client's Api (session expiry applied), for the single calls no facet has a command for. */
 export const useApi = () => useClient().api;
+
+/** What a screen shows of one cache entry or read: loading until the first data, error only when there is no data to
+ * show. After a failed reload the last data stays, with that reload's `error`. */
+export type CachedState<T> =
+  | { status: "loading"; data: undefined; error: undefined }
+  | { status: "error"; data: undefined; error: unknown }
+  | { status: "success"; data: T; error: unknown };
+
+/** The state of an entry as the client keeps it (cache entry or read). */
+export function cachedState<T>(entry: { readonly status: string; readonly data: T | undefined; readonly error: unknown } | undefined) {
+  const state: CachedState<Exclude<T, undefined>> =
+    entry?.data !== undefined
+      ? { status: "success", data: entry.data as Exclude<T, undefined>, error: entry.status === "error" ? entry.error : undefined }
+      : entry?.status === "error"
+        ? { status: "error", data: undefined, error: entry.error }
+        : { status: "loading", data: undefined, error: undefined };
+  return state;
+}
+
+/**
+ * One of the seeds' caches (core/client `cache`; live events patch it: insert, update, trash, restore, delete), read
+ * with `useClientState` and loaded when not cached yet. `params` is compared by value; null params: nothing to read
+ * yet (loading).
+ */
+export function useCache<K extends CacheKey>(key: K, params: ParamsOf<K> | null): CachedState<DataOf<K>> {
+  const client = useClient();
+  const id = params === null ? null : JSON.stringify(params);
+  // Entries live in an immutable snapshot, so the same entry object comes back until it changes.
+  const entry = useClientState((c) => (id === null ? undefined : c.cache.get(key, JSON.parse(id) as ParamsOf<K>)));
+  useEffect(() => {
+    if (id === null) return;
+    const p = JSON.parse(id) as ParamsOf<K>;
+    if (!client.cache.get(key, p)) client.cache.fetch(key, p).catch(() => undefined);
+  }, [client, key, id]);
+  return cachedState<DataOf<K>>(entry) as CachedState<DataOf<K>>;
+}

@@ -1,6 +1,6 @@
 import { CacheKey } from "../../core/client/cache-keys.ts";
 import type { Patient } from "../../core/model/patient.ts";
-import { useCached } from "./use-cached.ts";
+import { useCache } from "./client.ts";
 
 export type PatientLookup =
   | { readonly status: "loading" }
@@ -13,9 +13,9 @@ export type PatientLookup =
  * or deleted meanwhile). Null id: nothing to look up.
  */
 export function usePatient(patientId: string | null | undefined): PatientLookup {
-  const entry = useCached(CacheKey.Patients, patientId ? { id: patientId } : null);
-  const data = entry?.data;
+  const entry = useCache(CacheKey.Patients, patientId ? { id: patientId } : null);
+  const data = entry.data;
   if (data && !Array.isArray(data)) return { status: "found", patient: data as Patient };
-  if (entry?.status === "error") return { status: "missing" };
+  if (entry.status === "error") return { status: "missing" };
   return { status: "loading" };
 }

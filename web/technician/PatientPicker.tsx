@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { CacheKey } from "../../core/client/cache-keys.ts";
-import { useClient } from "../state/client.ts";
+import { useClient, useCache } from "../state/client.ts";
 import { searchDebounceMs, useDebounced } from "../state/debounce.ts";
-import { useCached } from "../state/use-cached.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import { SearchBox } from "../ui/SearchBox.tsx";
@@ -19,10 +18,11 @@ export function PatientPicker({ onPick }: { onPick: (patient: Patient) => void }
   const { date } = useDateFormat();
   const [text, setText] = useState("");
   const filter = { name: useDebounced(text.trim(), searchDebounceMs), birthdate: null };
-  const entry = useCached(CacheKey.PatientSearch, filter);
-  const results = entry?.data ?? null;
+  const search = useCache(CacheKey.PatientSearch, filter);
+  const results = search.data ?? null;
   const [moreFailed, setMoreFailed] = useState(false);
-  const failed = entry?.status === "error" || moreFailed;
+  // A failed read of the search, shown even when an earlier answer stays on screen.
+  const failed = search.error !== undefined || moreFailed;
   const [loadingMore, setLoadingMore] = useState(false);
   const sentinel = useRef<HTMLLIElement>(null);
 

@@ -1,6 +1,6 @@
 import { NavLink, Outlet } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import { useCachedQuery } from "../../state/use-cached.ts";
+import { useCache } from "../../state/client.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { useTitle } from "../../ui/useTitle.ts";
 
@@ -8,7 +8,7 @@ import { useTitle } from "../../ui/useTitle.ts";
 export default function BinLayout() {
   const { t } = useLingui();
   useTitle(t`Bin`);
-  const organisation = useCachedQuery(CacheKey.CurrentOrganisation, {});
+  const organisation = useCache(CacheKey.CurrentOrganisation, {});
   return (
     <div className="page stack">
       <h1>{t`Bin`}</h1>

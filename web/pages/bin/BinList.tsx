@@ -1,9 +1,8 @@
 import { useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useDateFormat } from "../../i18n/format.ts";
-import type { CacheEntry } from "../../../core/client/cache-snapshot.ts";
-import { useClient } from "../../state/client.ts";
-import { useCached } from "../../state/use-cached.ts";
+import type { LifecycleItem } from "../../../core/client/index.ts";
+import { useClient, useCache } from "../../state/client.ts";
 import { useNotify } from "../../ui/notifications.ts";
 import { ConfirmDialog } from "../../ui/Modal.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -16,15 +15,19 @@ interface BinItem {
 
 /**
  * One bin tab: "Each row has restore and permanent-delete (confirm dialog); empty-state message when none."
- * "Restoring refetches and notifies with an action to open the item." (accounts seed §2, §4)
+ * "Restoring refetches and notifies with an action to open the item." (accounts seed §2, §4) Restore and delete are
+ * core/client's lifecycle commands (which read the lists again); the tab says what happened in its own words.
  */
 type TrashKey = "trashedPatients" | "trashedMeasurements" | "trashedAppointments";
+const binItem: Record<TrashKey, LifecycleItem> = {
+  trashedPatients: "patient",
+  trashedMeasurements: "measurement",
+  trashedAppointments: "appointment",
+};
 
 export function BinList<T extends BinItem>({
   cacheKey,
   describe,
-  restore,
-  remove,
   open,
   emptyTitle,
   restoredText,
@@ -33,8 +36,6 @@ export function BinList<T extends BinItem>({
   /** The core/client cache of this tab: live events from other users keep it current. */
   cacheKey: TrashKey;
   describe: (item: T) => ReactNode;
-  restore: (item: T) => Promise<unknown>;
-  remove: (item: T) => Promise<unknown>;
   open: (item: T) => void;
   emptyTitle: string;
   restoredText: string;
@@ -44,40 +45,30 @@ export function BinList<T extends BinItem>({
   const notify = useNotify();
   const format = useDateFormat();
   const client = useClient();
-  const entry = useCached(cacheKey, {}) as CacheEntry | undefined;
-  const items = entry?.data as ReadonlyArray<T> | undefined;
-  const reload = () => void client.cache.refetch(cacheKey);
+  const list = useCache(cacheKey, {});
+  const items = list.data as ReadonlyArray<T> | undefined;
   const [deleting, setDeleting] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
 
-  if (!items && entry?.status === "error")
+  if (list.status === "error")
     return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
   if (!items) return <Skeleton kind="fields" count={4} />;
   if (items.length === 0)
     return <EmptyState title={emptyTitle} hint={t`Deleted items appear here until they are restored or deleted for good.`} />;
 
   const doRestore = async (item: T) => {
-    try {
-      await restore(item);
-      reload();
+    if (await client.lifecycle(binItem[cacheKey], "restore", item.id, { notices: false }))
       notify({ kind: "success", text: restoredText, action: { label: t`Open`, run: () => open(item) } });
-    } catch {
-      notify({ kind: "error", text: t`The item could not be restored. Try again later.` });
-    }
+    else notify({ kind: "error", text: t`The item could not be restored. Try again later.` });
   };
   const doDelete = async () => {
     if (!deleting) return;
     setBusy(true);
-    try {
-      await remove(deleting);
-      reload();
-      notify({ kind: "success", text: t`Deleted for good.` });
-    } catch {
-      notify({ kind: "error", text: t`The item could not be deleted. Try again later.` });
-    } finally {
-      setBusy(false);
-      setDeleting(null);
-    }
+    const done = await client.lifecycle(binItem[cacheKey], "delete", deleting.id, { notices: false });
+    if (done) notify({ kind: "success", text: t`Deleted for good.` });
+    else notify({ kind: "error", text: t`The item could not be deleted. Try again later.` });
+    setBusy(false);
+    setDeleting(null);
   };
 
   return (

@@ -1,6 +1,5 @@
 import { useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import { useApi } from "../../state/client.ts";
 import { TestTypeName } from "../home/TestTypeName.tsx";
 import type { Appointment } from "../../../core/model/appointment.ts";
 import { BinList } from "./BinList.tsx";
@@ -8,7 +7,6 @@ import { PatientName } from "../../ui/PatientName.tsx";
 
 export default function DeletedAppointments() {
   const { t } = useLingui();
-  const api = useApi();
   const navigate = useNavigate();
   return (
     <BinList<Appointment>
@@ -26,8 +24,6 @@ export default function DeletedAppointments() {
           ))}
         </>
       )}
-      restore={(a) => api.call("appointment.restore", { query: { id: a.id } })}
-      remove={(a) => api.call("appointment.delete", { query: { id: a.id } })}
       open={(a) => navigate(`/patient/${a.patientId}/overview`)}
       emptyTitle={t`No deleted appointments`}
       restoredText={t`The appointment was restored.`}

@@ -1,6 +1,5 @@
 import { useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import { useApi } from "../../state/client.ts";
 import { MeasurementSummary } from "../patient/MeasurementSummary.tsx";
 import type { Measurement } from "../../../core/model/measurement.ts";
 import { BinList } from "./BinList.tsx";
@@ -8,7 +7,6 @@ import { PatientName } from "../../ui/PatientName.tsx";
 
 export default function DeletedMeasurements() {
   const { t } = useLingui();
-  const api = useApi();
   const navigate = useNavigate();
   return (
     <BinList<Measurement>
@@ -20,8 +18,6 @@ export default function DeletedMeasurements() {
           <MeasurementSummary m={m} />
         </>
       )}
-      restore={(m) => api.call("perimetry.restore", { query: { id: m.id } })}
-      remove={(m) => api.call("perimetry.delete", { query: { id: m.id } })}
       open={(m) => navigate(`/patient/${m.patientId}/perimetry/${m.id}?scrollToMeasurement=1`)}
       emptyTitle={t`No deleted measurements`}
       restoredText={t`The measurement was restored.`}

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
-import { useCachedQuery } from "../../state/use-cached.ts";
-import { useClient } from "../../state/client.ts";
+import { useClient, useCache } from "../../state/client.ts";
 import { useRead } from "../../state/use-read.ts";
 import { CacheKey, testResultRoute } from "../../../core/client/index.ts";
 import type { Patient } from "../../../core/model/patient.ts";
@@ -20,12 +19,12 @@ export default function HomePage() {
   useTitle(t`Home`);
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
-  const organisation = useCachedQuery(CacheKey.CurrentOrganisation, {});
+  const organisation = useCache(CacheKey.CurrentOrganisation, {});
   const byAppointment = organisation.data?.multiTests ?? false;
   // Appointment variant: examinations; measurement variant: the measurements queued on the devices.
-  const exams = useCachedQuery(CacheKey.Examinations, {});
-  const devices = useCachedQuery(CacheKey.Devices, {});
-  const patients = useCachedQuery(CacheKey.Patients, {});
+  const exams = useCache(CacheKey.Examinations, {});
+  const devices = useCache(CacheKey.Devices, {});
+  const patients = useCache(CacheKey.Patients, {});
   const names = new Map(((patients.data ?? []) as readonly Patient[]).map((p) => [p.id, p.name]));
   // Measurement variant: the latest results, fetched again whenever a lane changes (a result arriving leaves its lane).
   const client = useClient();

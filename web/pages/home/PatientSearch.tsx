@@ -3,8 +3,7 @@ import { Link } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { ageOn } from "../../../core/model/patient.ts";
 import { birthdateFilter, birthdateFilterOptions, type BirthdateFilterParts } from "../../../core/rules/birthdate-filter.ts";
-import { useClient } from "../../state/client.ts";
-import { useCached } from "../../state/use-cached.ts";
+import { useClient, useCache } from "../../state/client.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { searchDebounceMs, useDebounced } from "../../state/debounce.ts";
 import { todayIso } from "../../state/today.ts";
@@ -25,9 +24,9 @@ export function PatientSearch() {
   const settled = useDebounced(JSON.stringify({ name: name.trim(), birthdate: birthdateFilter(parts, currentYear) }), searchDebounceMs);
   const filter = JSON.parse(settled) as { name: string; birthdate: string | null };
   const client = useClient();
-  const entry = useCached(CacheKey.PatientSearch, filter);
-  const results = entry?.data;
-  const failed = entry?.status === "error" && !results;
+  const search = useCache(CacheKey.PatientSearch, filter);
+  const results = search.data;
+  const failed = search.status === "error";
   const [loadingMore, setLoadingMore] = useState(false);
   const sentinel = useRef<HTMLLIElement>(null);
 

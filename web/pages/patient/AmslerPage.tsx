@@ -2,7 +2,7 @@ import { useLingui } from "@lingui/react/macro";
 import type { Examination } from "../../../core/model/examination.ts";
 import type { AmslerAnswer } from "../../../core/model/enums.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useCachedQuery } from "../../state/use-cached.ts";
+import { useCache } from "../../state/client.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { usePatient } from "../../state/patient-context.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -13,7 +13,7 @@ export default function AmslerPage() {
   const { t } = useLingui();
   const patient = usePatient();
   const format = useDateFormat();
-  const list = useCachedQuery(CacheKey.AmslerGrid, { patientId: patient.id });
+  const list = useCache(CacheKey.AmslerGrid, { patientId: patient.id });
   if (list.status === "loading") return <Skeleton kind="blocks" count={2} />;
   if (list.status === "error")
     return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;

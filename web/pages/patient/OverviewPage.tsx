@@ -4,7 +4,7 @@ import { patternLabel, type AmslerAnswer } from "../../../core/model/enums.ts";
 import type { ColourVisionClassification } from "../../../core/model/colour-vision.ts";
 import { eyeNames, strategyNames } from "../../i18n/names.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useCachedQuery } from "../../state/use-cached.ts";
+import { useCache } from "../../state/client.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { usePatient } from "../../state/patient-context.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -20,8 +20,8 @@ export default function OverviewPage() {
   const { t } = useLingui();
   const patient = usePatient();
   const format = useDateFormat();
-  const measurements = useCachedQuery(CacheKey.Measurements, { patientId: patient.id });
-  const examinations = useCachedQuery(CacheKey.Examinations, { patientId: patient.id, taken: true });
+  const measurements = useCache(CacheKey.Measurements, { patientId: patient.id });
+  const examinations = useCache(CacheKey.Examinations, { patientId: patient.id, taken: true });
   if (measurements.status === "error" || examinations.status === "error")
     return <div className="alert alert-error" role="alert">{t`Something went wrong. Try again or refresh the browser.`}</div>;
   if (measurements.status === "loading" || examinations.status === "loading") return <Skeleton kind="fields" count={4} />;

@@ -5,8 +5,7 @@ import { ageOn } from "../../../core/model/patient.ts";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { languageNames, sexNames } from "../../i18n/names.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useApi, useClient } from "../../state/client.ts";
-import { useCachedQuery } from "../../state/use-cached.ts";
+import { useApi, useClient, useCache } from "../../state/client.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import type { Patient } from "../../../core/model/patient.ts";
 import { todayIso } from "../../state/today.ts";
@@ -24,7 +23,7 @@ export default function PatientLayout() {
   const notify = useNotify();
   const format = useDateFormat();
   // The patient from core/client's cache: an edit made elsewhere reaches the header through the live events.
-  const patient = useCachedQuery(CacheKey.Patients, { id: patientId }) as
+  const patient = useCache(CacheKey.Patients, { id: patientId }) as
     | { status: "loading"; data: undefined; error: undefined }
     | { status: "error"; data: undefined; error: unknown }
     | { status: "success"; data: Patient; error: undefined };

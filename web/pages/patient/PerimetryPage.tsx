@@ -3,8 +3,7 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom"
 import { useLingui } from "@lingui/react/macro";
 import { TestType } from "../../../core/model/enums.ts";
 import { useDateFormat } from "../../i18n/format.ts";
-import { useCachedQuery } from "../../state/use-cached.ts";
-import { useClient } from "../../state/client.ts";
+import { useClient, useCache } from "../../state/client.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { usePatient } from "../../state/patient-context.ts";
 import { EmptyState } from "../../ui/EmptyState.tsx";
@@ -32,8 +31,8 @@ export default function PerimetryPage() {
   const [params] = useSearchParams();
   const patient = usePatient();
   const format = useDateFormat();
-  const measurements = useCachedQuery(CacheKey.Measurements, { patientId: patient.id });
-  const examinations = useCachedQuery(CacheKey.Examinations, { patientId: patient.id, examinationType: TestType.Perimetry, taken: true });
+  const measurements = useCache(CacheKey.Measurements, { patientId: patient.id });
+  const examinations = useCache(CacheKey.Examinations, { patientId: patient.id, examinationType: TestType.Perimetry, taken: true });
   // One list is enough to show the page; the other failing only says so (the page still shows what it has).
   const status =
     measurements.status === "loading" || examinations.status === "loading"

@@ -5,8 +5,7 @@ import type { Patient } from "../../../core/model/patient.ts";
 import type { Template } from "../../../core/model/template.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import type { Variant } from "../../../core/rules/form-context.ts";
-import { useClient } from "../../state/client.ts";
-import { useCachedQuery } from "../../state/use-cached.ts";
+import { useClient, useCache } from "../../state/client.ts";
 import { PatientPicker } from "../../technician/PatientPicker.tsx";
 import { Modal } from "../../ui/Modal.tsx";
 import { Select } from "../../ui/Select.tsx";
@@ -30,7 +29,7 @@ export function ScheduleDialog({
 }) {
   const { t } = useLingui();
   const client = useClient();
-  const devices = useCachedQuery(CacheKey.Devices, {});
+  const devices = useCache(CacheKey.Devices, {});
   const [patient, setPatient] = useState<Patient | null>(null);
   const [deviceSn, setDeviceSn] = useState("");
   const [saving, setSaving] = useState(false);

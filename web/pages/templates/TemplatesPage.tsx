@@ -3,8 +3,7 @@ import { useLingui } from "@lingui/react/macro";
 import type { Template, TemplateFields } from "../../../core/model/template.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import type { Variant } from "../../../core/rules/form-context.ts";
-import { useClient } from "../../state/client.ts";
-import { useCachedQuery } from "../../state/use-cached.ts";
+import { useClient, useCache } from "../../state/client.ts";
 import { ConfirmDialog } from "../../ui/Modal.tsx";
 import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
@@ -24,8 +23,8 @@ export default function TemplatesPage() {
   useTitle(t`Templates`);
   const client = useClient();
   const notify = useNotify();
-  const templates = useCachedQuery(CacheKey.Templates, {});
-  const organisation = useCachedQuery(CacheKey.CurrentOrganisation, {});
+  const templates = useCache(CacheKey.Templates, {});
+  const organisation = useCache(CacheKey.CurrentOrganisation, {});
   // An organisation with the multi-tests plugin schedules appointments (the newer variant); others measurements.
   const variant: Variant = organisation.data?.multiTests ? "newer" : "older";
   const typeNames = useTestTypeNames();
@@ -34,20 +33,16 @@ export default function TemplatesPage() {
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [scheduling, setScheduling] = useState<Template | null>(null);
   const deletingName = deleting?.name ?? "";
-  const reload = () => void client.cache.refetch(CacheKey.Templates);
 
   const save = async (fields: TemplateFields) => {
-    if (editing?.kind === "edit") await client.api.call("template.update", { query: { id: editing.template.id }, body: fields });
-    else await client.api.call("template.create", { body: fields });
+    await client.templates.save(editing?.kind === "edit" ? editing.template.id : null, fields);
     setEditing(null);
-    reload();
     const name = fields.name;
     notify({ kind: "success", text: t`The template ${name} was saved.` });
   };
   const copy = async (template: Template) => {
     try {
-      const created = await client.api.call("template.copy", { query: { id: template.id } });
-      reload();
+      const created = await client.templates.copy(template.id);
       const name = created.name;
       notify({ kind: "success", text: t`The template was copied as ${name}.` });
     } catch {
@@ -58,8 +53,7 @@ export default function TemplatesPage() {
     if (!deleting) return;
     setDeleteBusy(true);
     try {
-      await client.api.call("template.delete", { query: { id: deleting.id } });
-      reload();
+      await client.templates.remove(deleting.id);
       notify({ kind: "success", text: t`The template was deleted.` });
     } catch {
       notify({ kind: "error", text: t`The template could not be deleted. Try again later.` });

@@ -5,9 +5,8 @@ import type { User } from "../../../core/model/user.ts";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { isValidEmail } from "../../../core/rules/email.ts";
 import { roleHints, roleNames } from "../../i18n/names.ts";
-import { useApi, useClient } from "../../state/client.ts";
+import { useCache, useClient } from "../../state/client.ts";
 import { useIsManager, useTokenPayload } from "../../state/session.ts";
-import { useCachedQuery } from "../../state/use-cached.ts";
 import { CacheKey } from "../../../core/client/index.ts";
 import { useNotify } from "../../ui/notifications.ts";
 import { ConfirmDialog } from "../../ui/Modal.tsx";
@@ -51,12 +50,10 @@ export default function UsersPage() {
 
 function ManagerUsers() {
   const { t, i18n } = useLingui();
-  const api = useApi();
   const notify = useNotify();
   const me = useTokenPayload();
   const client = useClient();
-  const users = useCachedQuery(CacheKey.Users, {});
-  const reloadUsers = () => void client.cache.refetch(CacheKey.Users);
+  const users = useCache(CacheKey.Users, {});
   const [deleting, setDeleting] = useState<User | null>(null);
   // Only what the server allows is offered (core/rules/user-admin): a manager grants neither takes the admin role,
   // re-roles or deletes neither their own account nor an admin's. The invite form's selector shows each role's hint;
@@ -67,8 +64,7 @@ function ManagerUsers() {
 
   const changeRole = async (user: User, role: Role) => {
     try {
-      await api.call("user.update", { query: { id: user.id }, body: { role } });
-      reloadUsers();
+      await client.users.changeRole(user.id, role);
       notify({ kind: "success", text: t`The role of ${user.email} is now ${i18n._(roleNames[role])}.` });
     } catch {
       notify({ kind: "error", text: t`The role could not be changed. Try again later.` });
@@ -77,8 +73,7 @@ function ManagerUsers() {
   const remove = async () => {
     if (!deleting) return;
     try {
-      await api.call("user.delete", { query: { id: deleting.id } });
-      reloadUsers();
+      await client.users.remove(deleting.id);
       notify({ kind: "success", text: t`The user was deleted.` });
     } catch {
       notify({ kind: "error", text: t`The user could not be deleted. Try again later.` });
@@ -90,7 +85,7 @@ function ManagerUsers() {
   return (
     <div className="page stack">
       <h1>{t`Users`}</h1>
-      <InviteForm roleOptions={roleOptions} onInvited={reloadUsers} />
+      <InviteForm roleOptions={roleOptions} />
       <section className="card" aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">{t`Accounts`}</h2>
         {users.status === "loading" && <Skeleton kind="fields" count={3} />}
@@ -169,15 +164,9 @@ function ManagerUsers() {
   );
 }
 
-function InviteForm({
-  roleOptions,
-  onInvited,
-}: {
-  roleOptions: Array<{ value: Role; label: string; hint: string }>;
-  onInvited: () => void;
-}) {
+function InviteForm({ roleOptions }: { roleOptions: Array<{ value: Role; label: string; hint: string }> }) {
   const { t } = useLingui();
-  const api = useApi();
+  const client = useClient();
   const [text, setText] = useState("");
   const [role, setRole] = useState<Role>("user");
   const [busy, setBusy] = useState(false);
@@ -190,7 +179,7 @@ function InviteForm({
     if (emails.length === 0 || invalid.length > 0) return;
     setBusy(true);
     try {
-      const answer = await api.call("user.invite", { body: { emails, role } });
+      const answer = await client.users.invite(emails, role);
       const skipped = [...answer.alreadyInvited, ...answer.alreadyRegistered];
       setResult(
         skipped.length > 0
@@ -201,7 +190,6 @@ function InviteForm({
           : { kind: "success", text: t`Invitations sent.` },
       );
       setText("");
-      onInvited();
     } catch (error) {
       setResult(
         isApiError(error) && error.isType("already_invited", "already_registered")
