@@ -205,6 +205,7 @@ function ExaminationRow({
   const name = examinationName(x, i18n);
   return (
     <li ref={setNodeRef} style={style} className="apanel-row" data-taken={x.taken} data-dragging={isDragging}>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: dnd-kit's attributes give the handle role button */}
       <span
         ref={setActivatorNodeRef}
         className="apanel-handle"
