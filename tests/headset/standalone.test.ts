@@ -147,7 +147,7 @@ describe("stand-alone mode: every result uploaded exactly once", () => {
     clock.advance(6_000);
     const madeOffline = headset.resultsProduced;
     server.standalone = null; // the technician switches it off while the headset is away
-    let runAtWelcome: unknown ;
+    let runAtWelcome: unknown;
     let startedAfterWelcome = 0;
     headset.events.on("received", (m) => {
       if (m.type === "welcome") runAtWelcome = headset.running;
