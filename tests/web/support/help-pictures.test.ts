@@ -1,5 +1,8 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+// faq.ts describes its texts with the Lingui macro, which vitest runs without (tests/web/lingui-shim.tsx).
+vi.mock("@lingui/core/macro", () => import("../lingui-shim.tsx"));
+
 import { Languages } from "../../../core/model/enums.ts";
 import { faq } from "../../../web/pages/support/faq.ts";
 import { helpPictures, helpPictureUrl } from "../../../web/pages/support/help-pictures.ts";
