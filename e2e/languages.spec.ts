@@ -45,6 +45,19 @@ test("technician view, its cards and dialogs: nothing clipped in any of the ten 
     await expect(page.getByRole("dialog")).toBeVisible();
     found.push(...(await clippedHtml(page, '[role="dialog"]')));
     await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    // The move confirmation ("Delete and move actions need confirmation"): a keyboard move of the first card one place
+    // on, then measured and cancelled (nothing moves).
+    await laneOf(page, lane.deviceSn).locator("[data-card-id]").first().focus();
+    await page.keyboard.press("Space");
+    await expect(page.locator("[data-dragging=true]")).toHaveCount(1);
+    await page.keyboard.press("ArrowRight");
+    await page.waitForTimeout(200);
+    await page.keyboard.press("Space");
+    await expect(page.getByRole("alertdialog")).toBeVisible();
+    found.push(...(await clippedHtml(page, '[role="alertdialog"]')));
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("alertdialog")).toHaveCount(0);
     if (found.length > 0) problems[language] = found;
   }
   expect(problems).toEqual({});
@@ -60,6 +73,19 @@ test("appointment variant cards and side panel: nothing clipped in any of the te
     await laneOf(page, lane.deviceSn).locator(".acard").first().click();
     await expect(page.getByTestId("appointment-panel")).toBeVisible();
     const found = await clippedHtml(page, "main, [data-testid=appointment-panel]");
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("appointment-panel")).toHaveCount(0);
+    // The examination wizard: its first step, then patient creation with every field's "This field is required."
+    await laneOf(page, lane.deviceSn).locator(".lane-tools .btn-primary").click();
+    const wizard = page.getByRole("dialog");
+    await expect(wizard).toBeVisible();
+    found.push(...(await clippedHtml(page, '[role="dialog"]')));
+    await wizard.locator(".wizard > section > button.btn").last().click();
+    await wizard.locator(".wizard section .btn-primary").click();
+    await expect(wizard.locator(".field-error")).toHaveCount(5);
+    found.push(...(await clippedHtml(page, '[role="dialog"]')));
+    await page.keyboard.press("Escape");
+    await expect(wizard).toHaveCount(0);
     if (found.length > 0) problems[language] = found;
   }
   expect(problems).toEqual({});
