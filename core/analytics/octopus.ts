@@ -45,7 +45,7 @@ export function defectLabel(defect: number | null): string {
 
 /** "Mean sensitivity below 0 shows 0." (accounts seed §9) */
 export function meanSensitivityForDisplay(ms: number): number {
-  return ms < 0 ? 0 : ms;
+  return Math.max(ms, 0);
 }
 
 /** Round half away from zero to `digits` decimals ("Values to 2 decimals", accounts seed §9). */

@@ -70,7 +70,7 @@ describe("full-field normative model (Iowa healthy controls)", () => {
       const t = getNormativeDatabase(pattern, CURRENT_NORMATIVE_VERSION)!;
       const g = getPattern(pattern);
       expect(t.nloc).toBe(g.points.length);
-      g.points.forEach((p, i) => {
+      g.points.forEach((_p, i) => {
         if (t.intercept[i] === null) return expect(g.blindSpotIndices).toContain(i);
         expect(t.slope[i]!).toBeLessThan(0);
         expect(t.tdLut[0]![i]!).toBeLessThan(t.tdLut[7]![i]!);

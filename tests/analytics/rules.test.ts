@@ -47,7 +47,7 @@ describe("accounts seed §9 display rules", () => {
     expect(meanSensitivityForDisplay(12.3)).toBe(12.3);
     expect(roundTo(1.005, 2)).toBe(1.01);
     expect(roundTo(-2.675, 2)).toBe(-2.68);
-    expect(roundTo(3.14159, 2)).toBe(3.14);
+    expect(roundTo(1.23456, 2)).toBe(1.23);
     expect(Object.is(roundTo(-0.001, 2), 0)).toBe(true);
     expect(roundTo(-1.05, 1)).toBe(-1.1); // half away from zero, also for negative slopes
   });

@@ -54,7 +54,7 @@ describe("Amsler results: 'Normal' for healthy, 'Abnormal' plus the kind", () =>
       m.id === "plots.amsler.kind.wavy"
         ? "Wellenlinien"
         : m.id === "plots.amsler.abnormal"
-          ? `Auffällig: ${String(m.values?.["kind"])}`
+          ? `Auffällig: ${String(m.values?.kind)}`
           : undefined;
     expect(resolveText(amslerVerdict("wavy").text, translate)).toBe("Auffällig: Wellenlinien");
   });

@@ -73,9 +73,7 @@ describe("SVG writer", () => {
     expect(svg).toContain("&lt;3&gt; &apos;q&apos;");
     expect(svg).toContain("<title>A &amp; B</title>");
     expect(svg).toContain("tabular-nums");
-    expect(toSvg(scene, { translate: (m) => (m.id === "x.t" ? `übersetzt ${m.values?.["n"]}` : undefined) })).toContain(
-      ">übersetzt 3</text>",
-    );
+    expect(toSvg(scene, { translate: (m) => (m.id === "x.t" ? `übersetzt ${m.values?.n}` : undefined) })).toContain(">übersetzt 3</text>");
     expect(escapeXml(`"'&<>`)).toBe("&quot;&apos;&amp;&lt;&gt;");
   });
 

@@ -55,7 +55,7 @@ export function drawScene(
     const fill = closed && node.fill !== undefined;
     if (node.stroke !== undefined) {
       doc.lineWidth(node.strokeWidth ?? 1);
-      if (node.dash && node.dash.length) doc.dash(node.dash[0]!, { space: node.dash[1] ?? node.dash[0]! });
+      if (node.dash?.length) doc.dash(node.dash[0]!, { space: node.dash[1] ?? node.dash[0]! });
       else doc.undash();
     }
     if (fill && node.stroke !== undefined) doc.fillAndStroke(colour(node.fill!), colour(node.stroke));

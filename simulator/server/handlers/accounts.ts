@@ -168,7 +168,7 @@ export const accountHandlers: SomeHandlers<
     if (!byAddress || !byEmail) throw tooMany();
     const user = await users.userByEmail(ctx.db, email);
     // No account enumeration: an address no active account uses gets the same answer, and no e-mail.
-    if (!user || user.state !== "active") return { data: null };
+    if (user?.state !== "active") return { data: null };
     const now = ctx.now();
     const ref = newId();
     const token = ctx.signer.sign({

@@ -158,7 +158,7 @@ describe("templates page (issue #8 part 7; our design, the seeds' page is a stub
   });
 
   it("copies a template and says under which name", async () => {
-    const { calls } = setup({ "template.copy": (i) => template("t3", "Glaucoma check (copy)", glaucoma.tests) });
+    const { calls } = setup({ "template.copy": () => template("t3", "Glaucoma check (copy)", glaucoma.tests) });
     fireEvent.click(await screen.findByRole("button", { name: "Copy Glaucoma check" }));
     expect(await screen.findByText("The template was copied as Glaucoma check (copy).")).toBeTruthy();
     expect(calls.find((c) => c.endpoint === "template.copy")!.input.query).toEqual({ id: "t1" });
