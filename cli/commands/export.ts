@@ -148,7 +148,13 @@ async function writerFor(
       return { writer: ndjsonWriter(sink), where };
     case "fhir":
       return {
-        writer: fhirBundleWriter(sink, { context: context!, type: o.bundle, ...(o.withPdf ? { pdf: await pdfRenderer(context!) } : {}) }),
+        writer: fhirBundleWriter(sink, {
+          context: context!,
+          type: o.bundle,
+          ...(o.withPdf ? { pdf: await pdfRenderer(context!) } : {}),
+          // What the IG's resources cannot say of a result (no normative database: no MD, PSD, VFI): written without it.
+          warn: (r, message) => io.stderr.write(`warning: result ${r.test.id} (patient ${r.patient.uniqueId}): ${message}\n`),
+        }),
         where,
       };
     default:
@@ -240,7 +246,8 @@ Formats:
   fhir    FHIR R4 Bundle after the HL7 Eye Care IG: Patient (record number under --patient-id-system), per result a
           DiagnosticReport (diagnostic-report-visual-field: Ophthalmology, SNOMED 103752008 / LOINC 28629-4, the printed
           page as presentedForm with --with-pdf) with Observations (MD, PSD with p-values, test duration, fixation
-          loss and false positive / negative ratios, VFI, GHT); --bundle transaction for a FHIR server
+          loss and false positive / negative ratios, VFI, GHT; the normative database and version as method;
+          screenings and Esterman: locations seen of those tested); --bundle transaction for a FHIR server
   dicom   per result a DICOM OPV (SOP class 1.2.840.10008.5.1.4.1.1.80.1) NAME.dcm and its printed page as Encapsulated
           PDF NAME_report.dcm, one study per visit; --send AET@HOST:PORT stores them in a PACS (C-STORE)
   pdf     the printed page per result: the web's print scene, fonts embedded, times on the clinic's clock

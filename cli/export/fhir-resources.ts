@@ -1,4 +1,7 @@
 import { significance } from "../../core/analytics/significance.ts";
+import { getPattern } from "../../core/analytics/patterns.ts";
+import { isScreeningResult, locationSeen } from "../../core/analytics/seen.ts";
+import { dicomUid } from "./stable-id.ts";
 import { clinicDateTime } from "../../core/model/clinic-time.ts";
 import { patternLabel, Sex } from "../../core/model/enums.ts";
 import { resultIdSystem, type ExportContext } from "./context.ts";
@@ -15,6 +18,11 @@ import { stableUuid } from "./stable-id.ts";
 // 111855) have no code in that value set: they are plain Observations. The mean sensitivity has no code in any published
 // system: it is left out (the PDF shows it). Every Observation has
 // the category exam and the eye as bodySite. Times carry the clinic's offset.
+// The indices read against normals (MD, PSD, VFI, GHT) name the normative database and its version as
+// Observation.method (R4's DiagnosticReport has no note; its conclusion says it too); a threshold result without one
+// gets none of them, and the export warns naming the result. Screenings and Esterman, which have no threshold indices,
+// give the locations seen of the locations tested as a Ratio (Esterman with its efficiency score as a component),
+// coded in Isopter's own code system (no published code says "locations seen").
 
 export const systems = {
   loinc: "http://loinc.org",
@@ -27,6 +35,8 @@ export const systems = {
   diagnosticServiceSection: "http://terminology.hl7.org/CodeSystem/v2-0074",
   identifierType: "http://terminology.hl7.org/CodeSystem/v2-0203",
   interpretation: "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation",
+  /** Isopter's own codes: an OID under 2.25 (ISO/IEC 9834-8) derived from a fixed name, the same in every export. */
+  isopter: `urn:oid:${dicomUid("isopter:code-system:observations")}`,
 } as const;
 
 export const profiles = {
@@ -99,6 +109,34 @@ const dB = (v: number | null | undefined) =>
     : { valueQuantity: { value: round(v, 4), unit: "dB", system: systems.ucum, code: "dB" } };
 const ratio = (c: { errors: number; presentations: number }) =>
   c.presentations > 0 ? { valueRatio: { numerator: { value: c.errors }, denominator: { value: c.presentations } } } : null;
+/** "Normative database: NAME, version VERSION" (Observation.method) of a result read against normals. */
+export const normativeMethod = (r: ExportRecord): Json | null => {
+  const nv = r.analysis().normative;
+  return nv ? { method: { text: `Normative database: ${nv.database}, version ${nv.normativeVersion}` } } : null;
+};
+/** The value with the normative database it was read against; null when there is no value or no database. */
+const againstNormals = (r: ExportRecord, value: Json | null) => {
+  const method = normativeMethod(r);
+  return value === null || method === null ? null : { ...value, ...method };
+};
+
+/** Locations seen of locations presented (blind-spot locations of the grid are not presented), for a seen / not-seen result. */
+export function seenOfTested(r: ExportRecord): { seen: number; tested: number } {
+  const res = r.result;
+  const blind = new Set(getPattern(res.pattern).blindSpotIndices);
+  const screening = isScreeningResult(res);
+  let seen = 0,
+    tested = 0;
+  res.thresholds.forEach((v, i) => {
+    if (blind.has(i)) return;
+    const s = locationSeen(v, screening);
+    if (s === null) return;
+    tested++;
+    if (s) seen++;
+  });
+  return { seen, tested };
+}
+
 /** Abnormal ("A") with the significance as a note when the index is outside normal limits. */
 const withSignificance = (value: Json | null, level: Parameters<typeof significance>[0]) => {
   const p = significance(level);
@@ -111,13 +149,13 @@ export const definitions: readonly ObservationDefinition[] = [
     key: "md",
     code: coding(systems.snomed, MD_SNOMED, "Mean deviation"),
     profiled: true,
-    value: (r) => withSignificance(dB(r.analysis().normative?.global.tmd), r.analysis().normative?.globalLevels.tmd),
+    value: (r) => againstNormals(r, withSignificance(dB(r.analysis().normative?.global.tmd), r.analysis().normative?.globalLevels.tmd)),
   },
   {
     key: "psd",
     code: coding(systems.snomed, PSD_SNOMED, "Pattern standard deviation"),
     profiled: true,
-    value: (r) => withSignificance(dB(r.analysis().normative?.global.psd), r.analysis().normative?.globalLevels.psd),
+    value: (r) => againstNormals(r, withSignificance(dB(r.analysis().normative?.global.psd), r.analysis().normative?.globalLevels.psd)),
   },
   {
     key: "duration",
@@ -151,7 +189,7 @@ export const definitions: readonly ObservationDefinition[] = [
       const v = r.analysis().normative?.global.vfi;
       return v === undefined || !Number.isFinite(v)
         ? null
-        : { valueQuantity: { value: round(v, 2), unit: "%", system: systems.ucum, code: "%" } };
+        : againstNormals(r, { valueQuantity: { value: round(v, 2), unit: "%", system: systems.ucum, code: "%" } });
     },
   },
   {
@@ -160,10 +198,48 @@ export const definitions: readonly ObservationDefinition[] = [
     profiled: false,
     value: (r) => {
       const ght = r.analysis().normative?.ght;
-      return ght ? { valueCodeableConcept: { coding: [ghtCoding[ght.outcome]], text: ght.outcome } } : null;
+      return ght ? againstNormals(r, { valueCodeableConcept: { coding: [ghtCoding[ght.outcome]], text: ght.outcome } }) : null;
+    },
+  },
+  {
+    key: "seen",
+    code: coding(systems.isopter, "seen-of-tested", "Locations seen of locations tested"),
+    profiled: false,
+    value: (r) => {
+      if (!isScreeningResult(r.result)) return null;
+      const { seen, tested } = seenOfTested(r);
+      if (tested === 0) return null;
+      const score = r.analysis().estermanScore;
+      return {
+        valueRatio: { numerator: { value: seen }, denominator: { value: tested } },
+        ...(score !== null
+          ? {
+              component: [
+                {
+                  code: {
+                    coding: [coding(systems.isopter, "esterman-score", "Esterman efficiency score")],
+                    text: "Esterman efficiency score",
+                  },
+                  valueQuantity: { value: score, unit: "%", system: systems.ucum, code: "%" },
+                },
+              ],
+            }
+          : {}),
+      };
     },
   },
 ];
+
+/**
+ * What a result's FHIR cannot say, for a warning naming the result: a threshold result without a normative database
+ * has no MD, PSD, VFI or GHT.
+ */
+export function fhirGaps(r: ExportRecord): string[] {
+  if (isScreeningResult(r.result) || r.analysis().normative !== null) return [];
+  return [
+    `no normative database for ${patternLabel[r.result.pattern]} (version ${r.result.normativeVersion ?? "none"}): the MD, PSD, VFI and GHT Observations are left out`,
+  ];
+}
 
 /** GHT outcomes as DICOM codes them (PS3.16: DCM 111847-111850, within normal limits as SNOMED 17621005 Normal). */
 const ghtCoding: Record<string, { system: string; code: string; display: string }> = {
@@ -186,9 +262,17 @@ const reportCode = (label: string) => ({
 });
 const conclusionOf = (r: ExportRecord) => {
   const rel = r.analysis().reliability;
-  return rel.reliable && r.test.reliable
-    ? "Reliable test."
-    : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
+  const reliability =
+    rel.reliable && r.test.reliable
+      ? "Reliable test."
+      : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
+  const nv = r.analysis().normative;
+  const norms = nv
+    ? ` Indices read against the normative database ${nv.database}, version ${nv.normativeVersion}.`
+    : isScreeningResult(r.result)
+      ? ""
+      : ` No normative database for ${patternLabel[r.result.pattern]}: no MD, PSD, VFI or GHT.`;
+  return reliability + norms;
 };
 
 /** What a result's observations say: per definition with a value, its fullUrl and value. */

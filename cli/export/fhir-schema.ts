@@ -51,6 +51,8 @@ export const ObservationSchema = Schema.Struct({
   valueRatio: Schema.optionalKey(RatioSchema),
   valueCodeableConcept: Schema.optionalKey(CodeableConceptSchema),
   interpretation: Schema.optionalKey(Schema.Array(CodeableConceptSchema)),
+  method: Schema.optionalKey(Schema.Struct({ text: Schema.NonEmptyString })),
+  component: Schema.optionalKey(NonEmptyArray(Schema.Struct({ code: CodeableConceptSchema, valueQuantity: QuantitySchema }))),
   bodySite: CodeableConceptSchema,
 });
 export type Observation = Schema.Schema.Type<typeof ObservationSchema>;

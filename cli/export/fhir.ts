@@ -1,5 +1,6 @@
 import type { ExportContext } from "./context.ts";
 import {
+  fhirGaps,
   fhirPatient,
   fhirReport,
   idOf,
@@ -30,6 +31,8 @@ export interface FhirBundleOptions {
   /** The printed page of a result, attached to its report as presentedForm; none when left out. */
   readonly pdf?: (r: ExportRecord) => Promise<Uint8Array>;
   readonly now?: () => Date;
+  /** What the IG's resources cannot say of a result (fhirGaps), per result: the export warns naming it. */
+  readonly warn?: (r: ExportRecord, message: string) => void;
 }
 
 /** The entry as the bundle type wants it: a transaction adds the request and lets the server match patients. */
@@ -49,7 +52,7 @@ export function bundleEntry(e: Entry, type: BundleType): Entry & { request?: { m
 }
 
 export function fhirBundleWriter(sink: TextSink, options: FhirBundleOptions): ExportWriter {
-  const { context, type = "collection", pdf, now = () => new Date() } = options;
+  const { context, type = "collection", pdf, now = () => new Date(), warn } = options;
   const seen = new Set<string>();
   let count = 0;
   const entry = (e: Entry) => (count++ === 0 ? "" : ",\n") + JSON.stringify(bundleEntry(e, type));
@@ -69,6 +72,7 @@ export function fhirBundleWriter(sink: TextSink, options: FhirBundleOptions): Ex
         text += entry(fhirPatient(r, context));
       }
       const parts = resultParts(r, context);
+      if (warn) for (const gap of fhirGaps(r)) warn(r, gap);
       text += entry(fhirReport(r, context, parts, pdf ? await pdf(r) : null));
       const shared = sharedJson(parts);
       for (const o of parts.observations) text += (count++ === 0 ? "" : ",\n") + observationJson(o, shared, type);

@@ -3,7 +3,10 @@ import { Schema } from "effect";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { defaultPatientIdSystem, exportContext, resultIdSystem } from "../../cli/export/context.ts";
 import { bundleEntry, fhirBundleWriter, type BundleType } from "../../cli/export/fhir.ts";
-import { fhirPatient, fhirResources, MD_SNOMED, PSD_SNOMED, REPORT_LOINC, systems } from "../../cli/export/fhir-resources.ts";
+import { fhirPatient, fhirResources, MD_SNOMED, PSD_SNOMED, REPORT_LOINC, seenOfTested, systems } from "../../cli/export/fhir-resources.ts";
+import { DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { FAKE_USER, startFakeBackend } from "./fake-backend.ts";
+import { isopter, tempHome } from "./harness.ts";
 import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../cli/export/fhir-schema.ts";
 import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
@@ -130,6 +133,13 @@ describe("FHIR R4 export after the Eye Care IG", () => {
     });
     expect(byCode("111852").valueQuantity!.value).toBeCloseTo(nv.global.vfi, 2);
     expect(byCode("111852").meta).toBeUndefined(); // VFI's code is not in the IG's value set: no profile claimed
+    // Each index read against normals names the normative database and its version; the others do not.
+    const method = { text: `Normative database: ${nv.database}, version ${nv.normativeVersion}` };
+    for (const code of [MD_SNOMED, PSD_SNOMED, "111852"]) expect(byCode(code).method).toEqual(method);
+    expect(byCode("252129004").method).toBeUndefined();
+    expect(nv.normativeVersion).toBe(r.result.normativeVersion);
+    const report = fhirResources(r, context)[0]!.resource as { conclusion: string };
+    expect(report.conclusion).toContain(`normative database ${nv.database}, version ${nv.normativeVersion}`);
     for (const o of observations) expect(o.bodySite.coding[0]).toMatchObject({ system: systems.snomed, code: "8966001" });
   });
 
@@ -184,18 +194,83 @@ describe("FHIR R4 export after the Eye Care IG", () => {
     expect(await validateBundle(bundle)).toEqual([]);
   });
 
-  it("without a normative database MD, PSD and VFI are left out, not invented; a screening and Esterman still validate", async () => {
+  it("a screening and an Esterman result give their locations seen of those tested (Esterman with its score); no MD, PSD or VFI; valid", async () => {
     const p = samplePatient(5);
     for (const o of [
       { pattern: Pattern.S28, strategy: Strategy.Supra },
       { pattern: Pattern.Esterman, strategy: Strategy.OneLevel, eye: Eye.Binocular },
     ]) {
-      const entries = fhirResources(exportRecord(p, sampleMeasurement(p, 1, o))!, context);
-      const codes = entries.slice(1).map((e) => (e.resource as { code: { coding: Array<{ code: string }> } }).code.coding[0]!.code);
+      const r = exportRecord(p, sampleMeasurement(p, 1, o))!;
+      const entries = fhirResources(r, context);
+      const observations = entries.slice(1).map((e) => Schema.decodeUnknownSync(ObservationSchema)(e.resource, strict));
+      const codes = observations.map((x) => x.code.coding[0]!.code);
       expect(codes).not.toContain(MD_SNOMED);
       expect(codes).not.toContain(PSD_SNOMED);
+      expect(codes).not.toContain("111852");
       expect(codes).toContain("252129004");
+      const seen = observations.find((x) => x.code.coding[0]!.code === "seen-of-tested")!;
+      expect(seen.code.coding[0]!.system).toMatch(/^urn:oid:2\.25\.\d+$/);
+      const { seen: n, tested } = seenOfTested(r);
+      expect(tested).toBe(o.pattern === Pattern.Esterman ? 120 : 28);
+      expect(n).toBeGreaterThan(0);
+      expect(seen.valueRatio).toEqual({ numerator: { value: n }, denominator: { value: tested } });
+      if (o.pattern === Pattern.Esterman)
+        expect(seen.component).toEqual([
+          expect.objectContaining({ valueQuantity: expect.objectContaining({ value: r.analysis().estermanScore, code: "%" }) }),
+        ]);
+      else expect(seen.component).toBeUndefined();
       for (const e of entries) expect(await r4Issues(e.resource)).toEqual([]);
+    }
+  });
+
+  it("a threshold result without a normative database: MD, PSD, VFI and GHT left out, the report says so, and the export warns naming the result", async () => {
+    const p = samplePatient(5);
+    // A 30-2 taken under the older default version, which has no 30-2 tables.
+    const r = exportRecord(
+      p,
+      sampleMeasurement(p, 1, { pattern: Pattern.P30_2, strategy: Strategy.DS, normativeVersion: DEFAULT_NORMATIVE_VERSION }),
+    )!;
+    expect(r.analysis().normative).toBeNull();
+    const entries = fhirResources(r, context);
+    const codes = entries.slice(1).map((e) => (e.resource as { code: { coding: Array<{ code: string }> } }).code.coding[0]!.code);
+    for (const left of [MD_SNOMED, PSD_SNOMED, "111852", "111855", "seen-of-tested"]) expect(codes).not.toContain(left);
+    expect((entries[0]!.resource as { conclusion: string }).conclusion).toContain(
+      "No normative database for 30-2: no MD, PSD, VFI or GHT.",
+    );
+    const warnings: string[] = [];
+    const writer = fhirBundleWriter(memorySink(), { context, warn: (w, m) => warnings.push(`${w.test.id}: ${m}`) });
+    await writer.write(r);
+    await writer.write(exportRecord(p, sampleMeasurement(p, 2))!); // with normals: no warning
+    await writer.end();
+    expect(warnings).toEqual([
+      `${r.test.id}: no normative database for 30-2 (version ${DEFAULT_NORMATIVE_VERSION}): the MD, PSD, VFI and GHT Observations are left out`,
+    ]);
+    for (const e of entries) expect(await r4Issues(e.resource)).toEqual([]);
+  });
+
+  it("isopter export --format fhir writes that warning on stderr, naming the result and its patient, and exits 0", async () => {
+    const backend = await startFakeBackend({
+      patients: 1,
+      resultsPerPatient: 2,
+      options: (_, k) => (k === 0 ? { pattern: Pattern.P30_2, strategy: Strategy.DS, normativeVersion: DEFAULT_NORMATIVE_VERSION } : {}),
+    });
+    try {
+      const home = tempHome();
+      const login = await isopter(["login", "--server", backend.url, "-u", FAKE_USER.username, "--password-stdin"], {
+        env: { ISOPTER_HOME: home },
+        stdin: `${FAKE_USER.password}\n`,
+      });
+      expect(login.code, login.stderr).toBe(0);
+      const run = await isopter(["export", "--all", "--format", "fhir"], {
+        env: { ISOPTER_HOME: home, ISOPTER_TIME_ZONE: "Europe/Berlin" },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr.split("\n").filter((l) => l.startsWith("warning:"))).toEqual([
+        `warning: result p00000-m0 (patient U-1000): no normative database for 30-2 (version ${DEFAULT_NORMATIVE_VERSION}): the MD, PSD, VFI and GHT Observations are left out`,
+      ]);
+      expect(await validateBundle(JSON.parse(run.stdout))).toEqual([]);
+    } finally {
+      await backend.close();
     }
   });
 

@@ -46,6 +46,8 @@ export interface SampleOptions {
   readonly lastLocationMissing?: boolean;
   /** Stored with neither the headset's serial number nor its alias (what DICOM's DeviceSerialNumber cannot then say). */
   readonly noDevice?: boolean;
+  /** The normative version stored with the result (default the current one, as the headsets store a new result). */
+  readonly normativeVersion?: string;
 }
 
 /** A hill of vision (about 31 dB at fixation, falling with eccentricity) with noise and, for some, an arcuate defect. */
@@ -131,7 +133,7 @@ export function sampleMeasurement(patient: Patient, k: number, o: SampleOptions 
             },
             estermanScore: null,
             reliabilityScore: null,
-            normativeVersion: CURRENT_NORMATIVE_VERSION, // as the headsets store a new result
+            normativeVersion: o.normativeVersion ?? CURRENT_NORMATIVE_VERSION, // as the headsets store a new result
             gazeCalibration: true,
             background: 31.5,
             deviceAlias: o.noDevice ? null : "Headset 1",
