@@ -32,24 +32,27 @@ export interface ExaminationParams {
   readonly examinationType?: TestType;
 }
 
+/** The params of a key with one list: an empty object. */
+export type NoParams = Readonly<Record<string, never>>;
+
 /** Params and data of each cache key. An empty params object names the one list of that key. */
 export interface CacheShapes {
-  devices: { params: {}; data: readonly Device[] };
+  devices: { params: NoParams; data: readonly Device[] };
   patientSearch: { params: PatientSearchParams; data: PatientSearchData };
   /** A patient's measurements (perimetry/all?patientId). */
   measurements: { params: { patientId: string }; data: readonly Measurement[] };
   /** {} for the list (patient/all); {id} for one patient (patient?id). */
-  patients: { params: {} | { id: string }; data: readonly Patient[] | Patient };
-  trashedMeasurements: { params: {}; data: readonly Measurement[] };
-  trashedPatients: { params: {}; data: readonly Patient[] };
-  users: { params: {}; data: readonly User[] };
+  patients: { params: NoParams | { id: string }; data: readonly Patient[] | Patient };
+  trashedMeasurements: { params: NoParams; data: readonly Measurement[] };
+  trashedPatients: { params: NoParams; data: readonly Patient[] };
+  users: { params: NoParams; data: readonly User[] };
   examinations: { params: ExaminationParams; data: readonly Examination[] };
   /** A patient's Amsler grid examinations. */
   amslerGrid: { params: { patientId: string }; data: readonly Examination[] };
-  templates: { params: {}; data: readonly Template[] };
-  currentOrganisation: { params: {}; data: Organisation };
-  appointments: { params: {}; data: readonly Appointment[] };
-  trashedAppointments: { params: {}; data: readonly Appointment[] };
+  templates: { params: NoParams; data: readonly Template[] };
+  currentOrganisation: { params: NoParams; data: Organisation };
+  appointments: { params: NoParams; data: readonly Appointment[] };
+  trashedAppointments: { params: NoParams; data: readonly Appointment[] };
 }
 export type ParamsOf<K extends CacheKey> = CacheShapes[K]["params"];
 export type DataOf<K extends CacheKey> = CacheShapes[K]["data"];
