@@ -183,8 +183,10 @@ export const perimetryPageCases = (env: PageSuiteEnv) => {
         (m) => utcDay(m.result!.takenAt) <= "2022-07-01" && m.result!.pattern === Pattern.P30_2 && m.result!.eye === Eye.Right,
       ],
     ];
+    // One reading of the organisation through the per-patient calls (two calls a patient), filtered per case.
+    const all = await reference();
     for (const [filter, keep] of cases) {
-      const expected = await reference(keep);
+      const expected = all.filter(keep);
       expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0);
       expect(
         expected.some((r) => r.kind === "examination"),
