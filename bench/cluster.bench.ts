@@ -26,7 +26,7 @@ import { CHANNEL } from "../simulator/server/bus/postgres-bus.ts";
 import { consecutivePorts, startProcesses, type ClusterProcess } from "../scripts/cluster/processes.ts";
 import { loadAverage, percentile, sleep } from "./figures.ts";
 import { growFleet, liveLatencies, protocolFleet } from "./fleet.ts";
-import { benchPostgres } from "./postgres.ts";
+import { beforeInterruptExit, benchPostgres } from "./postgres.ts";
 
 const password = "Bench-Pass-1";
 const counts = (process.env.PROCESSES ?? "1,2,3").split(",").map(Number);
@@ -83,6 +83,7 @@ const freshDatabase = async (base: string, name: string) => {
 /** Notifications on the bus's channel (and their bytes) since the last take. */
 const busCounter = async (databaseUrl: string) => {
   const client = new pg.Client({ connectionString: databaseUrl });
+  client.on("error", () => undefined); // the database going away mid-bench (Ctrl-C) is not a crash
   await client.connect();
   let count = 0;
   let since = performance.now();
@@ -120,6 +121,10 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
       databaseUrl: db.url,
       ports: await consecutivePorts(n),
       envOf: () => ({ DEMO_PASSWORD: password, HEADSETS: "0" }),
+    });
+    // On Ctrl-C (or a timeout's SIGTERM) the processes die with the bench, before its PostgreSQL stops.
+    const forget = beforeInterruptExit(() => {
+      for (const p of procs) p.child.kill("SIGKILL");
     });
     const token = (await post<{ accessToken: string }>(procs[0]!.url, "login", { username: "manager", password })).accessToken;
     // Enrolled as a manager would, twenty at a time, as each step needs them; each headset exchanges its pairing code
@@ -205,6 +210,7 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
         capacity.stoppedBy = fixedSteps ? "the last of STEPS" : `the bound (MAX_HEADSETS ${maxHeadsets}, MAX_STEPS ${maxSteps})`;
     }
     loop.disable();
+    forget();
     for (const f of fleets) f.stop();
     for (const b of browsers) b.close();
     await bus.close();

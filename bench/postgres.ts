@@ -15,6 +15,13 @@ export const initdbAvailable = () => {
   return existsSync(root) && readdirSync(root).some((v) => existsSync(join(root, v, "bin", "initdb")));
 };
 
+/** What an interrupted bench must end before its PostgreSQL stops (processes of its own, say): run first on Ctrl-C. */
+const onInterrupt = new Set<() => void>();
+export const beforeInterruptExit = (end: () => void) => {
+  onInterrupt.add(end);
+  return () => onInterrupt.delete(end);
+};
+
 export interface BenchPostgres {
   url: string;
   /** How the bench got it, for its header: "BENCH_DATABASE_URL" or "throwaway PostgreSQL on 127.0.0.1:PORT". */
@@ -42,6 +49,7 @@ export const benchPostgres = async (): Promise<BenchPostgres | null> => {
     // Stopped on Ctrl-C too: a throwaway server left running would hold its port and memory.
     for (const signal of ["SIGINT", "SIGTERM"] as const)
       process.once(signal, () => {
+        for (const end of onInterrupt) end();
         stop();
         process.exit(130);
       });
