@@ -67,12 +67,12 @@ type TypeOf<S> = S extends { readonly Type: infer T } ? T : never;
 type EncodedOf<S> = S extends { readonly Encoded: infer T } ? T : never;
 
 /** The typed input of a call: `query` and `body` where the endpoint has them, `token` for reset/invitation-token calls. */
-export type RequestOfSpec<E extends EndpointSpec> = (E extends { readonly query: infer Q } ? { readonly query: TypeOf<Q> } : {}) &
-  (E extends { readonly body: infer B } ? { readonly body: TypeOf<B> } : {}) &
-  (E extends { readonly auth: "reset-token" | "invitation-token" } ? { readonly token: string } : {});
+export type RequestOfSpec<E extends EndpointSpec> = (E extends { readonly query: infer Q } ? { readonly query: TypeOf<Q> } : unknown) &
+  (E extends { readonly body: infer B } ? { readonly body: TypeOf<B> } : unknown) &
+  (E extends { readonly auth: "reset-token" | "invitation-token" } ? { readonly token: string } : unknown);
 
 /** The same input as it travels (query strings, JSON body). */
-export type WireRequestOfSpec<E extends EndpointSpec> = (E extends { readonly query: infer Q } ? { readonly query: EncodedOf<Q> } : {}) &
-  (E extends { readonly body: infer B } ? { readonly body: EncodedOf<B> } : {});
+export type WireRequestOfSpec<E extends EndpointSpec> = (E extends { readonly query: infer Q } ? { readonly query: EncodedOf<Q> } : unknown) &
+  (E extends { readonly body: infer B } ? { readonly body: EncodedOf<B> } : unknown);
 
 export type ResponseOfSpec<E extends EndpointSpec> = TypeOf<E["response"]>;
