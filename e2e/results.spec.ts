@@ -61,3 +61,73 @@ test("a result shows its indices and plots; unreliable changes the chart; the pr
   expect(pages).toBeGreaterThanOrEqual(1);
   expect(pages).toBeLessThanOrEqual(2);
 });
+
+// "Plots scale with the space they have" (issue 21: they stayed 240 px in a wide window): inside the seeds' zoom wrapper
+// (scheduling seed §2 "Shared interface pieces"), larger than their 240 px scenes in a wide window and within a phone's
+// width, square, drawn on a canvas of the size shown (the Konva stage scaled, not a stretched bitmap).
+test("the result plots grow with a wide window and fit a phone, with the zoom wrapper's steps", async ({ page }) => {
+  const fieldBoxes = async () => {
+    const display = page.getByTestId("result-display");
+    await expect(display.locator('figure[data-plot="octopus.grayscale"] canvas')).toBeAttached();
+    return display.locator("figure[data-plot]").evaluateAll((figures) =>
+      figures.map((f) => {
+        const box = f.getBoundingClientRect();
+        const canvas = f.querySelector("canvas");
+        return {
+          plot: f.getAttribute("data-plot")!,
+          width: box.width,
+          height: box.height,
+          right: box.right,
+          top: box.top,
+          // The canvas's CSS size: the stage is as large as the figure (its backing store adds the device pixel ratio).
+          canvas: canvas ? canvas.getBoundingClientRect().width : null,
+        };
+      }),
+    );
+  };
+  const fields = (boxes: Awaited<ReturnType<typeof fieldBoxes>>) => boxes.filter((b) => b.plot.startsWith("octopus."));
+
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await logIn(page, "manager");
+  await page.getByRole("region", { name: "Recent tests" }).getByRole("link").first().click();
+  const wide = await fieldBoxes();
+  expect(fields(wide).length).toBeGreaterThanOrEqual(4);
+  for (const b of fields(wide)) {
+    expect(b.width, b.plot).toBeGreaterThan(240);
+    expect(Math.abs(b.width - b.height), b.plot).toBeLessThanOrEqual(1);
+    expect(b.canvas, b.plot).toBeCloseTo(b.width, 0);
+  }
+  // The Octopus-style row (greyscale, thresholds, values, comparison) side by side in the wide card.
+  expect(
+    new Set(
+      fields(wide)
+        .slice(0, 4)
+        .map((b) => Math.round(b.top)),
+    ).size,
+  ).toBe(1);
+  await screenshot(page, "result-1920");
+  await page
+    .getByTestId("result-display")
+    .locator('figure[data-plot="octopus.thresholds"]')
+    .screenshot({ path: "e2e/screenshots/result-1920-thresholds.png" });
+
+  const zoom = page.getByRole("region", { name: "Plots" });
+  await zoom.getByRole("button", { name: "Zoom in" }).click();
+  await expect(zoom.getByTestId("zoom-reset")).toContainText("125%");
+  const grayscale = (boxes: Awaited<ReturnType<typeof fieldBoxes>>) => boxes.find((b) => b.plot === "octopus.grayscale")!.width;
+  expect(grayscale(await fieldBoxes())).toBeCloseTo(grayscale(wide) * 1.25, -1);
+  await zoom.getByTestId("zoom-reset").click();
+  await expect.poll(async () => grayscale(await fieldBoxes())).toBeCloseTo(grayscale(wide), 0);
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(async () => grayscale(await fieldBoxes())).toBeLessThan(grayscale(wide));
+  expect(grayscale(await fieldBoxes())).toBeGreaterThan(240);
+  await screenshot(page, "result-1280");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(async () => Math.max(...fields(await fieldBoxes()).map((b) => b.right))).toBeLessThanOrEqual(390);
+  for (const b of fields(await fieldBoxes())) expect(Math.abs(b.width - b.height), b.plot).toBeLessThanOrEqual(1);
+  // Nothing on the page is wider than the phone but the gaze chart, which scrolls in its own box.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, "result-390");
+});

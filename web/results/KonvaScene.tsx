@@ -42,7 +42,14 @@ export default function KonvaScene({
     return () => void l.off("draw.timing");
   }, [shapes, onDrawn]);
   return (
-    <Stage width={Math.round(width * scale)} height={Math.round(height * scale)} scaleX={scale} scaleY={scale} listening={false}>
+    <Stage
+      // The figure's size (SceneView): whole pixels, rounded down.
+      width={scale === 1 ? width : Math.floor(width * scale)}
+      height={scale === 1 ? height : Math.floor(height * scale)}
+      scaleX={scale}
+      scaleY={scale}
+      listening={false}
+    >
       <Layer ref={layer} listening={false} {...(pixelRatio ? { pixelRatio } : {})}>
         <Shape sceneFunc={sceneFunc} listening={false} perfectDrawEnabled={false} />
       </Layer>

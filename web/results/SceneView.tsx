@@ -97,9 +97,9 @@ export function SceneView({ scene, label, className, scale = 1 }: { scene: Scene
   }, []);
   const name = label ?? (scene.title ? resolveText(scene.title, translate) : scene.plot);
   // Drawn `scale` times its scene's size (the result page fits its plots to the width, ResultDisplay): whole pixels,
-  // the aspect ratio kept.
-  const width = Math.round(scene.width * scale);
-  const height = Math.round(scene.height * scale);
+  // rounded down so a row of fitted plots never exceeds its width, the aspect ratio kept.
+  const width = scale === 1 ? scene.width : Math.floor(scene.width * scale);
+  const height = scale === 1 ? scene.height : Math.floor(scene.height * scale);
   return (
     <figure
       className={`plot${className ? ` ${className}` : ""}`}
@@ -109,7 +109,7 @@ export function SceneView({ scene, label, className, scale = 1 }: { scene: Scene
       style={{ width, height }}
     >
       {Renderer ? (
-        <Renderer width={scene.width} height={scene.height} scale={width / scene.width} shapes={shapes} onDrawn={onDrawn} />
+        <Renderer width={scene.width} height={scene.height} scale={scale} shapes={shapes} onDrawn={onDrawn} />
       ) : (
         <div className="skeleton plot-pending" style={{ width, height }} />
       )}

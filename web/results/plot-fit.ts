@@ -19,7 +19,8 @@ export const MIN_SCALE = 0.5;
  */
 export function fitScale(width: number, count: number): number {
   const columns = Math.max(1, Math.min(Math.max(1, count), Math.round((width + PLOT_GAP) / (PLOT_TARGET + PLOT_GAP))));
-  const size = Math.min(PLOT_MAX, (width - (columns - 1) * PLOT_GAP) / columns);
+  // Whole pixels, rounded down: a column a fraction too wide would push the row's last plot to the next row.
+  const size = Math.min(PLOT_MAX, Math.floor((width - (columns - 1) * PLOT_GAP) / columns));
   return Math.max(MIN_SCALE, size / PLOT_UNIT);
 }
 

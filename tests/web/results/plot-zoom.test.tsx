@@ -45,7 +45,9 @@ afterEach(() => {
 describe("fitting plots to the width", () => {
   it("columns near 320 px fill the width: four at 1920 px wide (1476 px in the card), three at 1280 (978), one on a phone", () => {
     expect(fitScale(1476, 6) * FIELD_SIZE).toBe(360);
-    expect(fitScale(978, 6) * FIELD_SIZE).toBeCloseTo(318, 0);
+    expect(fitScale(978, 6) * FIELD_SIZE).toBe(318);
+    // Four columns of whole pixels fit in 1478 px with their gaps (360.5 px each would overflow by 2 px).
+    expect(4 * fitScale(1478, 6) * FIELD_SIZE + 3 * 12).toBeLessThanOrEqual(1478);
     expect(fitScale(330, 6) * FIELD_SIZE).toBe(330);
     // Never more columns than plots, never beyond PLOT_MAX when fitted.
     expect(fitScale(1478, 1) * FIELD_SIZE).toBe(PLOT_MAX);
