@@ -29,6 +29,7 @@ function seriesResult(r: ExportRecord): SeriesResult {
     normativeVersion: t.normativeVersion,
     valid: complete && !isScreening(t.strategy),
     unreliable: !r.test.reliable,
+    strategy: t.strategy,
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eyeProgression, type SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
 import { analyseSeries } from "../../core/analytics/series-analysis.ts";
 import { DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
-import { Eye, Pattern } from "../../core/model/enums.ts";
+import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { patientRows } from "./reference-data.ts";
 
 // Issue 20 point 5: the progression analysis of one eye, on the SUNY-IU glaucoma patient's real 24-2 series.
@@ -59,6 +59,27 @@ describe("eye progression (GPA-style events, PoPLR, VFI trend)", () => {
     ]);
     expect(a.events!.baseline).toEqual(["od3", "od4"]);
     expect(a.used).not.toContain("od0");
+  });
+
+  it("one threshold strategy per series: the baseline's, else the latest result's; the others set aside as other-strategy", () => {
+    const ds = od.map((r) => ({ ...r, strategy: Strategy.DS }));
+    const mixed: SeriesResult[] = [
+      ...ds,
+      { ...ds[4]!, id: "sors", strategy: Strategy.SORS },
+      { ...ds[6]!, id: "normal", strategy: Strategy.Normal },
+    ];
+    const a = eyeProgression(mixed, { eye: Eye.Right, pattern: Pattern.P24_2, nperm: 100 });
+    expect(a.strategy).toBe(Strategy.DS);
+    expect(a.setAside).toEqual([
+      { id: "sors", reason: "other-strategy" },
+      { id: "normal", reason: "other-strategy" },
+    ]);
+    expect(a.used).toEqual(ds.map((r) => r.id));
+    // A SORS baseline makes SORS the series' strategy: the Dynamic results are the ones set aside.
+    const b = eyeProgression(mixed, { eye: Eye.Right, pattern: Pattern.P24_2, baselineId: "sors", nperm: 100 });
+    expect(b.strategy).toBe(Strategy.SORS);
+    expect(b.used).toEqual(["sors"]);
+    expect(b.setAside.filter((s) => s.reason === "other-strategy")).toHaveLength(ds.length + 1);
   });
 
   it("events need 3 results; trends need 3 results over 6 months, otherwise it says why", () => {

@@ -10,18 +10,20 @@ import {
 } from "../../core/analytics/progression/eye-progression.ts";
 import type { EventStatus } from "../../core/analytics/progression/events.ts";
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
-import { Eye, type Pattern } from "../../core/model/enums.ts";
+import { Eye, Pattern, patternLabel } from "../../core/model/enums.ts";
 import { progressionMapScene, eventTriangle, type EventMark } from "../../core/plots/progression-map.ts";
 import { resolveText } from "../../core/plots/message.ts";
 import { resolveColour } from "../../core/plots/palette.ts";
 import { noSlopeLabels } from "../../core/plots/progression.ts";
-import { eyeNames } from "../i18n/names.ts";
+import { eyeNames, strategyNames } from "../i18n/names.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import { SceneView, usePlotTranslate } from "./SceneView.tsx";
 
 // The progression analysis beside the mean-defect chart (issue 20): per eye, GPA-style events against the baseline
 // pair, PoPLR's combined p-value with the map of per-location TD slopes, and the VFI trend, for the chart's pattern.
-// Results the analysis sets aside are counted with their reason.
+// It analyses one eye, one pattern and one threshold strategy, says which strategy, and lists each result of the eye it
+// sets aside with its date and why (another pattern, another strategy, not a complete threshold test, marked unreliable,
+// no normative database, before the baseline). On G, the VFI is not an index Humphrey defines: the VFI trend says so.
 
 export const eventStatusNames: Record<EventStatus, MessageDescriptor> = {
   none: msg`No progression`,
@@ -32,6 +34,7 @@ export const eventStatusNames: Record<EventStatus, MessageDescriptor> = {
 export const setAsideNames: Record<SetAsideReason, MessageDescriptor> = {
   "other-eye-or-pattern": msg`other eye or pattern`,
   "not-threshold": msg`not a complete threshold test`,
+  "other-strategy": msg`other strategy`,
   unreliable: msg`marked unreliable`,
   "no-normative-database": msg`no normative database`,
   "before-baseline": msg`before the baseline`,
@@ -91,9 +94,19 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
         : null,
     [a],
   );
-  const reasons = new Map<SetAsideReason, number>();
-  for (const s of a.setAside) if (s.reason !== "other-eye-or-pattern") reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
+  // The results of this eye it set aside (the other eye's are the other section's), oldest first.
+  const setAside = a.setAside.flatMap((s) => {
+    const r = byId.find((x) => x.id === s.id);
+    return r && r.eye === a.eye ? [{ result: r, reason: s.reason }] : [];
+  });
+  const why = (r: SeriesResult, reason: SetAsideReason): string =>
+    reason === "other-eye-or-pattern"
+      ? t`other pattern (${patternLabel[r.pattern]})`
+      : reason === "other-strategy" && r.strategy != null
+        ? t`other strategy (${i18n._(strategyNames[r.strategy])})`
+        : i18n._(setAsideNames[reason]);
   const eye = i18n._(eyeNames[a.eye]);
+  const trendNone = resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate);
   return (
     <section className="progression-eye" data-eye={a.eye} aria-label={eye}>
       <h5>{eye}</h5>
@@ -110,13 +123,17 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
             </dd>
             <dt>{t`PoPLR (TD)`}</dt>
             <dd className="num" data-fact="poplr">
-              {a.poplr ? t`p = ${percent(a.poplr.p)} %` : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate)}
+              {a.poplr ? t`p = ${percent(a.poplr.p)} %` : trendNone}
             </dd>
             <dt>{t`VFI trend`}</dt>
             <dd className="num" data-fact="vfi">
-              {a.vfi
-                ? t`${a.vfi.ratePerYear.toFixed(1)} %/year (p = ${percent(a.vfi.p)} %)`
-                : resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate)}
+              {a.vfi ? t`${a.vfi.ratePerYear.toFixed(1)} %/year (p = ${percent(a.vfi.p)} %)` : trendNone}
+              {a.pattern === Pattern.G && (
+                <span className="muted small" data-fact="vfi-g">
+                  {" "}
+                  {t`(on G not a Humphrey-defined index: Humphrey defines the VFI for 24-2, 30-2 and 10-2; here it is computed the same way on G's locations)`}
+                </span>
+              )}
             </dd>
           </dl>
           {scene && <SceneView scene={scene} />}
@@ -129,13 +146,27 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
       )}
       <p className="muted small" data-fact="used">
         <Plural value={a.used.length} one="# result analysed" other="# results analysed" />
-        {[...reasons].map(([reason, n]) => (
-          <span key={reason}>
+        {a.strategy !== null && (
+          <>
             {" · "}
-            {t`${n} set aside: ${i18n._(setAsideNames[reason])}`}
-          </span>
-        ))}
+            {t`only ${i18n._(strategyNames[a.strategy])} threshold results are pooled`}
+          </>
+        )}
       </p>
+      {setAside.length > 0 && (
+        <>
+          <p className="muted small">
+            <Plural value={setAside.length} one="# result set aside:" other="# results set aside:" />
+          </p>
+          <ul className="progression-set-aside muted small" data-fact="set-aside">
+            {setAside.map(({ result, reason }) => (
+              <li key={result.id} data-id={result.id} data-reason={reason}>
+                <span className="num">{format.date(result.takenAt)}</span>: {why(result, reason)}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   );
 }

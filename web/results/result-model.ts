@@ -110,6 +110,7 @@ export function progressionPoints(
     pattern: m.result.pattern,
     valid: thresholdResult(m.result),
     unreliable: unreliable.has(m.id),
+    strategy: m.result.strategy,
   }));
 }
 
@@ -125,6 +126,7 @@ export function seriesResults(results: readonly WithResult[], unreliable: Readon
     normativeVersion: m.result.normativeVersion,
     valid: thresholdResult(m.result),
     unreliable: unreliable.has(m.id),
+    strategy: m.result.strategy,
   }));
 }
 

@@ -1,4 +1,4 @@
-import type { Eye, Pattern } from "../../model/enums.ts";
+import type { Eye, Pattern, Strategy } from "../../model/enums.ts";
 import { getNormativeDatabase } from "../normative/registry.ts";
 import { analyseSeries } from "../series-analysis.ts";
 import type { EventStatus } from "./events.ts";
@@ -12,7 +12,9 @@ import { slopeRefusal, type MdSlope } from "./md-slope.ts";
  *   consecutive results; "possible" and "likely progression" when 3 or more locations repeat (events.ts);
  * - PoPLR: the combined p-value of deterioration of TD over time, with the map of per-location TD slopes (PLR);
  * - the VFI trend: its rate per year and one-sided p.
- * A mixed series is analysed per pattern and eye; every other result is set aside with the reason. The trends
+ * A mixed series is analysed per pattern, eye and threshold strategy (a Normal, Dynamic and SORS threshold of one
+ * location are not the same measurement: pooling them would read a change of strategy as a change of the field); every
+ * other result is set aside with the reason. The strategy followed is the baseline's, else the latest result's. The trends
  * (PoPLR, VFI rate) follow the MD slope's rule (at least 3 results over at least 6 months); events need 3 results.
  */
 export interface SeriesResult {
@@ -27,13 +29,23 @@ export interface SeriesResult {
   /** A complete threshold result (not a screening, every location measured). */
   readonly valid: boolean;
   readonly unreliable: boolean;
+  /** The threshold strategy; results without one (older callers) pool with any. */
+  readonly strategy?: Strategy | null;
 }
 
-export type SetAsideReason = "other-eye-or-pattern" | "not-threshold" | "unreliable" | "no-normative-database" | "before-baseline";
+export type SetAsideReason =
+  | "other-eye-or-pattern"
+  | "not-threshold"
+  | "other-strategy"
+  | "unreliable"
+  | "no-normative-database"
+  | "before-baseline";
 
 export interface EyeProgression {
   readonly eye: Eye;
   readonly pattern: Pattern;
+  /** The threshold strategy of the analysed results (null: the results name none). */
+  readonly strategy: Strategy | null;
   /** The analysed results' ids, oldest first. */
   readonly used: string[];
   readonly setAside: Array<{ readonly id: string; readonly reason: SetAsideReason }>;
@@ -65,23 +77,35 @@ export function eyeProgression(results: readonly SeriesResult[], options: EyePro
   const latest = sorted.filter((r) => r.eye === options.eye && r.pattern === options.pattern && r.valid).at(-1);
   const version = latest?.normativeVersion ?? null;
   const baseline = sorted.find((r) => r.id === options.baselineId && r.eye === options.eye && r.pattern === options.pattern);
+  const strategy = (baseline?.valid ? baseline.strategy : latest?.strategy) ?? null;
   const kept = sorted.filter((r) => {
     const reason: SetAsideReason | null =
       r.eye !== options.eye || r.pattern !== options.pattern
         ? "other-eye-or-pattern"
         : !r.valid
           ? "not-threshold"
-          : r.unreliable
-            ? "unreliable"
-            : !getNormativeDatabase(r.pattern, r.normativeVersion)
-              ? "no-normative-database"
-              : baseline && Date.parse(r.takenAt) < Date.parse(baseline.takenAt)
-                ? "before-baseline"
-                : null;
+          : strategy !== null && r.strategy != null && r.strategy !== strategy
+            ? "other-strategy"
+            : r.unreliable
+              ? "unreliable"
+              : !getNormativeDatabase(r.pattern, r.normativeVersion)
+                ? "no-normative-database"
+                : baseline && Date.parse(r.takenAt) < Date.parse(baseline.takenAt)
+                  ? "before-baseline"
+                  : null;
     if (reason) setAside.push({ id: r.id, reason });
     return reason === null;
   });
-  const none = { eye: options.eye, pattern: options.pattern, used: kept.map((r) => r.id), setAside, events: null, poplr: null, vfi: null };
+  const none = {
+    eye: options.eye,
+    pattern: options.pattern,
+    strategy,
+    used: kept.map((r) => r.id),
+    setAside,
+    events: null,
+    poplr: null,
+    vfi: null,
+  };
   const noTrend = slopeRefusal(kept.map((r) => r.takenAt));
   if (kept.length < 3 || !getNormativeDatabase(options.pattern, version)) return { ...none, noTrend: noTrend ?? "too-few-results" };
   const series = analyseSeries(

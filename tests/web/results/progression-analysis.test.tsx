@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { cleanup, render, within } from "@testing-library/react";
+
+vi.mock("@lingui/core/macro", () => import("./lingui-shim.tsx"));
+vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
+
+import { i18n } from "@lingui/core";
+import { I18nProvider } from "@lingui/react";
+import type { SeriesResult } from "../../../core/analytics/progression/eye-progression.ts";
+import { DEFAULT_NORMATIVE_VERSION, FULL_FIELD_2_NORMATIVE_VERSION } from "../../../core/analytics/normative/registry.ts";
+import { getPattern } from "../../../core/analytics/patterns.ts";
+import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
+import { ProgressionAnalysis } from "../../../web/results/ProgressionAnalysis.tsx";
+import { ShapeRendererContext } from "../../../web/results/SceneView.tsx";
+import { patientRows } from "../../analytics/reference-data.ts";
+import { DomShapes } from "./fixtures.tsx";
+
+// Issue 20, bad input: "a series with mixed patterns, eyes or strategies is analysed per pattern and eye and says which
+// results it set aside". The progression view lists each result of the eye it set aside with its date and why, says
+// which threshold strategy it pooled, and on G says the VFI is not an index Humphrey defines there.
+
+afterEach(() => cleanup());
+beforeAll(() => {
+  if (!i18n.locale) i18n.loadAndActivate({ locale: "en", messages: {} });
+});
+
+/** The SUNY-IU glaucoma patient's real 24-2 series of the right eye, taken with the Dynamic strategy. */
+const od: SeriesResult[] = patientRows()
+  .filter((r) => r.eye === "OD")
+  .map((r, k) => ({
+    id: `od${k}`,
+    takenAt: `${r.date}T10:00:00.000Z`,
+    eye: Eye.Right,
+    pattern: Pattern.P24_2,
+    age: r.age,
+    thresholds: r.sensitivities,
+    normativeVersion: DEFAULT_NORMATIVE_VERSION,
+    valid: true,
+    unreliable: false,
+    strategy: Strategy.DS,
+  }));
+
+function renderAnalysis(results: readonly SeriesResult[], pattern: Pattern = Pattern.P24_2) {
+  render(
+    <I18nProvider i18n={i18n}>
+      <ShapeRendererContext.Provider value={DomShapes}>
+        <ProgressionAnalysis results={results} baseline={{ right: null, left: null }} pattern={pattern} />
+      </ShapeRendererContext.Provider>
+    </I18nProvider>,
+  );
+  const section = document.querySelector("[data-eye='0']") as HTMLElement;
+  const items = [...section.querySelectorAll("[data-fact=set-aside] li")].map((li) => ({
+    id: li.getAttribute("data-id"),
+    reason: li.getAttribute("data-reason"),
+    text: li.textContent,
+  }));
+  return { section, items };
+}
+
+describe("the progression analysis says which results it set aside, and why", () => {
+  it("a mixed series: each set-aside result of the eye with its date and reason; the other eye's not listed here", () => {
+    const mixed: SeriesResult[] = [
+      ...od,
+      { ...od[4]!, id: "g", takenAt: "2012-05-02T10:00:00.000Z", pattern: Pattern.G, thresholds: new Array(59).fill(30) },
+      { ...od[5]!, id: "sors", takenAt: "2012-06-02T10:00:00.000Z", strategy: Strategy.SORS },
+      { ...od[6]!, id: "bad", takenAt: "2012-07-02T10:00:00.000Z", unreliable: true },
+      { ...od[7]!, id: "screen", takenAt: "2012-08-02T10:00:00.000Z", valid: false, strategy: Strategy.Supra },
+      { ...od[8]!, id: "old", takenAt: "2012-09-02T10:00:00.000Z", normativeVersion: "isopter-sim-hill-1" },
+      { ...od[9]!, id: "left", takenAt: "2012-10-02T10:00:00.000Z", eye: Eye.Left },
+    ];
+    const { section, items } = renderAnalysis(mixed);
+    expect(items.map((i) => [i.id, i.reason])).toEqual([
+      ["g", "other-eye-or-pattern"],
+      ["sors", "other-strategy"],
+      ["bad", "unreliable"],
+      ["screen", "not-threshold"],
+      ["old", "no-normative-database"],
+    ]);
+    const text = (id: string) => items.find((i) => i.id === id)!.text;
+    expect(text("g")).toMatch(/2012: other pattern \(G\)$/);
+    expect(text("sors")).toMatch(/: other strategy \(SORS\)$/);
+    expect(text("bad")).toMatch(/: marked unreliable$/);
+    expect(text("screen")).toMatch(/: not a complete threshold test$/);
+    expect(text("old")).toMatch(/: no normative database$/);
+    // The date is the result's, as the page writes dates.
+    expect(text("sors")).toContain("2012");
+    expect(within(section).getByText(/5 results set aside:/)).toBeTruthy();
+    // What is pooled: the Dynamic strategy of the latest result, and the analysed count without the set-aside ones.
+    const used = section.querySelector("[data-fact=used]")!.textContent!;
+    expect(used).toContain(`${od.length} results analysed`);
+    expect(used).toContain("only Dynamic threshold results are pooled");
+    // The left eye's result is in the left eye's section.
+    const left = document.querySelector("[data-eye='1']")!;
+    expect(left.querySelector("[data-fact=set-aside]")).toBeNull();
+  });
+
+  it("a clean series lists nothing", () => {
+    const { section, items } = renderAnalysis(od);
+    expect(items).toEqual([]);
+    expect(section.querySelector("[data-fact=set-aside]")).toBeNull();
+  });
+
+  it("on G the VFI trend says the VFI is not a Humphrey-defined index there; on 24-2 it does not", () => {
+    const points = getPattern(Pattern.G).points;
+    const g: SeriesResult[] = [0, 1, 2, 3].map((k) => ({
+      id: `g${k}`,
+      takenAt: `${2020 + k}-03-01T10:00:00.000Z`,
+      eye: Eye.Right,
+      pattern: Pattern.G,
+      age: 60 + k,
+      thresholds: points.map((p) => Math.max(0, Math.round(31 - 0.25 * Math.hypot(p.x, p.y) - k * (p.y > 0 ? 1.5 : 0)))),
+      normativeVersion: FULL_FIELD_2_NORMATIVE_VERSION,
+      valid: true,
+      unreliable: false,
+      strategy: Strategy.Normal,
+    }));
+    const { section } = renderAnalysis(g, Pattern.G);
+    expect(section.querySelector("[data-fact=vfi]")!.textContent).toMatch(/on G not a Humphrey-defined index/);
+    cleanup();
+    const { section: s24 } = renderAnalysis(od);
+    expect(s24.querySelector("[data-fact=vfi]")!.textContent).not.toMatch(/Humphrey-defined/);
+  });
+});
