@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -17,7 +17,8 @@ import { DEMO_PASSWORD, headsetKeys, login, ok } from "./harness.ts";
 // a password, so the other suites' cluster is not disturbed): the server is stopped and started again under writes and
 // a virtual headset in stand-alone mode; meanwhile calls answer 503 with Retry-After in the envelope, the headset keeps
 // its results in its outbox, and within seconds of the database's return everything works again with no acknowledged
-// write lost. On PGlite: a second server on the same DATA_DIR refuses to start and names the process holding it.
+// write lost. On PGlite: a second server on the same DATA_DIR refuses to start and names the process holding it, and
+// of several servers starting at once on a DATA_DIR with a stale lock, one takes it over.
 // Start-up failures are one line naming the directory or URL and the cause. (SIGKILL after acknowledged writes:
 // restart.test.ts.)
 
@@ -48,13 +49,14 @@ const until = async (what: string, test: () => boolean | Promise<boolean>, timeo
   return Date.now() - start;
 };
 
-/** `node simulator/start.ts` as npm start runs it; resolves when it listens or exits. */
-const startChild = (env: Record<string, string>) =>
+/** `node simulator/start.ts` as npm start runs it (as another user if `user` is given); resolves when it listens or exits. */
+const startChild = (env: Record<string, string>, user?: { uid: number; gid: number }) =>
   new Promise<{ child: ChildProcess; url?: string; code?: number | null; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "simulator/start.ts"], {
       cwd: root,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HEADSETS: "0", DEMO_PASSWORD, DATABASE_URL: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
+      ...user,
     });
     let out = "";
     let stderr = "";
@@ -226,6 +228,94 @@ describe("one server per DATA_DIR, and start-up failures in one line", () => {
     await new Promise((r) => third.child.once("exit", r));
     console.log(`[faults pglite] second server on one DATA_DIR: refused (${lines[0]}); after SIGKILL of the first: started`);
   }, 180_000);
+
+  it("an unwritable DATA_DIR, or an unwritable DATA_DIR/pglite in a writable one, stops start-up with one line saying so", async () => {
+    // Root writes whatever the modes say, so as root the server runs as nobody (65534; the spawn drops root's groups),
+    // as a clinic's service account would; as another user, the modes apply to it directly.
+    const asRoot = process.getuid?.() === 0;
+    const user = asRoot ? { uid: 65534, gid: 65534 } : undefined;
+    const base = tmp();
+    chmodSync(base, 0o755); // nobody may look inside
+    const readOnly = join(base, "read-only");
+    mkdirSync(readOnly, { mode: 0o555 });
+    const writable = join(base, "writable");
+    mkdirSync(join(writable, "pglite"), { recursive: true });
+    chmodSync(writable, 0o777);
+    chmodSync(join(writable, "pglite"), 0o555);
+    // A data directory made by another account (here root's), readable but not writable by the server's.
+    const foreign = join(base, "foreign");
+    const db = await openPglite(join(foreign, "pglite"));
+    await db.close();
+    chmodSync(foreign, 0o777);
+    execFileSync("chmod", ["-R", "a+rX,go-w", join(foreign, "pglite")]);
+    if (!asRoot) execFileSync("chmod", ["-R", "u-w", join(foreign, "pglite")]);
+    const cases: Array<[string, RegExp]> = [
+      [
+        readOnly,
+        new RegExp(`^Isopter: cannot use DATA_DIR ${readOnly}/pglite: not writable \\(EACCES: cannot create it in ${readOnly}\\)$`),
+      ],
+      [writable, new RegExp(`^Isopter: cannot use DATA_DIR ${writable}/pglite: not writable \\(EACCES\\)$`)],
+      [foreign, new RegExp(`^Isopter: cannot use DATA_DIR ${foreign}/pglite: not writable \\(EACCES\\)$`)],
+    ];
+    const results = await Promise.all(cases.map(([dir]) => startChild({ DATA_DIR: dir }, user)));
+    for (const [i, r] of results.entries()) {
+      const lines = r.stderr.trim().split("\n");
+      expect([r.code, lines.length, lines[0]], r.stderr).toEqual([1, 1, expect.stringMatching(cases[i]![1])]);
+    }
+    // Nothing was written where it could not be: no lock left behind, the foreign database untouched.
+    expect(existsSync(join(writable, "pglite.lock"))).toBe(false);
+    console.log(
+      `[faults] unwritable DATA_DIR${asRoot ? " (server as uid 65534)" : ""}, one line each:\n${results.map((r) => `  ${r.stderr.trim()}`).join("\n")}`,
+    );
+  }, 180_000);
+
+  it("a stale lock is taken over by one of several servers starting at once, never by two", async () => {
+    const deadPid = await new Promise<number>((resolve) => {
+      const gone = spawn(process.execPath, ["-e", ""]);
+      gone.once("exit", () => resolve(gone.pid!));
+    });
+    // Processes that each, on "go", try to lock the same directory, and hold what they took until told to quit.
+    const locker = `
+      import { lockDataDir } from "./simulator/server/db/data-dir.ts";
+      process.stdout.write("ready\\n");
+      process.stdin.once("data", () => {
+        try { lockDataDir(process.argv[1]); process.stdout.write("locked\\n"); }
+        catch (e) { process.stdout.write("refused: " + e.message + "\\n"); }
+        process.stdin.once("data", () => process.exit(0));
+      });`;
+    const rounds = 3;
+    const racers = 6;
+    const taken: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const dir = join(tmp(), "pglite");
+      writeFileSync(`${dir}.lock`, JSON.stringify({ pid: deadPid, host: hostname(), startedAt: "2026-01-01T00:00:00.000Z" }));
+      const children = Array.from({ length: racers }, () =>
+        spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", locker, dir], {
+          cwd: root,
+          stdio: ["pipe", "pipe", "inherit"],
+        }),
+      );
+      const outputs = children.map((c) => {
+        let out = "";
+        c.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+        return () => out;
+      });
+      await until("every racer ready", () => outputs.every((o) => o().includes("ready")), 120_000);
+      for (const c of children) c.stdin!.write("go\n");
+      await until("every racer answered", () => outputs.every((o) => /locked|refused/.test(o())), 30_000);
+      const answers = outputs.map((o) => o().split("\n")[1]!);
+      for (const c of children) c.stdin!.write("quit\n");
+      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))));
+      expect(
+        answers.filter((a) => a === "locked"),
+        answers.join("\n"),
+      ).toHaveLength(1);
+      for (const a of answers.filter((a) => a !== "locked"))
+        expect(a).toMatch(/^refused: DATA_DIR .* is in use by process \d+ \(another Isopter server/);
+      taken.push(answers.filter((a) => a === "locked").length);
+    }
+    console.log(`[faults pglite] stale lock, ${racers} servers starting at once, ${rounds} rounds: taken by ${taken.join(", ")} each`);
+  }, 300_000);
 
   it("start-up failures name the directory or URL and the cause in one line", async () => {
     const file = join(tmp(), "a-file");

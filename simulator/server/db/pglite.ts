@@ -20,8 +20,10 @@ export const openPglite = async (dataDir: string | undefined): Promise<Database>
   } catch (e) {
     unlock();
     const cause = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}` : String(e);
+    // A file PGlite could not write (checkDataDir looks at the directory and the main files, not every file).
+    const denied = /\b(EACCES|EPERM|EROFS)\b/.exec(cause)?.[1];
     throw new StartupError(
-      `cannot open DATA_DIR ${dataDir ?? "(in memory)"}: corrupt or unreadable data directory (${cause.split("\n")[0]})`,
+      `cannot open DATA_DIR ${dataDir ?? "(in memory)"}: ${denied ? `not writable (${denied})` : "corrupt or unreadable data directory"} (${cause.split("\n")[0]})`,
     );
   }
   const asQueryable = (q: Pick<PGlite, "query">): Queryable => ({
