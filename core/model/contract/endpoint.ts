@@ -72,7 +72,9 @@ export type RequestOfSpec<E extends EndpointSpec> = (E extends { readonly query:
   (E extends { readonly auth: "reset-token" | "invitation-token" } ? { readonly token: string } : unknown);
 
 /** The same input as it travels (query strings, JSON body). */
-export type WireRequestOfSpec<E extends EndpointSpec> = (E extends { readonly query: infer Q } ? { readonly query: EncodedOf<Q> } : unknown) &
+export type WireRequestOfSpec<E extends EndpointSpec> = (E extends { readonly query: infer Q }
+  ? { readonly query: EncodedOf<Q> }
+  : unknown) &
   (E extends { readonly body: infer B } ? { readonly body: EncodedOf<B> } : unknown);
 
 export type ResponseOfSpec<E extends EndpointSpec> = TypeOf<E["response"]>;
