@@ -62,9 +62,15 @@ test("an invalid session token shows the session-expired dialog, then the login 
   await screenshot(page, "login-session-expired");
 });
 
-test("password reset through the outbox", async ({ page, request }) => {
+test("password reset through the outbox; a used or broken link says so as the page opens", async ({ page, request }) => {
+  test.setTimeout(60_000); // two logins, a reset and four visits of the reset page on a loaded machine
   const userToken = await apiToken(request, "user");
   const email = JSON.parse(Buffer.from(userToken.split(".")[1]!, "base64url").toString()).email as string;
+  // "Missing token: a message says so" (accounts seed §2): a link cut after /password-reset/, with the request form below.
+  await page.goto("/password-reset/");
+  await expect(page.getByTestId("reset-token-missing")).toContainText("The reset link has no token.");
+  await expect(page.getByRole("button", { name: "Send reset link" })).toBeVisible();
+  await expectAccessible(page);
   await page.goto("/login");
   await page.getByRole("link", { name: "Forgot your password?" }).click();
   await page.getByLabel(/^E-mail/).fill(email);
@@ -86,6 +92,21 @@ test("password reset through the outbox", async ({ page, request }) => {
   await expect(page.getByRole("status")).toContainText("Your password has been changed.");
   await expect(page).toHaveURL(/\/login$/, { timeout: 6000 });
   await logIn(page, "user");
+
+  // The same link again: used, said at once, before anything is typed (issue 21), with the way to a new one.
+  await page.goto(new URL(link).pathname);
+  const refused = page.getByTestId("reset-link-refused");
+  await expect(refused).toContainText("This reset link has expired or has been used already. Request a new one.");
+  await expect(page.getByLabel(/^New password/)).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshot(page, "reset-link-used");
+  await refused.getByRole("link", { name: "Request a new link" }).click();
+  await expect(page).toHaveURL(/\/password-reset$/);
+  // A link whose token is not ours (a character changed in the signature): not valid, at once.
+  const [header, payload] = new URL(link).pathname.split("/password-reset/")[1]!.split(".");
+  await page.goto(`/password-reset/${header}.${payload}.not-the-signature`);
+  await expect(page.getByTestId("reset-link-refused")).toContainText("This reset link is not valid.");
+  await expect(page.getByLabel(/^New password/)).toHaveCount(0);
 });
 
 test("a login of the same user elsewhere shows the another-session dialog", async ({ page, request }) => {
