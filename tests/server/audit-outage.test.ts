@@ -19,10 +19,12 @@ const event = (n: number): AuditEvent => ({
 
 function flakyDatabase(failures: number) {
   const stored: string[] = [];
+  const statements: number[] = [];
   let left = failures;
   const tx: Queryable = {
     async query(_sql, params) {
       const p = params ?? [];
+      statements.push(p.length);
       for (let i = 6; i < p.length; i += 11) stored.push(p[i] as string);
       return [];
     },
@@ -38,7 +40,7 @@ function flakyDatabase(failures: number) {
     },
     snapshot: (work: (q: Queryable) => Promise<unknown>) => work(tx),
   } as unknown as Database;
-  return { db, stored };
+  return { db, stored, statements };
 }
 
 describe("audit trail during a database outage", () => {
@@ -64,5 +66,20 @@ describe("audit trail during a database outage", () => {
     stderr.mockRestore();
     expect(lines.filter((l) => l.includes("audit_trail_write_failed"))).toHaveLength(1); // one line per outage
     expect(lines.some((l) => l.includes("audit_trail_written_again"))).toBe(true);
+  });
+
+  it("a backlog of thousands of events is written in statements PostgreSQL accepts (at most 65,535 parameters each)", async () => {
+    vi.useFakeTimers();
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const { db, stored, statements } = flakyDatabase(1);
+    const trail = auditTrail(db);
+    trail.record(event(0));
+    await trail.flush(); // refused: the trail holds its events from here on until the retry
+    for (let n = 1; n < 7_000; n++) trail.record(event(n % 60));
+    await vi.advanceTimersByTimeAsync(2_100);
+    stderr.mockRestore();
+    expect(stored).toHaveLength(7_000);
+    expect(Math.max(...statements)).toBeLessThanOrEqual(65_535);
+    expect(statements.length).toBeGreaterThanOrEqual(7);
   });
 });

@@ -1,5 +1,5 @@
 import type { AuditActorKind, AuditEntry, AuditFilter } from "../../../core/model/audit.ts";
-import type { Database, Row } from "../db/database.ts";
+import type { Database, Queryable, Row } from "../db/database.ts";
 import { log } from "../log.ts";
 
 // The audit trail (issue 15 §6): one row per event in audit_events, which the database keeps append-only (trigger,
@@ -26,6 +26,7 @@ const FLUSH_MS = 200;
 const RETRY_MS = 2_000;
 const MAX_QUEUED = 200_000;
 const COLUMNS = 11;
+const CHUNK = 1_000;
 
 const toEntry = (r: Row): AuditEntry => ({
   id: Number(r.id),
@@ -52,7 +53,8 @@ export const auditTrail = (db: Database) => {
     timer ??= setTimeout(() => void flush(), ms);
   };
 
-  const write = async (batch: readonly AuditEvent[]) => {
+  /** One insert of up to CHUNK rows (PostgreSQL takes at most 65,535 parameters a statement). */
+  const insert = async (tx: Queryable, batch: readonly AuditEvent[]) => {
     const params: unknown[] = [];
     const rows = batch.map((e, i) => {
       params.push(
@@ -70,13 +72,17 @@ export const auditTrail = (db: Database) => {
       );
       return `(${Array.from({ length: COLUMNS }, (_, k) => `$${i * COLUMNS + k + 1}`).join(", ")})`;
     });
-    await db.transaction((tx) =>
-      tx.query(
-        `insert into audit_events (organisation_id, at, actor_kind, actor_id, actor_name, address, action, outcome, patient_id, record_type, record_id) values ${rows.join(", ")}`,
-        params,
-      ),
+    await tx.query(
+      `insert into audit_events (organisation_id, at, actor_kind, actor_id, actor_name, address, action, outcome, patient_id, record_type, record_id) values ${rows.join(", ")}`,
+      params,
     );
   };
+
+  // A batch held through an outage, or a list read's per-patient events, can be thousands of events: written in chunks, in one transaction.
+  const write = (batch: readonly AuditEvent[]) =>
+    db.transaction(async (tx) => {
+      for (let i = 0; i < batch.length; i += CHUNK) await insert(tx, batch.slice(i, i + CHUNK));
+    });
 
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
