@@ -54,6 +54,20 @@ type AnyInput = { readonly query?: unknown; readonly body?: unknown; readonly to
 export const shouldRetryQuery = (method: string, error: ApiError): boolean =>
   method === "GET" && !(error.status >= 400 && error.status < 500);
 
+/** The system error code of a failed fetch: node:http's own, or the cause of the global fetch's "fetch failed". */
+const errorCode = (e: unknown): string | undefined => {
+  const code = (x: unknown) => (typeof x === "object" && x !== null && "code" in x ? String((x as { code: unknown }).code) : undefined);
+  return code(e) ?? (typeof e === "object" && e !== null && "cause" in e ? code((e as { cause: unknown }).cause) : undefined);
+};
+
+const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+const connectionReset = (e: unknown) => RESET_CODES.has(errorCode(e) ?? "");
+const networkMessage = (e: unknown) => {
+  const code = errorCode(e);
+  const message = (e as Error).message;
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+};
+
 export function createHttpApi(options: HttpApiOptions): Api {
   const doFetch: FetchLike = options.fetch ?? globalThis.fetch.bind(globalThis);
   const makeDecoder = options.decoder ?? interpretedDecoder;
@@ -99,13 +113,24 @@ export function createHttpApi(options: HttpApiOptions): Api {
     return { url, init: { method: spec.method, headers, ...(body !== undefined ? { body } : {}) } };
   }
 
-  async function once(spec: EndpointSpec, url: string, init: Parameters<FetchLike>[1]): Promise<unknown> {
-    let res: HttpResponseLike;
+  /** The answer, or the request sent once more when a kept-alive connection was reset before any answer. */
+  async function send(spec: EndpointSpec, url: string, init: Parameters<FetchLike>[1]): Promise<HttpResponseLike> {
     try {
-      res = await doFetch(url, init);
+      return await doFetch(url, init);
     } catch (e) {
-      throw failure(0, `Network error calling ${spec.name}: ${(e as Error).message}`);
+      // A server closes an idle keep-alive connection; a request sent on it as it closes is reset unread. Browsers
+      // send such a request again on a new connection, whatever its method; so does this adapter, once.
+      if (!connectionReset(e)) throw failure(0, `Network error calling ${spec.name}: ${networkMessage(e)}`);
     }
+    try {
+      return await doFetch(url, init);
+    } catch (e) {
+      throw failure(0, `Network error calling ${spec.name}: ${networkMessage(e)}`);
+    }
+  }
+
+  async function once(spec: EndpointSpec, url: string, init: Parameters<FetchLike>[1]): Promise<unknown> {
+    const res = await send(spec, url, init);
     let json: unknown;
     try {
       json = await res.json();

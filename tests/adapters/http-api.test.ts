@@ -90,6 +90,17 @@ const calls = {
     carriesAccessToken: false,
     source: "our design",
   }),
+  dropped: endpoint({
+    name: "dropped",
+    method: "POST",
+    path: "dropped",
+    query: Schema.Struct({ times: Schema.String }),
+    response: Schema.Number,
+    errors: [],
+    auth: "bearer",
+    carriesAccessToken: false,
+    source: "our design",
+  }),
   bad: endpoint({
     name: "bad",
     method: "POST",
@@ -112,6 +123,8 @@ let server: Server;
 let base: string;
 const seen: Seen[] = [];
 let flakyCalls = 0;
+/** Requests to /api/dropped: the first `times` of a run are reset unanswered, as a closing keep-alive connection is. */
+let droppedCalls = 0;
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -134,6 +147,10 @@ beforeAll(async () => {
       return ++flakyCalls % 2 === 1
         ? send(500, { data: { message: "boom" }, responseType: "internal_error" })
         : send(200, { data: flakyCalls });
+    if (url.pathname === "/api/dropped") {
+      if (++droppedCalls <= Number(url.searchParams.get("times"))) return req.socket.resetAndDestroy();
+      return send(200, { data: droppedCalls });
+    }
     if (url.pathname === "/api/login") return send(200, { data: { accessToken: "tok1" }, accessToken: "tok1" });
     if (url.pathname === "/api/device/drag_and_drop_perimetry")
       return send(409, { data: { message: "stale revision", field: "from.revision" }, responseType: "device_revision_conflict" });
@@ -201,6 +218,16 @@ describe.each(transports)(
       expect(e).toMatchObject({ status: 500, responseType: "internal_error", message: "boom" });
       expect(flakyCalls).toBe(1);
       expect(shouldRetryQuery("GET", new ApiError({ status: 404, responseType: "not_found", message: "" }))).toBe(false);
+    });
+
+    it("a request reset unanswered (a kept-alive connection closing) is sent once more on a new connection, whatever its method", async () => {
+      const { api } = make(transport);
+      droppedCalls = 0;
+      expect(await api.call("dropped", { query: { times: "1" } })).toBe(2);
+      droppedCalls = 0;
+      const e = await failureOf(api.call("dropped", { query: { times: "2" } }));
+      expect([e.status, droppedCalls]).toEqual([0, 2]);
+      expect(e.message).toMatch(/Network error calling dropped: .*ECONNRESET/);
     });
 
     it("'Failed responses are thrown as errors' with the server's message, type and field", async () => {

@@ -58,11 +58,12 @@ describe("isopter audit", () => {
   it("refuses a bad format (exit 2), and a user who is not a manager gets the server's refusal", async () => {
     expect((await isopter(["audit", "--format", "csv"], { env: env() })).code).toBe(2);
     const other = tempHome();
-    await isopter(["login", "--server", server.url, "-u", "user", "--password-stdin"], {
+    const loggedIn = await isopter(["login", "--server", server.url, "-u", "user", "--password-stdin"], {
       env: { ISOPTER_HOME: other },
       stdin: `${DEMO_PASSWORD}\n`,
     });
+    expect(loggedIn.code, loggedIn.stderr).toBe(0);
     const refused = await isopter(["audit"], { env: { ISOPTER_HOME: other } });
-    expect(refused.code).toBe(1);
+    expect([refused.code, refused.stderr], refused.stderr).toEqual([1, expect.stringMatching(/./)]);
   });
 });
