@@ -114,7 +114,7 @@ export const browserSurfaceCases = (backend: Backend, server: () => TestServer) 
       await drop();
     }
     expect((await raw(server().url, "GET", "dev/outbox", undefined, await login(server().url, "admin"))).status).toBe(200);
-  });
+  }, 120_000); // a second server: migrations and a seeded demo clinic
 };
 
 /** The dev routes' simulator control acts only inside the caller's organisation (a server with running headsets). */
