@@ -8,6 +8,54 @@ import { userByUsername } from "../store/users.ts";
 
 const unaudited = new Set(["version", "checkToken"]);
 
+/**
+ * Reads that answer several patients' data (lists, the lanes, an export's pages). Besides the call's own event, each
+ * patient whose data the answer carried gets an event of that action on that patient, so filtering the trail by a
+ * patient shows every read and export of their data. Bounded: the same user reading the same patient through the
+ * same call again within READ_REPEAT_MS adds nothing (the lanes and lists are read again and again while a screen is
+ * open); the call's own event is still recorded every time.
+ */
+const listReads = new Set([
+  "patient.all",
+  "patient.allTrashed",
+  "patient.search",
+  "perimetry.page",
+  "perimetry.recent",
+  "perimetry.allTrashed",
+  "appointment.all",
+  "appointment.allTrashed",
+  "device.all",
+]);
+export const READ_REPEAT_MS = 10 * 60_000;
+/** Per trail: when each (organisation, user, action, patient) read was last recorded. */
+const lastRecorded = new WeakMap<object, Map<string, number>>();
+
+/** The patients an answer carries: a patient list's ids, or the patientId of its records (lanes, results, appointments). */
+const patientsIn = (name: string, data: unknown): string[] => {
+  const found = new Set<string>();
+  const items = Array.isArray(data) ? data : (data as { entries?: unknown } | null)?.entries;
+  if (name.startsWith("patient.") && Array.isArray(items)) {
+    for (const p of items) {
+      const id = stringAt(p, "id");
+      if (id) found.add(id);
+    }
+    return [...found];
+  }
+  // Records and the lists inside them (a device's perimetries and appointments), not into results and configurations.
+  const walk = (value: unknown, depth: number) => {
+    if (depth > 3 || typeof value !== "object" || value === null) return;
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v, depth + 1);
+      return;
+    }
+    const id = stringAt(value, "patientId");
+    if (id) found.add(id);
+    for (const [k, v] of Object.entries(value)) if (k !== "result" && k !== "config" && typeof v === "object") walk(v, depth + 1);
+  };
+  walk(data, 0);
+  return [...found];
+};
+
 /** The kind of record a call's ?id= names, by the call's area. */
 const recordTypes: Record<string, string> = {
   patient: "patient",
@@ -36,6 +84,8 @@ export interface AuditedCall {
   readonly address: string;
   /** Login: the access token it answered (whose user logged in). */
   readonly accessToken?: string | undefined;
+  /** The patients the answer carries, when its data cannot say (pre-encoded pages). */
+  readonly patientsRead?: readonly string[] | undefined;
 }
 
 export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<void> => {
@@ -58,9 +108,10 @@ export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<voi
     actorId = claims?.sub ?? user?.id ?? null;
     actorName = claims?.username ?? tried;
   }
+  const at = new Date(ctx.now()).toISOString();
   ctx.audit.record({
     organisationId,
-    at: new Date(ctx.now()).toISOString(),
+    at,
     actorKind: actorId ? "user" : "anonymous",
     actorId,
     actorName,
@@ -75,4 +126,30 @@ export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<voi
       : null,
     recordId: id,
   });
+  if (c.outcome !== "success" || !listReads.has(c.spec.name) || !organisationId) return;
+  const read = c.patientsRead ?? patientsIn(c.spec.name, c.data);
+  if (read.length === 0) return;
+  let seen = lastRecorded.get(ctx.audit);
+  if (!seen) lastRecorded.set(ctx.audit, (seen = new Map()));
+  const now = ctx.now();
+  if (seen.size > 100_000) for (const [k, t] of seen) if (now - t >= READ_REPEAT_MS) seen.delete(k);
+  for (const id of read) {
+    const key = `${organisationId}|${actorId}|${c.spec.name}|${id}`;
+    const last = seen.get(key);
+    if (last !== undefined && now - last < READ_REPEAT_MS && now >= last) continue;
+    seen.set(key, now);
+    ctx.audit.record({
+      organisationId,
+      at,
+      actorKind: actorId ? "user" : "anonymous",
+      actorId,
+      actorName,
+      address: c.address,
+      action: c.spec.name,
+      outcome: "success",
+      patientId: id,
+      recordType: "patient",
+      recordId: id,
+    });
+  }
 };

@@ -35,6 +35,8 @@ export const perimetryPageHandlers: SomeHandlers<"perimetry.page"> = {
       data: preEncoded(
         `{"entries":${page.entries},"examinations":${page.examinations},"patients":${page.patients},"next":${next},"total":${JSON.stringify(total)}}`,
       ),
+      // An export reads the organisation page by page: the trail records each page's patients (audit/calls.ts).
+      patientsRead: page.patientIds,
     };
   },
 };

@@ -28,6 +28,8 @@ export interface Reply<T> {
   readonly responseType?: SuccessType;
   /** Set by login (a new session); other calls get a refreshed token from the router. */
   readonly accessToken?: string;
+  /** The patients whose data the answer carries, for the audit trail, where the data cannot say (pre-encoded text). */
+  readonly patientsRead?: readonly string[];
 }
 
 export type Handler<E extends Endpoint> = (call: Call<E>) => Promise<Reply<ResponseOf<E>>>;

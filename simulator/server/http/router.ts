@@ -18,7 +18,9 @@ import { unstorableText } from "./text-safety.ts";
 // `data` with the response schema and adds a refreshed access token where the spec says the envelope carries one.
 // Every failure is the one envelope {data: {message, field?}, responseType}.
 
-type AnyHandler = (call: any) => Promise<{ data: unknown; responseType?: SuccessType; accessToken?: string }>;
+type AnyHandler = (
+  call: any,
+) => Promise<{ data: unknown; responseType?: SuccessType; accessToken?: string; patientsRead?: readonly string[] }>;
 
 const bearer = (req: IncomingMessage): string | undefined => {
   const header = req.headers.authorization;
@@ -97,6 +99,7 @@ export const apiRouter = (
       query: seen.query,
       body: seen.body,
       data: reply.data,
+      patientsRead: reply.patientsRead,
       outcome: "success",
       address: clientAddress(req, ctx.settings.trustedProxies),
       accessToken: reply.accessToken,

@@ -93,6 +93,8 @@ export interface ResultsPageJson {
   readonly examinations: string;
   /** JSON text of the patients array (each entry's patient once, in the entries' order). */
   readonly patients: string;
+  /** The ids of those patients (the audit trail records whose data the page carried). */
+  readonly patientIds: readonly string[];
   readonly next: ResultsCursor | null;
 }
 
@@ -171,6 +173,7 @@ export const resultsPageJson = async (
   const more = rows.length > quantity;
   const page = more ? rows.slice(0, quantity) : rows;
   const patients: string[] = [];
+  const patientIds: string[] = [];
   let previous: unknown;
   for (const r of page)
     if (r.patient_id !== previous) {
@@ -186,6 +189,7 @@ export const resultsPageJson = async (
         trashed_at: null,
       });
       patients.push(str(patient));
+      patientIds.push(r.patient_id as string);
     }
   const last = page[page.length - 1];
   return {
@@ -198,6 +202,7 @@ export const resultsPageJson = async (
       .map(examinationJson)
       .join(",")}]`,
     patients: `[${patients.join(",")}]`,
+    patientIds,
     next: more && last ? [last.patient_id as string, last.taken_at as string, last.id as string] : null,
   };
 };

@@ -53,6 +53,60 @@ export const auditCases = (server: ServerRef) => {
     });
   });
 
+  it("list reads and an organisation-wide export leave a trace per patient: filtering the trail by a patient shows them", async () => {
+    const base = server().url;
+    const user = await login(base, "user");
+    const manager = await login(base, "manager");
+    const userId = (await ok(base, "user.all", {}, manager)).find((u) => u.username === "user")!.id;
+    // A patient found by searching, and one whose results come on the export's first page (as `isopter export` reads).
+    const listed = await ok(base, "patient.all", {}, user);
+    const searched = (
+      await ok(base, "patient.search", { body: { filter: { name: listed[1]!.name, birthdate: null }, page: 0, quantity: 20 } }, user)
+    ).entries;
+    expect(searched.map((p) => p.id)).toContain(listed[1]!.id);
+    const page = await ok(
+      base,
+      "perimetry.page",
+      { body: { filter: { from: null, to: null, pattern: null, eye: null }, after: null, quantity: 50 } },
+      user,
+    );
+    const exported = page.patients.map((p) => p.id);
+    expect(exported.length).toBeGreaterThan(0);
+    const trailOf = async (patientId: string, action: string) =>
+      (await ok(base, "audit.search", { body: { filter: { ...none, patientId, action }, page: 0, quantity: 50 } }, manager)).entries;
+    for (const [patientId, action] of [
+      [listed[0]!.id, "patient.all"],
+      [listed[listed.length - 1]!.id, "patient.all"],
+      [listed[1]!.id, "patient.search"],
+      [exported[0]!, "perimetry.page"],
+      [exported[exported.length - 1]!, "perimetry.page"],
+    ] as const)
+      expect((await trailOf(patientId, action))[0], `${action} of ${patientId}`).toMatchObject({
+        actorId: userId,
+        actorName: "user",
+        address: "127.0.0.1",
+        outcome: "success",
+        patientId,
+        recordType: "patient",
+        recordId: patientId,
+      });
+    // A patient the export did not carry has no export event from it; the call itself is one event without a patient.
+    const notExported = listed.find((p) => !exported.includes(p.id));
+    expect(notExported).toBeDefined();
+    expect(await trailOf(notExported!.id, "perimetry.page")).toEqual([]);
+    const calls = await ok(
+      base,
+      "audit.search",
+      { body: { filter: { ...none, userId, action: "perimetry.page" }, page: 0, quantity: 500 } },
+      manager,
+    );
+    expect(calls.entries.filter((e) => e.patientId === null).length).toBeGreaterThan(0);
+    // Bounded: the same list read again at once adds the call's event, not another event per patient.
+    const before = (await trailOf(listed[0]!.id, "patient.all")).length;
+    await ok(base, "patient.all", {}, user);
+    expect((await trailOf(listed[0]!.id, "patient.all")).length).toBe(before);
+  });
+
   it("the trail is append-only for the application: updates, deletes and truncation are refused by the database", async () => {
     const db = server().db;
     await server().ctx.audit.flush();
