@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, logIn, screenshot } from "./support.ts";
+import { expectAccessible, logIn, password, screenshot } from "./support.ts";
 
 test("search patients with the birthdate filter", async ({ page }) => {
   await logIn(page, "user");
@@ -114,4 +114,38 @@ test("perimetry list grouped by date with the notes dialog (256 characters, coun
   await screenshot(page, "perimetry-notes");
   await dialog.getByRole("button", { name: "Close" }).first().click();
   await expect(page.getByText("Has notes").first()).toBeVisible();
+});
+
+// Home's lists name each test's eye (issue 21: a patient's two eyes were two identical rows), and the Amsler page lists
+// results, not a queued Amsler examination ("Scheduled examination: result is null", accounts seed §4). The second demo
+// organisation (appointment variant) queues Hannah Keller's appointment with a right-eye Amsler test and has her
+// two-eye perimetry appointment done (simulator/server/demo/appointment-clinic.ts).
+test("home names each test's eye; the Amsler page shows no queued examination as a result", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel(/^Username/).fill("appt.user");
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  const eye = /^.+ · (Right eye|Left eye|Both eyes|Binocular)$/;
+  for (const list of ["Recent tests", "Scheduled tests"]) {
+    const tests = page.getByRole("region", { name: list }).getByTestId("home-test");
+    await expect(tests.first()).toBeVisible();
+    for (const text of await tests.allInnerTexts()) expect(text, list).toMatch(eye);
+  }
+  const done = page.getByRole("region", { name: "Recent tests" }).getByRole("link", { name: /Hannah Keller/ });
+  await expect(done.getByTestId("home-test")).toHaveText(["Perimetry · Right eye", "Perimetry · Left eye"]);
+  const queued = page.getByRole("region", { name: "Scheduled tests" }).getByRole("link", { name: /Hannah Keller/ });
+  await expect(queued.getByTestId("home-test").filter({ hasText: "Amsler grid" })).toHaveText(["Amsler grid · Right eye"]);
+  await screenshot(page, "home-appointments");
+
+  await page.getByRole("searchbox", { name: "Search patients by name or ID" }).fill("Hannah Keller");
+  await page
+    .getByRole("list", { name: "Search results" })
+    .getByRole("link", { name: /Hannah Keller/ })
+    .click();
+  await page.getByRole("link", { name: "Amsler grid" }).click();
+  await expect(page).toHaveURL(/\/amsler-grid$/);
+  await expect(page.getByText("No Amsler grid tests yet")).toBeVisible();
+  await expect(page.getByText("without result")).toHaveCount(0);
+  await expectAccessible(page);
 });

@@ -122,7 +122,8 @@ function TestList({
                     {entry.items
                       .map((e) => (
                         // The eye beside each test: a patient's two eyes are otherwise two identical rows (issue 21).
-                        <span key={e.id} data-testid="home-test">
+                        // One test's words stay together; a row wraps between tests.
+                        <span key={e.id} data-testid="home-test" style={{ whiteSpace: "nowrap" }}>
                           <TestTypeName type={e.type} /> · {i18n._(eyeNames[e.eye])}
                         </span>
                       ))
