@@ -8,7 +8,7 @@ import type { ResultAnalysis } from "../analytics/result-analysis.ts";
 import { isScreeningResult, locationSeen } from "../analytics/seen.ts";
 import type { ProbabilityLevel } from "../analytics/normative/tables.ts";
 import { clinicTime, type ClinicTime } from "../model/clinic-time.ts";
-import { patternLabel, StimuliUpdate, type Eye, type Pattern, type Sex, type StimulusSize, type Strategy } from "../model/enums.ts";
+import { Pattern, patternLabel, StimuliUpdate, type Eye, type Sex, type StimulusSize, type Strategy } from "../model/enums.ts";
 import { strategyMessage } from "./code-names.ts";
 import type { Box } from "./page.ts";
 import { noSlopeLabels } from "./progression.ts";
@@ -299,6 +299,26 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
         : dash;
     indices.push(label(colC, y, message("plots.print.ght", "GHT"), 12 * u), value(colC + 13 * u, y, ght, colD - colC - 15 * u));
     y += line;
+    // Humphrey defines the VFI for its 24-2, 30-2 and 10-2 grids only: on G it is ours, computed the same way (issue 20).
+    if (nv && r.pattern === Pattern.G) {
+      indices.push(
+        text(
+          colC,
+          y,
+          message("plots.print.vfiNotHumphrey", "VFI on {pattern}: not a Humphrey-defined index (computed the same way)", {
+            pattern: patternLabel[r.pattern],
+          }),
+          {
+            size: small,
+            anchor: "start",
+            baseline: "top",
+            fill: "plot-ink-muted",
+            maxWidth: colD - colC - 2 * u,
+          },
+        ),
+      );
+      y += line;
+    }
   }
   bottom = Math.max(bottom, y);
 

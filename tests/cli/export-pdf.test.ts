@@ -87,6 +87,17 @@ describe("PDF report (core/plots' print scene with pdfkit)", () => {
     expect(esterman).not.toContain("humphrey.thresholds");
   });
 
+  it("on G the header says the VFI is not a Humphrey-defined index there; on 24-2 it does not", async () => {
+    const { resolveText } = await import("../../core/plots/message.ts");
+    const p = samplePatient(3);
+    const texts = (pattern: Pattern) =>
+      walk(reportScene(exportRecord(p, sampleMeasurement(p, 1, { pattern, strategy: Strategy.DS }))!, context).nodes).flatMap((n) =>
+        n.kind === "text" ? [resolveText(n.text)] : [],
+      );
+    expect(texts(Pattern.G)).toContain("VFI on G: not a Humphrey-defined index (computed the same way)");
+    expect(texts(Pattern.P24_2).some((t) => t.includes("Humphrey-defined"))).toBe(false);
+  });
+
   it("a result after an earlier one of the same eye and pattern has the web page's Difference (dB) plot; the first has none", async () => {
     const dir = mkdtempSync(join(tmpdir(), "isopter-pdf-series-"));
     const writer = pdfWriter(dir, context);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadavg } from "node:os";
 import { analyseRows } from "../../core/analytics/analyse-csv.ts";
 import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
-import { CURRENT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { CURRENT_NORMATIVE_VERSION, hasNormativeDatabase } from "../../core/analytics/normative/registry.ts";
 import { patternLabel } from "../../core/model/enums.ts";
 import { DEMO_PASSWORD, startTestServer, type TestServer } from "../server/harness.ts";
 import { dciodvfyAsync, readDicom, startStorescp, type Receiver } from "./dicom-tools.ts";
@@ -61,6 +61,7 @@ describe("the demo clinic's results in other clinical systems", () => {
     const patterns = [...new Set(records.map((r) => r.result.pattern as number))];
     const dir = mkdtempSync(join(tmpdir(), "isopter-demo-csv-"));
     const lines: string[] = [];
+    const withNormals: string[] = [];
     for (const pattern of patterns) {
       const label = patternLabel[pattern as keyof typeof patternLabel];
       const file = join(dir, `${label}.csv`);
@@ -81,10 +82,17 @@ describe("the demo clinic's results in other clinical systems", () => {
         expect(row.psd).toBeCloseTo(nv.global.psd, 8);
         expect(row.vfi).toBeCloseTo(nv.global.vfi, 8);
       });
+      // Not vacuous: a pattern the current normative version covers had its indices compared, at least one result's.
+      if (hasNormativeDatabase(pattern as never, CURRENT_NORMATIVE_VERSION)) {
+        expect(compared, `${label}: no result of the current normative version with normative indices to compare`).toBeGreaterThan(0);
+        withNormals.push(label);
+      }
       const notSeen = parsed.reduce((n, r) => n + r.sensitivities.filter((v) => v < 0).length, 0);
       lines.push(`${label}: ${rows.length} rows, ${compared} with normative indices equal, ${notSeen} locations not seen`);
     }
     figure(`CSV round trip: ${lines.join("; ")}`);
+    // The demo clinic holds 24-2, G and 30-2 threshold results (and no 10-2): each of those was compared.
+    expect(withNormals).toEqual(expect.arrayContaining(["24-2", "G", "30-2"]));
   }, 300_000);
 
   it("DICOM: every OPV and report file has 0 dciodvfy errors, and all are stored in storescp by --send", async () => {

@@ -127,6 +127,7 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.print.title": msg`Perimetry`,
   "plots.print.unreliable": msg`Unreliable`,
   "plots.print.vfi": msg`VFI`,
+  "plots.print.vfiNotHumphrey": msg({ message: "VFI on {pattern}: not a Humphrey-defined index (computed the same way)" }),
   "plots.progression.empty": msg`No valid, reliable 24-2 or G results in this period`,
   "plots.progression.filter.12m": msg`12 months`,
   "plots.progression.filter.1d": msg`1 day`,
