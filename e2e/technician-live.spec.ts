@@ -1,6 +1,7 @@
-import { expect, test, type Page, type Route } from "@playwright/test";
-import { patternLabel, type Pattern } from "../core/model/enums.ts";
-import { confirmMove, laneOf, logIn, pageApi, pointerDrag, screenshot, serverLanes, shownCardIds } from "./support.ts";
+import { expect, test, type APIRequestContext, type Page, type Route } from "@playwright/test";
+import { Languages, patternLabel, type Pattern } from "../core/model/enums.ts";
+import { clippedHtml } from "./clipping.ts";
+import { apiToken, confirmMove, laneOf, logIn, pageApi, pointerDrag, screenshot, serverLanes, shownCardIds } from "./support.ts";
 
 // The technician view against the stack WITH virtual headsets (project "live" in playwright.config.ts: VR-0001 ...
 // VR-0004 connected, tests at E2E_LIVE_SPEED times real time). Each journey works on lanes of its own, so the order
@@ -78,6 +79,19 @@ async function command(
   }
 }
 
+/**
+ * Sets one virtual headset's speed (the simulator's control, a manager's call). The confirmations of a running test
+ * are checked at real time, so a test does not end while its dialog is open on a loaded machine.
+ */
+async function headsetSpeed(request: APIRequestContext, deviceSn: string, speed: number) {
+  const manager = await apiToken(request, "manager");
+  const res = await request.patch("/api/dev/simulator/headsets", {
+    headers: { authorization: `Bearer ${manager}` },
+    data: { deviceSn, speed },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
 const status = (page: Page, deviceSn: string) => laneOf(page, deviceSn).getByTestId("connection");
 
 /**
@@ -100,12 +114,12 @@ async function untilDone(page: Page, deviceSn: string, what: string, done: () =>
 }
 
 /** Pauses a playing test with the control (retrying when the headset paused by itself at that very moment). */
-async function pauseByControl(page: Page, deviceSn: string, body: string) {
+async function pauseByControl(page: Page, deviceSn: string, body: string, subject: string[]) {
   for (let attempt = 1; ; attempt++) {
     await resumeSilentPause(page, deviceSn);
     await expect(status(page, deviceSn)).toContainText("Test running");
     try {
-      await command(page, deviceSn, "Pause", { title: "Pause the test?", body });
+      await command(page, deviceSn, "Pause", { title: "Pause the test?", body, subject });
       return;
     } catch (e) {
       if (attempt >= 3 || !(await status(page, deviceSn).innerText()).includes("Paused")) throw e;
@@ -115,7 +129,10 @@ async function pauseByControl(page: Page, deviceSn: string, body: string) {
 
 const PREPARING = /Audio guide playing|Countdown|Calibrating gaze|Waiting for the patient/;
 
-test("schedule, start, pause and resume a test; watch it live; open the result from the 'measurement ready' notice", async ({ page }) => {
+test("schedule, start, pause and resume a test; watch it live; open the result from the 'measurement ready' notice", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(RUN_MS + 60_000);
   const sn = "VR-0001";
   await openTechnician(page);
@@ -187,16 +204,29 @@ test("schedule, start, pause and resume a test; watch it live; open the result f
   await expect(card.locator(".mcard-foot .num")).not.toHaveText(/^0\//);
   await screenshot(page, "technician-live-running");
 
-  // Pause: the device pauses; Resume replaces Pause.
-  await pauseByControl(page, sn, "The test on Room 1 pauses until you resume it.");
-  await expect(lane.getByTestId("connection")).toContainText("Paused");
-  await expect(lane.getByRole("button", { name: "Resume", exact: true })).toBeVisible();
-  await expect(pause).toHaveCount(0);
-  const pausedAt = await card.locator(".mcard-foot .num").innerText();
-  await screenshot(page, "technician-live-paused");
+  // Pause: the confirmation names the patient, test, eye, pattern and lane as Start's does; the device pauses; Resume
+  // replaces Pause. At real time from here to the resume, so the test is still running while the dialogs are open.
+  await headsetSpeed(request, sn, 1);
+  let pausedAt: string;
+  try {
+    await pauseByControl(page, sn, "The test on Room 1 pauses until you resume it.", [
+      `${patient.name} · ${patient.uniqueId}`,
+      displayName,
+      "Right eye",
+      "24-2",
+      "Room 1",
+    ]);
+    await expect(lane.getByTestId("connection")).toContainText("Paused");
+    await expect(lane.getByRole("button", { name: "Resume", exact: true })).toBeVisible();
+    await expect(pause).toHaveCount(0);
+    pausedAt = await card.locator(".mcard-foot .num").innerText();
+    await screenshot(page, "technician-live-paused");
 
-  // Resume: it plays on from where it stopped.
-  await command(page, sn, "Resume", { title: "Resume the test?", body: "The test on Room 1 continues where it stopped." });
+    // Resume: it plays on from where it stopped.
+    await command(page, sn, "Resume", { title: "Resume the test?", body: "The test on Room 1 continues where it stopped." });
+  } finally {
+    await headsetSpeed(request, sn, SPEED);
+  }
   await expect(lane.getByTestId("connection")).toContainText(/Test running|Paused/);
   const notice = page.locator(".toast", { hasText: "measurement ready" });
   const tested = async () =>
@@ -368,11 +398,16 @@ test("a card dropped in front of a running pair lands after the pair; stop ends 
   const [from, to] = ["VR-0003", "VR-0002"];
   const [moved] = await resetLane(page, from, 1);
   const [right, left] = await resetLane(page, to, 0, true);
+  const pairPatientId = (await serverLanes(page)).find((l) => l.deviceSn === to)!.perimetries[0]!.patientId;
+  const pairPatient = await pageApi<{ name: string; uniqueId: string }>(page, "GET", `patient?id=${pairPatientId}`);
+  // What runs: the pair's right eye, a 24-2 (schedule), on Room 2.
+  const runningSubject = [`${pairPatient.name} · ${pairPatient.uniqueId}`, `${to} pair`, "Right eye", "24-2", "Room 2"];
   // The headset has the pair in its queue (a status change would reset the confirmation dialog).
   await expect(status(page, to)).toContainText("Waiting for a measurement", { timeout: RUN_MS / 3 });
   await command(page, to, "Start", {
     title: "Start the test?",
     body: "The next test in the lane starts on Room 2. Make sure the patient wears the headset.",
+    subject: runningSubject,
   });
   const running = laneOf(page, to).locator(`[data-card-id="${right}"]`);
   await expect(running).toHaveAttribute("data-running", "true");
@@ -394,12 +429,16 @@ test("a card dropped in front of a running pair lands after the pair; stop ends 
   await command(page, to, "Stop", {
     title: "Stop the test?",
     body: "The test on Room 2 stops now. Answers given so far are not saved as a result.",
+    // The Stop confirmation names whose test ends, as Start's does.
+    subject: runningSubject,
   });
   await expect(status(page, to)).toContainText(/Stopped|Waiting for a measurement/, { timeout: RUN_MS / 3 });
   await expect(running).toHaveAttribute("data-running", "false");
 });
 
 test("two people dragging across the same lanes at the same time end with the server's order on both screens", async ({ browser }) => {
+  // Two logins and two lanes set up before the drags: more than the default 30 s on a loaded machine (load average 30).
+  test.setTimeout(RUN_MS);
   const [ca, cb] = [await browser.newContext(), await browser.newContext()];
   const [a, b] = [await ca.newPage(), await cb.newPage()];
   // Two people of the same clinic (one login each: a second login of the same user ends the first session).
@@ -510,4 +549,58 @@ test("stand-alone mode: on from the lane, shown on it, its run live; switched of
   await page.waitForTimeout(Math.ceil(30_000 / SPEED) + 2_000);
   await expect(status(page, sn)).not.toContainText(new RegExp(`Test running|${PREPARING.source}`));
   await expect(panel).toHaveCount(0, { timeout: 8_000 });
+});
+
+test("Start, Pause and Stop confirmations: nothing clipped in any of the ten languages", async ({ page, request }) => {
+  // The clipped-text sweep of e2e/languages.spec.ts for the control confirmations, which need a connected headset
+  // (the stack of that spec has none): Start while the headset waits, then Pause (or Resume) and Stop while it runs.
+  test.setTimeout(RUN_MS + 180_000);
+  const sn = "VR-0004";
+  await openTechnician(page);
+  await resetLane(page, sn, 1);
+  await expect(status(page, sn)).toContainText("Waiting for a measurement", { timeout: RUN_MS / 3 });
+  const speed = (value: number) => headsetSpeed(request, sn, value);
+  const controls = laneOf(page, sn).locator(".lane-controls button");
+  const problems: Record<string, unknown[]> = {};
+  /** Opens the confirmation of the control at `index` in every language, measures it and cancels it. */
+  const sweep = async (indexes: number[]) => {
+    for (const language of Languages) {
+      await page.evaluate((l) => localStorage.setItem("language", l), language);
+      await page.goto("/technician");
+      await expect(laneOf(page, sn).locator("[data-card-id]").first()).toBeVisible();
+      for (const index of indexes) {
+        await expect(controls.nth(index)).toBeEnabled();
+        await controls.nth(index).click();
+        const dialog = page.getByRole("alertdialog");
+        await expect(dialog.getByTestId("test-subject")).toBeVisible();
+        const found = await clippedHtml(page, '[role="alertdialog"]');
+        if (found.length > 0) (problems[language] ??= []).push(...found);
+        await page.keyboard.press("Escape");
+        await expect(dialog).toHaveCount(0);
+      }
+      if (language === "de") await screenshot(page, "technician-live-controls-de");
+    }
+    await page.evaluate(() => localStorage.setItem("language", "en"));
+    await page.goto("/technician");
+  };
+  // Start (the first control while the headset waits).
+  await sweep([0]);
+  await command(page, sn, "Start", {
+    title: "Start the test?",
+    body: "The next test in the lane starts on Room 4. Make sure the patient wears the headset.",
+  });
+  await untilDone(page, sn, "the test running", async () => (await status(page, sn).innerText()).includes("Test running"), RUN_MS / 3);
+  try {
+    // Real time from here: the test runs on through the sweep (a silent patient's pause shows Resume, measured alike).
+    await speed(1);
+    await sweep([0, 1]);
+  } finally {
+    await speed(SPEED);
+  }
+  expect(problems).toEqual({});
+  await untilDone(page, sn, "Stop enabled", async () => (await status(page, sn).innerText()).includes("Test running"), RUN_MS / 3);
+  await command(page, sn, "Stop", {
+    title: "Stop the test?",
+    body: "The test on Room 4 stops now. Answers given so far are not saved as a result.",
+  });
 });
