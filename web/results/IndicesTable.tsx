@@ -6,7 +6,7 @@ import type { GhtOutcome } from "../../core/analytics/ght.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import { isScreening, seenAt, seenPercent } from "../../core/plots/screening.ts";
 import type { ProbabilityLevel } from "../../core/analytics/normative/tables.ts";
-import { patternLabel, StimuliUpdate } from "../../core/model/enums.ts";
+import { Pattern, patternLabel, StimuliUpdate } from "../../core/model/enums.ts";
 import { strategyNames } from "../i18n/names.ts";
 import { sizeNames } from "../technician/names.ts";
 import { catchTrialText, dB2, formatDuration, isEsterman, normativeDatabaseText } from "./result-model.ts";
@@ -139,7 +139,15 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
             unit: "dB",
             p: pValue(normative?.globalLevels.psd),
           },
-          { key: "vfi", label: t`VFI`, hint: t`Visual field index`, note: humphrey, value: String(d?.vfi ?? result.vfi ?? "–"), unit: "%" },
+          {
+            key: "vfi",
+            label: t`VFI`,
+            hint: t`Visual field index`,
+            // Humphrey defines the VFI for 24-2, 30-2 and 10-2 only: on G it is computed the same way, not Humphrey's (issue 20).
+            note: result.pattern === Pattern.G ? t`not a Humphrey-defined index on ${pattern} (computed the same way)` : humphrey,
+            value: String(d?.vfi ?? result.vfi ?? "–"),
+            unit: "%",
+          },
           {
             key: "ght",
             label: t`GHT`,

@@ -115,6 +115,10 @@ describe("the result display", () => {
     expect(value("fixation")).toBe("Blind spot (Heijl-Krakau) + Gaze tracking");
     // G has normals now; the GHT is not defined for it, and the page says so.
     expect(value("ght")).toBe("Not defined for G");
+    // Humphrey defines the VFI for 24-2, 30-2 and 10-2: on G the note says it is not Humphrey's index there (issue 20).
+    expect(document.querySelector('tr[data-index="vfi"] .index-note')!.textContent).toBe(
+      "not a Humphrey-defined index on G (computed the same way)",
+    );
     expect(value("hmd")).not.toBe("–");
     expect(value("normative")).toContain("Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread)");
   });
