@@ -27,6 +27,13 @@ const deviceOr404 = async (tx: Queryable, org: string, sn: string, field = "body
   if (!(await deviceBySn(tx, org, sn))) throw notFound("Device", field);
 };
 
+/** An appointment may name stand-alone data only of its own organisation (issue 15 §5: another's id is one that exists nowhere). */
+const standaloneOr404 = async (tx: Queryable, org: string, id: string | null) => {
+  if (id === null) return;
+  const rows = await tx.query("select 1 from standalone_configs where organisation_id = $1 and id = $2", [org, id]);
+  if (rows.length === 0) throw notFound("Stand-alone data", "body.standaloneId");
+};
+
 const appointmentOr404 = async (tx: Queryable, org: string, id: string, field = "query.id") => {
   const a = await store.getAppointment(tx, org, id);
   if (!a) throw notFound("Appointment", field);
@@ -135,6 +142,7 @@ export const appointmentHandlers: SomeHandlers<
     const data = await write(call.ctx, async (tx, fx) => {
       await patientOr404(tx, org, body.patientId);
       await deviceOr404(tx, org, body.deviceSn);
+      await standaloneOr404(tx, org, body.standaloneId);
       const id = newId();
       const base = {
         id,
@@ -164,6 +172,7 @@ export const appointmentHandlers: SomeHandlers<
       const a = await appointmentOr404(tx, org, call.query.id);
       await patientOr404(tx, org, body.patientId);
       await deviceOr404(tx, org, body.deviceSn);
+      if (body.standaloneId !== a.standaloneId) await standaloneOr404(tx, org, body.standaloneId);
       const moved = body.deviceSn !== a.deviceSn;
       const next = { ...a, ...body, updatedAt: nowIso(call.ctx) };
       await store.saveAppointment(tx, org, next, moved ? await store.nextAppointmentPosition(tx, body.deviceSn) : undefined);

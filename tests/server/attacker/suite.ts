@@ -4,7 +4,7 @@ import { NO_FAULTS, startHeadsets } from "../../../simulator/headset/index.ts";
 import { headsetKeys, startTestServer, type Backend, type TestServer } from "../harness.ts";
 import { browserSurfaceCases, devRoutesScopeCases } from "./browser-surface.ts";
 import { auditCases } from "./audit.ts";
-import { isolationCases } from "./isolation.ts";
+import { fieldIsolationCases, isolationCases } from "./isolation.ts";
 import { LIMIT_SETTINGS, limitCases } from "./limits.ts";
 import { sessionCases } from "./sessions.ts";
 
@@ -33,7 +33,10 @@ export const attackerSuite = (backend: Backend) => {
     });
     describe("§4 the browser surface", () => browserSurfaceCases(backend, () => server));
     describe("§4 dev routes stay inside the organisation", () => devRoutesScopeCases(() => server));
-    describe("§5 isolation between organisations", () => isolationCases(() => server));
+    describe("§5 isolation between organisations", () => {
+      isolationCases(() => server);
+      fieldIsolationCases(() => server);
+    });
     describe("§6 the audit trail", () => auditCases(() => server));
     describe("§2 sessions that end", () => sessionCases(() => server));
     describe("§3 login limits", () =>
