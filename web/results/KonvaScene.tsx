@@ -27,9 +27,13 @@ export default function KonvaScene({
   onDrawn?: (shapes: readonly SceneShape[]) => void;
 }) {
   const layer = useRef<Konva.Layer>(null);
+  // The figure's size (SceneView): whole pixels, rounded down.
+  const stageWidth = scale === 1 ? width : Math.floor(width * scale);
+  const stageHeight = scale === 1 ? height : Math.floor(height * scale);
   const sceneFunc = useCallback((context: Konva.Context) => drawShapes(context._context, shapes), [shapes]);
   // Report the first draw of these shapes. The layer draws on the next animation frame (batchDraw), after this
   // layout effect has listened; asking for one makes sure a commit that changed nothing still reports.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new size is a new layer (the Stage is keyed by it) to listen on
   useLayoutEffect(() => {
     const l = layer.current;
     if (!l || !onDrawn) return;
@@ -40,12 +44,15 @@ export default function KonvaScene({
     l.on("draw.timing", drawn);
     l.batchDraw();
     return () => void l.off("draw.timing");
-  }, [shapes, onDrawn]);
+  }, [shapes, onDrawn, stageWidth, stageHeight]);
   return (
     <Stage
-      // The figure's size (SceneView): whole pixels, rounded down.
-      width={scale === 1 ? width : Math.floor(width * scale)}
-      height={scale === 1 ? height : Math.floor(height * scale)}
+      // A new size is a new stage: Konva redraws on each of width and height as they are set, so resizing one in place
+      // would draw once at the new width and the old height (a frame later both are right, but a canvas drawn at
+      // two sizes is not what the plot is).
+      key={`${stageWidth}x${stageHeight}`}
+      width={stageWidth}
+      height={stageHeight}
       scaleX={scale}
       scaleY={scale}
       listening={false}

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
@@ -14,6 +14,7 @@ import { useDateFormat } from "../i18n/format.ts";
 import { Toggle } from "../ui/Toggle.tsx";
 import { Zoom, useZoomView } from "../ui/Zoom.tsx";
 import { fitScale, plotScale } from "./plot-fit.ts";
+import { expectDraw } from "./draw-timing.ts";
 import { IndicesTable } from "./IndicesTable.tsx";
 import { PrintButton } from "./PrintButton.tsx";
 import { isEsterman, markedResult, type WithResult } from "./result-model.ts";
@@ -110,6 +111,11 @@ function FittedPlots({
     plots.patternDeviationProbability,
   ];
   const scaleOf = usePlotScale(main.filter((s) => s !== null).length);
+  // Drawn once the zoom wrapper has measured its width (before the first paint), at the size they fit, never first at
+  // their scenes' size: until then the page's drawn mark waits for them (draw-timing.ts).
+  const measured = useZoomView()?.measured ?? true;
+  useLayoutEffect(() => (measured ? undefined : expectDraw()), [measured]);
+  if (!measured) return null;
   return (
     <>
       <PlotGrid scenes={main} scaleOf={scaleOf} />

@@ -11,8 +11,11 @@ export const zoomSteps = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
 const FIT_STEP = 2;
 
 export interface ZoomView {
-  /** The width the content has (CSS pixels), following resizes of the window and the layout; null until measured. */
+  /** The width the content has (CSS pixels), following resizes of the window and the layout; null without layout. */
   readonly width: number | null;
+  /** False only in the first render, before the wrapper has measured (in a layout effect, so before the first paint):
+   * content that draws at the width waits for it instead of drawing twice. */
+  readonly measured: boolean;
   /** The chosen zoom step: 1 is "fitted to the width". */
   readonly zoom: number;
 }
@@ -22,16 +25,19 @@ const ZoomContext = createContext<ZoomView | null>(null);
 /** The zoom wrapper around this component; null outside one. */
 export const useZoomView = (): ZoomView | null => useContext(ZoomContext);
 
-/** Width of an element's content box, following resizes; null until measured (or without layout, as in happy-dom). */
-function useContentWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number | null] {
+/**
+ * Width of an element's content box, following resizes; undefined until measured, null without layout (happy-dom, a
+ * hidden element).
+ */
+function useContentWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number | null | undefined] {
   const ref = useRef<T>(null);
-  const [width, setWidth] = useState<number | null>(null);
+  const [width, setWidth] = useState<number | null | undefined>(undefined);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     const measure = () => {
       const w = Math.floor(el.getBoundingClientRect().width);
-      setWidth((prev) => (w > 0 ? w : prev));
+      setWidth((prev) => (w > 0 ? w : (prev ?? null)));
     };
     measure();
     if (typeof ResizeObserver === "undefined") return;
@@ -47,7 +53,7 @@ export function Zoom({ label, children }: { label: string; children: ReactNode }
   const [step, setStep] = useState(FIT_STEP);
   const [measure, width] = useContentWidth<HTMLDivElement>();
   const zoom = zoomSteps[step]!;
-  const view = useMemo(() => ({ width, zoom }), [width, zoom]);
+  const view = useMemo(() => ({ width: width ?? null, zoom, measured: width !== undefined }), [width, zoom]);
   return (
     <section className="zoom-frame" aria-label={label}>
       <div className="zoom-bar">
