@@ -18,8 +18,8 @@
 // logged-in live socket on process k) times the frames of the headsets on process k-1. All on 127.0.0.1.
 // Environment: BENCH_DATABASE_URL (else a throwaway PostgreSQL, scripts/pg-throwaway.sh, on a free port, stopped at
 // the end), PROCESSES (1,2,3), START (250), GROWTH (1.5), MAX_HEADSETS (6000), MAX_STEPS (8), BUDGET_S (300),
-// WINDOW_S seconds measured per step (10), SETTLE_S (30), TESTING (100); STEPS=250,500,1000 measures fixed steps
-// instead (each measured, none a stop).
+// WINDOW_S seconds measured per step (10), SETTLE_S (30), TESTING (100), PROGRESS_HZ (frames a second per streaming
+// headset, 5); STEPS=250,500,1000 measures fixed steps instead (each measured, none a stop).
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import pg from "pg";
 import { CHANNEL } from "../simulator/server/bus/postgres-bus.ts";
@@ -39,6 +39,7 @@ const budgetS = Number(process.env.BUDGET_S ?? 300);
 const windowS = Number(process.env.WINDOW_S ?? 10);
 const settleS = Number(process.env.SETTLE_S ?? 30);
 const testing = Number(process.env.TESTING ?? 100);
+const progressHz = Number(process.env.PROGRESS_HZ ?? 5);
 
 /** The steps of the capacity search from `first`: first, then x growth (rounded to 50), up to maxHeadsets. */
 const stepsFrom = (first: number) => {
@@ -146,7 +147,7 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
           )),
         );
     };
-    const fleets = procs.map((p) => protocolFleet(p.url));
+    const fleets = procs.map((p) => protocolFleet(p.url, { progressMs: 1000 / progressHz }));
     const browsers = await Promise.all(procs.map((p, k) => liveLatencies(p.url, token, fleets[(k + n - 1) % n]!.sentAt)));
     const bus = await busCounter(db.url);
     const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -240,7 +241,7 @@ const main = async () => {
   }
   try {
     console.log(
-      `Processes on one PostgreSQL (${pg.origin}); headsets beating every second, ${testing} streaming progress 5 times a second; ` +
+      `Processes on one PostgreSQL (${pg.origin}); headsets beating every second, ${testing} streaming progress ${progressHz} times a second; ` +
         `${windowS} s measured per step; ${fixedSteps ? `steps ${fixedSteps.join(", ")}` : `capacity search from ${start} headsets, x${growth} a step, at most ${maxHeadsets} headsets, ${maxSteps} steps, ${budgetS} s per process count`} (load average ${loadAverage()})`,
     );
     console.log(

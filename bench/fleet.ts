@@ -56,11 +56,12 @@ export const cumulativeThresholds = (seed: number, tested: number) =>
 
 /**
  * Headsets played with plain sockets speaking the device protocol against a clinic server (`url` its http address):
- * hello with a pairing code, a heartbeat a second, and for the streaming ones a progress frame five times a second, as
+ * hello with a pairing code, a heartbeat a second, and for the streaming ones a progress frame every `progressMs`
+ * (200: five a second, above a real headset's pace of about one a second, so a stress), as
  * a real headset sends it: a 54-location test after another (a new measurement id each), every frame with the
  * cumulative thresholds so far. `sentAt` holds when each frame (`frameKey`) left, for `liveLatencies` to time.
  */
-export const protocolFleet = (url: string) => {
+export const protocolFleet = (url: string, { progressMs = 200 }: { progressMs?: number } = {}) => {
   const sentAt = new Map<string, number>();
   const timers: NodeJS.Timeout[] = [];
   const sockets: WebSocket[] = [];
@@ -103,7 +104,7 @@ export const protocolFleet = (url: string) => {
               gazeTracking: true,
             }),
           );
-        }, 200),
+        }, progressMs),
       );
     });
     ws.on("error", () => undefined);
