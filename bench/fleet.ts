@@ -57,7 +57,7 @@ export const cumulativeThresholds = (seed: number, tested: number) =>
 /**
  * Headsets played with plain sockets speaking the device protocol against a clinic server (`url` its http address):
  * hello with a pairing code, a heartbeat a second, and for the streaming ones a progress frame every `progressMs`
- * (200: five a second, above a real headset's pace of about one a second, so a stress), as
+ * (200: five a second, above a real headset's pace: bench:technician saw about 0.4 a second at speed 1), as
  * a real headset sends it: a 54-location test after another (a new measurement id each), every frame with the
  * cumulative thresholds so far. `sentAt` holds when each frame (`frameKey`) left, for `liveLatencies` to time.
  */
