@@ -16,6 +16,16 @@ test("log in and out, with the logout confirmation", async ({ page }) => {
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test("a page asked for before the login opens after it (issue 21's deep link)", async ({ page }) => {
+  await page.goto("/settings?tab=1");
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel(/^Username/).fill("user");
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/settings\?tab=1$/);
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+});
+
 test("a wrong password says 'Login failed.' and editing clears it", async ({ page }) => {
   await page.goto("/login");
   await page.getByLabel(/^Username/).fill("  manager ");

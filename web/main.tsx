@@ -8,7 +8,7 @@ import "./app.css";
 import { createRouter } from "./router.tsx";
 import { activateLocale } from "./i18n/activate.ts";
 import { languageAtom, storedLanguage } from "./state/language.ts";
-import { startClient } from "./state/client.ts";
+import { hasStoredSession, loadClient } from "./state/lazy-client.ts";
 
 // "console output is silenced" in production (accounts seed §1); errors still reach the console for support.
 if (import.meta.env.PROD) for (const level of ["log", "info", "debug", "warn"] as const) console[level] = () => undefined;
@@ -16,10 +16,11 @@ if (import.meta.env.PROD) for (const level of ["log", "info", "debug", "warn"] a
 async function start() {
   const store = createStore();
   const language = storedLanguage();
-  await activateLocale(language);
+  // A stored session resumes before the first render, as before; without one the client (core/client, the adapters)
+  // loads with the first page that needs it or the login's submit, after /login's first paint (issue 18 §5).
+  await Promise.all([activateLocale(language), hasStoredSession() ? loadClient(store) : null]);
   store.set(languageAtom, language);
-  startClient(store);
-  const router = createRouter();
+  const router = createRouter(store);
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <JotaiProvider store={store}>

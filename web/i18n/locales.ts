@@ -1,10 +1,11 @@
-import { Languages, type Language } from "../../core/model/enums.ts";
+import type { Language } from "../../core/model/enums.ts";
 
 // Interface languages and the two lists the accounts seed §1 names.
 export const defaultLocale: Language = "en";
 
-export const isLocale = (value: unknown): value is Language =>
-  typeof value === "string" && (Languages as ReadonlyArray<string>).includes(value);
+// Whether a value is one of core/model/enums.ts's Languages, read from `bcp47` below (a Record<Language, string>, so it
+// names each exactly once): enums.ts builds effect Schemas, which the entry chunk does not load (issue 18 §5).
+export const isLocale = (value: unknown): value is Language => typeof value === "string" && Object.hasOwn(bcp47, value);
 
 /** "The language switcher lists English, German, French, Italian, Spanish, Portuguese, Dutch and Turkish" (accounts §1). */
 export const switcherLocales: ReadonlyArray<Language> = ["en", "de", "fr", "it", "es", "bp", "nl", "tr"];

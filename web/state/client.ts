@@ -1,4 +1,4 @@
-import { atom, useAtomValue, type createStore } from "jotai";
+import { useAtomValue, type createStore } from "jotai";
 import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { createHttpApi } from "../../adapters/http/index.ts";
 import { browserStorage } from "../../adapters/storage/index.ts";
@@ -6,25 +6,29 @@ import { browserWebSocket, createLiveSocket } from "../../adapters/socket/index.
 import { systemClock } from "../../adapters/clock/index.ts";
 import { createClient, type CacheKey, type Client, type ClientPorts, type DataOf, type ParamsOf } from "../../core/client/index.ts";
 import { subscribeEachFrame } from "./frame-pace.ts";
+import { clientAtom, setClientOverlays } from "./lazy-client.ts";
+import ClientOverlays from "../shell/ClientOverlays.tsx";
 
 // The web's engine is core/client (session, live socket, caches, lanes, devices, marks) over the adapters. Screens
 // read it with one hook, `useClientState`, and act through its facets' commands; component tests build the same
 // client over a fake Api. The jotai store only carries the client to the components. `useCache` (here) and `useRead`
 // (use-read.ts) are `useClientState` over one cache entry or one read, loading it when the client has none yet.
+// This module and what it imports load after /login's first paint (lazy-client.ts `loadClient`).
 
-export const clientAtom = atom<Client | null>(null);
+export { clientAtom };
 
 type Store = ReturnType<typeof createStore>;
 
 /** Builds the client over the given ports and hands it to the components of `store`. Returns a stop function. */
 export function bindClient(store: Store, ports: ClientPorts): { client: Client; stop: () => void } {
+  setClientOverlays(ClientOverlays);
   const client = createClient(ports);
   store.set(clientAtom, client);
   return { client, stop: () => client.dispose() };
 }
 
 /** The browser app: fetch and WebSocket to this origin's /api/, session and local storage, the system clock. */
-export function startClient(store: Store) {
+export function startClient(store: Store): Client {
   const storage = browserStorage();
   const apiBase = new URL("/api/", window.location.origin).href;
   const api = createHttpApi({ apiBase, storage });
@@ -35,12 +39,13 @@ export function startClient(store: Store) {
   window.addEventListener("offline", () => client.session.setOnline(false));
   if (!navigator.onLine) client.session.setOnline(false);
   void client.session.start();
+  return client;
 }
 
 /** The client, for its commands. Reading its state goes through `useClientState`, which re-renders on changes. */
 export function useClient(): Client {
   const client = useAtomValue(clientAtom);
-  if (!client) throw new Error("The client is not started (startClient or bindClient).");
+  if (!client) throw new Error("The client is not started (loadClient or bindClient).");
   return client;
 }
 

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { Schema } from "effect";
 import { AccessTokenPayloadSchema, type AccessTokenPayload } from "../../core/model/access-token.ts";
-import { useClientState } from "./client.ts";
+import { useAccessToken } from "./lazy-client.ts";
 
 // Session as the screens see it, read from core/client's session facet.
 
@@ -26,7 +26,7 @@ export function readTokenPayload(token: string | null): AccessTokenPayload | nul
 }
 
 /** The access token while logged in, else null. */
-export const useAccessToken = (): string | null => useClientState((c) => c.session.accessToken);
+export { useAccessToken };
 /** What the token says of its user (role, username, email), before the token check has answered. */
 export function useTokenPayload(): AccessTokenPayload | null {
   const token = useAccessToken();

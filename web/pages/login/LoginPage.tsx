@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
+import { useStore } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { validateLogin } from "../../../core/rules/login.ts";
 import { ruleDescriptor } from "../../i18n/rule-messages.ts";
-import { useAccessToken } from "../../state/session.ts";
-import { useClient } from "../../state/client.ts";
+import { loadClient, useAccessToken } from "../../state/lazy-client.ts";
 import { LOGIN_SERVER_ERROR } from "../../../core/client/session.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
@@ -18,7 +18,7 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const client = useClient();
+  const store = useStore();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
@@ -40,10 +40,16 @@ export default function LoginPage() {
     setTouched(true);
     if (errors.username || errors.password) return;
     setBusy(true);
-    if (await client.session.login(username.trim(), password)) {
+    // The login goes through core/client like every call; its code downloads now unless a session loaded it already
+    // (issue 18 §5: /login's first paint carries none of it). Not getting it is a failure on the server's side.
+    const session = await loadClient(store).then(
+      (client) => client.session,
+      () => null,
+    );
+    if (session && (await session.login(username.trim(), password))) {
       navigate(afterLoginPath(location.state), { replace: true });
     } else {
-      setFailed(client.session.state.loginError === LOGIN_SERVER_ERROR ? "server" : "credentials");
+      setFailed(!session || session.state.loginError === LOGIN_SERVER_ERROR ? "server" : "credentials");
       setBusy(false);
     }
   };
