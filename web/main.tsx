@@ -20,7 +20,7 @@ async function start() {
   // loads with the first page that needs it or the login's submit, after /login's first paint (issue 18 §5).
   await Promise.all([activateLocale(language), hasStoredSession() ? loadClient(store) : null]);
   store.set(languageAtom, language);
-  const router = createRouter(store);
+  const router = createRouter();
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <JotaiProvider store={store}>
