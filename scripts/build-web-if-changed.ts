@@ -11,7 +11,9 @@ import { fileURLToPath } from "node:url";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const outDir = join(repo, "dist/web");
-const stampFile = join(outDir, ".sources.sha256");
+/** The stamp beside the build: the fingerprint of the sources it was built from. */
+export const STAMP = ".sources.sha256";
+const stampFile = join(outDir, STAMP);
 const sources = ["web", "core", "adapters", "vite.config.ts", "lingui.config.ts", "package-lock.json", "tsconfig.json"];
 
 /** Every file of a source: the file itself, or every file below a folder. */
@@ -23,18 +25,35 @@ const filesOf = (path: string): string[] => {
     .map((e) => join(e.parentPath, e.name));
 };
 
-export const sourcesFingerprint = (): string => {
+/** SHA-256 over every source file's path (relative to `root`) and content. */
+export const sourcesFingerprint = (root: string = repo): string => {
   const hash = createHash("sha256");
-  const files = sources.flatMap((s) => filesOf(join(repo, s))).sort();
-  for (const file of files) hash.update(relative(repo, file)).update("\0").update(readFileSync(file)).update("\0");
+  const files = sources.flatMap((s) => filesOf(join(root, s))).sort();
+  for (const file of files) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
   return hash.digest("hex");
 };
 
+export type WebBuildDecision = { build: false; fingerprint: string } | { build: true; fingerprint: string; why: string };
+
+/**
+ * Whether the web app under `root` must be built into `outDir`: yes when FORCE_WEB_BUILD=1, when there is no build
+ * (no index.html) or no stamp (never built here, or the last build failed or was interrupted), or when the sources'
+ * fingerprint differs from the stamp's; otherwise the build is up to date.
+ */
+export function webBuildDecision(root: string, outDir: string, env: NodeJS.ProcessEnv = process.env): WebBuildDecision {
+  const fingerprint = sourcesFingerprint(root);
+  const stamp = join(outDir, STAMP);
+  const built = existsSync(join(outDir, "index.html")) && existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : null;
+  if (env.FORCE_WEB_BUILD === "1") return { build: true, fingerprint, why: "FORCE_WEB_BUILD=1" };
+  if (built === null) return { build: true, fingerprint, why: "no build stamp" };
+  if (built !== fingerprint) return { build: true, fingerprint, why: "sources changed" };
+  return { build: false, fingerprint };
+}
+
 const main = () => {
   const started = performance.now();
-  const fingerprint = sourcesFingerprint();
-  const built = existsSync(join(outDir, "index.html")) && existsSync(stampFile) ? readFileSync(stampFile, "utf8").trim() : null;
-  if (built === fingerprint && process.env.FORCE_WEB_BUILD !== "1") {
+  const decision = webBuildDecision(repo, outDir);
+  if (!decision.build) {
     console.log(`Web app up to date (dist/web; sources unchanged, checked in ${Math.round(performance.now() - started)} ms)`);
     return;
   }
@@ -43,8 +62,8 @@ const main = () => {
     cwd: repo,
     stdio: "inherit",
   });
-  writeFileSync(stampFile, fingerprint + "\n");
-  console.log(`Web app built into dist/web in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  writeFileSync(stampFile, decision.fingerprint + "\n");
+  console.log(`Web app built into dist/web in ${((performance.now() - started) / 1000).toFixed(1)} s (${decision.why})`);
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
