@@ -574,7 +574,6 @@ export const fieldIsolationCases = (server: ServerRef) => {
       await Promise.all(
         orgs.map(async (o) => {
           const token = await login(base, o.username);
-          const ids = await pools(server, o.id);
           const devices = await server().db.query<{ id: string; device_sn: string }>(
             "select id, device_sn from devices where organisation_id = $1 order by device_sn = any($2::text[]), device_sn",
             [o.id, [...running]],
@@ -594,6 +593,11 @@ export const fieldIsolationCases = (server: ServerRef) => {
             device: devices[0]!.id,
             otherDevice: devices[1]!.id,
           };
+          // A queued measurement and an appointment in each organisation (whichever variant it is on), so every field
+          // has an id of the other organisation to try.
+          await queued(own).catch(() => undefined);
+          await appointment(own).catch(() => undefined);
+          const ids = await pools(server, o.id);
           return [o.username, { own, ids }] as const;
         }),
       ),
@@ -614,14 +618,15 @@ export const fieldIsolationCases = (server: ServerRef) => {
         const foreign = pool[pick % pool.length]!;
         const nowhere = kind === "deviceSn" ? `VR-NOWHERE-${pick}` : `nowhere-${pick}-${Math.random().toString(36).slice(2)}`;
         // Two fresh valid calls of the attacker's own, one with the foreign id, one with the id that exists nowhere.
+        // Each built just before it is sent (building one queues a record, which would make the other's lanes stale).
         const forForeign = withId(await c.input(attacker.own), path, foreign);
-        const forNowhere = withId(await c.input(attacker.own), path, nowhere);
         const before = await fingerprint(server);
         const victimBefore = await organisationPrint(server, victim.own.org);
         const answer = await call(base, name, forForeign as never, attacker.own.token);
         const what = `${c.by} ${key} with ${path} = the other organisation's ${kind} ${foreign}: ${answer.status} ${answer.error?.message}`;
         expect(await organisationPrint(server, victim.own.org), `${what}: changed the other organisation's data`).toBe(victimBefore);
         if (answer.status >= 300) expect(await fingerprint(server), `${what}: a refused call changed data`).toBe(before);
+        const forNowhere = withId(await c.input(attacker.own), path, nowhere);
         const reference = await call(base, name, forNowhere as never, attacker.own.token);
         expect([answer.status, answer.responseType, answer.error?.field], what).toEqual([
           reference.status,
