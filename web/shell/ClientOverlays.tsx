@@ -70,6 +70,9 @@ function ClientNotices() {
     const onNotice = (notice: Notice) => latest.current(notice);
     const onNavigate = ({ to }: { to: "home" | "login" }) => {
       if (to === "home") navigate(afterLoginPath(loginState.current));
+      // A logout or an ended session goes to /login with no page to come back to: only a visitor who asked for a
+      // page while logged out returns there (the next login may be someone else's).
+      else navigate("/login", { replace: true });
     };
     client.events.on("notice", onNotice);
     client.events.on("navigate", onNavigate);
