@@ -27,6 +27,7 @@ const clientPage = (load: () => Promise<Module>): Pick<RouteObject, "lazy"> => (
   lazy: async () => {
     const Page = (await load()).default;
     return {
+      // biome-ignore lint/correctness/noComponentHookFactories: made once, when react-router resolves the route's module
       Component: () => (
         <WithClient>
           <Page />
