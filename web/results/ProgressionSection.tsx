@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { Plural, useLingui } from "@lingui/react/macro";
 import { mdSlope, type ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
@@ -14,6 +14,7 @@ import { resolveText } from "../../core/plots/message.ts";
 import { eyeNames } from "../i18n/names.ts";
 import { SceneView, usePlotTranslate } from "./SceneView.tsx";
 import { ProgressionAnalysis } from "./ProgressionAnalysis.tsx";
+import { useElementWidth } from "../ui/use-element-width.ts";
 import type { SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
 
 // The progression chart (accounts seed §2, §5, §9): mean defect over time per eye with its slope per year, filters
@@ -24,30 +25,6 @@ const filters: readonly ProgressionFilter[] = ["all", "12m", "1m", "1w", "1d"];
 export const chartPatterns = [Pattern.P24_2, Pattern.G] as const;
 const CHART_HEIGHT = 260;
 const FALLBACK_WIDTH = 834;
-
-/**
- * Width of an element, following resizes (the chart is drawn at the width it gets); null until measured. Measured in
- * a layout effect: the chart is built once, at its real width, before the first paint.
- */
-export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number | null] {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState<number | null>(null);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    // An element without layout (hidden, or a DOM without layout such as happy-dom) measures 0: a default width then.
-    const measure = () => {
-      const w = Math.floor(el.getBoundingClientRect().width);
-      setWidth((prev) => (w > 0 ? w : (prev ?? FALLBACK_WIDTH)));
-    };
-    measure();
-    if (typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width];
-}
 
 export interface ProgressionSectionProps {
   readonly points: readonly ProgressionPoint[];
@@ -66,9 +43,10 @@ export function ProgressionSection({ points, series, baseline, pattern, onPatter
   const { t, i18n } = useLingui();
   const translate = usePlotTranslate();
   const [filter, setFilter] = useState<ProgressionFilter>("all");
-  const [ref, sectionWidth] = useWidth<HTMLElement>();
-  // The card's padding (16 px) and border each side.
-  const width = sectionWidth === null ? null : sectionWidth - 34;
+  const [ref, measured] = useElementWidth<HTMLElement>();
+  // Without layout the chart takes a default width; the card's padding (16 px) and border each side.
+  const sectionWidth = measured === null ? FALLBACK_WIDTH : measured;
+  const width = sectionWidth === undefined ? null : sectionWidth - 34;
   const at = useMemo(() => now ?? new Date().toISOString(), [now]);
   const chartPattern = chartPatterns.includes(pattern as (typeof chartPatterns)[number]) ? pattern : Pattern.P24_2;
   const own = useMemo(() => points.filter((p) => p.pattern === chartPattern), [points, chartPattern]);

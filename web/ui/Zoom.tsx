@@ -1,5 +1,6 @@
-import { createContext, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useMemo, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react/macro";
+import { useElementWidth } from "./use-element-width.ts";
 import "./Zoom.css";
 
 // The zoom wrapper (scheduling seed §2 "Shared interface pieces"). It measures the width its content has and offers
@@ -25,33 +26,10 @@ const ZoomContext = createContext<ZoomView | null>(null);
 /** The zoom wrapper around this component; null outside one. */
 export const useZoomView = (): ZoomView | null => useContext(ZoomContext);
 
-/**
- * Width of an element's content box, following resizes; undefined until measured, null without layout (happy-dom, a
- * hidden element).
- */
-function useContentWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number | null | undefined] {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState<number | null | undefined>(undefined);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => {
-      const w = Math.floor(el.getBoundingClientRect().width);
-      setWidth((prev) => (w > 0 ? w : (prev ?? null)));
-    };
-    measure();
-    if (typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width];
-}
-
 export function Zoom({ label, children }: { label: string; children: ReactNode }) {
   const { t } = useLingui();
   const [step, setStep] = useState(FIT_STEP);
-  const [measure, width] = useContentWidth<HTMLDivElement>();
+  const [measure, width] = useElementWidth<HTMLDivElement>();
   const zoom = zoomSteps[step]!;
   const view = useMemo(() => ({ width: width ?? null, zoom, measured: width !== undefined }), [width, zoom]);
   return (
