@@ -108,15 +108,17 @@ export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<voi
     actorId = claims?.sub ?? user?.id ?? null;
     actorName = claims?.username ?? tried;
   }
-  const at = new Date(ctx.now()).toISOString();
-  ctx.audit.record({
+  const who = {
     organisationId,
-    at,
-    actorKind: actorId ? "user" : "anonymous",
+    at: new Date(ctx.now()).toISOString(),
+    actorKind: actorId ? ("user" as const) : ("anonymous" as const),
     actorId,
     actorName,
     address: c.address,
     action: c.spec.name,
+  };
+  ctx.audit.record({
+    ...who,
     outcome: c.outcome,
     patientId,
     recordType: id
@@ -139,13 +141,7 @@ export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<voi
     if (last !== undefined && now - last < READ_REPEAT_MS && now >= last) continue;
     seen.set(key, now);
     ctx.audit.record({
-      organisationId,
-      at,
-      actorKind: actorId ? "user" : "anonymous",
-      actorId,
-      actorName,
-      address: c.address,
-      action: c.spec.name,
+      ...who,
       outcome: "success",
       patientId: id,
       recordType: "patient",
