@@ -9,7 +9,7 @@ import { systemClock } from "../../adapters/clock/index.ts";
 import { SocketState } from "../../core/model/enums.ts";
 import type { LiveMessage } from "../../core/model/live.ts";
 import { StorageKeys, type Api, type Socket } from "../../core/ports.ts";
-import { bindClient } from "../../web/state/client.ts";
+import { bindClient } from "../../web/state/start-client.ts";
 
 export type Handler = (input: any) => unknown;
 

@@ -6,8 +6,7 @@ import { browserWebSocket, createLiveSocket } from "../../adapters/socket/index.
 import { systemClock } from "../../adapters/clock/index.ts";
 import { createClient, type CacheKey, type Client, type ClientPorts, type DataOf, type ParamsOf } from "../../core/client/index.ts";
 import { subscribeEachFrame } from "./frame-pace.ts";
-import { clientAtom, setClientOverlays } from "./lazy-client.ts";
-import ClientOverlays from "../shell/ClientOverlays.tsx";
+import { clientAtom } from "./client-atom.ts";
 
 // The web's engine is core/client (session, live socket, caches, lanes, devices, marks) over the adapters. Screens
 // read it with one hook, `useClientState`, and act through its facets' commands; component tests build the same
@@ -21,7 +20,6 @@ type Store = ReturnType<typeof createStore>;
 
 /** Builds the client over the given ports and hands it to the components of `store`. Returns a stop function. */
 export function bindClient(store: Store, ports: ClientPorts): { client: Client; stop: () => void } {
-  setClientOverlays(ClientOverlays);
   const client = createClient(ports);
   store.set(clientAtom, client);
   return { client, stop: () => client.dispose() };

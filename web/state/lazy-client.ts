@@ -1,36 +1,28 @@
-import { atom, type createStore, useAtomValue } from "jotai";
-import { type ComponentType, useCallback, useSyncExternalStore } from "react";
+import { type createStore, useAtomValue } from "jotai";
+import { useCallback, useSyncExternalStore } from "react";
 import type { Client } from "../../core/client/client.ts";
 import { StorageKeys } from "../../core/ports.ts";
+import { clientAtom } from "./client-atom.ts";
 
 // The first paint of /login downloads only what the login page needs (issue 18 §5): core/client, the HTTP adapter
 // (effect Schema, the contract) and the live socket load with the first thing that needs them: a stored session at
 // start-up, a protected or account page, or the login form's submit. This module is what the entry knows of them.
 
-/** The store's client (core/client over the adapters), or null until it is loaded and started. */
-export const clientAtom = atom<Client | null>(null);
-
-let overlays: ComponentType | null = null;
-/** Set by web/state/client.ts as it binds a client: what Root shows beside the pages while there is one (its notices
- * and the dialogs that end a session, web/shell/ClientOverlays.tsx), known before the client is, so no notice is missed. */
-export function setClientOverlays(component: ComponentType): void {
-  overlays = component;
-}
-export const clientOverlays = (): ComponentType | null => overlays;
+export { clientAtom, clientOverlays } from "./client-atom.ts";
 
 type Store = ReturnType<typeof createStore>;
 const loading = new WeakMap<Store, Promise<Client>>();
 
 /**
  * The client of `store`: the one already bound (component tests bind theirs over a fake Api), else the browser app's,
- * downloaded and started once (web/state/client.ts `startClient`). A failed download may be retried.
+ * downloaded and started once (web/state/start-client.ts `startClient`). A failed download may be retried.
  */
 export function loadClient(store: Store): Promise<Client> {
   const bound = store.get(clientAtom);
   if (bound) return Promise.resolve(bound);
   let started = loading.get(store);
   if (!started) {
-    started = import("./client.ts").then(({ startClient }) => startClient(store));
+    started = import("./start-client.ts").then(({ startClient }) => startClient(store));
     loading.set(store, started);
     started.catch(() => loading.delete(store));
   }

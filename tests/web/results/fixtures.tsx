@@ -25,7 +25,7 @@ import type { Storage } from "../../../core/ports.ts";
 import { createPerimetryTest, runToEnd } from "../../../simulator/perimetry/engine.ts";
 import { toMeasurementResult } from "../../../simulator/perimetry/result.ts";
 import { demoResult } from "../../../simulator/server/demo/results.ts";
-import { bindClient } from "../../../web/state/client.ts";
+import { bindClient } from "../../../web/state/start-client.ts";
 import { idleSocket } from "../render-app.tsx";
 import { systemClock } from "../../../adapters/clock/index.ts";
 import { PerimetryResults } from "../../../web/results/PerimetryResults.tsx";

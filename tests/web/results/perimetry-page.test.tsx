@@ -15,7 +15,7 @@ import { Eye, Pattern, Showtime, StimuliUpdate, StimulusSize, Strategy, TestType
 import type { Examination } from "../../../core/model/examination.ts";
 import type { Measurement } from "../../../core/model/measurement.ts";
 import { StorageKeys } from "../../../core/ports.ts";
-import { bindClient } from "../../../web/state/client.ts";
+import { bindClient } from "../../../web/state/start-client.ts";
 import PatientLayout from "../../../web/pages/patient/PatientLayout.tsx";
 import PerimetryPage from "../../../web/pages/patient/PerimetryPage.tsx";
 import { ShapeRendererContext } from "../../../web/results/SceneView.tsx";

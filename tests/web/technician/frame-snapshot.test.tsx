@@ -11,7 +11,7 @@ import { CacheKey } from "../../../core/client/cache-keys.ts";
 import { ConnectionStatus, DeviceStatus } from "../../../core/model/enums.ts";
 import type { LiveMessage } from "../../../core/model/live.ts";
 import { StorageKeys, type Api } from "../../../core/ports.ts";
-import { bindClient } from "../../../web/state/client.ts";
+import { bindClient } from "../../../web/state/start-client.ts";
 import { useDeviceView } from "../../../web/technician/frame-snapshot.ts";
 import { fakeApi, tokenFor } from "../render-app.tsx";
 import { device, measurement } from "./fixtures.ts";

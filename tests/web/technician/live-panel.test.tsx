@@ -12,7 +12,7 @@ import type { RunningTest } from "../../../core/model/running-test.ts";
 import { LivePanel, liveVariantOf } from "../../../web/technician/LivePanel.tsx";
 import { measurement, patient } from "./fixtures.ts";
 import { Provider, createStore } from "jotai";
-import { bindClient } from "../../../web/state/client.ts";
+import { bindClient } from "../../../web/state/start-client.ts";
 import { fakeApi, idleSocket } from "../render-app.tsx";
 import { memoryStorage } from "../../../adapters/storage/index.ts";
 import { systemClock } from "../../../adapters/clock/index.ts";

@@ -10,7 +10,7 @@ import { systemClock } from "../../../adapters/clock/index.ts";
 import type { LiveMessage } from "../../../core/model/live.ts";
 import { SocketState } from "../../../core/model/enums.ts";
 import { StorageKeys, type Api, type Socket } from "../../../core/ports.ts";
-import { bindClient } from "../../../web/state/client.ts";
+import { bindClient } from "../../../web/state/start-client.ts";
 import { Root } from "../../../web/shell/Root.tsx";
 import TechnicianPage from "../../../web/pages/technician/TechnicianPage.tsx";
 import { tokenFor } from "../render-app.tsx";

@@ -7,7 +7,7 @@ import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { memoryStorage } from "../../../adapters/storage/index.ts";
 import { systemClock } from "../../../adapters/clock/index.ts";
 import { StorageKeys, type Api } from "../../../core/ports.ts";
-import { bindClient } from "../../../web/state/client.ts";
+import { bindClient } from "../../../web/state/start-client.ts";
 import { Root } from "../../../web/shell/Root.tsx";
 import TemplatesPage from "../../../web/pages/templates/TemplatesPage.tsx";
 import { idleSocket, tokenFor } from "../render-app.tsx";
