@@ -70,7 +70,7 @@ test("schedule an appointment with the wizard, reorder its examinations, drag it
   await wizard.getByLabel(/^Eye/).selectOption({ label: "Right eye" });
   await next.click();
   const summary = wizard.getByRole("region", { name: "Summary" });
-  await expect(summary.getByRole("listitem")).toHaveText(["Perimetry · Right eye", "Amsler grid · Right eye"]);
+  await expect(summary.getByRole("listitem")).toHaveText(["Perimetry · Right eye · 24-2 · Dynamic", "Amsler grid · Right eye"]);
   await screenshot(page, "technician-appointment-wizard");
   await wizard.getByRole("button", { name: "Save tests" }).click();
   await expect(wizard).toHaveCount(0);
