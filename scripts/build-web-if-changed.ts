@@ -1,6 +1,7 @@
 // `npm start` runs this before the server: builds the web app (vite build into dist/web) only when its sources changed
 // since the last build, so a warm start skips the build's seconds (issue 18). The sources are everything the bundle is
-// made of: web/, core/ and adapters/ (the web imports both), the build configuration and the locked dependencies. Their
+// made of: web/, core/ and adapters/ (the web imports both), the build configuration (with the first-paint catalog's
+// list of sources, scripts/first-paint-sources.ts, which lingui.config.ts reads) and the locked dependencies. Their
 // fingerprint (SHA-256 over every file's path and content) is written beside the build; a build that failed or was
 // interrupted leaves none, so the next start builds again. FORCE_WEB_BUILD=1 builds anyway.
 import { createHash } from "node:crypto";
@@ -14,7 +15,16 @@ const outDir = join(repo, "dist/web");
 /** The stamp beside the build: the fingerprint of the sources it was built from. */
 export const STAMP = ".sources.sha256";
 const stampFile = join(outDir, STAMP);
-const sources = ["web", "core", "adapters", "vite.config.ts", "lingui.config.ts", "package-lock.json", "tsconfig.json"];
+const sources = [
+  "web",
+  "core",
+  "adapters",
+  "vite.config.ts",
+  "lingui.config.ts",
+  "scripts/first-paint-sources.ts",
+  "package-lock.json",
+  "tsconfig.json",
+];
 
 /** Every file of a source: the file itself, or every file below a folder. */
 const filesOf = (path: string): string[] => {

@@ -2,6 +2,7 @@ import { type createStore, useAtomValue } from "jotai";
 import { useCallback, useSyncExternalStore } from "react";
 import type { Client } from "../../core/client/client.ts";
 import { StorageKeys } from "../../core/ports.ts";
+import { loadFullCatalog } from "../i18n/activate.ts";
 import { clientAtom } from "./client-atom.ts";
 
 // The first paint of /login downloads only what the login page needs (issue 18 §5): core/client, the HTTP adapter
@@ -15,14 +16,17 @@ const loading = new WeakMap<Store, Promise<Client>>();
 
 /**
  * The client of `store`: the one already bound (component tests bind theirs over a fake Api), else the browser app's,
- * downloaded and started once (web/state/start-client.ts `startClient`). A failed download may be retried.
+ * downloaded with the full catalog and started once (web/state/start-client.ts `startClient`). A failed download may
+ * be retried.
  */
 export function loadClient(store: Store): Promise<Client> {
   const bound = store.get(clientAtom);
   if (bound) return Promise.resolve(bound);
   let started = loading.get(store);
   if (!started) {
-    started = import("./start-client.ts").then(({ startClient }) => startClient(store));
+    // With the full catalog: every screen the client brings (the protected area, the overlays) has its messages
+    // (web/i18n/activate.ts). Both download at once; the client is bound, and those screens render, once both are in.
+    started = Promise.all([import("./start-client.ts"), loadFullCatalog()]).then(([{ startClient }]) => startClient(store));
     loading.set(store, started);
     started.catch(() => loading.delete(store));
   }
