@@ -7,6 +7,7 @@ import type { LiveHub } from "./live/hub.ts";
 import type { DeviceHub } from "./device/hub.ts";
 import type { PresenceBook } from "./device/presence.ts";
 import type { Bus } from "./bus/bus.ts";
+import type { PatientIndex } from "./store/patient-index.ts";
 
 // What every handler and socket may use. Time comes from `now` so tests can move it (token expiry, rate windows).
 
@@ -47,6 +48,8 @@ export interface ServerContext {
   readonly devices: DeviceHub;
   /** Headsets' battery and last-seen as heard, ahead of the database (written every few seconds). */
   readonly presence: PresenceBook;
+  /** The organisations' active patients in name order, for the patient search (store/patient-index.ts). */
+  readonly patientIndex: PatientIndex;
   readonly limits: AttemptLimits;
   readonly audit: AuditTrail;
   readonly sessions: SessionStore;

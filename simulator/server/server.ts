@@ -30,6 +30,7 @@ import { sameOrigin, setApiHeaders, setSiteHeaders } from "./http/browser-guard.
 import { acceptBrowserSocket } from "./live/browser-socket.ts";
 import { liveHub } from "./live/hub.ts";
 import { presenceBook } from "./device/presence.ts";
+import { patientIndex } from "./store/patient-index.ts";
 import type { DeviceBattery } from "../../core/model/device.ts";
 import { openBus } from "./bus/open.ts";
 import { liveThroughBus } from "./bus/live.ts";
@@ -140,6 +141,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     live,
     devices,
     presence,
+    patientIndex: patientIndex(db),
     limits: attemptLimits(db),
     audit,
     sessions,

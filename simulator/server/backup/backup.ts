@@ -17,8 +17,16 @@ export const BACKUP_FORMAT = "isopter-backup";
 
 export class BackupError extends Error {}
 
-/** The running processes' messages, leases and headsets (migrations 010, 011): a moment's traffic, not data. */
-const TRANSIENT = new Set(["schema_migrations", "bus_events", "server_processes", "device_presence"]);
+/** The running processes' messages, leases and headsets (migrations 010, 011) and the patient search's change log
+ * (012): a moment's traffic or rebuilt from the patients, not data. */
+export const TRANSIENT_TABLES: ReadonlySet<string> = new Set([
+  "schema_migrations",
+  "bus_events",
+  "server_processes",
+  "device_presence",
+  "patient_versions",
+  "patient_changes",
+]);
 
 /** Tables in an order where every foreign key points to a table before it. */
 const tablesInOrder = async (q: Queryable): Promise<string[]> => {
@@ -28,7 +36,7 @@ const tablesInOrder = async (q: Queryable): Promise<string[]> => {
     )
   )
     .map((r) => r.name)
-    .filter((t) => !TRANSIENT.has(t));
+    .filter((t) => !TRANSIENT_TABLES.has(t));
   const edges = await q.query<{ child: string; parent: string }>(
     `select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent from pg_constraint c
      join pg_namespace n on n.oid = c.connamespace where c.contype = 'f' and n.nspname = 'public'`,

@@ -74,7 +74,7 @@ export const patientHandlers: SomeHandlers<
     const { filter, page, quantity } = call.body;
     if (page < 0) throw invalid("body.page", "must be 0 or more");
     if (quantity < 1 || quantity > 500) throw invalid("body.quantity", "must be between 1 and 500");
-    const found = await patients.searchPatients(call.ctx.db, claimsOf(call).organisationId, {
+    const found = await call.ctx.patientIndex.search(claimsOf(call).organisationId, {
       name: filter.name,
       birthdate: filter.birthdate,
       page: page + 1,
