@@ -1,10 +1,13 @@
 // `npm run bench:server`: patient search latency with 1 and 8 clients over 10,000 and 100,000 patients (aim, issue 18:
 // p99 <= 20 ms at 10,000 with 8 clients, on both databases), and live-event fan-out latency to 50 browser sockets, on
 // PGlite in memory and on PostgreSQL in one run, ending with one table of both databases' rows, the aim and its verdict.
+// The search clients run in a process of their own (search-clients.ts), as browsers do: the server is timed alone.
 // Prints figures, each with the load average (the machine is shared); asserts nothing. PostgreSQL: BENCH_DATABASE_URL
 // (it must be empty or an Isopter database), else a throwaway one (scripts/pg-throwaway.sh, on a free port, stopped at
 // the end) when initdb is installed, else PGlite only, said so. BENCH_PATIENTS=10000,100000, BENCH_SECONDS (per client
 // count, default 4) and BENCH_STORAGE=pglite,postgres bound the run.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import WebSocket from "ws";
 import { startServer } from "../simulator/server/server.ts";
 import { seedDemo } from "../simulator/server/demo/seed.ts";
@@ -73,6 +76,21 @@ const last = [
 
 const load = () => `load average ${loadAverage()}`;
 
+/** Runs search-clients.ts in a child process (the clients' HTTP work off the server's event loop) and reads its answer. */
+const searchClients = (job: string) =>
+  new Promise<{ latencies: number[]; done: number; failed: number; elapsed: number }>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "search-clients.ts"), job], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`search clients exited with ${code}`));
+      resolve(JSON.parse(out) as { latencies: number[]; done: number; failed: number; elapsed: number });
+    });
+  });
+
 interface SearchRow {
   database: string;
   patients: number;
@@ -132,8 +150,7 @@ const benchOn = async (storage: { kind: "pglite"; dataDir: undefined } | { kind:
   const token = await login();
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
 
-  // 1. patient search: `clients` clients in a loop typing name fragments, unique-id fragments, and now and then a
-  // birthdate filter; pages 1 to 3 of 20.
+  // 1. patient search: `clients` clients in a process of their own (search-clients.ts).
   const terms = [
     ...first.map((f) => f.slice(0, 3).toLowerCase()),
     ...last.map((l) => l.slice(0, 4).toLowerCase()),
@@ -144,32 +161,8 @@ const benchOn = async (storage: { kind: "pglite"; dataDir: undefined } | { kind:
     "zz",
   ];
   const search = async (total: number, clients: number) => {
-    let done = 0;
-    let failed = 0;
-    const latencies: number[] = [];
-    const deadline = performance.now() + SEARCH_SECONDS * 1000;
-    const client = async (c: number) => {
-      let i = c * 7;
-      while (performance.now() < deadline) {
-        i++;
-        const body = {
-          filter: { name: terms[i % terms.length]!, birthdate: i % 10 === 0 ? "1950-03-03" : null },
-          page: i % 3,
-          quantity: 20,
-        };
-        const t = performance.now();
-        // Once more on a reset: a kept-alive connection may have been closed by the server while the fill ran.
-        const send = () => fetch(`${server.url}/api/patient/search`, { method: "POST", headers, body: JSON.stringify(body) });
-        const r = await send().catch(send);
-        await r.arrayBuffer();
-        latencies.push(performance.now() - t);
-        if (r.status === 200) done++;
-        else failed++;
-      }
-    };
-    const s0 = performance.now();
-    await Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
-    const elapsed = (performance.now() - s0) / 1000;
+    const job = JSON.stringify({ url: server.url, token, clients, seconds: SEARCH_SECONDS, terms });
+    const { latencies, done, failed, elapsed } = await searchClients(job);
     latencies.sort((a, b) => a - b);
     const row: SearchRow = {
       database: label,

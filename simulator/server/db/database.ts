@@ -12,6 +12,12 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs `work`'s reads on one snapshot of the database (what was committed when it began), writing nothing. */
   snapshot<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * PGlite only: `handler` hears `channel`'s notifications before the statement or transaction that committed them
+   * resolves, and never a rolled-back one's. One process holds the data, so every write is heard. Absent on
+   * PostgreSQL, where another process's notification may arrive after its answer (the bus listens there).
+   */
+  listenInProcess?(channel: string, handler: (payload: string) => void): Promise<void>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

@@ -43,6 +43,9 @@ export const openPglite = async (dataDir: string | undefined): Promise<Database>
     },
     // PGlite runs one statement at a time, so a transaction's reads all see the same state.
     snapshot: (work) => pg.transaction((tx) => work(asQueryable(tx))),
+    async listenInProcess(channel, handler) {
+      await pg.listen(channel, handler);
+    },
     async exec(sql) {
       await pg.exec(sql);
     },

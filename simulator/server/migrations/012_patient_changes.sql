@@ -4,6 +4,8 @@
 -- changed patient with it. The version row is locked until the writer commits, so an organisation's versions are
 -- taken in commit order: a reader that sees version n has seen every change up to n, on any process.
 -- Old log rows are swept by the server; a reader that finds a gap in the versions reads the organisation again.
+-- The trigger also notifies 'patient_changes' with the organisation: on PGlite the one process hears it before the
+-- write's statement returns, and skips the version query while nothing changed (db/database.ts listenInProcess).
 create table patient_versions (
   organisation_id text primary key,
   version bigint not null
@@ -18,7 +20,7 @@ create index patient_changes_by_version on patient_changes (organisation_id, ver
 create index patient_changes_changed_at on patient_changes (changed_at);
 
 -- One function for the three statement triggers; `changed` is the transition table of the rows written. (Statements
--- are split on semicolons at line ends (db/migrate.ts): the body's own end on the line of `end $$`.)
+-- are split on semicolons at line ends (db/migrate.ts): the body's last line ends with `end $$`.)
 create function patient_changes_log() returns trigger language plpgsql as $$
 begin
   with bumped as (
@@ -28,7 +30,8 @@ begin
     returning organisation_id, version
   )
   insert into patient_changes (organisation_id, version, patient_id)
-  select c.organisation_id, b.version, c.id from changed c join bumped b using (organisation_id); return null; end $$;
+  select c.organisation_id, b.version, c.id from changed c join bumped b using (organisation_id)
+  ; perform pg_notify('patient_changes', o.organisation_id) from (select distinct organisation_id from changed) o; return null; end $$;
 create trigger patient_changes_insert after insert on patients referencing new table as changed
   for each statement execute function patient_changes_log();
 create trigger patient_changes_update after update on patients referencing new table as changed

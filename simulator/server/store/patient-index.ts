@@ -6,8 +6,8 @@ import { patientColumns, toPatient } from "./patients.ts";
 // Each process keeps, per organisation it has searched, the active patients in the database's name order
 // (lower(name), id) with their search text. Before every search it reads the organisation's version and the patients
 // changed since the version it holds (migration 012's change log) and applies them, in one snapshot: so a search
-// on any process sees every write committed before it was asked, and costs one small query plus a scan of short
-// strings in memory. The name order is the database's own collation: a changed patient's place is counted by the
+// on any process sees every write committed before it was asked, and costs one small query (on PGlite none while the
+// organisation's patients are unchanged) plus a scan of short strings in memory. The name order is the database's own collation: a changed patient's place is counted by the
 // database among the patients that did not change, never compared in JavaScript.
 
 export interface PatientSearch {
@@ -184,9 +184,24 @@ export interface PatientIndex {
   held(): { organisations: number; patients: number };
 }
 
+/** Migration 012's trigger notifies this channel with the organisation whose patients a statement changed. */
+const CHANGED_CHANNEL = "patient_changes";
+
 export const patientIndex = (db: Database, now: () => number = Date.now): PatientIndex => {
   const slots = new Map<string, Slot>();
   let sweptAt = now();
+  // PGlite: the one process hears every write's notification before the write returns, so while an organisation has
+  // none since its version was read, the version query is skipped. Until listening works, and on PostgreSQL, every
+  // search asks.
+  const changedSinceRead = new Set<string>();
+  const listening = db.listenInProcess
+    ? db
+        .listenInProcess(CHANGED_CHANNEL, (org) => changedSinceRead.add(org))
+        .then(
+          () => true,
+          () => false,
+        )
+    : Promise.resolve(false);
 
   const sweep = () => {
     if (now() - sweptAt < SWEEP_EVERY_MS) return;
@@ -211,6 +226,9 @@ export const patientIndex = (db: Database, now: () => number = Date.now): Patien
       .then(async () => {
         if (s.waiting === next) s.waiting = undefined;
         const held = s.index;
+        if (held && (await listening) && !changedSinceRead.has(org)) return held;
+        // Forgotten before reading: a write committed during the read is heard again and read at the next search.
+        changedSinceRead.delete(org);
         // Mostly nothing changed: one query by primary key says so, without the round trips of a transaction.
         if (held && (await readVersion(db, org)) === held.version) return held;
         const index = await db.snapshot((q) => refresh(q, org, held));
