@@ -8,10 +8,13 @@ import { deliver, type Bus, type BusHandler } from "./bus.ts";
 import { decodeBusMessage, EnvelopeSchema, type BusMessage } from "./messages.ts";
 
 // The bus over PostgreSQL: every process LISTENs on one channel on a connection of its own and publishes with
-// pg_notify. A payload must stay under 8000 bytes; a bigger message goes into bus_events (migration 010) and the
-// notification carries its id. Notifications reach listeners in commit order, and one process's batches are sent one
-// after the other, so every process hears another's messages in the order they were published (per device too).
-// A process skips its own notifications: its subscribers heard them when it published.
+// pg_notify. Messages published while the previous batch was being sent are packed several to a notification (a
+// headset's liveness is a few hundred bytes: one notification per message made PostgreSQL and every listener handle
+// thousands a second). A payload must stay under 8000 bytes; a message bigger than that goes into bus_events
+// (migration 010) and its notification carries the row's id. Notifications reach listeners in commit order, and one
+// process's batches are sent one after the other, so every process hears another's messages in the order they were
+// published (per device too). A process skips its own notifications unread (their envelope begins with its id): its
+// subscribers heard them when it published.
 //
 // The listening connection is the process's tie to the others: when it breaks (or a probe on it does not answer) the
 // bus is not ready until a new connection LISTENs again; readiness and the sockets follow `ready` (server.ts).
@@ -19,6 +22,8 @@ import { decodeBusMessage, EnvelopeSchema, type BusMessage } from "./messages.ts
 export const CHANNEL = "isopter_bus";
 /** NOTIFY refuses payloads of 8000 bytes or more; a little room is kept. */
 export const NOTIFY_LIMIT_BYTES = 7_900;
+/** An envelope around the messages: the process id, a sequence number and the field names. */
+const ENVELOPE_BYTES = 120;
 const BATCH = 500;
 const PROBE_MS = 1_000;
 const RECONNECT_MS = 500;
@@ -45,24 +50,28 @@ export const postgresBus = async (url: string, pool: Queryable): Promise<Bus> =>
   // ---- receiving: one notification after the other (a stored one is read before the next is handled) -------------
   let inbox: Promise<void> = Promise.resolve();
   const skip = (why: string, payload: string) => log.warn("bus_message_skipped", { reason: why, payload: payload.slice(0, 200) });
+  const ownPrefix = `{"from":${JSON.stringify(processId)},`;
   const receive = async (payload: string) => {
+    if (payload.startsWith(ownPrefix)) return;
     const envelope = decodeJson(EnvelopeSchema, payload);
     if (Result.isFailure(envelope)) return skip(envelope.failure.message, payload);
-    const { from, message, stored } = envelope.success;
+    const { from, message, messages, stored } = envelope.success;
     if (from === processId) return;
-    let body: unknown = message;
+    let bodies: ReadonlyArray<unknown> = [...(message !== undefined ? [message] : []), ...(messages ?? [])];
     if (stored !== undefined) {
       const rows = await pool.query<{ payload: string }>("select payload from bus_events where id = $1", [stored]);
       if (!rows[0]) return skip(`stored message ${stored} is gone`, payload);
       try {
-        body = JSON.parse(rows[0].payload);
+        bodies = [JSON.parse(rows[0].payload)];
       } catch {
         return skip(`stored message ${stored} is not JSON`, payload);
       }
     }
-    const decoded = decodeBusMessage(body);
-    if (Result.isFailure(decoded)) return skip(decoded.failure.message, payload);
-    deliver(handlers, decoded.success, false);
+    for (const body of bodies) {
+      const decoded = decodeBusMessage(body);
+      if (Result.isFailure(decoded)) skip(decoded.failure.message, JSON.stringify(body) ?? payload);
+      else deliver(handlers, decoded.success, false);
+    }
   };
   const onNotification = (n: pg.Notification) => {
     if (n.channel !== CHANNEL) return;
@@ -112,15 +121,27 @@ export const postgresBus = async (url: string, pool: Queryable): Promise<Bus> =>
   let sending = false;
   const sendBatch = async (batch: string[]) => {
     const payloads: string[] = [];
+    let pack: string[] = [];
+    let packBytes = 0;
+    const envelope = (body: string) => `${ownPrefix}"seq":${++seq},${body}}`;
+    const closePack = () => {
+      if (pack.length > 0) payloads.push(envelope(`"messages":[${pack.join(",")}]`));
+      pack = [];
+      packBytes = 0;
+    };
     for (const json of batch) {
-      const envelope = `{"from":${JSON.stringify(processId)},"seq":${++seq},"message":${json}}`;
-      if (Buffer.byteLength(envelope) < NOTIFY_LIMIT_BYTES) {
-        payloads.push(envelope);
+      const bytes = Buffer.byteLength(json) + 1;
+      if (ENVELOPE_BYTES + bytes >= NOTIFY_LIMIT_BYTES) {
+        closePack();
+        const rows = await pool.query<{ id: number }>("insert into bus_events (payload) values ($1) returning id", [json]);
+        payloads.push(envelope(`"stored":${Number(rows[0]!.id)}`));
         continue;
       }
-      const rows = await pool.query<{ id: number }>("insert into bus_events (payload) values ($1) returning id", [json]);
-      payloads.push(`{"from":${JSON.stringify(processId)},"seq":${seq},"stored":${Number(rows[0]!.id)}}`);
+      if (ENVELOPE_BYTES + packBytes + bytes >= NOTIFY_LIMIT_BYTES) closePack();
+      pack.push(json);
+      packBytes += bytes;
     }
+    closePack();
     // unnest yields the array in order and pg_notify runs row by row: one transaction, notifications in array order.
     await pool.query(`select pg_notify('${CHANNEL}', p) from unnest($1::text[]) as p`, [payloads]);
   };

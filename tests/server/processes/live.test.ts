@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
-import type { LiveEvent } from "../../../core/model/live.ts";
+import type { LiveEvent, LiveMessage } from "../../../core/model/live.ts";
 import { demoResult } from "../../../simulator/server/demo/results.ts";
 import { CHANNEL } from "../../../simulator/server/bus/postgres-bus.ts";
 import { newId } from "../../../simulator/server/store/ids.ts";
@@ -127,6 +127,38 @@ onPostgres("processes: live events through PostgreSQL", () => {
     expect(((got as LiveEvent).data as { address: string }).address).toBe(address);
     expect((await a.db.query<{ n: number }>("select count(*)::int as n from bus_events"))[0]!.n).toBe(before + 1);
     onB.close();
+  });
+
+  it("a burst of messages is packed several to a notification and reaches the other process whole and in order", async () => {
+    const onB = await liveSocket(b.url, tokenB);
+    const org = (await ok(a.url, "organisation.current", {}, tokenA)).id;
+    const listener = new pg.Client({ connectionString: p.url });
+    await listener.connect();
+    const payloads: string[] = [];
+    listener.on("notification", (n) => payloads.push(n.payload ?? ""));
+    await listener.query(`listen ${CHANNEL}`);
+    try {
+      // 300 updates of about 1 kB each, published at once, and one of 20 kB in the middle (stored, in its place).
+      const ids = Array.from({ length: 300 }, (_, i) => `burst-${i}`);
+      for (const [i, id] of ids.entries()) {
+        const address = i === 150 ? "y".repeat(20_000) : "x".repeat(1_000);
+        a.ctx.live.publish(org, { type: "patient", operation: "update", data: { ...patientNamed(id), address } });
+      }
+      const last = (x: LiveMessage) => isEvent("patient", "update", (e) => (e.data as { id: string }).id === "burst-299")(x);
+      await onB.next(last, 10_000);
+      const heard = onB.messages.flatMap((m) =>
+        "operation" in m && m.type === "patient" && (m.data as { id: string }).id.startsWith("burst-")
+          ? [(m.data as { id: string }).id]
+          : [],
+      );
+      expect(heard).toEqual(ids);
+      const fromA = payloads.filter((x) => x.includes("burst-") || x.includes('"stored"'));
+      expect(fromA.length).toBeLessThan(ids.length / 3);
+      for (const x of fromA) expect(Buffer.byteLength(x)).toBeLessThan(8_000);
+    } finally {
+      await listener.end();
+      onB.close();
+    }
   });
 
   it("a notification that does not decode is logged and skipped; the process goes on", async () => {
