@@ -1,11 +1,13 @@
-// `npm start` runs this before the server: builds the web app (vite build into dist/web) only when its sources changed
+// Builds the web app (vite build into dist/web) only when its sources changed
 // since the last build, so a warm start skips the build's seconds (issue 18). The sources are everything the bundle is
 // made of: web/, core/ and adapters/ (the web imports both), the build configuration (with the first-paint catalog's
 // list of sources, scripts/first-paint-sources.ts, which lingui.config.ts reads) and the locked dependencies. Their
 // fingerprint (SHA-256 over every file's path and content) is written beside the build; a build that failed or was
-// interrupted leaves none, so the next start builds again. FORCE_WEB_BUILD=1 builds anyway.
+// interrupted leaves none, so the next start builds again. FORCE_WEB_BUILD=1 builds anyway. `npm start` runs it
+// beside the server's start (simulator/start.ts --build-web: the database opens, migrates and seeds meanwhile, and the
+// server listens once the build is done); `npm run start:cluster` runs this script before its processes.
 import { createHash } from "node:crypto";
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,20 +62,42 @@ export function webBuildDecision(root: string, outDir: string, env: NodeJS.Proce
   return { build: false, fingerprint };
 }
 
-const main = () => {
+/** What a build that did not finish says (vite's own messages went to stderr before it). */
+export class WebBuildError extends Error {}
+
+/**
+ * Builds the web app into dist/web when webBuildDecision says so, in a child process (vite build, its warnings and
+ * errors on this process's stderr), and resolves with the line saying what happened; rejects with a WebBuildError when
+ * the build fails. Asynchronous, so `npm start` (simulator/start.ts --build-web) opens, migrates and seeds the database
+ * while it runs.
+ */
+export const buildWebIfChanged = async (options: { signal?: AbortSignal } = {}): Promise<string> => {
   const started = performance.now();
   const decision = webBuildDecision(repo, outDir);
-  if (!decision.build) {
-    console.log(`Web app up to date (dist/web; sources unchanged, checked in ${Math.round(performance.now() - started)} ms)`);
-    return;
-  }
+  if (!decision.build) return `Web app up to date (dist/web; sources unchanged, checked in ${Math.round(performance.now() - started)} ms)`;
   rmSync(stampFile, { force: true });
-  execFileSync(process.execPath, [join(repo, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
+  const child = spawn(process.execPath, [join(repo, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
     cwd: repo,
-    stdio: "inherit",
+    stdio: ["ignore", "inherit", "inherit"],
+    signal: options.signal, // aborted: the build is ended (SIGTERM), as when its start failed
   });
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (c, s) => resolve([c, s]));
+  });
+  if (code !== 0)
+    throw new WebBuildError(
+      `the web app's build failed (vite ${signal ? `ended by ${signal}` : `exited with code ${code}`}; its messages are above)`,
+    );
   writeFileSync(stampFile, decision.fingerprint + "\n");
-  console.log(`Web app built into dist/web in ${((performance.now() - started) / 1000).toFixed(1)} s (${decision.why})`);
+  return `Web app built into dist/web in ${((performance.now() - started) / 1000).toFixed(1)} s (${decision.why})`;
 };
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  buildWebIfChanged().then(
+    (line) => console.log(line),
+    (e: unknown) => {
+      console.error(e instanceof WebBuildError ? `Isopter: ${e.message}` : e);
+      process.exit(1);
+    },
+  );

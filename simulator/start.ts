@@ -1,15 +1,18 @@
 // `npm start`: the whole system in one process tree: the clinic server (HTTP API, live socket, headset socket, the
 // built web app) and the virtual headsets, which `isopter simulate headsets|fault|profile|speed` control while it runs
 // (simulator/control). Configuration by environment: see simulator/server/config.ts.
+// With --build-web (`npm start`), the web app is built when its sources changed (scripts/build-web-if-changed.ts) in a
+// child process while this one opens, migrates and seeds the database; the server listens, and the demo logins are
+// printed, only once both are done, so the printed address always serves the web app (issue 18: the cold start).
 import { mkdirSync } from "node:fs";
+import { buildWebIfChanged, WebBuildError } from "../scripts/build-web-if-changed.ts";
 import { join } from "node:path";
-import { headsetControl } from "./control/headset-control.ts";
-import { startHeadsets } from "./headset/index.ts";
 import { ConfigError, readConfig } from "./server/config.ts";
-import { ensureDevices, generatedPassword, seedDemo, setDemoPasswords } from "./server/demo/seed.ts";
-import { startServer } from "./server/server.ts";
-import { StartupError } from "./server/db/open.ts";
-import { pairingCodesFor } from "./server/device/enrolment.ts";
+import { StartupError } from "./server/db/data-dir.ts";
+import type { DemoLogins } from "./server/demo/seed.ts";
+
+/** Ends a web build still running when the start fails. */
+const building = new AbortController();
 
 const main = async () => {
   const config = readConfig(process.env);
@@ -21,10 +24,32 @@ const main = async () => {
         `cannot use DATA_DIR ${config.dataDir}: ${(e as NodeJS.ErrnoException).code === "EEXIST" || (e as NodeJS.ErrnoException).code === "ENOTDIR" ? "a path part is a file, not a directory" : (e as Error).message}`,
       );
     }
+  // The build's child process runs beside the database's start; its line is printed when it is done. A failed build is
+  // awaited (and reported) before listening, after the database is closed in good order; a start that fails ends it.
+  const web = process.argv.includes("--build-web") ? buildWebIfChanged({ signal: building.signal }) : undefined;
+  web?.then(
+    (line) => console.log(line),
+    () => undefined,
+  );
+  // The server's modules (some 500, about 2 s to load) load while the build runs, not before it starts.
+  const [
+    { headsetControl },
+    { startHeadsets },
+    { ensureDevices, generatedPassword, seedDemo, setDemoPasswords },
+    { startServer },
+    { pairingCodesFor },
+  ] = await Promise.all([
+    import("./control/headset-control.ts"),
+    import("./headset/index.ts"),
+    import("./server/demo/seed.ts"),
+    import("./server/server.ts"),
+    import("./server/device/enrolment.ts"),
+  ]);
   const password = config.demoPassword ?? generatedPassword();
   // The headsets' control: the server gets it (dev routes for `isopter simulate headsets|fault|profile|speed`), this
   // process owns the headsets; the server never imports simulator/headset.
   const control = headsetControl({ speed: config.speed });
+  let demo: DemoLogins | undefined;
   const server = await startServer({
     simulator: control,
     storage: config.databaseUrl
@@ -35,9 +60,13 @@ const main = async () => {
     devRoutes: config.devRoutes,
     allowedOrigins: config.allowedOrigins,
     settings: { trustedProxies: config.trustedProxies },
+    async beforeListen(db) {
+      demo = await seedDemo(db, { password, headsets: config.headsets });
+      if (!demo.created && config.demoPassword) await setDemoPasswords(db, config.demoPassword);
+      await web;
+    },
   });
-  const demo = await seedDemo(server.db, { password, headsets: config.headsets });
-  if (!demo.created && config.demoPassword) await setDemoPasswords(server.db, config.demoPassword);
+  if (!demo) throw new Error("the demo clinic was not seeded");
   // The first clinic's headsets VR-0001 ..., then the appointment clinic's own (VR-A001, VR-A002) when headsets run.
   const serials = [...(await ensureDevices(server.db, config.headsets)), ...(config.headsets > 0 ? demo.appointments.serials : [])];
   // The headsets connect here, or to the addresses HEADSET_URLS lists (a cluster's processes: they spread over them and
@@ -79,7 +108,8 @@ const main = async () => {
 };
 
 main().catch((e: unknown) => {
+  building.abort();
   // Configuration and start-up failures are one line naming what and why; anything else is a bug, shown whole.
-  console.error(e instanceof ConfigError || e instanceof StartupError ? `Isopter: ${e.message}` : e);
+  console.error(e instanceof ConfigError || e instanceof StartupError || e instanceof WebBuildError ? `Isopter: ${e.message}` : e);
   process.exit(1);
 });

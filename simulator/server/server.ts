@@ -59,6 +59,10 @@ export interface ServerOptions {
   readonly devRoutes?: boolean;
   /** Origins besides the server's own whose browsers may call the API and open the live socket (ISOPTER_ALLOWED_ORIGINS). */
   readonly allowedOrigins?: ReadonlyArray<string>;
+  /** Work on the open, migrated database before the server listens (`npm start`: the demo seed, and the web app's build
+   * running beside it, so nothing answers before the app is there); when it fails, the start fails and the database
+   * is closed. */
+  readonly beforeListen?: (db: Database) => Promise<void>;
 }
 
 export interface RunningServer {
@@ -277,6 +281,20 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     target.handleUpgrade(req, socket, head, (ws) => target.emit("connection", ws, req));
   });
 
+  if (options.beforeListen)
+    try {
+      await options.beforeListen(db);
+    } catch (e) {
+      devices.closeAll();
+      browsers.close();
+      headsets.close();
+      await presence.close().catch(() => undefined);
+      await audit.flush().catch(() => undefined);
+      await roster.close().catch(() => undefined);
+      await bus.close().catch(() => undefined);
+      await db.close().catch(() => undefined);
+      throw e;
+    }
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 4170, host, () => resolve());
