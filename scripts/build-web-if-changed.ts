@@ -71,7 +71,7 @@ export class WebBuildError extends Error {}
  * the build fails. Asynchronous, so `npm start` (simulator/start.ts --build-web) opens, migrates and seeds the database
  * while it runs.
  */
-export const buildWebIfChanged = async (options: { signal?: AbortSignal } = {}): Promise<string> => {
+export const buildWebIfChanged = async (): Promise<string> => {
   const started = performance.now();
   const decision = webBuildDecision(repo, outDir);
   if (!decision.build) return `Web app up to date (dist/web; sources unchanged, checked in ${Math.round(performance.now() - started)} ms)`;
@@ -79,7 +79,6 @@ export const buildWebIfChanged = async (options: { signal?: AbortSignal } = {}):
   const child = spawn(process.execPath, [join(repo, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
     cwd: repo,
     stdio: ["ignore", "inherit", "inherit"],
-    signal: options.signal, // aborted: the build is ended (SIGTERM), as when its start failed
   });
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.once("error", reject);

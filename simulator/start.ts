@@ -11,8 +11,9 @@ import { ConfigError, readConfig } from "./server/config.ts";
 import { StartupError } from "./server/db/data-dir.ts";
 import type { DemoLogins } from "./server/demo/seed.ts";
 
-/** Ends a web build still running when the start fails. */
-const building = new AbortController();
+/** The web build running beside the start: a start that fails waits for it, so dist/web is never left half written
+ * (another server of this checkout may be serving it). */
+let building: Promise<unknown> | undefined;
 
 const main = async () => {
   const config = readConfig(process.env);
@@ -25,9 +26,9 @@ const main = async () => {
       );
     }
   // The build's child process runs beside the database's start; its line is printed when it is done. A failed build is
-  // awaited (and reported) before listening, after the database is closed in good order; a start that fails ends it.
-  const web = process.argv.includes("--build-web") ? buildWebIfChanged({ signal: building.signal }) : undefined;
-  web?.then(
+  // awaited (and reported) before listening, after the database is closed in good order.
+  const web = process.argv.includes("--build-web") ? buildWebIfChanged() : undefined;
+  building = web?.then(
     (line) => console.log(line),
     () => undefined,
   );
@@ -107,9 +108,9 @@ const main = async () => {
   process.on("SIGTERM", () => void stop());
 };
 
-main().catch((e: unknown) => {
-  building.abort();
+main().catch(async (e: unknown) => {
   // Configuration and start-up failures are one line naming what and why; anything else is a bug, shown whole.
   console.error(e instanceof ConfigError || e instanceof StartupError || e instanceof WebBuildError ? `Isopter: ${e.message}` : e);
+  await building;
   process.exit(1);
 });
