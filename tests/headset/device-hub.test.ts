@@ -1,5 +1,5 @@
 import { localBus } from "../../simulator/server/bus/bus.ts";
-import { localRoster } from "../../simulator/server/bus/roster.ts";
+import { localRoster, type Roster } from "../../simulator/server/bus/roster.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebSocket } from "ws";
 import { readServerFrame, type ServerMessage } from "../../core/device/protocol.ts";
@@ -96,4 +96,33 @@ describe("device hub: the headset ends with the current stand-alone setting", ()
     expect(settings.map((m) => m.standaloneId)).toEqual([on!.id, null]);
     expect(settings.at(-1)).toEqual({ type: "standalone", standaloneId: null, config: null });
   }, 60_000);
+});
+
+describe("device hub: a headset that reconnects to the same process stays findable by the others", () => {
+  it("a closed socket's release cannot reach the roster after the claim of the socket that replaced it (issue 17 §1)", async () => {
+    // A roster whose release waits at a gate, as a DELETE sent on another pooled connection can come late.
+    const held = new Set<string>();
+    const gate = deferred();
+    const releasing = deferred();
+    const roster: Roster = {
+      ...localRoster(),
+      claim: async (sn) => void held.add(sn),
+      release: async (sn) => {
+        releasing.resolve();
+        await gate.promise;
+        return held.delete(sn);
+      },
+    };
+    const socket = () => ({ OPEN: 1, readyState: 1, send: () => undefined, close: () => undefined }) as unknown as WebSocket;
+    const hub = deviceHub({} as Database, 5_000, localBus(), roster);
+    const first = socket();
+    await hub.attach("VR-0009", first, "credential-hash");
+    hub.detach("VR-0009", first); // the first socket closed: nothing holds the serial here now
+    const released = hub.release("VR-0009");
+    await releasing.promise; // its release is on its way to the database
+    const attached = hub.attach("VR-0009", socket(), "credential-hash"); // the headset is back at once
+    gate.resolve();
+    await Promise.all([released, attached]);
+    expect(held.has("VR-0009")).toBe(true);
+  });
 });

@@ -90,6 +90,20 @@ const notConnected = () => new Failure("device_not_connected", `${commandFailed}
 export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, roster: Roster): DeviceHub => {
   const sockets = new Map<string, WebSocket>();
   const credentials = new WeakMap<WebSocket, string>();
+  // A headset's claims and releases in the roster, one after the other: a closed socket's release (decided when no
+  // socket holds the serial) must not reach the database after the claim of a socket that connected meanwhile, or
+  // it would delete that claim and the others would find the headset nowhere.
+  const rosterTurns = new Map<string, Promise<unknown>>();
+  const inTurn = <T>(sn: string, work: () => Promise<T>): Promise<T> => {
+    const turn = (rosterTurns.get(sn) ?? Promise.resolve()).catch(() => undefined).then(work);
+    rosterTurns.set(sn, turn);
+    void turn
+      .catch(() => undefined)
+      .finally(() => {
+        if (rosterTurns.get(sn) === turn) rosterTurns.delete(sn);
+      });
+    return turn;
+  };
   const inOrder = sendsInOrder();
   const pending = new Map<string, { sn: string; resolve: () => void; reject: (e: Failure) => void; timer: NodeJS.Timeout }>();
   /** Commands sent here for another process's caller: command id -> that process. */
@@ -238,7 +252,7 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
       credentials.set(socket, credentialHash);
       sockets.set(sn, socket);
       // Claimed before the others hear of it, so the process closing its older socket finds it held here.
-      await roster.claim(sn, credentialHash);
+      await inTurn(sn, () => roster.claim(sn, credentialHash));
       bus.publish({ type: "attached", deviceSn: sn, by: bus.processId });
     },
     async liveCredential(sn) {
@@ -265,10 +279,10 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
         }
     },
     isConnected: (sn) => sockets.get(sn)?.readyState === 1,
-    release: async (sn) => !sockets.has(sn) && (await roster.release(sn)),
+    release: (sn) => inTurn(sn, async () => !sockets.has(sn) && (await roster.release(sn))),
     async reclaim() {
       const held = [...sockets].filter(([, s]) => s.readyState === s.OPEN);
-      for (const [sn, socket] of held) await roster.claim(sn, credentials.get(socket) ?? "");
+      for (const [sn, socket] of held) await inTurn(sn, () => roster.claim(sn, credentials.get(socket) ?? ""));
       return held.map(([sn]) => sn);
     },
     async command(sn, kind) {
