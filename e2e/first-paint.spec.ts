@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { loginFiles, type ManifestChunk } from "../scripts/login-files.ts";
 import { password, screenshot } from "./support.ts";
 
 // /login's first paint (issue 18): it downloads the first-paint catalog, not the full one, and exactly the JavaScript
@@ -9,22 +10,8 @@ import { password, screenshot } from "./support.ts";
 // (the one `npm start` serves).
 
 const dist = new URL("../dist/web/", import.meta.url);
-type Chunk = { file: string; imports?: string[] };
 // Read when a test runs: the web server (`npm start`) builds dist/web after the spec files load.
-const readManifest = () => JSON.parse(readFileSync(new URL(".vite/manifest.json", dist), "utf8")) as Record<string, Chunk>;
-
-/** What scripts/login-bundle-size.ts counts: the entry, the login page, the English first-paint catalog, with their imports. */
-function sizeScriptFiles(manifest: Record<string, Chunk>): Set<string> {
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  for (const key of ["index.html", "pages/login/LoginPage.tsx", "locales/en/first-paint.po"]) visit(key);
-  return files;
-}
+const readManifest = () => JSON.parse(readFileSync(new URL(".vite/manifest.json", dist), "utf8")) as Record<string, ManifestChunk>;
 
 // Lingui's message ids as the compiled catalogs key them (@lingui/message-utils generateMessageId): the first six
 // base64 characters of SHA-256 over the message, the unit separator and the context (none here).
@@ -77,7 +64,7 @@ test("/login loads the first-paint catalog only; no message id shows through a l
   await expect(page.getByRole("heading", { name: "Log in" })).toBeVisible();
   await page.waitForLoadState("networkidle");
   // Exactly what `npm run size:login` counts, so its figure is what /login downloads.
-  expect(new Set(scripts)).toEqual(sizeScriptFiles(manifest));
+  expect(new Set(scripts)).toEqual(loginFiles(manifest));
   expect(scripts).not.toContain(manifest["locales/en/messages.po"]!.file);
   await screenshot(page, "first-paint-login-en");
 
