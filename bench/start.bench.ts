@@ -8,13 +8,13 @@
 // COLD_RUNS (1) and WARM_RUNS (3) choose how many. Prints the figures beside the load average; asserts nothing (the
 // machine is shared). It rewrites this checkout's dist/web on a cold run, as `npm start` would after a change.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { STAMP } from "../scripts/build-web-if-changed.ts";
 import { loadAverage, sleep } from "./figures.ts";
+import { freePort } from "../scripts/cluster/processes.ts";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const AIM_COLD_S = 15;
@@ -22,15 +22,6 @@ const AIM_WARM_S = 5;
 const TIMEOUT_MS = 300_000;
 const COLD_RUNS = Number(process.env.COLD_RUNS ?? 1);
 const WARM_RUNS = Number(process.env.WARM_RUNS ?? 3);
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 
 interface Run {
   kind: "cold" | "warm";

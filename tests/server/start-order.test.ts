@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../simulator/server/server.ts";
+import { freePort } from "../../scripts/cluster/processes.ts";
 
 // Issue 18 (the cold start): `npm start` opens, migrates and seeds the database while the web app builds beside it,
 // and the README promises that the printed address serves the web app. So startServer's beforeListen work runs on the
@@ -14,15 +15,6 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
 const accepts = (port: number) =>
