@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PatientFields } from "../../core/model/patient.ts";
 import type { Database } from "../../simulator/server/db/database.ts";
 import { openDatabase } from "../../simulator/server/db/open.ts";
-import { patientIndex, REMAINING_COUNTED_UP_TO, type PatientSearch } from "../../simulator/server/store/patient-index.ts";
+import { patientIndex, placeAmong, REMAINING_COUNTED_UP_TO, type PatientSearch } from "../../simulator/server/store/patient-index.ts";
 import * as patients from "../../simulator/server/store/patients.ts";
 import { testStorage, type Backend } from "./harness.ts";
 
@@ -157,5 +157,20 @@ describe.each(backends)("patient search index on %s", (backend) => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => index.search(org, search)));
     for (const a of answers) expect(a.entries.map((p) => p.name)).toEqual(["Gamma"]);
     expect(index.held()).toEqual({ organisations: 1, patients: 1 });
+  });
+});
+
+describe("placing changed patients among the unchanged", () => {
+  it("keeps a large organisation's order whole (300,000 patients, changes at the start, middle and end)", () => {
+    const kept = Array.from({ length: 300_000 }, (_, i) => i * 2);
+    const out = placeAmong(kept, [
+      { before: 0, item: -1 },
+      { before: 150_000, item: 299_999 },
+      { before: 300_000, item: 600_000 },
+    ]);
+    expect(out.length).toBe(300_003);
+    expect([out[0], out[1], out[150_000], out[150_001], out[150_002], out.at(-2), out.at(-1)]).toEqual([
+      -1, 0, 299_998, 299_999, 300_000, 599_998, 600_000,
+    ]);
   });
 });
