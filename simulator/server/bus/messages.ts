@@ -92,12 +92,11 @@ export const decodeBusMessage = (input: unknown): Result.Result<BusMessage, Deco
   });
 export type BusMessageOf<T extends BusMessage["type"]> = Extract<BusMessage, { type: T }>;
 
-/** One NOTIFY payload: the sending process, its sequence number, and its messages in publish order (`messages`, or
- * one `message`), or the id of a bus_events row holding one message too big for NOTIFY's 8000 bytes. */
+/** One NOTIFY payload: the sending process, its sequence number, and its messages in publish order, or the id of a
+ * bus_events row holding one message too big for NOTIFY's 8000 bytes. */
 export const EnvelopeSchema = Schema.Struct({
   from: Schema.String,
   seq: Schema.Int,
-  message: Schema.optionalKey(Schema.Unknown),
   messages: Schema.optionalKey(Schema.Array(Schema.Unknown)),
   stored: Schema.optionalKey(Schema.Int),
 });

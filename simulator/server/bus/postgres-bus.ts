@@ -55,9 +55,10 @@ export const postgresBus = async (url: string, pool: Queryable): Promise<Bus> =>
     if (payload.startsWith(ownPrefix)) return;
     const envelope = decodeJson(EnvelopeSchema, payload);
     if (Result.isFailure(envelope)) return skip(envelope.failure.message, payload);
-    const { from, message, messages, stored } = envelope.success;
+    const { from, messages, stored } = envelope.success;
     if (from === processId) return;
-    let bodies: ReadonlyArray<unknown> = [...(message !== undefined ? [message] : []), ...(messages ?? [])];
+    if (messages === undefined && stored === undefined) return skip("neither messages nor stored", payload);
+    let bodies: ReadonlyArray<unknown> = messages ?? [];
     if (stored !== undefined) {
       const rows = await pool.query<{ payload: string }>("select payload from bus_events where id = $1", [stored]);
       if (!rows[0]) return skip(`stored message ${stored} is gone`, payload);

@@ -171,7 +171,7 @@ onPostgres("processes: live events through PostgreSQL", () => {
     try {
       await client.query(`select pg_notify('${CHANNEL}', $1)`, ["not json at all"]);
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [
-        JSON.stringify({ from: "elsewhere", seq: 1, message: { type: "live", organisationId: 7 } }),
+        JSON.stringify({ from: "elsewhere", seq: 1, messages: [{ type: "live", organisationId: 7 }] }),
       ]);
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 2, stored: 999_999_999 })]);
       const org = (await ok(a.url, "organisation.current", {}, tokenA)).id;
@@ -179,11 +179,13 @@ onPostgres("processes: live events through PostgreSQL", () => {
         JSON.stringify({
           from: "elsewhere",
           seq: 3,
-          message: {
-            type: "live",
-            organisationId: org,
-            event: { type: "patient", operation: "update", data: patientNamed("after-garbage") },
-          },
+          messages: [
+            {
+              type: "live",
+              organisationId: org,
+              event: { type: "patient", operation: "update", data: patientNamed("after-garbage") },
+            },
+          ],
         }),
       ]);
       for (const socket of [onA, onB])
