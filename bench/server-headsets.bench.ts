@@ -18,24 +18,31 @@ const load = () => `load average ${loadAverage()}`;
 
 // ---- the server (child process) ------------------------------------------------------------------------------------
 
-const runServer = async (headsets: number) => {
+const runServer = async () => {
   const { startServer } = await import("../simulator/server/server.ts");
   const { seedDemo, ensureDevices } = await import("../simulator/server/demo/seed.ts");
   const { pairingCodesFor } = await import("../simulator/server/device/enrolment.ts");
   const server = await startServer({ storage: { kind: "pglite", dataDir: undefined }, port: 0, webRoot: "/nonexistent" });
   await seedDemo(server.db, { password, headsets: 0, results: "fixtures" });
-  const serials = await ensureDevices(server.db, headsets);
-  const codes = await pairingCodesFor(server.ctx, serials);
+  // The clinic owns only the headsets the step plays (device/all lists every enrolled one): each step enrols its new
+  // serials and sends their pairing codes.
+  let enrolled = 0;
+  const enrol = async (count: number) => {
+    const serials = (await ensureDevices(server.db, count)).slice(enrolled);
+    enrolled = Math.max(enrolled, count);
+    return [...(await pairingCodesFor(server.ctx, serials))];
+  };
   const loop = monitorEventLoopDelay({ resolution: 10 });
   process.on("message", (m: { cmd: string }) => {
-    if (m.cmd === "reset") {
+    if (m.cmd.startsWith("enrol:")) void enrol(Number(m.cmd.slice("enrol:".length))).then((codes) => process.send!({ codes }));
+    else if (m.cmd === "reset") {
       loop.reset();
       loop.enable();
       process.send!({ reset: true });
     } else if (m.cmd === "loop") process.send!({ loop: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 } });
     else if (m.cmd === "exit") void server.close().then(() => process.exit(0));
   });
-  process.send!({ url: server.url, codes: [...codes] });
+  process.send!({ url: server.url });
 };
 
 // ---- headsets and a browser (this process) -------------------------------------------------------------------------
@@ -44,11 +51,10 @@ const main = async () => {
   const steps = (process.env.STEPS ?? "500,1000,2000").split(",").map(Number);
   const windowS = Number(process.env.WINDOW_S ?? 10);
   const testing = Number(process.env.TESTING ?? 100);
-  const child = fork(fileURLToPath(import.meta.url), ["--server", String(Math.max(...steps))], { execArgv: ["--import", "tsx"] });
+  const child = fork(fileURLToPath(import.meta.url), ["--server"], { execArgv: ["--import", "tsx"] });
   const ask = <T>(cmd: string, key: string) => askChild<T>(child, cmd, key);
-  const { url, codes } = await new Promise<{ url: string; codes: Array<[string, string]> }>((resolve) =>
-    child.once("message", resolve as never),
-  );
+  const { url } = await new Promise<{ url: string }>((resolve) => child.once("message", resolve as never));
+  const codes: Array<[string, string]> = [];
   const login = await fetch(`${url}/api/login`, { method: "POST", body: JSON.stringify({ username: "manager", password }) });
   const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 
@@ -63,6 +69,7 @@ const main = async () => {
   );
   let started = 0;
   for (const n of steps) {
+    codes.push(...(await ask<Array<[string, string]>>(`enrol:${n}`, "codes")));
     started = await growFleet(started, n, (i) => fleet.connect(codes[i]![0], codes[i]![1], i < testing), { batch: 50, pauseMs: 100 });
     await sleep(5_000);
     await ask("reset", "reset");
@@ -96,5 +103,5 @@ const main = async () => {
   child.send({ cmd: "exit" });
 };
 
-if (process.argv.includes("--server")) void runServer(Number(process.argv.at(-1)));
+if (process.argv.includes("--server")) void runServer();
 else void main();

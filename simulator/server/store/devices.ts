@@ -55,7 +55,21 @@ export const deviceTable = {
     (await q.query("select * from devices where device_sn = $1", [sn]))[0],
 };
 
-export const deviceRows = async (q: Queryable, org: string): Promise<DeviceRow[]> => (await deviceTable.all(q, org)).map(toRow);
+/**
+ * An organisation's devices by serial, read as one JSON text: PGlite decodes a result row field by field in JavaScript,
+ * which for a thousand devices cost four times what PostgreSQL's json_agg and one JSON.parse do (device/all, issue 18).
+ */
+export const deviceRows = async (q: Queryable, org: string): Promise<DeviceRow[]> => {
+  const rows = await q.query<{ devices: string | null }>(
+    `select json_agg(d)::text as devices from (
+       select id, organisation_id as "organisationId", device_sn as "deviceSn", alias, connection, last_seen as "lastSeen",
+         status, standalone_id as "standaloneId", revision, battery
+       from devices where organisation_id = $1 order by device_sn) d`,
+    [org],
+  );
+  const stored: DeviceRow[] = JSON.parse(rows[0]?.devices ?? "[]");
+  return stored.map((d) => ({ ...d, battery: { ...noBattery, ...d.battery } }));
+};
 
 export const deviceById = async (q: Queryable, org: string, id: string): Promise<DeviceRow | undefined> => {
   const row = await deviceTable.byId(q, org, id);

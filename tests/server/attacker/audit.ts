@@ -1,5 +1,7 @@
 import { expect, it } from "vitest";
 import type { AuditFilter } from "../../../core/model/audit.ts";
+import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
+import { measurementConfigWith } from "../../../core/rules/defaults.ts";
 import { call, login, ok } from "../harness.ts";
 import type { ServerRef } from "./accounts.ts";
 
@@ -101,6 +103,30 @@ export const auditCases = (server: ServerRef) => {
       manager,
     );
     expect(calls.entries.filter((e) => e.patientId === null).length).toBeGreaterThan(0);
+    // The lanes (device/all) carry the patients queued on them: one queued now leaves a device.all trace on its patient.
+    const laned = listed[2]!;
+    const deviceSn = (await ok(base, "device.all", {}, user))[0]!.deviceSn;
+    await ok(
+      base,
+      "perimetry.register",
+      {
+        body: measurementConfigWith({
+          patientId: laned.id,
+          deviceSn,
+          displayName: "Audit lane",
+          eye: Eye.Left,
+          pattern: Pattern.P24_2,
+          strategy: Strategy.SORS,
+        }),
+      },
+      manager,
+    );
+    const lanes = await ok(base, "device.all", {}, user);
+    expect((await trailOf(laned.id, "device.all"))[0]).toMatchObject({ actorId: userId, patientId: laned.id, recordType: "patient" });
+    const onLanes = new Set(lanes.flatMap((d) => [...d.perimetries, ...(d.appointments ?? [])].map((x) => x.patientId)));
+    const offLanes = listed.find((p) => !onLanes.has(p.id));
+    expect(offLanes).toBeDefined();
+    expect(await trailOf(offLanes!.id, "device.all")).toEqual([]);
     // Bounded: the same list read again at once adds the call's event, not another event per patient.
     const before = (await trailOf(listed[0]!.id, "patient.all")).length;
     await ok(base, "patient.all", {}, user);
