@@ -169,7 +169,7 @@ export const deviceHandlers: SomeHandlers<
       fx.laneChanged(f.deviceSn);
       fx.laneChanged(t.deviceSn);
       if (!sameLane)
-        for (const id of to.perimetriesIds.filter((id) => fromBefore.includes(id))) {
+        for (const _moved of to.perimetriesIds.filter((id) => fromBefore.includes(id))) {
           fx.event(org, "measurement", "device_transfer_out", { deviceSn: f.deviceSn }, f.deviceSn);
           fx.event(org, "measurement", "device_transfer_in", { deviceSn: t.deviceSn }, t.deviceSn);
         }
