@@ -1,13 +1,14 @@
 import { Eye, Pattern } from "../model/enums.ts";
 import { globalIndices } from "./global-indices.ts";
 import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "./normative/registry.ts";
-import type { NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
-import { getPattern } from "./patterns.ts";
-import { generalHeight, patternDeviation, totalDeviation } from "./pointwise.ts";
+import { lutProbabilities, type NormativeTables, type ProbabilityLevel } from "./normative/tables.ts";
+import { getPattern, type PatternGeometry } from "./patterns.ts";
+import { generalHeight, normalSensitivity, patternDeviation, totalDeviation } from "./pointwise.ts";
 import { isoDateToDays, linearRegression, pointwiseRegression, yearsSinceFirst } from "./progression/linear-regression.ts";
 import { poplr } from "./progression/poplr.ts";
 import { eyeProgression } from "./progression/eye-progression.ts";
-import { analyseResult } from "./result-analysis.ts";
+import { estermanScore } from "./esterman.ts";
+import { deviationIndices, withoutBlindSpots } from "./result-analysis.ts";
 import { locationSeen } from "./seen.ts";
 import {
   CsvError,
@@ -105,46 +106,88 @@ export function analyseRows(rows: readonly VisualFieldRow[]): RowOutput[] {
 
 /** analyseRows one row at a time (the pattern from the first row): nothing of a row is kept once it is passed on. */
 export function* analyseEachRow(rows: Iterable<VisualFieldRow>): Generator<RowOutput> {
-  let geometry: ReturnType<typeof getPattern> | undefined;
-  let pattern: Pattern | undefined;
+  let file: FileTables | undefined;
   let k = 0;
   for (const r of rows) {
-    if (pattern === undefined || geometry === undefined) {
-      pattern = patternForLocationCount(r.sensitivities.length);
-      geometry = getPattern(pattern);
-    }
-    yield analyseRow(r, k++, pattern, geometry);
+    file ??= fileTables(patternForLocationCount(r.sensitivities.length));
+    yield analyseRow(r, k++, file);
   }
 }
 
-function analyseRow(r: VisualFieldRow, k: number, pattern: Pattern, geometry: ReturnType<typeof getPattern>): RowOutput {
+/** What every row of a file shares: looked up once per file, not once per row. */
+interface FileTables {
+  readonly pattern: Pattern;
+  readonly geometry: PatternGeometry;
+  readonly nv: NormativeTables | null;
+  /** normalSensitivity(nv, age), computed once per age (see fileTables). */
+  readonly normalAt: (age: number) => Array<number | null>;
+}
+
+function fileTables(pattern: Pattern): FileTables {
+  const geometry = getPattern(pattern);
+  const nv = geometry.binocular ? null : getNormativeDatabase(pattern, CURRENT_NORMATIVE_VERSION);
+  // The age-corrected normals depend on the age alone and a file holds few distinct ages (whole years in visualFields'
+  // data), so each is computed once; the rows only read them. Bounded for files of fractional ages.
+  const normals = new Map<number, Array<number | null>>();
+  const normalAt = (age: number): Array<number | null> => {
+    let normal = normals.get(age);
+    if (normal === undefined) {
+      normal = normalSensitivity(nv!, age);
+      if (normals.size >= 1024) normals.clear();
+      if (!Object.is(age, -0)) normals.set(age, normal); // the Map does not tell -0 from 0
+    }
+    return normal;
+  };
+  return { pattern, geometry, nv, normalAt };
+}
+
+/** The same numbers analyseResult gives the stored result (deviationIndices), without what the output leaves out. */
+function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, normalAt }: FileTables): RowOutput {
   if (r.sensitivities.length !== geometry.points.length)
     throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
   const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
-  const thresholds = storedValues(r, pattern);
-  const a = analyseResult({ pattern, eye: eyeOf[r.eye], age: r.age, thresholds, normativeVersion: CURRENT_NORMATIVE_VERSION });
-  const nv = a.normative;
-  const measured = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
-  const seen = measured.filter((v) => locationSeen(v, screening)).length;
+  const thresholds = r.sensitivities.map((v) => storedLocationValue(v, screening));
+  const { sens, complete } = withoutBlindSpots(geometry, thresholds);
+  const d = nv && complete ? deviationIndices(nv, geometry, thresholds, sens, r.age, normalAt(r.age)) : null;
+  const measured = measuredSeen(thresholds, geometry.blindSpotIndices, screening);
   return {
     id: r.id,
     eye: r.eye,
     date: r.date,
-    td: nv?.td ?? null,
-    tdp: nv?.tdp ?? null,
-    pd: nv?.pd ?? null,
-    pdp: nv?.pdp ?? null,
-    gh: nv?.gh ?? null,
-    msens: nv?.global.msens ?? measured.reduce((s, v) => s + v, 0) / measured.length,
-    ssens: nv?.global.ssens ?? null,
-    tmd: nv?.global.tmd ?? null,
-    tsd: nv?.global.tsd ?? null,
-    pmd: nv?.global.pmd ?? null,
-    psd: nv?.global.psd ?? null,
-    vfi: nv?.global.vfi ?? null,
+    td: d?.td ?? null,
+    tdp: d?.tdp ?? null,
+    pd: d?.pd ?? null,
+    pdp: d?.pdp ?? null,
+    gh: d?.gh ?? null,
+    msens: d?.global.msens ?? measured.sum / measured.count,
+    ssens: d?.global.ssens ?? null,
+    tmd: d?.global.tmd ?? null,
+    tsd: d?.global.tsd ?? null,
+    pmd: d?.global.pmd ?? null,
+    psd: d?.global.psd ?? null,
+    vfi: d?.global.vfi ?? null,
     pattern: geometry.label,
-    seen: a.estermanScore ?? Math.round((100 * seen) / measured.length),
+    seen: pattern === Pattern.Esterman ? estermanScore(thresholds) : Math.round((100 * measured.seen) / measured.count),
   };
+}
+
+/** The locations other than the blind spots: how many, their sum (in order) and how many were seen. */
+function measuredSeen(
+  thresholds: readonly number[],
+  blindSpots: readonly number[],
+  screening: boolean,
+): { count: number; sum: number; seen: number } {
+  let count = 0,
+    sum = 0,
+    seen = 0;
+  for (let i = 0; i < thresholds.length; i++) {
+    if (blindSpots.includes(i)) continue;
+    const v = thresholds[i]!;
+    count++;
+    sum += v;
+    if (locationSeen(v, screening)) seen++;
+  }
+  return { count, sum, seen };
 }
 
 /** One entry per id and eye with at least 3 visits, in order of first appearance; visits sorted by date and time. */
@@ -226,7 +269,7 @@ export function* analyseCsvChunks(csv: string, options: { series?: boolean } = {
   let chunk = "[";
   let first = true;
   for (const row of analyseEachRow(visualFieldRows(csv))) {
-    chunk += (first ? "" : ",") + JSON.stringify(row);
+    chunk += (first ? "" : ",") + rowJson(row);
     first = false;
     if (chunk.length >= chunkChars) {
       yield chunk;
@@ -234,4 +277,37 @@ export function* analyseCsvChunks(csv: string, options: { series?: boolean } = {
     }
   }
   yield chunk + "]\n";
+}
+
+/**
+ * JSON.stringify(row), written key by key (the test holds them equal): each row carries about 100 probability levels,
+ * and writing them from their texts (levelJson) instead of formatting each double took a third off the serialisation.
+ */
+function rowJson(r: RowOutput): string {
+  return (
+    `{"id":${JSON.stringify(r.id)},"eye":${JSON.stringify(r.eye)},"date":${JSON.stringify(r.date)}` +
+    `,"td":${JSON.stringify(r.td)},"tdp":${levelsJson(r.tdp)},"pd":${JSON.stringify(r.pd)},"pdp":${levelsJson(r.pdp)}` +
+    `,"gh":${numberJson(r.gh)},"msens":${numberJson(r.msens)},"ssens":${numberJson(r.ssens)},"tmd":${numberJson(r.tmd)}` +
+    `,"tsd":${numberJson(r.tsd)},"pmd":${numberJson(r.pmd)},"psd":${numberJson(r.psd)},"vfi":${numberJson(r.vfi)}` +
+    `,"pattern":${JSON.stringify(r.pattern)},"seen":${numberJson(r.seen)}}`
+  );
+}
+
+/** A number as JSON writes it: its shortest text, null when not finite. */
+const numberJson = (v: number | null): string => (v !== null && Number.isFinite(v) ? String(v) : "null");
+
+const LEVELS: readonly ProbabilityLevel[] = [1, ...lutProbabilities];
+const LEVEL_TEXTS: readonly string[] = LEVELS.map((p) => JSON.stringify(p));
+
+function levelJson(p: ProbabilityLevel | null): string {
+  if (p === null) return "null";
+  for (let i = 0; i < LEVELS.length; i++) if (p === LEVELS[i]) return LEVEL_TEXTS[i]!;
+  return numberJson(p);
+}
+
+function levelsJson(levels: ReadonlyArray<ProbabilityLevel | null> | null): string {
+  if (levels === null) return "null";
+  let json = "[";
+  for (let i = 0; i < levels.length; i++) json += (i === 0 ? "" : ",") + levelJson(levels[i]!);
+  return json + "]";
 }

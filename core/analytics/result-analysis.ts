@@ -4,9 +4,9 @@ import { gazeSummary, type GazeSummary } from "./gaze.ts";
 import { glaucomaHemifieldTest, type GhtResult } from "./ght.ts";
 import { globalIndices, globalLevels, humphreyMdPsd, type GlobalIndices } from "./global-indices.ts";
 import { getNormativeDatabase, effectiveNormativeVersion, normativeDatabaseName } from "./normative/registry.ts";
-import type { GlobalIndexName, LocationVector, ProbabilityLevel } from "./normative/tables.ts";
+import type { GlobalIndexName, LocationVector, NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
 import { octopusIndices, meanSensitivityForDisplay, roundTo, type OctopusIndices } from "./octopus.ts";
-import { getPattern } from "./patterns.ts";
+import { getPattern, type PatternGeometry } from "./patterns.ts";
 import { deviationFromNormal, generalHeight, normalSensitivity, patternDeviation, probabilityMap } from "./pointwise.ts";
 import { reliability, type CatchTrials, type Reliability } from "./reliability.ts";
 
@@ -90,40 +90,23 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
   if (input.thresholds.length !== geometry.points.length)
     throw new Error(`thresholds: pattern ${geometry.label} has ${geometry.points.length} locations, got ${input.thresholds.length}`);
   const nv = geometry.binocular ? null : getNormativeDatabase(input.pattern, input.normativeVersion);
-  const blind = geometry.blindSpotIndices; // two entries at most: includes() beats building a Set per call
-  const sens: Array<number | null> = new Array(input.thresholds.length);
-  let complete = true;
-  for (let i = 0; i < sens.length; i++) {
-    const t = input.thresholds[i]!;
-    sens[i] = blind.includes(i) ? null : t;
-    if (t === null && !blind.includes(i)) complete = false;
-  }
+  const { sens, complete } = withoutBlindSpots(geometry, input.thresholds);
 
   let normative: NormativeAnalysis | null = null;
   if (nv && complete) {
-    const normal = normalSensitivity(nv, input.age);
-    const td = deviationFromNormal(normal, input.thresholds);
-    const gh = generalHeight(td, nv.ghRank);
-    const pd = patternDeviation(td, gh);
-    const tdp = probabilityMap(nv.tdLut, td),
-      pdp = probabilityMap(nv.pdLut, pd);
-    const global = globalIndices(nv, geometry, sens, td, pd, input.age, { tdp, pdp, gh });
+    const deviation = deviationIndices(nv, geometry, input.thresholds, sens, input.age);
+    const { td, pd, gh, pdp, global } = deviation;
     normative = {
       normativeVersion: effectiveNormativeVersion(input.normativeVersion),
       database: normativeDatabaseName(input.pattern, input.normativeVersion)!,
       source: nv.source,
-      normal,
-      td,
-      tdp,
-      pd,
-      pdp,
-      gh,
-      global,
+      ...deviation,
       globalLevels: globalLevels(nv, global),
       humphrey: humphreyMdPsd(nv, td),
       ght: glaucomaHemifieldTest(nv, geometry, pd, gh, pdp),
     };
   }
+  const blind = geometry.blindSpotIndices;
   const normals = normative?.normal ?? input.normValues?.map((v, i) => (blind.includes(i) ? null : v)) ?? null;
   const octopus = normals && !geometry.binocular ? octopusIndices(normals, sens) : null;
   const gaze = input.gazeTracking ? gazeSummary(input.gazeTracking.meanDistance, input.gazeTracking.fixationThreshold) : null;
@@ -145,6 +128,54 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
       psd: r2(normative?.global.psd),
     },
   };
+}
+
+/** The thresholds with null at the blind spots, and whether every other location was tested. */
+export function withoutBlindSpots(
+  geometry: PatternGeometry,
+  thresholds: ReadonlyArray<number | null>,
+): { sens: Array<number | null>; complete: boolean } {
+  const blind = geometry.blindSpotIndices; // two entries at most: includes() beats building a Set per call
+  const sens: Array<number | null> = new Array(thresholds.length);
+  let complete = true;
+  for (let i = 0; i < sens.length; i++) {
+    const t = thresholds[i]!;
+    sens[i] = blind.includes(i) ? null : t;
+    if (t === null && !blind.includes(i)) complete = false;
+  }
+  return { sens, complete };
+}
+
+/** The pointwise deviations, their probability maps and the global indices of a complete field. */
+export interface DeviationIndices {
+  readonly normal: Array<number | null>;
+  readonly td: Array<number | null>;
+  readonly tdp: Array<ProbabilityLevel | null>;
+  readonly pd: Array<number | null>;
+  readonly pdp: Array<ProbabilityLevel | null>;
+  readonly gh: number;
+  readonly global: GlobalIndices;
+}
+
+/**
+ * The part of the analysis against the normative tables that `analyse` (analyse-csv.ts) prints too: one code path, so a
+ * CSV read back gives the result page's numbers. `normal` may pass normalSensitivity(nv, age) already computed.
+ */
+export function deviationIndices(
+  nv: NormativeTables,
+  geometry: PatternGeometry,
+  thresholds: ReadonlyArray<number | null>,
+  sens: ReadonlyArray<number | null>,
+  age: number,
+  normal: Array<number | null> = normalSensitivity(nv, age),
+): DeviationIndices {
+  const td = deviationFromNormal(normal, thresholds);
+  const gh = generalHeight(td, nv.ghRank);
+  const pd = patternDeviation(td, gh);
+  const tdp = probabilityMap(nv.tdLut, td),
+    pdp = probabilityMap(nv.pdLut, pd);
+  const global = globalIndices(nv, geometry, sens, td, pd, age, { tdp, pdp, gh });
+  return { normal, td, tdp, pd, pdp, gh, global };
 }
 
 /** 2 decimals for display; null for missing values. Module level: no closure per analysed result. */
