@@ -121,6 +121,8 @@ interface FileTables {
   readonly nv: NormativeTables | null;
   /** normalSensitivity(nv, age), computed once per age (see fileTables). */
   readonly normalAt: (age: number) => Array<number | null>;
+  /** 1 at the blind spots, by location. */
+  readonly blindSpot: Uint8Array;
 }
 
 function fileTables(pattern: Pattern): FileTables {
@@ -138,18 +140,20 @@ function fileTables(pattern: Pattern): FileTables {
     }
     return normal;
   };
-  return { pattern, geometry, nv, normalAt };
+  const blindSpot = new Uint8Array(geometry.points.length);
+  for (const i of geometry.blindSpotIndices) blindSpot[i] = 1;
+  return { pattern, geometry, nv, normalAt, blindSpot };
 }
 
 /** The same numbers analyseResult gives the stored result (deviationIndices), without what the output leaves out. */
-function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, normalAt }: FileTables): RowOutput {
+function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, normalAt, blindSpot }: FileTables): RowOutput {
   if (r.sensitivities.length !== geometry.points.length)
     throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
   const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
   const thresholds = r.sensitivities.map((v) => storedLocationValue(v, screening));
   const { sens, complete } = withoutBlindSpots(geometry, thresholds);
   const d = nv && complete ? deviationIndices(nv, geometry, thresholds, sens, r.age, normalAt(r.age)) : null;
-  const measured = measuredSeen(thresholds, geometry.blindSpotIndices, screening);
+  const measured = measuredSeen(thresholds, blindSpot, screening);
   return {
     id: r.id,
     eye: r.eye,
@@ -174,14 +178,14 @@ function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, norma
 /** The locations other than the blind spots: how many, their sum (in order) and how many were seen. */
 function measuredSeen(
   thresholds: readonly number[],
-  blindSpots: readonly number[],
+  blindSpot: Uint8Array,
   screening: boolean,
 ): { count: number; sum: number; seen: number } {
   let count = 0,
     sum = 0,
     seen = 0;
   for (let i = 0; i < thresholds.length; i++) {
-    if (blindSpots.includes(i)) continue;
+    if (blindSpot[i] === 1) continue;
     const v = thresholds[i]!;
     count++;
     sum += v;
