@@ -9,7 +9,7 @@ import { CacheKey, type DataOf, type ParamsOf } from "./cache-keys.ts";
 import { entriesOf, type CacheEntry, type CacheSnapshot } from "./cache-snapshot.ts";
 import { createConnectivity } from "./connectivity.ts";
 import { createDeviceTracker } from "./device-tracker.ts";
-import { deviceView, type SchedulingVariant } from "./device-view.ts";
+import { deviceView, type DeviceView, type SchedulingVariant } from "./device-view.ts";
 import { createDevicesFacet, type DevicesFacet } from "./devices-facet.ts";
 import type { ClientEvents } from "./events.ts";
 import type { FacetContext } from "./facet-context.ts";
@@ -111,6 +111,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
   );
   const reads = createReads(api, () => changed("cache"));
   const connectivity = createConnectivity(clock, () => changed("connectivity"));
+  let viewsAt: { readonly revision: number; readonly views: readonly DeviceView[] } | undefined;
   const cachedDevices = (): readonly Device[] => entriesOf(cache.snapshot, CacheKey.Devices).flatMap((e) => e.data ?? []);
   const ctx: FacetContext = {
     api,
@@ -123,7 +124,12 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     notify,
     variant,
     cachedDevices,
-    views: () => cachedDevices().map((d) => deviceView(d, tracker.get(d.deviceSn), variant())),
+    views: () => {
+      // Built once per revision: every lane, tile and card reads them, and each read used to build all of them.
+      if (viewsAt?.revision !== revision)
+        viewsAt = { revision, views: cachedDevices().map((d) => deviceView(d, tracker.get(d.deviceSn), variant())) };
+      return viewsAt.views;
+    },
   };
 
   /** The revisions the lanes of this client's own drags will have: their live events are known, not refetched. */

@@ -25,5 +25,5 @@ export interface FacetContext {
   /** Every device of the cached device lists (device/all). */
   cachedDevices(): readonly Device[];
   /** The cached devices with their live state, in list order. */
-  views(): DeviceView[];
+  views(): readonly DeviceView[];
 }

@@ -28,6 +28,27 @@ describe("device tracking (scheduling seed §4 'Connection')", () => {
     expect(clock.pending()).toBe(0);
   });
 
+  it("a heartbeat that repeats what the tile shows moves the 4 s deadline and announces nothing; a change is announced", () => {
+    const { clock, tracker, changes } = setup();
+    tracker.status("SN1", "standby");
+    tracker.connection("SN1", "CONNECTED");
+    const shown = changes();
+    for (let beat = 0; beat < 5; beat++) {
+      clock.advance(2_000);
+      tracker.connection("SN1", "CONNECTED");
+      tracker.status("SN1", "standby");
+    }
+    expect(changes()).toBe(shown);
+    expect(tracker.get("SN1")!.connection).toBe("CONNECTED");
+    tracker.status("SN1", "awaitmeasurement");
+    expect(changes()).toBe(shown + 1);
+    clock.advance(4_000);
+    expect(tracker.get("SN1")!.connection).toBe("DISCONNECTED");
+    expect(changes()).toBe(shown + 2);
+    tracker.connection("SN1", "CONNECTED");
+    expect(changes()).toBe(shown + 3);
+  });
+
   it("'(disconnected if its status is not connected)'", () => {
     const { tracker } = setup();
     tracker.status("SN1", "notconnected");
