@@ -203,7 +203,9 @@ export function analyseSeriesRows(rows: readonly VisualFieldRow[]): SeriesOutput
   const groups = new Map<string, VisualFieldRow[]>();
   for (const r of rows) {
     const k = JSON.stringify([r.id, r.eye]);
-    groups.set(k, [...(groups.get(k) ?? []), r]);
+    const group = groups.get(k);
+    if (group) group.push(r);
+    else groups.set(k, [r]); // (copying the group at every row made a long series quadratic)
   }
   const out: SeriesOutput[] = [];
   for (const visits of groups.values()) {
