@@ -68,11 +68,13 @@ const readVersion = async (q: Queryable, org: string): Promise<number> =>
 /** The organisation's active patients in name order, and the version they are at (read first: never newer). */
 const readWhole = async (q: Queryable, org: string): Promise<OrganisationIndex> => {
   const version = await readVersion(q, org);
-  const rows = await q.query(
-    `select ${patientColumns}, search from patients where organisation_id = $1 and trashed_at is null order by lower(name), id`,
+  // As one JSON text: PGlite decodes result rows field by field in JavaScript, several seconds for 100,000 patients.
+  const rows = await q.query<{ patients: string | null }>(
+    `select json_agg(p order by lower(p.name), p.id)::text as patients
+       from (select ${patientColumns}, search from patients where organisation_id = $1 and trashed_at is null) p`,
     [org],
   );
-  return { version, entries: rows.map(toEntry) };
+  return { version, entries: (JSON.parse(rows[0]?.patients ?? "[]") as Row[]).map(toEntry) };
 };
 
 interface ChangeLog {
