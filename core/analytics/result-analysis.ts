@@ -27,20 +27,11 @@ export interface ResultInput {
 }
 
 /** The statistical part, present only when a normative database exists for the pattern and version. */
-export interface NormativeAnalysis {
+export interface NormativeAnalysis extends DeviationIndices {
   readonly normativeVersion: string;
   /** The database by name and version (`normativeDatabaseName`), and where its numbers come from: for screens and exports. */
   readonly database: string;
   readonly source: string;
-  readonly normal: Array<number | null>;
-  readonly td: Array<number | null>;
-  readonly tdp: Array<ProbabilityLevel | null>;
-  readonly pd: Array<number | null>;
-  readonly pdp: Array<ProbabilityLevel | null>;
-  /** General height = "display threshold offset is the 7th highest value" (24-2). */
-  readonly gh: number;
-  /** visualFields global indices (the screens show these: tmd as MD, psd as PSD). */
-  readonly global: GlobalIndices;
   readonly globalLevels: Record<GlobalIndexName, ProbabilityLevel>;
   /** Humphrey's classic weighting, for comparison and exports. */
   readonly humphrey: { readonly md: number; readonly psd: number };
@@ -151,7 +142,9 @@ export interface DeviationIndices {
   readonly tdp: Array<ProbabilityLevel | null>;
   readonly pd: Array<number | null>;
   readonly pdp: Array<ProbabilityLevel | null>;
+  /** General height = "display threshold offset is the 7th highest value" (24-2). */
   readonly gh: number;
+  /** visualFields global indices (the screens show these: tmd as MD, psd as PSD). */
   readonly global: GlobalIndices;
 }
 
