@@ -1,5 +1,6 @@
 import type { AuditActorKind, AuditEntry, AuditFilter } from "../../../core/model/audit.ts";
 import type { Database, Queryable, Row } from "../db/database.ts";
+import { writeInChunks } from "../db/chunks.ts";
 import { log } from "../log.ts";
 
 // The audit trail (issue 15 §6): one row per event in audit_events, which the database keeps append-only (trigger,
@@ -75,16 +76,9 @@ export const auditTrail = (db: Database) => {
     );
   };
 
-  // A batch held through an outage, or a list read's per-patient events, can be thousands of events: written in chunks,
-  // in one transaction. PGlite runs a statement on the event loop (about 25 µs a row here), so between chunks the loop
-  // is given back: a busy server's requests wait for one chunk at most, not for the whole batch.
-  const write = (batch: readonly AuditEvent[]) =>
-    db.transaction(async (tx) => {
-      for (let i = 0; i < batch.length; i += CHUNK) {
-        if (i > 0) await new Promise((next) => setImmediate(next));
-        await insert(tx, batch.slice(i, i + CHUNK));
-      }
-    });
+  // A batch held through an outage, or a list read's per-patient events, can be thousands of events: written in chunks
+  // (writeInChunks: the event loop is given back between them), in one transaction.
+  const write = (batch: readonly AuditEvent[]) => db.transaction((tx) => writeInChunks(batch, CHUNK, (chunk) => insert(tx, chunk)));
 
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
