@@ -61,10 +61,10 @@ export const deviceTable = {
  */
 export const deviceRows = async (q: Queryable, org: string): Promise<DeviceRow[]> => {
   const rows = await q.query<{ devices: string | null }>(
-    `select json_agg(d)::text as devices from (
+    `select json_agg(d order by d."deviceSn")::text as devices from (
        select id, organisation_id as "organisationId", device_sn as "deviceSn", alias, connection, last_seen as "lastSeen",
          status, standalone_id as "standaloneId", revision, battery
-       from devices where organisation_id = $1 order by device_sn) d`,
+       from devices where organisation_id = $1) d`,
     [org],
   );
   const stored: DeviceRow[] = JSON.parse(rows[0]?.devices ?? "[]");
