@@ -18,11 +18,13 @@ const formats = new Map<string, DateFormat>();
 const formatFor = (tag: string): DateFormat => {
   let f = formats.get(tag);
   if (!f) {
-    const date = new Intl.DateTimeFormat(tag, { dateStyle: "medium" });
-    const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short" });
+    // Built at their first use: a view that formats no date (queued cards without a result) pays nothing for them.
+    let date: Intl.DateTimeFormat | undefined;
+    let dateTime: Intl.DateTimeFormat | undefined;
     f = {
-      date: (iso) => date.format(new Date(iso.length === 10 ? `${iso}T00:00:00` : iso)),
-      dateTime: (iso) => dateTime.format(new Date(iso)),
+      date: (iso) =>
+        (date ??= new Intl.DateTimeFormat(tag, { dateStyle: "medium" })).format(new Date(iso.length === 10 ? `${iso}T00:00:00` : iso)),
+      dateTime: (iso) => (dateTime ??= new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short" })).format(new Date(iso)),
     };
     formats.set(tag, f);
   }

@@ -45,7 +45,7 @@ function LaneView({
   blinkingId,
   landing = null,
   appointments = null,
-  pending = false,
+  pending: putOff = false,
   watch,
 }: {
   view: DeviceView;
@@ -68,6 +68,9 @@ function LaneView({
   const ids = useSameIds(appointments ? (device.appointments ?? []) : items);
   const live = view.liveProgress;
   rememberStandalone(device.standaloneId);
+  // An empty queue has no cards to put off: its lane renders whole (its note, not a placeholder), and it is shorter
+  // than the lanes the first paint's budget counts on (lane-rendering.ts).
+  const pending = putOff && queueLength(device, appointments !== null) > 0;
   const liveTest =
     live === null
       ? undefined
@@ -157,8 +160,9 @@ function LaneView({
             </div>
           </SortableContext>
         )}
-        {/* Once the result is ready the card leaves the lane; its last progress (kept 5 s) has nothing left to draw. */}
-        {live && liveTest && (
+        {/* Once the result is ready the card leaves the lane; its last progress (kept 5 s) has nothing left to draw. A lane
+            not yet filled in (out of sight) draws its live panel with its cards. */}
+        {!pending && live && liveTest && (
           <LivePanel
             progress={live}
             measurement={liveTest}
@@ -166,7 +170,7 @@ function LaneView({
             laneName={device.alias || device.deviceSn}
           />
         )}
-        {live && !liveTest && !appointments && isStandaloneRun(live.perimetryId, device.standaloneId) && (
+        {!pending && live && !liveTest && !appointments && isStandaloneRun(live.perimetryId, device.standaloneId) && (
           <StandaloneLivePanel
             standaloneId={live.perimetryId}
             progress={live}

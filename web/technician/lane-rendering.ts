@@ -6,12 +6,16 @@ import { useCallback, useEffect, useRef, useState } from "react";
 // step, or at once when scrolled near. A step is a plain update, not a transition: with fifty headsets streaming, live
 // events would interrupt and restart a transition over and over, and its eventual forced render was the long frame.
 
-/** A lane with a short queue is about this tall; enough lanes to fill the window render in the first paint. */
+/**
+ * A lane with at least one card is at least this tall (318 px, 512 px with a live panel; an empty lane renders whole,
+ * Lane.tsx): as many lanes as fit the window render with their cards in the first paint, not one more (each is some
+ * 20 cards of render, style and layout before that paint). A lane found in view still empty fills at once (`watch`).
+ */
 const LANE_ESTIMATE_PX = 300;
 /** Lanes filled per idle step: one lane (~20 cards) keeps every step under a frame while headsets stream (bench:technician). */
 const LANES_PER_STEP = 1;
 
-const initialBudget = () => Math.ceil((typeof window === "undefined" ? 1080 : window.innerHeight) / LANE_ESTIMATE_PX) + 1;
+const initialBudget = () => Math.ceil((typeof window === "undefined" ? 1080 : window.innerHeight) / LANE_ESTIMATE_PX);
 
 const whenIdle = (run: () => void): (() => void) => {
   if (typeof requestIdleCallback === "function") {
