@@ -1,5 +1,5 @@
-import { useAtomValue, type createStore } from "jotai";
-import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
+import { useStore, type createStore } from "jotai";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { createHttpApi } from "../../adapters/http/index.ts";
 import { browserStorage } from "../../adapters/storage/index.ts";
 import { browserWebSocket, createLiveSocket } from "../../adapters/socket/index.ts";
@@ -40,9 +40,18 @@ export function startClient(store: Store): Client {
   return client;
 }
 
-/** The client, for its commands. Reading its state goes through `useClientState`, which re-renders on changes. */
+const subscribeClient = (store: Store) => (onChange: () => void) => store.sub(clientAtom, onChange);
+
+/**
+ * The client, for its commands. Reading its state goes through `useClientState`, which re-renders on changes.
+ * Read from the store with useSyncExternalStore, not jotai's useAtomValue: that one schedules a render of its component
+ * from its mount effect (React 19 does not skip a reducer's dispatch that changes nothing), so every card, lane and
+ * patient name rendered twice as the technician view mounted, the second time in the task before its first paint.
+ */
 export function useClient(): Client {
-  const client = useAtomValue(clientAtom);
+  const store = useStore();
+  const subscribe = useMemo(() => subscribeClient(store), [store]);
+  const client = useSyncExternalStore(subscribe, () => store.get(clientAtom));
   if (!client) throw new Error("The client is not started (loadClient or bindClient).");
   return client;
 }

@@ -38,28 +38,48 @@ export function useLaneRendering(laneCount: number, reveal: string | null): Lane
   const [budget, setBudget] = useState(initialBudget);
   const [near, setNear] = useState<ReadonlySet<string>>(() => new Set(reveal ? [reveal] : []));
 
+  // Lanes near the window but not in it (IntersectionObserver's margin): filled first of all, in the next idle step.
+  const soon = useRef(new Set<string>());
+  const [soonCount, setSoonCount] = useState(0);
+
   // Idle filling, one step per commit, until every lane is full.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: soonCount stands for the contents of `soon`
   useEffect(() => {
     if (budget >= laneCount) return;
-    return whenIdle(() => setBudget((b) => b + LANES_PER_STEP));
-  }, [budget, laneCount]);
+    return whenIdle(() => {
+      const next = soon.current.values().next();
+      if (next.done) return setBudget((b) => b + LANES_PER_STEP);
+      soon.current.delete(next.value);
+      setNear((s) => new Set([...s, next.value]));
+    });
+  }, [budget, laneCount, near, soonCount]);
 
   useEffect(() => {
     if (reveal) setNear((s) => (s.has(reveal) ? s : new Set([...s, reveal])));
   }, [reveal]);
 
-  // Scrolled near: fill now (an urgent update, the technician is looking there).
+  // Scrolled into the window: fill now (an urgent update, the technician is looking there). Near it only: first in
+  // idle time (the first paint's neighbours waited for nothing else and delayed the next frame).
   const observer = useRef<IntersectionObserver | null>(null);
   const watched = useRef(new Map<Element, string>());
   useEffect(() => {
     if (typeof IntersectionObserver === "undefined") return;
     const io = new IntersectionObserver(
       (entries) => {
-        const seen = entries
-          .filter((e) => e.isIntersecting)
-          .map((e) => watched.current.get(e.target))
-          .filter((id): id is string => id !== undefined);
+        const seen: string[] = [];
+        let later = false;
+        for (const e of entries) {
+          const id = watched.current.get(e.target);
+          if (!e.isIntersecting || id === undefined) continue;
+          const r = e.boundingClientRect;
+          if (r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth) seen.push(id);
+          else if (!soon.current.has(id)) {
+            soon.current.add(id);
+            later = true;
+          }
+        }
         if (seen.length > 0) setNear((s) => new Set([...s, ...seen]));
+        if (later) setSoonCount((n) => n + 1);
       },
       { rootMargin: "50% 0px" },
     );
