@@ -27,7 +27,7 @@ import { Lane, type LandingMark } from "./Lane.tsx";
 import { MeasurementCardFace } from "./MeasurementCard.tsx";
 import { progressRatio } from "./locations.ts";
 import { AppointmentPanel } from "./AppointmentPanel.tsx";
-import { useLaneRendering } from "./lane-rendering.ts";
+import { type LaneSize, useLaneRendering } from "./lane-rendering.ts";
 import { useNotify } from "../ui/notifications.ts";
 import type { ClickerDisconnectedData } from "../../core/model/live-data.ts";
 import { useSetAtom } from "jotai";
@@ -295,7 +295,12 @@ function LaneList({
   // The appointment variant queues whole appointments; the measurement variant queues measurements.
   const byAppointment = client.lanes.variant === "appointments";
   const revealId = revealSn ? (lanes.find((l) => l.sn === revealSn)?.id ?? null) : null;
-  const rendering = useLaneRendering(lanes.length, revealId);
+  const rendering = useLaneRendering(lanes.length, revealId, () =>
+    client.devices.list().map((v): LaneSize => {
+      const queue = byAppointment ? (v.device.appointments ?? []) : v.device.perimetries;
+      return queue.length === 0 ? "empty" : v.liveProgress !== null ? "live" : byAppointment ? "appointments" : "cards";
+    }),
+  );
 
   // The dragged card as it was picked up (its lane re-renders this list through activeId).
   const views = activeId ? client.devices.list() : [];

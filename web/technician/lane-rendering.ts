@@ -7,15 +7,24 @@ import { useCallback, useEffect, useRef, useState } from "react";
 // events would interrupt and restart a transition over and over, and its eventual forced render was the long frame.
 
 /**
- * A lane with at least one card is at least this tall (318 px, 512 px with a live panel; an empty lane renders whole,
- * Lane.tsx): as many lanes as fit the window render with their cards in the first paint, not one more (each is some
- * 20 cards of render, style and layout before that paint). A lane found in view still empty fills at once (`watch`).
+ * How tall a lane is at least, by what it holds: 318 px with measurement cards, 254 px with appointment cards (40
+ * units high, not 56), 493 px and more beside a live panel (a running test), less when empty. As many lanes as these heights fill the window render with their cards in the first paint,
+ * not one more (each is some 20 cards of render, style and layout before that paint). A lane found in view still a
+ * placeholder fills at once (`watch`).
  */
-const LANE_ESTIMATE_PX = 300;
+export const LANE_MIN_PX = { cards: 300, appointments: 240, live: 480, empty: 150 } as const;
+export type LaneSize = keyof typeof LANE_MIN_PX;
+
 /** Lanes filled per idle step: one lane (~20 cards) keeps every step under a frame while headsets stream (bench:technician). */
 const LANES_PER_STEP = 1;
 
-const initialBudget = () => Math.ceil((typeof window === "undefined" ? 1080 : window.innerHeight) / LANE_ESTIMATE_PX);
+const initialBudget = (sizes: readonly LaneSize[]) => {
+  const height = typeof window === "undefined" ? 1080 : window.innerHeight;
+  let covered = 0;
+  let lanes = 0;
+  while (covered < height && lanes < sizes.length) covered += LANE_MIN_PX[sizes[lanes++]!];
+  return lanes;
+};
 
 const whenIdle = (run: () => void): (() => void) => {
   if (typeof requestIdleCallback === "function") {
@@ -33,9 +42,12 @@ export interface LaneRendering {
   watch(deviceId: string): (element: Element | null) => void;
 }
 
-/** `reveal`: a lane that must render complete from the first paint (the target of ?scrollTo). */
-export function useLaneRendering(laneCount: number, reveal: string | null): LaneRendering {
-  const [budget, setBudget] = useState(initialBudget);
+/**
+ * `reveal`: a lane that must render complete from the first paint (the target of ?scrollTo). `sizes`: what each lane
+ * holds, in order, read once for the first paint's budget.
+ */
+export function useLaneRendering(laneCount: number, reveal: string | null, sizes: () => readonly LaneSize[]): LaneRendering {
+  const [budget, setBudget] = useState(() => initialBudget(sizes()));
   const [near, setNear] = useState<ReadonlySet<string>>(() => new Set(reveal ? [reveal] : []));
 
   // Lanes near the window but not in it (IntersectionObserver's margin): filled first of all, in the next idle step.
