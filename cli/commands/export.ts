@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import type { Pattern } from "../../core/model/enums.ts";
-import { patternLabel } from "../../core/model/enums.ts";
+import type { Language, Pattern } from "../../core/model/enums.ts";
+import { Languages, patternLabel } from "../../core/model/enums.ts";
 import { collect, defineCommand, isoDateOption, sharedOptions } from "../command.ts";
 import { badArguments, CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
@@ -47,6 +47,7 @@ interface ExportOptions {
   reliableOnly?: boolean;
   timeZone?: string;
   patientIdSystem?: string;
+  language?: Language;
   bundle: BundleType;
   withPdf?: boolean;
   send?: string;
@@ -61,7 +62,16 @@ async function contextOf(api: Api, o: ExportOptions, io: CliIo): Promise<ExportC
   return exportContext(organisation, {
     timeZone: o.timeZone ?? io.env.ISOPTER_TIME_ZONE ?? io.env.TZ ?? undefined,
     patientIdSystem: o.patientIdSystem ?? io.env.ISOPTER_PATIENT_ID_SYSTEM ?? undefined,
+    language: languageOf(o, io),
   });
+}
+
+/** --language, else $ISOPTER_LANGUAGE, else English. */
+function languageOf(o: ExportOptions, io: CliIo): Language {
+  const chosen = o.language ?? io.env.ISOPTER_LANGUAGE ?? "en";
+  if (!(Languages as readonly string[]).includes(chosen))
+    throw badArguments(`ISOPTER_LANGUAGE=${chosen}: not an interface language (${Languages.join(", ")})`);
+  return chosen as Language;
 }
 
 function selectionOf(o: ExportOptions, io: CliIo): Selection {
@@ -224,6 +234,12 @@ export function registerExport(program: Command, io: CliIo): void {
       "--time-zone <zone>",
       "the clinic's IANA time zone for printed, DICOM and FHIR times (default $ISOPTER_TIME_ZONE, else this system's)",
     )
+    .addOption(
+      new Option(
+        "--language <code>",
+        "the language of the printed page (pdf, and the pages inside dicom and fhir --with-pdf; default $ISOPTER_LANGUAGE, else en)",
+      ).choices(Languages),
+    )
     .option(
       "--patient-id-system <uri>",
       "FHIR identifier system of the patients' ids (default $ISOPTER_PATIENT_ID_SYSTEM, else an OID of the organisation)",
@@ -250,14 +266,15 @@ Formats:
           screenings and Esterman: locations seen of those tested); --bundle transaction for a FHIR server
   dicom   per result a DICOM OPV (SOP class 1.2.840.10008.5.1.4.1.1.80.1) NAME.dcm and its printed page as Encapsulated
           PDF NAME_report.dcm, one study per visit; --send AET@HOST:PORT stores them in a PACS (C-STORE)
-  pdf     the printed page per result: the web's print scene, fonts embedded, times on the clinic's clock
+  pdf     the printed page per result: the web's print scene, fonts embedded, times on the clinic's clock, texts in
+          --language (en, fr, de, it, es, chi, mexsp, bp, nl, tr)
 
 With --all, results come a page at a time across the organisation (perimetry/page; patient by patient from a server
 without that call); lists come patient by patient. Either way they are written one at a time, so exports of any size
 run in steady memory.
 
 Examples:
-  isopter export --patient p123 --format pdf --out reports/ --time-zone Europe/Istanbul
+  isopter export --patient p123 --format pdf --out reports/ --time-zone Europe/Istanbul --language tr
   isopter export --all --format dicom --out dcm/ --send PACS@10.0.0.5:104
   isopter export --all --format fhir --bundle transaction --patient-id-system https://clinic.example/mrn --out bundle.json
   isopter export --all --pattern 24-2 --reliable-only --from 2024-01-01 --out research.csv
@@ -268,6 +285,7 @@ Examples:
       const selection = selectionOf(opts, io);
       const filters = filtersOf(opts);
       checkOutput(opts);
+      languageOf(opts, io); // a wrong $ISOPTER_LANGUAGE is said before anything talks to the server
       const session = openSession(shared, io);
       const context = clinicalFormats.has(opts.format) ? await contextOf(session.api, opts, io) : null;
       const { writer, where, files } = await writerFor(opts, io, context);

@@ -1,3 +1,4 @@
+import type { Language } from "../../core/model/enums.ts";
 import { dicomUid } from "./stable-id.ts";
 
 /**
@@ -10,6 +11,8 @@ export interface ExportContext {
   readonly timeZone: string;
   /** The FHIR Identifier.system of patients' unique ids (the clinic's record numbers). */
   readonly patientIdSystem: string;
+  /** The interface language the printed page speaks (PDF, and the PDFs inside DICOM and FHIR). */
+  readonly language: Language;
 }
 
 /**
@@ -27,11 +30,12 @@ export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions
 
 export function exportContext(
   organisation: { id: string; name: string },
-  o: { timeZone?: string; patientIdSystem?: string } = {},
+  o: { timeZone?: string; patientIdSystem?: string; language?: Language } = {},
 ): ExportContext {
   return {
     organisation: { id: organisation.id, name: organisation.name },
     timeZone: o.timeZone ?? localTimeZone(),
     patientIdSystem: o.patientIdSystem ?? defaultPatientIdSystem(organisation.id),
+    language: o.language ?? "en",
   };
 }

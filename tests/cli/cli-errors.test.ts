@@ -29,12 +29,24 @@ describe("bad arguments exit 2 with a message", () => {
       ["export", "--all", "--format", "pdf", "--server", "http://127.0.0.1:9"],
       /--format pdf writes one file per result: give a directory with --out DIR/,
     ],
+    [
+      "an unknown language",
+      ["export", "--all", "--format", "pdf", "--out", "x", "--language", "xx"],
+      /argument 'xx' is invalid. Allowed choices are en, fr, de, it, es, chi, mexsp, bp, nl, tr/,
+    ],
     ["a server that is not a URL", ["login", "--server", "clinic", "-u", "a"], /--server: "clinic" is not a URL/],
     ["a bad profile name", ["profiles", "--profile", "a b"], /--profile: "a b" is not a valid profile name/],
     ["a bad ping count", ["devices", "ping", "-c", "0"], /argument '0' is invalid. Expected a whole number above 0/],
     ["diagnose without a serial", ["devices", "diagnose"], /missing required argument 'serial'/],
     ["an unknown fault set", ["simulate", "--faults", "chaos"], /Allowed choices are none, demo/],
   ];
+  it("an unknown $ISOPTER_LANGUAGE, before anything talks to the server", async () => {
+    const run = await isopter(["export", "--all", "--format", "pdf", "--out", "x", "--server", "http://127.0.0.1:9"], {
+      env: { ISOPTER_LANGUAGE: "klingon" },
+    });
+    expect(run.stderr).toMatch(/ISOPTER_LANGUAGE=klingon: not an interface language \(en, fr, de, it, es, chi, mexsp, bp, nl, tr\)/);
+    expect(run.code).toBe(2);
+  });
   for (const [what, args, message] of cases)
     it(what, async () => {
       // A token is present where the check comes after the session is opened, so only the argument can fail.

@@ -3,9 +3,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
+import { Eye, Languages, Pattern, Strategy } from "../../core/model/enums.ts";
+import { resolveText, sceneMessages } from "../../core/plots/message.ts";
 import { walk, type GroupNode, type Scene } from "../../core/plots/scene.ts";
 import { exportContext } from "../../cli/export/context.ts";
+import { pageTranslate } from "../../cli/export/pdf/catalog.ts";
 import { pdfWriter, reportPdf, reportScene } from "../../cli/export/pdf/report.ts";
 import { fontRuns } from "../../cli/export/pdf/scene-to-pdfkit.ts";
 import { exportRecord } from "../../cli/export/record.ts";
@@ -128,6 +130,35 @@ describe("PDF report (core/plots' print scene with pdfkit)", () => {
       { text: "李伟", fallback: true },
       { text: " (Şükrü)", fallback: false },
     ]);
+  });
+
+  it("--language: the page speaks the clinic's language (German here), its PDF says so; English stays the default", async () => {
+    const p = samplePatient(3);
+    const r = () => exportRecord(p, sampleMeasurement(p, 3, { strategy: Strategy.DS }))!;
+    const german = await reportPdf(r(), exportContext(FAKE_ORGANISATION, { timeZone: "Europe/Berlin", language: "de" }));
+    const text = poppler("pdftotext", german);
+    expect(text).toContain("Patienten-ID");
+    expect(text).not.toContain("Patient ID");
+    expect(german.toString("latin1")).toContain("/Lang (de)");
+    expect(poppler("pdftotext", await reportPdf(r(), context))).toContain("Patient ID");
+    const chinese = await reportPdf(r(), exportContext(FAKE_ORGANISATION, { language: "chi" }));
+    expect(chinese.toString("latin1")).toContain("/Lang (zh-Hans)");
+  });
+
+  it("every text of the printed page is in each of the ten languages' catalogs, placeholders filled", () => {
+    const p = samplePatient(3);
+    const records = [
+      exportRecord(p, sampleMeasurement(p, 3, { strategy: Strategy.DS }))!,
+      exportRecord(p, sampleMeasurement(p, 1, { pattern: Pattern.G }))!,
+    ];
+    const messages = records.flatMap((r) => sceneMessages(reportScene(r, context)));
+    for (const language of Languages.filter((l) => l !== "en")) {
+      const translate = pageTranslate(language)!;
+      const missing = messages.filter((m) => translate(m) === undefined).map((m) => `${m.id} "${m.default}"`);
+      expect(missing, language).toEqual([]);
+      // As the page draws them: nested messages resolved first, then the placeholders filled.
+      for (const m of messages) expect(resolveText(m, translate), `${language} ${m.id}`).not.toMatch(/\{\w+\}|\[object/);
+    }
   });
 
   it("the same result gives the same bytes (no clock, no random id)", async () => {

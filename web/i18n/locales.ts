@@ -1,4 +1,5 @@
 import type { Language } from "../../core/model/enums.ts";
+import { languageTag } from "../../core/model/language-tags.ts";
 
 // Interface languages and the two lists the accounts seed §1 names.
 export const defaultLocale: Language = "en";
@@ -36,16 +37,5 @@ export const endonyms: Record<Language, string> = {
   tr: "Türkçe",
 };
 
-/** BCP 47 tag for the html lang attribute, Intl formatting and plural rules. */
-export const bcp47: Record<Language, string> = {
-  en: "en",
-  fr: "fr",
-  de: "de",
-  it: "it",
-  es: "es",
-  chi: "zh-Hans",
-  mexsp: "es-MX",
-  bp: "pt-BR",
-  nl: "nl",
-  tr: "tr",
-};
+/** BCP 47 tag for the html lang attribute, Intl formatting and plural rules (core's, shared with the CLI's PDF). */
+export const bcp47: Record<Language, string> = languageTag;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import PDFDocument from "pdfkit";
 import { clinicTime } from "../../../core/model/clinic-time.ts";
 import { patternLabel } from "../../../core/model/enums.ts";
+import { languageTag } from "../../../core/model/language-tags.ts";
 import type { PrintProgression } from "../../../core/plots/print-header.ts";
 import { printPageScene } from "../../../core/plots/print-page.ts";
 import type { Scene } from "../../../core/plots/scene.ts";
@@ -10,11 +11,13 @@ import type { ExportContext } from "../context.ts";
 import { eyeCode, recordFileName, type ExportRecord } from "../record.ts";
 import type { ExportWriter } from "../writer.ts";
 import { progressionTracker } from "../progression.ts";
+import { pageTranslate } from "./catalog.ts";
 import { pageFonts, type PageFonts } from "./fonts.ts";
 import { drawScene } from "./scene-to-pdfkit.ts";
 
 // One A4 page per result: core/plots' print scene (the page the web prints) drawn with pdfkit, fonts embedded
-// (fonts.ts), times on the clinic's clock. The text is real text: pdftotext reads it back.
+// (fonts.ts), times on the clinic's clock, texts in the export's language (catalog.ts). The text is real text:
+// pdftotext reads it back.
 
 export const A4 = { width: 595.28, height: 841.89 } as const;
 /** The scene is laid out in CSS px as the browser prints it (96 per inch), and scaled to PDF points (72 per inch). */
@@ -66,7 +69,7 @@ export async function reportPdf(
       Producer: "Isopter (pdfkit)",
       CreationDate: new Date(Date.parse(r.result.takenAt)),
     },
-    lang: "en",
+    lang: languageTag[context.language],
     pdfVersion: "1.7",
   });
   doc.registerFont("regular", fonts.regular);
@@ -79,7 +82,13 @@ export async function reportPdf(
     doc.on("error", reject);
   });
   doc.scale(POINTS_PER_PX);
-  drawScene(doc, reportScene(r, context, progression, reference), { regular: "regular", bold: "bold", fallback: "fallback" });
+  const translate = pageTranslate(context.language);
+  drawScene(
+    doc,
+    reportScene(r, context, progression, reference),
+    { regular: "regular", bold: "bold", fallback: "fallback" },
+    translate ? { translate } : {},
+  );
   doc.end();
   await done;
   return Buffer.concat(chunks);
