@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Schema } from "effect";
@@ -181,5 +182,14 @@ describe("isopter export against a server", () => {
       expect(run.code).toBe(0);
       expect(readdirSync(join(dir, format))).toHaveLength(3 * perResult);
     }
+    // --language through the command: the page reads in Dutch (pdftotext, poppler-utils).
+    const nl = join(dir, "pdf-nl");
+    const run = await isopter(["export", "-p", "p00005", "--format", "pdf", "--out", nl, "--language", "nl"], {
+      env: { ISOPTER_HOME: home },
+    });
+    expect(run.code).toBe(0);
+    const page = spawnSync("pdftotext", [join(nl, readdirSync(nl)[0]!), "-"], { encoding: "utf8" }).stdout;
+    expect(page).toContain("Patiënt-ID");
+    expect(page).not.toContain("Patient ID");
   });
 });
