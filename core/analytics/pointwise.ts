@@ -96,10 +96,35 @@ export function probabilityLevel(lut: ReadonlyArray<LocationVector>, loc: number
 
 export function probabilityMap(lut: ReadonlyArray<LocationVector>, values: LocationVector): Array<ProbabilityLevel | null> {
   const out = new Array<ProbabilityLevel | null>(values.length);
-  const first = lut[0]!;
+  const flat = flatLut(lut);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    out[i] = v === null || v === undefined || first[i] === null ? null : probabilityLevel(lut, i, v);
+    if (v === null || v === undefined || Number.isNaN(flat[i * LEVELS]!)) {
+      out[i] = v === null || v === undefined || lut[0]![i] === null ? null : probabilityLevel(lut, i, v);
+      continue;
+    }
+    // probabilityLevel, reading the location's limits side by side (a map is 54 or more of these a result).
+    let level: ProbabilityLevel = 1;
+    for (let k = 0, at = i * LEVELS; k < LEVELS; k++, at++)
+      if (v < flat[at]!) {
+        level = PROBS[k]!;
+        break;
+      }
+    out[i] = level;
   }
   return out;
+}
+
+const flatLuts = new WeakMap<ReadonlyArray<LocationVector>, Float64Array>();
+
+/** A look-up table location by location: flat[loc * LEVELS + k] = lut[k][loc], NaN where missing (no value is below NaN). */
+function flatLut(lut: ReadonlyArray<LocationVector>): Float64Array {
+  let flat = flatLuts.get(lut);
+  if (flat === undefined) {
+    const locations = lut[0]!.length;
+    flat = new Float64Array(locations * LEVELS);
+    for (let loc = 0; loc < locations; loc++) for (let k = 0; k < LEVELS; k++) flat[loc * LEVELS + k] = lut[k]![loc] ?? Number.NaN;
+    flatLuts.set(lut, flat);
+  }
+  return flat;
 }

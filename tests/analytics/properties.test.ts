@@ -5,7 +5,7 @@ import { getPattern, type PatternGeometry } from "../../core/analytics/patterns.
 import { sunyiu24d2 } from "../../core/analytics/normative/generated/sunyiu-24d2.ts";
 import type { LocationVector, NormativeTables } from "../../core/analytics/normative/tables.ts";
 import { globalIndices } from "../../core/analytics/global-indices.ts";
-import { generalHeight, patternDeviation, probabilityLevel, totalDeviation } from "../../core/analytics/pointwise.ts";
+import { generalHeight, patternDeviation, probabilityLevel, probabilityMap, totalDeviation } from "../../core/analytics/pointwise.ts";
 import { octopusIndices } from "../../core/analytics/octopus.ts";
 import { linearRegression, pointwiseRegression } from "../../core/analytics/progression/linear-regression.ts";
 import { MIN_SLOPE_RESULTS, MIN_SLOPE_SPAN_DAYS, mdSlope } from "../../core/analytics/progression/md-slope.ts";
@@ -99,6 +99,26 @@ describe("properties (issue #3)", () => {
           if (nv.blindSpotIndices.includes(loc)) return;
           for (const lut of [nv.tdLut, nv.pdLut])
             expect(probabilityLevel(lut, loc, v + d)).toBeGreaterThanOrEqual(probabilityLevel(lut, loc, v));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a probability map gives each location probabilityLevel's level (limits hit exactly, nulls, tables with gaps)", () => {
+    // probabilityMap reads a table laid out location by location (a speed-up); the rule stays probabilityLevel's.
+    const withGaps = nv.tdLut.map((row, k) => row.map((q, loc) => (loc === 7 && k === 2 ? null : q)));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(nv.tdLut, nv.pdLut, withGaps),
+        fc.array(fc.option(fc.integer({ min: 0, max: 53 }), { nil: null }), { minLength: 54, maxLength: 54 }),
+        fc.infiniteStream(fc.double({ min: -40, max: 20, noNaN: true })),
+        (lut, picks, noise) => {
+          // An even pick puts the value exactly on one of the location's limits (the test is strict), an odd one anywhere.
+          const values = picks.map((p, loc) => (p === null ? null : p % 2 === 0 ? (lut[p % lut.length]![loc] ?? 0) : noise.next().value));
+          expect(probabilityMap(lut, values)).toEqual(
+            values.map((v, loc) => (v === null || lut[0]![loc] === null ? null : probabilityLevel(lut, loc, v))),
+          );
         },
       ),
       { numRuns: 300 },
