@@ -3,7 +3,8 @@
 // device/all showed connected over the window: none past the 4 s deadline), the live threshold latency from a headset's
 // frame to a browser on ANOTHER process (p50/p99; with one process, the same one), the notifications per second
 // through PostgreSQL (the bus between processes) and this process's own event-loop delay (it plays every headset: a
-// high delay means the player, not the cluster, was short of CPU), each beside the load average. Prints, never asserts.
+// high delay means the player, not the cluster, was short of CPU) and the cores the processes, PostgreSQL, the bench and
+// the whole machine used over the window (cpu-split.ts), each beside the load average. Prints, never asserts.
 //
 // Capacity: per process count the fleet grows step by step (START, then x GROWTH) until a step is not held (a headset
 // missed its deadline, or did not connect within the settle time), or MAX_HEADSETS, MAX_STEPS or BUDGET_S (seconds per
@@ -27,6 +28,7 @@ import { consecutivePorts, startProcesses, type ClusterProcess } from "../script
 import { loadAverage, percentile, sleep } from "./figures.ts";
 import { growFleet, liveLatencies, protocolFleet } from "./fleet.ts";
 import { beforeInterruptExit, benchPostgres } from "./postgres.ts";
+import { cpuWindow, formatCores } from "./cpu-split.ts";
 
 const password = "Bench-Pass-1";
 const counts = (process.env.PROCESSES ?? "1,2,3").split(",").map(Number);
@@ -192,6 +194,7 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
       for (const b of browsers) b.take();
       bus.take();
       loop.reset();
+      const cpu = cpuWindow(procs.map((p) => p.child.pid!));
       // Over the window: the fewest headsets device/all (on the first process) showed connected.
       let held = Infinity;
       const end = performance.now() + windowS * 1000;
@@ -200,6 +203,7 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
         await sleep(2_000);
       }
       const notifications = bus.take();
+      const cores = formatCores(cpu.take());
       const latencies = browsers.flatMap((b) => b.take()).sort((a, b) => a - b);
       console.log(
         [
@@ -209,6 +213,7 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
           `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} ms (${latencies.length} frames)`,
           notifications.toFixed(0),
           `${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} ms`,
+          cores,
           loadAverage(),
         ].join(" | "),
       );
@@ -245,7 +250,7 @@ const main = async () => {
         `${windowS} s measured per step; ${fixedSteps ? `steps ${fixedSteps.join(", ")}` : `capacity search from ${start} headsets, x${growth} a step, at most ${maxHeadsets} headsets, ${maxSteps} steps, ${budgetS} s per process count`} (load average ${loadAverage()})`,
     );
     console.log(
-      "processes | headsets | held (connected all window) | live threshold to a browser on another process (1 process: the same) p50 / p99 | notifications/s through PostgreSQL | bench's own event-loop delay p99 / max | load average",
+      "processes | headsets | held (connected all window) | live threshold to a browser on another process (1 process: the same) p50 / p99 | notifications/s through PostgreSQL | bench's own event-loop delay p99 / max | cores used over the window | load average",
     );
     const capacities: Capacity[] = [];
     for (const n of counts) capacities.push(await run(pg.url, n, start));
