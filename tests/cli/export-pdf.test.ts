@@ -132,7 +132,7 @@ describe("PDF report (core/plots' print scene with pdfkit)", () => {
     ]);
   });
 
-  it("--language: the page speaks the clinic's language (German here), its PDF says so; English stays the default", async () => {
+  it("--language: the page and its document title speak the clinic's language (German here), its PDF says so; English stays the default", async () => {
     const p = samplePatient(3);
     const r = () => exportRecord(p, sampleMeasurement(p, 3, { strategy: Strategy.DS }))!;
     const german = await reportPdf(r(), exportContext(FAKE_ORGANISATION, { timeZone: "Europe/Berlin", language: "de" }));
@@ -140,7 +140,10 @@ describe("PDF report (core/plots' print scene with pdfkit)", () => {
     expect(text).toContain("Patienten-ID");
     expect(text).not.toContain("Patient ID");
     expect(german.toString("latin1")).toContain("/Lang (de)");
-    expect(poppler("pdftotext", await reportPdf(r(), context))).toContain("Patient ID");
+    expect(poppler("pdfinfo", german)).toMatch(/^Title:\s+Perimetrie 24-2 O[DS] /m);
+    const english = await reportPdf(r(), context);
+    expect(poppler("pdftotext", english)).toContain("Patient ID");
+    expect(poppler("pdfinfo", english)).toMatch(/^Title:\s+Perimetry 24-2 O[DS] /m);
     const chinese = await reportPdf(r(), exportContext(FAKE_ORGANISATION, { language: "chi" }));
     expect(chinese.toString("latin1")).toContain("/Lang (zh-Hans)");
   });

@@ -6,7 +6,8 @@ import { patternLabel } from "../../../core/model/enums.ts";
 import { languageTag } from "../../../core/model/language-tags.ts";
 import type { PrintProgression } from "../../../core/plots/print-header.ts";
 import { printPageScene } from "../../../core/plots/print-page.ts";
-import type { Scene } from "../../../core/plots/scene.ts";
+import { resolveText } from "../../../core/plots/message.ts";
+import { message, type Scene } from "../../../core/plots/scene.ts";
 import type { ExportContext } from "../context.ts";
 import { eyeCode, recordFileName, type ExportRecord } from "../record.ts";
 import type { ExportWriter } from "../writer.ts";
@@ -57,13 +58,16 @@ export async function reportPdf(
   reference?: ExportRecord | null,
 ): Promise<Buffer> {
   const taken = clinicTime(r.result.takenAt, context.timeZone);
+  const translate = pageTranslate(context.language);
+  // The document's title (a viewer's window and tab) in the page's language: the page's own title text.
+  const perimetry = resolveText(message("plots.print.title", "Perimetry"), translate);
   const doc = new PDFDocument({
     size: [A4.width, A4.height],
     margin: 0,
     autoFirstPage: true,
     // Same result, same bytes: no creation date of now, no random file id.
     info: {
-      Title: `Perimetry ${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)} ${taken.date}: ${r.patient.name}`,
+      Title: `${perimetry} ${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)} ${taken.date}: ${r.patient.name}`,
       Subject: `Isopter result ${r.test.id}`,
       Creator: "Isopter",
       Producer: "Isopter (pdfkit)",
@@ -82,7 +86,6 @@ export async function reportPdf(
     doc.on("error", reject);
   });
   doc.scale(POINTS_PER_PX);
-  const translate = pageTranslate(context.language);
   drawScene(
     doc,
     reportScene(r, context, progression, reference),
