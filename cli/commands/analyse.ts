@@ -4,9 +4,9 @@ import type { Command } from "commander";
 import { once } from "node:events";
 import {
   analyseCsvChunks,
-  analyseEachRow,
   analyseSeriesRows,
-  type RowOutput,
+  summariseEachRow,
+  type RowSummary,
   type SeriesOutput,
 } from "../../core/analytics/analyse-csv.ts";
 import { CsvError, parseVisualFieldsCsv, visualFieldRows } from "../../core/analytics/visualfields-csv.ts";
@@ -45,7 +45,7 @@ export function registerAnalyse(program: Command, io: CliIo): void {
           return;
         }
         io.stdout.write(
-          opts.series ? seriesTable(analyseSeriesRows(parseVisualFieldsCsv(text))) : rowsTable(analyseEachRow(visualFieldRows(text))),
+          opts.series ? seriesTable(analyseSeriesRows(parseVisualFieldsCsv(text))) : rowsTable(summariseEachRow(visualFieldRows(text))),
         );
       } catch (e) {
         if (e instanceof CsvError) throw new CliError(ExitCode.Failure, `${file}: ${e.message}`);
@@ -58,7 +58,7 @@ const f = (v: number | null | undefined, digits: number) =>
   v === null || v === undefined || !Number.isFinite(v) ? "-" : v.toFixed(digits);
 
 /** The table's cells only are kept per row (the widths need every row), not the analyses. */
-function rowsTable(analysed: Iterable<RowOutput>): string {
+function rowsTable(analysed: Iterable<RowSummary>): string {
   const cells: string[][] = [];
   for (const r of analysed)
     cells.push([
@@ -70,8 +70,8 @@ function rowsTable(analysed: Iterable<RowOutput>): string {
       f(r.psd, 2),
       f(r.gh, 2),
       f(r.vfi, 1),
-      r.tdp === null ? "-" : String(r.tdp.filter((p) => p !== null && p <= 0.05).length),
-      r.pdp === null ? "-" : String(r.pdp.filter((p) => p !== null && p <= 0.05).length),
+      r.tdpUnder5 === null ? "-" : String(r.tdpUnder5),
+      r.pdpUnder5 === null ? "-" : String(r.pdpUnder5),
     ]);
   if (cells.length === 0) return "No tests in the file.\n";
   return formatTable(["id", "eye", "date", "MS dB", "MD dB", "PSD dB", "GH dB", "VFI %", "TD p<5%", "PD p<5%"], cells, [

@@ -8,7 +8,8 @@ import { isoDateToDays, linearRegression, pointwiseRegression, yearsSinceFirst }
 import { poplr } from "./progression/poplr.ts";
 import { eyeProgression } from "./progression/eye-progression.ts";
 import { estermanScore } from "./esterman.ts";
-import { deviationIndices, withoutBlindSpots } from "./result-analysis.ts";
+import { fieldDeviations, nullWhereNaN, type FieldDeviations } from "./field-deviations.ts";
+import { withoutBlindSpots } from "./result-analysis.ts";
 import { locationSeen } from "./seen.ts";
 import {
   CsvError,
@@ -110,9 +111,52 @@ export function* analyseEachRow(rows: Iterable<VisualFieldRow>): Generator<RowOu
   let k = 0;
   for (const r of rows) {
     file ??= fileTables(patternForLocationCount(r.sensitivities.length));
-    yield analyseRow(r, k++, file);
+    yield rowOutput(r, analyseRow(r, k++, file));
   }
 }
+
+/** What `isopter analyse` prints of a row in its table: the indices, and how many locations each map flags at 5%. */
+export interface RowSummary {
+  readonly id: string;
+  readonly eye: string;
+  readonly date: string;
+  readonly msens: number;
+  readonly tmd: number | null;
+  readonly psd: number | null;
+  readonly gh: number | null;
+  readonly vfi: number | null;
+  /** Locations with a TD (PD) level of 5% or less; null without a normative analysis. */
+  readonly tdpUnder5: number | null;
+  readonly pdpUnder5: number | null;
+}
+
+/** analyseEachRow's numbers for the table, without building the per-location arrays it leaves out. */
+export function* summariseEachRow(rows: Iterable<VisualFieldRow>): Generator<RowSummary> {
+  let file: FileTables | undefined;
+  let k = 0;
+  for (const r of rows) {
+    file ??= fileTables(patternForLocationCount(r.sensitivities.length));
+    const { d, msens } = analyseRow(r, k++, file);
+    yield {
+      id: r.id,
+      eye: r.eye,
+      date: r.date,
+      msens,
+      tmd: d?.global.tmd ?? null,
+      psd: d?.global.psd ?? null,
+      gh: d?.gh ?? null,
+      vfi: d?.global.vfi ?? null,
+      tdpUnder5: d ? levelsUnder5(d.tdp) : null,
+      pdpUnder5: d ? levelsUnder5(d.pdp) : null,
+    };
+  }
+}
+
+const levelsUnder5 = (levels: Float64Array): number => {
+  let n = 0;
+  for (let i = 0; i < levels.length; i++) if (levels[i]! <= 0.05) n++; // (NaN, no level, is not)
+  return n;
+};
 
 /** What every row of a file shares: looked up once per file, not once per row. */
 interface FileTables {
@@ -145,33 +189,50 @@ function fileTables(pattern: Pattern): FileTables {
   return { pattern, geometry, nv, normalAt, blindSpot };
 }
 
-/** The same numbers analyseResult gives the stored result (deviationIndices), without what the output leaves out. */
-function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, normalAt, blindSpot }: FileTables): RowOutput {
+/** One row analysed: the deviations (views, valid until the next row) when the pattern has normals and the field is complete. */
+interface AnalysedRow {
+  readonly d: FieldDeviations | null;
+  readonly msens: number;
+  readonly pattern: string;
+  readonly seen: number;
+}
+
+/** The numbers analyseResult gives the stored result (fieldDeviations, as deviationIndices), without what the output leaves out. */
+function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, normalAt, blindSpot }: FileTables): AnalysedRow {
   if (r.sensitivities.length !== geometry.points.length)
     throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
   const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
-  const thresholds = r.sensitivities.map((v) => storedLocationValue(v, screening));
+  const thresholds = storedValues(r, pattern);
   const { sens, complete } = withoutBlindSpots(geometry, thresholds);
-  const d = nv && complete ? deviationIndices(nv, geometry, thresholds, sens, r.age, normalAt(r.age)) : null;
+  const d = nv && complete ? fieldDeviations(nv, geometry, thresholds, sens, r.age, normalAt(r.age)) : null;
   const measured = measuredSeen(thresholds, blindSpot, screening);
+  return {
+    d,
+    msens: d?.global.msens ?? measured.sum / measured.count,
+    pattern: geometry.label,
+    seen: pattern === Pattern.Esterman ? estermanScore(thresholds) : Math.round((100 * measured.seen) / measured.count),
+  };
+}
+
+function rowOutput(r: VisualFieldRow, { d, msens, pattern, seen }: AnalysedRow): RowOutput {
   return {
     id: r.id,
     eye: r.eye,
     date: r.date,
-    td: d?.td ?? null,
-    tdp: d?.tdp ?? null,
-    pd: d?.pd ?? null,
-    pdp: d?.pdp ?? null,
+    td: d && nullWhereNaN(d.td),
+    tdp: d && nullWhereNaN<ProbabilityLevel>(d.tdp),
+    pd: d && nullWhereNaN(d.pd),
+    pdp: d && nullWhereNaN<ProbabilityLevel>(d.pdp),
     gh: d?.gh ?? null,
-    msens: d?.global.msens ?? measured.sum / measured.count,
+    msens,
     ssens: d?.global.ssens ?? null,
     tmd: d?.global.tmd ?? null,
     tsd: d?.global.tsd ?? null,
     pmd: d?.global.pmd ?? null,
     psd: d?.global.psd ?? null,
     vfi: d?.global.vfi ?? null,
-    pattern: geometry.label,
-    seen: pattern === Pattern.Esterman ? estermanScore(thresholds) : Math.round((100 * measured.seen) / measured.count),
+    pattern,
+    seen,
   };
 }
 

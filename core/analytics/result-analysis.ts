@@ -2,12 +2,13 @@ import { Pattern, type Eye } from "../model/enums.ts";
 import { estermanScore } from "./esterman.ts";
 import { gazeSummary, type GazeSummary } from "./gaze.ts";
 import { glaucomaHemifieldTest, type GhtResult } from "./ght.ts";
-import { globalIndices, globalLevels, humphreyMdPsd, type GlobalIndices } from "./global-indices.ts";
+import { fieldDeviations, nullWhereNaN } from "./field-deviations.ts";
+import { globalLevels, humphreyMdPsd, type GlobalIndices } from "./global-indices.ts";
 import { getNormativeDatabase, effectiveNormativeVersion, normativeDatabaseName } from "./normative/registry.ts";
 import type { GlobalIndexName, LocationVector, NormativeTables, ProbabilityLevel } from "./normative/tables.ts";
 import { octopusIndices, meanSensitivityForDisplay, roundTo, type OctopusIndices } from "./octopus.ts";
 import { getPattern, type PatternGeometry } from "./patterns.ts";
-import { deviationFromNormal, generalHeight, normalSensitivity, patternDeviation, probabilityMap } from "./pointwise.ts";
+import { normalSensitivity } from "./pointwise.ts";
 import { reliability, type CatchTrials, type Reliability } from "./reliability.ts";
 
 /** What the analysis needs from a stored result (accounts seed §3 "Result"). */
@@ -150,7 +151,8 @@ export interface DeviationIndices {
 
 /**
  * The part of the analysis against the normative tables that `analyse` (analyse-csv.ts) prints too: one code path, so a
- * CSV read back gives the result page's numbers. `normal` may pass normalSensitivity(nv, age) already computed.
+ * CSV read back gives the result page's numbers (fieldDeviations computes them). `normal` may pass
+ * normalSensitivity(nv, age) already computed.
  */
 export function deviationIndices(
   nv: NormativeTables,
@@ -160,13 +162,16 @@ export function deviationIndices(
   age: number,
   normal: Array<number | null> = normalSensitivity(nv, age),
 ): DeviationIndices {
-  const td = deviationFromNormal(normal, thresholds);
-  const gh = generalHeight(td, nv.ghRank);
-  const pd = patternDeviation(td, gh);
-  const tdp = probabilityMap(nv.tdLut, td),
-    pdp = probabilityMap(nv.pdLut, pd);
-  const global = globalIndices(nv, geometry, sens, td, pd, age, { tdp, pdp, gh });
-  return { normal, td, tdp, pd, pdp, gh, global };
+  const d = fieldDeviations(nv, geometry, thresholds, sens, age, normal);
+  return {
+    normal,
+    td: nullWhereNaN(d.td),
+    tdp: nullWhereNaN<ProbabilityLevel>(d.tdp),
+    pd: nullWhereNaN(d.pd),
+    pdp: nullWhereNaN<ProbabilityLevel>(d.pdp),
+    gh: d.gh,
+    global: d.global,
+  };
 }
 
 /** 2 decimals for display; null for missing values. Module level: no closure per analysed result. */
