@@ -24,9 +24,19 @@ export function gazeScaleMax(max: number): number {
   return max < 10 ? 40 : max + 20;
 }
 
+/**
+ * The largest measured sample, null when none was measured. A loop: Math.max(...samples) overflows the call stack
+ * past about 100,000 samples, and a headset may send that many (its socket takes messages of up to 4 MB).
+ */
+export function largestMeasured(samples: readonly number[]): number | null {
+  let max: number | null = null;
+  for (const v of samples) if (v !== GAZE_NOT_MEASURED && (max === null || v > max)) max = v;
+  return max;
+}
+
 export function gazeSummary(meanDistance: readonly number[], fixationThreshold?: number | null): GazeSummary {
   const measured = meanDistance.filter((v) => v !== GAZE_NOT_MEASURED);
-  const max = measured.length ? Math.max(...measured) : null;
+  const max = largestMeasured(measured);
   return {
     samples: meanDistance.length,
     measured: measured.length,

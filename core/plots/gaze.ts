@@ -2,7 +2,7 @@
 // threshold. Accounts seed §9: "Gaze chart: bar width 7 on screen, 1 in print; scale fixed at 40 if max under 10, else max
 // plus 20; value -1 means could not measure." Issue #9: in print it is not drawn beyond 666 samples, with a notice.
 
-import { GAZE_NOT_MEASURED, GAZE_PRINT_MAX_SAMPLES, gazeScaleMax as scaleMaxOfMax } from "../analytics/gaze.ts";
+import { GAZE_NOT_MEASURED, GAZE_PRINT_MAX_SAMPLES, gazeScaleMax as scaleMaxOfMax, largestMeasured } from "../analytics/gaze.ts";
 import { formatTick, niceStep, tickCount } from "./axes.ts";
 import { chartArea, yAxisNodes, yOf, type ValueAxis } from "./chart.ts";
 import { titleNodes } from "./field.ts";
@@ -20,8 +20,7 @@ export function gazeBarWidth(medium: Medium): number {
 
 /** "Scale fixed at 40 if max under 10, else max plus 20" (the max of the measured samples). */
 export function gazeScaleMax(samples: readonly number[]): number {
-  const measured = samples.filter((s) => s !== gazeNotMeasured);
-  return scaleMaxOfMax(measured.length === 0 ? 0 : Math.max(...measured));
+  return scaleMaxOfMax(largestMeasured(samples) ?? 0);
 }
 
 /** Whether the chart is drawn: always on screen; in print only up to 666 samples. */

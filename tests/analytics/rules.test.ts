@@ -72,6 +72,20 @@ describe("accounts seed §9 display rules", () => {
     expect(g).toMatchObject({ samples: 5, measured: 3, notMeasured: 2, max: 12, scaleMax: 32, aboveThreshold: 2, printable: true });
     expect(gazeSummary([-1, -1]).scaleMax).toBe(40);
   });
+  it("gaze: a test with 500,000 samples (a long test at a high rate; the headset socket takes 4 MB) is summarised, not a crash", () => {
+    const samples = Array.from({ length: 500_000 }, (_, i) => (i % 10 === 0 ? -1 : (i % 997) / 100));
+    samples[123_457] = 44.5;
+    expect(gazeSummary(samples, 5)).toMatchObject({ samples: 500_000, measured: 450_000, max: 44.5, scaleMax: 64.5 });
+    expect(
+      analyseResult({
+        pattern: Pattern.P24_2,
+        eye: Eye.Right,
+        age: 60,
+        thresholds: Array(54).fill(28),
+        gazeTracking: { meanDistance: samples },
+      }).gaze?.max,
+    ).toBe(44.5);
+  });
   it('"Gaze bars in print are not drawn if more than 666 samples" (accounts seed §5)', () => {
     expect(gazeSummary(Array(GAZE_PRINT_MAX_SAMPLES).fill(1)).printable).toBe(true);
     expect(gazeSummary(Array(GAZE_PRINT_MAX_SAMPLES + 1).fill(1)).printable).toBe(false);

@@ -20,6 +20,8 @@ describe("gaze chart", () => {
   it("scale fixed at 40 if max under 10, else max plus 20", () => {
     expect(gazeScaleMax([1, 2, 9.9])).toBe(40);
     expect(gazeScaleMax([1, 10])).toBe(30);
+    expect(gazeScaleMax([-1, -1])).toBe(40);
+    expect(gazeScaleMax(Array.from({ length: 500_000 }, (_, i) => i % 30))).toBe(49); // no call-stack overflow
     expect(gazeScaleMax([3, 35])).toBe(55);
     expect(gazeScaleMax([])).toBe(40);
     // -1 is no measurement and never the max.
