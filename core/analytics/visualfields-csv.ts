@@ -83,12 +83,29 @@ function* recordsOf(text: string): Generator<CsvRecord> {
   }
 }
 
-/** parseVisualFieldsCsv one row at a time: a large file is analysed at the speed of one row (isopter analyse). */
+/**
+ * parseVisualFieldsCsv one row at a time: a large file is analysed at the speed of one row (isopter analyse). A file
+ * without a quote character (what R, spreadsheets and our export write for these columns) is read straight from the
+ * text (quoteFreeRows); any other goes through the CSV parser (recordRows). Both give the same rows and the same
+ * errors: tests/analytics/visualfields-rows.test.ts holds them together.
+ */
 export function* visualFieldRows(text: string): Generator<VisualFieldRow> {
+  if (text.indexOf('"') < 0) yield* quoteFreeRows(text);
+  else yield* recordRows(text);
+}
+
+/** visualFieldRows through the general CSV parser (csv-text.ts): quoted fields, line breaks inside them. */
+export function* recordRows(text: string): Generator<VisualFieldRow> {
   const records = recordsOf(text);
   const first: CsvRecord | undefined = records.next().value ?? undefined;
-  const header = first?.fields.map((h) => h.trim());
-  if (!header) throw new CsvError("empty CSV: expected a header line");
+  if (!first) throw new CsvError("empty CSV: expected a header line");
+  const width = headerWidth(first.fields);
+  for (const { line, fields } of records) yield row(line, fields, width);
+}
+
+/** Checks the header (infoColumns, then l1..ln) and returns its number of columns. */
+function headerWidth(fields: readonly string[]): number {
+  const header = fields.map((h) => h.trim());
   infoColumns.forEach((c, i) => {
     if (header[i] !== c) throw new CsvError(`header column ${i + 1} must be "${c}", got "${header[i] ?? ""}"`);
   });
@@ -97,46 +114,158 @@ export function* visualFieldRows(text: string): Generator<VisualFieldRow> {
     if (h !== `l${i + 1}`) throw new CsvError(`header column ${infoColumns.length + i + 1} must be "l${i + 1}", got "${h}"`);
   });
   if (locs.length === 0) throw new CsvError("no location columns l1..ln");
-  const width = header.length;
-  for (const { line: lineNo, fields: cells } of records) yield row(lineNo, cells);
+  return header.length;
+}
 
-  function row(lineNo: number, cells: string[]): VisualFieldRow {
-    if (cells.length !== width) throw new CsvError(`line ${lineNo}: expected ${width} fields, got ${cells.length}`);
-    const eye = cells[1]!.trim(),
-      date = cells[2]!.trim(),
-      age = toNumber(cells[4]!),
-      fpr = toNumber(cells[6]!),
-      fnr = toNumber(cells[7]!),
-      fl = toNumber(cells[8]!);
-    const sensitivities = new Array<number>(width - infoColumns.length);
-    let finite = Number.isFinite(age) && Number.isFinite(fpr) && Number.isFinite(fnr) && Number.isFinite(fl);
-    for (let k = 0; k < sensitivities.length; k++) {
-      const v = toNumber(cells[infoColumns.length + k]!);
-      sensitivities[k] = v;
+/** A record's cells as a row; CsvError naming the line and the field when VisualFieldRowSchema would refuse it. */
+function row(lineNo: number, cells: readonly string[], width: number): VisualFieldRow {
+  if (cells.length !== width) throw new CsvError(`line ${lineNo}: expected ${width} fields, got ${cells.length}`);
+  const age = toNumber(cells[4]!),
+    fpr = toNumber(cells[6]!),
+    fnr = toNumber(cells[7]!),
+    fl = toNumber(cells[8]!);
+  const sensitivities = new Array<number>(width - infoColumns.length);
+  let finite = Number.isFinite(age) && Number.isFinite(fpr) && Number.isFinite(fnr) && Number.isFinite(fl);
+  for (let k = 0; k < sensitivities.length; k++) {
+    const v = toNumber(cells[infoColumns.length + k]!);
+    sensitivities[k] = v;
+    if (!Number.isFinite(v)) finite = false;
+  }
+  const eye = cells[1]!.trim(),
+    date = cells[2]!.trim();
+  // What VisualFieldRowSchema accepts, checked in place: decoding every row with the Schema cost more than the
+  // analysis. A row it would refuse goes through the Schema for the message.
+  if (!finite || !validEyeAndDate(eye, date)) invalid(lineNo, cells);
+  return rowFrom(cells[0]!, eye, date, cells[3]!, age, cells[5]!, fpr, fnr, fl, cells[9]!, sensitivities);
+}
+
+const validEyeAndDate = (eye: string, date: string) => (eye === "OD" || eye === "OS" || eye === "OU") && datePattern.test(date);
+
+/** The row of checked values (eye and date trimmed already). */
+function rowFrom(
+  id: string,
+  eye: string,
+  date: string,
+  time: string,
+  age: number,
+  type: string,
+  fpr: number,
+  fnr: number,
+  fl: number,
+  duration: string,
+  sensitivities: number[],
+): VisualFieldRow {
+  return {
+    id: id.trim(),
+    eye: eye as VisualFieldRow["eye"],
+    date,
+    time: time.trim(),
+    age,
+    type: type.trim(),
+    fpr,
+    fnr,
+    fl,
+    duration: duration.trim(),
+    sensitivities,
+  };
+}
+
+const LF = 0x0a,
+  CR = 0x0d,
+  COMMA = 0x2c,
+  MINUS = 0x2d,
+  ZERO = 0x30;
+
+/**
+ * A quote-free file, read as csv-text.ts reads it (records end at CR, LF or CRLF, fields split at every comma, blank
+ * lines skipped), but without cutting every field out: a row's fields are found by position and its numbers read in
+ * place (the 64 strings a 24-2 row made were most of the parsing time and of the garbage).
+ */
+function* quoteFreeRows(text: string): Generator<VisualFieldRow> {
+  const anyCr = text.indexOf("\r") >= 0;
+  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 1;
+  let width = -1;
+  let starts = new Int32Array(0);
+  while (at < text.length) {
+    let end: number;
+    if (anyCr) {
+      end = at;
+      for (let c = text.charCodeAt(end); end < text.length && c !== LF && c !== CR; c = text.charCodeAt(++end));
+    } else {
+      end = text.indexOf("\n", at);
+      if (end < 0) end = text.length;
+    }
+    const lineNo = line++;
+    const next = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
+    if (end > at) {
+      if (width < 0) {
+        width = headerWidth(text.slice(at, end).split(","));
+        starts = new Int32Array(width + 1);
+      } else yield quoteFreeRow(text, at, end, lineNo, width, starts);
+    }
+    at = next;
+  }
+  if (width < 0) throw new CsvError("empty CSV: expected a header line");
+}
+
+/** One record of a quote-free file; `starts` is scratch for where its fields begin. */
+function quoteFreeRow(text: string, at: number, end: number, lineNo: number, width: number, starts: Int32Array): VisualFieldRow {
+  // Field k spans starts[k] up to one before starts[k + 1] (its comma, or the line's end). The location fields are
+  // read as they are found.
+  const first = infoColumns.length;
+  const sensitivities = new Array<number>(width - first);
+  let finite = true;
+  let count = 0;
+  starts[0] = at;
+  for (let i = at; ; i++) {
+    if (i < end && text.charCodeAt(i) !== COMMA) continue;
+    if (count >= first && count < width) {
+      const v = numberAt(text, starts[count]!, i);
+      sensitivities[count - first] = v;
       if (!Number.isFinite(v)) finite = false;
     }
-    // What VisualFieldRowSchema accepts, checked in place: decoding every row with the Schema cost more than the
-    // analysis. A row it would refuse goes through the Schema for the message.
-    if (!finite || (eye !== "OD" && eye !== "OS" && eye !== "OU") || !datePattern.test(date)) invalid(lineNo, cells);
-    const [id, , , time, , type, , , , duration] = cells;
-    return {
-      id: id!.trim(),
-      eye,
-      date,
-      time: time!.trim(),
-      age,
-      type: type!.trim(),
-      fpr,
-      fnr,
-      fl,
-      duration: duration!.trim(),
-      sensitivities,
-    };
+    if (++count > width || i >= end) break;
+    starts[count] = i + 1;
   }
+  if (count !== width) return row(lineNo, text.slice(at, end).split(","), width);
+  starts[width] = end + 1;
+  const age = numberAt(text, starts[4]!, starts[5]! - 1),
+    fpr = numberAt(text, starts[6]!, starts[7]! - 1),
+    fnr = numberAt(text, starts[7]!, starts[8]! - 1),
+    fl = numberAt(text, starts[8]!, starts[9]! - 1);
+  finite &&= Number.isFinite(age) && Number.isFinite(fpr) && Number.isFinite(fnr) && Number.isFinite(fl);
+  const eye = fieldAt(text, starts, 1).trim(),
+    date = fieldAt(text, starts, 2).trim();
+  // A row to refuse is cut into cells and refused by `row`, which names the field.
+  if (!finite || !validEyeAndDate(eye, date)) return row(lineNo, text.slice(at, end).split(","), width);
+  const id = fieldAt(text, starts, 0),
+    time = fieldAt(text, starts, 3),
+    type = fieldAt(text, starts, 5),
+    duration = fieldAt(text, starts, 9);
+  return rowFrom(id, eye, date, time, age, type, fpr, fnr, fl, duration, sensitivities);
+}
+
+const fieldAt = (text: string, starts: Int32Array, k: number): string => text.slice(starts[k]!, starts[k + 1]! - 1);
+
+/** toNumber(text.slice(from, to)), without the slice when the field is a plain integer. */
+function numberAt(text: string, from: number, to: number): number {
+  const negative = to > from && text.charCodeAt(from) === MINUS;
+  let k = negative ? from + 1 : from;
+  if (k < to && to - from <= 10) {
+    let value = 0;
+    for (; k < to; k++) {
+      const digit = text.charCodeAt(k) - ZERO;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (k === to) return negative ? -value : value;
+  }
+  return toNumber(text.slice(from, to));
 }
 
 /** Throws the CsvError naming the first offending field of a row VisualFieldRowSchema refuses. */
-function invalid(lineNo: number, cells: string[]): never {
+function invalid(lineNo: number, cells: readonly string[]): never {
   const raw: Record<string, unknown> = {};
   infoColumns.forEach((c, i) => (raw[c] = numeric.has(c) ? toNumber(cells[i]!) : cells[i]!.trim()));
   raw.sensitivities = cells.slice(infoColumns.length).map(toNumber);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Schema } from "effect";
-import { CsvError, infoColumns, VisualFieldRowSchema, visualFieldRows } from "../../core/analytics/visualfields-csv.ts";
+import { CsvError, infoColumns, recordRows, VisualFieldRowSchema, visualFieldRows } from "../../core/analytics/visualfields-csv.ts";
 
 // visualFieldRows checks each row by hand for what VisualFieldRowSchema accepts (decoding every row with the Schema
 // cost more than its analysis) and reads plain integers without Number(). The Schema stays the rule: for any row the
@@ -55,6 +55,46 @@ describe("visualFieldRows against VisualFieldRowSchema", () => {
         const read = () => [...visualFieldRows(`${header}\n${cells.join(",")}\n`)];
         if (expected._tag === "Success") expect(read()).toEqual([expected.value]);
         else expect(read).toThrow(CsvError);
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  // A file without quotes is read straight from the text (visualFieldRows' quote-free path); every other goes through
+  // the CSV parser (recordRows). On any quote-free text, both give the same rows, or the same error.
+  it("reads a quote-free file as the CSV parser does: the same rows, or the same error (line ends, blank lines, widths)", () => {
+    const cell = fc.oneof(numberCell, safeText, fc.constantFrom("OD", "OS", "2024-02-03"));
+    const record = fc.oneof(
+      {
+        weight: 6,
+        arbitrary: row.map((r) => [r.id, r.eye, r.date, r.time, r.age, r.type, r.fpr, r.fnr, r.fl, r.duration, ...r.locations].join(",")),
+      },
+      { weight: 1, arbitrary: fc.array(cell, { minLength: 0, maxLength: 16 }).map((cells) => cells.join(",")) }, // wrong widths, blank
+    );
+    const lineEnd = fc.constantFrom("\n", "\r\n", "\r");
+    const text = fc
+      .tuple(
+        fc.boolean(), // a byte-order mark
+        fc.array(fc.tuple(record, lineEnd), { maxLength: 6 }),
+        fc.boolean(), // the last line's end
+        fc.constantFrom(header, ` ${header}`, header.replace("l2", "l3"), ""),
+      )
+      .map(([bom, records, lastEnd, head]) => {
+        const body = records.map(([r, end], i) => r + (i < records.length - 1 || lastEnd ? end : "")).join("");
+        return `${bom ? "\uFEFF" : ""}${head}\n${body}`;
+      });
+    const outcome = (read: () => unknown[]) => {
+      try {
+        return { rows: read() };
+      } catch (e) {
+        if (!(e instanceof CsvError)) throw e;
+        return { error: e.message };
+      }
+    };
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(t.includes('"')).toBe(false);
+        expect(outcome(() => [...visualFieldRows(t)])).toEqual(outcome(() => [...recordRows(t)]));
       }),
       { numRuns: 3_000 },
     );
