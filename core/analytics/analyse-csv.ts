@@ -3,13 +3,12 @@ import { globalIndices } from "./global-indices.ts";
 import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "./normative/registry.ts";
 import { lutProbabilities, type NormativeTables, type ProbabilityLevel } from "./normative/tables.ts";
 import { getPattern, type PatternGeometry } from "./patterns.ts";
-import { generalHeight, normalSensitivity, patternDeviation, totalDeviation } from "./pointwise.ts";
+import { generalHeight, patternDeviation, totalDeviation } from "./pointwise.ts";
 import { isoDateToDays, linearRegression, pointwiseRegression, yearsSinceFirst } from "./progression/linear-regression.ts";
 import { poplr } from "./progression/poplr.ts";
 import { eyeProgression } from "./progression/eye-progression.ts";
 import { estermanScore } from "./esterman.ts";
 import { fieldDeviations, nullWhereNaN, type FieldDeviations } from "./field-deviations.ts";
-import { withoutBlindSpots } from "./result-analysis.ts";
 import { locationSeen } from "./seen.ts";
 import {
   CsvError,
@@ -163,8 +162,6 @@ interface FileTables {
   readonly pattern: Pattern;
   readonly geometry: PatternGeometry;
   readonly nv: NormativeTables | null;
-  /** normalSensitivity(nv, age), computed once per age (see fileTables). */
-  readonly normalAt: (age: number) => Array<number | null>;
   /** 1 at the blind spots, by location. */
   readonly blindSpot: Uint8Array;
 }
@@ -172,21 +169,9 @@ interface FileTables {
 function fileTables(pattern: Pattern): FileTables {
   const geometry = getPattern(pattern);
   const nv = geometry.binocular ? null : getNormativeDatabase(pattern, CURRENT_NORMATIVE_VERSION);
-  // The age-corrected normals depend on the age alone and a file holds few distinct ages (whole years in visualFields'
-  // data), so each is computed once; the rows only read them. Bounded for files of fractional ages.
-  const normals = new Map<number, Array<number | null>>();
-  const normalAt = (age: number): Array<number | null> => {
-    let normal = normals.get(age);
-    if (normal === undefined) {
-      normal = normalSensitivity(nv!, age);
-      if (normals.size >= 1024) normals.clear();
-      if (!Object.is(age, -0)) normals.set(age, normal); // the Map does not tell -0 from 0
-    }
-    return normal;
-  };
   const blindSpot = new Uint8Array(geometry.points.length);
   for (const i of geometry.blindSpotIndices) blindSpot[i] = 1;
-  return { pattern, geometry, nv, normalAt, blindSpot };
+  return { pattern, geometry, nv, blindSpot };
 }
 
 /** One row analysed: the deviations (views, valid until the next row) when the pattern has normals and the field is complete. */
@@ -198,13 +183,13 @@ interface AnalysedRow {
 }
 
 /** The numbers analyseResult gives the stored result (fieldDeviations, as deviationIndices), without what the output leaves out. */
-function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, normalAt, blindSpot }: FileTables): AnalysedRow {
+function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, blindSpot }: FileTables): AnalysedRow {
   if (r.sensitivities.length !== geometry.points.length)
     throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
   const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
   const thresholds = storedValues(r, pattern);
-  const { sens, complete } = withoutBlindSpots(geometry, thresholds);
-  const d = nv && complete ? fieldDeviations(nv, geometry, thresholds, sens, r.age, normalAt(r.age)) : null;
+  // (Every location of a CSV row holds a number, so the field is complete: the deviations exist wherever normals do.)
+  const d = nv ? fieldDeviations(nv, geometry, thresholds, r.age) : null;
   const measured = measuredSeen(thresholds, blindSpot, screening);
   return {
     d,

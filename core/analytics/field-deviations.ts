@@ -42,6 +42,8 @@ interface Prepared {
   readonly intercept: Float64Array;
   readonly slope: Float64Array;
   readonly vfiWeights: Float64Array;
+  /** 1 at the pattern's blind spots, which the global indices and the VFI leave out (withoutBlindSpots). */
+  readonly blindSpot: Uint8Array;
   readonly scratch: { td: Float64Array; pd: Float64Array; tdp: Float64Array; pdp: Float64Array; top: Float64Array };
 }
 
@@ -77,6 +79,7 @@ function prepare(nv: NormativeTables, geometry: PatternGeometry): Prepared {
         const point = geometry.points[i];
         return point ? vfiWeight(point.x, point.y) : Number.NaN;
       }),
+      blindSpot: Uint8Array.from({ length: n }, (_, i) => (geometry.blindSpotIndices.includes(i) ? 1 : 0)),
       scratch: {
         td: new Float64Array(n),
         pd: new Float64Array(n),
@@ -102,29 +105,23 @@ function levelAt(limits: Float64Array, loc: number, value: number): number {
 }
 
 /**
- * deviationIndices' numbers: `thresholds` in pattern order (null = not tested), `sens` the same with null at the blind
- * spots (withoutBlindSpots), `normal` = normalSensitivity(nv, age).
+ * deviationIndices' numbers for `thresholds` in pattern order (null = not tested) at `age`. The globalIndices part
+ * reads the thresholds without the blind spots, as withoutBlindSpots gives them.
  */
-export function fieldDeviations(
-  nv: NormativeTables,
-  geometry: PatternGeometry,
-  thresholds: LocationVector,
-  sens: LocationVector,
-  age: number,
-  normal: LocationVector,
-): FieldDeviations {
+export function fieldDeviations(nv: NormativeTables, geometry: PatternGeometry, thresholds: LocationVector, age: number): FieldDeviations {
   const p = prepare(nv, geometry);
   const { td, pd, tdp, pdp, top } = p.scratch;
+  const { blindSpot } = p;
   const n = p.nloc;
   const rank = nv.ghRank;
 
-  // TD (deviationFromNormal) and the general height: the rank-th highest TD, kept as generalHeight keeps it.
+  // TD (deviationFromNormal of normalSensitivity: the normal computed as it computes it) and the general height: the
+  // rank-th highest TD, kept as generalHeight keeps it.
   let counted = 0,
     kept = 0;
   for (let i = 0; i < n; i++) {
-    const s = thresholds[i],
-      normalAt = normal[i];
-    const t = s === null || s === undefined || normalAt === null || normalAt === undefined ? Number.NaN : s - normalAt;
+    const s = thresholds[i];
+    const t = s === null || s === undefined ? Number.NaN : s - (p.intercept[i]! + p.slope[i]! * age);
     td[i] = t;
     if (Number.isNaN(t)) continue;
     counted++;
@@ -152,8 +149,8 @@ export function fieldDeviations(
     pd[i] = d;
     tdp[i] = levelAt(p.tdLimits, i, t);
     pdp[i] = levelAt(p.pdLimits, i, d);
-    const s = sens[i];
-    if (Number.isNaN(t) || s === null || s === undefined) continue;
+    if (Number.isNaN(t) || blindSpot[i] === 1) continue;
+    const s = thresholds[i]!;
     const wt = p.weightTd[i]!,
       wp = p.weightPd[i]!;
     count++;
@@ -175,10 +172,10 @@ export function fieldDeviations(
     sw = 0,
     sws = 0;
   for (let i = 0; i < n; i++) {
-    const t = td[i]!,
-      s = sens[i];
-    if (Number.isNaN(t) || s === null || s === undefined) continue;
-    const d = pd[i]!;
+    const t = td[i]!;
+    if (Number.isNaN(t) || blindSpot[i] === 1) continue;
+    const s = thresholds[i]!,
+      d = pd[i]!;
     vs += (s - msens) ** 2;
     vt += (t - tmd) ** 2 / p.sdTd[i]!;
     vp += (d - pmd) ** 2 / p.sdPd[i]!;

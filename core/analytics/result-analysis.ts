@@ -86,7 +86,7 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
 
   let normative: NormativeAnalysis | null = null;
   if (nv && complete) {
-    const deviation = deviationIndices(nv, geometry, input.thresholds, sens, input.age);
+    const deviation = deviationIndices(nv, geometry, input.thresholds, input.age);
     const { td, pd, gh, pdp, global } = deviation;
     normative = {
       normativeVersion: effectiveNormativeVersion(input.normativeVersion),
@@ -151,18 +151,17 @@ export interface DeviationIndices {
 
 /**
  * The part of the analysis against the normative tables that `analyse` (analyse-csv.ts) prints too: one code path, so a
- * CSV read back gives the result page's numbers (fieldDeviations computes them). `normal` may pass
- * normalSensitivity(nv, age) already computed.
+ * CSV read back gives the result page's numbers (fieldDeviations computes them). `normal` (the result's normals, for the
+ * screens) may pass normalSensitivity(nv, age) already computed.
  */
 export function deviationIndices(
   nv: NormativeTables,
   geometry: PatternGeometry,
   thresholds: ReadonlyArray<number | null>,
-  sens: ReadonlyArray<number | null>,
   age: number,
   normal: Array<number | null> = normalSensitivity(nv, age),
 ): DeviationIndices {
-  const d = fieldDeviations(nv, geometry, thresholds, sens, age, normal);
+  const d = fieldDeviations(nv, geometry, thresholds, age);
   return {
     normal,
     td: nullWhereNaN(d.td),

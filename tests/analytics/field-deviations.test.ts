@@ -71,12 +71,11 @@ describe("fieldDeviations (through deviationIndices) against the reference funct
       const geometry = getPattern(pattern);
       fc.assert(
         fc.property(fieldOf(pattern), ({ thresholds, age }) => {
-          const { sens } = withoutBlindSpots(geometry, thresholds);
           const expected = reference(nv, pattern, thresholds, age);
           // toEqual tells -0 from 0 and compares NaN as equal only to NaN: a moved bit fails.
-          expect(deviationIndices(nv, geometry, thresholds, sens, age)).toEqual(expected);
+          expect(deviationIndices(nv, geometry, thresholds, age)).toEqual(expected);
           // Twice in a row: the pass reuses its arrays, and nothing of a call may leak into the next.
-          expect(deviationIndices(nv, geometry, thresholds, sens, age, normalSensitivity(nv, age))).toEqual(expected);
+          expect(deviationIndices(nv, geometry, thresholds, age, normalSensitivity(nv, age))).toEqual(expected);
         }),
         { numRuns: 200 },
       );
@@ -86,8 +85,7 @@ describe("fieldDeviations (through deviationIndices) against the reference funct
     const { nv, pattern } = databases[0]!;
     const geometry = getPattern(pattern);
     const thresholds = geometry.points.map((_, i) => (i < nv.ghRank - 1 ? 30 : null));
-    const { sens } = withoutBlindSpots(geometry, thresholds);
-    expect(() => deviationIndices(nv, geometry, thresholds, sens, 60)).toThrow(
+    expect(() => deviationIndices(nv, geometry, thresholds, 60)).toThrow(
       `general height needs at least ${nv.ghRank} locations, got ${nv.ghRank - 1}`,
     );
   });
