@@ -1,6 +1,7 @@
 import type { GlobalIndices } from "./global-indices.ts";
 import { lutProbabilities, type LocationVector, type NormativeTables, type ProbabilityLevel } from "./normative/tables.ts";
 import type { PatternGeometry } from "./patterns.ts";
+import { limitsByLocation } from "./pointwise.ts";
 import { vfiWeight } from "./vfi.ts";
 
 /**
@@ -36,7 +37,7 @@ interface Prepared {
   /** 1 / sd: the weights of the means (the same double as dividing at each location). */
   readonly weightTd: Float64Array;
   readonly weightPd: Float64Array;
-  /** The look-up limits location by location: [loc * LEVELS + k] = lut[k][loc]. */
+  /** The look-up limits location by location (limitsByLocation). */
   readonly tdLimits: Float64Array;
   readonly pdLimits: Float64Array;
   readonly intercept: Float64Array;
@@ -48,12 +49,6 @@ interface Prepared {
 }
 
 const vector = (v: LocationVector, n: number) => Float64Array.from({ length: n }, (_, i) => v[i] ?? Number.NaN);
-
-function limitsOf(lut: ReadonlyArray<LocationVector>, n: number): Float64Array {
-  const limits = new Float64Array(n * LEVELS);
-  for (let loc = 0; loc < n; loc++) for (let k = 0; k < LEVELS; k++) limits[loc * LEVELS + k] = lut[k]?.[loc] ?? Number.NaN;
-  return limits;
-}
 
 const prepared = new WeakMap<NormativeTables, WeakMap<PatternGeometry, Prepared>>();
 
@@ -71,8 +66,8 @@ function prepare(nv: NormativeTables, geometry: PatternGeometry): Prepared {
       sdPd,
       weightTd: sdTd.map((sd) => 1 / sd),
       weightPd: sdPd.map((sd) => 1 / sd),
-      tdLimits: limitsOf(nv.tdLut, n),
-      pdLimits: limitsOf(nv.pdLut, n),
+      tdLimits: limitsByLocation(nv.tdLut),
+      pdLimits: limitsByLocation(nv.pdLut),
       intercept: vector(nv.intercept, n),
       slope: vector(nv.slope, n),
       vfiWeights: Float64Array.from({ length: n }, (_, i) => {

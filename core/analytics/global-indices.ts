@@ -17,6 +17,8 @@ export type GlobalIndices = Record<GlobalIndexName, number>;
  * visualFields' global indices (gdef, weighted): msens / ssens = mean and SD of sensitivity; tmd / tsd = weighted mean and
  * SD of TD with weights 1/SD_TD(loc); pmd / psd the same on PD with 1/SD_PD(loc), the SDs in Hmisc's wtd.var form with
  * raw frequency weights, sum w (x - m)^2 / (sum w - 1); gh; vfi. Blind spots excluded.
+ * field-deviations.ts computes the same for deviationIndices in its one pass: a change here is made there too
+ * (tests/analytics/field-deviations.test.ts fails until both agree to the bit).
  */
 export function globalIndices(
   nv: NormativeTables,

@@ -96,7 +96,7 @@ export function probabilityLevel(lut: ReadonlyArray<LocationVector>, loc: number
 
 export function probabilityMap(lut: ReadonlyArray<LocationVector>, values: LocationVector): Array<ProbabilityLevel | null> {
   const out = new Array<ProbabilityLevel | null>(values.length);
-  const flat = flatLut(lut);
+  const flat = limitsByLocation(lut);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v === null || v === undefined || Number.isNaN(flat[i * LEVELS]!)) {
@@ -117,8 +117,11 @@ export function probabilityMap(lut: ReadonlyArray<LocationVector>, values: Locat
 
 const flatLuts = new WeakMap<ReadonlyArray<LocationVector>, Float64Array>();
 
-/** A look-up table location by location: flat[loc * LEVELS + k] = lut[k][loc], NaN where missing (no value is below NaN). */
-function flatLut(lut: ReadonlyArray<LocationVector>): Float64Array {
+/**
+ * A look-up table location by location: [loc * lutProbabilities.length + k] = lut[k][loc], NaN where missing (no
+ * value is below NaN). Built once per table.
+ */
+export function limitsByLocation(lut: ReadonlyArray<LocationVector>): Float64Array {
   let flat = flatLuts.get(lut);
   if (flat === undefined) {
     const locations = lut[0]!.length;

@@ -21,6 +21,8 @@ function vfiWeights(geometry: PatternGeometry): Float64Array {
  * is normal when MD < -20; 0 where sensitivity < 0; VFI = weighted mean with `vfiWeight`.
  * A result within 1e-9 of 100 is 100 (README trap 2: floating sums of 100s).
  * `levels` may pass the PD (MD >= -20) or TD (MD < -20) probability map already computed.
+ * field-deviations.ts computes the same for deviationIndices in its one pass: a change here is made there too
+ * (tests/analytics/field-deviations.test.ts fails until both agree to the bit).
  */
 export function visualFieldIndex(
   nv: NormativeTables,
