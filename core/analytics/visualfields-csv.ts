@@ -53,20 +53,7 @@ export class CsvError extends Error {
 const numeric = new Set(["age", "fpr", "fnr", "fl"]);
 
 /** A cell as a number: NaN when blank; plain integers (nearly every cell) are read without Number()'s general parser. */
-function toNumber(text: string): number {
-  const n = text.length;
-  let k = n > 0 && text.charCodeAt(0) === 0x2d ? 1 : 0; // "-"
-  if (k < n && n <= 10) {
-    let value = 0;
-    for (; k < n; k++) {
-      const digit = text.charCodeAt(k) - 0x30;
-      if (digit < 0 || digit > 9) break;
-      value = value * 10 + digit;
-    }
-    if (k === n) return text.charCodeAt(0) === 0x2d ? -value : value;
-  }
-  return text.trim() === "" ? NaN : Number(text);
-}
+const toNumber = (text: string): number => numberAt(text, 0, text.length);
 
 /** Parses and validates a visualFields CSV; throws CsvError naming the line and field on bad input. */
 export function parseVisualFieldsCsv(text: string): VisualFieldRow[] {
@@ -248,7 +235,7 @@ function quoteFreeRow(text: string, at: number, end: number, lineNo: number, wid
 
 const fieldAt = (text: string, starts: Int32Array, k: number): string => text.slice(starts[k]!, starts[k + 1]! - 1);
 
-/** toNumber(text.slice(from, to)), without the slice when the field is a plain integer. */
+/** toNumber of text.slice(from, to): a plain integer read in place, without the slice; anything else by Number(). */
 function numberAt(text: string, from: number, to: number): number {
   const negative = to > from && text.charCodeAt(from) === MINUS;
   let k = negative ? from + 1 : from;
@@ -261,7 +248,8 @@ function numberAt(text: string, from: number, to: number): number {
     }
     if (k === to) return negative ? -value : value;
   }
-  return toNumber(text.slice(from, to));
+  const cell = text.slice(from, to);
+  return cell.trim() === "" ? Number.NaN : Number(cell);
 }
 
 /** Throws the CsvError naming the first offending field of a row VisualFieldRowSchema refuses. */
