@@ -13,7 +13,7 @@ import { CsvError, parseVisualFieldsCsv, visualFieldRows } from "../../core/anal
 import { defineCommand, sharedOptions } from "../command.ts";
 import { CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
-import { formatTable } from "../table.ts";
+import { type Column, FixedColumn, formatTable, tableChunks, TextColumn } from "../table.ts";
 
 // isopter analyse FILE.csv [--series] [--json]: core/analytics on a visualFields-layout CSV, no server.
 // --json prints exactly what `npm run --silent analyse -- FILE.csv [--series]` prints: both write analyseCsvChunks, row
@@ -44,9 +44,13 @@ export function registerAnalyse(program: Command, io: CliIo): void {
           for (const chunk of analyseCsvChunks(text, { series: opts.series })) if (!io.stdout.write(chunk)) await once(io.stdout, "drain");
           return;
         }
-        io.stdout.write(
-          opts.series ? seriesTable(analyseSeriesRows(parseVisualFieldsCsv(text))) : rowsTable(summariseEachRow(visualFieldRows(text))),
-        );
+        if (opts.series) {
+          io.stdout.write(seriesTable(analyseSeriesRows(parseVisualFieldsCsv(text))));
+          return;
+        }
+        const table = rowsTable(summariseEachRow(visualFieldRows(text)));
+        if (table === null) io.stdout.write("No tests in the file.\n");
+        else for (const chunk of tableChunks(table)) if (!io.stdout.write(chunk)) await once(io.stdout, "drain");
       } catch (e) {
         if (e instanceof CsvError) throw new CliError(ExitCode.Failure, `${file}: ${e.message}`);
         throw e;
@@ -57,28 +61,31 @@ export function registerAnalyse(program: Command, io: CliIo): void {
 const f = (v: number | null | undefined, digits: number) =>
   v === null || v === undefined || !Number.isFinite(v) ? "-" : v.toFixed(digits);
 
-/** The table's cells only are kept per row (the widths need every row), not the analyses. */
-function rowsTable(analysed: Iterable<RowSummary>): string {
-  const cells: string[][] = [];
-  for (const r of analysed)
-    cells.push([
-      r.id,
-      r.eye,
-      r.date,
-      f(r.msens, 2),
-      f(r.tmd, 2),
-      f(r.psd, 2),
-      f(r.gh, 2),
-      f(r.vfi, 1),
-      r.tdpUnder5 === null ? "-" : String(r.tdpUnder5),
-      r.pdpUnder5 === null ? "-" : String(r.pdpUnder5),
-    ]);
-  if (cells.length === 0) return "No tests in the file.\n";
-  return formatTable(["id", "eye", "date", "MS dB", "MD dB", "PSD dB", "GH dB", "VFI %", "TD p<5%", "PD p<5%"], cells, [
-    "left",
-    "left",
-    "left",
-  ]);
+/** The table's columns: its numbers are kept as numbers (FixedColumn), not as 100,000 rows of cell texts. */
+function rowsTable(analysed: Iterable<RowSummary>): Column[] | null {
+  const id = new TextColumn("id", "left"),
+    eye = new TextColumn("eye", "left"),
+    date = new TextColumn("date", "left"),
+    msens = new FixedColumn("MS dB", 2),
+    tmd = new FixedColumn("MD dB", 2),
+    psd = new FixedColumn("PSD dB", 2),
+    gh = new FixedColumn("GH dB", 2),
+    vfi = new FixedColumn("VFI %", 1),
+    tdpUnder5 = new FixedColumn("TD p<5%", 0),
+    pdpUnder5 = new FixedColumn("PD p<5%", 0);
+  for (const r of analysed) {
+    id.push(r.id);
+    eye.push(r.eye);
+    date.push(r.date);
+    msens.push(r.msens);
+    tmd.push(r.tmd);
+    psd.push(r.psd);
+    gh.push(r.gh);
+    vfi.push(r.vfi);
+    tdpUnder5.push(r.tdpUnder5);
+    pdpUnder5.push(r.pdpUnder5);
+  }
+  return id.rows === 0 ? null : [id, eye, date, msens, tmd, psd, gh, vfi, tdpUnder5, pdpUnder5];
 }
 
 function seriesTable(series: readonly SeriesOutput[]): string {

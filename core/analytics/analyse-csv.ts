@@ -8,7 +8,7 @@ import { isoDateToDays, linearRegression, pointwiseRegression, yearsSinceFirst }
 import { poplr } from "./progression/poplr.ts";
 import { eyeProgression } from "./progression/eye-progression.ts";
 import { estermanScore } from "./esterman.ts";
-import { fieldDeviations, nullWhereNaN, type FieldDeviations } from "./field-deviations.ts";
+import { fieldDeviations, fieldIndices, nullWhereNaN, type FieldDeviations, type FieldIndices } from "./field-deviations.ts";
 import { locationSeen } from "./seen.ts";
 import {
   CsvError,
@@ -110,7 +110,7 @@ export function* analyseEachRow(rows: Iterable<VisualFieldRow>): Generator<RowOu
   let k = 0;
   for (const r of rows) {
     file ??= fileTables(patternForLocationCount(r.sensitivities.length));
-    yield rowOutput(r, analyseRow(r, k++, file));
+    yield rowOutput(r, analyseRow(r, k++, file, fieldDeviations), file);
   }
 }
 
@@ -135,7 +135,7 @@ export function* summariseEachRow(rows: Iterable<VisualFieldRow>): Generator<Row
   let k = 0;
   for (const r of rows) {
     file ??= fileTables(patternForLocationCount(r.sensitivities.length));
-    const { d, msens } = analyseRow(r, k++, file);
+    const { d, msens } = analyseRow(r, k++, file, fieldIndices);
     yield {
       id: r.id,
       eye: r.eye,
@@ -145,17 +145,11 @@ export function* summariseEachRow(rows: Iterable<VisualFieldRow>): Generator<Row
       psd: d?.global.psd ?? null,
       gh: d?.gh ?? null,
       vfi: d?.global.vfi ?? null,
-      tdpUnder5: d ? levelsUnder5(d.tdp) : null,
-      pdpUnder5: d ? levelsUnder5(d.pdp) : null,
+      tdpUnder5: d?.tdpUnder5 ?? null,
+      pdpUnder5: d?.pdpUnder5 ?? null,
     };
   }
 }
-
-const levelsUnder5 = (levels: Float64Array): number => {
-  let n = 0;
-  for (let i = 0; i < levels.length; i++) if (levels[i]! <= 0.05) n++; // (NaN, no level, is not)
-  return n;
-};
 
 /** What every row of a file shares: looked up once per file, not once per row. */
 interface FileTables {
@@ -164,6 +158,8 @@ interface FileTables {
   readonly nv: NormativeTables | null;
   /** 1 at the blind spots, by location. */
   readonly blindSpot: Uint8Array;
+  /** isScreeningType, remembering the last type read (a file's rows mostly share one). */
+  readonly isScreeningType: (type: string) => boolean;
 }
 
 function fileTables(pattern: Pattern): FileTables {
@@ -171,35 +167,56 @@ function fileTables(pattern: Pattern): FileTables {
   const nv = geometry.binocular ? null : getNormativeDatabase(pattern, CURRENT_NORMATIVE_VERSION);
   const blindSpot = new Uint8Array(geometry.points.length);
   for (const i of geometry.blindSpotIndices) blindSpot[i] = 1;
-  return { pattern, geometry, nv, blindSpot };
+  let lastType: string | undefined;
+  let lastScreening = false;
+  const screeningType = (type: string) => {
+    if (type !== lastType) {
+      lastType = type;
+      lastScreening = isScreeningType(type);
+    }
+    return lastScreening;
+  };
+  return { pattern, geometry, nv, blindSpot, isScreeningType: screeningType };
 }
 
 /** One row analysed: the deviations (views, valid until the next row) when the pattern has normals and the field is complete. */
-interface AnalysedRow {
-  readonly d: FieldDeviations | null;
+interface AnalysedRow<D extends FieldIndices> {
+  readonly d: D | null;
   readonly msens: number;
-  readonly pattern: string;
-  readonly seen: number;
+  /** The values as the result stores them, and whether they are screening levels (for `seen`). */
+  readonly thresholds: readonly number[];
+  readonly screening: boolean;
 }
 
 /** The numbers analyseResult gives the stored result (fieldDeviations, as deviationIndices), without what the output leaves out. */
-function analyseRow(r: VisualFieldRow, k: number, { pattern, geometry, nv, blindSpot }: FileTables): AnalysedRow {
+function analyseRow<D extends FieldIndices>(
+  r: VisualFieldRow,
+  k: number,
+  file: FileTables,
+  analyse: (nv: NormativeTables, geometry: PatternGeometry, thresholds: readonly number[], age: number) => D,
+): AnalysedRow<D> {
+  const { pattern, geometry, nv, blindSpot } = file;
   if (r.sensitivities.length !== geometry.points.length)
     throw new CsvError(`row ${k + 1}: ${r.sensitivities.length} locations, the file's first row has ${geometry.points.length}`);
-  const screening = pattern === Pattern.Esterman || isScreeningType(r.type);
-  const thresholds = storedValues(r, pattern);
+  const screening = pattern === Pattern.Esterman || file.isScreeningType(r.type);
+  // (A thresholding row stores its values as they are: no copy.)
+  const thresholds = screening ? storedValues(r, pattern) : r.sensitivities;
   // (Every location of a CSV row holds a number, so the field is complete: the deviations exist wherever normals do.)
-  const d = nv ? fieldDeviations(nv, geometry, thresholds, r.age) : null;
+  const d = nv ? analyse(nv, geometry, thresholds, r.age) : null;
+  if (d) return { d, msens: d.global.msens, thresholds, screening };
   const measured = measuredSeen(thresholds, blindSpot, screening);
-  return {
-    d,
-    msens: d?.global.msens ?? measured.sum / measured.count,
-    pattern: geometry.label,
-    seen: pattern === Pattern.Esterman ? estermanScore(thresholds) : Math.round((100 * measured.seen) / measured.count),
-  };
+  return { d, msens: measured.sum / measured.count, thresholds, screening };
 }
 
-function rowOutput(r: VisualFieldRow, { d, msens, pattern, seen }: AnalysedRow): RowOutput {
+/** Rounded percentage of locations seen (outside the blind spots); the Esterman score on Esterman. */
+function seenOf({ thresholds, screening }: AnalysedRow<FieldIndices>, { pattern, blindSpot }: FileTables): number {
+  if (pattern === Pattern.Esterman) return estermanScore(thresholds);
+  const measured = measuredSeen(thresholds, blindSpot, screening);
+  return Math.round((100 * measured.seen) / measured.count);
+}
+
+function rowOutput(r: VisualFieldRow, analysed: AnalysedRow<FieldDeviations>, file: FileTables): RowOutput {
+  const { d, msens } = analysed;
   return {
     id: r.id,
     eye: r.eye,
@@ -216,8 +233,8 @@ function rowOutput(r: VisualFieldRow, { d, msens, pattern, seen }: AnalysedRow):
     pmd: d?.global.pmd ?? null,
     psd: d?.global.psd ?? null,
     vfi: d?.global.vfi ?? null,
-    pattern,
-    seen,
+    pattern: file.geometry.label,
+    seen: seenOf(analysed, file),
   };
 }
 

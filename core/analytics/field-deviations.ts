@@ -15,15 +15,20 @@ import { vfiWeight } from "./vfi.ts";
  *
  * The results are views of arrays reused by the next call: read or copy them before calling again.
  */
-export interface FieldDeviations {
+export interface FieldIndices {
+  readonly gh: number;
+  readonly global: GlobalIndices;
+  /** How many locations the TD (PD) probability map puts at 5% or less. */
+  readonly tdpUnder5: number;
+  readonly pdpUnder5: number;
+}
+export interface FieldDeviations extends FieldIndices {
   /** By location; NaN where visualFields has NA (no normal, or not tested). */
   readonly td: Float64Array;
   readonly pd: Float64Array;
   /** The probability level by location; NaN where the map has none. */
   readonly tdp: Float64Array;
   readonly pdp: Float64Array;
-  readonly gh: number;
-  readonly global: GlobalIndices;
 }
 
 const PROBS: readonly ProbabilityLevel[] = [...lutProbabilities];
@@ -40,12 +45,24 @@ interface Prepared {
   /** The look-up limits location by location (limitsByLocation). */
   readonly tdLimits: Float64Array;
   readonly pdLimits: Float64Array;
+  /** By location, the limit a value is under exactly when its level is 5% or less (under5Limits). */
+  readonly tdUnder5: Float64Array;
+  readonly pdUnder5: Float64Array;
   readonly intercept: Float64Array;
   readonly slope: Float64Array;
   readonly vfiWeights: Float64Array;
   /** 1 at the pattern's blind spots, which the global indices and the VFI leave out (withoutBlindSpots). */
   readonly blindSpot: Uint8Array;
-  readonly scratch: { td: Float64Array; pd: Float64Array; tdp: Float64Array; pdp: Float64Array; top: Float64Array };
+  readonly scratch: {
+    td: Float64Array;
+    pd: Float64Array;
+    tdp: Float64Array;
+    pdp: Float64Array;
+    /** AT5_NONE, AT5_UNDER or AT5_OVER by location: the map's level against 5%. */
+    tdAt5: Uint8Array;
+    pdAt5: Uint8Array;
+    top: Float64Array;
+  };
 }
 
 const vector = (v: LocationVector, n: number) => Float64Array.from({ length: n }, (_, i) => v[i] ?? Number.NaN);
@@ -68,6 +85,8 @@ function prepare(nv: NormativeTables, geometry: PatternGeometry): Prepared {
       weightPd: sdPd.map((sd) => 1 / sd),
       tdLimits: limitsByLocation(nv.tdLut),
       pdLimits: limitsByLocation(nv.pdLut),
+      tdUnder5: under5Limits(limitsByLocation(nv.tdLut), n),
+      pdUnder5: under5Limits(limitsByLocation(nv.pdLut), n),
       intercept: vector(nv.intercept, n),
       slope: vector(nv.slope, n),
       vfiWeights: Float64Array.from({ length: n }, (_, i) => {
@@ -80,6 +99,8 @@ function prepare(nv: NormativeTables, geometry: PatternGeometry): Prepared {
         pd: new Float64Array(n),
         tdp: new Float64Array(n),
         pdp: new Float64Array(n),
+        tdAt5: new Uint8Array(n),
+        pdAt5: new Uint8Array(n),
         top: new Float64Array(nv.ghRank),
       },
     };
@@ -99,13 +120,58 @@ function levelAt(limits: Float64Array, loc: number, value: number): number {
   return 1;
 }
 
+/** Where a location's level stands against 5%: no level, 5% or less, above. */
+const AT5_NONE = 0,
+  AT5_UNDER = 1,
+  AT5_OVER = 2;
+const FIVE_PERCENT = PROBS.indexOf(0.05);
+
+/**
+ * A level is 5% or less when the value is under one of the limits up to 5% (levelAt stops at the first), that is
+ * under the largest of them that exists; NaN where the location has no first limit (no level at all).
+ */
+function under5Limits(limits: Float64Array, n: number): Float64Array {
+  return Float64Array.from({ length: n }, (_, loc) => {
+    const at = loc * LEVELS;
+    if (Number.isNaN(limits[at]!)) return Number.NaN;
+    let largest = limits[at]!;
+    for (let k = 1; k <= FIVE_PERCENT; k++) if (limits[at + k]! > largest) largest = limits[at + k]!;
+    return largest;
+  });
+}
+
+/** levelAt's level against 5%, in one comparison. */
+function at5(under5: Float64Array, loc: number, value: number): number {
+  const limit = under5[loc]!;
+  if (Number.isNaN(value) || Number.isNaN(limit)) return AT5_NONE;
+  return value < limit ? AT5_UNDER : AT5_OVER;
+}
+
 /**
  * deviationIndices' numbers for `thresholds` in pattern order (null = not tested) at `age`. The globalIndices part
  * reads the thresholds without the blind spots, as withoutBlindSpots gives them.
  */
 export function fieldDeviations(nv: NormativeTables, geometry: PatternGeometry, thresholds: LocationVector, age: number): FieldDeviations {
+  return passes(nv, geometry, thresholds, age, true) as FieldDeviations;
+}
+
+/**
+ * fieldDeviations without the probability maps (their counts at 5% stay): what `isopter analyse` prints in its table.
+ * The indices need of each level only where it stands against 5% (the VFI), one comparison instead of a search.
+ */
+export function fieldIndices(nv: NormativeTables, geometry: PatternGeometry, thresholds: LocationVector, age: number): FieldIndices {
+  return passes(nv, geometry, thresholds, age, false);
+}
+
+function passes(
+  nv: NormativeTables,
+  geometry: PatternGeometry,
+  thresholds: LocationVector,
+  age: number,
+  maps: boolean,
+): FieldIndices | FieldDeviations {
   const p = prepare(nv, geometry);
-  const { td, pd, tdp, pdp, top } = p.scratch;
+  const { td, pd, tdp, pdp, tdAt5, pdAt5, top } = p.scratch;
   const { blindSpot } = p;
   const n = p.nloc;
   const rank = nv.ghRank;
@@ -132,6 +198,8 @@ export function fieldDeviations(nv: NormativeTables, geometry: PatternGeometry, 
   const gh = top[rank - 1]!;
 
   // PD, both maps and the sums of the means (globalIndices' first pass).
+  let tdpUnder5 = 0,
+    pdpUnder5 = 0;
   let count = 0,
     ss = 0,
     swt = 0,
@@ -142,8 +210,16 @@ export function fieldDeviations(nv: NormativeTables, geometry: PatternGeometry, 
     const t = td[i]!;
     const d = t - gh;
     pd[i] = d;
-    tdp[i] = levelAt(p.tdLimits, i, t);
-    pdp[i] = levelAt(p.pdLimits, i, d);
+    const tdClass = at5(p.tdUnder5, i, t),
+      pdClass = at5(p.pdUnder5, i, d);
+    tdAt5[i] = tdClass;
+    pdAt5[i] = pdClass;
+    if (tdClass === AT5_UNDER) tdpUnder5++;
+    if (pdClass === AT5_UNDER) pdpUnder5++;
+    if (maps) {
+      tdp[i] = levelAt(p.tdLimits, i, t);
+      pdp[i] = levelAt(p.pdLimits, i, d);
+    }
     if (Number.isNaN(t) || blindSpot[i] === 1) continue;
     const s = thresholds[i]!;
     const wt = p.weightTd[i]!,
@@ -160,7 +236,7 @@ export function fieldDeviations(nv: NormativeTables, geometry: PatternGeometry, 
     pmd = swpx / swp;
 
   // The spreads (globalIndices' second pass) and the VFI (visualFieldIndex, its levels from the map MD selects).
-  const levels = tmd < -20 ? tdp : pdp;
+  const levels = tmd < -20 ? tdAt5 : pdAt5;
   let vs = 0,
     vt = 0,
     vp = 0,
@@ -179,29 +255,23 @@ export function fieldDeviations(nv: NormativeTables, geometry: PatternGeometry, 
     const normalNow = a + p.slope[i]! * age;
     const w = p.vfiWeights[i]!;
     let score = 100 * (1 - Math.abs(t) / normalNow);
-    if (levels[i]! > 0.05) score = 100;
+    if (levels[i] === AT5_OVER) score = 100;
     if (s < 0) score = 0;
     sw += w;
     sws += w * score;
   }
   const vfi = sws / sw;
-  return {
-    td,
-    pd,
-    tdp,
-    pdp,
+  const global = {
+    msens,
+    ssens: Math.sqrt(vs / (count - 1)),
+    tmd,
+    tsd: Math.sqrt(vt / (swt - 1)),
+    pmd,
+    psd: Math.sqrt(vp / (swp - 1)),
     gh,
-    global: {
-      msens,
-      ssens: Math.sqrt(vs / (count - 1)),
-      tmd,
-      tsd: Math.sqrt(vt / (swt - 1)),
-      pmd,
-      psd: Math.sqrt(vp / (swp - 1)),
-      gh,
-      vfi: Math.abs(vfi - 100) < 1e-9 ? 100 : vfi,
-    },
+    vfi: Math.abs(vfi - 100) < 1e-9 ? 100 : vfi,
   };
+  return maps ? { td, pd, tdp, pdp, gh, global, tdpUnder5, pdpUnder5 } : { gh, global, tdpUnder5, pdpUnder5 };
 }
 
 /** A typed vector as the analyses' arrays have it: null where it holds NaN. (A loop: Array.from with a map function

@@ -6,6 +6,8 @@ import { getNormativeDatabase, normativeVersions } from "../../core/analytics/no
 import { globalIndices } from "../../core/analytics/global-indices.ts";
 import { deviationFromNormal, generalHeight, normalSensitivity, patternDeviation, probabilityMap } from "../../core/analytics/pointwise.ts";
 import { deviationIndices, withoutBlindSpots } from "../../core/analytics/result-analysis.ts";
+import { fieldDeviations, fieldIndices } from "../../core/analytics/field-deviations.ts";
+import type { LocationVector, NormativeTables } from "../../core/analytics/normative/tables.ts";
 
 // deviationIndices computes TD, PD, their maps and the global indices in one typed pass (field-deviations.ts) for
 // speed. The readable definitions stay in pointwise.ts and global-indices.ts (after visualFields 1.0.8), and the
@@ -78,6 +80,46 @@ describe("fieldDeviations (through deviationIndices) against the reference funct
           expect(deviationIndices(nv, geometry, thresholds, age, normalSensitivity(nv, age))).toEqual(expected);
         }),
         { numRuns: 200 },
+      );
+    });
+
+  // The VFI and the table of `isopter analyse` read a level only against 5%: fieldIndices compares with one limit per
+  // location (the largest of those up to 5%), not the search of the map. On real tables and on tables with gaps,
+  // limits out of order and locations without a first limit, it must tell 5% or less exactly as the map does.
+  const levelsUnder5 = (levels: ReadonlyArray<number | null>) => levels.filter((p) => p !== null && p <= 0.05).length;
+  const disordered = (nv: NormativeTables, seed: number): NormativeTables => {
+    const scramble = (lut: ReadonlyArray<LocationVector>) => {
+      const rows = lut.map((row) => [...row]);
+      for (let loc = 0; loc < nv.nloc; loc++) {
+        const how = (loc * 7 + seed) % 5;
+        if (how === 1) rows[1 + (loc % 3)]![loc] = null; // a gap below 5%
+        if (how === 2) [rows[2]![loc], rows[3]![loc]] = [rows[3]![loc]!, rows[2]![loc]!]; // 2% above 5%
+        if (how === 3) rows[0]![loc] = null; // no first limit: no level
+        if (how === 4) rows[3]![loc] = null; // no 5% limit
+      }
+      return rows;
+    };
+    return { ...nv, tdLut: scramble(nv.tdLut), pdLut: scramble(nv.pdLut) };
+  };
+  const tables = [...databases, ...databases.map((d, k) => ({ ...d, version: `${d.version}, disordered`, nv: disordered(d.nv, k) }))];
+  for (const { pattern, version, nv } of tables)
+    it(`${getPattern(pattern).label}, ${version}: fieldIndices gives fieldDeviations' indices and the maps' counts at 5%`, () => {
+      const geometry = getPattern(pattern);
+      fc.assert(
+        fc.property(fieldOf(pattern), ({ thresholds, age }) => {
+          const expected = reference(nv, pattern, thresholds, age);
+          const full = fieldDeviations(nv, geometry, thresholds, age);
+          expect({ gh: full.gh, global: full.global }).toEqual({ gh: expected.gh, global: expected.global });
+          expect([full.tdpUnder5, full.pdpUnder5]).toEqual([levelsUnder5(expected.tdp), levelsUnder5(expected.pdp)]);
+          const { gh, global, tdpUnder5, pdpUnder5 } = fieldIndices(nv, geometry, thresholds, age);
+          expect({ gh, global, tdpUnder5, pdpUnder5 }).toEqual({
+            gh: full.gh,
+            global: full.global,
+            tdpUnder5: full.tdpUnder5,
+            pdpUnder5: full.pdpUnder5,
+          });
+        }),
+        { numRuns: 100 },
       );
     });
 
