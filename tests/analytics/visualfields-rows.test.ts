@@ -22,7 +22,25 @@ const safeText = fc.stringMatching(/^[A-Za-z0-9 :.-]{0,8}$/);
 const row = fc.record({
   id: safeText,
   eye: fc.constantFrom("OD", "OS", "OU", "od", " OD", "X", ""),
-  date: fc.oneof(fc.constantFrom("2024-02-03", "2024-2-3", "", "20240203", " 2024-02-03 "), safeText),
+  date: fc.oneof(
+    fc.constantFrom(
+      "2024-02-03",
+      "2024-2-3",
+      "",
+      "20240203",
+      " 2024-02-03 ",
+      "2024/02/03",
+      "2024-02-3a",
+      "2024-0203-",
+      "-2024-02-0",
+      "٢٠٢٤-٠٢-٠٣",
+    ),
+    // a date with one character changed: the characters on either side of the digits and the minus
+    fc
+      .tuple(fc.integer({ min: 0, max: 9 }), fc.constantFrom(":", "/", "-", "0", "9", "a", " "))
+      .map(([k, c]) => `2024-02-03`.slice(0, k) + c + `2024-02-03`.slice(k + 1)),
+    safeText,
+  ),
   time: safeText,
   age: numberCell,
   type: safeText,
