@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -35,7 +36,7 @@ export function registerAnalyse(program: Command, io: CliIo): void {
       const path = resolve(io.cwd, file);
       let text: string;
       try {
-        text = readFileSync(path, "utf8");
+        text = readText(path);
       } catch (e) {
         throw new CliError(ExitCode.Failure, `${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       }
@@ -56,6 +57,12 @@ export function registerAnalyse(program: Command, io: CliIo): void {
         throw e;
       }
     });
+}
+
+/** The file as text: an ASCII file (nearly every CSV) is read byte for byte, in about half the time of decoding UTF-8. */
+function readText(path: string): string {
+  const bytes = readFileSync(path);
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }
 
 const f = (v: number | null | undefined, digits: number) =>

@@ -35,6 +35,21 @@ describe("isopter analyse", () => {
     expect(lines[2]).toContain(json[0].tmd.toFixed(2));
   });
 
+  it("reads a UTF-8 file as UTF-8 (a byte-order mark, an id with an accent) and an ASCII one alike", async () => {
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const { tempHome } = await import("./harness.ts");
+    const [header, first] = readFileSync(csv, "utf8").split("\n");
+    const file = join(tempHome(), "accents.csv");
+    writeFileSync(file, `\uFEFF${header}\n${first!.replace(/^[^,]*/, "Zoë-Ødegård")}\n`);
+    const ascii = join(tempHome(), "ascii.csv");
+    writeFileSync(ascii, `${header}\n${first!.replace(/^[^,]*/, "Zoe-Odegard")}\n`);
+    const [utf8, plain] = await Promise.all([isopter(["analyse", file]), isopter(["analyse", ascii])]);
+    expect(utf8.code).toBe(0);
+    const row = utf8.stdout.trimEnd().split("\n")[2]!;
+    expect(row).toMatch(/^Zoë-Ødegård  OD/);
+    expect(row.slice("Zoë-Ødegård".length)).toBe(plain.stdout.trimEnd().split("\n")[2]!.slice("Zoe-Odegard".length));
+  });
+
   it("a series table lists each id and eye with 3+ visits", async () => {
     const run = await isopter(["analyse", csv, "--series"]);
     expect(run.code).toBe(0);
