@@ -156,6 +156,25 @@ console.log(
   };
   await throughCli([], 5);
   await throughCli(["--json"], 2);
+  // What a user meets: a fresh `isopter` process (the launcher, its bundle, the whole file), against one printing its
+  // help (the start-up alone). Wall-clock: the child's CPU is not visible from here.
+  {
+    const { spawnSync } = await import("node:child_process");
+    const bin = resolve(import.meta.dirname, "../cli/bin.mjs");
+    const wall = (args: readonly string[]) => {
+      const t0 = performance.now();
+      const run = spawnSync(process.execPath, [bin, ...args], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+      if (run.status !== 0) throw new Error(`isopter ${args.join(" ")} exited ${run.status}`);
+      return (performance.now() - t0) / 1000;
+    };
+    wall(["--help"]); // (builds the bundle if a source changed since the last)
+    const start = wall(["--help"]),
+      whole = wall(["analyse", file]);
+    console.log(
+      `a fresh \`isopter analyse\` process on ${ROWS.toLocaleString("en")} rows: ${whole.toFixed(2)} s wall-clock, of which start-up about ${start.toFixed(2)} s ` +
+        `(\`isopter --help\`): ${Math.round(ROWS / (whole - start)).toLocaleString("en")} fields/s after start-up (load average ${loadAverage()})`,
+    );
+  }
   rmSync(dir, { recursive: true, force: true });
   // The CSV parsed and analysed in one call, as before issue 18 (every row and every analysis held at once)...
   timed(
