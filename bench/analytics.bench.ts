@@ -155,7 +155,7 @@ console.log(
     );
   };
   await throughCli([], 5);
-  await throughCli(["--json"], 2);
+  await throughCli(["--json"], 3);
   // What a user meets: a fresh `isopter` process (the launcher, its bundle, the whole file), against one printing its
   // help (the start-up alone). Wall-clock: the child's CPU is not visible from here.
   {
