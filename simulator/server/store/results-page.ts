@@ -38,12 +38,12 @@ const filterConditions = (filter: PerimetryPageFilter, params: unknown[]) => {
   if (filter.pattern !== null) {
     params.push(String(filter.pattern));
     const n = params.length;
-    where.push((t) => `${t}.result->>'pattern' = $${n}`);
+    where.push((t) => `${t}.result_pattern = $${n}`); // result->>'pattern', kept beside the result (migration 013)
   }
   if (filter.eye !== null) {
     params.push(String(filter.eye));
     const n = params.length;
-    where.push((t) => `${t}.result->>'eye' = $${n}`);
+    where.push((t) => `${t}.result_eye = $${n}`); // result->>'eye' (013)
   }
   // The UTC day of the instant (takenAt may carry any offset), compared as a date.
   const day = (t: string) => `((${t}.taken_at::timestamptz) at time zone 'UTC')::date`;
