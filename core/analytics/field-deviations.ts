@@ -77,16 +77,18 @@ function prepare(nv: NormativeTables, geometry: PatternGeometry): Prepared {
     const n = nv.nloc;
     const sdTd = vector(nv.sd.td, n),
       sdPd = vector(nv.sd.pd, n);
+    const tdLimits = limitsByLocation(nv.tdLut),
+      pdLimits = limitsByLocation(nv.pdLut);
     p = {
       nloc: n,
       sdTd,
       sdPd,
       weightTd: sdTd.map((sd) => 1 / sd),
       weightPd: sdPd.map((sd) => 1 / sd),
-      tdLimits: limitsByLocation(nv.tdLut),
-      pdLimits: limitsByLocation(nv.pdLut),
-      tdUnder5: under5Limits(limitsByLocation(nv.tdLut), n),
-      pdUnder5: under5Limits(limitsByLocation(nv.pdLut), n),
+      tdLimits,
+      pdLimits,
+      tdUnder5: under5Limits(tdLimits, n),
+      pdUnder5: under5Limits(pdLimits, n),
       intercept: vector(nv.intercept, n),
       slope: vector(nv.slope, n),
       vfiWeights: Float64Array.from({ length: n }, (_, i) => {
