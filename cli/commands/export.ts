@@ -147,7 +147,7 @@ async function writerFor(
     }
     return { writer: (await import("../export/pdf/report.ts")).pdfWriter(dir, context!), where: dir };
   }
-  const sink = o.out === undefined || o.out === "-" ? streamSink(io.stdout, false) : fileSink(resolve(io.cwd, o.out));
+  const sink = o.out === undefined || o.out === "-" ? streamSink(io.stdout, false) : outFile(o.out, io);
   const where = o.out === undefined || o.out === "-" ? "stdout" : resolve(io.cwd, o.out);
   switch (o.format) {
     case "csv":
@@ -169,6 +169,15 @@ async function writerFor(
       };
     default:
       throw badArguments(`unknown format ${o.format}`);
+  }
+}
+
+/** The --out file, opened (and emptied) before the export reads anything, so a path that cannot be written is said first. */
+function outFile(out: string, io: CliIo) {
+  try {
+    return fileSink(resolve(io.cwd, out));
+  } catch (e) {
+    throw new CliError(ExitCode.Failure, `--out ${out}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
 }
 

@@ -253,14 +253,14 @@ const ghtCoding: Record<string, { system: string; code: string; display: string 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 export const observationCategory = [{ coding: [coding(systems.observationCategory, "exam", "Exam")] }];
-const reportCategory = [
+export const reportCategory = [
   { coding: [coding(systems.snomed, OPHTHALMOLOGY_SNOMED, "Ophthalmology"), coding(systems.diagnosticServiceSection, "OTH", "Other")] },
 ];
-const reportCode = (label: string) => ({
+export const reportCode = (label: string) => ({
   coding: [coding(systems.snomed, PERIMETRY_SNOMED, "Perimetry"), coding(systems.loinc, REPORT_LOINC, "Perimetry study")],
   text: `Perimetry ${label}`,
 });
-const conclusionOf = (r: ExportRecord) => {
+export const conclusionOf = (r: ExportRecord) => {
   const rel = r.analysis().reliability;
   const reliability =
     rel.reliable && r.test.reliable
@@ -304,10 +304,18 @@ export function resultParts(r: ExportRecord, context: ExportContext): ResultPart
   };
 }
 
+/** "24-2 OD": the report's title after "Perimetry". */
+export const reportLabel = (r: ExportRecord) => `${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`;
+
+/** The printed page as the report's presentedForm. */
+export const presentedForm = (pdf: Uint8Array, label: string) => [
+  { contentType: "application/pdf", data: Buffer.from(pdf).toString("base64"), title: `Perimetry ${label}` },
+];
+
 /** The DiagnosticReport of one result, referencing its observations. `pdf`: the printed page. */
 export function fhirReport(r: ExportRecord, context: ExportContext, parts: ResultParts, pdf?: Uint8Array | null): Entry {
   const reportUrl = fullUrl("DiagnosticReport", r.test.id);
-  const label = `${patternLabel[r.result.pattern]} ${eyeCode(r.result.eye)}`;
+  const label = reportLabel(r);
   return {
     fullUrl: reportUrl,
     resource: {
@@ -323,9 +331,7 @@ export function fhirReport(r: ExportRecord, context: ExportContext, parts: Resul
       issued: parts.effective,
       result: parts.observations.map((o) => ({ reference: o.fullUrl })),
       conclusion: conclusionOf(r),
-      ...(pdf
-        ? { presentedForm: [{ contentType: "application/pdf", data: Buffer.from(pdf).toString("base64"), title: `Perimetry ${label}` }] }
-        : {}),
+      ...(pdf ? { presentedForm: presentedForm(pdf, label) } : {}),
     },
   };
 }

@@ -1,11 +1,16 @@
-import type { ExportContext } from "./context.ts";
+import { resultIdSystem, type ExportContext } from "./context.ts";
 import {
+  conclusionOf,
   fhirGaps,
   fhirPatient,
-  fhirReport,
+  fullUrl,
   idOf,
   observationCategory,
+  presentedForm,
   profiles,
+  reportCategory,
+  reportCode,
+  reportLabel,
   resultParts,
   type Entry,
   type ObservationDefinition,
@@ -73,8 +78,8 @@ export function fhirBundleWriter(sink: TextSink, options: FhirBundleOptions): Ex
       }
       const parts = resultParts(r, context);
       if (warn) for (const gap of fhirGaps(r)) warn(r, gap);
-      text += entry(fhirReport(r, context, parts, pdf ? await pdf(r) : null));
       const shared = sharedJson(parts);
+      text += (count++ === 0 ? "" : ",\n") + reportJson(r, context, parts, shared, pdf ? await pdf(r) : null, type);
       for (const o of parts.observations) text += (count++ === 0 ? "" : ",\n") + observationJson(o, shared, type);
       await sink.write(text);
     },
@@ -86,10 +91,11 @@ export function fhirBundleWriter(sink: TextSink, options: FhirBundleOptions): Ex
   };
 }
 
-// Observations are most of a bundle (eight entries a result) and mostly constant text: their entries are printed from
-// each definition's constant part, printed once, and the result's few varying values, not built as objects and
-// stringified. The text is what JSON.stringify(bundleEntry(fhirObservation(o, parts), type)) prints (the
-// character-for-character test in tests/cli/export-fhir.test.ts): a third of the FHIR export's time went to those objects.
+// Reports and observations are all but the patients of a bundle (nine entries a result), and mostly constant text: their
+// entries are printed from constant parts, printed once (per observation definition; per organisation and pattern-eye
+// label for reports), and the result's few varying values, not built as objects and stringified. The text is what
+// JSON.stringify(bundleEntry(fhirReport(...) or fhirObservation(o, parts), type)) prints (the character-for-character
+// test in tests/cli/export-fhir.test.ts): a third of the FHIR export's time went to those objects.
 
 /** A result's parts as JSON text, shared by its observations. */
 interface SharedJson {
@@ -118,6 +124,39 @@ const constantPart = (d: ObservationDefinition) => {
   }
   return text;
 };
+
+/** A report's members from meta to code, split around the identifier's value (the result's id). */
+const reportParts = new Map<string, readonly [string, string]>();
+const reportPart = (organisationId: string, label: string) => {
+  const key = `${organisationId}\n${label}`;
+  let part = reportParts.get(key);
+  if (part === undefined) {
+    const before = `"meta":${JSON.stringify({ profile: [profiles.report] })},"identifier":[{"system":${JSON.stringify(resultIdSystem(organisationId))},"value":`;
+    const after = `}],"status":"final","category":${JSON.stringify(reportCategory)},"code":${JSON.stringify(reportCode(label))}`;
+    reportParts.set(key, (part = [before, after]));
+  }
+  return part;
+};
+
+function reportJson(
+  r: ExportRecord,
+  context: ExportContext,
+  parts: ResultParts,
+  shared: SharedJson,
+  pdf: Uint8Array | null,
+  type: BundleType,
+): string {
+  const url = fullUrl("DiagnosticReport", r.test.id);
+  const id = idOf(url);
+  const label = reportLabel(r);
+  const [before, after] = reportPart(context.organisation.id, label);
+  let results = "";
+  for (const o of parts.observations) results += `${results === "" ? "" : ","}{"reference":"${o.fullUrl}"}`;
+  const resource = `{"resourceType":"DiagnosticReport","id":"${id}",${before}${JSON.stringify(r.test.id)}${after},"subject":${shared.subject},"effectiveDateTime":${shared.effective},"issued":${shared.effective},"result":[${results}],"conclusion":${JSON.stringify(conclusionOf(r))}${pdf ? `,"presentedForm":${JSON.stringify(presentedForm(pdf, label))}` : ""}}`;
+  return type === "collection"
+    ? `{"fullUrl":"${url}","resource":${resource}}`
+    : `{"fullUrl":"${url}","resource":${resource},"request":{"method":"PUT","url":"DiagnosticReport/${id}"}}`;
+}
 
 function observationJson(o: ObservationOf, shared: SharedJson, type: BundleType): string {
   const id = idOf(o.fullUrl); // urn:uuid: and hex digits: nothing to escape

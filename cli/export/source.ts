@@ -1,3 +1,4 @@
+import { setImmediate as turn } from "node:timers/promises";
 import { ApiError } from "../../core/model/contract/errors.ts";
 import type { PerimetryPage, PerimetryPageFilter } from "../../core/model/contract/index.ts";
 import { type Eye, type Pattern, TestType } from "../../core/model/enums.ts";
@@ -184,6 +185,9 @@ async function* pagedResults(
         if (patient !== null) {
           for (const r of byTakenAt(records)) yield r;
           events.patientDone?.(patient);
+          // A turn of the event loop between patients: the next page's bytes are read as they come, so the server is
+          // not held up by a full socket while this page is written (a writer need not await anything real).
+          await turn();
         }
         patient = p;
         records = [];

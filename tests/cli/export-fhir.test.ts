@@ -39,11 +39,13 @@ async function validateBundle(bundle: any): Promise<string[]> {
 }
 
 describe("FHIR R4 export after the Eye Care IG", () => {
-  it("the writer prints each entry as JSON.stringify prints the resources (observations come from printed pieces), in both bundle types", async () => {
-    for (const type of ["collection", "transaction"] as const) {
+  it("the writer prints each entry as JSON.stringify prints the resources (reports and observations come from printed pieces), in both bundle types, with and without the printed page", async () => {
+    // A stand-in page per result (its bytes name the result): presentedForm must carry each result's own.
+    const page = async (r: ExportRecord) => new TextEncoder().encode(`%PDF ${r.test.id} "quoted" \u00e9`);
+    for (const [type, pdf] of [["collection", undefined], ["transaction", undefined], ["transaction", page]] as const) {
       const sink = memorySink();
       const now = new Date("2026-01-02T03:04:05Z");
-      const writer = fhirBundleWriter(sink, { context, type, now: () => now });
+      const writer = fhirBundleWriter(sink, { context, type, now: () => now, ...(pdf ? { pdf } : {}) });
       const expected: string[] = [];
       const seen = new Set<string>();
       // Twelve patients, five results each: normal and abnormal indices (with their p), every GHT outcome seen, catch trials or none.
@@ -55,7 +57,7 @@ describe("FHIR R4 export after the Eye Care IG", () => {
           write: async (r) => {
             if (!seen.has(r.patient.id)) expected.push(JSON.stringify(bundleEntry(fhirPatient(r, context), type)));
             seen.add(r.patient.id);
-            for (const e of fhirResources(r, context)) expected.push(JSON.stringify(bundleEntry(e, type)));
+            for (const e of fhirResources(r, context, pdf ? await pdf(r) : null)) expected.push(JSON.stringify(bundleEntry(e, type)));
             await writer.write(r);
           },
           end: () => writer.end(),
