@@ -17,8 +17,8 @@ function drained(stream: NodeJS.WritableStream): Promise<void> {
   });
 }
 
-// Text output to a stream (stdout) with backpressure: chunks are gathered up to 64 kB, then written; a full stream is waited for
-// ('drain'), so a slow disk or pipe holds the export back instead of filling memory.
+// Text output to a stream (stdout) with backpressure: chunks are gathered up to 64 kB, then written; a full stream is
+// waited for ('drain'), so a slow pipe holds the export back instead of filling memory.
 
 export interface TextSink {
   write(text: string): Promise<void>;
