@@ -42,7 +42,11 @@ describe("FHIR R4 export after the Eye Care IG", () => {
   it("the writer prints each entry as JSON.stringify prints the resources (reports and observations come from printed pieces), in both bundle types, with and without the printed page", async () => {
     // A stand-in page per result (its bytes name the result): presentedForm must carry each result's own.
     const page = async (r: ExportRecord) => new TextEncoder().encode(`%PDF ${r.test.id} "quoted" \u00e9`);
-    for (const [type, pdf] of [["collection", undefined], ["transaction", undefined], ["transaction", page]] as const) {
+    for (const [type, pdf] of [
+      ["collection", undefined],
+      ["transaction", undefined],
+      ["transaction", page],
+    ] as const) {
       const sink = memorySink();
       const now = new Date("2026-01-02T03:04:05Z");
       const writer = fhirBundleWriter(sink, { context, type, now: () => now, ...(pdf ? { pdf } : {}) });
