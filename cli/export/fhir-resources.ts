@@ -71,9 +71,17 @@ const sexToFhir: Record<number, string> = { [Sex.Female]: "female", [Sex.Male]: 
 export const fullUrl = (kind: string, id: string) => `urn:uuid:${stableUuid(`${kind}:${id}`)}`;
 export const idOf = (url: string) => url.slice("urn:uuid:".length);
 
+/** A patient's fullUrl, hashed once per patient (their results, which come together, each reference it). */
+const patientUrls = new WeakMap<ExportRecord["patient"], string>();
+const patientUrl = (p: ExportRecord["patient"]) => {
+  let url = patientUrls.get(p);
+  if (url === undefined) patientUrls.set(p, (url = fullUrl("Patient", p.id)));
+  return url;
+};
+
 export function fhirPatient(r: ExportRecord, context: ExportContext): Entry {
   const p = r.patient;
-  const url = fullUrl("Patient", p.id);
+  const url = patientUrl(p);
   return {
     fullUrl: url,
     resource: {
@@ -298,7 +306,7 @@ export function resultParts(r: ExportRecord, context: ExportContext): ResultPart
   }
   return {
     observations,
-    subject: { reference: fullUrl("Patient", r.patient.id) },
+    subject: { reference: patientUrl(r.patient) },
     effective: clinicDateTime(r.result.takenAt, context.timeZone),
     bodySite: bodySiteOf(r.result.eye),
   };
