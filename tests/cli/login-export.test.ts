@@ -83,6 +83,22 @@ describe("isopter export against a server", () => {
     expect(JSON.parse(analysed.stdout)).toHaveLength(36);
   });
 
+  it("an --out that cannot be written fails (exit 1) naming it and why, before any result is read from the server", async () => {
+    const home = await loggedInHome();
+    const dir = mkdtempSync(join(tmpdir(), "isopter-out-"));
+    const from = backend.requests.length;
+    const missing = await isopter(["export", "--all", "--pattern", "24-2", "--out", join(dir, "no-such-dir", "all.csv")], {
+      env: { ISOPTER_HOME: home },
+    });
+    const aDirectory = await isopter(["export", "--all", "--format", "fhir", "--out", dir], { env: { ISOPTER_HOME: home } });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`--out ${join(dir, "no-such-dir", "all.csv")}: cannot write (ENOENT)`);
+    expect(aDirectory.code).toBe(1);
+    expect(aDirectory.stderr).toContain(`--out ${dir}: cannot write (EISDIR)`);
+    // FHIR reads the organisation first (its name and identifier systems); no patient's data is asked for.
+    expect(backend.requests.slice(from).filter((r) => r.includes("perimetry") || r.includes("patient"))).toEqual([]);
+  });
+
   it("the organisation comes through perimetry/page; a backend without it (404) is read patient by patient, same file", async () => {
     const home = await loggedInHome();
     const dir = mkdtempSync(join(tmpdir(), "isopter-out-"));
