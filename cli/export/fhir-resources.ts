@@ -1,3 +1,4 @@
+import { normativeTableName } from "../../core/analytics/normative/registry.ts";
 import { significance } from "../../core/analytics/significance.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { isScreeningResult, locationSeen } from "../../core/analytics/seen.ts";
@@ -117,11 +118,17 @@ const dB = (v: number | null | undefined) =>
     : { valueQuantity: { value: round(v, 4), unit: "dB", system: systems.ucum, code: "dB" } };
 const ratio = (c: { errors: number; presentations: number }) =>
   c.presentations > 0 ? { valueRatio: { numerator: { value: c.errors }, denominator: { value: c.presentations } } } : null;
-/** "Normative database: NAME, version VERSION" (Observation.method) of a result read against normals. */
+/**
+ * "Normative database: TABLE, version VERSION" (Observation.method) of a result read against normals: the table's name
+ * without the " · version" the screens add (normativeDatabaseName), which would say the version twice here.
+ */
 export const normativeMethod = (r: ExportRecord): Json | null => {
   const nv = r.analysis().normative;
-  return nv ? { method: { text: `Normative database: ${nv.database}, version ${nv.normativeVersion}` } } : null;
+  return nv ? { method: { text: `Normative database: ${normativeText(r, nv.normativeVersion)}` } } : null;
 };
+/** "TABLE, version VERSION" of the database a result was read against. */
+const normativeText = (r: ExportRecord, version: string) =>
+  `${normativeTableName(r.result.pattern, r.result.normativeVersion)}, version ${version}`;
 /** The value with the normative database it was read against; null when there is no value or no database. */
 const againstNormals = (r: ExportRecord, value: Json | null) => {
   const method = normativeMethod(r);
@@ -276,7 +283,7 @@ export const conclusionOf = (r: ExportRecord) => {
       : `Unreliable test${rel.problems.length ? `: ${rel.problems.join(", ")}` : " (marked by a clinician)"}.`;
   const nv = r.analysis().normative;
   const norms = nv
-    ? ` Indices read against the normative database ${nv.database}, version ${nv.normativeVersion}.`
+    ? ` Indices read against the normative database ${normativeText(r, nv.normativeVersion)}.`
     : isScreeningResult(r.result)
       ? ""
       : ` No normative database for ${patternLabel[r.result.pattern]}: no MD, PSD, VFI or GHT.`;

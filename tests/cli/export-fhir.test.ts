@@ -4,7 +4,7 @@ import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { defaultPatientIdSystem, exportContext, resultIdSystem } from "../../cli/export/context.ts";
 import { bundleEntry, fhirBundleWriter, type BundleType } from "../../cli/export/fhir.ts";
 import { fhirPatient, fhirResources, MD_SNOMED, PSD_SNOMED, REPORT_LOINC, seenOfTested, systems } from "../../cli/export/fhir-resources.ts";
-import { DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { DEFAULT_NORMATIVE_VERSION, normativeTableName } from "../../core/analytics/normative/registry.ts";
 import { FAKE_USER, startFakeBackend } from "./fake-backend.ts";
 import { isopter, tempHome } from "./harness.ts";
 import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../cli/export/fhir-schema.ts";
@@ -139,13 +139,15 @@ describe("FHIR R4 export after the Eye Care IG", () => {
     });
     expect(byCode("111852").valueQuantity!.value).toBeCloseTo(nv.global.vfi, 2);
     expect(byCode("111852").meta).toBeUndefined(); // VFI's code is not in the IG's value set: no profile claimed
-    // Each index read against normals names the normative database and its version; the others do not.
-    const method = { text: `Normative database: ${nv.database}, version ${nv.normativeVersion}` };
+    // Each index read against normals names the normative database and its version (once); the others do not.
+    const table = normativeTableName(r.result.pattern, r.result.normativeVersion)!;
+    expect(nv.database).toBe(`${table} · ${nv.normativeVersion}`);
+    const method = { text: `Normative database: ${table}, version ${nv.normativeVersion}` };
     for (const code of [MD_SNOMED, PSD_SNOMED, "111852"]) expect(byCode(code).method).toEqual(method);
     expect(byCode("252129004").method).toBeUndefined();
     expect(nv.normativeVersion).toBe(r.result.normativeVersion);
     const report = fhirResources(r, context)[0]!.resource as { conclusion: string };
-    expect(report.conclusion).toContain(`normative database ${nv.database}, version ${nv.normativeVersion}`);
+    expect(report.conclusion).toContain(`normative database ${table}, version ${nv.normativeVersion}.`);
     for (const o of observations) expect(o.bodySite.coding[0]).toMatchObject({ system: systems.snomed, code: "8966001" });
   });
 

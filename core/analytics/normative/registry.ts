@@ -90,8 +90,14 @@ const tableNames: Readonly<Record<string, string>> = {
   isopter_iowa_g1_2: "Isopter full-field model 2, G (Iowa healthy controls, SUNY-IU spread)",
 };
 
-/** The database a pattern is read with under a version, as "name (version)"; null when there is none. */
-export function normativeDatabaseName(pattern: Pattern, normativeVersion?: string | null): string | null {
+/** The table a pattern is read with under a version, by name alone (exports that give the version beside it); null when there is none. */
+export function normativeTableName(pattern: Pattern, normativeVersion?: string | null): string | null {
   const t = getNormativeDatabase(pattern, normativeVersion);
-  return t ? `${tableNames[t.version] ?? t.version} · ${effectiveNormativeVersion(normativeVersion)}` : null;
+  return t ? (tableNames[t.version] ?? t.version) : null;
+}
+
+/** The database a pattern is read with under a version, as "name · version"; null when there is none. */
+export function normativeDatabaseName(pattern: Pattern, normativeVersion?: string | null): string | null {
+  const table = normativeTableName(pattern, normativeVersion);
+  return table === null ? null : `${table} · ${effectiveNormativeVersion(normativeVersion)}`;
 }
