@@ -2,7 +2,7 @@ import { clinicTime } from "../../core/model/clinic-time.ts";
 import { patternLabel } from "../../core/model/enums.ts";
 import type { ExportContext } from "./context.ts";
 import { commonAttributes, TRANSFER_SYNTAX, type DicomWarning } from "./dicom.ts";
-import { perimetryReport } from "./dicom-codes.ts";
+import { perimetryReport } from "../../core/dicom/codes.ts";
 import { eyeCode, type ExportRecord } from "./record.ts";
 import { dicomUid } from "./stable-id.ts";
 

@@ -9,7 +9,7 @@ import { clinicTime } from "../../core/model/clinic-time.ts";
 import { patternLabel, Sex, StimulusSize } from "../../core/model/enums.ts";
 import { perimetryTestName } from "../../core/model/perimetry-test.ts";
 import type { ExportContext } from "./context.ts";
-import * as codes from "./dicom-codes.ts";
+import * as codes from "../../core/dicom/codes.ts";
 import type { ExportRecord } from "./record.ts";
 import { dicomUid } from "./stable-id.ts";
 
@@ -18,7 +18,7 @@ import { dicomUid } from "./stable-id.ts";
 // - Study: one per visit (the patient's results of one day in the clinic's time zone: both eyes share it), dated in
 //   that zone with its offset from UTC (TimezoneOffsetFromUTC). Series: one per result, with the Encapsulated PDF of
 //   its printed page in a second series of the same study (dicom-pdf.ts).
-// - The pattern and the strategy as the Performed Protocol Code Sequence (dicom-codes.ts).
+// - The pattern and the strategy as the Performed Protocol Code Sequence (core/dicom/codes.ts).
 // - Per test point: X/Y in degrees as the patient sees them, seen or not seen (core/analytics/seen.ts; a location not
 //   seen carries no sensitivity), and with a normative database the total deviation (age corrected) and the pattern
 //   deviation (generalized-defect corrected) with their probabilities in percent. The 24-2 and 30-2 blind-spot

@@ -1,3 +1,4 @@
+import { ghtOutcome } from "../../core/dicom/codes.ts";
 import { normativeTableName } from "../../core/analytics/normative/registry.ts";
 import { significance } from "../../core/analytics/significance.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
@@ -256,14 +257,13 @@ export function fhirGaps(r: ExportRecord): string[] {
   ];
 }
 
-/** GHT outcomes as DICOM codes them (PS3.16: DCM 111847-111850, within normal limits as SNOMED 17621005 Normal). */
-const ghtCoding: Record<string, { system: string; code: string; display: string }> = {
-  "outside normal limits": coding(systems.dicom, "111847", "Outside normal limits"),
-  borderline: coding(systems.dicom, "111848", "Borderline"),
-  "abnormally high sensitivity": coding(systems.dicom, "111849", "Abnormally high sensitivity"),
-  "general reduction of sensitivity": coding(systems.dicom, "111850", "General reduction in sensitivity"),
-  "within normal limits": coding(systems.snomed, "17621005", "Normal"),
-};
+/** GHT outcomes coded as the OPV codes them (CID 4254, core/dicom/codes.ts), in FHIR's code systems. */
+const ghtCoding: Record<string, { system: string; code: string; display: string }> = Object.fromEntries(
+  Object.entries(ghtOutcome).map(([outcome, c]) => [
+    outcome,
+    coding(c.CodingSchemeDesignator === "SCT" ? systems.snomed : systems.dicom, c.CodeValue, c.CodeMeaning),
+  ]),
+);
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 

@@ -22,10 +22,10 @@ const allowed: Record<Folder, readonly Folder[]> = {
 /** Packages core may import: nothing but effect and mitt (node: builtins included in the ban). */
 const corePackages = /^(effect|effect\/.+|mitt)$/;
 
-// Inside core, layers: model at the bottom; rules, analytics, device and scheduling on it (each knowing only the model);
-// plots and client on top (plots draw analyses, client runs scheduling over devices), never importing each other.
+// Inside core, layers: model at the bottom; rules, analytics, device, scheduling and dicom (the standard's codes) on it
+// (each knowing only the model); import (reading other systems' fields) on analytics and dicom; plots and client on top (plots draw analyses, client runs scheduling over devices), never importing each other.
 // ports.ts (core's root) names what the outside provides, in the model's terms.
-const coreLayers = ["model", "rules", "analytics", "device", "scheduling", "plots", "client", "ports.ts"] as const;
+const coreLayers = ["model", "rules", "analytics", "device", "scheduling", "dicom", "import", "plots", "client", "ports.ts"] as const;
 type CoreLayer = (typeof coreLayers)[number];
 const middle: readonly CoreLayer[] = ["rules", "analytics", "device", "scheduling"];
 const coreAllowed: Record<CoreLayer, readonly CoreLayer[]> = {
@@ -34,6 +34,8 @@ const coreAllowed: Record<CoreLayer, readonly CoreLayer[]> = {
   analytics: ["model"],
   device: ["model"],
   scheduling: ["model"],
+  dicom: ["model"],
+  import: ["model", "analytics", "dicom"],
   "ports.ts": ["model"],
   plots: ["model", ...middle],
   client: ["model", ...middle, "ports.ts"],

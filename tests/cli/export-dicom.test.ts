@@ -1,3 +1,4 @@
+import { ghtOutcome } from "../../core/dicom/codes.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -107,6 +108,14 @@ describe("DICOM OPV export", () => {
     expect(indices[0].DataObservationSequence[0]).toMatchObject({ ConceptNameCodeSequence: [{ CodeValue: "111852" }] });
     expect(indices[0].DataObservationSequence[0].NumericValue).toBeCloseTo(nv.global.vfi, 3);
     if (nv.ght) expect(indices[1].DataObservationSequence[0].ConceptNameCodeSequence[0].CodeValue).toBe("111855");
+    // CID 4254 (Visual Field Static Perimetry Test Analysis Result): DCM 111847-111851, and "within normal limits" as
+    // SNOMED CT 125112009, not 17621005 "Normal".
+    expect(ghtOutcome["within normal limits"]).toEqual({
+      CodeValue: "125112009",
+      CodingSchemeDesignator: "SCT",
+      CodeMeaning: "Within normal limits",
+    });
+    if (nv.ght) expect(indices[1].DataObservationSequence[0].ConceptCodeSequence[0]).toMatchObject(ghtOutcome[nv.ght.outcome]!);
     // PS3.3 C.8.26.2.1: the maximum angular subtend of the tested field, not how far its points reach from fixation: a
     // 24-2's points run from 27 degrees nasally to 21 temporally (48 wide; the left eye seen as the patient sees it,
     // -21..27) and from -21 to 21 up and down (42 high).

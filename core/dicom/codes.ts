@@ -1,4 +1,4 @@
-import { Pattern, Strategy } from "../../core/model/enums.ts";
+import { Pattern, Strategy } from "../model/enums.ts";
 
 // Coded entries the OPV and Encapsulated PDF instances carry (PS3.16; the DCM meanings as dcmtk's dcmsr/codes/dcm.h
 // lists them). Patterns and strategies the standard's baseline context groups (CID 4250 test patterns, CID 4251 test
@@ -58,7 +58,8 @@ export const ghtOutcome: Record<string, Code> = {
   borderline: dcm("111848", "Borderline"),
   "abnormally high sensitivity": dcm("111849", "Abnormally high sensitivity"),
   "general reduction of sensitivity": dcm("111850", "General reduction in sensitivity"),
-  "within normal limits": sct("17621005", "Normal"),
+  // CID 4254 codes "within normal limits" in SNOMED CT (125112009), not as 17621005 "Normal".
+  "within normal limits": sct("125112009", "Within normal limits"),
 };
 export const estermanScore = own("ESTERMAN-SCORE", "Esterman efficiency score");
 export const seenShare = own("SEEN-PERCENT", "Share of locations seen");
