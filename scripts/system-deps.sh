@@ -3,7 +3,10 @@
 # server's persistence and contract suites also run on a real server), dicom3tools (dciodvfy validates the DICOM export),
 # dcmtk (storescp receives it by C-STORE), poppler-utils (pdftotext reads the PDF export back) and the fonts the PDF
 # embeds (fonts-dejavu-core for Latin and Turkish, fonts-wqy-microhei for Chinese), nginx (the cluster suite runs
-# deploy/nginx/isopter.conf in front of three processes, as its own unprivileged process on a free port).
+# deploy/nginx/isopter.conf in front of three processes, as its own unprivileged process on a free port), and Orthanc
+# with its DICOMweb plugin (orthanc, orthanc-dicomweb: a real PACS to STOW to, query and retrieve from; the tests start
+# their own /usr/sbin/Orthanc on free ports and temporary storage, so the system service the package installs may run
+# beside them or not at all).
 # As root it installs what is missing with apt; otherwise it stops and prints the exact command. When everything is
 # there it only looks for a few files, so it costs nothing on every `npm test`.
 set -euo pipefail
@@ -15,6 +18,8 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v dciodvfy >/dev/null 2>&1 || missing+=(dicom3tools)
 command -v storescp >/dev/null 2>&1 || missing+=(dcmtk)
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+[ -x /usr/sbin/Orthanc ] || missing+=(orthanc)
+[ -f /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || missing+=(orthanc-dicomweb)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing+=(fonts-dejavu-core)
 [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
 
