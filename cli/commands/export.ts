@@ -21,6 +21,7 @@ import {
   type StoreOutcome,
   type StoreTarget,
 } from "../export/dicom-send.ts";
+import { parseStowUrl, redactUrl, StowRefused, stowFiles, type StowTarget } from "../export/dicom-stow.ts";
 import { eyeOption, patternOption, type ExportFilters } from "../export/filters.ts";
 import { jsonWriter, ndjsonWriter } from "../export/json.ts";
 import { runExport } from "../export/run-export.ts";
@@ -51,6 +52,7 @@ interface ExportOptions {
   bundle: BundleType;
   withPdf?: boolean;
   send?: string;
+  stow?: string;
 }
 
 /** Formats that name the clinic, its patients' identifiers or its wall-clock time. */
@@ -118,6 +120,11 @@ function checkOutput(o: ExportOptions): void {
   if (o.send !== undefined && o.format !== "dicom") throw badArguments("--send stores DICOM in a PACS: use it with --format dicom");
   if (o.send !== undefined && parseStoreTarget(o.send) === null)
     throw badArguments(`--send ${o.send}: give the receiver as AET@HOST:PORT, e.g. --send PACS@10.0.0.5:104`);
+  if (o.stow !== undefined && o.format !== "dicom") throw badArguments("--stow stores DICOM by STOW-RS: use it with --format dicom");
+  if (o.stow !== undefined && parseStowUrl(o.stow) === null)
+    throw badArguments(
+      `--stow ${redactUrl(o.stow)}: give the DICOMweb service's http(s) URL, e.g. --stow https://pacs.clinic.example/dicom-web`,
+    );
   if (o.format === "csv" && o.pattern === undefined)
     throw badArguments("--format csv holds one pattern per file (the l1..ln columns): add --pattern, e.g. --pattern 24-2");
 }
@@ -206,6 +213,28 @@ async function sendToPacs(target: StoreTarget, files: readonly string[], io: Cli
     throw new CliError(ExitCode.Failure, `${refused.length} of ${outcomes.length} files were not stored by ${target.aet}`);
 }
 
+/** STOW-RS of the written files, reported as --send reports: each refused file named with its status, the same exit codes. */
+async function stowToDicomWeb(target: StowTarget, files: readonly string[], io: CliIo, json: boolean): Promise<void> {
+  let outcomes: StoreOutcome[];
+  try {
+    outcomes = await stowFiles(target, files);
+  } catch (e) {
+    // A server that answered with an HTTP error refused us (1); one not reached is 4.
+    throw new CliError(e instanceof StowRefused ? ExitCode.Failure : ExitCode.Unreachable, `--stow: ${(e as Error).message}`);
+  }
+  const refused = outcomes.filter((o) => !o.stored);
+  for (const o of refused) io.stderr.write(`not stored: ${o.file} (status ${statusText(o.status)}${o.reason ? `: ${o.reason}` : ""})\n`);
+  const summary = {
+    stow: target.display,
+    sent: outcomes.length,
+    stored: outcomes.length - refused.length,
+    refused: refused.map((o) => ({ file: o.file, status: statusText(o.status), ...(o.reason ? { reason: o.reason } : {}) })),
+  };
+  io.stderr.write(json ? JSON.stringify(summary) + "\n" : `Stored ${summary.stored} of ${summary.sent} files in ${target.display}.\n`);
+  if (refused.length > 0)
+    throw new CliError(ExitCode.Failure, `${refused.length} of ${outcomes.length} files were not stored by ${target.display}`);
+}
+
 /** The printed page of a result as PDF bytes (pdfkit and the fonts load only when asked for). */
 async function pdfRenderer(context: ExportContext): Promise<(r: import("../export/record.ts").ExportRecord) => Promise<Uint8Array>> {
   const { reportPdf } = await import("../export/pdf/report.ts");
@@ -260,6 +289,10 @@ export function registerExport(program: Command, io: CliIo): void {
     )
     .option("--with-pdf", "FHIR: attach the printed page to each DiagnosticReport (presentedForm; about a PDF page per result)")
     .option("--send <AET@HOST:PORT>", "DICOM: store the files in a PACS by C-STORE after writing them")
+    .option(
+      "--stow <URL>",
+      "DICOM: store the files by DICOMweb STOW-RS after writing them (the service's root, e.g. https://pacs.example/dicom-web; basic authentication as https://user:password@...)",
+    )
     .addHelpText(
       "after",
       `
@@ -274,7 +307,8 @@ Formats:
           loss and false positive / negative ratios, VFI, GHT; the normative database and version as method;
           screenings and Esterman: locations seen of those tested); --bundle transaction for a FHIR server
   dicom   per result a DICOM OPV (SOP class 1.2.840.10008.5.1.4.1.1.80.1) NAME.dcm and its printed page as Encapsulated
-          PDF NAME_report.dcm, one study per visit; --send AET@HOST:PORT stores them in a PACS (C-STORE)
+          PDF NAME_report.dcm, one study per visit; --send AET@HOST:PORT stores them in a PACS (C-STORE),
+          --stow URL by DICOMweb (STOW-RS, POST URL/studies)
   pdf     the printed page per result: the web's print scene, fonts embedded, times on the clinic's clock, texts in
           --language (en, fr, de, it, es, chi, mexsp, bp, nl, tr)
 
@@ -285,6 +319,7 @@ run in steady memory.
 Examples:
   isopter export --patient p123 --format pdf --out reports/ --time-zone Europe/Istanbul --language tr
   isopter export --all --format dicom --out dcm/ --send PACS@10.0.0.5:104
+  isopter export --all --format dicom --out dcm/ --stow https://pacs.clinic.example/dicom-web
   isopter export --all --format fhir --bundle transaction --patient-id-system https://clinic.example/mrn --out bundle.json
   isopter export --all --pattern 24-2 --reliable-only --from 2024-01-01 --out research.csv
   isopter export --patients-file ids.txt --format fhir --out bundle.json`,
@@ -318,6 +353,19 @@ Examples:
       const toStdout = where !== "stdout";
       const out = toStdout ? io.stdout : io.stderr;
       out.write(shared.json ? JSON.stringify(report) + "\n" : text);
-      if (opts.send !== undefined && files) await sendToPacs(parseStoreTarget(opts.send)!, files, io, shared.json);
+      // --send and --stow each store every file: a failure of the first does not stop the second, and each is said.
+      const failures: CliError[] = [];
+      const store = async (run: () => Promise<void>) => {
+        try {
+          await run();
+        } catch (e) {
+          if (!(e instanceof CliError)) throw e;
+          failures.push(e);
+        }
+      };
+      if (opts.send !== undefined && files) await store(() => sendToPacs(parseStoreTarget(opts.send!)!, files, io, shared.json));
+      if (opts.stow !== undefined && files) await store(() => stowToDicomWeb(parseStowUrl(opts.stow!)!, files, io, shared.json));
+      for (const f of failures.slice(0, -1)) io.stderr.write(`isopter: ${f.message}\n`);
+      if (failures.length > 0) throw new CliError(failures[0]!.exitCode, failures.at(-1)!.message);
     });
 }

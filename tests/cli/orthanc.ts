@@ -5,15 +5,21 @@
 // the config file), HTTP and DICOM on free ports: it never touches the system service (/etc/orthanc, ports 8042 and
 // 4242, /var/lib/orthanc), which may run beside it or not at all. HTTP answers only on loopback ("RemoteAccessAllowed"
 // false); with no `users` there is no authentication, with `users` ("RegisteredUsers") HTTP basic authentication is
-// required (AuthenticationEnabled). Orthanc 1.10 binds both servers to every interface; nothing outside this host
-// can use the HTTP side, and the DICOM side only stores into a directory that stop() removes.
+// required (AuthenticationEnabled). Orthanc 1.10 has no bind address: both servers listen on every interface. Nothing
+// outside this host can use the HTTP side; the DICOM side answers other hosts too while a test runs, and holds only
+// the test's synthetic data, in a directory that stop() removes.
 //
 // The DICOM side (AE title ORTHANC unless told otherwise) answers any calling AE title: C-ECHO, C-STORE, C-FIND, C-GET
 // and C-MOVE from unknown modalities are allowed ("DicomAlwaysAllowEcho", "DicomAlwaysAllowStore",
 // "DicomAlwaysAllowFind", "DicomAlwaysAllowGet", "DicomAlwaysAllowMove"), and the called AE title is not checked
 // ("DicomCheckCalledAet" false). A C-MOVE destination must be a known modality: pass `modalities` (name -> [AET, host,
-// port], Orthanc's "DicomModalities") to register, say, Isopter's own storage SCP. DICOMweb answers at
-// `${httpUrl}/dicom-web/` (QIDO-RS, STOW-RS, WADO-RS), Orthanc's REST API at `${httpUrl}/` (/system, /instances, ...).
+// port], Orthanc's "DicomModalities") to register, say, Isopter's own storage SCP, or add one later with
+// rest("/modalities/NAME", { method: "PUT", body: JSON.stringify({ AET, Host, Port }) }). Orthanc 1.10 knows OPV and
+// Encapsulated PDF as storage SOP classes (no "UnknownSopClassAccepted" needed), provided the SCU proposes them (dcmtk's
+// storescu does with -R); C-GET and C-MOVE retrieve by study (QueryRetrieveLevel STUDY with the StudyInstanceUID):
+// tests/cli/export-stow.test.ts runs C-STORE, C-FIND, C-GET and C-MOVE against it with dcmtk's tools.
+// DICOMweb answers at `${httpUrl}/dicom-web/` (QIDO-RS, STOW-RS, WADO-RS), Orthanc's REST API at `${httpUrl}/`
+// (/system, /instances, /modalities, ...).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
