@@ -188,6 +188,15 @@ describe("isopter export --format dicom --stow: what the user sees (a real Ortha
     expect(run.stderr).toMatch(new RegExp(`isopter: --stow: http://127\\.0\\.0\\.1:${port}/dicom-web: .*ECONNREFUSED`));
   });
 
+  it("with --send too: a PACS not reached does not stop the STOW; the exit code is the failure's (4)", async () => {
+    const port = await freePort();
+    const dir = tmp();
+    const run = await exportTo(orthanc.dicomWebUrl, dir, "--send", `NOBODY@127.0.0.1:${port}`);
+    expect(run.code, run.stderr).toBe(4);
+    expect(run.stderr).toContain(`Stored 4 of 4 files in ${orthanc.dicomWebUrl}.`);
+    expect(run.stderr).toMatch(new RegExp(`isopter: --send: 127\\.0\\.0\\.1:${port}`));
+  });
+
   it("bad arguments (exit code 2): not an http(s) URL, named without its password; --stow without --format dicom", async () => {
     const ftp = await exportTo("ftp://alice:secret@pacs.example/dicom-web", tmp());
     expect(ftp.code).toBe(2);
