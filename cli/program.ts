@@ -4,6 +4,7 @@ import { registerAudit } from "./commands/audit.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerDevices } from "./commands/devices.ts";
 import { registerExport } from "./commands/export.ts";
+import { registerImport } from "./commands/import.ts";
 import { registerSimulate } from "./commands/simulate.ts";
 import { registerLogin } from "./commands/login.ts";
 import { exitCodeHelp } from "./exit-codes.ts";
@@ -27,6 +28,7 @@ export function createProgram(io: CliIo): Command {
     );
   registerLogin(program, io);
   registerExport(program, io);
+  registerImport(program, io);
   registerAnalyse(program, io);
   registerDevices(program, io);
   registerAudit(program, io);

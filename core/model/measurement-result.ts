@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { EyeSchema, PatternSchema, ShowtimeSchema, SorsLocationsSchema, StimulusSizeSchema, StrategySchema } from "./enums.ts";
 import { IdSchema, IsoDateTimeSchema } from "./ids.ts";
+import { ImportedSourceSchema } from "./result-source.ts";
 
 // A perimetry result with every field of the accounts seed §3 "Result" (the scheduling seed's result is a subset).
 // Per-location arrays (thresholds, defects, normValues) follow the pattern's location order (core/analytics/patterns).
@@ -73,5 +74,7 @@ export const MeasurementResultSchema = Schema.Struct({
   /** Background luminance in asb (fixed 31.5). */
   background: Schema.Finite,
   deviceAlias: Schema.NullOr(Schema.String),
+  /** Where the result came from when it was not taken on one of the clinic's headsets (imported, issue 29). */
+  source: Schema.optionalKey(ImportedSourceSchema),
 });
 export type MeasurementResult = Schema.Schema.Type<typeof MeasurementResultSchema>;

@@ -12,6 +12,7 @@ import { CURRENT_NORMATIVE_VERSION, DEFAULT_NORMATIVE_VERSION } from "../../core
 import { newId } from "../../simulator/server/store/ids.ts";
 import { call, fakeHeadset, liveSocket, login, ok, raw, startTestServer, type Backend, type TestServer } from "./harness.ts";
 import { perimetryPageCases } from "./perimetry-page-suite.ts";
+import { importCases } from "./import-suite.ts";
 
 // The contract suite: every call of both seeds' call tables (and our template and profile calls) against a running
 // server, with the seeds' behaviour: paging, filters, lifecycle with cascade, revisions and 409, stand-alone, results,
@@ -1082,6 +1083,12 @@ export const contractSuite = (backend: Backend) =>
       o: (name, input) => o(name, input),
       newPatient,
       raw: (method, path, body) => raw(base, method, path, body, manager),
+    });
+
+    importCases({
+      c: (name, input, token) => c(name, input, token),
+      o: (name, input) => o(name, input),
+      userToken: () => login(base, "user"),
     });
 
     it("every call of the contract was exercised", () => {

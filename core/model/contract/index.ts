@@ -3,6 +3,7 @@ import * as accounts from "./accounts.ts";
 import * as appointments from "./appointments.ts";
 import * as audit from "./audit.ts";
 import * as devices from "./devices.ts";
+import * as imports from "./import.ts";
 import * as patients from "./patients.ts";
 import * as perimetry from "./perimetry.ts";
 import * as templates from "./templates.ts";
@@ -137,6 +138,8 @@ export const contract = byName([
   templates.templateDelete,
   // our design: the audit trail (issue 15 §6)
   audit.auditSearch,
+  // our design: results taken elsewhere (issue 29)
+  imports.resultsImport,
 ]);
 
 export type Contract = typeof contract;

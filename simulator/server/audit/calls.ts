@@ -1,4 +1,5 @@
 import type { EndpointSpec } from "../../../core/model/contract/index.ts";
+import type { ImportReport } from "../../../core/model/import.ts";
 import type { TokenClaims } from "../auth/token.ts";
 import type { ServerContext } from "../context.ts";
 import { userByUsername } from "../store/users.ts";
@@ -128,6 +129,14 @@ export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<voi
       : null,
     recordId: id,
   });
+  if (c.spec.name === "results.import" && c.outcome === "success") {
+    // Each stored field an event of its own, on its patient and measurement (a dry run stores none).
+    for (const file of (c.data as ImportReport).files)
+      for (const i of file.items)
+        if (i.action === "imported" && i.measurementId !== null && i.patient?.id)
+          ctx.audit.record({ ...who, outcome: c.outcome, patientId: i.patient.id, recordType: "measurement", recordId: i.measurementId });
+    return;
+  }
   if (c.outcome !== "success" || !listReads.has(c.spec.name) || !organisationId) return;
   const read = c.patientsRead ?? patientsIn(c.spec.name, c.data);
   if (read.length === 0) return;

@@ -4,6 +4,7 @@ import { appointmentHandlers } from "./appointments.ts";
 import { deviceHandlers } from "./devices.ts";
 import { enrolmentHandlers } from "./enrolment.ts";
 import { auditHandlers } from "./audit.ts";
+import { importHandlers } from "./import.ts";
 import { patientHandlers } from "./patients.ts";
 import { perimetryHandlers } from "./perimetry.ts";
 import { perimetryPageHandlers } from "./perimetry-page.ts";
@@ -20,4 +21,5 @@ export const handlers: Handlers = {
   ...auditHandlers,
   ...appointmentHandlers,
   ...templateHandlers,
+  ...importHandlers,
 };
