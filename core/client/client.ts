@@ -230,7 +230,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     patients: patients.facet,
     lanes: createLanesFacet(ctx, devices.facet, ownLaneRevisions),
     devices: devices.facet,
-    results: createResultsFacet(ctx, lifecycle),
+    results: createResultsFacet(ctx, lifecycle, reads),
     marks: createMarksFacet(ctx),
     templates: createTemplatesFacet(ctx),
     users: createUsersFacet(ctx),

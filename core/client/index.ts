@@ -5,6 +5,7 @@ export * from "./patients-facet.ts";
 export * from "./lanes-facet.ts";
 export * from "./devices-facet.ts";
 export * from "./results-facet.ts";
+export * from "./import-results.ts";
 export * from "./marks-facet.ts";
 export * from "./templates-facet.ts";
 export * from "./users-facet.ts";
