@@ -3,6 +3,8 @@ import { Schema } from "effect";
 // The subset of FHIR R4 our export writes, as effect Schemas: what a receiver needs to parse it (required elements,
 // value sets of status and gender, the id / dateTime / reference formats of the R4 specification). Decoding with
 // onExcessProperty "error" also catches misspelt element names.
+// It lives in core so that the server's importer may use it; it stays exactly the export's shape (the export's tests
+// rely on its strictness). The importer (core/import/fhir.ts) reads other systems' Bundles with R4's own, looser rules.
 
 /** R4 id: [A-Za-z0-9\-\.]{1,64}. */
 const Id = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9\-.]{1,64}$/));

@@ -7,7 +7,7 @@ import { fhirPatient, fhirResources, MD_SNOMED, PSD_SNOMED, REPORT_LOINC, seenOf
 import { DEFAULT_NORMATIVE_VERSION, normativeTableName } from "../../core/analytics/normative/registry.ts";
 import { FAKE_USER, startFakeBackend } from "./fake-backend.ts";
 import { isopter, tempHome } from "./harness.ts";
-import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../cli/export/fhir-schema.ts";
+import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../core/import/fhir-schema.ts";
 import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
 import { stableUuid } from "../../cli/export/stable-id.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Schema } from "effect";
 import { analyseRows } from "../../core/analytics/analyse-csv.ts";
 import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
-import { BundleSchema } from "../../cli/export/fhir-schema.ts";
+import { BundleSchema } from "../../core/import/fhir-schema.ts";
 import { FAKE_TOKEN, FAKE_USER, startFakeBackend, type FakeBackend } from "./fake-backend.ts";
 import { isopter, tempHome } from "./harness.ts";
 

@@ -6,7 +6,7 @@ import { Schema } from "effect";
 import dcmjs from "dcmjs";
 import { analyseRows } from "../../core/analytics/analyse-csv.ts";
 import { parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
-import { BundleSchema } from "../../cli/export/fhir-schema.ts";
+import { BundleSchema } from "../../core/import/fhir-schema.ts";
 import { OPV_SOP_CLASS_UID } from "../../cli/export/dicom.ts";
 import { startHeadsets, type Fleet } from "../../simulator/headset/index.ts";
 import { insertMeasurement } from "../../simulator/server/store/measurements.ts";
