@@ -4,6 +4,8 @@ import { join, relative } from "node:path";
 import type { Command } from "commander";
 import { eyeCodes, patternLabel } from "../../core/model/enums.ts";
 import { IMPORT_FILES_MAX, type ImportFile, type ImportFileReport, type ImportItem } from "../../core/model/import.ts";
+import { isTimeZone } from "../../core/model/clinic-time.ts";
+import { localTimeZone } from "../export/context.ts";
 import { defineCommand, sharedOptions } from "../command.ts";
 import { badArguments, CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
@@ -105,6 +107,7 @@ export function registerImport(program: Command, io: CliIo): void {
   )
     .option("--dry-run", "say per file what would happen (imported, duplicate, refused and why) and write nothing", false)
     .option("--patient <id>", "every field must be this patient's (Isopter's patient id)")
+    .option("--time-zone <zone>", "where files without an offset from UTC were taken (IANA name; default this system's zone)")
     .option("--csv-patients <file>", "visualFields CSV: map its id column to patients' unique ids (lines 'csv id,unique id')")
     .addHelpText(
       "after",
@@ -114,7 +117,10 @@ a patient is created only when nothing matches. A field already imported (the sa
 or CSV id/eye/date/time) is a duplicate and changes nothing. Each file is one transaction: a file with a refused field
 is not written at all. Exit code 1 when any file was refused.`,
     )
-    .action(async (paths: string[], o: { dryRun: boolean; patient?: string; csvPatients?: string }, cmd: Command) => {
+    .action(async (paths: string[], o: { dryRun: boolean; patient?: string; csvPatients?: string; timeZone?: string }, cmd: Command) => {
+      const timeZone = o.timeZone ?? localTimeZone();
+      if (!isTimeZone(timeZone))
+        throw badArguments(`--time-zone ${timeZone}: not a time zone this system knows (an IANA name such as Europe/Berlin)`);
       const shared = sharedOptions(cmd);
       const csvPatients = o.csvPatients ? await readMapping(o.csvPatients) : undefined;
       const files = await filesUnder(paths);
@@ -129,7 +135,13 @@ is not written at all. Exit code 1 when any file was refused.`,
       const send = (files: ImportFile[]) => {
         const call = session.api
           .call("results.import", {
-            body: { files, dryRun: o.dryRun, ...(o.patient ? { patientId: o.patient } : {}), ...(csvPatients ? { csvPatients } : {}) },
+            body: {
+              files,
+              dryRun: o.dryRun,
+              timeZone,
+              ...(o.patient ? { patientId: o.patient } : {}),
+              ...(csvPatients ? { csvPatients } : {}),
+            },
           })
           .then((r) => [...r.files]);
         ordered.push(call);

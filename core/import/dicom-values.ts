@@ -1,3 +1,5 @@
+import { instantOfWallClock } from "../model/clinic-time.ts";
+
 // Reading a DICOM dataset as dcmjs naturalizes it (keyword -> value; a sequence an array of such objects; a person name
 // [{Alphabetic}]; several values an array). One place for the shapes, so the OPV reader reads attributes, not shapes.
 
@@ -71,17 +73,17 @@ export function isoDate(da: string | null): string | null {
 
 /**
  * A DA + TM (and the dataset's TimezoneOffsetFromUTC, "+0100") as an ISO instant in UTC. Without an offset the time is
- * read as UTC: the standard leaves a missing offset to local agreement, and the report names the time it read.
+ * the wall clock of `timeZone` (the importer's: the clinic's), as a perimeter writes its local time.
  */
-export function instant(da: string | null, tm: string | null, offset: string | null): string | null {
+export function instant(da: string | null, tm: string | null, offset: string | null, timeZone = "UTC"): string | null {
   const date = isoDate(da);
   if (date === null) return null;
   const t = /^(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?(?:\.(\d{1,6}))?$/.exec((tm ?? "").trim());
   const [hh, mm, ss, frac] = t ? [t[1]!, t[2] ?? "00", t[3] ?? "00", (t[4] ?? "").padEnd(3, "0").slice(0, 3)] : ["00", "00", "00", "000"];
+  const wall = `${date}T${hh}:${mm}:${ss}.${frac}`;
+  if (Number.isNaN(Date.parse(`${wall}Z`))) return null;
   const o = /^([+-])(\d{2}):?(\d{2})$/.exec((offset ?? "").trim());
-  const zone = o ? `${o[1]}${o[2]}:${o[3]}` : "Z";
-  const d = new Date(`${date}T${hh}:${mm}:${ss}.${frac}${zone}`);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return o ? new Date(`${wall}${o[1]}${o[2]}:${o[3]}`).toISOString() : instantOfWallClock(wall, timeZone);
 }
 
 /** "Wagner^Felix^^^" as Isopter writes names: given names, then the family name ("Felix Wagner"). */

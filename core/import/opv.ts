@@ -141,20 +141,24 @@ function deviceIndices(ds: Dataset, points: readonly Point[], index: readonly nu
   return Object.entries(indices).some(([k, v]) => k !== "normsName" && v !== null) ? indices : null;
 }
 
-/** A catch-trial tally from counts, or from the device's estimate in percent (counted as errors of 100). */
-function tally(ds: Dataset | null, presented: string, errors: string, estimate: string) {
+/**
+ * A catch-trial tally: the device's estimate in percent where its flag says it estimated (SITA presents no false-positive
+ * catch trials and reports an estimate; counted here as errors of 100), else the counts.
+ */
+function tally(ds: Dataset | null, presented: string, errors: string, estimate?: string) {
   if (ds === null) return { errors: 0, presentations: 0 };
+  const pct = estimate ? num(ds, estimate) : null;
+  if (pct !== null && text(ds, `${estimate}Flag`)?.toUpperCase() === "YES") return { errors: pct, presentations: 100 };
   const n = num(ds, presented);
   const e = num(ds, errors);
   if (n !== null && e !== null) return { errors: e, presentations: n };
-  const pct = num(ds, estimate);
   return pct !== null ? { errors: pct, presentations: 100 } : { errors: 0, presentations: 0 };
 }
 
 const rate = (t: { errors: number; presentations: number }) =>
   t.presentations > 0 ? Math.round((100 * t.errors) / t.presentations) / 100 : 0;
 
-export function readOpv(ds: Dataset, fileName: string, importedAt: string): FileReading {
+export function readOpv(ds: Dataset, fileName: string, importedAt: string, timeZone = "UTC"): FileReading {
   const sopClass = text(ds, "SOPClassUID") ?? text(ds, "MediaStorageSOPClassUID");
   if (sopClass !== OPV_SOP_CLASS_UID)
     return unreadable(
@@ -166,7 +170,8 @@ export function readOpv(ds: Dataset, fileName: string, importedAt: string): File
   if (uid === null) return unreadable("the OPV has no SOP Instance UID");
   const refuse = (reason: string): FileReading => ({ ok: true, fields: [], refused: [{ item: `SOP Instance ${uid}`, reason }] });
 
-  const laterality = text(ds, "MeasurementLaterality");
+  // Measurement Laterality (Type 1); some devices write the series' Laterality instead.
+  const laterality = text(ds, "MeasurementLaterality") ?? text(ds, "Laterality");
   const eye = laterality === null ? undefined : lateralityEye[laterality.toUpperCase()];
   if (eye === undefined) return refuse(`Measurement Laterality ${laterality ?? "(none)"}: not R, L or B`);
 
@@ -218,6 +223,8 @@ export function readOpv(ds: Dataset, fileName: string, importedAt: string): File
     if (answer === "NOT SEEN") thresholds[i] = notSeen;
     else if (answer === "SEEN" && value !== null) thresholds[i] = value;
     else if (answer === "SEEN" && screening) thresholds[i] = 1;
+    // Seen at the brightest stimulus: 0 dB, a threshold (PS3.3 C.8.26.6 Stimulus Results).
+    else if (answer === "SEEN AT MAX") thresholds[i] = value ?? 0;
     else
       return refuse(
         `test point (${p.x}, ${p.y}): ${answer === "SEEN" ? "seen without a sensitivity value" : `Stimulus Results ${answer ?? "missing"}`}`,
@@ -232,23 +239,24 @@ export function readOpv(ds: Dataset, fileName: string, importedAt: string): File
     thresholds[i] = notSeen;
   }
 
+  const zone = text(ds, "TimezoneOffsetFromUTC");
   const takenAt =
-    instant(text(ds, "PerformedProcedureStepStartDate"), text(ds, "PerformedProcedureStepStartTime"), text(ds, "TimezoneOffsetFromUTC")) ??
+    instant(text(ds, "PerformedProcedureStepStartDate"), text(ds, "PerformedProcedureStepStartTime"), zone, timeZone) ??
     instant(
       text(ds, "AcquisitionDateTime")?.slice(0, 8) ?? null,
       text(ds, "AcquisitionDateTime")?.slice(8) ?? null,
       text(ds, "TimezoneOffsetFromUTC"),
     ) ??
-    instant(text(ds, "ContentDate"), text(ds, "ContentTime"), text(ds, "TimezoneOffsetFromUTC")) ??
-    instant(text(ds, "SeriesDate"), text(ds, "SeriesTime"), text(ds, "TimezoneOffsetFromUTC")) ??
-    instant(text(ds, "StudyDate"), text(ds, "StudyTime"), text(ds, "TimezoneOffsetFromUTC"));
+    instant(text(ds, "ContentDate"), text(ds, "ContentTime"), zone, timeZone) ??
+    instant(text(ds, "SeriesDate"), text(ds, "SeriesTime"), zone, timeZone) ??
+    instant(text(ds, "StudyDate"), text(ds, "StudyTime"), zone, timeZone);
   if (takenAt === null) return refuse("no date of the test (Performed Procedure Step Start Date, Content Date, Series or Study Date)");
 
   const catchTrials = item(ds, "VisualFieldCatchTrialSequence");
   const fixation = item(ds, "FixationSequence");
   const falsePositive = tally(catchTrials, "PositiveCatchTrialsQuantity", "FalsePositivesQuantity", "FalsePositivesEstimate");
   const falseNegative = tally(catchTrials, "NegativeCatchTrialsQuantity", "FalseNegativesQuantity", "FalseNegativesEstimate");
-  const blindSpot = tally(fixation, "FixationCheckedQuantity", "PatientNotProperlyFixatedQuantity", "");
+  const blindSpot = tally(fixation, "FixationCheckedQuantity", "PatientNotProperlyFixatedQuantity");
   const tested = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
   const manufacturer = text(ds, "Manufacturer");
   const normalsVersion = text(item(ds, "TestPointNormalsSequence") ?? {}, "DataSetVersion");

@@ -94,3 +94,15 @@ export const clinicDateTime = (instant: string, timeZone: string): string => {
   const t = clinicTime(instant, timeZone);
   return `${t.date}T${t.time}${t.offset}`;
 };
+
+/**
+ * The instant a wall clock in `timeZone` showed ("2021-03-04T10:20:30.000" read in Europe/Berlin): what a file written
+ * without its offset from UTC means (a perimeter's local time). In the hour a clock goes back, the earlier of the two
+ * instants; in the hour it skips, the time as if the change had not happened yet.
+ */
+export function instantOfWallClock(wall: string, timeZone: string): string {
+  const asUtc = Date.parse(`${wall}Z`);
+  const first = asUtc - offsetOf(asUtc, timeZone);
+  const second = asUtc - offsetOf(first, timeZone);
+  return new Date(Math.min(first, second)).toISOString();
+}

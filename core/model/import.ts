@@ -25,6 +25,8 @@ export const ImportBodySchema = Schema.Struct({
   dryRun: Schema.Boolean,
   /** Importing on a patient's page: every field must be this patient's (matched as any other, then checked). */
   patientId: Schema.optionalKey(Schema.NullOr(IdSchema)),
+  /** The IANA time zone in which files that carry no offset from UTC were taken (a perimeter's local time); default UTC. */
+  timeZone: Schema.optionalKey(Schema.String),
   /** visualFields CSV: the id column's value -> the patient's unique id (without it the id column is the unique id). */
   csvPatients: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
 });

@@ -64,7 +64,7 @@ function importSpecifiers(text: string): string[] {
   const patterns = [
     /\bimport\s+(?:type\s+)?[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g,
     /\bexport\s+(?:type\s+)?[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
+    /(?:^|;)\s*import\s*['"]([^'"]+)['"]/gm, // a side-effect import starts a statement ("results.import" in a string is none)
     /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
     /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
   ];
@@ -174,7 +174,7 @@ function sampleTree(prefix: string) {
 describe("architecture arrows", () => {
   it("finds import specifiers of every form", () => {
     const text = `import a from "x"; import type { B } from './b'; import "./side"; export * from "../c";
-      const d = await import("./dyn"); import {\n e,\n f } from "multi";`;
+      const d = await import("./dyn"); import {\n e,\n f } from "multi";\n const name = "results.import", method = "POST";`;
     expect(importSpecifiers(text).sort()).toEqual(["../c", "./b", "./dyn", "./side", "multi", "x"].sort());
   });
 

@@ -1,6 +1,7 @@
 import type { ImportFileReport } from "../../../core/model/import.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
-import { notFound } from "../http/failure.ts";
+import { invalid, notFound } from "../http/failure.ts";
+import { isTimeZone } from "../../../core/model/clinic-time.ts";
 import { importFile, type ImportTarget } from "../import/import-file.ts";
 import { readImportFile } from "../import/read-file.ts";
 import { getPatient } from "../store/patients.ts";
@@ -11,14 +12,15 @@ import { nowIso } from "./write.ts";
 export const importHandlers: SomeHandlers<"results.import"> = {
   "results.import": async (call) => {
     const { organisationId } = claimsOf(call);
-    const { files, dryRun, patientId = null, csvPatients } = call.body;
+    const { files, dryRun, patientId = null, csvPatients, timeZone = "UTC" } = call.body;
+    if (!isTimeZone(timeZone)) throw invalid("body.timeZone", `${timeZone} is not a time zone (an IANA name such as Europe/Berlin)`);
     if (patientId !== null && !(await getPatient(call.ctx.db, organisationId, patientId))) throw notFound("Patient");
     const organisation = await call.ctx.db.query<{ name: string }>("select name from organisations where id = $1", [organisationId]);
     const now = nowIso(call.ctx);
     const target: ImportTarget = { organisationId, ownIssuers: organisation.map((o) => o.name), patientId, dryRun, now };
     const uniqueIdOf = (csvId: string) => (csvPatients ? (csvPatients[csvId] ?? null) : csvId);
     const reports: ImportFileReport[] = [];
-    for (const file of files) reports.push(await importFile(call.ctx, target, file.name, readImportFile(file, now, uniqueIdOf)));
+    for (const file of files) reports.push(await importFile(call.ctx, target, file.name, readImportFile(file, now, timeZone, uniqueIdOf)));
     return { data: { dryRun, files: reports } };
   },
 };

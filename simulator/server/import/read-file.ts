@@ -26,7 +26,12 @@ function dicomDataset(bytes: Buffer): Record<string, unknown> {
   return { MediaStorageSOPClassUID: meta.MediaStorageSOPClassUID, ...ds };
 }
 
-export function readImportFile(file: ImportFile, importedAt: string, uniqueIdOf: (csvId: string) => string | null): ReadFile {
+export function readImportFile(
+  file: ImportFile,
+  importedAt: string,
+  timeZone: string,
+  uniqueIdOf: (csvId: string) => string | null,
+): ReadFile {
   const bytes = file.encoding === "base64" ? Buffer.from(file.content, "base64") : Buffer.from(file.content, "utf8");
   if (bytes.length === 0) return { format: null, reading: unreadable("the file is empty") };
   if (isPart10(bytes)) {
@@ -36,7 +41,7 @@ export function readImportFile(file: ImportFile, importedAt: string, uniqueIdOf:
     } catch (e) {
       return { format: "dicom-opv", reading: unreadable(`a corrupt DICOM file (${(e as Error).message})`) };
     }
-    return { format: "dicom-opv", reading: readOpv(ds, file.name, importedAt) };
+    return { format: "dicom-opv", reading: readOpv(ds, file.name, importedAt, timeZone) };
   }
   const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
   const start = text.trimStart()[0];
