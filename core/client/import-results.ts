@@ -196,3 +196,20 @@ export async function sendImport(
   const files = reports.flat();
   return { dryRun: options.dryRun, files };
 }
+
+/**
+ * A visualFields CSV's patients: lines "csv id,unique id" (as `isopter import --csv-patients`), blank lines and lines
+ * starting with # skipped, values trimmed and unquoted (a header line maps nothing that is looked up). Answers the map,
+ * or the first line that is not two values.
+ */
+export function parseCsvPatients(text: string): { readonly map: Record<string, string> } | { readonly badLine: number } {
+  const map: Record<string, string> = {};
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const [id, uniqueId, ...rest] = line.split(",").map((c) => c.trim().replace(/^"|"$/g, ""));
+    if (!id || !uniqueId || rest.length > 0) return { badLine: i + 1 };
+    map[id] = uniqueId;
+  }
+  return { map };
+}

@@ -7,6 +7,7 @@ import {
   importSummary,
   IMPORT_BATCH_CHARS,
   isDicom,
+  parseCsvPatients,
   toBase64,
   toImportFile,
   type ImportProgress,
@@ -263,5 +264,15 @@ describe("importSummary: the CLI's counts", () => {
       ],
     };
     expect(importSummary(report)).toEqual({ files: 4, imported: 2, duplicates: 1, refused: 1, fields: 3, patientsCreated: 1 });
+  });
+});
+
+describe("parseCsvPatients: the CSV mapping file, as --csv-patients reads it", () => {
+  it("maps 'csv id,unique id' lines, trimmed and unquoted, skipping blank and # lines and a byte order mark", () => {
+    expect(parseCsvPatients('\uFEFF# csv id, unique id\r\nA, U-1\n"B","U-2"\n\n')).toEqual({ map: { A: "U-1", B: "U-2" } });
+  });
+  it("names the first line that is not two values", () => {
+    expect(parseCsvPatients("A,U-1\nB\nC,U-3,x\n")).toEqual({ badLine: 2 });
+    expect(parseCsvPatients("A,U-1\nC,U-3,x\n")).toEqual({ badLine: 2 });
   });
 });

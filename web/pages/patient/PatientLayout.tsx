@@ -13,6 +13,8 @@ import { useNotify } from "../../ui/notifications.ts";
 import { ConfirmDialog } from "../../ui/Modal.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { PatientFormModal } from "./PatientFormModal.tsx";
+import { useIsManager } from "../../state/session.ts";
+import { ImportDialog } from "../../import/ImportDialog.tsx";
 import type { PatientContext } from "../../state/patient-context.ts";
 
 export default function PatientLayout() {
@@ -30,6 +32,8 @@ export default function PatientLayout() {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const isManager = useIsManager();
 
   // core/client sends the user home when this patient is trashed elsewhere (live event).
   const client = useClient();
@@ -91,6 +95,7 @@ export default function PatientLayout() {
           <h1 className="spacer" style={{ margin: 0 }}>
             {p.name}
           </h1>
+          {isManager && <button type="button" className="btn" onClick={() => setImporting(true)}>{t`Import results`}</button>}
           <button type="button" className="btn" onClick={() => setEditing(true)}>{t`Edit`}</button>
           <button type="button" className="btn btn-danger" onClick={() => setDeleting(true)}>{t`Delete`}</button>
         </div>
@@ -131,6 +136,7 @@ export default function PatientLayout() {
           }}
         />
       )}
+      {importing && <ImportDialog patientId={p.id} patientName={p.name} onClose={() => setImporting(false)} />}
       {deleting && (
         <ConfirmDialog
           title={t`Delete this patient?`}

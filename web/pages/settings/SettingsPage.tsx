@@ -4,7 +4,8 @@ import { useLingui } from "@lingui/react/macro";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import { roleNames } from "../../i18n/names.ts";
 import { useApi } from "../../state/client.ts";
-import { useTokenPayload } from "../../state/session.ts";
+import { useIsManager, useTokenPayload } from "../../state/session.ts";
+import { ImportPanel } from "../../import/ImportPanel.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { PasswordFields, passwordFormReady, type PasswordValues } from "../../ui/PasswordFields.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -17,6 +18,7 @@ export default function SettingsPage() {
   useTitle(t`Settings`);
   const api = useApi();
   const payload = useTokenPayload();
+  const isManager = useIsManager();
   const empty: PasswordValues = { oldPassword: "", password: "", confirmation: "" };
   const [values, setValues] = useState<PasswordValues>(empty);
   const [state, setState] = useState<State>("idle");
@@ -82,6 +84,12 @@ export default function SettingsPage() {
         <p>{t`Deleted patients and measurements stay in the bin until you restore them or delete them for good.`}</p>
         <Link className="btn" to="/bin">{t`Open the bin`}</Link>
       </section>
+      {isManager && (
+        <section className="card" aria-labelledby="import-heading">
+          <h2 id="import-heading">{t`Import results`}</h2>
+          <ImportPanel />
+        </section>
+      )}
     </div>
   );
 }
