@@ -60,7 +60,7 @@ export function ImportPanel({ patientId, patientName }: ImportPanelProps) {
   const { t } = useLingui();
   const client = useClient();
   const size = useSize();
-  const ids = { hint: useId(), dry: useId(), dryHint: useId(), mapping: useId(), mappingHint: useId(), chosen: useId() };
+  const ids = { hint: useId(), dry: useId(), dryHint: useId(), mappingHint: useId(), chosen: useId() };
   const [files, setFiles] = useState<readonly PickedFile[]>([]);
   const [reading, setReading] = useState(false);
   const [over, setOver] = useState(false);
@@ -202,20 +202,29 @@ export function ImportPanel({ patientId, patientName }: ImportPanelProps) {
             <div id={ids.dryHint} className="field-hint">{t`Says per file what would happen and writes nothing.`}</div>
           </div>
         </div>
-        <div className="field import-mapping">
-          <label htmlFor={ids.mapping}>{t`Patients of a visualFields CSV (optional)`}</label>
+        <fieldset className="field import-mapping">
+          <legend className="label">{t`Patients of a visualFields CSV (optional)`}</legend>
           <div className="row">
-            <input
-              ref={mappingInput}
-              id={ids.mapping}
-              type="file"
-              accept=".csv,.txt,text/csv,text/plain"
-              className="import-mapping-input"
+            <button
+              type="button"
+              className="btn"
               disabled={running}
               aria-describedby={ids.mappingHint}
-              aria-invalid={mappingBad || undefined}
+              onClick={() => mappingInput.current?.click()}
+            >{t`Choose mapping file`}</button>
+            <input
+              ref={mappingInput}
+              type="file"
+              accept=".csv,.txt,text/csv,text/plain"
+              hidden
+              data-testid="import-mapping-input"
               onChange={(e) => void readMapping(e.target.files?.[0])}
             />
+            {mapping !== null && (
+              <span className="import-mapping-name" data-user-text>
+                {mappingFile}
+              </span>
+            )}
             {mapping !== null && !running && (
               <button
                 type="button"
@@ -238,12 +247,18 @@ export function ImportPanel({ patientId, patientName }: ImportPanelProps) {
                 <Plural value={mappedCount} one="# ID mapped" other="# IDs mapped" />
               </span>
             ))}
-        </div>
+        </fieldset>
       </div>
 
       <div className="row">
         <button type="button" className="btn btn-primary" disabled={n === 0 || busy || mappingBad} onClick={() => void start()}>
-          {dryRun ? (
+          {n === 0 ? (
+            dryRun ? (
+              t`Check files`
+            ) : (
+              t`Import files`
+            )
+          ) : dryRun ? (
             <Plural value={n} one="Check # file" other="Check # files" />
           ) : (
             <Plural value={n} one="Import # file" other="Import # files" />

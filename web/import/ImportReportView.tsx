@@ -59,9 +59,11 @@ export function ImportReportView({ report }: { report: ImportReport | null }) {
                 <dt>{dry ? t`Files to import` : t`Files imported`}</dt>
                 <dd>
                   <span className="import-count-value">{summary.imported}</span>
-                  <span className="import-count-note">
-                    <Plural value={summary.fields} one="# result" other="# results" />
-                  </span>
+                  {summary.fields > 0 && (
+                    <span className="import-count-note">
+                      <Plural value={summary.fields} one="# result" other="# results" />
+                    </span>
+                  )}
                 </dd>
               </div>
               <div className="import-count" data-testid="count-duplicates">
@@ -164,11 +166,21 @@ function ItemLine({ item: i, dry }: { item: ImportItem; dry: boolean }) {
   return (
     <li className="import-item">
       {what.length > 0 && <span className="import-item-what">{what.join(" · ")}</span>}
-      {i.action === "refused" && <span className="import-item-outcome import-item-refused">{t`Refused: ${reason}`}</span>}
-      {i.action === "duplicate" && <span className="import-item-outcome">{reason ? t`Duplicate (${reason})` : t`Duplicate`}</span>}
+      {i.action === "refused" && (
+        <span className="import-item-outcome import-item-refused">
+          <Arrow />
+          {t`Refused: ${reason}`}
+        </span>
+      )}
+      {i.action === "duplicate" && (
+        <span className="import-item-outcome">
+          <Arrow />
+          {reason ? t`Duplicate (${reason})` : t`Duplicate`}
+        </span>
+      )}
       {i.action === "imported" && i.patient && (
         <span className="import-item-outcome">
-          <span aria-hidden="true">→ </span>
+          <Arrow />
           <PatientRef patient={i.patient} dry={dry} />
         </span>
       )}
@@ -176,6 +188,9 @@ function ItemLine({ item: i, dry }: { item: ImportItem; dry: boolean }) {
     </li>
   );
 }
+
+/** What happened to a field, after what it is. */
+const Arrow = () => <span aria-hidden="true">→ </span>;
 
 function PatientRef({ patient: p, dry }: { patient: NonNullable<ImportItem["patient"]>; dry: boolean }) {
   const { t } = useLingui();

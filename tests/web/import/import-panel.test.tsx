@@ -73,6 +73,7 @@ describe("ImportPanel", () => {
   it("chosen files are imported with progress; the report counts them, lists refused files first and links each patient", async () => {
     let release: (r: ImportReport) => void = () => {};
     const { calls, router } = setup((input) => new Promise<ImportReport>((resolve) => (release = resolve)));
+    expect((screen.getByRole("button", { name: "Import files" }) as HTMLButtonElement).disabled).toBe(true);
     const input = screen.getByTestId("import-files-input");
     fireEvent.change(input, { target: { files: [dicomFile("b.dcm"), dicomFile("a.dcm"), new File(["x"], ".DS_Store")] } });
     expect(screen.getByText(/2 files chosen/)).toBeTruthy();
@@ -116,10 +117,11 @@ describe("ImportPanel", () => {
     );
     expect(screen.getByText("Every result must belong to Ada Field: a file of another patient is refused.")).toBeTruthy();
     fireEvent.change(screen.getByTestId("import-files-input"), { target: { files: [new File(["id,eye\nA,OD\n"], "fields.csv")] } });
-    fireEvent.change(screen.getByLabelText("Patients of a visualFields CSV (optional)"), {
+    fireEvent.change(screen.getByTestId("import-mapping-input"), {
       target: { files: [new File(["A,U-9\n"], "map.csv")] },
     });
     await screen.findByText("1 ID mapped");
+    expect(screen.getByText("map.csv")).toBeTruthy();
     fireEvent.click(screen.getByRole("checkbox", { name: "Check only (dry run)" }));
     fireEvent.click(screen.getByRole("button", { name: "Check 1 file" }));
     await screen.findByRole("heading", { name: "What would happen" });
@@ -140,7 +142,7 @@ describe("ImportPanel", () => {
   it("a mapping file with a bad line is named and the import waits for a good one", async () => {
     setup(() => ({ dryRun: false, files: [] }));
     fireEvent.change(screen.getByTestId("import-files-input"), { target: { files: [new File(["x"], "a.csv")] } });
-    fireEvent.change(screen.getByLabelText("Patients of a visualFields CSV (optional)"), {
+    fireEvent.change(screen.getByTestId("import-mapping-input"), {
       target: { files: [new File(["A,U-1\nB\n"], "map.csv")] },
     });
     expect((await screen.findByRole("alert")).textContent).toBe('Line 2 of map.csv is not "csv id,patient ID".');

@@ -1,0 +1,142 @@
+import { expect, test, type Page } from "@playwright/test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { exportContext } from "../cli/export/context.ts";
+import { opvFile } from "../cli/export/dicom.ts";
+import { exportRecord } from "../cli/export/record.ts";
+import { sampleMeasurement, samplePatient } from "../tests/cli/fixtures.ts";
+import { clippedHtml } from "./clipping.ts";
+import { expectAccessible, logIn, pageApi, screenshot } from "./support.ts";
+
+// "Import results" (issue 29): a manager drops a folder of DICOM OPV files of a patient the clinic does not know yet,
+// sees the report (every file imported, one patient created), follows the link to the new patient and finds the
+// results there; on the patient's page, in German, a check of the same folder finds them all there already.
+// The files are the CLI's own OPV export (cli/export/dicom.ts) of sample results, under the demo organisation's
+// name, so their Patient IDs count as the clinic's own.
+
+test.describe.configure({ timeout: 120_000 });
+
+const FIELDS = 3;
+
+/** A folder of OPV files (one in a subfolder, as a perimeter's export might nest them) of one new patient. */
+function opvFolder(organisation: { id: string; name: string }) {
+  const stamp = Date.now() % 1_000_000;
+  const patient = { ...samplePatient(stamp), id: `imp${stamp}`, name: `Ida Import ${stamp}`, uniqueId: `IMP-${stamp}` };
+  const context = exportContext(organisation, { timeZone: "Europe/Berlin" });
+  const root = mkdtempSync(join(tmpdir(), "isopter-import-e2e-"));
+  const folder = join(root, "perimeter-export");
+  mkdirSync(join(folder, "2020"), { recursive: true });
+  for (let k = 0; k < FIELDS; k++) {
+    const record = exportRecord(patient, sampleMeasurement(patient, k));
+    if (!record) throw new Error(`sample result ${k} is not valid`);
+    writeFileSync(join(folder, k === 0 ? "2020" : "", `field-${k}.dcm`), opvFile(record, context));
+  }
+  return { root, folder, patient };
+}
+
+/** No text cut off anywhere on the page (e2e/clipping.ts), the dialogs included. */
+async function expectNothingClipped(page: Page) {
+  expect(await clippedHtml(page)).toEqual([]);
+}
+
+test("a manager imports a folder of OPV files, opens the new patient and finds the results; checked again in German", async ({ page }) => {
+  await logIn(page, "manager");
+  const organisation = await pageApi<{ id: string; name: string }>(page, "GET", "organisation/current");
+  const { root, folder, patient } = opvFolder(organisation);
+  const patientLink = `${patient.name} (${patient.uniqueId})`;
+  try {
+    await page.goto("/settings");
+    const section = page.getByRole("region", { name: "Import results" });
+    await expect(section.getByRole("button", { name: /Drop files or a folder here/ })).toBeVisible();
+    await section.getByTestId("import-folder-input").setInputFiles(folder);
+    await expect(section.getByText(`${FIELDS} files chosen`)).toBeVisible();
+
+    // The call is held until the progress bar has been read: files done of all, as values.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/results/import", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await section.getByRole("button", { name: `Import ${FIELDS} files` }).click();
+    const progress = section.getByRole("progressbar", { name: "Importing the files" });
+    await expect(progress).toHaveAttribute("aria-valuenow", "0");
+    await expect(progress).toHaveAttribute("aria-valuemax", String(FIELDS));
+    await expect(progress).toHaveAttribute("aria-valuetext", `0 of ${FIELDS} files`);
+    release();
+
+    const report = section.getByTestId("import-report");
+    await expect(report.getByRole("heading", { name: "Import report" })).toBeVisible({ timeout: 30_000 });
+    await expect(progress).toHaveCount(0);
+    await expect(report.getByTestId("count-imported")).toContainText(String(FIELDS));
+    await expect(report.getByTestId("count-patients-created")).toContainText("1");
+    await expect(report.getByTestId("count-refused")).toContainText("0");
+    await expect(report.getByTestId("count-duplicates")).toContainText("0");
+    await expect(report.locator('.import-file[data-action="imported"]')).toHaveCount(FIELDS);
+    await expect(report.getByText("perimeter-export/2020/field-0.dcm")).toBeVisible();
+    await expectNothingClipped(page);
+    await expectAccessible(page);
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, "import-report");
+
+    // The patients list links the new patient to their page, where the imported results are listed.
+    await report.locator(".import-patients").getByRole("link", { name: patientLink }).click();
+    await expect(page).toHaveURL(/\/patient\/[^/]+\/perimetry\/all$/);
+    await expect(page.getByRole("heading", { level: 1, name: patient.name })).toBeVisible();
+    await expect(page.locator('li[id^="measurement-"]')).toHaveCount(FIELDS);
+    await expectNothingClipped(page);
+    await screenshot(page, "import-patient");
+
+    // In German, on the patient's page: a check of the same folder finds every field there already.
+    await page.evaluate(() => localStorage.setItem("language", "de"));
+    await page.reload();
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await page.getByRole("button", { name: "Ergebnisse importieren" }).click();
+    const dialog = page.getByRole("dialog", { name: "Ergebnisse importieren" });
+    await expect(dialog.getByText(`Jedes Ergebnis muss zu ${patient.name} gehören`)).toBeVisible();
+    await dialog.getByTestId("import-folder-input").setInputFiles(folder);
+    await dialog.getByRole("checkbox", { name: "Nur prüfen (Probelauf)" }).check();
+    await dialog.getByRole("button", { name: `${FIELDS} Dateien prüfen` }).click();
+    const check = dialog.getByTestId("import-report");
+    await expect(check.getByRole("heading", { name: "Was geschehen würde" })).toBeVisible({ timeout: 30_000 });
+    await expect(check.getByText("Nur geprüft: Es wurde nichts gespeichert.")).toBeVisible();
+    await expect(check.getByTestId("count-duplicates")).toContainText(String(FIELDS));
+    await expect(check.getByTestId("count-imported")).toContainText("0");
+    await expect(check.locator('.import-file[data-action="duplicate"]')).toHaveCount(FIELDS);
+    await expectNothingClipped(page);
+    await expectAccessible(page);
+    // The dialog scrolls within the window: the picture is the window with the report in view.
+    await check.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "e2e/screenshots/import-dialog-de.png" });
+    await dialog.getByRole("button", { name: "Schließen" }).click();
+    await expect(page.locator('li[id^="measurement-"]')).toHaveCount(FIELDS);
+    await screenshot(page, "import-patient-de");
+
+    // Settings in German: the same import again is all duplicates and creates nobody.
+    await page.goto("/settings");
+    const einstellungen = page.getByRole("region", { name: "Ergebnisse importieren" });
+    await einstellungen.getByTestId("import-folder-input").setInputFiles(folder);
+    await einstellungen.getByRole("button", { name: `${FIELDS} Dateien importieren` }).click();
+    const again = einstellungen.getByTestId("import-report");
+    await expect(again.getByRole("heading", { name: "Importbericht" })).toBeVisible({ timeout: 30_000 });
+    await expect(again.getByTestId("count-duplicates")).toContainText(String(FIELDS));
+    await expect(again.getByTestId("count-patients-created")).toContainText("0");
+    await expectNothingClipped(page);
+    await screenshot(page, "import-report-de");
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("a user who is not a manager is offered no import", async ({ page }) => {
+  await logIn(page, "user");
+  await page.goto("/settings");
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Import results" })).toHaveCount(0);
+  const patients = page.getByRole("list", { name: "Search results" });
+  await page.goto("/home");
+  await patients.getByRole("link").first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Import results" })).toHaveCount(0);
+});
