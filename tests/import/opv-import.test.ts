@@ -3,7 +3,7 @@ import { getPattern, pointsForEye } from "../../core/analytics/patterns.ts";
 import type { ImportedField } from "../../core/import/imported-field.ts";
 import { readOpv } from "../../core/import/opv.ts";
 import { Eye, Pattern, Sex, Strategy } from "../../core/model/enums.ts";
-import { readDicom } from "../cli/dicom-tools.ts";
+import { readPart10 } from "../../simulator/server/import/part10.ts";
 import { humphreyOpvFile, humphreyPoints, type HumphreyEye, type HumphreyPattern, type HumphreyStrategy } from "./humphrey-opv.ts";
 
 // Issue 29: "A Humphrey-style OPV (SITA Standard/Fast/Faster or Full Threshold; 24-2, 30-2, 10-2 in its own point
@@ -12,10 +12,8 @@ import { humphreyOpvFile, humphreyPoints, type HumphreyEye, type HumphreyPattern
 // device's, labelled with manufacturer and model". The files are built from the standard's attributes
 // (tests/import/humphrey-opv.ts); the reader sees only the naturalized dataset, as the server hands it over.
 
-const read = (buffer: Buffer, timeZone = "UTC") => {
-  const { meta, ds } = readDicom(buffer);
-  return readOpv({ MediaStorageSOPClassUID: meta.MediaStorageSOPClassUID, ...ds }, "field.dcm", "2026-11-28T00:00:00.000Z", timeZone);
-};
+/** As the server reads an uploaded file (simulator/server/import/part10.ts). */
+const read = (buffer: Buffer, timeZone = "UTC") => readOpv(readPart10(buffer), "field.dcm", "2026-11-28T00:00:00.000Z", timeZone);
 const field = (buffer: Buffer, timeZone?: string): ImportedField => {
   const reading = read(buffer, timeZone);
   if (!reading.ok) throw new Error(reading.reason);

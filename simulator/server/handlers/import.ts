@@ -1,14 +1,13 @@
-import type { ImportFileReport } from "../../../core/model/import.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { invalid, notFound } from "../http/failure.ts";
 import { isTimeZone } from "../../../core/model/clinic-time.ts";
-import { importFile, type ImportTarget } from "../import/import-file.ts";
+import { importedKeys, importFiles, type ImportTarget } from "../import/import-file.ts";
 import { readImportFile } from "../import/read-file.ts";
 import { getPatient } from "../store/patients.ts";
 import { nowIso } from "./write.ts";
 
-// results/import (issue 29): each file read, matched and stored in its own transaction (import/import-file.ts), one
-// after the other, so a folder's report comes back in the order it was sent and a bad file stops nothing else.
+// results/import (issue 29): the call's files read, then matched and stored one after the other, each all or nothing
+// (import/import-file.ts), so a folder's report comes back in the order it was sent and a bad file stops nothing else.
 export const importHandlers: SomeHandlers<"results.import"> = {
   "results.import": async (call) => {
     const { organisationId } = claimsOf(call);
@@ -19,8 +18,15 @@ export const importHandlers: SomeHandlers<"results.import"> = {
     const now = nowIso(call.ctx);
     const target: ImportTarget = { organisationId, ownIssuers: organisation.map((o) => o.name), patientId, dryRun, now };
     const uniqueIdOf = (csvId: string) => (csvPatients ? (csvPatients[csvId] ?? null) : csvId);
-    const reports: ImportFileReport[] = [];
-    for (const file of files) reports.push(await importFile(call.ctx, target, file.name, readImportFile(file, now, timeZone, uniqueIdOf)));
+    const read = files.map((file) => readImportFile(file, now, timeZone, uniqueIdOf));
+    const keys = read.flatMap((r) => (r.reading.ok ? r.reading.fields.map((f) => f.result.source.key) : []));
+    const known = await importedKeys(call.ctx.db, organisationId, keys);
+    const reports = await importFiles(
+      call.ctx,
+      target,
+      files.map((file, i) => ({ name: file.name, read: read[i]! })),
+      known,
+    );
     return { data: { dryRun, files: reports } };
   },
 };

@@ -16,11 +16,11 @@ import { getPatient, insertPatient, patientColumns, toPatient } from "../store/p
 import type { ReadFile } from "./read-file.ts";
 import { scoredResult } from "./scoring.ts";
 
-// One file into the organisation, in one transaction (issue 29: "nothing is written by halves: one file is one
-// transaction"): each field's key looked up (there already: duplicate), its patient matched or created
-// (core/import/patient-match.ts), its result scored with Isopter's normals and stored as a measurement. A field refused
-// refuses the whole file: the transaction is rolled back and the report names every field and why. A dry run does all
-// of it and rolls back, so it says exactly what the import would do.
+// Files into the organisation (issue 29: "nothing is written by halves: one file is one transaction"): each field's key
+// looked up (there already: duplicate), its patient matched or created (core/import/patient-match.ts), its result
+// scored with Isopter's normals and stored as a measurement. A field refused refuses the whole file: it is rolled back
+// and the report names every field and why. A dry run does all of it and rolls back, so it says exactly what the
+// import would do.
 
 export interface ImportTarget {
   readonly organisationId: string;
@@ -32,27 +32,27 @@ export interface ImportTarget {
   readonly now: string;
 }
 
-/** Thrown to roll a transaction back while keeping its report (a dry run, or a file with a refused field). */
+/** Thrown to roll a dry run's transaction back while keeping its reports. */
 class RolledBack extends Error {
-  constructor(readonly report: ImportFileReport) {
+  constructor(readonly reports: ImportFileReport[]) {
     super("rolled back");
   }
 }
 
-const candidateColumns = patientColumns;
-
-const patientWithId = async (tx: Queryable, org: string, uniqueId: string): Promise<PatientCandidate | undefined> => {
-  const rows = await tx.query(`select ${candidateColumns} from patients where organisation_id = $1 and body->>'uniqueId' = $2`, [
-    org,
-    uniqueId,
-  ]);
-  return rows[0] ? toPatient(rows[0]) : undefined;
-};
-
-const patientsBornOn = async (tx: Queryable, org: string, birthdate: string): Promise<PatientCandidate[]> =>
-  (await tx.query(`select ${candidateColumns} from patients where organisation_id = $1 and birthdate = $2`, [org, birthdate])).map(
-    toPatient,
-  );
+/** The patient holding the ID (when it counts) and those born on the day, in one query: the decision's candidates. */
+async function candidates(tx: Queryable, org: string, uniqueId: string | null, birthdate: string | null) {
+  const rows = (
+    await tx.query(`select ${patientColumns} from patients where organisation_id = $1 and (body->>'uniqueId' = $2 or birthdate = $3)`, [
+      org,
+      uniqueId ?? "",
+      birthdate ?? "",
+    ])
+  ).map(toPatient);
+  return {
+    byId: uniqueId === null ? undefined : rows.find((p) => p.uniqueId === uniqueId),
+    bornThen: birthdate === null ? [] : rows.filter((p) => p.birthdate === birthdate),
+  };
+}
 
 const itemOf = (field: ImportedField, action: ImportItem["action"], reason: string | null): ImportItem => ({
   item: field.item,
@@ -78,19 +78,16 @@ async function importField(
   target: ImportTarget,
   field: ImportedField,
   created: Map<string, PatientCandidate>,
+  keys: Map<string, string>,
 ): Promise<ImportItem> {
   const org = target.organisationId;
   const key = field.result.source.key;
-  const existing = await tx.query<{ measurement_id: string }>(
-    "select measurement_id from imported_results where organisation_id = $1 and source_key = $2",
-    [org, key],
-  );
-  if (existing[0]) return { ...itemOf(field, "duplicate", "imported before"), measurementId: existing[0].measurement_id };
+  const existing = keys.get(key);
+  if (existing !== undefined) return { ...itemOf(field, "duplicate", "imported before"), measurementId: existing };
 
   const identity = field.patient;
   const ownIssuer = identity.issuer === null || target.ownIssuers.some((o) => o.toLowerCase() === identity.issuer!.trim().toLowerCase());
-  const byId = identity.id !== null && ownIssuer ? await patientWithId(tx, org, identity.id.trim()) : undefined;
-  const bornThen = identity.birthdate !== null ? await patientsBornOn(tx, org, identity.birthdate) : [];
+  const { byId, bornThen } = await candidates(tx, org, identity.id !== null && ownIssuer ? identity.id.trim() : null, identity.birthdate);
   const decision = decidePatient(identity, target.ownIssuers, byId, bornThen);
   if (decision.kind === "refused") return itemOf(field, "refused", decision.reason);
 
@@ -145,6 +142,7 @@ async function importField(
     "insert into imported_results (organisation_id, source_key, measurement_id, format, file_name, imported_at) values ($1, $2, $3, $4, $5, $6)",
     [org, key, measurementId, field.result.source.format, field.result.source.fileName, target.now],
   );
+  keys.set(key, measurementId);
   return { ...itemOf(field, "imported", null), patient: patientRef, measurementId };
 }
 
@@ -163,49 +161,133 @@ const fileAction = (items: readonly ImportItem[]): ImportFileReport["action"] =>
       ? "duplicate"
       : "imported";
 
-export async function importFile(ctx: ServerContext, target: ImportTarget, name: string, read: ReadFile): Promise<ImportFileReport> {
+/** The measurements already imported under these keys (one query for a whole batch of files). */
+export async function importedKeys(q: Queryable, organisationId: string, keys: readonly string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await q.query<{ source_key: string; measurement_id: string }>(
+    "select source_key, measurement_id from imported_results where organisation_id = $1 and source_key = any($2)",
+    [organisationId, keys],
+  );
+  return new Map(rows.map((r) => [r.source_key, r.measurement_id]));
+}
+
+/**
+ * A file every field of which was imported before: its report without a transaction (a folder imported again is
+ * mostly such files). Null when anything in it is new or refused: that goes through the transaction.
+ */
+export function duplicateReport(name: string, read: ReadFile, known: ReadonlyMap<string, string>): ImportFileReport | null {
+  const { reading, format } = read;
+  if (!reading.ok || reading.refused.length > 0 || reading.fields.length === 0) return null;
+  if (!reading.fields.every((f) => known.has(f.result.source.key))) return null;
+  return {
+    file: name,
+    format,
+    action: "duplicate",
+    reason: null,
+    items: reading.fields.map((f) => ({ ...itemOf(f, "duplicate", "imported before"), measurementId: known.get(f.result.source.key)! })),
+  };
+}
+
+/** What the reader refused before any matching, as report lines. */
+const refusedLines = (read: ReadFile): ImportItem[] =>
+  read.reading.ok
+    ? read.reading.refused.map((r) => ({
+        item: r.item,
+        action: "refused",
+        reason: r.reason,
+        patient: null,
+        measurementId: null,
+        takenAt: null,
+        eye: null,
+        pattern: null,
+        device: null,
+      }))
+    : [];
+
+/** One file inside the call's transaction; the caller rolls back to the file's savepoint unless it was imported. */
+async function importInto(
+  tx: Queryable,
+  target: ImportTarget,
+  name: string,
+  read: ReadFile,
+  created: Map<string, PatientCandidate>,
+  keys: Map<string, string>,
+): Promise<ImportFileReport> {
   const { reading, format } = read;
   if (!reading.ok) return { file: name, format, action: "refused", reason: reading.reason, items: [] };
-  const refusedByReader: ImportItem[] = reading.refused.map((r) => ({
-    item: r.item,
-    action: "refused",
-    reason: r.reason,
-    patient: null,
-    measurementId: null,
-    takenAt: null,
-    eye: null,
-    pattern: null,
-    device: null,
-  }));
-  if (reading.fields.length === 0 && refusedByReader.length === 0)
+  const items = refusedLines(read);
+  if (reading.fields.length === 0 && items.length === 0)
     return { file: name, format, action: "refused", reason: "the file holds no visual field", items: [] };
+  for (const field of reading.fields) items.push(await importField(tx, target, field, created, keys));
+  const action = fileAction(items);
+  const refused = items.filter((i) => i.action === "refused").length;
+  return {
+    file: name,
+    format,
+    action,
+    reason: action === "refused" ? `${refused} of ${items.length} fields refused: nothing of the file was written` : null,
+    items,
+  };
+}
+
+/**
+ * The files of one call. Each file is all or nothing: it runs inside a savepoint of the call's transaction and is
+ * rolled back to it when any field is refused (or on a dry run, where the whole call is rolled back at the end, so a
+ * patient the first file would create is the one the next file would match). One transaction per call rather than
+ * per file: a folder is hundreds of files, and PGlite's cost is per transaction as much as per statement.
+ * A file whose fields were all imported before is answered from `known` without touching the transaction.
+ */
+export async function importFiles(
+  ctx: ServerContext,
+  target: ImportTarget,
+  files: ReadonlyArray<{ readonly name: string; readonly read: ReadFile }>,
+  known: ReadonlyMap<string, string>,
+): Promise<ImportFileReport[]> {
+  const reports: Array<ImportFileReport | null> = files.map((f) => duplicateReport(f.name, f.read, known));
+  if (reports.every((r) => r !== null)) return reports as ImportFileReport[];
   try {
     return await write(ctx, async (tx, fx) => {
-      // One import at a time per organisation: two files naming the same new patient create them once.
+      // One import at a time per organisation: two calls naming the same new patient create them once.
       await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`import:${target.organisationId}`]);
       const created = new Map<string, PatientCandidate>();
-      const items = [...refusedByReader];
-      for (const field of reading.fields) items.push(await importField(tx, target, field, created));
-      const action = fileAction(items);
-      const report: ImportFileReport = {
-        file: name,
-        format,
-        action,
-        reason:
-          action === "refused"
-            ? `${items.filter((i) => i.action === "refused").length} of ${items.length} fields refused: nothing of the file was written`
-            : null,
-        items,
-      };
-      if (action === "refused" || target.dryRun) throw new RolledBack({ ...report, items: report.items.map(unwritten) });
+      // The keys stored already, read again under the lock (another call may have stored some since `known`).
+      const keys = new Map(
+        await importedKeys(
+          tx,
+          target.organisationId,
+          files.flatMap((f, i) => (reports[i] === null && f.read.reading.ok ? f.read.reading.fields.map((x) => x.result.source.key) : [])),
+        ),
+      );
+      const out: ImportFileReport[] = [];
+      for (const [i, f] of files.entries()) {
+        const known = reports[i];
+        if (known) {
+          out.push(known);
+          continue;
+        }
+        await tx.query("savepoint import_file");
+        const createdBefore = new Set(created.keys());
+        const keysBefore = new Set(keys.keys());
+        const report = await importInto(tx, target, f.name, f.read, created, keys);
+        if (report.action === "refused") {
+          await tx.query("rollback to savepoint import_file");
+          for (const id of created.keys()) if (!createdBefore.has(id)) created.delete(id);
+          for (const key of keys.keys()) if (!keysBefore.has(key)) keys.delete(key);
+          out.push({ ...report, items: report.items.map(unwritten) });
+        } else {
+          await tx.query("release savepoint import_file");
+          out.push(target.dryRun ? { ...report, items: report.items.map(unwritten) } : report);
+        }
+      }
+      if (target.dryRun) throw new RolledBack(out);
       for (const p of created.values()) {
         const full = await getPatient(tx, target.organisationId, p.id);
         if (full) fx.event(target.organisationId, "patient", "insert", full);
       }
-      return report;
+      return out;
     });
   } catch (e) {
-    if (e instanceof RolledBack) return e.report;
+    if (e instanceof RolledBack) return e.reports;
     throw e;
   }
 }

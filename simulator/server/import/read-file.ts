@@ -1,10 +1,10 @@
-import dcmjs from "dcmjs";
 import { readVisualFieldsCsv } from "../../../core/import/csv.ts";
 import { readFhirBundle } from "../../../core/import/fhir.ts";
 import { type FileReading, unreadable } from "../../../core/import/imported-field.ts";
 import { readOpv } from "../../../core/import/opv.ts";
 import type { ImportFile } from "../../../core/model/import.ts";
 import type { ImportFormat } from "../../../core/model/result-source.ts";
+import { readPart10 } from "./part10.ts";
 
 // One uploaded file to the fields it holds, whatever its format: the bytes say which (a DICOM Part 10 preamble and
 // "DICM", else JSON, else a CSV). The readers in core/import do the rest; a file no reader takes is refused whole.
@@ -15,16 +15,6 @@ export interface ReadFile {
 }
 
 const isPart10 = (bytes: Buffer) => bytes.length > 132 && bytes.toString("latin1", 128, 132) === "DICM";
-
-/** A dcmjs-parsed DICOM file as the naturalized dataset core/import reads. */
-function dicomDataset(bytes: Buffer): Record<string, unknown> {
-  const message = dcmjs.data.DicomMessage.readFile(
-    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
-  );
-  const meta = dcmjs.data.DicomMetaDictionary.naturalizeDataset(message.meta) as Record<string, unknown>;
-  const ds = dcmjs.data.DicomMetaDictionary.naturalizeDataset(message.dict) as Record<string, unknown>;
-  return { MediaStorageSOPClassUID: meta.MediaStorageSOPClassUID, ...ds };
-}
 
 export function readImportFile(
   file: ImportFile,
@@ -37,7 +27,7 @@ export function readImportFile(
   if (isPart10(bytes)) {
     let ds: Record<string, unknown>;
     try {
-      ds = dicomDataset(bytes);
+      ds = readPart10(bytes);
     } catch (e) {
       return { format: "dicom-opv", reading: unreadable(`a corrupt DICOM file (${(e as Error).message})`) };
     }
