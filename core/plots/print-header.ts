@@ -3,6 +3,7 @@
 // the eye's progression analysis. Part of the one print scene (print-page.ts) the web prints and the CLI writes as PDF.
 
 import { eyeProgression, type EyeProgression, type SeriesResult } from "../analytics/progression/eye-progression.ts";
+import { resultDevice, type ResultDevice, type ResultStrategy, type SourcedResult } from "../analytics/series-sources.ts";
 import type { EventStatus } from "../analytics/progression/events.ts";
 import type { ResultAnalysis } from "../analytics/result-analysis.ts";
 import { isScreeningResult, locationSeen } from "../analytics/seen.ts";
@@ -10,6 +11,7 @@ import type { ProbabilityLevel } from "../analytics/normative/tables.ts";
 import { clinicTime, type ClinicTime } from "../model/clinic-time.ts";
 import { Pattern, patternLabel, StimuliUpdate, type Eye, type Sex, type StimulusSize, type Strategy } from "../model/enums.ts";
 import { strategyMessage } from "./code-names.ts";
+import { deviceText, sourceLabel, strategyText } from "./source-names.ts";
 import type { Box } from "./page.ts";
 import { noSlopeLabels } from "./progression.ts";
 import { message, text, type Message, type SceneNode } from "./scene.ts";
@@ -27,6 +29,8 @@ export interface PrintHeaderInput {
     readonly presentations: number;
     readonly background: number;
     readonly deviceAlias: string | null;
+    /** Where an imported result came from (issue 29): its perimeter and its strategy as the file names them. */
+    readonly source?: NonNullable<SourcedResult["source"]> | null;
     readonly meanDefect: number | null;
     readonly squareRootLossVariance: number | null;
     readonly sorsStage: number | null;
@@ -52,7 +56,14 @@ export interface PrintHeaderInput {
    * This eye's progression analysis on this pattern up to this result, and the days of its baseline pair; undefined
    * prints no line (a page printed without the patient's series), null says there is none.
    */
-  readonly progression?: { readonly analysis: EyeProgression; readonly baselineDays: readonly [string, string] | null } | null;
+  readonly progression?: {
+    readonly analysis: EyeProgression;
+    readonly baselineDays: readonly [string, string] | null;
+    /** The days of the analysis' changes of device or strategy (analysis.changes), on the clinic's clock. */
+    readonly changeDays?: readonly string[];
+    /** The device and strategy the reader limited the series to, when they did (series-sources.ts limitSeries). */
+    readonly limitedTo?: { readonly device: ResultDevice | null; readonly strategy: ResultStrategy | null } | null;
+  } | null;
 }
 
 const eyeMessages: Record<number, Message> = {
@@ -117,12 +128,51 @@ export function printProgression(
   printed: { readonly eye: Eye; readonly pattern: Pattern; readonly takenAt: string },
   baselineId: string | null,
   timeZone: string,
+  limitedTo: PrintProgression["limitedTo"] = null,
 ): PrintProgression {
   const until = Date.parse(printed.takenAt);
   const upTo = series.filter((r) => Date.parse(r.takenAt) <= until);
   const analysis = eyeProgression(upTo, { eye: printed.eye, pattern: printed.pattern, baselineId });
   const day = (id: string) => clinicTime(upTo.find((r) => r.id === id)!.takenAt, timeZone).date;
-  return { analysis, baselineDays: analysis.events ? [day(analysis.events.baseline[0]), day(analysis.events.baseline[1])] : null };
+  return {
+    analysis,
+    baselineDays: analysis.events ? [day(analysis.events.baseline[0]), day(analysis.events.baseline[1])] : null,
+    changeDays: analysis.changes.map((c) => day(c.id)),
+    limitedTo,
+  };
+}
+
+/**
+ * Which series the progression analysis read, when it is not simply one device and one strategy (issue 29): limited by
+ * the reader to a device (and strategy), and where the device or the strategy changed; null when neither.
+ */
+export function seriesLine(p: PrintProgression): Message | null {
+  const changes = p.analysis.changes;
+  const limit = p.limitedTo && (p.limitedTo.device || p.limitedTo.strategy) ? p.limitedTo : null;
+  if (!limit && changes.length === 0) return null;
+  const scope = limit
+    ? message("plots.print.series.limited", "only {source}", {
+        source:
+          limit.device && limit.strategy
+            ? sourceLabel({ device: limit.device, strategy: limit.strategy })
+            : limit.device
+              ? deviceText(limit.device)
+              : strategyText(limit.strategy!),
+      })
+    : message("plots.print.series.pooled", "all devices and strategies");
+  const last = changes.at(-1);
+  if (!last) return scope;
+  const changed = message("plots.print.series.changed", "device or strategy changed on {dates}, last to {source}", {
+    dates: (p.changeDays ?? changes.map((c) => c.takenAt.slice(0, 10))).join(", "),
+    source: sourceLabel(last.to),
+  });
+  return message("plots.print.series.value", "{scope} · {changed}", { scope, changed });
+}
+
+/** The device that took a printed result: its alias on an Isopter headset, else the imported perimeter. */
+function deviceValue(r: PrintHeaderInput["result"]): string | Message {
+  if (!r.source) return r.deviceAlias ?? dash;
+  return message("plots.print.deviceImported", "imported: {device}", { device: deviceText(resultDevice(r)) });
 }
 
 /** The eye's progression in one line: events against the baseline pair, PoPLR's p, the VFI trend, or why there is none. */
@@ -205,7 +255,7 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
       message("plots.print.testEye", "{pattern} · {eye}", { pattern: patternLabel[r.pattern], eye: eyeMessages[r.eye] ?? "" }),
     ],
     [message("plots.print.taken", "Taken"), `${taken.date} ${taken.time.slice(0, 5)} (UTC${taken.offset})`],
-    [message("plots.print.device", "Device"), r.deviceAlias ?? dash],
+    [message("plots.print.device", "Device"), deviceValue(r)],
   ];
   const idValueX = 19 * u;
   idRows.forEach(([l, v], i) => {
@@ -219,7 +269,7 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
   const blindSpot = r.catchTrials.blindSpot.presentations > 0,
     gaze = r.gazeTracking !== null;
   const parameters: Array<[Message, string | Message]> = [
-    [message("plots.print.strategy", "Strategy"), strategyMessage(r.strategy)],
+    [message("plots.print.strategy", "Strategy"), r.source?.strategyName?.trim() || strategyMessage(r.strategy)],
     ...(r.sorsStage !== null
       ? [
           [
@@ -352,8 +402,10 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
   const across: SceneNode[] = [];
   const acrossRow = (yy: number, l: Message, v: string | Message) =>
     across.push(label(0, yy, l, 27 * u), value(28 * u, yy, v, box.width - 28 * u));
-  // Under the columns, or as low as the header's room needs for both lines.
-  const last = Math.min(bottom + 1.5 * u, box.height - accentRoom - (input.progression !== undefined ? 2 : 1) * line);
+  // Under the columns, or as low as the header's room needs for its lines.
+  const series = input.progression ? seriesLine(input.progression) : null;
+  const lines = 1 + (input.progression !== undefined ? 1 : 0) + (series ? 1 : 0);
+  const last = Math.min(bottom + 1.5 * u, box.height - accentRoom - lines * line);
   acrossRow(
     last,
     message("plots.print.normals", "Normative database"),
@@ -375,6 +427,7 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
           ),
     );
   }
+  if (series) acrossRow(last + 2 * line, message("plots.print.series", "Series"), series);
   return [
     {
       kind: "group",

@@ -12,12 +12,15 @@ import {
   type ProgressionPoint,
   type ProgressionWindow,
 } from "../analytics/progression/md-slope.ts";
+import { seriesChanges, type ResultDevice, type ResultStrategy } from "../analytics/series-sources.ts";
 import { Eye } from "../model/enums.ts";
 import { evenTicks, tickCount } from "./axes.ts";
-import { chartArea, valueAxis, xAxisNodes, yAxisNodes, yOf } from "./chart.ts";
+import { chartArea, valueAxis, xAxisNodes, yAxisNodes, yOf, type ChartArea } from "./chart.ts";
 import { titleNodes } from "./field.ts";
 import type { ColourToken } from "./palette.ts";
 import { message, text, type Message, type Scene, type SceneNode } from "./scene.ts";
+import { sourceLabel } from "./source-names.ts";
+import { charEm } from "./text-metrics.ts";
 
 export type { ProgressionPoint } from "../analytics/progression/md-slope.ts";
 
@@ -71,6 +74,39 @@ export function slopeLabel(slopePerYear: number): Message {
   return message("plots.progression.slope", "{slope} dB/year", { slope: slopePerYear.toFixed(1) });
 }
 
+/** A change of device or strategy between two results of one eye on the chart (issue 29). */
+export interface ChartSourceChange {
+  readonly eye: Eye;
+  /** The first result after the change. */
+  readonly measurementId: string;
+  readonly takenAt: string;
+  readonly device: boolean;
+  readonly strategy: boolean;
+  readonly from: { readonly device: ResultDevice; readonly strategy: ResultStrategy };
+  readonly to: { readonly device: ResultDevice; readonly strategy: ResultStrategy };
+}
+
+/**
+ * Where the device or the strategy changes among the results each eye shows on the chart (after its filter), oldest
+ * first, right eye before left on the same moment: what the chart marks with a dashed line and the page lists in words.
+ */
+export function chartSourceChanges(points: readonly ProgressionPoint[], filter: ProgressionFilter, now: string): ChartSourceChange[] {
+  const shown = progressionPointsShown(points, filter, now);
+  return eyes
+    .flatMap((series) =>
+      seriesChanges(shown.filter((p) => p.eye === series.code).sort((a, b) => time(a.takenAt) - time(b.takenAt))).map((c) => ({
+        eye: series.code,
+        measurementId: c.result.measurementId,
+        takenAt: c.result.takenAt,
+        device: c.device,
+        strategy: c.strategy,
+        from: c.from,
+        to: c.to,
+      })),
+    )
+    .sort((a, b) => time(a.takenAt) - time(b.takenAt));
+}
+
 export interface ProgressionInput {
   readonly points: readonly ProgressionPoint[];
   readonly filter: ProgressionFilter;
@@ -109,6 +145,64 @@ const marker = (series: EyeSeries, x: number, y: number, baseline: boolean): Sce
   return baseline ? [shape, { kind: "circle", cx: x, cy: y, r: r + 3, stroke: series.colour, strokeWidth: 1.25 }] : [shape];
 };
 
+const MARKER_LABEL_SIZE = 10;
+const MARKER_LABEL_ROWS = 2;
+
+/**
+ * The changes of device or strategy as dashed vertical lines across the plot area, each labelled with what the series
+ * changed to ("HFA3 860 · SITA Standard"). Both eyes changing on one day with the same label share a line. Labels sit at
+ * the top of the area, right of their line (left of it near the right edge), in up to two rows so neighbours do not
+ * overlap; a label that would still collide is set in the row with the most room, shortened to fit (maxWidth).
+ */
+function changeMarkers(changes: readonly ChartSourceChange[], xOf: (t: number) => number, area: ChartArea): SceneNode[] {
+  const marks: Array<{ x: number; label: Message; key: string }> = [];
+  for (const c of changes) {
+    const key = `${c.takenAt.slice(0, 10)}|${c.to.device.key}|${c.to.strategy.key}`;
+    if (marks.some((m) => m.key === key)) continue;
+    marks.push({ x: xOf(time(c.takenAt)), label: sourceLabel(c.to, true), key });
+  }
+  if (marks.length === 0) return [];
+  const rowEnds = new Array<number>(MARKER_LABEL_ROWS).fill(Number.NEGATIVE_INFINITY);
+  const children: SceneNode[] = [];
+  for (const m of marks.sort((a, b) => a.x - b.x)) {
+    children.push({
+      kind: "line",
+      x1: m.x,
+      y1: area.top,
+      x2: m.x,
+      y2: area.bottom,
+      stroke: "plot-ink-muted",
+      strokeWidth: 1,
+      dash: [4, 3],
+    });
+    const width = labelWidth(m.label);
+    const right = area.right - m.x - 4 >= Math.min(width, 120);
+    const start = right ? m.x + 3 : m.x - 3 - width;
+    let row = rowEnds.findIndex((end) => end <= start);
+    if (row < 0) row = rowEnds.indexOf(Math.min(...rowEnds));
+    const room = right ? area.right - m.x - 4 : m.x - area.left - 4;
+    rowEnds[row] = (right ? m.x + 3 + Math.min(width, room) : m.x) + 6;
+    children.push(
+      text(right ? m.x + 3 : m.x - 3, area.top + 3 + row * (MARKER_LABEL_SIZE + 3), m.label, {
+        size: MARKER_LABEL_SIZE,
+        anchor: right ? "start" : "end",
+        baseline: "top",
+        fill: "plot-ink-muted",
+        maxWidth: Math.max(40, room),
+      }),
+    );
+  }
+  return [{ kind: "group", x: 0, y: 0, role: "source-changes", children }];
+}
+
+/** The English label's width (the layout's estimate; a longer translation is set smaller by its maxWidth). */
+function labelWidth(label: Message): number {
+  const values = label.values ?? {};
+  const word = (v: unknown) => (typeof v === "object" && v !== null ? (v as Message).default : String(v ?? ""));
+  const english = label.default.replace(/\{(\w+)\}/g, (_, k: string) => word(values[k]));
+  return [...english].reduce((w, ch) => w + charEm(ch), 0) * MARKER_LABEL_SIZE;
+}
+
 export function progressionScene(input: ProgressionInput): Scene {
   const title = message("plots.progression.title", "Progression of mean defect");
   const shown = progressionPointsShown(input.points, input.filter, input.now);
@@ -145,6 +239,8 @@ export function progressionScene(input: ProgressionInput): Scene {
       input.height,
     ),
   );
+
+  nodes.push(...changeMarkers(chartSourceChanges(input.points, input.filter, input.now), xOf, area));
 
   let legendX = area.left;
   for (const series of eyes) {

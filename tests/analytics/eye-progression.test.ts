@@ -61,25 +61,36 @@ describe("eye progression (GPA-style events, PoPLR, VFI trend)", () => {
     expect(a.used).not.toContain("od0");
   });
 
-  it("one threshold strategy per series: the baseline's, else the latest result's; the others set aside as other-strategy", () => {
+  it("devices and strategies pool (issue 29), each change named: the result, what it changed from and to", () => {
     const ds = od.map((r) => ({ ...r, strategy: Strategy.DS }));
+    const hfa = { manufacturer: "Carl Zeiss Meditec", model: "HFA3 860", strategyName: "SITA Standard" };
     const mixed: SeriesResult[] = [
-      ...ds,
-      { ...ds[4]!, id: "sors", strategy: Strategy.SORS },
-      { ...ds[6]!, id: "normal", strategy: Strategy.Normal },
+      ...ds.slice(0, 4).map((r) => ({ ...r, strategy: Strategy.Undefined, source: hfa })),
+      ...ds.slice(4, 7),
+      { ...ds[7]!, strategy: Strategy.SORS },
+      ...ds.slice(8),
     ];
     const a = eyeProgression(mixed, { eye: Eye.Right, pattern: Pattern.P24_2, nperm: 100 });
-    expect(a.strategy).toBe(Strategy.DS);
-    expect(a.setAside).toEqual([
-      { id: "sors", reason: "other-strategy" },
-      { id: "normal", reason: "other-strategy" },
+    expect(a.used).toEqual(mixed.map((r) => r.id));
+    expect(a.setAside).toEqual([]);
+    expect(a.strategy).toBeNull();
+    expect(a.changes.map((c) => [c.id, c.device, c.strategy])).toEqual([
+      ["od4", true, true],
+      ["od7", false, true],
+      ["od8", false, true],
     ]);
-    expect(a.used).toEqual(ds.map((r) => r.id));
-    // A SORS baseline makes SORS the series' strategy: the Dynamic results are the ones set aside.
-    const b = eyeProgression(mixed, { eye: Eye.Right, pattern: Pattern.P24_2, baselineId: "sors", nperm: 100 });
-    expect(b.strategy).toBe(Strategy.SORS);
-    expect(b.used).toEqual(["sors"]);
-    expect(b.setAside.filter((s) => s.reason === "other-strategy")).toHaveLength(ds.length + 1);
+    expect(a.changes[0]!.from).toEqual({
+      device: { key: "imported:carl zeiss meditec hfa3 860", kind: "imported", name: "Carl Zeiss Meditec HFA3 860", shortName: "HFA3 860" },
+      strategy: { key: "name:sita standard", name: "SITA Standard", code: Strategy.Undefined },
+    });
+    expect(a.changes[0]!.to.device.kind).toBe("isopter");
+    // One device and one strategy: no change, and the strategy is named.
+    const one = eyeProgression(ds, { eye: Eye.Right, pattern: Pattern.P24_2, nperm: 100 });
+    expect(one.changes).toEqual([]);
+    expect(one.strategy).toBe(Strategy.DS);
+    // From the baseline on: a change before it is not in the analysed series.
+    const b = eyeProgression(mixed, { eye: Eye.Right, pattern: Pattern.P24_2, baselineId: "od4", nperm: 100 });
+    expect(b.changes.map((c) => c.id)).toEqual(["od7", "od8"]);
   });
 
   it("events need 3 results; trends need 3 results over 6 months, otherwise it says why", () => {

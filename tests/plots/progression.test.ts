@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Eye, Pattern } from "../../core/model/enums.ts";
+import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { tickCount } from "../../core/plots/axes.ts";
 import {
+  chartSourceChanges,
   progressionPointsShown,
   progressionScene,
   progressionWindows,
@@ -9,6 +10,12 @@ import {
   type ProgressionPoint,
 } from "../../core/plots/progression.ts";
 import { group, ofKind, textsOf } from "./helpers.ts";
+import type { SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
+import { DEFAULT_NORMATIVE_VERSION } from "../../core/analytics/normative/registry.ts";
+import { resultDevice } from "../../core/analytics/series-sources.ts";
+import { resolveText } from "../../core/plots/message.ts";
+import { printProgression, seriesLine } from "../../core/plots/print-header.ts";
+import { patientRows } from "../analytics/reference-data.ts";
 
 const now = "2026-11-20T12:00:00Z";
 const point = (id: string, takenAt: string, meanDefect: number, extra: Partial<ProgressionPoint> = {}): ProgressionPoint => ({
@@ -113,5 +120,100 @@ describe("slope per year", () => {
       const dates = textsOf(scene).filter((t) => /^\d{4}-\d{2}-\d{2}$/.test(t));
       expect(dates).toHaveLength(tickCount(width - 46 - 16, "x"));
     }
+  });
+});
+
+// Issue 29 §2: "pool one pattern across devices and strategies only with a visible marker where the device or strategy
+// changes".
+describe("changes of device or strategy", () => {
+  const hfa = { manufacturer: "Carl Zeiss Meditec", model: "HFA3 860", strategyName: "SITA Standard" };
+  const pooled = [
+    ...yearly.slice(0, 2).map((p) => ({ ...p, strategy: Strategy.Undefined, source: hfa })),
+    ...yearly.slice(2).map((p) => ({ ...p, strategy: Strategy.DS })),
+  ];
+
+  it("a dashed line across the plot area at the first result after a change, labelled with what it changed to", () => {
+    const scene = progressionScene({ points: pooled, filter: "all", now, width: 600, height: 250 });
+    const marks = group(scene, "source-changes");
+    const lines = ofKind(marks, "line");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.dash).toEqual([4, 3]);
+    expect(lines[0]!.x1).toBe(lines[0]!.x2);
+    const m2 = ofKind(group(scene, "series-right"), "circle").filter((c) => c.fill !== undefined)[2]!;
+    expect(lines[0]!.x1).toBeCloseTo(m2.cx, 6);
+    expect(textsOf(marks)).toEqual(["Isopter headset · Dynamic"]);
+    // The other way round: the short label names the imported perimeter's model and the file's strategy.
+    const back = [
+      ...pooled.slice(2).map((p, k) => ({ ...p, takenAt: yearly[k]!.takenAt })),
+      ...pooled.slice(0, 2).map((p, k) => ({ ...p, takenAt: yearly[3 + k]!.takenAt })),
+    ];
+    expect(textsOf(group(progressionScene({ points: back, filter: "all", now, width: 600, height: 250 }), "source-changes"))).toEqual([
+      "HFA3 860 · SITA Standard",
+    ]);
+  });
+
+  it("both eyes changing on one day share a line; the words list each eye's change", () => {
+    const left = pooled.map((p) => ({ ...p, measurementId: `l${p.measurementId}`, eye: Eye.Left }));
+    const scene = progressionScene({ points: [...pooled, ...left], filter: "all", now, width: 600, height: 250 });
+    expect(ofKind(group(scene, "source-changes"), "line")).toHaveLength(1);
+    const changes = chartSourceChanges([...pooled, ...left], "all", now);
+    expect(changes.map((c) => [c.eye, c.measurementId, c.device, c.strategy])).toEqual([
+      [Eye.Right, "m2", true, true],
+      [Eye.Left, "lm2", true, true],
+    ]);
+    expect(changes[0]!.from.device.name).toBe("Carl Zeiss Meditec HFA3 860");
+  });
+
+  it("only among the results shown: a change outside the window is not marked; one device, no marker", () => {
+    const scene = progressionScene({ points: pooled, filter: "12m", now, width: 600, height: 250 });
+    expect(() => group(scene, "source-changes")).toThrow();
+    expect(() => group(progressionScene({ points: yearly, filter: "all", now, width: 600, height: 250 }), "source-changes")).toThrow();
+  });
+
+  it("labels of changes close together keep to two rows inside the plot area", () => {
+    const many = yearly.map((p, k) => ({ ...p, strategy: [Strategy.DS, Strategy.Normal, Strategy.SORS][k % 3]! }));
+    const scene = progressionScene({ points: many, filter: "all", now, width: 400, height: 250 });
+    const labels = ofKind(group(scene, "source-changes"), "text");
+    expect(labels).toHaveLength(4);
+    expect(new Set(labels.map((t) => t.y)).size).toBe(2);
+    for (const t of labels) {
+      expect(t.maxWidth).toBeGreaterThan(0);
+      if (t.anchor === "start") expect(t.x + t.maxWidth!).toBeLessThanOrEqual(400 - 16);
+      else expect(t.x - t.maxWidth!).toBeGreaterThanOrEqual(46 - 1);
+    }
+  });
+});
+
+describe("the printout names the series it analysed (issue 29)", () => {
+  const hfa = { manufacturer: "Carl Zeiss Meditec", model: "HFA3 860", strategyName: "SITA Standard" };
+  const od: SeriesResult[] = patientRows()
+    .filter((r) => r.eye === "OD")
+    .map((r, k) => ({
+      id: `od${k}`,
+      takenAt: `${r.date}T10:00:00.000Z`,
+      eye: Eye.Right,
+      pattern: Pattern.P24_2,
+      age: r.age,
+      thresholds: r.sensitivities,
+      normativeVersion: DEFAULT_NORMATIVE_VERSION,
+      valid: true,
+      unreliable: false,
+      ...(k < 3 ? { strategy: Strategy.Undefined, source: hfa } : { strategy: Strategy.DS }),
+    }));
+  const last = od.at(-1)!;
+
+  it("pooled: the days of each change on the clinic's clock and what the series last changed to", () => {
+    const p = printProgression(od, last, null, "Europe/Berlin");
+    expect(p.changeDays).toEqual([od[3]!.takenAt.slice(0, 10)]);
+    expect(resolveText(seriesLine(p)!)).toBe(
+      `all devices and strategies · device or strategy changed on ${od[3]!.takenAt.slice(0, 10)}, last to Isopter headset · Dynamic`,
+    );
+  });
+
+  it("limited to one device: says so; one device and one strategy without a limit prints no line", () => {
+    const own = od.slice(3);
+    const limited = printProgression(own, last, null, "UTC", { device: resultDevice(own[0]!), strategy: null });
+    expect(resolveText(seriesLine(limited)!)).toBe("only Isopter headset");
+    expect(seriesLine(printProgression(own, last, null, "UTC"))).toBeNull();
   });
 });

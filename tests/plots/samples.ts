@@ -110,6 +110,18 @@ export function sampleScenes(): Record<string, Scene> {
       width: 720,
       height: 280,
     }),
+    // Issue 29: an imported Humphrey history continued on Isopter's headsets, each change marked.
+    "progression-sources": progressionScene({
+      points: sampleSeries().map((p, i) =>
+        i < 8
+          ? { ...p, strategy: 0, source: { manufacturer: "Carl Zeiss Meditec", model: "HFA3 860", strategyName: "SITA Standard" } }
+          : { ...p, strategy: i < 14 ? 3 : 1 },
+      ),
+      filter: "all",
+      now: "2026-11-20T12:00:00Z",
+      width: 720,
+      height: 280,
+    }),
     "progression-12m": progressionScene({ points: sampleSeries(), filter: "12m", now: "2026-11-20T12:00:00Z", width: 720, height: 280 }),
     "gaze-screen": gazeScene({ samples: sampleGaze(120), fixationThreshold: 6, medium: "screen", width: 720, height: 120 }),
     "gaze-print": gazeScene({ samples: sampleGaze(400), fixationThreshold: 6, medium: "print", width: 720, height: 80 }),

@@ -12,10 +12,10 @@ import { plotLevels } from "../../core/plots/result-plots.ts";
 import type { Scene } from "../../core/plots/scene.ts";
 import { estermanScene } from "../../core/plots/esterman.ts";
 import { isScreening, screeningScene, seenAt, seenPercent } from "../../core/plots/screening.ts";
-import { strategyNames } from "../i18n/names.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import { expectDraw } from "./draw-timing.ts";
 import { dB2, displayMeanDefect, isEsterman, pairsByDay, type WithResult } from "./result-model.ts";
+import { useSourceNames, type SourceNames } from "./result-sources.ts";
 import { SceneView } from "./SceneView.tsx";
 
 // The visual-field history (accounts seed §2): per date the right and left eye side by side, with show/hide toggles
@@ -152,6 +152,7 @@ function HistoryCell({
   selected,
   unreliable,
   format,
+  names,
 }: {
   m: WithResult;
   analyse: (m: WithResult) => ResultAnalysis | null;
@@ -161,14 +162,15 @@ function HistoryCell({
   selected: boolean;
   unreliable: boolean;
   format: DateFormat;
+  names: SourceNames;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const r = m.result;
   return (
     <div className={`history-cell${selected ? " is-selected" : ""}`} data-testid="history-cell" data-measurement={m.id}>
       <p className="history-meta num">
         <Link to={`/patient/${patientId}/perimetry/${m.id}`} aria-current={selected ? "true" : undefined}>
-          {format.dateTime(r.takenAt)} · {patternLabel[r.pattern]} · {i18n._(strategyNames[r.strategy])}
+          {format.dateTime(r.takenAt)} · {patternLabel[r.pattern]} · {names.resultStrategy(r)}
         </Link>
         {isEsterman(r) || isScreening(r.strategy) ? (
           <span>
@@ -182,6 +184,10 @@ function HistoryCell({
           </span>
         )}
         {unreliable && <span className="badge">{t`Unreliable`}</span>}
+      </p>
+      {/* Where it was taken (issue 29): an Isopter headset, or the imported perimeter. */}
+      <p className={`history-source muted small${r.source ? " is-imported" : ""}`} data-testid="history-source">
+        {names.resultSource(r)}
       </p>
       <WhenNear height={HISTORY_PLOT_SIZE}>
         <HistoryPlots m={m} analyse={analyse} shown={shown} />
@@ -215,6 +221,7 @@ export function HistorySection({
 }: HistorySectionProps) {
   const { t, i18n } = useLingui();
   const format = useDateFormat();
+  const names = useSourceNames();
   const [shown, setShown] = useState<readonly HistoryPlot[]>(["grayscale", "totalDeviationProbability"]);
   const days = useMemo(() => pairsByDay(results), [results]);
   const toggle = (k: HistoryPlot) =>
@@ -230,6 +237,7 @@ export function HistorySection({
       selected={m.id === selectedId}
       unreliable={unreliable.has(m.id)}
       format={format}
+      names={names}
     />
   );
   return (

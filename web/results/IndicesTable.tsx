@@ -7,12 +7,17 @@ import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import { isScreening, seenAt, seenPercent } from "../../core/plots/screening.ts";
 import type { ProbabilityLevel } from "../../core/analytics/normative/tables.ts";
 import { Pattern, patternLabel, StimuliUpdate } from "../../core/model/enums.ts";
-import { strategyNames } from "../i18n/names.ts";
 import { sizeNames } from "../technician/names.ts";
 import { catchTrialText, dB2, formatDuration, isEsterman, normativeDatabaseText } from "./result-model.ts";
+import { resultDevice } from "../../core/analytics/series-sources.ts";
+import type { DeviceIndices } from "../../core/model/result-source.ts";
+import { useSourceNames } from "./result-sources.ts";
 
 // Every index of a result (accounts seed §2 and §3), in three aligned tables: the field's indices (each with its
 // convention, Octopus or Humphrey, and the p-value of Humphrey's MD and PSD), the test's parameters and its conduct. Values are right-aligned in tabular digits so decimals line up; units sit in their own column.
+// An imported result (issue 29) has a fourth: the device's own analysis as its file gave it, captioned with the
+// perimeter's manufacturer and model and its normative data, beside Isopter's own (captioned as Isopter's, or saying
+// that Isopter has no normals for the pattern), so the two are never read as one.
 
 export const ghtNames: Record<GhtOutcome, MessageDescriptor> = {
   "outside normal limits": msg`Outside normal limits`,
@@ -37,11 +42,14 @@ export interface IndexRow {
   readonly wrap?: boolean;
 }
 
-function Table({ caption, rows, testId }: { caption: string; rows: readonly IndexRow[]; testId?: string }) {
+function Table({ caption, note, rows, testId }: { caption: string; note?: string; rows: readonly IndexRow[]; testId?: string }) {
   const withP = rows.some((r) => r.p !== undefined);
   return (
     <table className="indices" data-testid={testId}>
-      <caption>{caption}</caption>
+      <caption>
+        {caption}
+        {note && <span className="index-note caption-note">{note}</span>}
+      </caption>
       <tbody>
         {rows.map((r) => (
           <tr key={r.key} data-index={r.key}>
@@ -70,9 +78,66 @@ function usePValue(): (level: ProbabilityLevel | undefined) => string | undefine
   };
 }
 
+/** A probability as an imported file gives it, in percent (100: within normal limits). */
+function useDevicePValue(): (percent: number | null) => string | undefined {
+  const { t } = useLingui();
+  return (value) => {
+    if (value === null) return undefined;
+    if (value >= 100) return t`not significant`;
+    const percent = String(value);
+    return t`p < ${percent} %`;
+  };
+}
+
+/** The imported device's own indices, as its file gave them (issue 29). */
+function DeviceIndicesTable({ result, indices }: { result: MeasurementResult; indices: DeviceIndices | null }) {
+  const { t } = useLingui();
+  const pValue = useDevicePValue();
+  const names = useSourceNames();
+  const device = names.device(resultDevice(result));
+  const norms = indices?.normsName?.trim();
+  const caption = t`Device's own analysis (${device})`;
+  if (!indices)
+    return <p className="muted indices-device-none" data-testid="indices-device">{t`${caption}: the file carries no indices.`}</p>;
+  const asGiven = t`as the file gives it`;
+  const rows: IndexRow[] = [
+    {
+      key: "deviceMd",
+      label: t`MD`,
+      hint: t`Mean deviation`,
+      note: asGiven,
+      value: dB2(indices.md),
+      unit: "dB",
+      p: pValue(indices.mdProbability),
+    },
+    {
+      key: "devicePsd",
+      label: t`PSD`,
+      hint: t`Pattern standard deviation`,
+      note: asGiven,
+      value: dB2(indices.psd),
+      unit: "dB",
+      p: pValue(indices.psdProbability),
+    },
+    {
+      key: "deviceVfi",
+      label: t`VFI`,
+      hint: t`Visual field index`,
+      note: asGiven,
+      value: indices.vfi === null ? "–" : String(indices.vfi),
+      unit: "%",
+    },
+    { key: "deviceGht", label: t`GHT`, hint: t`Glaucoma hemifield test`, note: asGiven, value: indices.ght ?? "–", wrap: true },
+  ];
+  return <Table caption={caption} {...(norms ? { note: t`Its normative data: ${norms}` } : {})} rows={rows} testId="indices-device" />;
+}
+
 export function IndicesTable({ result, analysis }: { result: MeasurementResult; analysis: ResultAnalysis | null }) {
   const { t, i18n } = useLingui();
   const pValue = usePValue();
+  const names = useSourceNames();
+  const imported = result.source ?? null;
+  const serial = imported?.serial ?? null;
   const d = analysis?.display;
   const normative = analysis?.normative ?? null;
   const ght = normative?.ght?.outcome;
@@ -164,7 +229,7 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
   ].filter((x): x is string => x !== null);
   const parameters: IndexRow[] = [
     { key: "pattern", label: t`Pattern`, value: pattern },
-    { key: "strategy", label: t`Strategy`, value: i18n._(strategyNames[result.strategy]) },
+    { key: "strategy", label: t`Strategy`, value: names.resultStrategy(result), ...(imported ? { wrap: true } : {}) },
     ...(result.sorsStage !== null ? [{ key: "sorsStage", label: t`SORS stage`, value: String(result.sorsStage), unit: t`locations` }] : []),
     { key: "stimulusSize", label: t`Stimulus size`, value: sizeNames[result.stimulusSize] },
     { key: "showtime", label: t`Stimulus showtime`, value: String(result.stimuliShowtime), unit: "ms" },
@@ -189,17 +254,33 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
     { key: "maxIntensity", label: t`Maximum intensity`, value: String(Math.round(result.maxIntensity)), unit: "cd/m²" },
     {
       key: "normative",
-      label: t`Normative database`,
+      label: imported ? t`Isopter's normative database` : t`Normative database`,
       value: database ?? t`None`,
       wrap: true,
       ...(database ? { note: t`From public healthy controls, not a manufacturer's database` } : {}),
     },
     { key: "gazeCalibration", label: t`Gaze calibration`, value: calibration },
-    { key: "device", label: t`Device`, value: result.deviceAlias ?? "–" },
+    imported
+      ? {
+          key: "device",
+          label: t`Device`,
+          value: names.resultSource(result),
+          wrap: true,
+          ...(serial ? { note: t`Serial number ${serial}` } : {}),
+        }
+      : { key: "device", label: t`Device`, value: result.deviceAlias ?? "–" },
   ];
+  // An imported field's own pattern may lack Isopter's normals: Isopter's Humphrey-style indices are then dashes.
+  const noNormals = imported && !esterman && !screening && !normative;
   return (
     <div className="indices-tables">
-      <Table caption={t`Indices`} rows={field} testId="indices-field" />
+      <Table
+        caption={imported ? t`Isopter's own analysis` : t`Indices`}
+        {...(noNormals ? { note: t`Isopter has no normals for this pattern` } : {})}
+        rows={field}
+        testId="indices-field"
+      />
+      {imported && <DeviceIndicesTable result={result} indices={imported.deviceIndices} />}
       <Table caption={t`Test parameters`} rows={parameters} testId="indices-parameters" />
       <Table caption={t`Test conduct`} rows={conduct} testId="indices-conduct" />
     </div>

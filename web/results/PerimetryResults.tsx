@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import type { Patient } from "../../core/model/patient.ts";
 import { Eye } from "../../core/model/enums.ts";
 import { printProgression } from "../../core/plots/print-header.ts";
+import { ALL, resultDevice, resultStrategy, type SeriesLimit } from "../../core/analytics/series-sources.ts";
 import { markResultsData, settleResultsDrawn } from "./draw-timing.ts";
 import { HistorySection } from "./HistorySection.tsx";
 import { PrintLayout } from "./PrintLayout.tsx";
@@ -14,8 +15,11 @@ import {
   analysisOf,
   displayMeanDefect,
   hasResult,
+  limitResults,
   previousOfSameKind,
   progressionPoints,
+  resultDevices,
+  resultStrategies,
   seriesResults,
   type PerimetryTest,
   type WithResult,
@@ -53,16 +57,40 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
   // Full analyses are built on demand (the selected result, its reference, history cells scrolled near) and cached per
   // result; the chart needs only each result's mean defect.
   const analyse = useCallback((m: WithResult) => analysisOf(m.result, birthdate), [birthdate]);
+  // The reader's limit to one device (and strategy), applied here once: the chart's points and the progression
+  // analysis' series (GPA baseline, PoPLR, VFI trend) are both built from the limited results (issue 29).
+  const [limit, setLimit] = useState<SeriesLimit>({});
+  const devices = useMemo(() => resultDevices(results), [results]);
+  const strategies = useMemo(() => resultStrategies(limitResults(results, { device: limit.device ?? ALL })), [results, limit.device]);
+  const limited = useMemo(() => limitResults(results, limit), [results, limit]);
   const points = useMemo(
-    () => progressionPoints(results, marks.unreliable, (m) => displayMeanDefect(m.result, birthdate)),
-    [results, marks.unreliable, birthdate],
+    () => progressionPoints(limited, marks.unreliable, (m) => displayMeanDefect(m.result, birthdate)),
+    [limited, marks.unreliable, birthdate],
   );
-  const series = useMemo(() => seriesResults(results, marks.unreliable, birthdate), [results, marks.unreliable, birthdate]);
+  const series = useMemo(() => seriesResults(limited, marks.unreliable, birthdate), [limited, marks.unreliable, birthdate]);
+  const allSeries = useMemo(
+    () => (limited.length === results.length ? series : seriesResults(results, marks.unreliable, birthdate)),
+    [limited, results, series, marks.unreliable, birthdate],
+  );
   const all = perimetryId === "all";
   const selected = all ? null : (results.find((m) => m.id === perimetryId) ?? null);
   const waiting = !all && !selected && tests.some((m) => m.id === perimetryId && m.trashedAt === null);
   const reference = useMemo(() => (selected ? previousOfSameKind(results, selected) : null), [results, selected]);
   const analysis = selected ? analyse(selected) : null;
+
+  // The printed page states the series the page shows when the printed result is in it (limited, it says to what);
+  // a result the limit leaves out states its pooled series.
+  const printedProgression = (m: WithResult) => {
+    const inLimited = limited.length < results.length && limited.includes(m);
+    const baselineId = m.result.eye === Eye.Right ? marks.baseline.right : marks.baseline.left;
+    const limitedTo = inLimited
+      ? {
+          device: limit.device && limit.device !== ALL ? resultDevice(m.result) : null,
+          strategy: limit.strategy && limit.strategy !== ALL ? resultStrategy(m.result) : null,
+        }
+      : null;
+    return printProgression(inLimited ? series : allSeries, m.result, baselineId, browserTimeZone(), limitedTo);
+  };
 
   // "?scrollToMeasurement=1 scrolls to the selected measurement" (accounts seed §2): the result itself.
   useEffect(() => {
@@ -91,12 +119,7 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
                 reference={reference}
                 patient={patient}
                 markedUnreliable={marks.unreliable.has((selected as WithResult).id)}
-                progression={printProgression(
-                  series,
-                  selected.result!,
-                  selected.result!.eye === Eye.Right ? marks.baseline.right : marks.baseline.left,
-                  browserTimeZone(),
-                )}
+                progression={printedProgression(selected as WithResult)}
               />
             )
           }
@@ -113,6 +136,10 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
         expanded={settings.progressionChartExpanded}
         onExpanded={(progressionChartExpanded) => updateSettings({ progressionChartExpanded })}
         {...(now ? { now } : {})}
+        devices={devices}
+        strategies={strategies}
+        limit={limit}
+        onLimit={setLimit}
       />
       <HistorySection
         results={results}

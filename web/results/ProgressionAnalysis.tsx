@@ -15,15 +15,18 @@ import { progressionMapScene, eventTriangle, type EventMark } from "../../core/p
 import { resolveText } from "../../core/plots/message.ts";
 import { resolveColour } from "../../core/plots/palette.ts";
 import { noSlopeLabels } from "../../core/plots/progression.ts";
-import { eyeNames, strategyNames } from "../i18n/names.ts";
+import { eyeNames } from "../i18n/names.ts";
+import { resultStrategy } from "../../core/analytics/series-sources.ts";
+import { useSourceNames } from "./result-sources.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import { SceneView, usePlotTranslate } from "./SceneView.tsx";
 
 // The progression analysis beside the mean-defect chart (issue 20): per eye, GPA-style events against the baseline
 // pair, PoPLR's combined p-value with the map of per-location TD slopes, and the VFI trend, for the chart's pattern.
-// It analyses one eye, one pattern and one threshold strategy, says which strategy, and lists each result of the eye it
-// sets aside with its date and why (another pattern, another strategy, not a complete threshold test, marked unreliable,
-// no normative database, before the baseline). On G, the VFI is not an index Humphrey defines: the VFI trend says so.
+// It analyses one eye and one pattern, pooling devices and strategies (issue 29) but naming each change of either with
+// its date, and lists each result of the eye it sets aside with its date and why (another pattern, not a complete
+// threshold test, marked unreliable, no normative database, before the baseline). The reader limits the series to one
+// device above it (ProgressionSection). On G, the VFI is not an index Humphrey defines: the VFI trend says so.
 
 export const eventStatusNames: Record<EventStatus, MessageDescriptor> = {
   none: msg`No progression`,
@@ -34,7 +37,6 @@ export const eventStatusNames: Record<EventStatus, MessageDescriptor> = {
 export const setAsideNames: Record<SetAsideReason, MessageDescriptor> = {
   "other-eye-or-pattern": msg`other eye or pattern`,
   "not-threshold": msg`not a complete threshold test`,
-  "other-strategy": msg`other strategy`,
   unreliable: msg`marked unreliable`,
   "no-normative-database": msg`no normative database`,
   "before-baseline": msg`before the baseline`,
@@ -76,6 +78,7 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
   const { t, i18n } = useLingui();
   const translate = usePlotTranslate();
   const format = useDateFormat();
+  const names = useSourceNames();
   const dateOf = (id: string) => format.date(byId.find((r) => r.id === id)!.takenAt);
   const scene = useMemo(
     () =>
@@ -100,12 +103,11 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
     return r && r.eye === a.eye ? [{ result: r, reason: s.reason }] : [];
   });
   const why = (r: SeriesResult, reason: SetAsideReason): string =>
-    reason === "other-eye-or-pattern"
-      ? t`other pattern (${patternLabel[r.pattern]})`
-      : reason === "other-strategy" && r.strategy != null
-        ? t`other strategy (${i18n._(strategyNames[r.strategy])})`
-        : i18n._(setAsideNames[reason]);
+    reason === "other-eye-or-pattern" ? t`other pattern (${patternLabel[r.pattern]})` : i18n._(setAsideNames[reason]);
   const eye = i18n._(eyeNames[a.eye]);
+  // One strategy throughout (no change): named, Isopter's or the imported file's ("SITA Standard").
+  const firstUsed = a.used.length > 0 ? byId.find((r) => r.id === a.used[0]) : undefined;
+  const first = firstUsed && (firstUsed.source?.strategyName || firstUsed.strategy) ? firstUsed : undefined;
   const trendNone = resolveText(noSlopeLabels[a.noTrend ?? "too-few-results"], translate);
   return (
     <section className="progression-eye" data-eye={a.eye} aria-label={eye}>
@@ -146,13 +148,29 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
       )}
       <p className="muted small" data-fact="used">
         <Plural value={a.used.length} one="# result analysed" other="# results analysed" />
-        {a.strategy !== null && (
+        {first && a.changes.length === 0 && (
           <>
             {" · "}
-            {t`only ${i18n._(strategyNames[a.strategy])} threshold results are pooled`}
+            {t`only ${names.strategy(resultStrategy(first))} threshold results are pooled`}
           </>
         )}
       </p>
+      {a.changes.length > 0 && (
+        <div className="progression-changes small" data-fact="changes">
+          <p>
+            <strong>{t`Pooled across devices or strategies.`}</strong>{" "}
+            {a.events &&
+              t`Later results were taken with another device or strategy than the baseline: read the events and trends with care.`}
+          </p>
+          <ul>
+            {a.changes.map((c) => (
+              <li key={c.id} data-id={c.id}>
+                <span className="num">{format.date(c.takenAt)}</span>: {names.label(c.from)} → {names.label(c.to)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {setAside.length > 0 && (
         <>
           <p className="muted small">

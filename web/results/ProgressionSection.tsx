@@ -4,6 +4,7 @@ import { mdSlope, type ProgressionPoint } from "../../core/analytics/progression
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
 import { Eye, Pattern, patternLabel } from "../../core/model/enums.ts";
 import {
+  chartSourceChanges,
   progressionFilterLabels,
   progressionScene,
   progressionWindows,
@@ -16,10 +17,16 @@ import { SceneView, usePlotTranslate } from "./SceneView.tsx";
 import { ProgressionAnalysis } from "./ProgressionAnalysis.tsx";
 import { useElementWidth } from "../ui/use-element-width.ts";
 import type { SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
+import { ALL, type ResultDevice, type ResultStrategy, type SeriesLimit } from "../../core/analytics/series-sources.ts";
+import { useDateFormat } from "../i18n/format.ts";
+import { useSourceNames } from "./result-sources.ts";
 
 // The progression chart (accounts seed §2, §5, §9): mean defect over time per eye with its slope per year, filters
 // all / 12 months / 1 month / 1 week / 1 day, from the baseline onwards when one is set. Only valid, reliable results
 // of the analysis pattern (client setting `pattern`, G or 24-2) are drawn: the two patterns' means differ in scale.
+// Devices and strategies pool (issue 29): a dashed line on the chart marks each change of either, the list under the
+// chart says the same in words, and the reader may limit the series to one device (and, where it ran several, one
+// strategy). The page limits its results once (PerimetryResults), so the chart and the analysis below read one series.
 
 const filters: readonly ProgressionFilter[] = ["all", "12m", "1m", "1w", "1d"];
 export const chartPatterns = [Pattern.P24_2, Pattern.G] as const;
@@ -37,10 +44,30 @@ export interface ProgressionSectionProps {
   onExpanded(expanded: boolean): void;
   /** ISO time the windows count back from (default now). */
   readonly now?: string;
+  /** The devices and strategies of the patient's results (the limit's choices), and the limit chosen. */
+  readonly devices?: readonly ResultDevice[];
+  readonly strategies?: readonly ResultStrategy[];
+  readonly limit?: SeriesLimit;
+  onLimit?(limit: SeriesLimit): void;
 }
 
-export function ProgressionSection({ points, series, baseline, pattern, onPattern, expanded, onExpanded, now }: ProgressionSectionProps) {
+export function ProgressionSection({
+  points,
+  series,
+  baseline,
+  pattern,
+  onPattern,
+  expanded,
+  onExpanded,
+  now,
+  devices = [],
+  strategies = [],
+  limit = {},
+  onLimit,
+}: ProgressionSectionProps) {
   const { t, i18n } = useLingui();
+  const names = useSourceNames();
+  const format = useDateFormat();
   const translate = usePlotTranslate();
   const [filter, setFilter] = useState<ProgressionFilter>("all");
   const [ref, measured] = useElementWidth<HTMLElement>();
@@ -61,6 +88,10 @@ export function ProgressionSection({ points, series, baseline, pattern, onPatter
         : null,
     [expanded, own, filter, at, baselines, width],
   );
+  const changes = useMemo(() => (expanded ? chartSourceChanges(own, filter, at) : []), [expanded, own, filter, at]);
+  // A choice that is no longer among the results (another patient's device) reads as all, as limitSeries reads it.
+  const device = devices.some((d) => d.key === limit.device) ? limit.device! : ALL;
+  const strategy = strategies.some((s) => s.key === limit.strategy) ? limit.strategy! : ALL;
   const slopes = [Eye.Right, Eye.Left].map((eye) => {
     const s = mdSlope(own, {
       eye,
@@ -105,6 +136,44 @@ export function ProgressionSection({ points, series, baseline, pattern, onPatter
               ))}
             </fieldset>
           </div>
+          {onLimit && (devices.length > 1 || strategies.length > 1) && (
+            <div className="row progression-controls series-limit">
+              {devices.length > 1 && (
+                <fieldset className="chips" aria-labelledby="series-device-label" data-testid="series-device">
+                  <span id="series-device-label" className="chips-label">{t`Device:`}</span>
+                  {[null, ...devices].map((d) => (
+                    <button
+                      key={d?.key ?? ALL}
+                      type="button"
+                      className="chip"
+                      data-device={d?.key ?? ALL}
+                      aria-pressed={device === (d?.key ?? ALL)}
+                      onClick={() => onLimit({ device: d?.key ?? ALL })}
+                    >
+                      {d ? names.device(d) : t`all`}
+                    </button>
+                  ))}
+                </fieldset>
+              )}
+              {strategies.length > 1 && (
+                <fieldset className="chips" aria-labelledby="series-strategy-label" data-testid="series-strategy">
+                  <span id="series-strategy-label" className="chips-label">{t`Strategy:`}</span>
+                  {[null, ...strategies].map((s) => (
+                    <button
+                      key={s?.key ?? ALL}
+                      type="button"
+                      className="chip"
+                      data-strategy={s?.key ?? ALL}
+                      aria-pressed={strategy === (s?.key ?? ALL)}
+                      onClick={() => onLimit({ device, strategy: s?.key ?? ALL })}
+                    >
+                      {s ? names.strategy(s) : t`all`}
+                    </button>
+                  ))}
+                </fieldset>
+              )}
+            </div>
+          )}
           <ul className="slopes num" aria-label={t`Slopes`}>
             {slopes.map((s) => (
               <li key={s.eye} data-eye={s.eye}>
@@ -117,6 +186,21 @@ export function ProgressionSection({ points, series, baseline, pattern, onPatter
             ))}
           </ul>
           <div className="progression-chart">{scene && <SceneView scene={scene} label={title} />}</div>
+          {changes.length > 0 && (
+            <div className="series-changes small" data-testid="series-changes">
+              <p>
+                <strong>{t`Device or strategy changes`}</strong> {t`(dashed lines on the chart):`}
+              </p>
+              <ul>
+                {changes.map((c) => (
+                  <li key={`${c.eye}-${c.measurementId}`} data-eye={c.eye} data-id={c.measurementId}>
+                    <span className="num">{format.date(c.takenAt)}</span>, {i18n._(eyeNames[c.eye])}: {names.label(c.from)} →{" "}
+                    <strong>{names.label(c.to)}</strong>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           <ProgressionAnalysis results={series} baseline={baseline} pattern={chartPattern} />
         </div>
       )}

@@ -9,7 +9,7 @@ import { resultPlots, type ResultPlots } from "../../core/plots/result-plots.ts"
 import { isScreening } from "../../core/plots/screening.ts";
 import { thresholdColourLegend, totalDeviationLegend, valueLegend } from "../../core/plots/legends.ts";
 import type { Scene } from "../../core/plots/scene.ts";
-import { eyeNames, strategyNames } from "../i18n/names.ts";
+import { eyeNames } from "../i18n/names.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import { Toggle } from "../ui/Toggle.tsx";
 import { Zoom, useZoomView } from "../ui/Zoom.tsx";
@@ -20,6 +20,7 @@ import { PrintButton } from "./PrintButton.tsx";
 import { isEsterman, markedResult, type WithResult } from "./result-model.ts";
 import { SceneView } from "./SceneView.tsx";
 import type { ResultMarks } from "./use-marks.ts";
+import { useSourceNames } from "./result-sources.ts";
 
 // The result display (accounts seed §2 "Result view and print"): every index, every plot of the result, the
 // baseline and unreliable toggles with their rules, and the print button. Plots keep the field's natural order:
@@ -181,6 +182,7 @@ export function ResultDisplay({
 }: ResultDisplayProps) {
   const { t, i18n } = useLingui();
   const format = useDateFormat();
+  const names = useSourceNames();
   const r = m.result;
   const plots = useMemo(() => (analysis ? screenPlots(m, analysis, reference) : null), [m, analysis, reference]);
   const marked = markedResult(m);
@@ -197,11 +199,14 @@ export function ResultDisplay({
       <header className="result-head">
         <div className="spacer">
           <h3 id={`result-title-${m.id}`}>
-            {i18n._(eyeNames[r.eye])} · {patternLabel[r.pattern]} · {i18n._(strategyNames[r.strategy])}
+            {i18n._(eyeNames[r.eye])} · {patternLabel[r.pattern]} · {names.resultStrategy(r)}
           </h3>
           <p className="muted num">
             {format.dateTime(r.takenAt)}
             {m.displayName ? ` · ${m.displayName}` : ""}
+            <span className="result-source" data-testid="result-source">
+              {names.resultSource(r)}
+            </span>
           </p>
         </div>
         <div className="result-marks">

@@ -10,6 +10,14 @@ import { getPattern } from "../../core/analytics/patterns.ts";
 import type { MarkedResult } from "../../core/analytics/progression/baseline.ts";
 import type { SeriesResult } from "../../core/analytics/progression/eye-progression.ts";
 import type { ProgressionPoint } from "../../core/analytics/progression/md-slope.ts";
+import {
+  limitSeries,
+  seriesDevices,
+  seriesStrategies,
+  type ResultDevice,
+  type ResultStrategy,
+  type SeriesLimit,
+} from "../../core/analytics/series-sources.ts";
 import { Eye, Pattern } from "../../core/model/enums.ts";
 import type { PerimetryTest } from "../../core/model/perimetry-test.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
@@ -111,8 +119,24 @@ export function progressionPoints(
     valid: thresholdResult(m.result),
     unreliable: unreliable.has(m.id),
     strategy: m.result.strategy,
+    source: m.result.source ?? null,
   }));
 }
+
+/** What a result says of its source (core/analytics/series-sources.ts), with the result. */
+const sourced = (m: WithResult) => ({ m, strategy: m.result.strategy, source: m.result.source ?? null });
+
+/**
+ * The results of one device and one strategy (issue 29): the page limits its results once, before the chart's points
+ * and the progression analysis' series are built from them, so the chart, the GPA baseline, PoPLR and the VFI trend
+ * all read the same series.
+ */
+export const limitResults = (results: readonly WithResult[], limit: SeriesLimit): WithResult[] =>
+  limitSeries(results.map(sourced), limit).map((s) => s.m);
+
+/** The devices and the strategies among the results (each once), for the limit's choices. */
+export const resultDevices = (results: readonly WithResult[]): ResultDevice[] => seriesDevices(results.map(sourced));
+export const resultStrategies = (results: readonly WithResult[]): ResultStrategy[] => seriesStrategies(results.map(sourced));
 
 /** The results as the progression analysis reads them (core/analytics/progression/eye-progression.ts). */
 export function seriesResults(results: readonly WithResult[], unreliable: ReadonlySet<string>, birthdate: string): SeriesResult[] {
@@ -127,6 +151,7 @@ export function seriesResults(results: readonly WithResult[], unreliable: Readon
     valid: thresholdResult(m.result),
     unreliable: unreliable.has(m.id),
     strategy: m.result.strategy,
+    source: m.result.source ?? null,
   }));
 }
 

@@ -1,6 +1,7 @@
 import type { Eye, Pattern, Strategy } from "../../model/enums.ts";
 import { getNormativeDatabase } from "../normative/registry.ts";
 import { analyseSeries } from "../series-analysis.ts";
+import { resultStrategy, seriesChanges, type SeriesChange, type SourcedResult } from "../series-sources.ts";
 import type { EventStatus } from "./events.ts";
 import { slopeRefusal, type MdSlope } from "./md-slope.ts";
 
@@ -12,12 +13,14 @@ import { slopeRefusal, type MdSlope } from "./md-slope.ts";
  *   consecutive results; "possible" and "likely progression" when 3 or more locations repeat (events.ts);
  * - PoPLR: the combined p-value of deterioration of TD over time, with the map of per-location TD slopes (PLR);
  * - the VFI trend: its rate per year and one-sided p.
- * A mixed series is analysed per pattern, eye and threshold strategy (a Normal, Dynamic and SORS threshold of one
- * location are not the same measurement: pooling them would read a change of strategy as a change of the field); every
- * other result is set aside with the reason. The strategy followed is the baseline's, else the latest result's. The trends
- * (PoPLR, VFI rate) follow the MD slope's rule (at least 3 results over at least 6 months); events need 3 results.
+ * A mixed series is analysed per pattern and eye; every other result is set aside with the reason. Devices and
+ * strategies pool (issue 29: a clinic's imported Humphrey history continues on Isopter's headsets), but never silently:
+ * `changes` names each analysed result whose device or strategy differs from the one before it (series-sources.ts),
+ * which the page marks on its chart and lists beside it, and the print states; a reader who wants one device or one
+ * strategy limits the series before it comes here (series-sources.ts limitSeries). The trends (PoPLR, VFI rate) follow
+ * the MD slope's rule (at least 3 results over at least 6 months); events need 3 results.
  */
-export interface SeriesResult {
+export interface SeriesResult extends SourcedResult {
   readonly id: string;
   readonly takenAt: string;
   readonly eye: Eye;
@@ -29,25 +32,24 @@ export interface SeriesResult {
   /** A complete threshold result (not a screening, every location measured). */
   readonly valid: boolean;
   readonly unreliable: boolean;
-  /** The threshold strategy; results without one (older callers) pool with any. */
+  /** The threshold strategy; results without one (older callers) read as Undefined. */
   readonly strategy?: Strategy | null;
 }
 
-export type SetAsideReason =
-  | "other-eye-or-pattern"
-  | "not-threshold"
-  | "other-strategy"
-  | "unreliable"
-  | "no-normative-database"
-  | "before-baseline";
+/** A change of device or strategy in the analysed series, at the result `id` (the first after the change). */
+export type SeriesSourceChange = { readonly id: string; readonly takenAt: string } & Omit<SeriesChange<unknown>, "result" | "index">;
+
+export type SetAsideReason = "other-eye-or-pattern" | "not-threshold" | "unreliable" | "no-normative-database" | "before-baseline";
 
 export interface EyeProgression {
   readonly eye: Eye;
   readonly pattern: Pattern;
-  /** The threshold strategy of the analysed results (null: the results name none). */
+  /** The one threshold strategy of the analysed results; null when they name none, or several (see `changes`). */
   readonly strategy: Strategy | null;
   /** The analysed results' ids, oldest first. */
   readonly used: string[];
+  /** Where the device or the strategy changes among the analysed results, oldest first (empty: one device, one strategy). */
+  readonly changes: SeriesSourceChange[];
   readonly setAside: Array<{ readonly id: string; readonly reason: SetAsideReason }>;
   readonly events: {
     readonly baseline: readonly [string, string];
@@ -77,30 +79,38 @@ export function eyeProgression(results: readonly SeriesResult[], options: EyePro
   const latest = sorted.filter((r) => r.eye === options.eye && r.pattern === options.pattern && r.valid).at(-1);
   const version = latest?.normativeVersion ?? null;
   const baseline = sorted.find((r) => r.id === options.baselineId && r.eye === options.eye && r.pattern === options.pattern);
-  const strategy = (baseline?.valid ? baseline.strategy : latest?.strategy) ?? null;
   const kept = sorted.filter((r) => {
     const reason: SetAsideReason | null =
       r.eye !== options.eye || r.pattern !== options.pattern
         ? "other-eye-or-pattern"
         : !r.valid
           ? "not-threshold"
-          : strategy !== null && r.strategy != null && r.strategy !== strategy
-            ? "other-strategy"
-            : r.unreliable
-              ? "unreliable"
-              : !getNormativeDatabase(r.pattern, r.normativeVersion)
-                ? "no-normative-database"
-                : baseline && Date.parse(r.takenAt) < Date.parse(baseline.takenAt)
-                  ? "before-baseline"
-                  : null;
+          : r.unreliable
+            ? "unreliable"
+            : !getNormativeDatabase(r.pattern, r.normativeVersion)
+              ? "no-normative-database"
+              : baseline && Date.parse(r.takenAt) < Date.parse(baseline.takenAt)
+                ? "before-baseline"
+                : null;
     if (reason) setAside.push({ id: r.id, reason });
     return reason === null;
   });
+  const changes = seriesChanges(kept).map((c) => ({
+    id: c.result.id,
+    takenAt: c.result.takenAt,
+    device: c.device,
+    strategy: c.strategy,
+    from: c.from,
+    to: c.to,
+  }));
+  const strategies = new Set(kept.map((r) => resultStrategy(r).key));
+  const only = kept[0]?.strategy ?? null;
   const none = {
     eye: options.eye,
     pattern: options.pattern,
-    strategy,
+    strategy: strategies.size === 1 && only !== null && resultStrategy(kept[0]!).name === null ? only : null,
     used: kept.map((r) => r.id),
+    changes,
     setAside,
     events: null,
     poplr: null,

@@ -1,5 +1,6 @@
 import { Pattern, type Eye } from "../../model/enums.ts";
 import { roundTo } from "../octopus.ts";
+import type { SourcedResult } from "../series-sources.ts";
 
 /**
  * The progression chart's MD slope (accounts seed §5 and §9):
@@ -17,8 +18,11 @@ export const PROGRESSION_WINDOWS = ["all", 366, 31, 7, 1] as const;
 export type ProgressionWindow = (typeof PROGRESSION_WINDOWS)[number];
 export const PROGRESSION_PATTERNS: readonly Pattern[] = [Pattern.G, Pattern.P24_2];
 
-/** A progression point (accounts seed §3) plus the flags the chart filters on. */
-export interface ProgressionPoint {
+/**
+ * A progression point (accounts seed §3) plus the flags the chart filters on, and its strategy and source (issue 29:
+ * the chart marks where the device or the strategy changes).
+ */
+export interface ProgressionPoint extends SourcedResult {
   readonly measurementId: string;
   readonly takenAt: string;
   readonly meanDefect: number | null;

@@ -72,33 +72,38 @@ describe("the progression analysis says which results it set aside, and why", ()
     const { section, items } = renderAnalysis(mixed);
     expect(items.map((i) => [i.id, i.reason])).toEqual([
       ["g", "other-eye-or-pattern"],
-      ["sors", "other-strategy"],
       ["bad", "unreliable"],
       ["screen", "not-threshold"],
       ["old", "no-normative-database"],
     ]);
     const text = (id: string) => items.find((i) => i.id === id)!.text;
     expect(text("g")).toMatch(/2012: other pattern \(G\)$/);
-    expect(text("sors")).toMatch(/: other strategy \(SORS\)$/);
     expect(text("bad")).toMatch(/: marked unreliable$/);
     expect(text("screen")).toMatch(/: not a complete threshold test$/);
     expect(text("old")).toMatch(/: no normative database$/);
     // The date is the result's, as the page writes dates.
-    expect(text("sors")).toContain("2012");
-    expect(within(section).getByText(/5 results set aside:/)).toBeTruthy();
-    // What is pooled: the Dynamic strategy of the latest result, and the analysed count without the set-aside ones.
+    expect(text("bad")).toContain("2012");
+    expect(within(section).getByText(/4 results set aside:/)).toBeTruthy();
+    // Strategies pool (issue 29), each change named with its date: the last result, to SORS.
     const used = section.querySelector("[data-fact=used]")!.textContent!;
-    expect(used).toContain(`${od.length} results analysed`);
-    expect(used).toContain("only Dynamic threshold results are pooled");
+    expect(used).toContain(`${od.length + 1} results analysed`);
+    expect(used).not.toContain("only");
+    const changes = [...section.querySelectorAll("[data-fact=changes] li")];
+    expect(changes[0]!.getAttribute("data-id")).toBe("sors");
+    expect(changes[0]!.textContent).toMatch(/2012: Isopter headset · Dynamic → Isopter headset · SORS$/);
+    expect(changes).toHaveLength(1);
+    expect(section.querySelector("[data-fact=changes]")!.textContent).toContain("Pooled across devices or strategies.");
     // The left eye's result is in the left eye's section.
     const left = document.querySelector("[data-eye='1']")!;
     expect(left.querySelector("[data-fact=set-aside]")).toBeNull();
   });
 
-  it("a clean series lists nothing", () => {
+  it("a clean series lists nothing, and says which one strategy it pooled", () => {
     const { section, items } = renderAnalysis(od);
     expect(items).toEqual([]);
     expect(section.querySelector("[data-fact=set-aside]")).toBeNull();
+    expect(section.querySelector("[data-fact=changes]")).toBeNull();
+    expect(section.querySelector("[data-fact=used]")!.textContent).toContain("only Dynamic threshold results are pooled");
   });
 
   it("on G the VFI trend says the VFI is not a Humphrey-defined index there; on 24-2 it does not", () => {
