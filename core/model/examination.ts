@@ -14,6 +14,7 @@ import { type AcuityResult, AcuityResultSchema } from "./acuity.ts";
 import { type ColourVisionResult, ColourVisionResultSchema } from "./colour-vision.ts";
 import { type MeasurementResult, MeasurementResultSchema } from "./measurement-result.ts";
 import { DeviceSnSchema, IdSchema, IsoDateTimeSchema } from "./ids.ts";
+import { OrderSchema } from "./order.ts";
 
 // Examination: one test inside an appointment (scheduling §3, appointment variant).
 
@@ -79,6 +80,8 @@ export const ExaminationSchema = Schema.Struct({
   deviceSn: Schema.NullOr(DeviceSnSchema),
   result: Schema.NullOr(ExaminationResultSchema),
   config: Schema.NullOr(ExaminationConfigSchema),
+  /** The worklist step it was queued for (issue 29): travels into the result's OPV and FHIR. */
+  order: Schema.optionalKey(OrderSchema),
   createdAt: IsoDateTimeSchema,
   updatedAt: IsoDateTimeSchema,
   trashedAt: Schema.NullOr(IsoDateTimeSchema),

@@ -2,6 +2,7 @@ import { Schema } from "effect";
 import { MeasurementConfigSchema } from "./measurement-config.ts";
 import { MeasurementResultSchema } from "./measurement-result.ts";
 import { DeviceSnSchema, IdSchema, IsoDateTimeSchema } from "./ids.ts";
+import { OrderSchema } from "./order.ts";
 
 // Measurement (perimetry) as stored and listed (scheduling §3, accounts §3): the form's configuration plus
 // bookkeeping, flags and the result (null until taken).
@@ -20,6 +21,8 @@ export const MeasurementSchema = Schema.Struct({
   baseline: Schema.Boolean,
   cloned: Schema.Boolean,
   result: Schema.NullOr(MeasurementResultSchema),
+  /** The worklist step it was queued for (issue 29): travels into the result's OPV and FHIR. */
+  order: Schema.optionalKey(OrderSchema),
   /** When it went to the bin; null while active. */
   trashedAt: Schema.NullOr(IsoDateTimeSchema),
 });
@@ -28,7 +31,7 @@ export type Measurement = Schema.Schema.Type<typeof MeasurementSchema>;
 /** What a new measurement is stored from: its settings with the patient chosen (and the device whose lane queues it). */
 export type NewMeasurementConfig = Omit<
   Measurement,
-  "id" | "createdAt" | "updatedAt" | "isFollowingEye" | "reliable" | "baseline" | "cloned" | "result" | "trashedAt"
+  "id" | "createdAt" | "updatedAt" | "isFollowingEye" | "reliable" | "baseline" | "cloned" | "result" | "trashedAt" | "order"
 >;
 
 /**

@@ -4,6 +4,7 @@ import * as appointments from "./appointments.ts";
 import * as audit from "./audit.ts";
 import * as devices from "./devices.ts";
 import * as imports from "./import.ts";
+import * as dicomNetwork from "./dicom-network.ts";
 import * as patients from "./patients.ts";
 import * as perimetry from "./perimetry.ts";
 import * as templates from "./templates.ts";
@@ -140,6 +141,12 @@ export const contract = byName([
   audit.auditSearch,
   // our design: results taken elsewhere (issue 29)
   imports.resultsImport,
+  // our design: the clinic's DICOM network (issue 29)
+  dicomNetwork.dicomSettings,
+  dicomNetwork.dicomSettingsUpdate,
+  dicomNetwork.dicomEcho,
+  dicomNetwork.worklistQuery,
+  dicomNetwork.pacsFetch,
 ]);
 
 export type Contract = typeof contract;
