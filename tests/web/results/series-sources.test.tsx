@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 
 vi.mock("@lingui/core/macro", () => import("./lingui-shim.tsx"));
 vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
@@ -8,7 +8,12 @@ vi.mock("@lingui/react/macro", () => import("./lingui-shim.tsx"));
 import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
 import type { Measurement } from "../../../core/model/measurement.ts";
 import type { ImportedSource } from "../../../core/model/result-source.ts";
-import { fixture, InViewObserver, renderResults } from "./fixtures.tsx";
+import { i18n } from "@lingui/core";
+import { I18nProvider } from "@lingui/react";
+import { printProgression } from "../../../core/plots/print-header.ts";
+import { PrintLayout } from "../../../web/results/PrintLayout.tsx";
+import { analyseStored, fromMeasurement, seriesResults, type WithResult } from "../../../web/results/result-model.ts";
+import { fixture, InViewObserver, patient, renderResults } from "./fixtures.tsx";
 
 // Issue 29 §2 "Series across devices" and §1's device indices, on the result side of the perimetry page: the results
 // list names each result's source, an imported result shows the device's own analysis beside Isopter's, and the
@@ -171,5 +176,46 @@ describe("the progression chart across devices", () => {
     expect(screen.queryByTestId("series-device")).toBeNull();
     expect(screen.queryByTestId("series-strategy")).toBeNull();
     expect(screen.queryByTestId("series-changes")).toBeNull();
+  });
+});
+
+describe("the printed page of an imported result", () => {
+  it("names the perimeter and the file's strategy, and the series it analysed with its change of device", () => {
+    const m = fromMeasurement(hfa3) as WithResult;
+    const sr = seriesResults(
+      series.map((x) => fromMeasurement(x) as WithResult),
+      new Set(),
+      patient.birthdate,
+    );
+    const later = fromMeasurement(own3) as WithResult;
+    render(
+      <I18nProvider i18n={i18n}>
+        <PrintLayout
+          measurement={later}
+          analysis={analyseStored(later.result, patient.birthdate)!}
+          reference={null}
+          patient={patient}
+          progression={printProgression(sr, later.result, null, "UTC")}
+        />
+      </I18nProvider>,
+    );
+    const texts = () => [...document.querySelectorAll("[data-testid=print-plots] svg text")].map((t) => t.textContent);
+    expect(texts()).toContain("Series");
+    expect(texts()).toContain("all devices and strategies · device or strategy changed on 2024-03-01, last to Isopter headset · Dynamic");
+    cleanup();
+    render(
+      <I18nProvider i18n={i18n}>
+        <PrintLayout
+          measurement={m}
+          analysis={analyseStored(m.result, patient.birthdate)!}
+          reference={null}
+          patient={patient}
+          progression={printProgression(sr, m.result, null, "UTC")}
+        />
+      </I18nProvider>,
+    );
+    expect(texts()).toEqual(expect.arrayContaining(["imported: Carl Zeiss Meditec HFA3 860", "SITA Standard"]));
+    // Up to this result the series is the perimeter's alone: one device, one strategy, no series line.
+    expect(texts()).not.toContain("Series");
   });
 });
