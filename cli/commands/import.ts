@@ -19,6 +19,7 @@ import { openSession } from "../session.ts";
 /** What one call may carry: the server takes bodies up to 5 MB, and base64 makes 4 bytes of 3. */
 const BATCH_BYTES = 3_000_000;
 const IN_FLIGHT = 2;
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 interface Pending {
   readonly path: string;
@@ -107,6 +108,12 @@ export function registerImport(program: Command, io: CliIo): void {
   )
     .option("--dry-run", "say per file what would happen (imported, duplicate, refused and why) and write nothing", false)
     .option("--patient <id>", "every field must be this patient's (Isopter's patient id)")
+    .option(
+      "--issuer <issuer>",
+      "an issuer of patient IDs that is the clinic's own (repeatable; its name and its exports' system count already)",
+      collect,
+      [],
+    )
     .option("--time-zone <zone>", "where files without an offset from UTC were taken (IANA name; default this system's zone)")
     .option("--csv-patients <file>", "visualFields CSV: map its id column to patients' unique ids (lines 'csv id,unique id')")
     .addHelpText(
@@ -117,80 +124,86 @@ a patient is created only when nothing matches. A field already imported (the sa
 or CSV id/eye/date/time) is a duplicate and changes nothing. Each file is one transaction: a file with a refused field
 is not written at all. Exit code 1 when any file was refused.`,
     )
-    .action(async (paths: string[], o: { dryRun: boolean; patient?: string; csvPatients?: string; timeZone?: string }, cmd: Command) => {
-      const timeZone = o.timeZone ?? localTimeZone();
-      if (!isTimeZone(timeZone))
-        throw badArguments(`--time-zone ${timeZone}: not a time zone this system knows (an IANA name such as Europe/Berlin)`);
-      const shared = sharedOptions(cmd);
-      const csvPatients = o.csvPatients ? await readMapping(o.csvPatients) : undefined;
-      const files = await filesUnder(paths);
-      if (files.length === 0) throw badArguments("no files under the paths given");
-      const session = openSession(shared, io);
-      const base = paths.length === 1 && (await stat(paths[0]!)).isDirectory() ? paths[0]! : process.cwd();
-      const reports: ImportFileReport[] = [];
-      const inFlight = new Set<Promise<void>>();
-      let batch: ImportFile[] = [];
-      let batchBytes = 0;
-      const ordered: Array<Promise<ImportFileReport[]>> = [];
-      const send = (files: ImportFile[]) => {
-        const call = session.api
-          .call("results.import", {
-            body: {
-              files,
-              dryRun: o.dryRun,
-              timeZone,
-              ...(o.patient ? { patientId: o.patient } : {}),
-              ...(csvPatients ? { csvPatients } : {}),
-            },
-          })
-          .then((r) => [...r.files]);
-        ordered.push(call);
-        const done = call.then(
-          () => void inFlight.delete(done),
-          () => void inFlight.delete(done),
-        );
-        inFlight.add(done);
-      };
-      for (const path of files) {
-        const pending = await readForUpload(path, relative(base, path) || path);
-        if (!pending.file) {
-          ordered.push(Promise.resolve([{ file: path, format: null, action: "refused", reason: pending.unreadable!, items: [] }]));
-          continue;
+    .action(
+      async (
+        paths: string[],
+        o: { dryRun: boolean; patient?: string; csvPatients?: string; timeZone?: string; issuer: string[] },
+        cmd: Command,
+      ) => {
+        const timeZone = o.timeZone ?? localTimeZone();
+        if (!isTimeZone(timeZone))
+          throw badArguments(`--time-zone ${timeZone}: not a time zone this system knows (an IANA name such as Europe/Berlin)`);
+        const shared = sharedOptions(cmd);
+        const csvPatients = o.csvPatients ? await readMapping(o.csvPatients) : undefined;
+        const files = await filesUnder(paths);
+        if (files.length === 0) throw badArguments("no files under the paths given");
+        const session = openSession(shared, io);
+        const base = paths.length === 1 && (await stat(paths[0]!)).isDirectory() ? paths[0]! : process.cwd();
+        const reports: ImportFileReport[] = [];
+        const inFlight = new Set<Promise<void>>();
+        let batch: ImportFile[] = [];
+        let batchBytes = 0;
+        const ordered: Array<Promise<ImportFileReport[]>> = [];
+        const send = (files: ImportFile[]) => {
+          const call = session.api
+            .call("results.import", {
+              body: {
+                files,
+                dryRun: o.dryRun,
+                timeZone,
+                ...(o.patient ? { patientId: o.patient } : {}),
+                ...(csvPatients ? { csvPatients } : {}),
+              },
+            })
+            .then((r) => [...r.files]);
+          ordered.push(call);
+          const done = call.then(
+            () => void inFlight.delete(done),
+            () => void inFlight.delete(done),
+          );
+          inFlight.add(done);
+        };
+        for (const path of files) {
+          const pending = await readForUpload(path, relative(base, path) || path);
+          if (!pending.file) {
+            ordered.push(Promise.resolve([{ file: path, format: null, action: "refused", reason: pending.unreadable!, items: [] }]));
+            continue;
+          }
+          const size = pending.file.content.length;
+          if (batch.length >= IMPORT_FILES_MAX || (batch.length > 0 && batchBytes + size > BATCH_BYTES)) {
+            send(batch);
+            batch = [];
+            batchBytes = 0;
+            if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+          }
+          batch.push(pending.file);
+          batchBytes += size;
         }
-        const size = pending.file.content.length;
-        if (batch.length >= IMPORT_FILES_MAX || (batch.length > 0 && batchBytes + size > BATCH_BYTES)) {
-          send(batch);
-          batch = [];
-          batchBytes = 0;
-          if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+        if (batch.length) send(batch);
+        for (const call of ordered) {
+          for (const r of await call) {
+            reports.push(r);
+            if (!shared.json) io.stdout.write(formatFileReport(r, o.dryRun) + "\n");
+          }
         }
-        batch.push(pending.file);
-        batchBytes += size;
-      }
-      if (batch.length) send(batch);
-      for (const call of ordered) {
-        for (const r of await call) {
-          reports.push(r);
-          if (!shared.json) io.stdout.write(formatFileReport(r, o.dryRun) + "\n");
-        }
-      }
-      const count = (a: ImportFileReport["action"]) => reports.filter((r) => r.action === a).length;
-      const fields = reports.flatMap((r) => (r.action === "imported" ? r.items.filter((i) => i.action === "imported") : []));
-      const created = new Set(fields.filter((i) => i.patient?.match === "created").map((i) => `${i.patient!.uniqueId}`)).size;
-      const summary = {
-        dryRun: o.dryRun,
-        files: reports.length,
-        imported: count("imported"),
-        duplicates: count("duplicate"),
-        refused: count("refused"),
-        fields: fields.length,
-        patientsCreated: created,
-      };
-      if (shared.json) io.stdout.write(JSON.stringify({ ...summary, reports }) + "\n");
-      else
-        io.stdout.write(
-          `${summary.files} files: ${summary.imported} ${o.dryRun ? "would be imported" : "imported"} (${summary.fields} fields, ${created} patients ${o.dryRun ? "to create" : "created"}), ${summary.duplicates} duplicates, ${summary.refused} refused\n`,
-        );
-      if (summary.refused > 0) throw new CliError(ExitCode.Failure, `${summary.refused} of ${summary.files} files refused (named above)`);
-    });
+        const count = (a: ImportFileReport["action"]) => reports.filter((r) => r.action === a).length;
+        const fields = reports.flatMap((r) => (r.action === "imported" ? r.items.filter((i) => i.action === "imported") : []));
+        const created = new Set(fields.filter((i) => i.patient?.match === "created").map((i) => `${i.patient!.uniqueId}`)).size;
+        const summary = {
+          dryRun: o.dryRun,
+          files: reports.length,
+          imported: count("imported"),
+          duplicates: count("duplicate"),
+          refused: count("refused"),
+          fields: fields.length,
+          patientsCreated: created,
+        };
+        if (shared.json) io.stdout.write(JSON.stringify({ ...summary, reports }) + "\n");
+        else
+          io.stdout.write(
+            `${summary.files} files: ${summary.imported} ${o.dryRun ? "would be imported" : "imported"} (${summary.fields} fields, ${created} patients ${o.dryRun ? "to create" : "created"}), ${summary.duplicates} duplicates, ${summary.refused} refused\n`,
+          );
+        if (summary.refused > 0) throw new CliError(ExitCode.Failure, `${summary.refused} of ${summary.files} files refused (named above)`);
+      },
+    );
 }

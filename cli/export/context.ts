@@ -1,5 +1,5 @@
 import type { Language } from "../../core/model/enums.ts";
-import { dicomUid } from "./stable-id.ts";
+import { defaultPatientIdSystem } from "../../adapters/interchange/identifier-systems.ts";
 
 /**
  * What every clinical format needs beside the record: whose results they are and how the clinic names and times them.
@@ -14,16 +14,6 @@ export interface ExportContext {
   /** The interface language the printed page speaks (PDF, and the PDFs inside DICOM and FHIR). */
   readonly language: Language;
 }
-
-/**
- * The organisation's own identifier namespace when it names none: an OID under 2.25 (ISO/IEC 9834-8, a UUID read as a
- * decimal integer), derived from the organisation's id, so it is the same on every export and unique to the clinic.
- */
-export const organisationOid = (organisationId: string): string => dicomUid(`organisation:${organisationId}`);
-
-export const defaultPatientIdSystem = (organisationId: string): string => `urn:oid:${organisationOid(organisationId)}.1`;
-/** Identifier.system of the results (measurement and examination ids). */
-export const resultIdSystem = (organisationId: string): string => `urn:oid:${organisationOid(organisationId)}.2`;
 
 /** The system's own time zone (the CLI's default for --time-zone). */
 export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";

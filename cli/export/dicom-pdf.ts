@@ -4,7 +4,7 @@ import type { ExportContext } from "./context.ts";
 import { commonAttributes, TRANSFER_SYNTAX, type DicomWarning } from "./dicom.ts";
 import { perimetryReport } from "../../core/dicom/codes.ts";
 import { eyeCode, type ExportRecord } from "./record.ts";
-import { dicomUid } from "./stable-id.ts";
+import { dicomUid } from "../../adapters/interchange/stable-id.ts";
 
 // The printed page of a result as an Encapsulated PDF instance (PS3.3 A.45.1), in the OPV's study (the visit) and a
 // series of its own, so a PACS shows the page beside the measurements.

@@ -11,7 +11,7 @@ import { perimetryTestName } from "../../core/model/perimetry-test.ts";
 import type { ExportContext } from "./context.ts";
 import * as codes from "../../core/dicom/codes.ts";
 import type { ExportRecord } from "./record.ts";
-import { dicomUid } from "./stable-id.ts";
+import { dicomUid } from "../../adapters/interchange/stable-id.ts";
 
 // DICOM OPV: Ophthalmic Visual Field Static Perimetry Measurements (PS3.3 A.65 and C.8.26), one instance per result,
 // written with dcmjs. `dciodvfy` (dicom3tools) checks the IOD in tests/cli/dicom-validate.test.ts. What goes where:

@@ -1,14 +1,16 @@
 import { ghtOutcome } from "../../core/dicom/codes.ts";
+import { fhirSensitivityCode, sensitivityValue } from "../../core/import/fhir.ts";
 import { normativeTableName } from "../../core/analytics/normative/registry.ts";
 import { significance } from "../../core/analytics/significance.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
 import { isScreeningResult, locationSeen } from "../../core/analytics/seen.ts";
-import { dicomUid } from "./stable-id.ts";
+import { dicomUid } from "../../adapters/interchange/stable-id.ts";
 import { clinicDateTime } from "../../core/model/clinic-time.ts";
 import { patternLabel, Sex } from "../../core/model/enums.ts";
-import { resultIdSystem, type ExportContext } from "./context.ts";
+import { resultIdSystem } from "../../adapters/interchange/identifier-systems.ts";
+import type { ExportContext } from "./context.ts";
 import { eyeCode, type ExportRecord } from "./record.ts";
-import { stableUuid } from "./stable-id.ts";
+import { stableUuid } from "../../adapters/interchange/stable-id.ts";
 
 // FHIR R4 after the HL7 Eye Care IG 0.1.0 (STU 1 ballot; github.com/HL7/fhir-eyecare-ig, input/resources): per result
 // one DiagnosticReport of the profile diagnostic-report-visual-field (category SNOMED 394594003 Ophthalmology, code
@@ -161,6 +163,14 @@ const withSignificance = (value: Json | null, level: Parameters<typeof significa
 };
 
 export const definitions: readonly ObservationDefinition[] = [
+  {
+    // The sensitivities themselves (the IG has no element for them): what a reader needs to analyse the field again,
+    // and what Isopter's import reads back (core/import/fhir.ts).
+    key: "sensitivity",
+    code: fhirSensitivityCode,
+    profiled: false,
+    value: (r) => sensitivityValue(r.result),
+  },
   {
     key: "md",
     code: coding(systems.snomed, MD_SNOMED, "Mean deviation"),

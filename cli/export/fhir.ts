@@ -1,4 +1,5 @@
-import { resultIdSystem, type ExportContext } from "./context.ts";
+import { resultIdSystem } from "../../adapters/interchange/identifier-systems.ts";
+import type { ExportContext } from "./context.ts";
 import {
   conclusionOf,
   fhirGaps,

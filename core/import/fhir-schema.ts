@@ -40,6 +40,14 @@ export const RatioSchema = Schema.Struct({
   denominator: Schema.Struct({ value: Schema.Finite }),
 });
 
+/** R4 SampledData as the sensitivity Observation writes it: values in the pattern's location order, no interval. */
+export const SampledDataSchema = Schema.Struct({
+  origin: QuantitySchema,
+  period: Schema.Finite,
+  dimensions: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  data: Schema.String.check(Schema.isPattern(/^(-?\d+(\.\d+)?|E|L|U)( (-?\d+(\.\d+)?|E|L|U))*$/)),
+});
+
 export const ObservationSchema = Schema.Struct({
   resourceType: Schema.Literal("Observation"),
   id: Id,
@@ -54,7 +62,18 @@ export const ObservationSchema = Schema.Struct({
   valueCodeableConcept: Schema.optionalKey(CodeableConceptSchema),
   interpretation: Schema.optionalKey(Schema.Array(CodeableConceptSchema)),
   method: Schema.optionalKey(Schema.Struct({ text: Schema.NonEmptyString })),
-  component: Schema.optionalKey(NonEmptyArray(Schema.Struct({ code: CodeableConceptSchema, valueQuantity: QuantitySchema }))),
+  /** The sensitivities per location (Isopter's own Observation, core/import/fhir.ts sensitivityValue). */
+  valueSampledData: Schema.optionalKey(SampledDataSchema),
+  component: Schema.optionalKey(
+    NonEmptyArray(
+      Schema.Struct({
+        code: CodeableConceptSchema,
+        valueQuantity: Schema.optionalKey(QuantitySchema),
+        valueCodeableConcept: Schema.optionalKey(CodeableConceptSchema),
+        valueInteger: Schema.optionalKey(Schema.Int),
+      }),
+    ),
+  ),
   bodySite: CodeableConceptSchema,
 });
 export type Observation = Schema.Schema.Type<typeof ObservationSchema>;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Schema } from "effect";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
-import { defaultPatientIdSystem, exportContext, resultIdSystem } from "../../cli/export/context.ts";
+import { defaultPatientIdSystem, resultIdSystem } from "../../adapters/interchange/identifier-systems.ts";
+import { exportContext } from "../../cli/export/context.ts";
 import { bundleEntry, fhirBundleWriter, type BundleType } from "../../cli/export/fhir.ts";
 import { fhirPatient, fhirResources, MD_SNOMED, PSD_SNOMED, REPORT_LOINC, seenOfTested, systems } from "../../cli/export/fhir-resources.ts";
 import { DEFAULT_NORMATIVE_VERSION, normativeTableName } from "../../core/analytics/normative/registry.ts";
@@ -10,7 +11,7 @@ import { isopter, tempHome } from "./harness.ts";
 import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../core/import/fhir-schema.ts";
 import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
-import { stableUuid } from "../../cli/export/stable-id.ts";
+import { stableUuid } from "../../adapters/interchange/stable-id.ts";
 import { IG, observationProfileIssues, r4Issues, reportProfileIssues } from "./fhir-validation.ts";
 import { FAKE_ORGANISATION, fakeApi, memorySink, sampleMeasurement, samplePatient } from "./fixtures.ts";
 

@@ -3,13 +3,14 @@ import { exportContext } from "../../cli/export/context.ts";
 import { opvDataset, opvFile, part10 } from "../../cli/export/dicom.ts";
 import { exportRecord } from "../../cli/export/record.ts";
 import { visualFieldsHeader, visualFieldsRow } from "../../cli/export/csv.ts";
+import { fhirBundleWriter } from "../../cli/export/fhir.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
 import type { Endpoint, RequestOf, ResponseOf } from "../../core/model/contract/index.ts";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import type { ImportFile } from "../../core/model/import.ts";
 import type { Measurement } from "../../core/model/measurement.ts";
 import type { Patient } from "../../core/model/patient.ts";
-import { samplePatient, sampleMeasurement } from "../cli/fixtures.ts";
+import { memorySink, samplePatient, sampleMeasurement } from "../cli/fixtures.ts";
 import type { Answer } from "./harness.ts";
 
 // results/import (issue 29) against the running server, on PGlite and PostgreSQL through contract-suite.ts. The issue's
@@ -30,9 +31,9 @@ export interface ImportSuiteEnv {
 const dicomFile = (name: string, bytes: Buffer): ImportFile => ({ name, encoding: "base64", content: bytes.toString("base64") });
 
 /** A patient of another Isopter clinic, and three of their results (two 24-2 eyes, a 10-2), as that clinic exports them. */
-function otherClinicExport(i: number, clinicName: string, over: Partial<Patient> = {}) {
+function otherClinicExport(i: number, clinic: string | { id: string; name: string }, over: Partial<Patient> = {}) {
   const patient = { ...samplePatient(i), ...over };
-  const context = exportContext({ id: `org-${clinicName}`, name: clinicName }, { timeZone: "Europe/Berlin" });
+  const context = exportContext(typeof clinic === "string" ? { id: `org-${clinic}`, name: clinic } : clinic, { timeZone: "Europe/Berlin" });
   const measurements: Measurement[] = [
     sampleMeasurement(patient, 1, { eye: Eye.Right, strategy: Strategy.DS }),
     sampleMeasurement(patient, 2, { eye: Eye.Left, strategy: Strategy.Normal }),
@@ -100,6 +101,40 @@ export function importCases(env: ImportSuiteEnv): void {
       expect(r.meanDefect).not.toBeNull();
       expect(r.source!.deviceIndices!.md).toBeCloseTo(-r.meanDefect!, 0);
     }
+  });
+
+  it("issue 29: Isopter's own FHIR export round-trips value for value (its sensitivity Observation read back); the organisation's own identifier system counts as its issuer", async () => {
+    const organisation = await o("organisation.current", {});
+    const ex = otherClinicExport(80, organisation, { uniqueId: `U-FHIR-${Date.now()}`, name: "Greta Fhirsen" });
+    const sink = memorySink();
+    const writer = fhirBundleWriter(sink, { context: ex.context });
+    for (const r of ex.records) await writer.write(r);
+    await writer.end();
+    const report = await o("results.import", {
+      body: { files: [{ name: "bundle.json", encoding: "utf8", content: sink.text() }], dryRun: false },
+    });
+    const file = report.files[0]!;
+    expect(file).toMatchObject({ format: "fhir", action: "imported" });
+    expect(file.items.map((i) => i.patient?.match)).toEqual(["created", "id", "id"]);
+    const patientId = file.items[0]!.patient!.id!;
+    const stored = await resultsOf(patientId);
+    for (const m of ex.measurements) {
+      const back = stored.find(
+        (s) => s.result!.takenAt === new Date(Math.floor(Date.parse(m.result!.takenAt) / 1000) * 1000).toISOString(),
+      )!;
+      expect(back.result!.thresholds).toEqual(m.result!.thresholds);
+      expect([back.result!.pattern, back.result!.eye, back.result!.strategy]).toEqual([
+        m.result!.pattern,
+        m.result!.eye,
+        m.result!.strategy,
+      ]);
+      expect(back.result!.catchTrials).toEqual(m.result!.catchTrials);
+      expect(back.result!.source).toMatchObject({ format: "fhir", manufacturer: "Isopter" });
+    }
+    const again = await o("results.import", {
+      body: { files: [{ name: "bundle.json", encoding: "utf8", content: sink.text() }], dryRun: false },
+    });
+    expect(again.files[0]!.action).toBe("duplicate");
   });
 
   it("issue 29: importing the same files again changes nothing (the SOP Instance UID is the key)", async () => {

@@ -1,6 +1,7 @@
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { invalid, notFound } from "../http/failure.ts";
 import { isTimeZone } from "../../../core/model/clinic-time.ts";
+import { defaultPatientIdSystem } from "../../../adapters/interchange/identifier-systems.ts";
 import { importedKeys, importFiles, type ImportTarget } from "../import/import-file.ts";
 import { readImportFile } from "../import/read-file.ts";
 import { getPatient } from "../store/patients.ts";
@@ -11,12 +12,15 @@ import { nowIso } from "./write.ts";
 export const importHandlers: SomeHandlers<"results.import"> = {
   "results.import": async (call) => {
     const { organisationId } = claimsOf(call);
-    const { files, dryRun, patientId = null, csvPatients, timeZone = "UTC" } = call.body;
+    const { files, dryRun, patientId = null, csvPatients, timeZone = "UTC", issuers = [] } = call.body;
     if (!isTimeZone(timeZone)) throw invalid("body.timeZone", `${timeZone} is not a time zone (an IANA name such as Europe/Berlin)`);
     if (patientId !== null && !(await getPatient(call.ctx.db, organisationId, patientId))) throw notFound("Patient");
     const organisation = await call.ctx.db.query<{ name: string }>("select name from organisations where id = $1", [organisationId]);
     const now = nowIso(call.ctx);
-    const target: ImportTarget = { organisationId, ownIssuers: organisation.map((o) => o.name), patientId, dryRun, now };
+    // The organisation's own issuers of patient IDs: its name (DICOM IssuerOfPatientID as Isopter writes it), the FHIR
+    // identifier system its exports name, and any the importer lists (the clinic's hospital number system).
+    const ownIssuers = [...organisation.map((o) => o.name), defaultPatientIdSystem(organisationId), ...issuers];
+    const target: ImportTarget = { organisationId, ownIssuers, patientId, dryRun, now };
     const uniqueIdOf = (csvId: string) => (csvPatients ? (csvPatients[csvId] ?? null) : csvId);
     const read = files.map((file) => readImportFile(file, now, timeZone, uniqueIdOf));
     const keys = read.flatMap((r) => (r.reading.ok ? r.reading.fields.map((f) => f.result.source.key) : []));
