@@ -3,7 +3,7 @@ import { getPattern, pointsForEye } from "../../core/analytics/patterns.ts";
 import type { ImportedField } from "../../core/import/imported-field.ts";
 import { readOpv } from "../../core/import/opv.ts";
 import { Eye, Pattern, Sex, Strategy } from "../../core/model/enums.ts";
-import { readPart10 } from "../../simulator/server/import/part10.ts";
+import { decoderFor, readPart10 } from "../../simulator/server/import/part10.ts";
 import { humphreyOpvFile, humphreyPoints, type HumphreyEye, type HumphreyPattern, type HumphreyStrategy } from "./humphrey-opv.ts";
 
 // Issue 29: "A Humphrey-style OPV (SITA Standard/Fast/Faster or Full Threshold; 24-2, 30-2, 10-2 in its own point
@@ -133,5 +133,18 @@ describe("a Humphrey-style OPV imports", () => {
         )),
     });
     expect(field(buffer).result.pattern).toBe(Pattern.P30_2);
+  });
+});
+
+describe("names in the file's character set (Specific Character Set, PS3.3 C.12.1.1.2)", () => {
+  it("decodes Unicode, Latin-1, Latin-5 (Turkish), Cyrillic and GB18030; ISO 2022 terms by their single-byte set", () => {
+    const text = (charset: string | undefined, bytes: number[]) => decoderFor(charset).decode(Uint8Array.from(bytes));
+    expect(text("ISO_IR 192", [0x4d, 0xc3, 0xbc])).toBe("Mü");
+    expect(text("ISO_IR 100", [0x4d, 0xfc])).toBe("Mü");
+    expect(text(undefined, [0x4d, 0xfc])).toBe("Mü");
+    expect(text("ISO_IR 148", [0xde, 0xfd])).toBe("Şı");
+    expect(text("ISO_IR 144", [0xbf, 0xd5])).toBe("Пе");
+    expect(text("GB18030", [0xd5, 0xc5])).toBe("张");
+    expect(text("\\ISO 2022 IR 100", [0xfc])).toBe("ü");
   });
 });

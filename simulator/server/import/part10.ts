@@ -6,7 +6,7 @@ import dicomParser from "dicom-parser";
 // an OPV's nested point sequences where dicom-parser spends a tenth of that (bench:import). Keywords and the VRs of
 // implicit-VR files come from dcmjs's dictionary (data only). Private elements and binary values (OB, OW, UN) are left
 // out: the OPV reader reads the standard's attributes and nothing else. Explicit and implicit little endian, deflated
-// (node's zlib, inside dicom-parser) and explicit big endian are read; strings in UTF-8 (ISO_IR 192) or Latin-1.
+// (node's zlib, inside dicom-parser) and explicit big endian are read; strings in the file's character set (decoderFor).
 
 interface Entry {
   readonly name: string;
@@ -39,8 +39,45 @@ const numberReaders: Record<string, [number, (ds: dicomParser.DataSet, tag: stri
   FD: [8, (ds, tag, i) => ds.double(tag, i)],
 };
 
-const utf8 = new TextDecoder("utf-8");
-const latin1 = new TextDecoder("latin1");
+/**
+ * Specific Character Set (0008,0005) single-byte and Unicode terms (PS3.3 C.12.1.1.2) and the WHATWG encodings that
+ * decode them. Without one the default repertoire is ASCII, read as Latin-1. ISO 2022 code extensions (ISO 2022 IR
+ * ..., used for Japanese and Korean) are read by their first term's single-byte set: the escape sequences are not
+ * interpreted (docs/dicom-conformance.md says so).
+ */
+const encodings: Record<string, string> = {
+  "ISO_IR 192": "utf-8",
+  GB18030: "gb18030",
+  GBK: "gbk",
+  "ISO_IR 100": "latin1",
+  "ISO_IR 101": "iso-8859-2",
+  "ISO_IR 109": "iso-8859-3",
+  "ISO_IR 110": "iso-8859-4",
+  "ISO_IR 144": "iso-8859-5",
+  "ISO_IR 127": "iso-8859-6",
+  "ISO_IR 126": "iso-8859-7",
+  "ISO_IR 138": "iso-8859-8",
+  "ISO_IR 148": "iso-8859-9",
+  "ISO_IR 203": "iso-8859-15",
+  "ISO_IR 166": "windows-874",
+  "ISO_IR 13": "shift_jis",
+};
+const decoders = new Map<string, TextDecoder>();
+/** The decoder of a dataset's strings, from its Specific Character Set (the first value; ISO 2022's "ISO 2022 IR n" as "ISO_IR n"). */
+export function decoderFor(charset: string | undefined): TextDecoder {
+  const first = (charset ?? "").split("\\").find((t) => t.trim() !== "") ?? "";
+  const term = first
+    .trim()
+    .toUpperCase()
+    .replace(/^ISO 2022 IR /, "ISO_IR ");
+  const encoding = encodings[term] ?? "latin1";
+  let decoder = decoders.get(encoding);
+  if (!decoder) decoders.set(encoding, (decoder = new TextDecoder(encoding)));
+  return decoder;
+}
+
+const latin1Text = (ds: dicomParser.DataSet, el: dicomParser.Element) =>
+  decoderFor(undefined).decode(ds.byteArray.subarray(el.dataOffset, el.dataOffset + el.length));
 
 function naturalize(ds: dicomParser.DataSet, decoder: TextDecoder): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -83,6 +120,6 @@ export function readPart10(bytes: Uint8Array): Record<string, unknown> {
     const message = typeof e === "string" ? e : e instanceof Error ? e.message : ((e as { exception?: string }).exception ?? String(e));
     throw new Error(message.replace(/^dicomParser\.\w+: /, ""));
   }
-  const charset = ds.string("x00080005")?.toUpperCase() ?? "";
-  return naturalize(ds, charset.includes("ISO_IR 192") ? utf8 : latin1);
+  const charset = ds.elements.x00080005 ? latin1Text(ds, ds.elements.x00080005) : undefined;
+  return naturalize(ds, decoderFor(charset));
 }
