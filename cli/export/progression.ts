@@ -30,6 +30,7 @@ function seriesResult(r: ExportRecord): SeriesResult {
     valid: complete && !isScreening(t.strategy),
     unreliable: !r.test.reliable,
     strategy: t.strategy,
+    source: t.source ?? null,
   };
 }
 

@@ -36,7 +36,7 @@ describe("overview rows", () => {
     expect(rows["m:m1"]).toMatchObject({
       type: "perimetry",
       eye: Eye.Right,
-      summary: { kind: "perimetry", pattern: Pattern.P24_2, strategy: Strategy.SORS, meanDefect: -3.456 },
+      summary: { kind: "perimetry", pattern: Pattern.P24_2, result: { strategy: Strategy.SORS }, meanDefect: -3.456 },
     });
     // A perimetry examination's eye is its result's (an examination for both eyes is stored per eye).
     expect(rows["e:e-peri"]).toMatchObject({ type: "perimetry", eye: Eye.Left, summary: { kind: "perimetry", meanDefect: null } });

@@ -11,6 +11,7 @@ import { EmptyState } from "../../ui/EmptyState.tsx";
 import { Skeleton } from "../../ui/Skeleton.tsx";
 import { TestTypeName } from "../home/TestTypeName.tsx";
 import { overviewRows, type RowSummary } from "./overview-rows.ts";
+import { useSourceNames } from "../../results/result-sources.ts";
 
 /**
  * "The overview page has a recent-tests table." (accounts seed §2): every taken test of the patient, measurements and
@@ -73,10 +74,11 @@ function EyeName({ eye }: { eye: keyof typeof eyeNames }) {
 /** The one-line result of a row, by test type. */
 function Summary({ summary: s }: { summary: RowSummary }) {
   const { t, i18n } = useLingui();
+  const names = useSourceNames();
   switch (s.kind) {
     case "perimetry": {
       const pattern = patternLabel[s.pattern];
-      const strategy = i18n._(strategyNames[s.strategy]);
+      const strategy = names.resultStrategy(s.result);
       if (s.meanDefect === null) return <>{t`${pattern}, ${strategy}`}</>;
       const md = s.meanDefect.toFixed(2);
       return <>{t`${pattern}, ${strategy}, MD ${md} dB`}</>;

@@ -9,6 +9,7 @@ import {
   isMeasurementResult,
 } from "../../../core/model/examination.ts";
 import type { Measurement } from "../../../core/model/measurement.ts";
+import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import { acuityNotation } from "../../../core/rules/acuity-colour.ts";
 
 // The overview page's recent-tests table ("The overview page has a recent-tests table", accounts seed §2): every taken
@@ -17,7 +18,13 @@ import { acuityNotation } from "../../../core/rules/acuity-colour.ts";
 // (perimetry -> perimetry/{id}?scrollToMeasurement=1, Amsler -> amsler-grid; acuity and colour vision have none).
 
 export type RowSummary =
-  | { readonly kind: "perimetry"; readonly pattern: Pattern; readonly strategy: Strategy; readonly meanDefect: number | null }
+  | {
+      readonly kind: "perimetry";
+      readonly pattern: Pattern;
+      /** The result's strategy and where it came from (an imported field names its strategy as its file does). */
+      readonly result: Pick<MeasurementResult, "strategy" | "deviceAlias" | "source">;
+      readonly meanDefect: number | null;
+    }
   | { readonly kind: "amsler"; readonly answer: AmslerAnswer }
   | {
       readonly kind: "acuity";
@@ -57,7 +64,7 @@ const fromMeasurement = (m: Measurement): OverviewRow | null => {
     takenAt: m.result.takenAt,
     type: "perimetry",
     eye: m.result.eye,
-    summary: { kind: "perimetry", pattern: m.result.pattern, strategy: m.result.strategy, meanDefect: m.result.meanDefect },
+    summary: { kind: "perimetry", pattern: m.result.pattern, result: m.result, meanDefect: m.result.meanDefect },
     link: perimetryLink(m.id),
   };
 };
@@ -65,7 +72,7 @@ const fromMeasurement = (m: Measurement): OverviewRow | null => {
 const summaryOf = (e: Examination): RowSummary => {
   const r = e.result;
   if (e.type === "perimetry" && isMeasurementResult(r))
-    return { kind: "perimetry", pattern: r.pattern, strategy: r.strategy, meanDefect: r.meanDefect };
+    return { kind: "perimetry", pattern: r.pattern, result: r, meanDefect: r.meanDefect };
   if (e.type === "amsler" && isAmslerResult(r)) return { kind: "amsler", answer: r.answer };
   if (e.type === "acuity" && isAcuityResult(r)) {
     const eyes = r.eyes.map((x) => {
