@@ -6,6 +6,7 @@ import { exportContext } from "../cli/export/context.ts";
 import { opvFile } from "../cli/export/dicom.ts";
 import { exportRecord } from "../cli/export/record.ts";
 import { sampleMeasurement, samplePatient } from "../tests/cli/fixtures.ts";
+import { humphreyOpv } from "../tests/import/humphrey-opv.ts";
 import { clippedHtml } from "./clipping.ts";
 import { expectAccessible, logIn, pageApi, screenshot } from "./support.ts";
 
@@ -124,6 +125,93 @@ test("a manager imports a folder of OPV files, opens the new patient and finds t
     await expect(again.getByTestId("count-patients-created")).toContainText("0");
     await expectNothingClipped(page);
     await screenshot(page, "import-report-de");
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("a Humphrey perimeter's history of a clinic patient joins their 24-2 series: the pooled chart marks the change of device, and the series can be limited to one device", async ({
+  page,
+}) => {
+  await logIn(page, "manager");
+  interface P {
+    id: string;
+    name: string;
+    uniqueId: string;
+    birthdate: string;
+    gender: number;
+  }
+  interface M {
+    result: { pattern: number; eye: number; takenAt: string } | null;
+  }
+  // A demo patient with 24-2 results from the clinic's headsets in one eye.
+  const patients = await pageApi<P[]>(page, "GET", "patient/all");
+  let chosen: { patient: P; eye: number; first: string } | null = null;
+  for (const p of patients) {
+    const results = (await pageApi<M[]>(page, "GET", `perimetry/all?patientId=${p.id}`)).flatMap((m) =>
+      m.result && m.result.pattern === 1 ? [m.result] : [],
+    );
+    const right = results.filter((r) => r.eye === 0).sort((a, b) => a.takenAt.localeCompare(b.takenAt));
+    if (right.length >= 2) {
+      chosen = { patient: p, eye: 0, first: right[0]!.takenAt };
+      break;
+    }
+  }
+  if (!chosen) throw new Error("no demo patient with two 24-2 results of the right eye");
+  const { patient, first } = chosen;
+  // Three earlier fields from a Humphrey Field Analyzer, one a year, before the first headset result.
+  const root = mkdtempSync(join(tmpdir(), "isopter-hfa-e2e-"));
+  const folder = join(root, "hfa-export");
+  mkdirSync(folder);
+  const [family, ...given] = patient.name.split(" ").reverse();
+  for (let k = 1; k <= 3; k++) {
+    const at = new Date(Date.parse(first) - k * 365 * 86_400_000).toISOString().slice(0, 19);
+    writeFileSync(
+      join(folder, `hfa-${k}.dcm`),
+      humphreyOpv({
+        pattern: "24-2",
+        strategy: "SITA Standard",
+        eye: "OD",
+        takenAt: at,
+        seed: k,
+        patient: {
+          id: patient.uniqueId,
+          name: `${family}^${given.reverse().join(" ")}`,
+          birthDate: patient.birthdate.replace(/-/g, ""),
+          sex: patient.gender === 0 ? "F" : patient.gender === 1 ? "M" : "O",
+        },
+      }),
+    );
+  }
+  try {
+    await page.goto("/settings");
+    const section = page.getByRole("region", { name: "Import results" });
+    await section.getByTestId("import-folder-input").setInputFiles(folder);
+    await section.getByRole("button", { name: "Import 3 files" }).click();
+    const report = section.getByTestId("import-report");
+    await expect(report.getByTestId("count-imported")).toContainText("3", { timeout: 30_000 });
+    await expect(report.getByTestId("count-patients-created")).toContainText("0");
+
+    await page.goto(`/patient/${patient.id}/perimetry/all`);
+    await expect(page.getByText("Imported: Carl Zeiss Meditec HFA3 860").first()).toBeVisible();
+    const progression = page.getByTestId("progression");
+    const show = progression.getByRole("button", { name: "Show" });
+    if (await show.isVisible()) await show.click();
+    await progression.getByRole("button", { name: "24-2" }).click();
+    // The change of device, marked on the chart and said in words beside it.
+    const changes = progression.getByTestId("series-changes");
+    await expect(changes).toContainText("Carl Zeiss Meditec HFA3 860 · SITA-Standard");
+    await expect(changes).toContainText("Isopter headset");
+    const devices = progression.getByTestId("series-device");
+    await expect(devices.getByRole("button", { name: "Carl Zeiss Meditec HFA3 860" })).toBeVisible();
+    await progression.scrollIntoViewIfNeeded();
+    await screenshot(page, "import-pooled-series");
+    // Limited to the Humphrey: the series holds its three fields, and no change is left to mark.
+    await devices.getByRole("button", { name: "Carl Zeiss Meditec HFA3 860" }).click();
+    await expect(devices.getByRole("button", { name: "Carl Zeiss Meditec HFA3 860" })).toHaveAttribute("aria-pressed", "true");
+    await expect(progression.getByTestId("series-changes")).toHaveCount(0);
+    await expect(progression.locator('.slopes li[data-eye="0"]')).toContainText("3 results");
+    await expectNothingClipped(page);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -46,11 +46,23 @@ export function resultDevice(r: SourcedResult): ResultDevice {
   return { key: `imported:${name.toLowerCase()}`, kind: "imported", name, shortName: trimmed(s.model) ?? name };
 }
 
+/**
+ * A strategy as the file names it, without the standard's wrapper: CID 4251's Code Meaning "Visual Field SITA-Standard
+ * Test Strategy" reads "SITA-Standard" (the stored name stays as the file gave it).
+ */
+export const strategyShortName = (name: string): string =>
+  name
+    .replace(/^visual field\s+/i, "")
+    .replace(/\s+(test\s+)?strategy$/i, "")
+    .trim() || name;
+
 export function resultStrategy(r: SourcedResult): ResultStrategy {
   const code = r.strategy ?? Strategy.Undefined;
-  const name = r.source ? trimmed(r.source.strategyName) : null;
+  const full = r.source ? trimmed(r.source.strategyName) : null;
+  const name = full === null ? null : strategyShortName(full);
   // A file that names one of Isopter's strategies (Isopter's own export imported) keeps the code: the same strategy.
-  const key = code !== Strategy.Undefined || name === null ? `code:${code}` : `name:${name.toLowerCase()}`;
+  // Names compare by their letters and digits: "SITA-Standard" and "SITA Standard" are one strategy.
+  const key = code !== Strategy.Undefined || name === null ? `code:${code}` : `name:${name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")}`;
   return { key, name, code };
 }
 

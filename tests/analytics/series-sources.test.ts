@@ -51,7 +51,11 @@ describe("series sources (issue 29)", () => {
       source: { manufacturer: "Carl Zeiss Meditec", model: "HFA3 860", strategyName: "SITA Standard" },
     };
     expect(resultDevice(hfa)).toMatchObject({ kind: "imported", name: "Carl Zeiss Meditec HFA3 860", shortName: "HFA3 860" });
-    expect(resultStrategy(hfa)).toEqual({ key: "name:sita standard", name: "SITA Standard", code: Strategy.Undefined });
+    expect(resultStrategy(hfa)).toEqual({ key: "name:sitastandard", name: "SITA Standard", code: Strategy.Undefined });
+    // CID 4251's Code Meaning, as a Humphrey's OPV carries it, reads without the standard's wrapper and is the same
+    // strategy as the name spelt otherwise.
+    const coded = { ...hfa, source: { ...hfa.source!, strategyName: "Visual Field SITA-Standard Test Strategy" } };
+    expect(resultStrategy(coded)).toEqual({ key: "name:sitastandard", name: "SITA-Standard", code: Strategy.Undefined });
     // Isopter's own export imported again keeps its code: the same strategy as the headset's.
     const own = { strategy: Strategy.Normal, source: { manufacturer: "Isopter", model: "VR", strategyName: "Normal" } };
     expect(resultStrategy(own).key).toBe(resultStrategy({ strategy: Strategy.Normal }).key);

@@ -1,3 +1,4 @@
+import { strategyShortName } from "../../../core/analytics/series-sources.ts";
 import { decidePatient, type PatientCandidate } from "../../../core/import/patient-match.ts";
 import type { ImportedField } from "../../../core/import/imported-field.ts";
 import { Sex, patternLabel } from "../../../core/model/enums.ts";
@@ -63,7 +64,9 @@ const itemOf = (field: ImportedField, action: ImportItem["action"], reason: stri
   takenAt: field.result.takenAt,
   eye: field.result.eye,
   pattern: field.result.pattern,
-  device: [sourceDeviceName(field.result.source), field.result.source.strategyName].filter(Boolean).join(" · "),
+  device: [sourceDeviceName(field.result.source), field.result.source.strategyName && strategyShortName(field.result.source.strategyName)]
+    .filter(Boolean)
+    .join(" · "),
 });
 
 /** A unique id for a patient created from a file: the file's own where it is ours, else marked with its issuer. */
