@@ -1089,6 +1089,7 @@ export const contractSuite = (backend: Backend) =>
       c: (name, input, token) => c(name, input, token),
       o: (name, input) => o(name, input),
       userToken: () => login(base, "user"),
+      raw: (method, path, body) => raw(base, method, path, body, manager),
     });
 
     it("every call of the contract was exercised", () => {

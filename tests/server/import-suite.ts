@@ -12,6 +12,7 @@ import type { Measurement } from "../../core/model/measurement.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import { memorySink, samplePatient, sampleMeasurement } from "../cli/fixtures.ts";
 import type { Answer } from "./harness.ts";
+import { freePort } from "../cli/dicom-tools.ts";
 
 // results/import (issue 29) against the running server, on PGlite and PostgreSQL through contract-suite.ts. The issue's
 // rules, each a case: "Isopter's own OPV round-trips value for value"; "Patients are matched by Patient ID (with its
@@ -26,6 +27,8 @@ export interface ImportSuiteEnv {
   o<E extends Endpoint>(name: E, input: RequestOf<E>): Promise<ResponseOf<E>>;
   /** A user (not a manager) of the same organisation. */
   userToken(): Promise<string>;
+  /** Raw HTTP with the manager's token (bodies the typed client would refuse to send). */
+  raw(method: string, path: string, body: unknown): Promise<{ status: number; json: { data?: unknown; responseType?: string } }>;
 }
 
 const dicomFile = (name: string, bytes: Buffer): ImportFile => ({ name, encoding: "base64", content: bytes.toString("base64") });
@@ -260,5 +263,45 @@ export function importCases(env: ImportSuiteEnv): void {
     const report = await o("results.import", { body: { files: [ex.files[0]!], dryRun: false, patientId: someone.id } });
     expect(report.files[0]!.action).toBe("refused");
     expect(report.files[0]!.items[0]!.reason).toMatch(/not this patient's/);
+  });
+
+  it("issue 29: the DICOM network's AE titles, hosts and ports are checked before use; a peer that is down is named in one line", async () => {
+    expect(await o("dicom.settings", {})).toEqual({ worklist: null, pacs: null });
+    const closed = await freePort();
+    const node = { host: "127.0.0.1", port: closed, calledAeTitle: "PACS", callingAeTitle: "ISOPTER_VF" };
+    const pacsWith = (over: object) => ({ worklist: null, pacs: { node: { ...node, ...over }, retrieve: "get", storePort: null } });
+    for (const [over, field] of [
+      [{ calledAeTitle: "A_TITLE_LONGER_THAN_16" }, "body.pacs.node.calledAeTitle"],
+      [{ callingAeTitle: "BACK\\SLASH" }, "body.pacs.node.callingAeTitle"],
+      [{ callingAeTitle: "   " }, "body.pacs.node.callingAeTitle"],
+      [{ host: "pacs host; rm -rf /" }, "body.pacs.node.host"],
+      [{ port: 70000 }, "body.pacs.node.port"],
+      [{ port: 0 }, "body.pacs.node.port"],
+    ] as const) {
+      const bad = await env.raw("PUT", "dicom/settings", pacsWith(over));
+      expect(bad.status, JSON.stringify(over)).toBe(400);
+      expect((bad.json.data as { field?: string }).field, JSON.stringify(over)).toBe(field);
+    }
+    const worklist = { enabled: false, provider: node, intervalMinutes: 5, deviceSn: "VR-9999", modality: "OPV", localCodes: [] };
+    const foreignHeadset = await c("dicom.settingsUpdate", { body: { worklist, pacs: null } });
+    expect(foreignHeadset.status).toBe(404);
+    expect(foreignHeadset.error!.message).toBe("Headset VR-9999 not found");
+    const settings = { worklist: { ...worklist, deviceSn: null }, pacs: { node, retrieve: "get" as const, storePort: null } };
+    expect(await o("dicom.settingsUpdate", { body: settings })).toEqual(settings);
+    expect(await o("dicom.settings", {})).toEqual(settings);
+
+    const echo = await o("dicom.echo", { body: { peer: "pacs" } });
+    expect(echo.ok).toBe(false);
+    expect(echo.message).toContain(`PACS@127.0.0.1:${closed} cannot be reached`);
+    const query = await c("worklist.query", { body: { dryRun: true } });
+    expect(query.status).toBe(503);
+    expect(query.error!.message).toContain(`127.0.0.1:${closed}`);
+    const someone = await o("patient.register", {
+      body: { name: "Paula Prior", uniqueId: `U-PRIOR-${Date.now()}`, gender: 0, lang: "en", birthdate: "1961-02-03" },
+    });
+    const fetch = await c("pacs.fetch", { body: { patientId: someone.id, dryRun: true } });
+    expect(fetch.status).toBe(503);
+    expect(fetch.error!.message).toContain(`127.0.0.1:${closed}`);
+    await o("dicom.settingsUpdate", { body: { worklist: null, pacs: null } });
   });
 }

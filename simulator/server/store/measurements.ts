@@ -115,6 +115,29 @@ export const insertMeasurement = async (q: Queryable, org: string, m: Measuremen
   );
 };
 
+/** Several measurements with their results and no lane (an import's call) in one statement; nothing for an empty list. */
+export const insertMeasurements = async (q: Queryable, org: string, ms: readonly Measurement[]) => {
+  if (ms.length === 0) return;
+  await q.query(
+    `insert into measurements (id, organisation_id, patient_id, device_sn, queue_position, body, result, taken_at, created_at, updated_at, trashed_at)
+     select i, $1, p, d, null, b::jsonb, r::jsonb, t, c, u, x
+       from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+         as v(i, p, d, b, r, t, c, u, x)`,
+    [
+      org,
+      ms.map((m) => m.id),
+      ms.map((m) => m.patientId),
+      ms.map((m) => m.deviceSn),
+      ms.map((m) => JSON.stringify(stored(m))),
+      ms.map((m) => (m.result ? JSON.stringify(m.result) : null)),
+      ms.map((m) => m.result?.takenAt ?? null),
+      ms.map((m) => m.createdAt),
+      ms.map((m) => m.updatedAt),
+      ms.map((m) => m.trashedAt),
+    ],
+  );
+};
+
 /** Writes every field of `m` back (config, flags, device, result); queue position is kept unless given. */
 export const saveMeasurement = async (q: Queryable, org: string, m: Measurement, queuePosition?: number) => {
   await q.query(

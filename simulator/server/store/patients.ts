@@ -48,6 +48,29 @@ export const insertPatient = async (q: Queryable, org: string, id: string, field
   );
 };
 
+/** Several new patients in one statement (an import's call); nothing for an empty list. */
+export const insertPatients = async (
+  q: Queryable,
+  org: string,
+  patients: ReadonlyArray<{ id: string; fields: PatientFields }>,
+  now: string,
+) => {
+  if (patients.length === 0) return;
+  await q.query(
+    `insert into patients (id, organisation_id, name, birthdate, body, search, created_at, updated_at)
+     select i, $1, n, b, d::jsonb, s, $7, $7 from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) as t(i, n, b, d, s)`,
+    [
+      org,
+      patients.map((p) => p.id),
+      patients.map((p) => p.fields.name),
+      patients.map((p) => p.fields.birthdate),
+      patients.map((p) => bodyOf(p.fields)),
+      patients.map((p) => searchText(p.fields)),
+      now,
+    ],
+  );
+};
+
 export const updatePatient = async (q: Queryable, org: string, id: string, fields: PatientFields, now: string) => {
   await q.query(
     "update patients set name = $3, birthdate = $4, body = $5, search = $6, updated_at = $7 where organisation_id = $1 and id = $2",
