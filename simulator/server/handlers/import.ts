@@ -2,13 +2,13 @@ import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { invalid, notFound } from "../http/failure.ts";
 import { isTimeZone } from "../../../core/model/clinic-time.ts";
 import { defaultPatientIdSystem } from "../../../adapters/interchange/identifier-systems.ts";
-import { importedKeys, importFiles, type ImportTarget } from "../import/import-file.ts";
-import { readImportFile } from "../import/read-file.ts";
+import { importedKeys, importFiles, type ImportTarget, knownInstances } from "../import/import-file.ts";
+import { dicomInstanceUid, readImportFile } from "../import/read-file.ts";
 import { getPatient } from "../store/patients.ts";
 import { nowIso } from "./write.ts";
 
-// results/import (issue 29): the call's files read, then matched and stored one after the other, each all or nothing
-// (import/import-file.ts), so a folder's report comes back in the order it was sent and a bad file stops nothing else.
+// results/import (issue 29): the call's files read, matched and stored, each all or nothing (import/import-file.ts); the
+// report comes back in the order the files were sent, and a bad file stops nothing else.
 export const importHandlers: SomeHandlers<"results.import"> = {
   "results.import": async (call) => {
     const { organisationId } = claimsOf(call);
@@ -22,15 +22,16 @@ export const importHandlers: SomeHandlers<"results.import"> = {
     const ownIssuers = [...organisation.map((o) => o.name), defaultPatientIdSystem(organisationId), ...issuers];
     const target: ImportTarget = { organisationId, ownIssuers, patientId, dryRun, now };
     const uniqueIdOf = (csvId: string) => (csvPatients ? (csvPatients[csvId] ?? null) : csvId);
-    const read = files.map((file) => readImportFile(file, now, timeZone, uniqueIdOf));
-    const keys = read.flatMap((r) => (r.reading.ok ? r.reading.fields.map((f) => f.result.source.key) : []));
-    const known = await importedKeys(call.ctx.db, organisationId, keys);
-    const reports = await importFiles(
-      call.ctx,
-      target,
-      files.map((file, i) => ({ name: file.name, read: read[i]! })),
-      known,
+    // A DICOM file imported before is known by its head; the others are read whole.
+    const seen = await knownInstances(
+      call.ctx.db,
+      organisationId,
+      files.map((f) => ({ name: f.name, uid: dicomInstanceUid(f) })),
     );
-    return { data: { dryRun, files: reports } };
+    const rest = files.flatMap((file, i) => (seen[i] ? [] : [{ name: file.name, read: readImportFile(file, now, timeZone, uniqueIdOf) }]));
+    const keys = rest.flatMap((f) => (f.read.reading.ok ? f.read.reading.fields.map((x) => x.result.source.key) : []));
+    const imported = await importFiles(call.ctx, target, rest, await importedKeys(call.ctx.db, organisationId, keys));
+    let next = 0;
+    return { data: { dryRun, files: seen.map((report) => report ?? imported[next++]!) } };
   },
 };

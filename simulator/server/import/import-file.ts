@@ -1,4 +1,7 @@
+import { strategyShortName } from "../../../core/analytics/series-sources.ts";
+import type { Eye, Pattern } from "../../../core/model/enums.ts";
 import type { ImportFileReport } from "../../../core/model/import.ts";
+import { sourceDeviceName } from "../../../core/model/result-source.ts";
 import type { ServerContext } from "../context.ts";
 import type { Queryable } from "../db/database.ts";
 import { write } from "../handlers/write.ts";
@@ -48,6 +51,65 @@ export function duplicateReport(name: string, read: ReadFile, known: ReadonlyMap
     reason: null,
     items: reading.fields.map((f) => ({ ...itemOf(f, "duplicate", "imported before"), measurementId: known.get(f.result.source.key)! })),
   };
+}
+
+/**
+ * Reports of the files whose one key (a DICOM file's SOP Instance UID, read from its head) was imported before, each
+ * named with what the stored field is; null for every other file, which is read whole.
+ */
+export async function knownInstances(
+  q: Queryable,
+  organisationId: string,
+  files: ReadonlyArray<{ readonly name: string; readonly uid: string | null }>,
+): Promise<Array<ImportFileReport | null>> {
+  const known = await importedKeys(
+    q,
+    organisationId,
+    files.flatMap((f) => (f.uid === null ? [] : [f.uid])),
+  );
+  if (known.size === 0) return files.map(() => null);
+  const stored = new Map(
+    (
+      await q.query<{
+        id: string;
+        taken_at: string;
+        eye: string;
+        pattern: string;
+        manufacturer: string | null;
+        model: string | null;
+        strategy: string | null;
+      }>(
+        `select id, taken_at, result_eye as eye, result_pattern as pattern, result->'source'->>'manufacturer' as manufacturer,
+                result->'source'->>'model' as model, result->'source'->>'strategyName' as strategy
+           from measurements where organisation_id = $1 and id = any($2)`,
+        [organisationId, [...known.values()]],
+      )
+    ).map((r) => [r.id, r]),
+  );
+  return files.map((f) => {
+    const measurementId = f.uid === null ? undefined : known.get(f.uid);
+    const m = measurementId === undefined ? undefined : stored.get(measurementId);
+    if (!m) return null;
+    return {
+      file: f.name,
+      format: "dicom-opv",
+      action: "duplicate",
+      reason: null,
+      items: [
+        {
+          item: `SOP Instance ${f.uid}`,
+          action: "duplicate",
+          reason: "imported before",
+          patient: null,
+          measurementId: m.id,
+          takenAt: m.taken_at,
+          eye: Number(m.eye) as Eye,
+          pattern: Number(m.pattern) as Pattern,
+          device: [sourceDeviceName(m), m.strategy && strategyShortName(m.strategy)].filter(Boolean).join(" · "),
+        },
+      ],
+    };
+  });
 }
 
 const fieldsOf = (read: ReadFile) => (read.reading.ok ? read.reading.fields : []);

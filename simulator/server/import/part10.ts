@@ -123,3 +123,14 @@ export function readPart10(bytes: Uint8Array): Record<string, unknown> {
   const charset = ds.elements.x00080005 ? latin1Text(ds, ds.elements.x00080005) : undefined;
   return naturalize(ds, decoderFor(charset));
 }
+
+/** The SOP Instance UID of a Part 10 file, read from as much of it as is given (its head suffices); null when absent. */
+export function sopInstanceUidOf(head: Uint8Array): string | null {
+  if (head.length < 132 || String.fromCharCode(...head.subarray(128, 132)) !== "DICM") return null;
+  try {
+    const ds = dicomParser.parseDicom(head, { untilTag: "x00080018" });
+    return ds.string("x00080018")?.replace(/\0+$/, "").trim() || null;
+  } catch {
+    return null;
+  }
+}

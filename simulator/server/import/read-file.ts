@@ -4,7 +4,7 @@ import { type FileReading, unreadable } from "../../../core/import/imported-fiel
 import { readOpv } from "../../../core/import/opv.ts";
 import type { ImportFile } from "../../../core/model/import.ts";
 import type { ImportFormat } from "../../../core/model/result-source.ts";
-import { readPart10 } from "./part10.ts";
+import { readPart10, sopInstanceUidOf } from "./part10.ts";
 
 // One uploaded file to the fields it holds, whatever its format: the bytes say which (a DICOM Part 10 preamble and
 // "DICM", else JSON, else a CSV). The readers in core/import do the rest; a file no reader takes is refused whole.
@@ -50,4 +50,13 @@ export function readImportFile(
     format: null,
     reading: unreadable("not a file Isopter imports: neither DICOM (Part 10), a FHIR Bundle (JSON) nor a visualFields CSV"),
   };
+}
+
+/**
+ * A DICOM file's SOP Instance UID from its first few kilobytes, without reading the rest (it comes early in every
+ * instance: a folder imported again is answered from the keys alone); null for any other file or when it is not there.
+ */
+export function dicomInstanceUid(file: ImportFile): string | null {
+  if (file.encoding !== "base64") return null;
+  return sopInstanceUidOf(Buffer.from(file.content.slice(0, 16_384), "base64"));
 }
