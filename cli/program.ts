@@ -5,8 +5,10 @@ import { registerBackup } from "./commands/backup.ts";
 import { registerDevices } from "./commands/devices.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerImport } from "./commands/import.ts";
+import { registerPacs } from "./commands/pacs.ts";
 import { registerSimulate } from "./commands/simulate.ts";
 import { registerLogin } from "./commands/login.ts";
+import { registerWorklist } from "./commands/worklist.ts";
 import { exitCodeHelp } from "./exit-codes.ts";
 import type { CliIo } from "./io.ts";
 
@@ -29,9 +31,11 @@ export function createProgram(io: CliIo): Command {
   registerLogin(program, io);
   registerExport(program, io);
   registerImport(program, io);
+  registerPacs(program, io);
   registerAnalyse(program, io);
   registerDevices(program, io);
   registerAudit(program, io);
+  registerWorklist(program, io);
   registerSimulate(program, io);
   registerBackup(program, io);
   return program;
