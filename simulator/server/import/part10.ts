@@ -30,14 +30,31 @@ const numericStrings = new Set(["DS", "IS"]);
 /** Texts that are one value whatever backslashes they hold. */
 const singleTexts = new Set(["LT", "ST", "UT", "UR"]);
 const binary = new Set(["OB", "OW", "OF", "OD", "OL", "OV", "UN", "AT"]);
-const numberReaders: Record<string, [number, (ds: dicomParser.DataSet, tag: string, i: number) => number | undefined]> = {
-  US: [2, (ds, tag, i) => ds.uint16(tag, i)],
-  SS: [2, (ds, tag, i) => ds.int16(tag, i)],
-  UL: [4, (ds, tag, i) => ds.uint32(tag, i)],
-  SL: [4, (ds, tag, i) => ds.int32(tag, i)],
-  FL: [4, (ds, tag, i) => ds.float(tag, i)],
-  FD: [8, (ds, tag, i) => ds.double(tag, i)],
+/** Bytes per value and how to read one at an offset (the dataset's byte order), without looking the element up again. */
+const numberReaders: Record<string, [number, (p: dicomParser.ByteArrayParser, bytes: dicomParser.ByteArray, at: number) => number]> = {
+  US: [2, (p, b, at) => p.readUint16(b, at)],
+  SS: [2, (p, b, at) => p.readInt16(b, at)],
+  UL: [4, (p, b, at) => p.readUint32(b, at)],
+  SL: [4, (p, b, at) => p.readInt32(b, at)],
+  FL: [4, (p, b, at) => p.readFloat(b, at)],
+  FD: [8, (p, b, at) => p.readDouble(b, at)],
 };
+
+/**
+ * A value's text without its padding (trailing spaces and NULs, leading spaces): byte by byte when it is ASCII (nearly
+ * every value: codes, numbers, UIDs, dates), else decoded.
+ */
+function textOf(bytes: dicomParser.ByteArray, start: number, end: number, decoder: TextDecoder): string {
+  while (end > start && (bytes[end - 1] === 0x20 || bytes[end - 1] === 0)) end--;
+  while (start < end && bytes[start] === 0x20) start++;
+  let text = "";
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b > 0x7f) return decoder.decode(bytes.subarray(start, end));
+    text += String.fromCharCode(b);
+  }
+  return text;
+}
 
 /**
  * Specific Character Set (0008,0005) single-byte and Unicode terms (PS3.3 C.12.1.1.2) and the WHATWG encodings that
@@ -94,16 +111,18 @@ function naturalize(ds: dicomParser.DataSet, decoder: TextDecoder): Record<strin
     if (vr === "SQ" || binary.has(vr) || el.length === 0) continue;
     const reader = numberReaders[vr];
     if (reader) {
-      const values: number[] = [];
-      for (let i = 0; i < el.length / reader[0]; i++) values.push(reader[1](ds, tag, i)!);
-      out[entry.name] = values.length === 1 ? values[0] : values;
+      const [size, read] = reader;
+      const n = Math.floor(el.length / size);
+      if (n === 1) out[entry.name] = read(ds.byteArrayParser, ds.byteArray, el.dataOffset);
+      else {
+        const values: number[] = [];
+        for (let i = 0; i < n; i++) values.push(read(ds.byteArrayParser, ds.byteArray, el.dataOffset + i * size));
+        out[entry.name] = values;
+      }
       continue;
     }
-    const text = decoder
-      .decode(ds.byteArray.subarray(el.dataOffset, el.dataOffset + el.length))
-      .replace(/[\0 ]+$/, "")
-      .replace(/^ +/, "");
-    const parts = singleTexts.has(vr) ? [text] : text.split("\\").map((p) => p.trim());
+    const text = textOf(ds.byteArray, el.dataOffset, el.dataOffset + el.length, decoder);
+    const parts = singleTexts.has(vr) || !text.includes("\\") ? [text] : text.split("\\").map((p) => p.trim());
     const values = numericStrings.has(vr) ? parts.map((p) => (p === "" ? Number.NaN : Number(p))) : parts;
     out[entry.name] = values.length === 1 ? values[0] : values;
   }
