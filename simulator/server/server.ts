@@ -35,6 +35,7 @@ import type { DeviceBattery } from "../../core/model/device.ts";
 import { openBus } from "./bus/open.ts";
 import { liveThroughBus } from "./bus/live.ts";
 import { simulatorThroughBus } from "./bus/simulator-relay.ts";
+import { startWorklistPeriodic, WORKLIST_TICK_MS } from "./worklist/periodic.ts";
 
 /** How often the headsets' heard battery and last-seen are written to the database (device/presence.ts). */
 const PRESENCE_FLUSH_MS = 5_000;
@@ -63,6 +64,9 @@ export interface ServerOptions {
    * running beside it, so nothing answers before the app is there); when it fails, the start fails and the database
    * is closed. */
   readonly beforeListen?: (db: Database) => Promise<void>;
+  /** How often the periodic worklist query looks for organisations whose period has come (worklist/periodic.ts);
+   * 0 turns it off. Default 30 s. */
+  readonly worklistTickMs?: number;
 }
 
 export interface RunningServer {
@@ -302,6 +306,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   if (!settingsIn.publicUrl) settings = { ...settingsIn, publicUrl: url };
+  const worklist = startWorklistPeriodic(ctx, options.worklistTickMs ?? WORKLIST_TICK_MS);
 
   let closed = false;
   return {
@@ -312,6 +317,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     async close() {
       if (closed) return;
       closed = true;
+      worklist.stop();
       devices.closeAll();
       for (const client of browsers.clients) client.terminate();
       for (const client of headsets.clients) client.terminate();
@@ -329,6 +335,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       if (closed) return;
       closed = true;
       draining = true;
+      worklist.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve())); // no new connections from here on
       server.closeIdleConnections();
       for (const res of inFlight) lastOfConnection(res);

@@ -1,5 +1,6 @@
 import type { Examination, ExaminationConfig, ExaminationResult } from "../../../core/model/examination.ts";
 import type { Eye, TestType } from "../../../core/model/enums.ts";
+import type { Order } from "../../../core/model/order.ts";
 import type { Queryable, Row } from "../db/database.ts";
 
 // Examinations: one test each, usually inside an appointment (position = run order). taken = result present.
@@ -8,7 +9,11 @@ interface Stored {
   readonly eye: Eye;
   readonly notes: string;
   readonly config: ExaminationConfig | null;
+  /** The worklist step it was queued for (issue 29), when it was. */
+  readonly order?: Order;
 }
+
+const storedOf = (e: Examination): Stored => ({ eye: e.eye, notes: e.notes, config: e.config, ...(e.order ? { order: e.order } : {}) });
 
 const columns =
   "e.id, e.patient_id, e.appointment_id, e.device_sn, e.position, e.type, e.body, e.result, e.taken_at, e.created_at, e.updated_at, e.trashed_at";
@@ -27,6 +32,7 @@ export const toExamination = (r: Row): Examination => {
     deviceSn: (r.device_sn as string | null) ?? null,
     result: (r.result as ExaminationResult | null) ?? null,
     config: body.config,
+    ...(body.order ? { order: body.order } : {}),
     createdAt: r.created_at as string,
     updatedAt: r.updated_at as string,
     trashedAt: (r.trashed_at as string | null) ?? null,
@@ -97,7 +103,7 @@ export const listExaminations = async (q: Queryable, org: string, f: Examination
 };
 
 export const insertExamination = async (q: Queryable, org: string, e: Examination, position: number) => {
-  const body: Stored = { eye: e.eye, notes: e.notes, config: e.config };
+  const body = storedOf(e);
   await q.query(
     `insert into examinations (id, organisation_id, patient_id, appointment_id, device_sn, position, type, body, result, taken_at, created_at, updated_at, trashed_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
@@ -121,7 +127,7 @@ export const insertExamination = async (q: Queryable, org: string, e: Examinatio
 
 /** Writes `e` back. `takenAt` marks it taken (a result's takenAt wins); an already taken one stays taken. */
 export const saveExamination = async (q: Queryable, org: string, e: Examination, takenAt: string | null = null) => {
-  const body: Stored = { eye: e.eye, notes: e.notes, config: e.config };
+  const body = storedOf(e);
   await q.query(
     `update examinations set patient_id = $3, type = $4, device_sn = $5, body = $6, result = $7,
        taken_at = case when $8::text is not null then $8::text when $11::boolean then taken_at else null end, updated_at = $9, trashed_at = $10

@@ -117,11 +117,11 @@ const measurementJson = (r: Row): string => {
 
 /** An examination as toExamination gives it, written straight from the row (the result as stored, like measurementJson). */
 const examinationJson = (r: Row): string => {
-  const body = JSON.parse(r.body_json as string) as { eye: unknown; notes: unknown; config: unknown };
+  const body = JSON.parse(r.body_json as string) as { eye: unknown; notes: unknown; config: unknown; order?: unknown };
   return (
     `{"id":${str(r.id)},"patientId":${str(r.patient_id)},"type":${str(r.type)},"eye":${str(body.eye)},"notes":${str(body.notes)},` +
     `"taken":true,"appointmentId":${orNull(r.appointment_id)},"deviceSn":${orNull(r.device_sn)},"result":${r.result_json as string},` +
-    `"config":${orNull(body.config)},"createdAt":${str(r.created_at)},"updatedAt":${str(r.updated_at)},"trashedAt":${orNull(r.trashed_at)}}`
+    `"config":${orNull(body.config)},${body.order ? `"order":${str(body.order)},` : ""}"createdAt":${str(r.created_at)},"updatedAt":${str(r.updated_at)},"trashedAt":${orNull(r.trashed_at)}}`
   );
 };
 
