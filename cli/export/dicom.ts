@@ -10,6 +10,7 @@ import { patternLabel, Sex, StimulusSize } from "../../core/model/enums.ts";
 import { perimetryTestName } from "../../core/model/perimetry-test.ts";
 import type { ExportContext } from "./context.ts";
 import * as codes from "../../core/dicom/codes.ts";
+import type { Order } from "../../core/model/order.ts";
 import type { ExportRecord } from "./record.ts";
 import { dicomUid } from "../../adapters/interchange/stable-id.ts";
 
@@ -80,6 +81,25 @@ export function personName(name: string): string {
 export const studyUid = (r: ExportRecord, context: ExportContext) =>
   dicomUid(`study:${r.patient.id}:${clinicTime(r.result.takenAt, context.timeZone).date}`);
 
+/** The worklist step the result was taken for (issue 29), when it was queued from one. */
+export const orderOf = (r: ExportRecord): Order | undefined =>
+  r.stored.kind === "measurement" ? r.stored.measurement.order : r.stored.examination.order;
+
+/**
+ * The order's identifiers as the Request Attributes Sequence (General Series, PS3.3 C.7.3.1 / 10.6): the requested
+ * procedure and the scheduled step it fulfils, each only when the worklist gave it (Type 1C: present when scheduled).
+ */
+const requestAttributes = (order: Order | undefined): Record<string, unknown> => {
+  if (!order) return {};
+  const item = {
+    ...(order.requestedProcedureId ? { RequestedProcedureID: order.requestedProcedureId } : {}),
+    ...(order.accessionNumber ? { AccessionNumber: order.accessionNumber } : {}),
+    ...(order.studyInstanceUid ? { StudyInstanceUID: order.studyInstanceUid } : {}),
+    ...(order.scheduledProcedureStepId ? { ScheduledProcedureStepID: order.scheduledProcedureStepId } : {}),
+  };
+  return Object.keys(item).length > 0 ? { RequestAttributesSequence: [item] } : {};
+};
+
 /** Something the standard wants that the stored result cannot say; written as a warning beside the export. */
 export type DicomWarning = (message: string) => void;
 
@@ -88,6 +108,8 @@ export function commonAttributes(r: ExportRecord, context: ExportContext, warn: 
   const { date, time, offset } = clinicTime(r.result.takenAt, context.timeZone);
   const serial = r.test.deviceSn ?? r.result.deviceAlias;
   if (!serial) warn("no device serial number or alias is stored: DeviceSerialNumber is UNKNOWN");
+  // A result taken for a worklist step joins the study the RIS ordered, under its accession number.
+  const order = orderOf(r);
   return {
     SpecificCharacterSet: "ISO_IR 192",
     TimezoneOffsetFromUTC: dicomOffset(offset),
@@ -99,12 +121,12 @@ export function commonAttributes(r: ExportRecord, context: ExportContext, warn: 
     PatientSex: sexCode[r.patient.gender] ?? "O",
     PatientAge: `${String(Math.max(0, Math.min(999, r.age))).padStart(3, "0")}Y`,
     // General Study: the visit
-    StudyInstanceUID: studyUid(r, context),
+    StudyInstanceUID: order?.studyInstanceUid ?? studyUid(r, context),
     StudyDate: da(date),
     StudyTime: "", // a visit's results are written one by one: the first one's time is not known here (Type 2)
     ReferringPhysicianName: "",
     StudyID: da(date),
-    AccessionNumber: "",
+    AccessionNumber: order?.accessionNumber ?? "",
     StudyDescription: "Perimetry",
     // General and Enhanced General Equipment
     Manufacturer: "Isopter",
@@ -260,6 +282,7 @@ export function opvDataset(r: ExportRecord, context: ExportContext, warn: DicomW
     SeriesInstanceUID: uid("series"),
     SeriesNumber: 1 + (res.eye === 1 ? 1 : 0),
     SeriesDescription: perimetryTestName(r.test),
+    ...requestAttributes(orderOf(r)),
     PerformedProcedureStepStartDate: da(date),
     PerformedProcedureStepStartTime: tm(time),
     PerformedProcedureStepID: r.test.id.slice(0, 16),

@@ -7,7 +7,7 @@ import { isScreeningResult, locationSeen } from "../../core/analytics/seen.ts";
 import { dicomUid } from "../../adapters/interchange/stable-id.ts";
 import { clinicDateTime } from "../../core/model/clinic-time.ts";
 import { patternLabel, Sex } from "../../core/model/enums.ts";
-import { resultIdSystem } from "../../adapters/interchange/identifier-systems.ts";
+import { organisationOid, resultIdSystem } from "../../adapters/interchange/identifier-systems.ts";
 import type { ExportContext } from "./context.ts";
 import { eyeCode, type ExportRecord } from "./record.ts";
 import { stableUuid } from "../../adapters/interchange/stable-id.ts";
@@ -337,6 +337,28 @@ export const presentedForm = (pdf: Uint8Array, label: string) => [
   { contentType: "application/pdf", data: Buffer.from(pdf).toString("base64"), title: `Perimetry ${label}` },
 ];
 
+/**
+ * The worklist order a result was taken for (issue 29) as the report's identifiers: the accession number typed ACSN
+ * (v2-0203 "Accession ID", as FHIR R4 types it) and the requested procedure ID, each in a namespace of the organisation
+ * (arcs .3 and .4 under its OID: the accession numbers and requested procedures its RIS issues for it).
+ */
+const orderIdentifiers = (r: ExportRecord, context: ExportContext) => {
+  const order = r.stored.kind === "measurement" ? r.stored.measurement.order : r.stored.examination.order;
+  const oid = organisationOid(context.organisation.id);
+  return [
+    ...(order?.accessionNumber
+      ? [
+          {
+            type: { coding: [coding(systems.identifierType, "ACSN", "Accession ID")] },
+            system: `urn:oid:${oid}.3`,
+            value: order.accessionNumber,
+          },
+        ]
+      : []),
+    ...(order?.requestedProcedureId ? [{ system: `urn:oid:${oid}.4`, value: order.requestedProcedureId }] : []),
+  ];
+};
+
 /** The DiagnosticReport of one result, referencing its observations. `pdf`: the printed page. */
 export function fhirReport(r: ExportRecord, context: ExportContext, parts: ResultParts, pdf?: Uint8Array | null): Entry {
   const reportUrl = fullUrl("DiagnosticReport", r.test.id);
@@ -347,7 +369,7 @@ export function fhirReport(r: ExportRecord, context: ExportContext, parts: Resul
       resourceType: "DiagnosticReport",
       id: idOf(reportUrl),
       meta: { profile: [profiles.report] },
-      identifier: [{ system: resultIdSystem(context.organisation.id), value: r.test.id }],
+      identifier: [{ system: resultIdSystem(context.organisation.id), value: r.test.id }, ...orderIdentifiers(r, context)],
       status: "final",
       category: reportCategory,
       code: reportCode(label),

@@ -88,7 +88,8 @@ export const DiagnosticReportSchema = Schema.Struct({
   resourceType: Schema.Literal("DiagnosticReport"),
   id: Id,
   meta: Meta,
-  identifier: Schema.Array(IdentifierSchema),
+  // The result's id, and a worklist order's accession number (typed ACSN) and requested procedure ID.
+  identifier: Schema.Array(Schema.Struct({ ...IdentifierSchema.fields, type: Schema.optionalKey(CodeableConceptSchema) })),
   status: Schema.Literals([
     "registered",
     "partial",
