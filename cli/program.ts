@@ -8,6 +8,7 @@ import { registerImport } from "./commands/import.ts";
 import { registerPacs } from "./commands/pacs.ts";
 import { registerSimulate } from "./commands/simulate.ts";
 import { registerLogin } from "./commands/login.ts";
+import { registerWorklist } from "./commands/worklist.ts";
 import { exitCodeHelp } from "./exit-codes.ts";
 import type { CliIo } from "./io.ts";
 
@@ -34,6 +35,7 @@ export function createProgram(io: CliIo): Command {
   registerAnalyse(program, io);
   registerDevices(program, io);
   registerAudit(program, io);
+  registerWorklist(program, io);
   registerSimulate(program, io);
   registerBackup(program, io);
   return program;
