@@ -81,7 +81,7 @@ describe("eye progression (GPA-style events, PoPLR, VFI trend)", () => {
     ]);
     expect(a.changes[0]!.from).toEqual({
       device: { key: "imported:carl zeiss meditec hfa3 860", kind: "imported", name: "Carl Zeiss Meditec HFA3 860", shortName: "HFA3 860" },
-      strategy: { key: "name:sita standard", name: "SITA Standard", code: Strategy.Undefined },
+      strategy: { key: "name:sitastandard", name: "SITA Standard", code: Strategy.Undefined },
     });
     expect(a.changes[0]!.to.device.kind).toBe("isopter");
     // One device and one strategy: no change, and the strategy is named.

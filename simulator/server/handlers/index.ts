@@ -5,6 +5,9 @@ import { deviceHandlers } from "./devices.ts";
 import { enrolmentHandlers } from "./enrolment.ts";
 import { auditHandlers } from "./audit.ts";
 import { importHandlers } from "./import.ts";
+import { dicomNetworkHandlers } from "./dicom-network.ts";
+import { worklistHandlers } from "./worklist.ts";
+import { pacsHandlers } from "./pacs.ts";
 import { patientHandlers } from "./patients.ts";
 import { perimetryHandlers } from "./perimetry.ts";
 import { perimetryPageHandlers } from "./perimetry-page.ts";
@@ -22,4 +25,7 @@ export const handlers: Handlers = {
   ...appointmentHandlers,
   ...templateHandlers,
   ...importHandlers,
+  ...dicomNetworkHandlers,
+  ...worklistHandlers,
+  ...pacsHandlers,
 };
