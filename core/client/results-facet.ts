@@ -1,3 +1,4 @@
+import type { PacsFetchReport } from "../model/dicom-network.ts";
 import type { ImportReport } from "../model/import.ts";
 import type { PerimetryTest } from "../model/perimetry-test.ts";
 import { CacheKey } from "./cache-keys.ts";
@@ -30,6 +31,11 @@ export interface ResultsFacet {
     options: ImportOptions,
     onProgress?: (progress: ImportProgress) => void,
   ): Promise<ImportReport>;
+  /** "Fetch priors" (issue 29 §3): the patient's fields from the organisation's PACS through pacs/fetch, imported as on
+   * the patient's page (the answer says how many the PACS holds and what became of each). Unless a dry run, the lists
+   * an import changes are read again once anything was imported. Rejects with the ApiError: 503 `unavailable` when the
+   * PACS cannot be used (its message names it), 404 when none is set. */
+  fetchPriors(patientId: string, options: { readonly dryRun: boolean }): Promise<PacsFetchReport>;
 }
 
 type Lifecycle = (item: LifecycleItem, action: LifecycleAction, id: string) => Promise<boolean>;
@@ -58,6 +64,14 @@ export function createResultsFacet(ctx: FacetContext, lifecycle: Lifecycle, read
     async importResults(files, options, onProgress) {
       const report = await sendImport(ctx.api, files, options, onProgress);
       if (!report.dryRun && report.files.some((f) => f.action === "imported")) {
+        for (const key of importRefetches) void ctx.cache.refetch(key);
+        void reads.reload("perimetry.recent");
+      }
+      return report;
+    },
+    async fetchPriors(patientId, { dryRun }) {
+      const report = await ctx.api.call("pacs.fetch", { body: { patientId, dryRun } });
+      if (!dryRun && report.imported.files.some((f) => f.action === "imported")) {
         for (const key of importRefetches) void ctx.cache.refetch(key);
         void reads.reload("perimetry.recent");
       }

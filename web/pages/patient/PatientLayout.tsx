@@ -15,6 +15,7 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 import { PatientFormModal } from "./PatientFormModal.tsx";
 import { useIsManager } from "../../state/session.ts";
 import { ImportDialog } from "../../import/ImportDialog.tsx";
+import { FetchPriorsButton, FetchPriorsDialog } from "./FetchPriors.tsx";
 import type { PatientContext } from "../../state/patient-context.ts";
 
 export default function PatientLayout() {
@@ -33,6 +34,7 @@ export default function PatientLayout() {
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
   const [importing, setImporting] = useState(false);
+  const [fetching, setFetching] = useState(false);
   const isManager = useIsManager();
 
   // core/client sends the user home when this patient is trashed elsewhere (live event).
@@ -96,6 +98,7 @@ export default function PatientLayout() {
             {p.name}
           </h1>
           {isManager && <button type="button" className="btn" onClick={() => setImporting(true)}>{t`Import results`}</button>}
+          {isManager && <FetchPriorsButton onOpen={() => setFetching(true)} />}
           <button type="button" className="btn" onClick={() => setEditing(true)}>{t`Edit`}</button>
           <button type="button" className="btn btn-danger" onClick={() => setDeleting(true)}>{t`Delete`}</button>
         </div>
@@ -137,6 +140,7 @@ export default function PatientLayout() {
         />
       )}
       {importing && <ImportDialog patientId={p.id} patientName={p.name} onClose={() => setImporting(false)} />}
+      {fetching && <FetchPriorsDialog patient={p} onClose={() => setFetching(false)} />}
       {deleting && (
         <ConfirmDialog
           title={t`Delete this patient?`}
