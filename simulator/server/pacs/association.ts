@@ -157,11 +157,17 @@ export async function associate(
       // A socket that never connected closes on its own timeout; the answer does not wait for it.
       finish();
     }, options.limitMs);
-    client.send(node.host, node.port, node.callingAeTitle, node.calledAeTitle, {
-      connectTimeout: options.timeoutMs,
-      associationTimeout: options.timeoutMs,
-      pduTimeout: options.timeoutMs,
-    });
+    try {
+      // An IPv6 address is written in brackets in the settings (a host name's form); the socket takes it bare.
+      client.send(node.host.replace(/^\[(.*)\]$/, "$1"), node.port, node.callingAeTitle, node.calledAeTitle, {
+        connectTimeout: options.timeoutMs,
+        associationTimeout: options.timeoutMs,
+        pduTimeout: options.timeoutMs,
+      });
+    } catch (e) {
+      failure ??= `${name} cannot be reached (${(e as Error).message})`;
+      return finish();
+    }
     const network = (client as unknown as { network?: StoreHooks }).network;
     if (options.prepare && network) options.prepare(network, client);
   });
