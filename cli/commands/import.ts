@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { eyeCodes, patternLabel } from "../../core/model/enums.ts";
 import { IMPORT_FILES_MAX, type ImportFile, type ImportFileReport, type ImportItem } from "../../core/model/import.ts";
@@ -134,11 +134,13 @@ is not written at all. Exit code 1 when any file was refused.`,
         if (!isTimeZone(timeZone))
           throw badArguments(`--time-zone ${timeZone}: not a time zone this system knows (an IANA name such as Europe/Berlin)`);
         const shared = sharedOptions(cmd);
-        const csvPatients = o.csvPatients ? await readMapping(o.csvPatients) : undefined;
-        const files = await filesUnder(paths);
+        const csvPatients = o.csvPatients ? await readMapping(resolve(io.cwd, o.csvPatients)) : undefined;
+        const given = paths.map((p) => resolve(io.cwd, p));
+        const files = await filesUnder(given);
         if (files.length === 0) throw badArguments("no files under the paths given");
         const session = openSession(shared, io);
-        const base = paths.length === 1 && (await stat(paths[0]!)).isDirectory() ? paths[0]! : process.cwd();
+        // Files are named relative to the one folder given, else to the working directory.
+        const base = given.length === 1 && (await stat(given[0]!)).isDirectory() ? given[0]! : io.cwd;
         const reports: ImportFileReport[] = [];
         const inFlight = new Set<Promise<void>>();
         let batch: ImportFile[] = [];
@@ -201,7 +203,7 @@ is not written at all. Exit code 1 when any file was refused.`,
         if (shared.json) io.stdout.write(JSON.stringify({ ...summary, reports }) + "\n");
         else
           io.stdout.write(
-            `${summary.files} files: ${summary.imported} ${o.dryRun ? "would be imported" : "imported"} (${summary.fields} fields, ${created} patients ${o.dryRun ? "to create" : "created"}), ${summary.duplicates} duplicates, ${summary.refused} refused\n`,
+            `${summary.files} files: ${summary.imported} ${o.dryRun ? "would be imported" : "imported"} (${summary.fields} fields, ${created} ${created === 1 ? "patient" : "patients"} ${o.dryRun ? "to create" : "created"}), ${summary.duplicates} duplicates, ${summary.refused} refused\n`,
           );
         if (summary.refused > 0) throw new CliError(ExitCode.Failure, `${summary.refused} of ${summary.files} files refused (named above)`);
       },
