@@ -28,7 +28,7 @@ export const ImportBodySchema = Schema.Struct({
   /** Issuers of patient IDs (DICOM Issuer of Patient ID, FHIR identifier system) that are the organisation's own,
    * beside its name and its exports' system: an ID from any other issuer is matched by name and birth date instead. */
   issuers: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isMaxLength(256))).check(Schema.isMaxLength(20))),
-  /** The IANA time zone in which files that carry no offset from UTC were taken (a perimeter's local time); default UTC. */
+  /** The IANA time zone in which files that carry no offset from UTC were taken (a perimeter's local time); default the server's. */
   timeZone: Schema.optionalKey(Schema.String),
   /** visualFields CSV: the id column's value -> the patient's unique id (without it the id column is the unique id). */
   csvPatients: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),

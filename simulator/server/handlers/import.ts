@@ -12,7 +12,15 @@ import { nowIso } from "./write.ts";
 export const importHandlers: SomeHandlers<"results.import"> = {
   "results.import": async (call) => {
     const { organisationId } = claimsOf(call);
-    const { files, dryRun, patientId = null, csvPatients, timeZone = "UTC", issuers = [] } = call.body;
+    // Files that carry no offset from UTC were taken on the clinic's wall clock: the importer's zone, else the server's.
+    const {
+      files,
+      dryRun,
+      patientId = null,
+      csvPatients,
+      timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone,
+      issuers = [],
+    } = call.body;
     if (!isTimeZone(timeZone)) throw invalid("body.timeZone", `${timeZone} is not a time zone (an IANA name such as Europe/Berlin)`);
     if (patientId !== null && !(await getPatient(call.ctx.db, organisationId, patientId))) throw notFound("Patient");
     const organisation = await call.ctx.db.query<{ name: string }>("select name from organisations where id = $1", [organisationId]);
