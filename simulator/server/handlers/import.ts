@@ -22,7 +22,7 @@ export const importHandlers: SomeHandlers<"results.import"> = {
       issuers = [],
     } = call.body;
     if (!isTimeZone(timeZone)) throw invalid("body.timeZone", `${timeZone} is not a time zone (an IANA name such as Europe/Berlin)`);
-    if (patientId !== null && !(await getPatient(call.ctx.db, organisationId, patientId))) throw notFound("Patient");
+    if (patientId !== null && !(await getPatient(call.ctx.db, organisationId, patientId))) throw notFound("Patient", "body.patientId");
     const organisation = await call.ctx.db.query<{ name: string }>("select name from organisations where id = $1", [organisationId]);
     const now = nowIso(call.ctx);
     // The organisation's own issuers of patient IDs: its name (DICOM IssuerOfPatientID as Isopter writes it), the FHIR

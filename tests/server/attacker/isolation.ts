@@ -131,6 +131,9 @@ const cases: {
   },
   "template.copy": { kind: "template", input: (id) => ({ query: { id } }) },
   "template.delete": { kind: "template", input: (id) => ({ query: { id } }) },
+  // Importing onto a patient's page, and fetching a patient's priors from the PACS (issue 29).
+  "results.import": { kind: "patient", input: (patientId) => ({ body: { files: [emptyCsv], dryRun: true, patientId } }) },
+  "pacs.fetch": { kind: "patient", input: (patientId) => ({ body: { patientId, dryRun: true } }) },
 };
 
 /** The calls that take an id of a record: an id in the query, or a patient, device or moved record named in the body. */
@@ -264,7 +267,12 @@ interface FieldCase {
 }
 
 /** Paths with an id-like name that name no record of an organisation: said why, and not attacked here. */
+/** A file of no field: an import call that would write nothing whatever it named. */
+const emptyCsv = { name: "empty.csv", encoding: "utf8", content: "" } as const;
+
 const notRecordIds: Readonly<Record<string, string>> = {
+  "perimetry.upload body.result.source.requestedProcedureId":
+    "the order's Requested Procedure ID at the clinic's RIS, kept as an imported file names it: not a record of Isopter's",
   "user.signup body.invitationId":
     "an invitation is answered before any login (accounts seed); its id is a secret token, tested in accounts",
   "patient.register body.uniqueId":
@@ -314,6 +322,33 @@ const uploadResult = (measurementId: string, patientId: string, takenAt: string)
 
 let uploads = 0;
 const fieldCases: Readonly<Record<string, FieldCase>> = {
+  "results.import": {
+    by: "manager",
+    paths: { "body.patientId": "patient" },
+    input: async (own) => ({ body: { files: [emptyCsv], dryRun: true, patientId: own.patient } }),
+  },
+  "pacs.fetch": {
+    by: "manager",
+    paths: { "body.patientId": "patient" },
+    input: async (own) => ({ body: { patientId: own.patient, dryRun: true } }),
+  },
+  "dicom.settingsUpdate": {
+    by: "manager",
+    paths: { "body.worklist.deviceSn": "deviceSn" },
+    input: async (own) => ({
+      body: {
+        worklist: {
+          enabled: false,
+          provider: { host: "127.0.0.1", port: 104, calledAeTitle: "RIS", callingAeTitle: "ISOPTER" },
+          intervalMinutes: 5,
+          deviceSn: own.deviceSn,
+          modality: "OPV",
+          localCodes: [],
+        },
+        pacs: null,
+      },
+    }),
+  },
   "perimetry.register": {
     by: "manager",
     paths: { "body.patientId": "patient", "body.deviceSn": "deviceSn" },
