@@ -11,6 +11,7 @@ import { createConnectivity } from "./connectivity.ts";
 import { createDeviceTracker } from "./device-tracker.ts";
 import { deviceView, type DeviceView, type SchedulingVariant } from "./device-view.ts";
 import { createDevicesFacet, type DevicesFacet } from "./devices-facet.ts";
+import { createDicomFacet, type DicomFacet } from "./dicom-facet.ts";
 import type { ClientEvents } from "./events.ts";
 import type { FacetContext } from "./facet-context.ts";
 import { createLanesFacet, type LanesFacet } from "./lanes-facet.ts";
@@ -29,8 +30,8 @@ import { createUsersFacet, type UsersFacet } from "./users-facet.ts";
 
 // The headless client: one engine for the web app and the CLI. It speaks to the backend through the ports only,
 // keeps the caches, applies live events and the scheduling and device rules, and announces every change through mitt.
-// Its members are named facets (session, patients, lanes, devices, results, marks, templates, users) over one cache; every sequence of
-// calls a screen needs is a facet command, so views read state and call one command.
+// Its members are named facets (session, patients, lanes, devices, results, marks, templates, users, dicom) over one
+// cache; every sequence of calls a screen needs is a facet command, so views read state and call one command.
 
 export interface ClientPorts {
   readonly api: Api;
@@ -72,6 +73,8 @@ export interface Client {
   readonly marks: MarksFacet;
   readonly templates: TemplatesFacet;
   readonly users: UsersFacet;
+  /** The organisation's DICOM network (issue 29 §3): its settings saved, a peer verified, the worklist queried now. */
+  readonly dicom: DicomFacet;
   /** Trash, restore or delete for good, with the seeds' notices (unless `notices: false`) and the lists it changes read
    * again; resolves false (after a notice) on failure. */
   lifecycle(item: LifecycleItem, action: LifecycleAction, id: string, options?: LifecycleOptions): Promise<boolean>;
@@ -234,6 +237,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     marks: createMarksFacet(ctx),
     templates: createTemplatesFacet(ctx),
     users: createUsersFacet(ctx),
+    dicom: createDicomFacet(ctx, reads),
     lifecycle,
     dispose() {
       unsubscribers.forEach((u) => u());

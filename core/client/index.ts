@@ -9,6 +9,7 @@ export * from "./import-results.ts";
 export * from "./marks-facet.ts";
 export * from "./templates-facet.ts";
 export * from "./users-facet.ts";
+export * from "./dicom-facet.ts";
 export * from "./cache-keys.ts";
 export * from "./cache-snapshot.ts";
 export * from "./list-ops.ts";
