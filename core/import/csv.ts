@@ -1,8 +1,9 @@
 import { patternForLocationCount } from "../analytics/analyse-csv.ts";
 import { isScreening } from "../analytics/seen.ts";
 import { CsvError, csvStrategyNames, storedLocationValue, visualFieldRows } from "../analytics/visualfields-csv.ts";
-import { Eye, Showtime, StimulusSize, Strategy } from "../model/enums.ts";
-import { type FileReading, type ImportedField, unreadable } from "./imported-field.ts";
+import { getPattern } from "../analytics/patterns.ts";
+import { Eye, Strategy } from "../model/enums.ts";
+import { type FileReading, type ImportedField, importedResult, unreadable } from "./imported-field.ts";
 
 // A visualFields CSV (core/analytics/visualfields-csv.ts: one row per field, the pattern told by the number of
 // location columns) as Isopter results. The id column names the patient: the clinic's unique id itself, or through a
@@ -52,45 +53,21 @@ export function readVisualFieldsCsv(
         continue;
       }
       const thresholds = row.sensitivities.map((v) => storedLocationValue(v, screening));
-      const tested = thresholds.filter((t) => t > 0);
-      const falsePositive = tallyOfRate(row.fpr);
-      const falseNegative = tallyOfRate(row.fnr);
-      const blindSpot = tallyOfRate(row.fl);
       fields.push({
         item,
         patient: { id: uniqueId, issuer: null, name: null, birthdate: null, sex: null },
-        result: {
-          takenAt: takenAt.toISOString(),
-          eye: eyes[row.eye],
-          pattern,
-          strategy,
-          sorsStage: null,
-          stimulusSize: StimulusSize.III,
-          stimuliShowtime: Showtime.Ms200,
-          stimuliInterval: 0,
-          meanUpdateTime: 0,
-          presentations: 0,
-          examinationTimeInSeconds: seconds(row.duration),
-          maxIntensity: 0,
-          thresholds,
-          defects: [],
-          normValues: null,
-          meanSensitivity: tested.length ? tested.reduce((s, t) => s + t, 0) / thresholds.length : 0,
-          meanDefect: null,
-          squareRootLossVariance: null,
-          vfi: null,
-          falseNegatives: row.fnr,
-          falsePositives: row.fpr,
-          fixationLosses: row.fl,
-          catchTrials: { falseNegative, falsePositive, blindSpot },
-          gazeTracking: null,
-          estermanScore: null,
-          reliabilityScore: null,
-          normativeVersion: null,
-          gazeCalibration: null,
-          background: 31.5,
-          deviceAlias: null,
-          source: {
+        result: importedResult(
+          {
+            takenAt: takenAt.toISOString(),
+            eye: eyes[row.eye],
+            pattern,
+            strategy,
+            thresholds,
+            catchTrials: { falseNegative: tallyOfRate(row.fnr), falsePositive: tallyOfRate(row.fpr), blindSpot: tallyOfRate(row.fl) },
+            examinationTimeInSeconds: seconds(row.duration),
+          },
+          getPattern(pattern).blindSpotIndices,
+          {
             kind: "imported",
             format: "visualfields-csv",
             key: `${row.id}|${row.eye}|${row.date}|${row.time}`,
@@ -106,7 +83,7 @@ export function readVisualFieldsCsv(
             fileName,
             importedAt,
           },
-        },
+        ),
       });
     }
   } catch (e) {

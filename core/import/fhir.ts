@@ -6,7 +6,7 @@ import { decode } from "../model/decode.ts";
 import { Eye, eyeCodes, Pattern, patternLabel, Sex, Showtime, StimulusSize, Strategy, strategyCodes } from "../model/enums.ts";
 import type { IsoDate } from "../model/ids.ts";
 import type { DeviceIndices } from "../model/result-source.ts";
-import { type FileReading, type ImportedField, type ImportedResult, type RefusedField, unreadable } from "./imported-field.ts";
+import { type FileReading, type ImportedField, importedResult, type RefusedField, unreadable } from "./imported-field.ts";
 
 // An FHIR R4 Bundle of the HL7 Eye Care IG's visual-field resources as Isopter results (issue 29: "FHIR: a Bundle of the
 // Eye Care IG's visual-field resources (Isopter's own export round-trips)"). What is read:
@@ -367,9 +367,6 @@ function tally(o: ObservationResource | undefined): { errors: number; presentati
   return null;
 }
 
-const rate = (t: { errors: number; presentations: number }) =>
-  t.presentations > 0 ? Math.round((100 * t.errors) / t.presentations) / 100 : 0;
-
 const firstResult = <T>(results: ReadonlyArray<Result.Result<T, string>>): Result.Result<T[], string> => {
   const out: T[] = [];
   for (const r of results) {
@@ -523,39 +520,22 @@ function readReport(
   // Isopter's MD, PSD, VFI and GHT name "TABLE, version VERSION": the version is the result's normative version.
   const normativeVersion = ownCode && normsName ? (normsName.match(/, version (\S+)$/)?.[1] ?? null) : null;
 
-  const tested = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
-  const result: ImportedResult = {
-    takenAt,
-    eye,
-    pattern,
-    strategy,
-    sorsStage: null,
-    stimulusSize: StimulusSize.III, // not in the IG's resources
-    stimuliShowtime: Showtime.Ms200,
-    stimuliInterval: 0,
-    meanUpdateTime: 0,
-    presentations,
-    examinationTimeInSeconds: duration,
-    maxIntensity: 0,
-    thresholds,
-    defects: [],
-    normValues: null,
-    meanSensitivity: tested.reduce((s, t) => s + Math.max(0, t), 0) / Math.max(1, tested.length),
-    meanDefect: null,
-    squareRootLossVariance: null,
-    vfi: null,
-    falseNegatives: rate(falseNegative),
-    falsePositives: rate(falsePositive),
-    fixationLosses: rate(blindSpot),
-    catchTrials: { falseNegative, falsePositive, blindSpot },
-    gazeTracking: null,
-    estermanScore: esterman ?? null,
-    reliabilityScore: null,
-    normativeVersion,
-    gazeCalibration: null,
-    background: 31.5,
-    deviceAlias: null,
-    source: {
+  // Stimulus size and showtime are not in the IG's resources: importedResult's defaults.
+  const result = importedResult(
+    {
+      takenAt,
+      eye,
+      pattern,
+      strategy,
+      thresholds,
+      catchTrials: { falseNegative, falsePositive, blindSpot },
+      presentations,
+      examinationTimeInSeconds: duration,
+      estermanScore: esterman ?? null,
+      normativeVersion,
+    },
+    geometry.blindSpotIndices,
+    {
       kind: "imported",
       format: "fhir",
       key,
@@ -571,7 +551,7 @@ function readReport(
       fileName,
       importedAt,
     },
-  };
+  );
   return Result.succeed({ patient: identityOf(patient), result });
 }
 

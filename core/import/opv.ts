@@ -4,7 +4,7 @@ import { patternCode, strategyCode } from "../dicom/codes.ts";
 import { Eye, Pattern, patternLabel, Sex, Showtime, StimulusSize, Strategy } from "../model/enums.ts";
 import type { DeviceIndices } from "../model/result-source.ts";
 import { coded, type Dataset, instant, isoDate, item, items, num, personName, text } from "./dicom-values.ts";
-import { type FileReading, type ImportedResult, unreadable } from "./imported-field.ts";
+import { type FileReading, importedResult, unreadable } from "./imported-field.ts";
 
 // A DICOM OPV instance (Ophthalmic Visual Field Static Perimetry Measurements, PS3.3 A.65 and C.8.26) as an Isopter
 // result, from whichever perimeter wrote it. Only the standard's attributes are read, never a vendor's private ones:
@@ -155,9 +155,6 @@ function tally(ds: Dataset | null, presented: string, errors: string, estimate?:
   return pct !== null ? { errors: pct, presentations: 100 } : { errors: 0, presentations: 0 };
 }
 
-const rate = (t: { errors: number; presentations: number }) =>
-  t.presentations > 0 ? Math.round((100 * t.errors) / t.presentations) / 100 : 0;
-
 export function readOpv(ds: Dataset, fileName: string, importedAt: string, timeZone = "UTC"): FileReading {
   const sopClass = text(ds, "SOPClassUID") ?? text(ds, "MediaStorageSOPClassUID");
   if (sopClass !== OPV_SOP_CLASS_UID)
@@ -257,44 +254,31 @@ export function readOpv(ds: Dataset, fileName: string, importedAt: string, timeZ
   const falsePositive = tally(catchTrials, "PositiveCatchTrialsQuantity", "FalsePositivesQuantity", "FalsePositivesEstimate");
   const falseNegative = tally(catchTrials, "NegativeCatchTrialsQuantity", "FalseNegativesQuantity", "FalseNegativesEstimate");
   const blindSpot = tally(fixation, "FixationCheckedQuantity", "PatientNotProperlyFixatedQuantity");
-  const tested = thresholds.filter((_, i) => !geometry.blindSpotIndices.includes(i));
+  const meanSensitivity = num(ds, "VisualFieldMeanSensitivity");
   const manufacturer = text(ds, "Manufacturer");
   const normalsVersion = text(item(ds, "TestPointNormalsSequence") ?? {}, "DataSetVersion");
   const background = num(ds, "BackgroundLuminance");
 
-  const result: ImportedResult = {
-    takenAt,
-    eye,
-    pattern,
-    strategy,
-    sorsStage: null,
-    stimulusSize: stimulusSizeOf(num(ds, "StimulusArea")),
-    stimuliShowtime: showtimeOf(num(ds, "StimulusPresentationTime")),
-    stimuliInterval: 0, // not in an OPV
-    meanUpdateTime: 0,
-    presentations: num(ds, "NumberOfVisualStimuli") ?? 0,
-    examinationTimeInSeconds: num(ds, "VisualFieldTestDuration") ?? 0,
-    maxIntensity: num(ds, "MaximumStimulusLuminance") ?? 0,
-    thresholds,
-    defects: [],
-    normValues: null,
-    meanSensitivity: num(ds, "VisualFieldMeanSensitivity") ?? tested.reduce((s, t) => s + Math.max(0, t), 0) / tested.length,
-    meanDefect: null,
-    squareRootLossVariance: null,
-    vfi: null,
-    falseNegatives: rate(falseNegative),
-    falsePositives: rate(falsePositive),
-    fixationLosses: rate(blindSpot),
-    catchTrials: { falseNegative, falsePositive, blindSpot },
-    gazeTracking: null,
-    estermanScore: null,
-    reliabilityScore: null,
-    // Isopter's own file names the normative version it was analysed with; the server keeps it when it knows it.
-    normativeVersion: manufacturer === "Isopter" ? normalsVersion : null,
-    gazeCalibration: null,
-    background: background === null ? 31.5 : Math.round(background * Math.PI * 100) / 100,
-    deviceAlias: null,
-    source: {
+  const result = importedResult(
+    {
+      takenAt,
+      eye,
+      pattern,
+      strategy,
+      thresholds,
+      catchTrials: { falseNegative, falsePositive, blindSpot },
+      stimulusSize: stimulusSizeOf(num(ds, "StimulusArea")),
+      stimuliShowtime: showtimeOf(num(ds, "StimulusPresentationTime")),
+      presentations: num(ds, "NumberOfVisualStimuli") ?? 0,
+      examinationTimeInSeconds: num(ds, "VisualFieldTestDuration") ?? 0,
+      maxIntensity: num(ds, "MaximumStimulusLuminance") ?? 0,
+      ...(meanSensitivity !== null ? { meanSensitivity } : {}),
+      // Isopter's own file names the normative version it was analysed with; the server keeps it when it knows it.
+      normativeVersion: manufacturer === "Isopter" ? normalsVersion : null,
+      background: background === null ? 31.5 : Math.round(background * Math.PI * 100) / 100,
+    },
+    geometry.blindSpotIndices,
+    {
       kind: "imported",
       format: "dicom-opv",
       key: uid,
@@ -310,7 +294,7 @@ export function readOpv(ds: Dataset, fileName: string, importedAt: string, timeZ
       fileName,
       importedAt,
     },
-  };
+  );
   const birth = text(ds, "PatientBirthDate");
   const sex = text(ds, "PatientSex");
   return {
