@@ -1,8 +1,8 @@
 // npm run bench:import [-- --files 10000 --kind isopter|humphrey|mixed]
 // Imports N DICOM OPV files from a folder with the real `isopter import DIR` (cli/bin.mjs, as a user starts it) into the
-// simulator's server (PGlite in memory, the demo clinic), then the same folder again (every file a duplicate), and
+// simulator's server (PGlite on a data directory, the demo clinic), then the same folder again (every file a duplicate), and
 // prints files per second, the CLI's peak RSS and the server's (this process) growth beside the load average; the
-// memory aim is judged on the CLI's peak and the server's growth (its start holds the demo clinic in PGlite's memory).
+// memory aim is judged on the CLI's peak and the server's growth (what it held before the import is not the import's).
 // The files: 10 per patient, new to the clinic (the first file of each creates the patient, the others match by ID);
 // Isopter's own exports (24-2 and 10-2 of the CLI's exporter), Humphrey-style files built from the standard's
 // attributes (tests/import/humphrey-opv.ts), or both alternating (default).
@@ -105,7 +105,9 @@ async function main() {
   const { seedDemo } = await import("../simulator/server/demo/seed.ts");
   const { ProfileStore } = await import("../cli/profiles/profile-store.ts");
   const password = "Bench-Pass-123";
-  const server = await startServer({ storage: { kind: "pglite", dataDir: undefined }, port: 0, webRoot: "/nonexistent-web-root" });
+  // PGlite on a data directory, as `npm start` runs it: in memory, the database itself would be the server's growth.
+  const dataDir = mkdtempSync(join(tmpdir(), "isopter-import-bench-data-"));
+  const server = await startServer({ storage: { kind: "pglite", dataDir }, port: 0, webRoot: "/nonexistent-web-root" });
   await seedDemo(server.db, { password, headsets: 1, results: "fixtures" });
   const org = (await server.db.query<{ name: string }>("select name from organisations order by created_at limit 1"))[0]!.name;
   const login = await fetch(`${server.url}/api/login`, {
@@ -143,7 +145,7 @@ async function main() {
     const done = expect === "imported" ? summary.imported : summary.duplicates;
     if (done !== files) throw new Error(`${label}: expected ${files} ${expect}, got ${JSON.stringify(summary)}`);
     const perSecond = Math.round(files / r.seconds);
-    // The server's growth during the import: its start (PGlite in memory holding the demo clinic) is not the import's.
+    // The server's growth during the import: what it held before (the demo clinic, PGlite's buffers) is not the import's.
     const serverGrowthMb = (serverPeak - serverStart) / 2 ** 20;
     const peak = Math.max(r.peakRssMb, serverGrowthMb);
     console.log(
@@ -159,6 +161,7 @@ async function main() {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 const writeTo = arg("write-files", "");
