@@ -6,6 +6,7 @@ import { roleNames } from "../../i18n/names.ts";
 import { useApi } from "../../state/client.ts";
 import { useIsManager, useTokenPayload } from "../../state/session.ts";
 import { ImportPanel } from "../../import/ImportPanel.tsx";
+import { DicomNetworkSection } from "./dicom/DicomNetworkSection.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { PasswordFields, passwordFormReady, type PasswordValues } from "../../ui/PasswordFields.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -90,6 +91,7 @@ export default function SettingsPage() {
           <ImportPanel />
         </section>
       )}
+      {isManager && <DicomNetworkSection />}
     </div>
   );
 }
