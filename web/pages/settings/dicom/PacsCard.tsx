@@ -64,11 +64,11 @@ export function PacsCard({ saved }: { saved: DicomSettings }) {
           entries={errors.shown.map(([id, message]) => ({ inputId: inputIdOf(prefix, id), label: labelOf(id), message }))}
         />
       )}
-      <form noValidate onSubmit={submit} aria-labelledby={headingId}>
+      <form noValidate onSubmit={submit}>
         {form.on ? (
           <>
             <fieldset className="dicom-fieldset">
-              <legend>{t`PACS`}</legend>
+              <legend>{t`Connection`}</legend>
               <NodeFields
                 prefix={prefix}
                 node={form.node}
@@ -128,7 +128,7 @@ export function PacsCard({ saved }: { saved: DicomSettings }) {
             {saved.pacs ? t`Off: saving removes the PACS, and "Fetch priors" is no longer offered.` : t`No PACS is set.`}
           </p>
         )}
-        <SaveRow card={card} />
+        {(form.on || dirty || card.state !== "idle") && <SaveRow card={card} />}
       </form>
       {saved.pacs && (
         <div className="dicom-actions">

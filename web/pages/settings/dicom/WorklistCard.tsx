@@ -83,7 +83,7 @@ export function WorklistCard({ saved }: { saved: DicomSettings }) {
           entries={errors.shown.map(([id, message]) => ({ inputId: inputIdOf(prefix, id), label: labelOf(id), message }))}
         />
       )}
-      <form noValidate onSubmit={submit} aria-labelledby={headingId}>
+      <form noValidate onSubmit={submit}>
         {form.on ? (
           <>
             <fieldset className="dicom-fieldset">
@@ -126,6 +126,9 @@ export function WorklistCard({ saved }: { saved: DicomSettings }) {
                   onBlur={() => errors.left("modality")}
                 />
               </div>
+            </fieldset>
+            <fieldset className="dicom-fieldset">
+              <legend>{t`Periodic query`}</legend>
               <div className="dicom-periodic">
                 <Toggle label={t`Query periodically`} checked={form.enabled} onChange={(enabled) => change({ ...form, enabled })} />
                 <TextInput
@@ -154,7 +157,7 @@ export function WorklistCard({ saved }: { saved: DicomSettings }) {
               : t`No worklist provider is set.`}
           </p>
         )}
-        <SaveRow card={card} />
+        {(form.on || dirty || card.state !== "idle") && <SaveRow card={card} />}
       </form>
       {saved.worklist && (
         <div className="dicom-actions">

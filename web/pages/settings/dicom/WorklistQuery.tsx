@@ -182,7 +182,7 @@ function StepRow({ step: s, dry }: { step: WorklistStep; dry: boolean }) {
   return (
     <tr className={`dicom-step dicom-step-${s.action}`} data-action={s.action}>
       <td>
-        <span className={`dicom-badge dicom-badge-${s.action}`}>
+        <span className={`dicom-badge dicom-badge-${dry && (s.action === "queued" || s.action === "matched") ? "would" : s.action}`}>
           <ActionLabel action={s.action} dry={dry} />
         </span>
         {s.reason && (
