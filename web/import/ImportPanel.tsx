@@ -8,6 +8,7 @@ import { useClient } from "../state/client.ts";
 import { fromDrop, fromFileList, importSources, type PickedFile } from "./picked-files.ts";
 import { ImportReportView } from "./ImportReportView.tsx";
 import "./import.css";
+import { DryRunCheck } from "./DryRunCheck.tsx";
 
 // "Import results" (issue 29): a manager brings in fields taken elsewhere (DICOM OPV from any perimeter, a FHIR Bundle,
 // a visualFields CSV), in settings for the whole clinic and on a patient's page for that patient. Files or whole
@@ -60,7 +61,7 @@ export function ImportPanel({ patientId, patientName }: ImportPanelProps) {
   const { t } = useLingui();
   const client = useClient();
   const size = useSize();
-  const ids = { hint: useId(), dry: useId(), dryHint: useId(), mappingHint: useId(), chosen: useId() };
+  const ids = { hint: useId(), mappingHint: useId(), chosen: useId() };
   const [files, setFiles] = useState<readonly PickedFile[]>([]);
   const [reading, setReading] = useState(false);
   const [over, setOver] = useState(false);
@@ -188,20 +189,12 @@ export function ImportPanel({ patientId, patientName }: ImportPanelProps) {
       </div>
 
       <div className="import-options">
-        <div className="import-check">
-          <input
-            id={ids.dry}
-            type="checkbox"
-            checked={dryRun}
-            disabled={running}
-            aria-describedby={ids.dryHint}
-            onChange={(e) => setDryRun(e.target.checked)}
-          />
-          <div>
-            <label htmlFor={ids.dry}>{t`Check only (dry run)`}</label>
-            <div id={ids.dryHint} className="field-hint">{t`Says per file what would happen and writes nothing.`}</div>
-          </div>
-        </div>
+        <DryRunCheck
+          checked={dryRun}
+          disabled={running}
+          hint={t`Says per file what would happen and writes nothing.`}
+          onChange={setDryRun}
+        />
         <fieldset className="field import-mapping">
           <legend className="label">{t`Patients of a visualFields CSV (optional)`}</legend>
           <div className="row">

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import { Plural, useLingui } from "@lingui/react/macro";
 import { isApiError } from "../../../core/model/contract/index.ts";
 import type { PacsFetchReport } from "../../../core/model/dicom-network.ts";
@@ -8,6 +8,7 @@ import { useClient } from "../../state/client.ts";
 import { useRead } from "../../state/use-read.ts";
 import { Modal } from "../../ui/Modal.tsx";
 import "../../import/import.css";
+import { DryRunCheck } from "../../import/DryRunCheck.tsx";
 
 // "Fetch priors" on a patient's page (issue 29 §3), for managers of an organisation with a PACS in its DICOM settings:
 // one core/client command (client.results.fetchPriors, pacs/fetch) asks the PACS for the patient's fields under their
@@ -32,7 +33,6 @@ export function FetchPriorsButton({ onOpen }: { onOpen: () => void }) {
 export function FetchPriorsDialog({ patient, onClose }: { patient: Pick<Patient, "id" | "name" | "uniqueId">; onClose: () => void }) {
   const { t } = useLingui();
   const client = useClient();
-  const ids = { dry: useId(), dryHint: useId() };
   const [dryRun, setDryRun] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const running = phase.kind === "running";
@@ -53,20 +53,12 @@ export function FetchPriorsDialog({ patient, onClose }: { patient: Pick<Patient,
         <p>
           {t`Isopter asks the PACS for ${name}'s visual fields (DICOM OPV) under patient ID ${uniqueId} and imports those it does not have yet. A field of another patient is refused.`}
         </p>
-        <div className="import-check">
-          <input
-            id={ids.dry}
-            type="checkbox"
-            checked={dryRun}
-            disabled={running}
-            aria-describedby={ids.dryHint}
-            onChange={(e) => setDryRun(e.target.checked)}
-          />
-          <div>
-            <label htmlFor={ids.dry}>{t`Check only (dry run)`}</label>
-            <div id={ids.dryHint} className="field-hint">{t`Says per field what would happen and writes nothing.`}</div>
-          </div>
-        </div>
+        <DryRunCheck
+          checked={dryRun}
+          disabled={running}
+          hint={t`Says per field what would happen and writes nothing.`}
+          onChange={setDryRun}
+        />
         <div className="row">
           <button type="button" className="btn btn-primary" disabled={running} onClick={() => void start()}>
             {dryRun ? t`Check the PACS` : t`Fetch priors`}

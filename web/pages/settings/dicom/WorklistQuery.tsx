@@ -8,6 +8,7 @@ import { useDateFormat } from "../../../i18n/format.ts";
 import { eyeNames, strategyNames } from "../../../i18n/names.ts";
 import { useClient } from "../../../state/client.ts";
 import "../../../import/import.css";
+import { DryRunCheck } from "../../../import/DryRunCheck.tsx";
 
 // "Query now" on the worklist card: the provider's steps of today for the station (client.dicom.queryWorklist), each
 // with what became of it (queued on the headset, matched, seen before, refused and why: the server's words, as
@@ -22,7 +23,6 @@ type Phase =
 export function WorklistQuery({ unsaved }: { unsaved: boolean }) {
   const { t } = useLingui();
   const client = useClient();
-  const ids = { dry: useId(), dryHint: useId() };
   const [dryRun, setDryRun] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const running = phase.kind === "running";
@@ -40,20 +40,7 @@ export function WorklistQuery({ unsaved }: { unsaved: boolean }) {
     <div className="dicom-check stack" data-testid="worklist-query">
       <h4>{t`Query the worklist now`}</h4>
       {unsaved && <p className="field-hint dicom-unsaved">{t`Queries with the saved settings, not your unsaved changes.`}</p>}
-      <div className="import-check">
-        <input
-          id={ids.dry}
-          type="checkbox"
-          checked={dryRun}
-          disabled={running}
-          aria-describedby={ids.dryHint}
-          onChange={(e) => setDryRun(e.target.checked)}
-        />
-        <div>
-          <label htmlFor={ids.dry}>{t`Check only (dry run)`}</label>
-          <div id={ids.dryHint} className="field-hint">{t`Says per step what would happen and writes nothing.`}</div>
-        </div>
-      </div>
+      <DryRunCheck checked={dryRun} disabled={running} hint={t`Says per step what would happen and writes nothing.`} onChange={setDryRun} />
       <div className="row">
         <button type="button" className="btn btn-primary" disabled={running} onClick={() => void query()}>
           {dryRun ? t`Check the worklist` : t`Query now`}
