@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the system packages the tests need are present: Debian's Chromium (Playwright journeys), PostgreSQL (the
 # server's persistence and contract suites also run on a real server), dicom3tools (dciodvfy validates the DICOM export),
-# dcmtk (storescp receives it by C-STORE), poppler-utils (pdftotext reads the PDF export back) and the fonts the PDF
+# dcmtk (storescp receives it by C-STORE; wlmscpfs is the worklist provider of the worklist tests), poppler-utils (pdftotext reads the PDF export back) and the fonts the PDF
 # embeds (fonts-dejavu-core for Latin and Turkish, fonts-wqy-microhei for Chinese), nginx (the cluster suite runs
 # deploy/nginx/isopter.conf in front of three processes, as its own unprivileged process on a free port), and Orthanc
 # with its DICOMweb plugin (orthanc, orthanc-dicomweb: a real PACS to STOW to, query and retrieve from; the tests start
@@ -17,6 +17,7 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v dciodvfy >/dev/null 2>&1 || missing+=(dicom3tools)
 command -v storescp >/dev/null 2>&1 || missing+=(dcmtk)
+command -v wlmscpfs >/dev/null 2>&1 || missing+=(dcmtk) # the worklist provider the worklist tests run
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 [ -x /usr/sbin/Orthanc ] || missing+=(orthanc)
 [ -f /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || missing+=(orthanc-dicomweb)

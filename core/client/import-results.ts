@@ -34,7 +34,7 @@ export interface ImportProgress {
   readonly total: number;
 }
 
-/** The whole import's counts, as the CLI's summary line gives them. */
+/** The counts of the whole import, as the CLI's summary line gives them. */
 export interface ImportSummary {
   readonly files: number;
   readonly imported: number;
