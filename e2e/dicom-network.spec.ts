@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { clippedHtml } from "./clipping.ts";
 import { expectAccessible, laneOf, logIn, pageApi, screenshot, type ServerLane } from "./support.ts";
-import { freePort, startWorklistProvider, today, type WorklistProvider } from "./worklist-provider.ts";
+import { freePort, startWorklistProvider, today, type WorklistProvider } from "../tests/server/worklist-provider.ts";
 
 // "DICOM network" in settings (issue 29 §3): the demo manager sets the PACS (an AE title of 17 characters is refused
 // at the field, then fixed), saves, finds it kept after a reload and learns from "Test connection" that nothing

@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import dcmjs from "dcmjs";
 import { Schema } from "effect";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { exportContext } from "../../cli/export/context.ts";
@@ -21,6 +18,7 @@ import { worklistDay } from "../../simulator/server/worklist/queue.ts";
 import { dciodvfyAsync, freePort } from "../cli/dicom-tools.ts";
 import { isopter, tempHome } from "../cli/harness.ts";
 import { call, DEMO_PASSWORD, login, ok, raw, startTestServer, type TestServer } from "./harness.ts";
+import { startWorklistProvider, type WorklistProvider } from "./worklist-provider.ts";
 
 // Issue 29 §3 against a real worklist provider, dcmtk's wlmscpfs (scripts/system-deps.sh installs dcmtk), with worklist
 // files written by the test: "Each new step becomes, or matches, a patient and a measurement queued on a chosen headset
@@ -35,58 +33,6 @@ const STATION = "PERIMETRY1";
 const APPT_STATION = "PERIMETRY2";
 const run = `${process.pid % 10_000}-${Date.now() % 100_000}`;
 const pid = (n: number) => `WL${run}-${n}`;
-
-interface Provider {
-  readonly port: number;
-  /** The AE title's directory: one .wl file per worklist item. */
-  readonly dir: string;
-  stop(): Promise<void>;
-}
-
-/**
- * wlmscpfs on 127.0.0.1 and a free port, serving PROVIDER_AE from a fresh directory (with the lockfile it needs).
- * -dfr serves incomplete items too (an item without a patient ID is one, which the test needs served); -csk returns the
- * files' character set (UTF-8 names).
- */
-async function startProvider(): Promise<Provider> {
-  const port = await freePort();
-  const root = mkdtempSync(join(tmpdir(), "wlmscpfs-"));
-  const dir = join(root, PROVIDER_AE);
-  mkdirSync(dir);
-  writeFileSync(join(dir, "lockfile"), "");
-  const child: ChildProcess = spawn("wlmscpfs", ["-dfp", root, "-dfr", "-csk", String(port)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  child.stdout!.on("data", (c) => (log += c));
-  child.stderr!.on("data", (c) => (log += c));
-  const spawned = await new Promise<Error | null>((r) => {
-    child.once("error", r);
-    child.once("spawn", () => r(null));
-  });
-  if (spawned) throw new Error(`wlmscpfs did not start (${spawned.message}): bash scripts/system-deps.sh installs dcmtk`);
-  for (let i = 0; ; i++) {
-    const up = await new Promise<boolean>((r) => {
-      const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => (socket.destroy(), r(true)));
-      socket.once("error", () => r(false));
-    });
-    if (up) break;
-    if (child.exitCode !== null || i > 100) throw new Error(`wlmscpfs did not listen: ${log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    port,
-    dir,
-    stop: () =>
-      new Promise((resolve) => {
-        const done = () => (rmSync(root, { recursive: true, force: true }), resolve());
-        if (child.exitCode !== null) return done();
-        child.once("exit", done);
-        child.kill("SIGTERM");
-      }),
-  };
-}
 
 interface Item {
   readonly file: string;
@@ -106,40 +52,24 @@ interface Item {
 
 const studyUidOf = (accession: string) => `1.2.826.0.1.3680043.8.498.${Buffer.from(accession).reduce((a, b) => (a * 31 + b) % 1e9, 7)}`;
 
-/** A worklist item as a RIS would put it in the provider's database: a DICOM file with the request and one step. */
-function writeItem(provider: Provider, i: Item, today: string): void {
-  const dataset = {
-    _meta: {
-      TransferSyntaxUID: { Value: ["1.2.840.10008.1.2.1"] },
-      MediaStorageSOPClassUID: { Value: ["1.2.840.10008.5.1.4.31"] },
-      MediaStorageSOPInstanceUID: { Value: [dcmjs.data.DicomMetaDictionary.uid()] },
-    },
-    SpecificCharacterSet: "ISO_IR 192",
-    PatientName: i.name,
-    ...(i.patientId !== undefined ? { PatientID: i.patientId } : {}),
-    PatientBirthDate: i.birthdate,
-    PatientSex: i.sex ?? "O",
-    AccessionNumber: i.accession,
-    RequestedProcedureID: i.rp ?? `RP-${i.accession}`,
-    RequestedProcedureDescription: "Perimetry",
-    StudyInstanceUID: studyUidOf(i.accession),
-    ScheduledProcedureStepSequence: [
-      {
-        Modality: "OPV",
-        ScheduledStationAETitle: i.station ?? STATION,
-        ScheduledProcedureStepStartDate: i.day ?? today,
-        ScheduledProcedureStepStartTime: i.time ?? "090000",
-        ScheduledProcedureStepID: i.sps,
-        ScheduledProcedureStepDescription: i.description ?? "Perimetry",
-        ScheduledProtocolCodeSequence: i.codes.map(([CodingSchemeDesignator, CodeValue, CodeMeaning]) => ({
-          CodeValue,
-          CodingSchemeDesignator,
-          CodeMeaning,
-        })),
-      },
-    ],
-  };
-  writeFileSync(join(provider.dir, `${i.file}.wl`), dcmjs.data.datasetToBuffer(dataset as never));
+/** A worklist item in the provider's database, with the suite's defaults (its station, today, 9:00). */
+function writeItem(provider: WorklistProvider, i: Item, today: string): void {
+  provider.write({
+    file: i.file,
+    ...(i.patientId !== undefined ? { patientId: i.patientId } : {}),
+    name: i.name,
+    birthdate: i.birthdate,
+    sex: (i.sex ?? "O") as "F" | "M" | "O",
+    accession: i.accession,
+    requestedProcedureId: i.rp ?? `RP-${i.accession}`,
+    studyInstanceUid: studyUidOf(i.accession),
+    stepId: i.sps,
+    station: i.station ?? STATION,
+    day: i.day ?? today,
+    time: i.time ?? "090000",
+    codes: i.codes,
+    description: i.description ?? "Perimetry",
+  });
 }
 
 const p24_2 = ["DCM", "111800", "Visual Field 24-2 Test Pattern"] as const;
@@ -147,7 +77,7 @@ const p30_2 = ["DCM", "111802", "Visual Field 30-2 Test Pattern"] as const;
 const ds = ["DCM", "111826", "Visual Field Dynamic Test Strategy"] as const;
 const sitaStandard = ["DCM", "111815", "Visual Field SITA-Standard Test Strategy"] as const;
 
-let provider: Provider;
+let provider: WorklistProvider;
 let server: TestServer;
 let manager: string;
 let apptManager: string;
@@ -175,7 +105,7 @@ const lane = async () => (await ok(server.url, "device.all", {}, manager)).find(
 const queuedFor = async (accession: string) => (await lane()).filter((m) => m.order?.accessionNumber === accession);
 
 beforeAll(async () => {
-  provider = await startProvider();
+  provider = await startWorklistProvider(PROVIDER_AE);
   server = await startTestServer("pglite", { worklistTickMs: 0, now: () => Date.now() + skew });
   manager = await login(server.url, "manager");
   apptManager = await login(server.url, "appt.manager");

@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import dcmjs from "dcmjs";
 
-// A real worklist provider for the journeys: dcmtk's wlmscpfs (scripts/system-deps.sh installs dcmtk) on 127.0.0.1 and
-// a free port, serving one AE title from a fresh directory of worklist files the journey writes, as a RIS would put
-// them in the provider's database (tests/server/worklist.test.ts does the same for the server's suite).
+// A real worklist provider for the worklist suite (tests/server/worklist.test.ts) and the journeys
+// (e2e/dicom-network.spec.ts): dcmtk's wlmscpfs (scripts/system-deps.sh installs dcmtk) on 127.0.0.1 and a free port,
+// serving one AE title from a fresh directory of worklist files the test writes, as a RIS would put them in the
+// provider's database.
 
 export interface WorklistProvider {
   readonly port: number;
@@ -19,13 +20,18 @@ export interface WorklistProvider {
 
 export interface WorklistItem {
   readonly file: string;
-  readonly patientId: string;
+  /** Absent: an item without a Patient ID (one the importer must refuse). */
+  readonly patientId?: string;
   /** DICOM PN: Family^Given. */
   readonly name: string;
   /** YYYYMMDD. */
   readonly birthdate: string;
   readonly sex: "F" | "M" | "O";
   readonly accession: string;
+  /** Default RP-<accession>. */
+  readonly requestedProcedureId?: string;
+  /** Default a new UID. */
+  readonly studyInstanceUid?: string;
   readonly stepId: string;
   readonly station: string;
   /** YYYYMMDD: today's date where the server runs (it asks for today's steps). */
@@ -66,7 +72,7 @@ const listening = (port: number) =>
 /** wlmscpfs serving `aeTitle`; -dfr serves incomplete items too, -csk answers in the files' character set (UTF-8). */
 export async function startWorklistProvider(aeTitle: string): Promise<WorklistProvider> {
   const port = await freePort();
-  const root = mkdtempSync(join(tmpdir(), "isopter-e2e-wlmscpfs-"));
+  const root = mkdtempSync(join(tmpdir(), "isopter-wlmscpfs-"));
   const dir = join(root, aeTitle);
   mkdirSync(dir);
   writeFileSync(join(dir, "lockfile"), "");
@@ -95,13 +101,13 @@ export async function startWorklistProvider(aeTitle: string): Promise<WorklistPr
         },
         SpecificCharacterSet: "ISO_IR 192",
         PatientName: item.name,
-        PatientID: item.patientId,
+        ...(item.patientId !== undefined ? { PatientID: item.patientId } : {}),
         PatientBirthDate: item.birthdate,
         PatientSex: item.sex,
         AccessionNumber: item.accession,
-        RequestedProcedureID: `RP-${item.accession}`,
+        RequestedProcedureID: item.requestedProcedureId ?? `RP-${item.accession}`,
         RequestedProcedureDescription: "Perimetry",
-        StudyInstanceUID: dcmjs.data.DicomMetaDictionary.uid(),
+        StudyInstanceUID: item.studyInstanceUid ?? dcmjs.data.DicomMetaDictionary.uid(),
         ScheduledProcedureStepSequence: [
           {
             Modality: "OPV",
