@@ -158,3 +158,28 @@ test("Simplified Chinese is offered in the language switcher and the app then sp
   await expect(page.getByRole("button", { name: /登录/ })).toBeVisible();
   await screenshot(page, "login-chi");
 });
+
+test("a result's stimulus size 'III adaptive' speaks the reader's language (issue 30: it stayed English)", async ({ page }) => {
+  await logInAs(page, "user");
+  const patients = await pageApi<{ entries: Array<{ id: string }> }>(page, "POST", "patient/search", {
+    filter: { name: "", birthdate: null },
+    page: 0,
+    quantity: 50,
+  });
+  let target: { patientId: string; id: string } | undefined;
+  for (const p of patients.entries) {
+    const adaptive = (
+      await pageApi<Array<{ id: string; result: { stimulusSize: number } | null }>>(page, "GET", `perimetry/all?patientId=${p.id}`)
+    ).find((m) => m.result?.stimulusSize === 5);
+    if (adaptive) {
+      target = { patientId: p.id, id: adaptive.id };
+      break;
+    }
+  }
+  expect(target, "the demo clinic has a SORS result (size III adaptive)").toBeDefined();
+  const expected: Record<string, string> = { en: "III adaptive", de: "III adaptiv", fr: "III adaptatif", chi: "III 自适应" };
+  for (const [language, words] of Object.entries(expected)) {
+    await inLanguage(page, language, `/patient/${target!.patientId}/perimetry/${target!.id}`);
+    await expect(page.getByTestId("indices-parameters").locator('tr[data-index="stimulusSize"] td.num')).toHaveText(words);
+  }
+});

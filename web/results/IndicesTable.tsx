@@ -7,7 +7,7 @@ import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import { isScreening, seenAt, seenPercent } from "../../core/plots/screening.ts";
 import type { ProbabilityLevel } from "../../core/analytics/normative/tables.ts";
 import { Pattern, patternLabel, StimuliUpdate } from "../../core/model/enums.ts";
-import { sizeNames } from "../technician/names.ts";
+import { sizeName } from "../technician/names.ts";
 import { catchTrialText, dB2, formatDuration, isEsterman, normativeDatabaseText } from "./result-model.ts";
 import { resultDevice } from "../../core/analytics/series-sources.ts";
 import type { DeviceIndices } from "../../core/model/result-source.ts";
@@ -231,7 +231,7 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
     { key: "pattern", label: t`Pattern`, value: pattern },
     { key: "strategy", label: t`Strategy`, value: names.resultStrategy(result), ...(imported ? { wrap: true } : {}) },
     ...(result.sorsStage !== null ? [{ key: "sorsStage", label: t`SORS stage`, value: String(result.sorsStage), unit: t`locations` }] : []),
-    { key: "stimulusSize", label: t`Stimulus size`, value: sizeNames[result.stimulusSize] },
+    { key: "stimulusSize", label: t`Stimulus size`, value: sizeName(result.stimulusSize, i18n) },
     { key: "showtime", label: t`Stimulus showtime`, value: String(result.stimuliShowtime), unit: "ms" },
     adaptive
       ? { key: "interval", label: t`Interval`, value: t`Adaptive`, unit: t`mean ${Math.round(result.meanUpdateTime)} ms` }

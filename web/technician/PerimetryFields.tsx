@@ -18,7 +18,7 @@ import { ruleDescriptor } from "../i18n/rule-messages.ts";
 import { eyeNames, strategyNames } from "../i18n/names.ts";
 import { Select } from "../ui/Select.tsx";
 import { Toggle } from "../ui/Toggle.tsx";
-import { sizeNames, stimuliUpdateName } from "./names.ts";
+import { sizeName, stimuliUpdateName } from "./names.ts";
 
 /**
  * The perimetry settings of the measurement form and of the wizard's perimetry step: every select and toggle with the
@@ -89,7 +89,7 @@ export function PerimetryFields({
         required
         value={String(config.stimuliSize)}
         error={errorText("stimuliSize")}
-        options={options.sizes.map((s) => ({ value: String(s), label: sizeNames[s] }))}
+        options={options.sizes.map((s) => ({ value: String(s), label: sizeName(s, i18n) }))}
         onChange={(v) => change({ field: "stimuliSize", value: num<StimulusSize>(v) })}
       />
       <Select

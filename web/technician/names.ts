@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import type { MessageDescriptor } from "@lingui/core";
+import type { I18n, MessageDescriptor } from "@lingui/core";
 import {
   DeviceStatus,
   GazeCalibration,
@@ -26,7 +26,11 @@ export const deviceStatusNames: Record<DeviceStatus, MessageDescriptor> = {
   [DeviceStatus.Tutorial]: msg`Tutorial`,
 };
 
-export const sizeNames: Record<StimulusSize, string> = { 0: "I", 1: "II", 2: "III", 3: "IV", 4: "V", 5: "III adaptive" };
+const sizeNumerals: Record<StimulusSize, string> = { 0: "I", 1: "II", 2: "III", 3: "IV", 4: "V", 5: "III" };
+const adaptiveSize = msg`III adaptive`;
+
+/** Goldmann sizes are Roman numerals in every language; only "III adaptive" has words to translate. */
+export const sizeName = (size: StimulusSize, i18n: I18n): string => (size === 5 ? i18n._(adaptiveSize) : sizeNumerals[size]);
 
 /** Stimuli update in ms, or 'Adaptive' for 9999. */
 export const stimuliUpdateName = (value: StimuliUpdate, adaptive: string): string => (value === 9999 ? adaptive : `${value} ms`);

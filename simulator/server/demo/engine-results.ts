@@ -1,5 +1,6 @@
 import { getPattern } from "../../../core/analytics/patterns.ts";
 import { Showtime, StimuliUpdate, StimulusSize } from "../../../core/model/enums.ts";
+import { isSorsStrategy } from "../../../core/rules/pattern-options.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import { PerimetryTest, runToEnd, type PerimetryTestSpec } from "../../perimetry/engine.ts";
 import { createPatient } from "../../perimetry/patient.ts";
@@ -34,7 +35,8 @@ export const engineResult = (i: DemoResultInput): MeasurementResult => {
     strategy: i.strategy,
     stimuliUpdate: StimuliUpdate.Ms2000,
     stimuliShowtime: Showtime.Ms200,
-    stimulusSize: StimulusSize.III,
+    // "Choosing strategy SORS or SORS screening forces size III adaptive" (scheduling seed §5).
+    stimulusSize: isSorsStrategy(i.strategy) ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
     trackGaze: true,
   };
   const outcome = runToEnd(new PerimetryTest(spec, patient, createRng(`demo-test/${i.seed}`)));

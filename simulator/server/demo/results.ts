@@ -8,6 +8,7 @@ import {
   type Pattern as PatternT,
   type Strategy as StrategyT,
 } from "../../../core/model/enums.ts";
+import { isSorsStrategy } from "../../../core/rules/pattern-options.ts";
 import type { MeasurementResult } from "../../../core/model/measurement-result.ts";
 import { getPattern, pointsForEye } from "../../../core/analytics/patterns.ts";
 import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "../../../core/analytics/normative/registry.ts";
@@ -109,7 +110,7 @@ export const demoResult = (i: DemoResultInput): MeasurementResult => {
       pattern: i.pattern,
       strategy: i.strategy,
       sorsStage: i.strategy === Strategy.SORS ? 36 : null,
-      stimulusSize: i.strategy === Strategy.SORS ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
+      stimulusSize: isSorsStrategy(i.strategy) ? StimulusSize.III_ADAPTIVE : StimulusSize.III,
       stimuliShowtime: Showtime.Ms200,
       stimuliInterval: 2000,
       meanUpdateTime: 1450 + Math.round(rng.next() * 300),
