@@ -4,6 +4,8 @@ import { useLingui } from "@lingui/react/macro";
 import type { Patient } from "../../core/model/patient.ts";
 import { Eye } from "../../core/model/enums.ts";
 import { printProgression } from "../../core/plots/print-header.ts";
+import { openingChartPattern } from "../../core/analytics/progression/md-slope.ts";
+import type { Pattern } from "../../core/model/enums.ts";
 import { ALL, resultDevice, resultStrategy, type SeriesLimit } from "../../core/analytics/series-sources.ts";
 import { markResultsData, settleResultsDrawn } from "./draw-timing.ts";
 import { HistorySection } from "./HistorySection.tsx";
@@ -72,6 +74,14 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
     () => (limited.length === results.length ? series : seriesResults(results, marks.unreliable, birthdate)),
     [limited, results, series, marks.unreliable, birthdate],
   );
+  // The chart opens on the pattern this patient has the most results of; the reader's choice then holds for the
+  // patient and is stored as the client setting (accounts seed §3).
+  const [chosen, setChosen] = useState<{ readonly patientId: string; readonly pattern: Pattern } | null>(null);
+  const chartPattern = chosen?.patientId === patient.id ? chosen.pattern : openingChartPattern(points, settings.pattern);
+  const choosePattern = (pattern: Pattern) => {
+    setChosen({ patientId: patient.id, pattern });
+    updateSettings({ pattern });
+  };
   const all = perimetryId === "all";
   const selected = all ? null : (results.find((m) => m.id === perimetryId) ?? null);
   const waiting = !all && !selected && tests.some((m) => m.id === perimetryId && m.trashedAt === null);
@@ -131,8 +141,8 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
         points={points}
         series={series}
         baseline={marks.baseline}
-        pattern={settings.pattern}
-        onPattern={(pattern) => updateSettings({ pattern })}
+        pattern={chartPattern}
+        onPattern={choosePattern}
         expanded={settings.progressionChartExpanded}
         onExpanded={(progressionChartExpanded) => updateSettings({ progressionChartExpanded })}
         {...(now ? { now } : {})}

@@ -49,6 +49,20 @@ export function isChartable(p: ProgressionPoint): boolean {
   );
 }
 
+/**
+ * The pattern a patient's chart opens on (issue 30): the chart pattern of which the patient has the most chartable
+ * results, so a patient tested only on G does not open on an empty 24-2 chart. A tie, or no chartable result, keeps the
+ * reader's stored choice (client setting `pattern`, "default analysis pattern 24-2", accounts seed §3).
+ */
+export function openingChartPattern(points: readonly ProgressionPoint[], stored: Pattern): Pattern {
+  const counts = new Map<Pattern, number>(PROGRESSION_PATTERNS.map((p) => [p, 0]));
+  for (const p of points) if (isChartable(p)) counts.set(p.pattern, counts.get(p.pattern)! + 1);
+  const most = Math.max(...counts.values());
+  const storedCount = counts.get(stored);
+  if (most === 0 || storedCount === most) return PROGRESSION_PATTERNS.includes(stored) ? stored : Pattern.P24_2;
+  return [Pattern.P24_2, Pattern.G].find((p) => counts.get(p) === most)!;
+}
+
 /** Points inside a window of `days` ending at `now` (inclusive); "all" keeps everything. */
 export function inWindow(points: readonly ProgressionPoint[], window: ProgressionWindow, now: string): ProgressionPoint[] {
   if (window === "all") return [...points];

@@ -227,6 +227,18 @@ describe("client settings in local storage (accounts seed §3)", () => {
     expect(slopeCount(Eye.Right)).toMatch(/ · 1 result$/);
   });
 
+  it("opens on the pattern the patient has the most results of: a patient tested only on G sees the G chart (issue 30)", () => {
+    const onlyG = [
+      engine("g1", Eye.Right, "2025-01-10T09:00:00.000Z", Pattern.G, Strategy.Normal),
+      engine("g2", Eye.Right, "2025-07-10T09:00:00.000Z", Pattern.G, Strategy.Normal),
+    ];
+    renderResults(onlyG, "g2");
+    const group = screen.getByRole("group", { name: "Pattern" });
+    expect(within(group).getByRole("button", { name: "G" }).getAttribute("aria-pressed")).toBe("true");
+    expect(screen.queryByText(/No valid, reliable 24-2 or G results/)).toBeNull();
+    expect(slopeCount(Eye.Right)).toMatch(/ · 2 results$/);
+  });
+
   it("'historyExpanded': the history under a result opens and the choice is stored; the full history page always shows it", async () => {
     const { storage } = renderResults(all, "r2");
     const history = screen.getByTestId("history");
