@@ -1,0 +1,20 @@
+/**
+ * What every per-field staging method answers (issue 30): a stage or score, or "not applicable" with the reason in a
+ * code the screens put in words. Never a stage from too little data.
+ */
+export type StageNotApplicableReason =
+  /** The method is defined on 24-2 and 30-2 only (not 10-2, G, the screenings or Esterman). */
+  | "pattern"
+  /** A location the method needs was not measured. */
+  | "missing-locations"
+  /** No normative database for the pattern and version: no TD, PD, probabilities or MD/PSD. */
+  | "no-normative-database";
+
+export const STAGE_NOT_APPLICABLE_REASONS: readonly StageNotApplicableReason[] = ["pattern", "missing-locations", "no-normative-database"];
+
+export interface StageNotApplicable {
+  readonly applicable: false;
+  readonly reason: StageNotApplicableReason;
+}
+
+export const stageNotApplicable = (reason: StageNotApplicableReason): StageNotApplicable => ({ applicable: false, reason });
