@@ -1,4 +1,4 @@
-import { Pattern, type Eye } from "../model/enums.ts";
+import { Pattern, type Eye, type Strategy } from "../model/enums.ts";
 import { estermanScore } from "./esterman.ts";
 import { gazeSummary, type GazeSummary } from "./gaze.ts";
 import { glaucomaHemifieldTest, type GhtResult } from "./ght.ts";
@@ -10,6 +10,8 @@ import { octopusIndices, meanSensitivityForDisplay, roundTo, type OctopusIndices
 import { getPattern, type PatternGeometry } from "./patterns.ts";
 import { normalSensitivity } from "./pointwise.ts";
 import { reliability, type CatchTrials, type Reliability } from "./reliability.ts";
+import { isScreening } from "./seen.ts";
+import { lazyFieldStages, type FieldStages } from "./stages/index.ts";
 
 /** What the analysis needs from a stored result (accounts seed §3 "Result"). */
 export interface ResultInput {
@@ -25,6 +27,8 @@ export interface ResultInput {
   readonly gazeTracking?: { readonly meanDistance: readonly number[]; readonly fixationThreshold?: number | null } | null;
   /** Normal values the device sent, used for the Octopus defects when we have no normative database. */
   readonly normValues?: ReadonlyArray<number | null> | null;
+  /** The strategy; a screening's values are levels seen, which the stages do not read. */
+  readonly strategy?: Strategy | null;
 }
 
 /** The statistical part, present only when a normative database exists for the pattern and version. */
@@ -50,6 +54,8 @@ export interface ResultAnalysis {
   readonly gaze: GazeSummary | null;
   /** Esterman pattern only. */
   readonly estermanScore: number | null;
+  /** Glaucoma stages (HPA, GSS 2, AGIS, CIGTS) or why each does not apply (core/analytics/stages; worked out on first read). */
+  readonly stages: FieldStages;
   /** Values as the screens print them (accounts seed §9); per-location defect labels come from `defectLabel`. */
   readonly display: ResultDisplay;
 }
@@ -110,6 +116,12 @@ export function analyseResult(input: ResultInput): ResultAnalysis {
     reliability: reliability(input.catchTrials),
     gaze,
     estermanScore: input.pattern === Pattern.Esterman ? estermanScore(input.thresholds) : null,
+    stages: lazyFieldStages({
+      pattern: input.pattern,
+      screening: isScreening(input.strategy),
+      thresholds: input.thresholds,
+      deviations: normative,
+    }),
     display: {
       thresholdOffset: r2(normative?.gh),
       meanSensitivity: r2(octopus ? meanSensitivityForDisplay(octopus.ms) : meanOf(sens)),

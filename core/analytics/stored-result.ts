@@ -33,6 +33,7 @@ export const analysisInput = (r: MeasurementResult, age: number): ResultInput =>
   catchTrials: r.catchTrials,
   gazeTracking: r.gazeTracking,
   normValues: r.normValues,
+  strategy: r.strategy,
 });
 
 /** The full analysis of a stored result for a patient `age` years old on the test day; null when it is not valid. */

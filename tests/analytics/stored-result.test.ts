@@ -43,6 +43,7 @@ describe("a stored result on its way into the analysis", () => {
       catchTrials: r.catchTrials,
       gazeTracking: r.gazeTracking,
       normValues: r.normValues,
+      strategy: r.strategy,
     });
     expect(analyseStoredResult(r, 64)).toEqual(analyseResult(analysisInput(r, 64)));
     expect(analyseStoredResult(stored({ thresholds: r.thresholds.slice(1) }), 64)).toBeNull();

@@ -32,50 +32,71 @@ export interface CigtsScore {
   readonly applicable: true;
   /** 0 to 20; not rounded (screens show one decimal). */
   readonly score: number;
-  /** Per staging location (24-2 order, `grid24`): its own weight and the weight it counted with. */
-  readonly weights: ReadonlyArray<{ readonly index: number; readonly own: CigtsWeight; readonly counted: CigtsWeight }>;
 }
 
 export type CigtsOutcome = CigtsScore | StageNotApplicable;
 
-const neighbourLists = new Map<Pattern, number[][]>();
-
-/**
- * Per staging location (24-2 order), the pattern indices of its CIGTS neighbours; null where CIGTS does not apply.
- * The series criterion (progression/criteria) and the tests read the same list.
- */
-export function cigtsNeighbours(pattern: Pattern): ReadonlyArray<readonly number[]> | null {
+/** Per pattern: the staging locations' pattern indices and, per location, its neighbours' positions in that list. */
+interface CigtsLayout {
+  readonly indices: Int32Array;
+  readonly around: ReadonlyArray<Int32Array>;
+  readonly lists: ReadonlyArray<readonly number[]>;
+}
+const layouts = new Map<Pattern, CigtsLayout>();
+function cigtsLayout(pattern: Pattern): CigtsLayout | null {
   const grid = grid24(pattern);
   if (!grid) return null;
-  let lists = neighbourLists.get(pattern);
-  if (lists === undefined) {
-    lists = neighbours(grid, hemifield).map((js) => js.map((j) => grid[j]!.index));
-    neighbourLists.set(pattern, lists);
+  let layout = layouts.get(pattern);
+  if (layout === undefined) {
+    const around = neighbours(grid, hemifield);
+    layout = {
+      indices: Int32Array.from(grid, (p) => p.index),
+      around: around.map((js) => Int32Array.from(js)),
+      lists: around.map((js) => js.map((j) => grid[j]!.index)),
+    };
+    layouts.set(pattern, layout);
   }
-  return lists;
+  return layout;
 }
+
+/**
+ * Per staging location (24-2 order, `grid24`), the pattern indices of its CIGTS neighbours; null where CIGTS does not
+ * apply. The series criterion (progression/criteria) and the tests read the same list.
+ */
+export function cigtsNeighbours(pattern: Pattern): ReadonlyArray<readonly number[]> | null {
+  return cigtsLayout(pattern)?.lists ?? null;
+}
+
+const scratch = new Uint8Array(52);
 
 /**
  * The CIGTS score of one field from its TD probability map (`tdp`, in the pattern's index order, as analyseResult gives
  * it). Not applicable off 24-2 and 30-2, or when a staging location has no probability (not measured).
  */
 export function cigtsScore(tdp: ReadonlyArray<ProbabilityLevel | null>, pattern: Pattern): CigtsOutcome {
-  const grid = grid24(pattern);
-  const lists = cigtsNeighbours(pattern);
-  if (!grid || !lists) return stageNotApplicable("pattern");
-  const own = new Map<number, CigtsWeight>();
-  for (const { index } of grid) {
-    const level = tdp[index];
+  const layout = cigtsLayout(pattern);
+  if (!layout) return stageNotApplicable("pattern");
+  const { indices, around } = layout;
+  const own = scratch; // reused call after call (no call re-enters); every location is written before it is read
+  for (let k = 0; k < indices.length; k++) {
+    const level = tdp[indices[k]!];
     if (level === null || level === undefined) return stageNotApplicable("missing-locations");
-    own.set(index, cigtsWeight(level));
+    own[k] = cigtsWeight(level);
   }
   let sum = 0;
-  const weights = grid.map(({ index }, k) => {
-    const around = lists[k]!.map((j) => own.get(j)!).sort((a, b) => b - a);
-    // Every 24-2 location has at least two neighbours in its hemifield; with fewer, nothing confirms it.
-    const counted = Math.min(own.get(index)!, around[1] ?? 0) as CigtsWeight;
-    sum += counted;
-    return { index, own: own.get(index)!, counted };
-  });
-  return { applicable: true, score: sum / CIGTS_DIVISOR, weights };
+  for (let k = 0; k < indices.length; k++) {
+    if (own[k] === 0) continue;
+    // The two highest neighbour weights; a location with fewer than two neighbours (none on 24-2) has nothing to confirm it.
+    let first = 0,
+      second = 0;
+    for (const j of around[k]!) {
+      const w = own[j]!;
+      if (w > first) {
+        second = first;
+        first = w;
+      } else if (w > second) second = w;
+    }
+    sum += Math.min(own[k]!, second);
+  }
+  return { applicable: true, score: sum / CIGTS_DIVISOR };
 }

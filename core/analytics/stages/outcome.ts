@@ -5,12 +5,19 @@
 export type StageNotApplicableReason =
   /** The method is defined on 24-2 and 30-2 only (not 10-2, G, the screenings or Esterman). */
   | "pattern"
+  /** A supra-threshold screening (Supra, 1LT): its values are the levels seen, not thresholds. */
+  | "screening"
   /** A location the method needs was not measured. */
   | "missing-locations"
   /** No normative database for the pattern and version: no TD, PD, probabilities or MD/PSD. */
   | "no-normative-database";
 
-export const STAGE_NOT_APPLICABLE_REASONS: readonly StageNotApplicableReason[] = ["pattern", "missing-locations", "no-normative-database"];
+export const STAGE_NOT_APPLICABLE_REASONS: readonly StageNotApplicableReason[] = [
+  "pattern",
+  "screening",
+  "missing-locations",
+  "no-normative-database",
+];
 
 export interface StageNotApplicable {
   readonly applicable: false;
