@@ -35,6 +35,7 @@ export type { GhtOutcome, GhtResult } from "./ght.ts";
 export { octopusIndices, bebieCurve, defects, percentDefect, defectLabel, meanSensitivityForDisplay, roundTo } from "./octopus.ts";
 export type { OctopusIndices } from "./octopus.ts";
 export { estermanScore } from "./esterman.ts";
+export * from "./binocular.ts";
 export * from "./stages/index.ts";
 export { reliability, catchTrialRate, RELIABILITY_LIMITS } from "./reliability.ts";
 export type { Reliability, CatchTrials, CatchTrialCount } from "./reliability.ts";
