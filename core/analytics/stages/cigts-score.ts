@@ -34,7 +34,8 @@ export interface CigtsScore {
   readonly score: number;
 }
 
-export type CigtsOutcome = CigtsScore | StageNotApplicable;
+/** Off 24-2 and 30-2, or with a location not measured (a screening or missing normals give no TD probabilities to read). */
+export type CigtsOutcome = CigtsScore | StageNotApplicable<"pattern" | "missing-locations">;
 
 /** Per pattern: the staging locations' pattern indices and, per location, its neighbours' positions in that list. */
 interface CigtsLayout {

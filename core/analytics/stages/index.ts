@@ -2,10 +2,10 @@ import type { Pattern } from "../../model/enums.ts";
 import type { ProbabilityLevel } from "../normative/tables.ts";
 import { getPattern } from "../patterns.ts";
 import { agisScore, type AgisOutcome } from "./agis-score.ts";
-import { cigtsScore, type CigtsOutcome } from "./cigts-score.ts";
+import { cigtsScore, type CigtsScore } from "./cigts-score.ts";
 import { gss2Stage, type Gss2Outcome } from "./gss2-stage.ts";
 import { hodappStage, type HodappOutcome } from "./hodapp-stage.ts";
-import { stageNotApplicable, type StageNotApplicableReason } from "./outcome.ts";
+import { stageNotApplicable, type StageNotApplicable, type StageNotApplicableReason } from "./outcome.ts";
 import { isStagedPattern } from "./staging-grid.ts";
 
 /**
@@ -17,7 +17,8 @@ export interface FieldStages {
   readonly hodapp: HodappOutcome;
   readonly gss2: Gss2Outcome;
   readonly agis: AgisOutcome;
-  readonly cigts: CigtsOutcome;
+  /** Wider than cigtsScore's own outcome: here a screening or missing normals also say so. */
+  readonly cigts: CigtsScore | StageNotApplicable;
 }
 
 /** What the stages read of an analysed field (ResultAnalysis.normative's parts; null without a normative database). */

@@ -19,9 +19,10 @@ export const STAGE_NOT_APPLICABLE_REASONS: readonly StageNotApplicableReason[] =
   "no-normative-database",
 ];
 
-export interface StageNotApplicable {
+/** Not applicable, for one of `R`'s reasons (a method that can only fail some ways says which). */
+export interface StageNotApplicable<R extends StageNotApplicableReason = StageNotApplicableReason> {
   readonly applicable: false;
-  readonly reason: StageNotApplicableReason;
+  readonly reason: R;
 }
 
-export const stageNotApplicable = (reason: StageNotApplicableReason): StageNotApplicable => ({ applicable: false, reason });
+export const stageNotApplicable = <R extends StageNotApplicableReason>(reason: R): StageNotApplicable<R> => ({ applicable: false, reason });
