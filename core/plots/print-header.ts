@@ -14,6 +14,7 @@ import { strategyMessage } from "./code-names.ts";
 import { deviceText, sourceLabel, strategyText } from "./source-names.ts";
 import type { Box } from "./page.ts";
 import { noSlopeLabels } from "./progression.ts";
+import { printStagesLine } from "./print-stages.ts";
 import { message, text, type Message, type SceneNode } from "./scene.ts";
 
 export interface PrintHeaderInput {
@@ -404,7 +405,8 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
     across.push(label(0, yy, l, 27 * u), value(28 * u, yy, v, box.width - 28 * u));
   // Under the columns, or as low as the header's room needs for its lines.
   const series = input.progression ? seriesLine(input.progression) : null;
-  const lines = 1 + (input.progression !== undefined ? 1 : 0) + (series ? 1 : 0);
+  const stages = printStagesLine(a.stages);
+  const lines = 1 + (input.progression !== undefined ? 1 : 0) + (series ? 1 : 0) + (stages ? 1 : 0);
   const last = Math.min(bottom + 1.5 * u, box.height - accentRoom - lines * line);
   acrossRow(
     last,
@@ -428,6 +430,8 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
     );
   }
   if (series) acrossRow(last + 2 * line, message("plots.print.series", "Series"), series);
+  // The field's glaucoma stages (issue 30), last.
+  if (stages) acrossRow(last + (lines - 1) * line, message("plots.print.stages", "Glaucoma stage"), stages);
   return [
     {
       kind: "group",

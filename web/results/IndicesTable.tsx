@@ -12,6 +12,7 @@ import { catchTrialText, dB2, formatDuration, isEsterman, normativeDatabaseText 
 import { resultDevice } from "../../core/analytics/series-sources.ts";
 import type { DeviceIndices } from "../../core/model/result-source.ts";
 import { useSourceNames } from "./result-sources.ts";
+import { StagesTable } from "./StagesTable.tsx";
 
 // Every index of a result (accounts seed §2 and §3), in three aligned tables: the field's indices (each with its
 // convention, Octopus or Humphrey, and the p-value of Humphrey's MD and PSD), the test's parameters and its conduct. Values are right-aligned in tabular digits so decimals line up; units sit in their own column.
@@ -280,6 +281,7 @@ export function IndicesTable({ result, analysis }: { result: MeasurementResult; 
         rows={field}
         testId="indices-field"
       />
+      <StagesTable analysis={analysis} />
       {imported && <DeviceIndicesTable result={result} indices={imported.deviceIndices} />}
       <Table caption={t`Test parameters`} rows={parameters} testId="indices-parameters" />
       <Table caption={t`Test conduct`} rows={conduct} testId="indices-conduct" />

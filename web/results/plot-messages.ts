@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import type { I18n, MessageDescriptor } from "@lingui/core";
 import type { Translate } from "../../core/plots/message.ts";
+import { binocularPlotMessages } from "./binocular-messages.ts";
 
 // core/plots names its texts by message id ("plots.gaze.title") with an English default. Lingui extracts messages
 // from web/ only, so each id is listed here once as a Lingui message: the catalogs then carry them, and the plots
@@ -16,6 +17,7 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.bebie.defect": msg`Defect (dB)`,
   "plots.bebie.rank": msg`Rank`,
   "plots.bebie.title": msg`Cumulative defect curve (Bebie)`,
+  ...binocularPlotMessages,
   "plots.esterman.count": msg({ message: "{seen} of {total} seen" }),
   "plots.esterman.missed": msg`not seen`,
   "plots.esterman.score": msg({ message: "Esterman score: {score} %" }),
@@ -109,6 +111,19 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.print.series.limited": msg({ message: "only {source}" }),
   "plots.print.series.pooled": msg`all devices and strategies`,
   "plots.print.series.value": msg({ message: "{scope} · {changed}" }),
+  "plots.print.stages": msg`Glaucoma stage`,
+  "plots.print.stages.borderline": msg`border-line`,
+  "plots.print.stages.early": msg`early`,
+  "plots.print.stages.gss2Stage": msg({ message: "stage {stage}" }),
+  "plots.print.stages.moderate": msg`moderate`,
+  "plots.print.stages.na": msg`n/a`,
+  "plots.print.stages.notApplicable": msg({ message: "not applicable: {reason}" }),
+  "plots.print.stages.reason.missing": msg`a location was not measured`,
+  "plots.print.stages.reason.noNormals": msg`no normative database for this pattern`,
+  "plots.print.stages.reason.pattern": msg`defined on 24-2 and 30-2 only`,
+  "plots.print.stages.reason.screening": msg`a screening measures no thresholds`,
+  "plots.print.stages.severe": msg`severe`,
+  "plots.print.stages.value": msg({ message: "HPA {hodapp} · GSS 2 {gss2} · AGIS {agis} · CIGTS {cigts}" }),
   "plots.print.sex.female": msg`female`,
   "plots.print.sex.male": msg`male`,
   "plots.print.sex.other": msg`other`,
