@@ -7,6 +7,8 @@
 
 import { thresholdColourLegend, totalDeviationLegend } from "./legends.ts";
 import { gridCells, placeScene, printRegions } from "./page.ts";
+import type { IntegratedFieldOutcome } from "../analytics/binocular.ts";
+import { printBinocularScenes } from "./print-binocular.ts";
 import { printHeaderNodes, type PrintHeaderInput } from "./print-header.ts";
 import { resultPlots } from "./result-plots.ts";
 import { message, text, type Scene, type SceneNode } from "./scene.ts";
@@ -18,6 +20,8 @@ export interface PrintPageInput extends PrintHeaderInput {
   };
   /** Thresholds of the result compared with (difference plot). */
   readonly reference?: readonly number[] | null;
+  /** The visit's binocular integrated field (print-binocular.ts): printed in a cell of its own when it applies. */
+  readonly binocular?: IntegratedFieldOutcome | null;
   readonly page: { readonly width: number; readonly height: number; readonly unitsPerMm: number };
 }
 
@@ -55,14 +59,15 @@ export function printPageScene(input: PrintPageInput): Scene {
       field: { width, height },
       gaze: { width: regions.gaze.width, height: regions.gaze.height },
     });
-  const items = list(plotsAt(100, 100)).length + 1; // + the legends' cell
+  const binocular = (cell: { width: number; height: number }) => printBinocularScenes(input.binocular, cell);
+  const items = list(plotsAt(100, 100)).length + binocular({ width: 100, height: 100 }).length + 1; // + the legends' cell
   const columns = items <= 6 ? 2 : 3;
   const rows = Math.max(2, Math.ceil(items / columns));
   const cells = gridCells(area, columns, rows, gap);
   const cell = cells[0]!;
   const plots = plotsAt(cell.width, cell.height);
   const single = plots.esterman ?? plots.screening;
-  const scenes: Scene[] = single ? [single] : list(plots);
+  const scenes: Scene[] = single ? [single] : [...list(plots), ...binocular(cell)];
   const placed: SceneNode[] = single
     ? [placeScene(single, area)]
     : scenes.slice(0, columns * rows).map((scene, i) => placeScene(scene, cells[i]!));

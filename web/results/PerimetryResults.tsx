@@ -8,6 +8,8 @@ import { openingChartPattern } from "../../core/analytics/progression/md-slope.t
 import type { Pattern } from "../../core/model/enums.ts";
 import { ALL, resultDevice, resultStrategy, type SeriesLimit } from "../../core/analytics/series-sources.ts";
 import { markResultsData, settleResultsDrawn } from "./draw-timing.ts";
+import { BinocularField } from "./BinocularField.tsx";
+import { binocularVisit } from "./binocular-visit.ts";
 import { HistorySection } from "./HistorySection.tsx";
 import { PrintLayout } from "./PrintLayout.tsx";
 import { browserTimeZone } from "./print-page.ts";
@@ -87,6 +89,11 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
   const waiting = !all && !selected && tests.some((m) => m.id === perimetryId && m.trashedAt === null);
   const reference = useMemo(() => (selected ? previousOfSameKind(results, selected) : null), [results, selected]);
   const analysis = selected ? analyse(selected) : null;
+  // The visit's binocular integrated field, for the print (BinocularField shows it on the page).
+  const binocular = useMemo(
+    () => (selected ? (binocularVisit(selected, results, browserTimeZone())?.field ?? null) : null),
+    [selected, results],
+  );
 
   // The printed page states the series the page shows when the printed result is in it (limited, it says to what);
   // a result the limit leaves out states its pooled series.
@@ -130,11 +137,13 @@ export function PerimetryResults({ patient, tests, perimetryId, now }: Perimetry
                 patient={patient}
                 markedUnreliable={marks.unreliable.has((selected as WithResult).id)}
                 progression={printedProgression(selected as WithResult)}
+                binocular={binocular}
               />
             )
           }
         />
       )}
+      {selected && <BinocularField current={selected} results={results} />}
       {waiting && <p className="alert alert-info">{t`This test has no result yet.`}</p>}
       {!all && !selected && !waiting && <p className="alert alert-warning">{t`This test was not found. It may have been deleted.`}</p>}
       <ProgressionSection

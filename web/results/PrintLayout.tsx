@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef } from "react";
+import type { IntegratedFieldOutcome } from "../../core/analytics/binocular.ts";
 import type { ResultAnalysis } from "../../core/analytics/result-analysis.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import { toSvg } from "../../core/plots/svg.ts";
@@ -20,6 +21,7 @@ export function PrintLayout({
   patient,
   markedUnreliable = false,
   progression,
+  binocular = null,
 }: {
   measurement: WithResult;
   analysis: ResultAnalysis;
@@ -28,12 +30,14 @@ export function PrintLayout({
   markedUnreliable?: boolean;
   /** This eye's progression analysis on this pattern (ProgressionAnalysis.tsx), when the page has one. */
   progression?: PrintProgression | null;
+  /** The visit's binocular integrated field (binocular-visit.ts): printed when it applies. */
+  binocular?: IntegratedFieldOutcome | null;
 }) {
   const translate = usePlotTranslate();
   const body = useRef<HTMLDivElement>(null);
   const svg = useMemo(
-    () => toSvg(printPage(m, analysis, reference, patient, { markedUnreliable, progression }), { translate }),
-    [m, analysis, reference, patient, markedUnreliable, progression, translate],
+    () => toSvg(printPage(m, analysis, reference, patient, { markedUnreliable, progression, binocular }), { translate }),
+    [m, analysis, reference, patient, markedUnreliable, progression, binocular, translate],
   );
   // Texts the scene gave a maxWidth (names, translations) are scaled down once the browser has measured them.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the texts to fit are new whenever the SVG is

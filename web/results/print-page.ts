@@ -1,6 +1,7 @@
 // The printed result page: core/plots' print scene (core/plots/print-page.ts), the one the CLI's PDF draws too, on an
 // A4 sheet in CSS px (1/96 inch, what the browser prints), with times on this browser's clock (the clinic's).
 
+import type { IntegratedFieldOutcome } from "../../core/analytics/binocular.ts";
 import { ageAtTest, type ResultAnalysis } from "../../core/analytics/result-analysis.ts";
 import { clinicTime } from "../../core/model/clinic-time.ts";
 import type { Patient } from "../../core/model/patient.ts";
@@ -20,7 +21,12 @@ export function printPage(
   analysis: ResultAnalysis,
   reference: WithResult | null,
   patient: Patient,
-  options: { markedUnreliable?: boolean; progression?: PrintProgression | null; timeZone?: string } = {},
+  options: {
+    markedUnreliable?: boolean;
+    progression?: PrintProgression | null;
+    binocular?: IntegratedFieldOutcome | null;
+    timeZone?: string;
+  } = {},
 ): Scene {
   const timeZone = options.timeZone ?? browserTimeZone();
   return printPageScene({
@@ -32,6 +38,7 @@ export function printPage(
     taken: clinicTime(m.result.takenAt, timeZone),
     reference: reference?.result.thresholds ?? null,
     ...(options.progression !== undefined ? { progression: options.progression } : {}),
+    ...(options.binocular ? { binocular: options.binocular } : {}),
     page: { width: a4.width, height: a4.height, unitsPerMm: pxPerMm },
   });
 }
