@@ -6,10 +6,12 @@ import { once } from "node:events";
 import {
   analyseCsvChunks,
   analyseSeriesRows,
+  stageEachRow,
   summariseEachRow,
   type RowSummary,
   type SeriesOutput,
 } from "../../core/analytics/analyse-csv.ts";
+import { stageCodes, type FieldStages } from "../../core/analytics/stages/index.ts";
 import { CsvError, parseVisualFieldsCsv, visualFieldRows } from "../../core/analytics/visualfields-csv.ts";
 import { defineCommand, sharedOptions } from "../command.ts";
 import { CliError, ExitCode } from "../exit-codes.ts";
@@ -23,6 +25,7 @@ import { type Column, FixedColumn, formatTable, tableChunks, TextColumn } from "
 export function registerAnalyse(program: Command, io: CliIo): void {
   defineCommand(program, "analyse <file>", "analyse a visualFields-layout CSV (one test per row) without a server")
     .option("--series", "per id and eye with 3+ visits: MD regression (glr), pointwise (plr) and PoPLR", false)
+    .option("--stages", "per row, the glaucoma stages too: Hodapp-Parrish-Anderson, GSS 2, AGIS and CIGTS scores", false)
     .addHelpText(
       "after",
       "\nColumns: id, eye (OD/OS/OU), date (YYYY-MM-DD), time, age, type, fpr, fnr, fl, duration, l1..ln (dB; a negative value is" +
@@ -31,8 +34,9 @@ export function registerAnalyse(program: Command, io: CliIo): void {
         "\n--json prints the same JSON as `npm run --silent analyse -- FILE.csv [--series]`." +
         "\n\nExample:\n  isopter analyse visits.csv --series\n  isopter export --all --pattern 24-2 --format csv --out all.csv && isopter analyse all.csv",
     )
-    .action(async (file: string, opts: { series: boolean }, cmd: Command) => {
+    .action(async (file: string, opts: { series: boolean; stages: boolean }, cmd: Command) => {
       const shared = sharedOptions(cmd);
+      if (opts.series && opts.stages) throw new CliError(ExitCode.BadArguments, "--stages stages each row: not with --series");
       const path = resolve(io.cwd, file);
       let text: string;
       try {
@@ -42,14 +46,17 @@ export function registerAnalyse(program: Command, io: CliIo): void {
       }
       try {
         if (shared.json) {
-          for (const chunk of analyseCsvChunks(text, { series: opts.series })) if (!io.stdout.write(chunk)) await once(io.stdout, "drain");
+          for (const chunk of analyseCsvChunks(text, { series: opts.series, stages: opts.stages }))
+            if (!io.stdout.write(chunk)) await once(io.stdout, "drain");
           return;
         }
         if (opts.series) {
           io.stdout.write(seriesTable(analyseSeriesRows(parseVisualFieldsCsv(text))));
           return;
         }
-        const table = rowsTable(summariseEachRow(visualFieldRows(text)));
+        const table = opts.stages
+          ? stagedRowsTable(stageEachRow(visualFieldRows(text)))
+          : rowsTable(summariseEachRow(visualFieldRows(text)));
         if (table === null) io.stdout.write("No tests in the file.\n");
         else for (const chunk of tableChunks(table)) if (!io.stdout.write(chunk)) await once(io.stdout, "drain");
       } catch (e) {
@@ -93,6 +100,26 @@ function rowsTable(analysed: Iterable<RowSummary>): Column[] | null {
     pdpUnder5.push(r.pdpUnder5);
   }
   return id.rows === 0 ? null : [id, eye, date, msens, tmd, psd, gh, vfi, tdpUnder5, pdpUnder5];
+}
+
+/** rowsTable with four columns more: HPA's stage, GSS 2's, the AGIS and CIGTS scores ('-' where not applicable). */
+function stagedRowsTable(analysed: Iterable<{ summary: RowSummary; stages: FieldStages }>): Column[] | null {
+  const hpa = new TextColumn("HPA", "left"),
+    gss2 = new TextColumn("GSS 2", "left"),
+    agis = new FixedColumn("AGIS", 0),
+    cigts = new FixedColumn("CIGTS", 1);
+  const summaries = function* () {
+    for (const { summary, stages } of analysed) {
+      const c = stageCodes(stages);
+      hpa.push(c.hpa ?? "-");
+      gss2.push(c.gss2 ?? "-");
+      agis.push(c.agis);
+      cigts.push(c.cigts);
+      yield summary;
+    }
+  };
+  const table = rowsTable(summaries());
+  return table && [...table, hpa, gss2, agis, cigts];
 }
 
 function seriesTable(series: readonly SeriesOutput[]): string {

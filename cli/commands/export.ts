@@ -51,6 +51,7 @@ interface ExportOptions {
   language?: Language;
   bundle: BundleType;
   withPdf?: boolean;
+  stages?: boolean;
   send?: string;
   stow?: string;
 }
@@ -125,6 +126,7 @@ function checkOutput(o: ExportOptions): void {
     throw badArguments(
       `--stow ${redactUrl(o.stow)}: give the DICOMweb service's http(s) URL, e.g. --stow https://pacs.clinic.example/dicom-web`,
     );
+  if (o.stages && o.format !== "csv") throw badArguments("--stages adds columns to the CSV: use it with --format csv");
   if (o.format === "csv" && o.pattern === undefined)
     throw badArguments("--format csv holds one pattern per file (the l1..ln columns): add --pattern, e.g. --pattern 24-2");
 }
@@ -158,7 +160,7 @@ async function writerFor(
   const where = o.out === undefined || o.out === "-" ? "stdout" : resolve(io.cwd, o.out);
   switch (o.format) {
     case "csv":
-      return { writer: csvWriter(sink, o.pattern!), where };
+      return { writer: csvWriter(sink, o.pattern!, { stages: o.stages ?? false }), where };
     case "json":
       return { writer: jsonWriter(sink), where };
     case "ndjson":
@@ -286,6 +288,10 @@ export function registerExport(program: Command, io: CliIo): void {
       new Option("--bundle <type>", "FHIR Bundle type: collection, or transaction for a FHIR server")
         .choices(bundleTypes)
         .default("collection"),
+    )
+    .option(
+      "--stages",
+      "CSV: append the glaucoma stages (hpa, gss2, agis, cigts) after l1..ln; isopter analyse reads them past, R's visualFields does not",
     )
     .option("--with-pdf", "FHIR: attach the printed page to each DiagnosticReport (presentedForm; about a PDF page per result)")
     .option("--send <AET@HOST:PORT>", "DICOM: store the files in a PACS by C-STORE after writing them")

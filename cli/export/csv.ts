@@ -3,6 +3,7 @@ import { csvLocationValue, csvStrategyNames, infoColumns } from "../../core/anal
 import { catchTrialRate } from "../../core/analytics/reliability.ts";
 import { isScreeningResult } from "../../core/analytics/seen.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
+import { STAGE_COLUMNS, stageCodes } from "../../core/analytics/stages/index.ts";
 import type { Pattern } from "../../core/model/enums.ts";
 import { eyeCode, takenAtParts, type ExportRecord } from "./record.ts";
 import type { TextSink } from "./sink.ts";
@@ -16,10 +17,24 @@ import type { ExportWriter } from "./writer.ts";
 //   age      completed years on the test day
 //   fpr/fnr/fl  catch-trial error rates (errors / presentations; 0 when none were presented)
 //   duration HH:MM:SS of examinationTimeInSeconds
+// With --stages, four named columns follow l1..ln (issue 30): hpa (early, moderate, severe), gss2 (0, borderline,
+// 1-5), agis (0-20), cigts (0-20, 2 decimals), NA where a method does not apply. Our reader reads past them; R's
+// visualFields would take them for locations, so they are not written by default.
 
-export function visualFieldsHeader(pattern: Pattern): string {
+export function visualFieldsHeader(pattern: Pattern, options: CsvOptions = {}): string {
   const n = getPattern(pattern).points.length;
-  return [...infoColumns, ...Array.from({ length: n }, (_, i) => `l${i + 1}`)].join(",");
+  return [...infoColumns, ...Array.from({ length: n }, (_, i) => `l${i + 1}`), ...(options.stages ? STAGE_COLUMNS : [])].join(",");
+}
+
+export interface CsvOptions {
+  /** Append the glaucoma stages after l1..ln (`--stages`). */
+  readonly stages?: boolean;
+}
+
+/** The stage cells of a record: R's NA where a method does not apply. */
+function stageCells(r: ExportRecord): string[] {
+  const c = stageCodes(r.analysis().stages);
+  return [c.hpa ?? "NA", c.gss2 ?? "NA", c.agis === null ? "NA" : String(c.agis), c.cigts === null ? "NA" : c.cigts.toFixed(2)];
 }
 
 export function hhmmss(seconds: number): string {
@@ -28,7 +43,7 @@ export function hhmmss(seconds: number): string {
   return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
 }
 
-export function visualFieldsRow(r: ExportRecord): string {
+export function visualFieldsRow(r: ExportRecord, options: CsvOptions = {}): string {
   const { date, time } = takenAtParts(r.result.takenAt);
   const ct = r.result.catchTrials;
   const rate = (c: { errors: number; presentations: number }) => String(catchTrialRate(c) ?? 0);
@@ -45,11 +60,12 @@ export function visualFieldsRow(r: ExportRecord): string {
     rate(ct.blindSpot),
     hhmmss(r.result.examinationTimeInSeconds),
     ...r.result.thresholds.map((t) => String(csvLocationValue(t, screening))),
+    ...(options.stages ? stageCells(r) : []),
   ].join(",");
 }
 
 /** One pattern per file: the header fixes the number of l columns. */
-export function csvWriter(sink: TextSink, pattern: Pattern): ExportWriter {
+export function csvWriter(sink: TextSink, pattern: Pattern, options: CsvOptions = {}): ExportWriter {
   const expected = getPattern(pattern).points.length;
   let started = false;
   return {
@@ -60,12 +76,12 @@ export function csvWriter(sink: TextSink, pattern: Pattern): ExportWriter {
         );
       if (!started) {
         started = true;
-        await sink.write(visualFieldsHeader(pattern) + "\n");
+        await sink.write(visualFieldsHeader(pattern, options) + "\n");
       }
-      await sink.write(visualFieldsRow(r) + "\n");
+      await sink.write(visualFieldsRow(r, options) + "\n");
     },
     async end() {
-      if (!started) await sink.write(visualFieldsHeader(pattern) + "\n");
+      if (!started) await sink.write(visualFieldsHeader(pattern, options) + "\n");
       await sink.close();
     },
   };

@@ -1,5 +1,5 @@
 import { Eye, Pattern } from "../model/enums.ts";
-import { globalIndices } from "./global-indices.ts";
+import { globalIndices, humphreyMdPsd } from "./global-indices.ts";
 import { CURRENT_NORMATIVE_VERSION, getNormativeDatabase } from "./normative/registry.ts";
 import { lutProbabilities, type NormativeTables, type ProbabilityLevel } from "./normative/tables.ts";
 import { getPattern, type PatternGeometry } from "./patterns.ts";
@@ -10,6 +10,7 @@ import { eyeProgression } from "./progression/eye-progression.ts";
 import { estermanScore } from "./esterman.ts";
 import { fieldDeviations, fieldIndices, nullWhereNaN, type FieldDeviations, type FieldIndices } from "./field-deviations.ts";
 import { locationSeen } from "./seen.ts";
+import { fieldStages, type FieldStages } from "./stages/index.ts";
 import {
   CsvError,
   isScreeningType,
@@ -111,6 +112,31 @@ export function* analyseEachRow(rows: Iterable<VisualFieldRow>): Generator<RowOu
   for (const r of rows) {
     file ??= fileTables(patternForLocationCount(r.sensitivities.length));
     yield rowOutput(r, analyseRow(r, k++, file, fieldDeviations), file);
+  }
+}
+
+/**
+ * analyseEachRow with each row's glaucoma stages (`isopter analyse --stages`, core/analytics/stages), read as
+ * analyseResult reads a stored result, and the row's table summary.
+ */
+export function* stageEachRow(rows: Iterable<VisualFieldRow>): Generator<{ row: RowOutput; summary: RowSummary; stages: FieldStages }> {
+  let file: FileTables | undefined;
+  let k = 0;
+  for (const r of rows) {
+    file ??= fileTables(patternForLocationCount(r.sensitivities.length));
+    const analysed = analyseRow(r, k++, file, fieldDeviations);
+    const row = rowOutput(r, analysed, file);
+    const { nv, pattern } = file;
+    const stages = fieldStages({
+      pattern,
+      screening: analysed.screening,
+      thresholds: analysed.thresholds,
+      deviations:
+        nv && row.td && row.tdp && row.pdp ? { td: row.td, tdp: row.tdp, pdp: row.pdp, humphrey: humphreyMdPsd(nv, row.td) } : null,
+    });
+    const under5 = (levels: RowOutput["tdp"]) => (levels ? levels.filter((l) => l !== null && l <= 0.05).length : null);
+    const summary: RowSummary = { ...row, tdpUnder5: under5(row.tdp), pdpUnder5: under5(row.pdp) };
+    yield { row, summary, stages };
   }
 }
 
@@ -321,7 +347,7 @@ function progressionOf(pattern: Pattern, visits: readonly VisualFieldRow[]): Ser
 }
 
 /** CSV text in, JSON text out (what the CLI prints). Throws CsvError on bad input. */
-export function analyseCsvText(csv: string, options: { series?: boolean } = {}): string {
+export function analyseCsvText(csv: string, options: { series?: boolean; stages?: boolean } = {}): string {
   return [...analyseCsvChunks(csv, options)].join("");
 }
 
@@ -330,21 +356,38 @@ export function analyseCsvText(csv: string, options: { series?: boolean } = {}):
  * written one at a time, so a file of 100,000 rows runs at the speed of one row and its memory stays flat (a series
  * needs all visits of an eye, so --series still reads the whole file first).
  */
-export function* analyseCsvChunks(csv: string, options: { series?: boolean } = {}, chunkChars = 1 << 16): Generator<string> {
+export function* analyseCsvChunks(
+  csv: string,
+  options: { series?: boolean; stages?: boolean } = {},
+  chunkChars = 1 << 16,
+): Generator<string> {
   if (options.series) {
     yield JSON.stringify(analyseSeriesRows(parseVisualFieldsCsv(csv))) + "\n";
     return;
   }
   let chunk = "[";
   let first = true;
-  for (const row of analyseEachRow(visualFieldRows(csv))) {
-    chunk += (first ? "" : ",") + rowJson(row);
+  /** Adds a row's JSON; true when the chunk is full. */
+  const add = (json: string) => {
+    chunk += (first ? "" : ",") + json;
     first = false;
-    if (chunk.length >= chunkChars) {
-      yield chunk;
-      chunk = "";
+    return chunk.length >= chunkChars;
+  };
+  // With --stages each row closes with its stages (`"stages":{...}`), after the fields rowJson writes.
+  if (options.stages)
+    for (const { row, stages } of stageEachRow(visualFieldRows(csv))) {
+      if (add(`${rowJson(row).slice(0, -1)},"stages":${JSON.stringify(stages)}}`)) {
+        yield chunk;
+        chunk = "";
+      }
     }
-  }
+  else
+    for (const row of analyseEachRow(visualFieldRows(csv))) {
+      if (add(rowJson(row))) {
+        yield chunk;
+        chunk = "";
+      }
+    }
   yield chunk + "]\n";
 }
 

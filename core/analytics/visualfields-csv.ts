@@ -12,7 +12,8 @@ import { screeningStrategies } from "./seen.ts";
  *          thresholding strategies: the threshold in dB as stored; 0 dB was seen at the brightest level
  *          screening strategies (supra, 1lt, and Esterman): the level seen in dB, -1 when not seen (stored as 0)
  * Parsed with a real CSV parser (quoted fields, CRLF, BOM: csv-text.ts) and validated with a Schema; errors name the
- * line and the field.
+ * line and the field. Named columns after l1..ln (not lK: `isopter export --stages` writes hpa, gss2, agis, cigts) are
+ * read past and not checked; R's visualFields would take them for locations, so the default export writes none.
  */
 export const infoColumns = ["id", "eye", "date", "time", "age", "type", "fpr", "fnr", "fl", "duration"] as const;
 
@@ -86,32 +87,38 @@ export function* recordRows(text: string): Generator<VisualFieldRow> {
   const records = recordsOf(text);
   const first: CsvRecord | undefined = records.next().value ?? undefined;
   if (!first) throw new CsvError("empty CSV: expected a header line");
-  const width = headerWidth(first.fields);
-  for (const { line, fields } of records) yield row(line, fields, width);
+  const { width, locations } = headerWidth(first.fields);
+  for (const { line, fields } of records) yield row(line, fields, width, locations);
 }
 
-/** Checks the header (infoColumns, then l1..ln) and returns its number of columns. */
-function headerWidth(fields: readonly string[]): number {
+/**
+ * Checks the header (infoColumns, then l1..ln, then any named columns that are not lK) and returns its number of
+ * columns and of locations.
+ */
+function headerWidth(fields: readonly string[]): { width: number; locations: number } {
   const header = fields.map((h) => h.trim());
   infoColumns.forEach((c, i) => {
     if (header[i] !== c) throw new CsvError(`header column ${i + 1} must be "${c}", got "${header[i] ?? ""}"`);
   });
-  const locs = header.slice(infoColumns.length);
-  locs.forEach((h, i) => {
-    if (h !== `l${i + 1}`) throw new CsvError(`header column ${infoColumns.length + i + 1} must be "l${i + 1}", got "${h}"`);
+  const rest = header.slice(infoColumns.length);
+  let locations = 0;
+  while (locations < rest.length && rest[locations] === `l${locations + 1}`) locations++;
+  rest.forEach((h, i) => {
+    if (i >= locations && (i === locations ? /^l\d*$/.test(h) || h === "" : /^l\d+$/.test(h)))
+      throw new CsvError(`header column ${infoColumns.length + i + 1} must be "l${i + 1}", got "${h}"`);
   });
-  if (locs.length === 0) throw new CsvError("no location columns l1..ln");
-  return header.length;
+  if (locations === 0) throw new CsvError("no location columns l1..ln");
+  return { width: header.length, locations };
 }
 
 /** A record's cells as a row; CsvError naming the line and the field when VisualFieldRowSchema would refuse it. */
-function row(lineNo: number, cells: readonly string[], width: number): VisualFieldRow {
+function row(lineNo: number, cells: readonly string[], width: number, locations: number): VisualFieldRow {
   if (cells.length !== width) throw new CsvError(`line ${lineNo}: expected ${width} fields, got ${cells.length}`);
   const age = toNumber(cells[4]!),
     fpr = toNumber(cells[6]!),
     fnr = toNumber(cells[7]!),
     fl = toNumber(cells[8]!);
-  const sensitivities = new Array<number>(width - infoColumns.length);
+  const sensitivities = new Array<number>(locations);
   let finite = Number.isFinite(age) && Number.isFinite(fpr) && Number.isFinite(fnr) && Number.isFinite(fl);
   for (let k = 0; k < sensitivities.length; k++) {
     const v = toNumber(cells[infoColumns.length + k]!);
@@ -122,7 +129,7 @@ function row(lineNo: number, cells: readonly string[], width: number): VisualFie
     date = cells[2]!.trim();
   // What VisualFieldRowSchema accepts, checked in place: decoding every row with the Schema cost more than the
   // analysis. A row it would refuse goes through the Schema for the message.
-  if (!finite || !validEyeAndDate(eye, date)) invalid(lineNo, cells);
+  if (!finite || !validEyeAndDate(eye, date)) invalid(lineNo, cells.slice(0, infoColumns.length + locations));
   return rowFrom(cells[0]!, eye, date, cells[3]!, age, cells[5]!, fpr, fnr, fl, cells[9]!, sensitivities);
 }
 
@@ -183,6 +190,7 @@ function* quoteFreeRows(text: string): Generator<VisualFieldRow> {
   let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
   let width = -1;
+  let locations = 0;
   let starts = new Int32Array(0);
   while (at < text.length) {
     let end: number;
@@ -197,9 +205,9 @@ function* quoteFreeRows(text: string): Generator<VisualFieldRow> {
     const next = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
     if (end > at) {
       if (width < 0) {
-        width = headerWidth(text.slice(at, end).split(","));
+        ({ width, locations } = headerWidth(text.slice(at, end).split(",")));
         starts = new Int32Array(width + 1);
-      } else yield quoteFreeRow(text, at, end, lineNo, width, starts);
+      } else yield quoteFreeRow(text, at, end, lineNo, width, locations, starts);
     }
     at = next;
   }
@@ -207,11 +215,20 @@ function* quoteFreeRows(text: string): Generator<VisualFieldRow> {
 }
 
 /** One record of a quote-free file; `starts` is scratch for where its fields begin. */
-function quoteFreeRow(text: string, at: number, end: number, lineNo: number, width: number, starts: Int32Array): VisualFieldRow {
+function quoteFreeRow(
+  text: string,
+  at: number,
+  end: number,
+  lineNo: number,
+  width: number,
+  locations: number,
+  starts: Int32Array,
+): VisualFieldRow {
   // Field k spans starts[k] up to one before starts[k + 1] (its comma, or the line's end). The location fields are
   // read as they are scanned: a plain integer (what nearly every cell is) digit by digit, anything else by numberAt.
   const first = infoColumns.length;
-  const sensitivities = new Array<number>(width - first);
+  const last = first + locations; // named columns after the locations are read past
+  const sensitivities = new Array<number>(locations);
   let finite = true;
   let count = 0;
   let value = 0,
@@ -229,7 +246,7 @@ function quoteFreeRow(text: string, at: number, end: number, lineNo: number, wid
         continue;
       }
     }
-    if (count >= first && count < width) {
+    if (count >= first && count < last) {
       const from = starts[count]!;
       // (numberAt's own fast path: a minus, at least one digit, at most 10 characters.)
       const length = i - from;
@@ -243,7 +260,7 @@ function quoteFreeRow(text: string, at: number, end: number, lineNo: number, wid
     negative = false;
     plain = true;
   }
-  if (count !== width) return row(lineNo, text.slice(at, end).split(","), width);
+  if (count !== width) return row(lineNo, text.slice(at, end).split(","), width, locations);
   starts[width] = end + 1;
   const age = numberAt(text, starts[4]!, starts[5]! - 1),
     fpr = numberAt(text, starts[6]!, starts[7]! - 1),
@@ -253,7 +270,7 @@ function quoteFreeRow(text: string, at: number, end: number, lineNo: number, wid
   const eye = fieldAt(text, starts, 1).trim(),
     date = fieldAt(text, starts, 2).trim();
   // A row to refuse is cut into cells and refused by `row`, which names the field.
-  if (!finite || !validEyeAndDate(eye, date)) return row(lineNo, text.slice(at, end).split(","), width);
+  if (!finite || !validEyeAndDate(eye, date)) return row(lineNo, text.slice(at, end).split(","), width, locations);
   const id = fieldAt(text, starts, 0),
     time = fieldAt(text, starts, 3),
     type = fieldAt(text, starts, 5),

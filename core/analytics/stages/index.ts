@@ -3,8 +3,8 @@ import type { ProbabilityLevel } from "../normative/tables.ts";
 import { getPattern } from "../patterns.ts";
 import { agisScore, type AgisOutcome } from "./agis-score.ts";
 import { cigtsScore, type CigtsScore } from "./cigts-score.ts";
-import { gss2Stage, type Gss2Outcome } from "./gss2-stage.ts";
-import { hodappStage, type HodappOutcome } from "./hodapp-stage.ts";
+import { gss2Stage, type Gss2Outcome, type Gss2Stage } from "./gss2-stage.ts";
+import { hodappStage, type HodappOutcome, type HodappStage } from "./hodapp-stage.ts";
 import { stageNotApplicable, type StageNotApplicable, type StageNotApplicableReason } from "./outcome.ts";
 import { isStagedPattern } from "./staging-grid.ts";
 
@@ -64,6 +64,26 @@ export function fieldStages(input: StageInput): FieldStages {
     gss2: gss2Stage(humphrey.md, humphrey.psd),
     agis: agisScore(td, pattern),
     cigts: cigtsScore(tdp, pattern),
+  };
+}
+
+/** The columns `isopter export --stages` appends to the visualFields CSV and `isopter analyse --stages` prints. */
+export const STAGE_COLUMNS = ["hpa", "gss2", "agis", "cigts"] as const;
+
+/** The stages as short codes for tables and CSV columns: HPA's stage, GSS 2's, the two scores; null where not applicable. */
+export interface StageCodes {
+  readonly hpa: HodappStage | null;
+  readonly gss2: Gss2Stage | null;
+  readonly agis: number | null;
+  readonly cigts: number | null;
+}
+
+export function stageCodes(s: FieldStages): StageCodes {
+  return {
+    hpa: s.hodapp.applicable ? s.hodapp.stage : null,
+    gss2: s.gss2.applicable ? s.gss2.stage : null,
+    agis: s.agis.applicable ? s.agis.score : null,
+    cigts: s.cigts.applicable ? s.cigts.score : null,
   };
 }
 
