@@ -1,7 +1,7 @@
 import type { Pattern } from "../model/enums.ts";
 import { globalIndices, type GlobalIndices } from "./global-indices.ts";
 import { getNormativeDatabase } from "./normative/registry.ts";
-import type { LocationVector } from "./normative/tables.ts";
+import type { LocationVector, ProbabilityLevel } from "./normative/tables.ts";
 import { getPattern } from "./patterns.ts";
 import { generalHeight, patternDeviation, probabilityMap, totalDeviation } from "./pointwise.ts";
 import { eventAnalysis, type EventAnalysis } from "./progression/events.ts";
@@ -23,6 +23,8 @@ export interface SeriesOptions {
   readonly seed?: number;
   /** Skip PoPLR (e.g. when only slopes are needed on a busy screen). */
   readonly poplr?: boolean;
+  /** On which values PoPLR runs (default all three); its permutations are most of a series' time. */
+  readonly poplrOn?: ReadonlyArray<Kind>;
 }
 
 type Kind = "s" | "td" | "pd";
@@ -37,6 +39,12 @@ export interface SeriesAnalysis {
   readonly poplr: Record<Kind, PoplrResult | null> | null;
   /** GPA-style events (needs a normative database). */
   readonly events: EventAnalysis | null;
+  /** Per visit in date order, what the series criteria read again (null without a normative database). */
+  readonly visits: {
+    readonly td: LocationVector[];
+    readonly tdp: Array<ReadonlyArray<ProbabilityLevel | null>>;
+    readonly global: GlobalIndices[];
+  } | null;
 }
 
 /**
@@ -54,19 +62,22 @@ export function analyseSeries(pattern: Pattern, visits: readonly SeriesVisit[], 
 
   let td: LocationVector[] | null = null,
     pd: LocationVector[] | null = null,
+    tdp: Array<ReadonlyArray<ProbabilityLevel | null>> | null = null,
     gl: GlobalIndices[] | null = null;
   if (nv) {
     td = sorted.map((v) => totalDeviation(nv, v.thresholds, v.age));
     pd = td.map((t) => patternDeviation(t, generalHeight(t, nv.ghRank)));
+    tdp = td.map((t) => probabilityMap(nv.tdLut, t));
     gl = sorted.map((v, k) =>
       globalIndices(nv, geometry, s[k]!, td![k]!, pd![k]!, v.age, {
-        tdp: probabilityMap(nv.tdLut, td![k]!),
+        tdp: tdp![k]!,
         pdp: probabilityMap(nv.pdLut, pd![k]!),
       }),
     );
   }
-  const pop = (m: LocationVector[] | null) =>
-    m ? poplr(years, m, { ...(options.nperm !== undefined && { nperm: options.nperm }), seed: options.seed ?? 1 }) : null;
+  const on = new Set(options.poplrOn ?? ["s", "td", "pd"]);
+  const pop = (kind: Kind, m: LocationVector[] | null) =>
+    m && on.has(kind) ? poplr(years, m, { ...(options.nperm !== undefined && { nperm: options.nperm }), seed: options.seed ?? 1 }) : null;
   return {
     nvisits: sorted.length,
     dates: sorted.map((v) => v.date),
@@ -96,7 +107,8 @@ export function analyseSeries(pattern: Pattern, visits: readonly SeriesVisit[], 
       td: td ? pointwiseRegression(years, td) : null,
       pd: pd ? pointwiseRegression(years, pd) : null,
     },
-    poplr: options.poplr === false ? null : { s: pop(s), td: pop(td), pd: pop(pd) },
+    poplr: options.poplr === false ? null : { s: pop("s", s), td: pop("td", td), pd: pop("pd", pd) },
     events: pd ? eventAnalysis(sorted.map((_, k) => ({ sensitivities: s[k]!, pd: pd![k]! }))) : null,
+    visits: td && tdp && gl ? { td, tdp, global: gl } : null,
   };
 }

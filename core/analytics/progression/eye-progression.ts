@@ -2,6 +2,7 @@ import type { Eye, Pattern, Strategy } from "../../model/enums.ts";
 import { getNormativeDatabase } from "../normative/registry.ts";
 import { analyseSeries } from "../series-analysis.ts";
 import { resultStrategy, seriesChanges, type SeriesChange, type SourcedResult } from "../series-sources.ts";
+import { criteriaNotApplicable, criteriaOfAnalysis, seriesRefusal, type SeriesCriteria } from "./criteria/index.ts";
 import type { EventStatus } from "./events.ts";
 import { slopeRefusal, type MdSlope } from "./md-slope.ts";
 
@@ -19,6 +20,8 @@ import { slopeRefusal, type MdSlope } from "./md-slope.ts";
  * which the page marks on its chart and lists beside it, and the print states; a reader who wants one device or one
  * strategy limits the series before it comes here (series-sources.ts limitSeries). The trends (PoPLR, VFI rate) follow
  * the MD slope's rule (at least 3 results over at least 6 months); events need 3 results.
+ * `criteria` (issue 30) runs every published criterion on the same analysed results (criteria/index.ts) and reads
+ * them as one; each method says "not applicable" and why where the kept results do not suffice.
  */
 export interface SeriesResult extends SourcedResult {
   readonly id: string;
@@ -63,6 +66,8 @@ export interface EyeProgression {
   readonly noTrend: MdSlope["noSlope"];
   readonly poplr: { readonly p: number; readonly slopes: Array<number | null>; readonly slopeP: Array<number | null> } | null;
   readonly vfi: { readonly ratePerYear: number; readonly p: number } | null;
+  /** Every series criterion and the eye's reading, from the analysed results; null when no result is kept. */
+  readonly criteria: SeriesCriteria | null;
 }
 
 export interface EyeProgressionOptions {
@@ -117,16 +122,21 @@ export function eyeProgression(results: readonly SeriesResult[], options: EyePro
     vfi: null,
   };
   const noTrend = slopeRefusal(kept.map((r) => r.takenAt));
-  if (kept.length < 3 || !getNormativeDatabase(options.pattern, version)) return { ...none, noTrend: noTrend ?? "too-few-results" };
-  const series = analyseSeries(
-    options.pattern,
-    kept.map((r) => ({ date: r.takenAt, age: r.age, thresholds: r.thresholds })),
-    {
-      normativeVersion: version,
-      poplr: noTrend === null,
-      ...(options.nperm !== undefined && { nperm: options.nperm }),
-    },
-  );
+  const visits = kept.map((r) => ({ date: r.takenAt, age: r.age, thresholds: r.thresholds }));
+  const refusal = seriesRefusal(options.pattern, visits);
+  const nv = getNormativeDatabase(options.pattern, version);
+  if (refusal || !nv)
+    return {
+      ...none,
+      noTrend: noTrend ?? "too-few-results",
+      criteria: kept.length === 0 ? null : criteriaNotApplicable(refusal ?? "no-normative-database"),
+    };
+  // PoPLR on TD only (the page reads no other), and whatever the trend rule: the criteria read it from 5 results.
+  const series = analyseSeries(options.pattern, visits, {
+    normativeVersion: version,
+    poplrOn: ["td"],
+    ...(options.nperm !== undefined && { nperm: options.nperm }),
+  });
   const ev = series.events!;
   const last = (m: number[][]) => [...(m.at(-1) ?? [])];
   const td = series.plr.td!;
@@ -145,5 +155,6 @@ export function eyeProgression(results: readonly SeriesResult[], options: EyePro
         ? { p: series.poplr.td.cslp, slopes: td.map((r) => r?.slope ?? null), slopeP: td.map((r) => r?.p ?? null) }
         : null,
     vfi: noTrend === null && series.glr ? { ratePerYear: series.glr.vfi.slope, p: series.glr.vfi.p } : null,
+    criteria: criteriaOfAnalysis(options.pattern, nv, series),
   };
 }
