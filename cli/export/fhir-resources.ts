@@ -11,6 +11,7 @@ import { organisationOid, resultIdSystem } from "../../adapters/interchange/iden
 import type { ExportContext } from "./context.ts";
 import { eyeCode, type ExportRecord } from "./record.ts";
 import { stableUuid } from "../../adapters/interchange/stable-id.ts";
+import { stageDefinitions } from "./fhir-stages.ts";
 
 // FHIR R4 after the HL7 Eye Care IG 0.1.0 (STU 1 ballot; github.com/HL7/fhir-eyecare-ig, input/resources): per result
 // one DiagnosticReport of the profile diagnostic-report-visual-field (category SNOMED 394594003 Ophthalmology, code
@@ -254,6 +255,13 @@ export const definitions: readonly ObservationDefinition[] = [
       };
     },
   },
+  // The glaucoma stages (issue 30): fhir-stages.ts.
+  ...stageDefinitions({
+    system: systems.isopter,
+    ucum: systems.ucum,
+    normativeMethod,
+    observationUrl: (r, key) => fullUrl("Observation", `${r.test.id}:${key}`),
+  }),
 ];
 
 /**

@@ -75,6 +75,8 @@ export const ObservationSchema = Schema.Struct({
     ),
   ),
   bodySite: CodeableConceptSchema,
+  /** What the value was read from (the glaucoma stages: the result's sensitivity, MD and PSD Observations). */
+  derivedFrom: Schema.optionalKey(NonEmptyArray(ReferenceSchema)),
 });
 export type Observation = Schema.Schema.Type<typeof ObservationSchema>;
 
