@@ -15,6 +15,7 @@ import { deviceText, sourceLabel, strategyText } from "./source-names.ts";
 import type { Box } from "./page.ts";
 import { noSlopeLabels } from "./progression.ts";
 import { printStagesLine } from "./print-stages.ts";
+import { criteriaLine } from "./criteria-text.ts";
 import { message, text, type Message, type SceneNode } from "./scene.ts";
 
 export interface PrintHeaderInput {
@@ -406,7 +407,8 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
   // Under the columns, or as low as the header's room needs for its lines.
   const series = input.progression ? seriesLine(input.progression) : null;
   const stages = printStagesLine(a.stages);
-  const lines = 1 + (input.progression !== undefined ? 1 : 0) + (series ? 1 : 0) + (stages ? 1 : 0);
+  const criteria = input.progression?.analysis.criteria ? criteriaLine(input.progression.analysis.criteria) : null;
+  const lines = 1 + (input.progression !== undefined ? 1 : 0) + (criteria ? 1 : 0) + (series ? 1 : 0) + (stages ? 1 : 0);
   const last = Math.min(bottom + 1.5 * u, box.height - accentRoom - lines * line);
   acrossRow(
     last,
@@ -429,7 +431,9 @@ export function printHeaderNodes(input: PrintHeaderInput, box: Box, unitsPerMm: 
           ),
     );
   }
-  if (series) acrossRow(last + 2 * line, message("plots.print.series", "Series"), series);
+  // Every published criterion read as one (issue 30), under the GPA line it widens.
+  if (criteria) acrossRow(last + 2 * line, message("plots.print.criteria", "Progression criteria"), criteria);
+  if (series) acrossRow(last + (criteria ? 3 : 2) * line, message("plots.print.series", "Series"), series);
   // The field's glaucoma stages (issue 30), last.
   if (stages) acrossRow(last + (lines - 1) * line, message("plots.print.stages", "Glaucoma stage"), stages);
   return [

@@ -20,6 +20,7 @@ import { resultStrategy } from "../../core/analytics/series-sources.ts";
 import { useSourceNames } from "./result-sources.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import { SceneView, usePlotTranslate } from "./SceneView.tsx";
+import { ProgressionCriteria } from "./ProgressionCriteria.tsx";
 
 // The progression analysis beside the mean-defect chart (issue 20): per eye, GPA-style events against the baseline
 // pair, PoPLR's combined p-value with the map of per-location TD slopes, and the VFI trend, for the chart's pattern.
@@ -146,6 +147,7 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
           data-fact="none"
         >{t`No progression analysis: it needs at least 3 results of this pattern with a normative database.`}</p>
       )}
+      {a.criteria && <ProgressionCriteria criteria={a.criteria} />}
       <p className="muted small" data-fact="used">
         <Plural value={a.used.length} one="# result analysed" other="# results analysed" />
         {first && a.changes.length === 0 && (

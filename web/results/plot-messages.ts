@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import type { I18n, MessageDescriptor } from "@lingui/core";
 import type { Translate } from "../../core/plots/message.ts";
 import { binocularPlotMessages } from "./binocular-messages.ts";
+import { criteriaPlotMessages } from "./criteria-messages.ts";
 
 // core/plots names its texts by message id ("plots.gaze.title") with an English default. Lingui extracts messages
 // from web/ only, so each id is listed here once as a Lingui message: the catalogs then carry them, and the plots
@@ -18,6 +19,7 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.bebie.rank": msg`Rank`,
   "plots.bebie.title": msg`Cumulative defect curve (Bebie)`,
   ...binocularPlotMessages,
+  ...criteriaPlotMessages,
   "plots.esterman.count": msg({ message: "{seen} of {total} seen" }),
   "plots.esterman.missed": msg`not seen`,
   "plots.esterman.score": msg({ message: "Esterman score: {score} %" }),
@@ -106,6 +108,7 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.print.reliabilityScore": msg`Reliability score`,
   "plots.print.reliable": msg`Reliable`,
   "plots.print.seen": msg`Seen`,
+  "plots.print.criteria": msg`Progression criteria`,
   "plots.print.series": msg`Series`,
   "plots.print.series.changed": msg({ message: "device or strategy changed on {dates}, last to {source}" }),
   "plots.print.series.limited": msg({ message: "only {source}" }),

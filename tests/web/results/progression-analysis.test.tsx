@@ -127,3 +127,61 @@ describe("the progression analysis says which results it set aside, and why", ()
     expect(s24.querySelector("[data-fact=vfi]")!.textContent).not.toMatch(/Humphrey-defined/);
   });
 });
+
+describe("every progression criterion and one reading per eye (issue 30)", () => {
+  /** A 24-2 series of 8 results over 3.5 years losing `rate` dB a year at every location: a diffuse loss. */
+  const diffuse = (rate: number): SeriesResult[] =>
+    Array.from({ length: 8 }, (_, k) => ({
+      id: `d${k}`,
+      takenAt: `${2021 + Math.floor(k / 2)}-${k % 2 === 0 ? "02" : "08"}-01T10:00:00.000Z`,
+      eye: Eye.Right,
+      pattern: Pattern.P24_2,
+      age: 64,
+      thresholds: getPattern(Pattern.P24_2).points.map((p, i) =>
+        [25, 34].includes(i) ? null : Math.max(0, 31 - 0.12 * Math.hypot(p.x, p.y) - rate * k * 0.5 + ((i * 7 + k * 3) % 5) * 0.2),
+      ),
+      normativeVersion: DEFAULT_NORMATIVE_VERSION,
+      valid: true,
+      unreliable: false,
+      strategy: Strategy.DS,
+    }));
+  const rows = (section: HTMLElement) =>
+    Object.fromEntries(
+      [...section.querySelectorAll("[data-fact=criteria] tbody tr")].map((tr) => [tr.getAttribute("data-method"), tr.getAttribute("data-verdict")]),
+    );
+
+  it("lists every method with its verdict in vfprogression's words, or not applicable and why", () => {
+    const { section } = renderAnalysis(od);
+    const verdicts = rows(section);
+    expect(Object.keys(verdicts)).toEqual([
+      "events",
+      "poplr",
+      "md-slope",
+      "vfi-trend",
+      "cigts",
+      "plr-nouri-2012",
+      "plr-three-omitting",
+      "schell-2014",
+      "cluster-trend",
+    ]);
+    for (const v of Object.values(verdicts)) expect(["worsening", "stable", "improving", "not-applicable"]).toContain(v);
+  });
+
+  it("a uniform loss of 2 dB a year reads worsening by most methods, diffuse, which events on PD do not see", () => {
+    const { section } = renderAnalysis(diffuse(2));
+    const verdicts = rows(section);
+    expect(verdicts["md-slope"]).toBe("worsening");
+    expect(verdicts.events).toBe("stable");
+    const reading = section.querySelector("[data-fact=reading]")!;
+    expect(reading.getAttribute("data-verdict")).toBe("worsening");
+    expect(reading.textContent).toMatch(/worsening by \d of \d methods; the loss is diffuse, which events on PD do not see/);
+  });
+
+  it("three results: the methods that need more say so instead of a verdict", () => {
+    const { section } = renderAnalysis(diffuse(2).slice(0, 3));
+    const cells = [...section.querySelectorAll("[data-fact=criteria] tr[data-verdict=not-applicable] td.verdict")].map((td) => td.textContent);
+    expect(cells.length).toBeGreaterThan(0);
+    for (const c of cells) expect(c).toMatch(/^not (applicable|shown)/);
+    expect(rows(section)["cigts"]).toBe("not-applicable");
+  });
+});

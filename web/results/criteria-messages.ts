@@ -1,0 +1,45 @@
+import { msg } from "@lingui/core/macro";
+import type { MessageDescriptor } from "@lingui/core";
+
+// core/plots/criteria-text.ts's texts as Lingui messages (plot-messages.ts spreads them into its table): the progression
+// criteria, their verdicts and the eye's reading speak the interface language in the view and on paper.
+export const criteriaPlotMessages: Readonly<Record<string, MessageDescriptor>> = {
+  "plots.criteria.figure.change": msg({ message: "last {change} against the baseline {baseline} (limit {limit})" }),
+  "plots.criteria.figure.clusters": msg({ message: "{worse} of {count} clusters worsening" }),
+  "plots.criteria.figure.events": msg({ message: "{twice} locations on 2 tests, {thrice} on 3" }),
+  "plots.criteria.figure.mdSlope": msg({ message: "{slope} dB/year (p = {p} %)" }),
+  "plots.criteria.figure.p": msg({ message: "p = {p} %" }),
+  "plots.criteria.figure.plr": msg({ message: "{worse} locations worsening, {better} improving" }),
+  "plots.criteria.figure.vfi": msg({ message: "{slope} %/year; VFI {vfi} % in {years} years ({lower}-{upper} %)" }),
+  "plots.criteria.figure.vfiRate": msg({ message: "{slope} %/year" }),
+  "plots.criteria.method.cigts": msg`CIGTS`,
+  "plots.criteria.method.clusterTrend": msg`Cluster trend (Octopus)`,
+  "plots.criteria.method.events": msg`Events (GPA)`,
+  "plots.criteria.method.mdSlope": msg`MD slope`,
+  "plots.criteria.method.plrNouri": msg`PLR (Nouri-Mahdavi 2012)`,
+  "plots.criteria.method.plrThreeOmitting": msg`PLR, three-omitting`,
+  "plots.criteria.method.poplr": msg`PoPLR`,
+  "plots.criteria.method.schell": msg`Schell 2014`,
+  "plots.criteria.method.vfiTrend": msg`VFI trend (GPA rules)`,
+  "plots.criteria.notApplicable": msg({ message: "not applicable: {reason}" }),
+  "plots.criteria.reading.behind": msg({ message: "{verdict} ({methods})" }),
+  "plots.criteria.reading.diffuse": msg`the loss is diffuse`,
+  "plots.criteria.reading.diffuseUnseen": msg`the loss is diffuse, which events on PD do not see`,
+  "plots.criteria.reading.localised": msg`the loss is localised`,
+  "plots.criteria.reading.majority": msg({ message: "{verdict} by {count} of {applicable} methods" }),
+  "plots.criteria.reading.split": msg({
+    message: "no majority: {worsening} worsening, {stable} stable, {improving} improving of {applicable}",
+  }),
+  "plots.criteria.reading.tooFew": msg({ message: "no reading: {applicable} of {methods} methods apply" }),
+  "plots.criteria.reading.withLoss": msg({ message: "{head}; {loss}" }),
+  "plots.criteria.reason.byRule": msg`not shown by its rules`,
+  "plots.criteria.reason.missing": msg`a location was not measured`,
+  "plots.criteria.reason.mixed": msg`results of several patterns`,
+  "plots.criteria.reason.noNormals": msg`no normative database`,
+  "plots.criteria.reason.pattern": msg`not defined for this pattern`,
+  "plots.criteria.reason.tooFewVisits": msg`too few results`,
+  "plots.criteria.reason.tooShort": msg`follow-up too short`,
+  "plots.criteria.verdict.improving": msg`improving`,
+  "plots.criteria.verdict.stable": msg`stable`,
+  "plots.criteria.verdict.worsening": msg`worsening`,
+};
