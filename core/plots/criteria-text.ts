@@ -64,7 +64,9 @@ export const reasonMessages: Record<NotApplicableReason, Message> = {
 export const notApplicableMessage = (reason: NotApplicableReason): Message =>
   message("plots.criteria.notApplicable", "not applicable: {reason}", { reason: reasonMessages[reason] });
 
-const percent = (p: number) => (p < 0.001 ? "< 0.1" : (100 * p).toFixed(1));
+/** "p = 1.2 %", or "p < 0.1 %" below a thousandth. */
+const pValue = (p: number): Message =>
+  p < 0.001 ? message("plots.criteria.pBelow", "p < 0.1 %") : message("plots.criteria.figure.p", "p = {p} %", { p: (100 * p).toFixed(1) });
 const signed = (v: number, digits = 1) => `${v > 0 ? "+" : ""}${v.toFixed(digits)}`;
 
 /** The figure behind a verdict, e.g. "p = 0.6 %" or "-0.8 dB/year (p = 1.2 %)"; null when the verdict says it all. */
@@ -79,10 +81,10 @@ export function keyFigure(outcome: MethodOutcome): Message | null {
       });
     }
     case "poplr":
-      return message("plots.criteria.figure.p", "p = {p} %", { p: percent((outcome.detail as PoplrDetail).p) });
+      return pValue((outcome.detail as PoplrDetail).p);
     case "md-slope": {
       const d = outcome.detail as MdSlopeDetail;
-      return message("plots.criteria.figure.mdSlope", "{slope} dB/year (p = {p} %)", { slope: signed(d.slopePerYear, 2), p: percent(d.p) });
+      return message("plots.criteria.figure.mdSlope", "{slope} dB/year ({p})", { slope: signed(d.slopePerYear, 2), p: pValue(d.p) });
     }
     case "vfi-trend": {
       const d = outcome.detail as VfiTrendDetail;
