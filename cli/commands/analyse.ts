@@ -14,6 +14,7 @@ import {
 import { stageCodes, type FieldStages } from "../../core/analytics/stages/index.ts";
 import { CsvError, parseVisualFieldsCsv, visualFieldRows } from "../../core/analytics/visualfields-csv.ts";
 import { defineCommand, sharedOptions } from "../command.ts";
+import { criteriaTable } from "./criteria-table.ts";
 import { CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { type Column, FixedColumn, formatTable, tableChunks, TextColumn } from "../table.ts";
@@ -24,7 +25,7 @@ import { type Column, FixedColumn, formatTable, tableChunks, TextColumn } from "
 
 export function registerAnalyse(program: Command, io: CliIo): void {
   defineCommand(program, "analyse <file>", "analyse a visualFields-layout CSV (one test per row) without a server")
-    .option("--series", "per id and eye with 3+ visits: MD regression (glr), pointwise (plr) and PoPLR", false)
+    .option("--series", "per id and eye with 3+ visits: MD regression (glr), pointwise (plr), PoPLR and every progression criterion", false)
     .option("--stages", "per row, the glaucoma stages too: Hodapp-Parrish-Anderson, GSS 2, AGIS and CIGTS scores", false)
     .addHelpText(
       "after",
@@ -124,6 +125,10 @@ function stagedRowsTable(analysed: Iterable<{ summary: RowSummary; stages: Field
 
 function seriesTable(series: readonly SeriesOutput[]): string {
   if (series.length === 0) return "No id and eye with 3 or more visits.\n";
+  return seriesIndicesTable(series) + criteriaTable(series);
+}
+
+function seriesIndicesTable(series: readonly SeriesOutput[]): string {
   return formatTable(
     ["id", "eye", "visits", "MD slope dB/y", "p", "points p<1% (falling)", "PoPLR S", "PoPLR p"],
     series.map((s) => [

@@ -7,6 +7,7 @@ import { generalHeight, patternDeviation, totalDeviation } from "./pointwise.ts"
 import { isoDateToDays, linearRegression, pointwiseRegression, yearsSinceFirst } from "./progression/linear-regression.ts";
 import { poplr } from "./progression/poplr.ts";
 import { eyeProgression } from "./progression/eye-progression.ts";
+import type { SeriesCriteria } from "./progression/criteria/index.ts";
 import { estermanScore } from "./esterman.ts";
 import { fieldDeviations, fieldIndices, nullWhereNaN, type FieldDeviations, type FieldIndices } from "./field-deviations.ts";
 import { locationSeen } from "./seen.ts";
@@ -59,13 +60,16 @@ export interface SeriesOutput {
   /**
    * The progression analysis the perimetry page shows (progression/eye-progression.ts): GPA-style events against the
    * first two visits (location indices deteriorated on the last visit, the last 2, the last 3), PoPLR's p on TD and
-   * the VFI trend; the trends are null (with `noTrend` saying why) for visits spanning under 6 months.
+   * the VFI trend; the trends are null (with `noTrend` saying why) for visits spanning under 6 months. `criteria`
+   * (issue 30): every published progression criterion's verdict (worsening, stable, improving) with its figures, or
+   * "not applicable" and why, in METHOD_IDS order, and the eye's one reading (progression/criteria/index.ts).
    */
   progression: {
     events: { status: string; once: number[]; twice: number[]; thrice: number[] } | null;
     poplrTdP: number | null;
     vfi: { ratePerYear: number; p: number } | null;
     noTrend: string | null;
+    criteria: SeriesCriteria | null;
   };
 }
 
@@ -343,6 +347,7 @@ function progressionOf(pattern: Pattern, visits: readonly VisualFieldRow[]): Ser
     poplrTdP: a.poplr?.p ?? null,
     vfi: a.vfi,
     noTrend: a.noTrend,
+    criteria: a.criteria,
   };
 }
 

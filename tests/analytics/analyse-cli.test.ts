@@ -7,6 +7,7 @@ import { analyseCsvChunks, analyseCsvText, analyseRows, patternForLocationCount 
 import { CsvError, parseVisualFieldsCsv } from "../../core/analytics/visualfields-csv.ts";
 import { Pattern } from "../../core/model/enums.ts";
 import { readFixture, visualFieldsDir } from "./reference-data.ts";
+import { METHOD_IDS, type SeriesCriteria } from "../../core/analytics/progression/criteria/index.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const csv = readFixture("vfpwgSunyiu24d2.csv");
@@ -59,7 +60,12 @@ describe("analyse: visualFields CSV in, JSON out", () => {
     ]);
     expect(Object.keys(out[0])).toEqual(["id", "eye", "nvisits", "glr", "plr", "poplr", "progression"]);
     // The perimetry page's progression analysis (issue 20): events, PoPLR on TD, the VFI trend.
-    expect(Object.keys(out[0].progression)).toEqual(["events", "poplrTdP", "vfi", "noTrend"]);
+    expect(Object.keys(out[0].progression)).toEqual(["events", "poplrTdP", "vfi", "noTrend", "criteria"]);
+    // Every progression criterion and the eye's reading (issue 30), in METHOD_IDS order.
+    const criteria = out[0].progression.criteria as SeriesCriteria;
+    expect(criteria.methods.map((m) => m.method)).toEqual([...METHOD_IDS]);
+    expect(criteria.reading).toMatchObject({ verdict: "worsening", basis: "majority" });
+    expect(criteria.methods.find((m) => m.method === "plr-nouri-2012")).toMatchObject({ applicable: true, verdict: "worsening" });
     expect(["none", "possible progression", "likely progression"]).toContain(out[0].progression.events.status);
     expect(out[0].progression.vfi.ratePerYear).toBeLessThan(0);
     expect(out[0].progression.poplrTdP).toBeLessThan(0.05); // this patient progresses (OD: 27 visits over 15 years)

@@ -46,15 +46,24 @@ describe("isopter analyse", () => {
     const [utf8, plain] = await Promise.all([isopter(["analyse", file]), isopter(["analyse", ascii])]);
     expect(utf8.code).toBe(0);
     const row = utf8.stdout.trimEnd().split("\n")[2]!;
-    expect(row).toMatch(/^Zoë-Ødegård  OD/);
+    expect(row).toMatch(/^Zoë-Ødegård {2}OD/);
     expect(row.slice("Zoë-Ødegård".length)).toBe(plain.stdout.trimEnd().split("\n")[2]!.slice("Zoe-Odegard".length));
   });
 
-  it("a series table lists each id and eye with 3+ visits", async () => {
+  it("a series table lists each id and eye with 3+ visits, then each one's progression criteria and reading", async () => {
     const run = await isopter(["analyse", csv, "--series"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/sample1\s+OD\s+27/);
     expect(run.stdout).toMatch(/sample1\s+OS\s+15/);
+    const criteria = run.stdout.slice(run.stdout.indexOf("Progression criteria"));
+    expect(criteria).toMatch(
+      /^id\s+eye\s+Events\s+PoPLR\s+MD slope\s+VFI trend\s+CIGTS\s+PLR 2012\s+PLR 3-omit\s+Schell 2014\s+Clusters\s+reading$/m,
+    );
+    // The JSON's verdicts, word for word (OD: 27 visits over 15 years, a progressing eye).
+    const json = JSON.parse((await isopter(["analyse", csv, "--series", "--json"])).stdout);
+    const od = json[0].progression.criteria;
+    const verdicts = od.methods.map((m: { applicable: boolean; verdict?: string }) => m.verdict ?? "n/a");
+    expect(criteria).toMatch(new RegExp(`sample1\\s+OD\\s+${verdicts.join("\\s+")}\\s+worsening by \\d of 9 methods`));
   });
 
   it("a missing file fails with exit 1 and names the file", async () => {

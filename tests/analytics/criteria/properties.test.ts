@@ -67,12 +67,14 @@ describe("series criteria: properties (issue 30)", () => {
   // Monotone in damage, method by method, where the definition makes it so. Left out, with the reason:
   // - the VFI trend: the VFI counts a location 100 % until its PD reaches p < 5 % and then its share of the age normal
   //   (vfi.ts), a step, so a little more loss can drop an early visit's VFI and flatten the slope (pinned below);
-  // - the events on a diffuse loss: a uniform loss leaves PD as it was and only lowers the baseline pair's sensitivity,
-  //   which widens the test-retest limit the events compare with (events.ts), so flags can go.
+  // - the events: they read PD, TD less the general height (the 85th percentile TD). A uniform loss leaves PD as it
+  //   was and only lowers the baseline pair's sensitivity, which widens the test-retest limit (events.ts); a loss at
+  //   locations among the highest TDs lowers the general height, which raises PD elsewhere. Both can take flags away.
+  //   Their own property below keeps the loss inside a deep defect, away from the general height.
   // Every method left in must have judged some slower series worsening, so the property was put to the test.
   for (const [name, where, tested] of [
     ["diffuse", ALL_LOCATIONS, METHOD_IDS.filter((id) => id !== "events" && id !== "vfi-trend")],
-    ["localised", UPPER_ARC, METHOD_IDS.filter((id) => id !== "vfi-trend")],
+    ["localised", UPPER_ARC, METHOD_IDS.filter((id) => id !== "events" && id !== "vfi-trend")],
   ] as const)
     it(`monotone in damage (${name} loss): a faster decline never turns worsening into stable or improving`, () => {
       const worsened = new Map<MethodId, number>();
@@ -91,6 +93,28 @@ describe("series criteria: properties (issue 30)", () => {
       );
       expect(tested.filter((id) => !worsened.has(id))).toEqual([]);
     });
+
+  it("the events are monotone in a loss deepening a defect (8-12 dB deep, so the general height stays elsewhere)", () => {
+    let worsened = 0;
+    fc.assert(
+      fc.property(damage(UPPER_ARC), fc.double({ min: 8, max: 12, noNaN: true }), (spec, defect) => {
+        const slow = criteria({ ...spec, defect });
+        if (verdictOf(slow, "events") !== "worsening") return;
+        worsened++;
+        expect(verdictOf(criteria({ ...spec, defect, rate: spec.rate + spec.faster }), "events")).toBe("worsening");
+      }),
+      { numRuns: 150, seed: 30 },
+    );
+    expect(worsened).toBeGreaterThan(0);
+  });
+
+  it("the events are not monotone where the loss moves the general height: a faster arc loss takes location 31's flag", () => {
+    const spec: SeriesSpec = { seed: 165806452, visits: 7, interval: 0.5, noise: 2.7713770298042966, rate: 0, where: UPPER_ARC };
+    const slow = outcome(criteria(spec), "events"),
+      fast = outcome(criteria({ ...spec, rate: 0.2963751739747529 }), "events");
+    expect([slow.applicable && slow.verdict, fast.applicable && fast.verdict]).toEqual(["worsening", "stable"]);
+    expect(fast).toMatchObject({ detail: { status: "possible progression" } });
+  });
 
   it("the VFI trend is not monotone in damage: 0.01 dB/year more loss at the upper arc turns this series from worsening to stable", () => {
     const spec: SeriesSpec = { seed: 11, visits: 5, interval: 0.5, noise: 1.1187670331340018, rate: 0, where: UPPER_ARC };
