@@ -12,6 +12,8 @@ import type { ExportContext } from "./context.ts";
 import { eyeCode, type ExportRecord } from "./record.ts";
 import { stableUuid } from "../../adapters/interchange/stable-id.ts";
 import { stageDefinitions } from "./fhir-stages.ts";
+import { criteriaObservations } from "./fhir-criteria.ts";
+import type { EyeProgression } from "../../core/analytics/progression/eye-progression.ts";
 
 // FHIR R4 after the HL7 Eye Care IG 0.1.0 (STU 1 ballot; github.com/HL7/fhir-eyecare-ig, input/resources): per result
 // one DiagnosticReport of the profile diagnostic-report-visual-field (category SNOMED 394594003 Ophthalmology, code
@@ -323,12 +325,25 @@ export interface ResultParts {
   readonly bodySite: ReturnType<typeof bodySiteOf>;
 }
 
-export function resultParts(r: ExportRecord, context: ExportContext): ResultParts {
+/**
+ * The result's Observations; with `progression` (the result is its eye's latest on the pattern, as the JSON carries
+ * it), the eye's progression criteria and reading too (fhir-criteria.ts).
+ */
+export function resultParts(r: ExportRecord, context: ExportContext, progression?: EyeProgression | null): ResultParts {
   const observations: ObservationOf[] = [];
   for (const definition of definitions) {
     const value = definition.value(r);
     if (value !== null) observations.push({ definition, value, fullUrl: fullUrl("Observation", `${r.test.id}:${definition.key}`) });
   }
+  if (progression?.criteria)
+    observations.push(
+      ...criteriaObservations(progression.criteria, progression.used, {
+        system: systems.isopter,
+        ucum: systems.ucum,
+        observationUrl: (id, key) => fullUrl("Observation", `${id}:${key}`),
+        seriesUrl: (key) => fullUrl("Observation", `${r.patient.id}:${progression.eye}:${progression.pattern}:${key}`),
+      }),
+    );
   return {
     observations,
     subject: { reference: patientUrl(r.patient) },
@@ -411,7 +426,12 @@ export function fhirObservation(o: ObservationOf, parts: ResultParts): Entry {
 }
 
 /** The report and its observations for one result; the patient is referenced by fullUrl. `pdf`: the printed page. */
-export function fhirResources(r: ExportRecord, context: ExportContext, pdf?: Uint8Array | null): Entry[] {
-  const parts = resultParts(r, context);
+export function fhirResources(
+  r: ExportRecord,
+  context: ExportContext,
+  pdf?: Uint8Array | null,
+  progression?: EyeProgression | null,
+): Entry[] {
+  const parts = resultParts(r, context, progression);
   return [fhirReport(r, context, parts, pdf), ...parts.observations.map((o) => fhirObservation(o, parts))];
 }

@@ -18,6 +18,7 @@ import {
   type ObservationOf,
   type ResultParts,
 } from "./fhir-resources.ts";
+import { patientSeries } from "./progression.ts";
 import type { ExportRecord } from "./record.ts";
 import type { TextSink } from "./sink.ts";
 import type { ExportWriter } from "./writer.ts";
@@ -68,24 +69,30 @@ export function fhirBundleWriter(sink: TextSink, options: FhirBundleOptions): Ex
     opened = true;
     await sink.write(`{"resourceType":"Bundle","type":"${type}","timestamp":${JSON.stringify(now().toISOString())},"entry":[\n`);
   };
+  // A patient's results are held until the next patient's (progression.ts patientSeries): the eye's latest result on a
+  // pattern carries its progression criteria (fhir-criteria.ts), as the JSON export's does.
+  const series = patientSeries(async (r, progression) => {
+    // One write per result: the sink gathers chunks anyway, and an await per entry costs more than the entry.
+    let text = "";
+    if (!seen.has(r.patient.id)) {
+      seen.add(r.patient.id);
+      text += entry(fhirPatient(r, context));
+    }
+    const parts = resultParts(r, context, progression?.analysis);
+    if (warn) for (const gap of fhirGaps(r)) warn(r, gap);
+    const shared = sharedJson(parts);
+    text += (count++ === 0 ? "" : ",\n") + reportJson(r, context, parts, shared, pdf ? await pdf(r) : null, type);
+    for (const o of parts.observations) text += (count++ === 0 ? "" : ",\n") + observationJson(o, shared, type);
+    await sink.write(text);
+  });
   return {
     async write(r) {
       await open();
-      // One write per result: the sink gathers chunks anyway, and an await per entry costs more than the entry.
-      let text = "";
-      if (!seen.has(r.patient.id)) {
-        seen.add(r.patient.id);
-        text += entry(fhirPatient(r, context));
-      }
-      const parts = resultParts(r, context);
-      if (warn) for (const gap of fhirGaps(r)) warn(r, gap);
-      const shared = sharedJson(parts);
-      text += (count++ === 0 ? "" : ",\n") + reportJson(r, context, parts, shared, pdf ? await pdf(r) : null, type);
-      for (const o of parts.observations) text += (count++ === 0 ? "" : ",\n") + observationJson(o, shared, type);
-      await sink.write(text);
+      await series.add(r);
     },
     async end() {
       await open();
+      await series.flush();
       await sink.write("\n]}\n");
       await sink.close();
     },

@@ -71,12 +71,18 @@ export const ObservationSchema = Schema.Struct({
         valueQuantity: Schema.optionalKey(QuantitySchema),
         valueCodeableConcept: Schema.optionalKey(CodeableConceptSchema),
         valueInteger: Schema.optionalKey(Schema.Int),
+        /** A band (the VFI trend's projection: its 95 % confidence band). */
+        valueRange: Schema.optionalKey(Schema.Struct({ low: QuantitySchema, high: QuantitySchema })),
       }),
     ),
   ),
   bodySite: CodeableConceptSchema,
   /** What the value was read from (the glaucoma stages: the result's sensitivity, MD and PSD Observations). */
   derivedFrom: Schema.optionalKey(NonEmptyArray(ReferenceSchema)),
+  /** Why there is no value (a progression criterion that does not apply: "not-applicable", with the reason). */
+  dataAbsentReason: Schema.optionalKey(CodeableConceptSchema),
+  /** The Observations a summary groups (the progression reading: one per criterion). */
+  hasMember: Schema.optionalKey(NonEmptyArray(ReferenceSchema)),
 });
 export type Observation = Schema.Schema.Type<typeof ObservationSchema>;
 

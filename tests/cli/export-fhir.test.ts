@@ -10,6 +10,7 @@ import { FAKE_USER, startFakeBackend } from "./fake-backend.ts";
 import { isopter, tempHome } from "./harness.ts";
 import { BundleSchema, DiagnosticReportSchema, ObservationSchema } from "../../core/import/fhir-schema.ts";
 import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
+import { patientSeries } from "../../cli/export/progression.ts";
 import { runExport } from "../../cli/export/run-export.ts";
 import { stableUuid } from "../../adapters/interchange/stable-id.ts";
 import { IG, observationProfileIssues, r4Issues, reportProfileIssues } from "./fhir-validation.ts";
@@ -53,6 +54,13 @@ describe("FHIR R4 export after the Eye Care IG", () => {
       const writer = fhirBundleWriter(sink, { context, type, now: () => now, ...(pdf ? { pdf } : {}) });
       const expected: string[] = [];
       const seen = new Set<string>();
+      // The eye's latest result on a pattern carries its progression criteria, as the JSON export's (patientSeries).
+      const reference = patientSeries(async (r, progression) => {
+        if (!seen.has(r.patient.id)) expected.push(JSON.stringify(bundleEntry(fhirPatient(r, context), type)));
+        seen.add(r.patient.id);
+        for (const e of fhirResources(r, context, pdf ? await pdf(r) : null, progression?.analysis))
+          expected.push(JSON.stringify(bundleEntry(e, type)));
+      });
       // Twelve patients, five results each: normal and abnormal indices (with their p), every GHT outcome seen, catch trials or none.
       await runExport(
         fakeApi({ patients: 12, resultsPerPatient: 5 }),
@@ -60,18 +68,20 @@ describe("FHIR R4 export after the Eye Care IG", () => {
         { reliableOnly: false },
         {
           write: async (r) => {
-            if (!seen.has(r.patient.id)) expected.push(JSON.stringify(bundleEntry(fhirPatient(r, context), type)));
-            seen.add(r.patient.id);
-            for (const e of fhirResources(r, context, pdf ? await pdf(r) : null)) expected.push(JSON.stringify(bundleEntry(e, type)));
+            await reference.add(r);
             await writer.write(r);
           },
-          end: () => writer.end(),
+          end: async () => {
+            await reference.flush();
+            await writer.end();
+          },
         },
       );
       expect(sink.text()).toBe(
         `{"resourceType":"Bundle","type":"${type}","timestamp":"${now.toISOString()}","entry":[\n${expected.join(",\n")}\n]}\n`,
       );
       expect(sink.text()).toContain("interpretation");
+      expect(sink.text()).toContain("progression-reading");
     }
   });
 
