@@ -1,10 +1,13 @@
 import type { SeriesOutput } from "../../core/analytics/analyse-csv.ts";
-import type { EyeReading, MethodId, MethodOutcome, NotApplicableReason } from "../../core/analytics/progression/criteria/index.ts";
+import type { MethodId, MethodOutcome, NotApplicableReason } from "../../core/analytics/progression/criteria/index.ts";
+import { readingMessage } from "../../core/plots/criteria-text.ts";
+import { resolveText } from "../../core/plots/message.ts";
 import { formatTable } from "../table.ts";
 
 // `isopter analyse --series`: the progression criteria of each id and eye (issue 30) under the series table, one
 // column per method in the criteria's order with its verdict in vfprogression's words, or "n/a" and why, and the eye's
-// reading. The words are the CLI's own (English, as the rest of its tables); --json carries the data.
+// reading in the view's and the print's words (core/plots/criteria-text.ts, English). The cells' short words are the
+// CLI's own; --json carries the data.
 
 const headers: Record<MethodId, string> = {
   events: "Events",
@@ -30,23 +33,10 @@ const reasons: Record<NotApplicableReason, string> = {
 
 const cell = (m: MethodOutcome) => (m.applicable ? m.verdict : reasons[m.reason]);
 
-/** "worsening by 4 of 6 methods; diffuse (unseen by events)", "no majority (2 worsening of 4)", ... */
-export function readingText(r: EyeReading): string {
-  const { counts } = r;
-  const head =
-    r.basis === "too-few-methods"
-      ? `no reading: ${counts.applicable} of ${counts.methods} methods apply`
-      : r.basis === "no-majority"
-        ? `no majority: ${counts.worsening} worsening, ${counts.stable} stable, ${counts.improving} improving of ${counts.applicable}`
-        : `${r.verdict} by ${counts[r.verdict!]} of ${counts.applicable} methods`;
-  if (r.pattern === null) return head;
-  return `${head}; the loss is ${r.pattern}${r.unseenBy.length > 0 ? ` (unseen by ${r.unseenBy.map((m) => headers[m]).join(", ")} on PD)` : ""}`;
-}
-
 export function criteriaTable(series: readonly SeriesOutput[]): string {
   const rows = series.flatMap((s) => {
     const c = s.progression.criteria;
-    return c ? [[s.id, s.eye, ...c.methods.map(cell), readingText(c.reading)]] : [];
+    return c ? [[s.id, s.eye, ...c.methods.map(cell), resolveText(readingMessage(c.reading))]] : [];
   });
   if (rows.length === 0) return "";
   const ids = series.find((s) => s.progression.criteria)!.progression.criteria!.methods.map((m) => m.method);
