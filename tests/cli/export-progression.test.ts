@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EyeProgression } from "../../core/analytics/progression/eye-progression.ts";
+import { METHOD_IDS } from "../../core/analytics/progression/criteria/index.ts";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { exportContext } from "../../cli/export/context.ts";
 import { jsonWriter, ndjsonWriter } from "../../cli/export/json.ts";
@@ -52,6 +53,16 @@ describe("the export's progression analysis", () => {
     expect(last.poplr!.p).toBeGreaterThan(0);
     expect(last.poplr!.slopes).toHaveLength(54);
     expect(Number.isFinite(last.vfi!.ratePerYear)).toBe(true);
+    // Every progression criterion and the reading (issue 30): four results a year apart, so the methods needing five
+    // (events, PoPLR, GPA's VFI rule, CIGTS, three-omitting PLR) say so.
+    expect(last.criteria!.methods.map((m) => m.method)).toEqual([...METHOD_IDS]);
+    const reasons = Object.fromEntries(last.criteria!.methods.map((m) => [m.method, m.applicable ? "applies" : m.reason]));
+    expect(reasons).toMatchObject({
+      events: "too-few-visits",
+      "md-slope": "applies",
+      "plr-nouri-2012": "applies",
+      "schell-2014": "applies",
+    });
     // The G result of the other eye is its own series, up to it: the right eye's two results before it are set aside.
     const g = records.find((r) => r.result.pattern === Pattern.G)!.progression!;
     expect(g).toMatchObject({ eye: Eye.Left, pattern: Pattern.G, events: null, noTrend: "too-few-results" });
