@@ -12,8 +12,11 @@ const reasons = (c: SeriesCriteria) => Object.fromEntries(c.methods.map((m) => [
 const stable: SeriesSpec = { seed: 2, visits: 6, interval: 0.5, noise: 1, rate: 0, where: [] };
 
 describe("seriesCriteria: not applicable, with the reason", () => {
-  it("one outcome per method, in METHOD_IDS order", () => {
-    expect(seriesCriteria(PATTERN, simulatedSeries(stable)).methods.map((m) => m.method)).toEqual([...METHOD_IDS]);
+  it("one outcome per method, in METHOD_IDS order; the visits are sorted by date inside", () => {
+    const visits = simulatedSeries({ ...stable, rate: 1.5, where: UPPER_ARC });
+    const c = seriesCriteria(PATTERN, visits);
+    expect(c.methods.map((m) => m.method)).toEqual([...METHOD_IDS]);
+    expect(seriesCriteria(PATTERN, [visits[3]!, visits[0]!, visits[5]!, visits[1]!, visits[4]!, visits[2]!])).toEqual(c);
   });
 
   it("every method: fewer than 3 visits, a visit of another pattern, a location not measured, no normative database", () => {
