@@ -67,6 +67,7 @@ export const routes: RouteObject[] = [
           { path: "technician", ...page(() => import("./pages/technician/TechnicianPage.tsx")) },
           { path: "templates", ...page(() => import("./pages/templates/TemplatesPage.tsx")) },
           { path: "support", ...page(() => import("./pages/support/SupportPage.tsx")) },
+          { path: "support/progression-accuracy", ...page(() => import("./pages/support/ProgressionAccuracyPage.tsx")) },
           {
             path: "users-manual",
             ...page(() => import("./pages/manual/ManualLayout.tsx")),

@@ -43,6 +43,11 @@ export default function SupportPage() {
             <div className="faq-body">
               <p>{i18n._(item.answer)}</p>
               {item.illustration === "battery-led" && <BatteryLedFigure />}
+              {item.link && (
+                <p>
+                  <Link to={item.link.to}>{i18n._(item.link.label)}</Link>
+                </p>
+              )}
               {hasPicture(item.id) && (
                 <img
                   className="faq-picture"

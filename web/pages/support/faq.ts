@@ -16,6 +16,8 @@ export interface FaqItem {
   note?: MessageDescriptor;
   /** A drawing beside the answer (the answer text says the same, so it is decorative). */
   illustration?: "battery-led";
+  /** A page of the help centre that answers at length. */
+  link?: { to: string; label: MessageDescriptor };
 }
 
 export const categoryNames: Record<FaqCategory | "all", MessageDescriptor> = {
@@ -152,6 +154,14 @@ export const faq: FaqItem[] = [
     answer: msg`Yes. In Settings, DICOM network, enter the worklist provider's address, port and AE title, the station's AE title and the headset to queue on, and switch on Query periodically. Each new scheduled step becomes a test on that headset, with its pattern and strategy from the step's protocol code. Query now asks at once; Check only shows what would be queued.`,
     who: msg`Managers only.`,
     note: msg`A step the worklist lists again is not queued twice. Codes your RIS uses of its own can be added as local protocol codes.`,
+  },
+  {
+    id: "progression-accuracy",
+    category: "measurement",
+    question: msg`How reliable is progression analysis?`,
+    answer: msg`Isopter measures every progression method on simulated eyes: how often it calls a stable eye worsening, and how soon it finds loss. The page below shows the measured table, how the eyes were simulated and each method's paper.`,
+    who: everyone,
+    link: { to: "/support/progression-accuracy", label: msg`How reliable is progression analysis` },
   },
   {
     id: "troubleshooting-offline",
