@@ -9,7 +9,8 @@ import { type CohortEye, cohortEye, patientAtVisit, visitYears } from "./true-fi
 // A visit is one simulated test of the eye with a real strategy (DS, the Octopus Dynamic strategy, procedures/
 // dynamic.ts) run by the simulated observer, step by step as a headset runs it; its thresholds are what the
 // progression criteria read. DS because its test-retest variability rises with damage as published ones do (the
-// 4-2 full threshold's stays near 1.7-1.8 dB down to 25 dB whatever the observer's slope: observer.ts prints both).
+// 4-2 full threshold's stays at 1.6-1.7 dB from 30 down to 25 dB, below the published 2.24-2.36 dB there, and hardly
+// moves with the observer's slope; npm run bench:progression prints both strategies).
 
 export const COHORT_STRATEGY = Strategy.DS;
 
