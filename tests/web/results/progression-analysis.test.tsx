@@ -147,7 +147,10 @@ describe("every progression criterion and one reading per eye (issue 30)", () =>
     }));
   const rows = (section: HTMLElement) =>
     Object.fromEntries(
-      [...section.querySelectorAll("[data-fact=criteria] tbody tr")].map((tr) => [tr.getAttribute("data-method"), tr.getAttribute("data-verdict")]),
+      [...section.querySelectorAll("[data-fact=criteria] tbody tr")].map((tr) => [
+        tr.getAttribute("data-method"),
+        tr.getAttribute("data-verdict"),
+      ]),
     );
 
   it("lists every method with its verdict in vfprogression's words, or not applicable and why", () => {
@@ -179,7 +182,9 @@ describe("every progression criterion and one reading per eye (issue 30)", () =>
 
   it("three results: the methods that need more say so instead of a verdict", () => {
     const { section } = renderAnalysis(diffuse(2).slice(0, 3));
-    const cells = [...section.querySelectorAll("[data-fact=criteria] tr[data-verdict=not-applicable] td.verdict")].map((td) => td.textContent);
+    const cells = [...section.querySelectorAll("[data-fact=criteria] tr[data-verdict=not-applicable] td.verdict")].map(
+      (td) => td.textContent,
+    );
     expect(cells.length).toBeGreaterThan(0);
     for (const c of cells) expect(c).toMatch(/^not (applicable|shown)/);
     expect(rows(section)["cigts"]).toBe("not-applicable");
