@@ -20,9 +20,7 @@ test("Felix Wagner's left eye: stages on the result, every criterion's verdict a
   const patients = await pageApi<Array<{ id: string; name: string }>>(page, "GET", "patient/all");
   const felix = patients.find((p) => p.name === "Felix Wagner")!;
   const list = await pageApi<Stored[]>(page, "GET", `perimetry/all?patientId=${felix.id}`);
-  const latest = list
-    .filter((m) => m.result?.eye === Left)
-    .sort((a, b) => b.result!.takenAt.localeCompare(a.result!.takenAt))[0]!;
+  const latest = list.filter((m) => m.result?.eye === Left).sort((a, b) => b.result!.takenAt.localeCompare(a.result!.takenAt))[0]!;
   await page.goto(`/patient/${felix.id}/perimetry/${latest.id}`);
   await expect(page.getByTestId("result-display")).toBeVisible();
 
