@@ -111,7 +111,7 @@ test("the result plots grow with a wide window and fit a phone, with the zoom wr
     .locator('figure[data-plot="octopus.thresholds"]')
     .screenshot({ path: "e2e/screenshots/result-1920-thresholds.png" });
 
-  const zoom = page.getByRole("region", { name: "Plots" });
+  const zoom = page.getByRole("region", { name: "Plots", exact: true });
   await zoom.getByRole("button", { name: "Zoom in" }).click();
   await expect(zoom.getByTestId("zoom-reset")).toContainText("125%");
   const grayscale = (boxes: Awaited<ReturnType<typeof fieldBoxes>>) => boxes.find((b) => b.plot === "octopus.grayscale")!.width;
