@@ -4,39 +4,18 @@
 // and each criterion on that analysis.
 import { performance } from "node:perf_hooks";
 import {
+  CRITERIA,
   type CriteriaSeries,
   METHOD_IDS,
   type MethodId,
-  type MethodOutcome,
   POPLR_MIN_VISITS,
-  cigtsProgression,
-  clusterTrend,
-  eventsCriterion,
-  mdSlopeCriterion,
-  plrNouri2012,
-  plrThreeOmitting,
-  poplrCriterion,
-  schell2014,
   seriesCriteria,
-  vfiTrend,
 } from "../../core/analytics/progression/criteria/index.ts";
 import { getNormativeDatabase } from "../../core/analytics/normative/registry.ts";
 import { poplr } from "../../core/analytics/progression/poplr.ts";
 import { analyseSeries } from "../../core/analytics/series-analysis.ts";
 import type { CohortVisit } from "../../simulator/perimetry/cohorts/simulate.ts";
 import { COHORT_PATTERN } from "../../simulator/perimetry/cohorts/true-field.ts";
-
-const CRITERIA: Record<MethodId, (s: CriteriaSeries) => MethodOutcome> = {
-  events: eventsCriterion,
-  poplr: poplrCriterion,
-  "md-slope": mdSlopeCriterion,
-  "vfi-trend": vfiTrend,
-  cigts: cigtsProgression,
-  "plr-nouri-2012": plrNouri2012,
-  "plr-three-omitting": plrThreeOmitting,
-  "schell-2014": schell2014,
-  "cluster-trend": (s) => clusterTrend(s.pattern, s.analysis.years, s.analysis.visits.td),
-};
 
 export const SHARED = "shared analysis";
 export const PERMUTATIONS = "PoPLR permutations";

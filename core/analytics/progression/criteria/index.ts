@@ -47,7 +47,8 @@ export interface SeriesCriteria {
   readonly reading: EyeReading;
 }
 
-const CRITERIA: Record<MethodId, (series: CriteriaSeries) => MethodOutcome> = {
+/** Each criterion by its id, reading the shared analysis (the benchmark times them one by one). */
+export const CRITERIA: Record<MethodId, (series: CriteriaSeries) => MethodOutcome> = {
   events: eventsCriterion,
   poplr: poplrCriterion,
   "md-slope": mdSlopeCriterion,
