@@ -146,6 +146,9 @@ test("a result of each strategy shows its indices and draws every plot", async (
   const legends = page.locator(".plot-grid.legends figure");
   await page.goto(`/patient/${patients.find((p) => p.name === "Maria Rossi")!.id}/perimetry/all`);
   await expect(page.getByTestId("history-day").first()).toBeVisible();
+  // History cells draw once near the viewport; the progression analysis above them (issue 30: nine criteria per eye)
+  // now puts the first one further down.
+  await page.getByTestId("history-cell").first().scrollIntoViewIfNeeded();
   await page.getByTestId("history-cell").first().locator("figure").first().screenshot({ path: "e2e/screenshots/plot-history-cell.png" });
   await page.getByTestId("progression").locator(".progression-chart figure").screenshot({ path: "e2e/screenshots/plot-progression.png" });
   await page.goto(`/patient/${patients.find((p) => p.name === "Anna Schmidt")!.id}/perimetry/all`);
