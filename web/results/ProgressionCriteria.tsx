@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import type { SeriesCriteria } from "../../core/analytics/progression/criteria/index.ts";
+import type { MethodId, SeriesCriteria } from "../../core/analytics/progression/criteria/index.ts";
 import {
   keyFigure,
   methodMessages,
@@ -55,4 +55,10 @@ export function ProgressionCriteria({ criteria }: { criteria: SeriesCriteria }) 
       </table>
     </div>
   );
+}
+
+/** A criterion's name in the interface language (the same words as the view and the print), for other pages' tables. */
+export function useMethodName(): (method: MethodId) => string {
+  const translate = usePlotTranslate();
+  return (method) => resolveText(methodMessages[method], translate);
 }

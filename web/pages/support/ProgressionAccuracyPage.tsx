@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import { Link } from "react-router-dom";
-import { methodNames } from "../../results/criteria-names.ts";
+import { useMethodName } from "../../results/ProgressionCriteria.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
 import { accuracy, methodCredits, simulationReferences } from "./progression-accuracy.ts";
 import { CohortTable, SensitivityTable, SpecificityTable, TableScroll } from "./ProgressionAccuracyTables.tsx";
@@ -12,6 +12,7 @@ import { CohortTable, SensitivityTable, SpecificityTable, TableScroll } from "./
  */
 export default function ProgressionAccuracyPage() {
   const { t, i18n } = useLingui();
+  const methodName = useMethodName();
   useTitle(t`How reliable is progression analysis`);
   const data = accuracy;
   const f = data.followUp;
@@ -85,7 +86,7 @@ export default function ProgressionAccuracyPage() {
         <dl className="accuracy-credits">
           {data.methods.map((m) => (
             <div key={m}>
-              <dt>{i18n._(methodNames[m])}</dt>
+              <dt>{methodName(m)}</dt>
               <dd>
                 {i18n._(methodCredits[m].what)}
                 {methodCredits[m].references.map((r) => (

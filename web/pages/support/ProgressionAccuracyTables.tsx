@@ -1,6 +1,6 @@
 import { Plural, useLingui } from "@lingui/react/macro";
 import type { ReactNode } from "react";
-import { methodNames } from "../../results/criteria-names.ts";
+import { useMethodName } from "../../results/ProgressionCriteria.tsx";
 import type { AccuracyCohort, AccuracyRate, ProgressionAccuracy } from "./progression-accuracy.ts";
 
 // The measured tables of the Support page "How reliable is progression analysis": specificity on the stable cohorts,
@@ -51,7 +51,8 @@ function SpecificityCell({ visits5, visits10 }: { visits5: AccuracyRate; visits1
 }
 
 export function SpecificityTable({ data }: { data: ProgressionAccuracy }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
+  const methodName = useMethodName();
   const label = useCohortLabel();
   const stable = data.cohorts.filter((c) => c.kind === "stable");
   const caption = t`Stable eyes not called worsening after 5 · 10 visits`;
@@ -72,7 +73,7 @@ export function SpecificityTable({ data }: { data: ProgressionAccuracy }) {
         <tbody>
           {data.methods.map((m) => (
             <tr key={m} data-method={m}>
-              <th scope="row">{i18n._(methodNames[m])}</th>
+              <th scope="row">{methodName(m)}</th>
               {stable.map((c) => (
                 <SpecificityCell key={c.id} {...data.specificity[c.id]![m]} />
               ))}
@@ -93,7 +94,8 @@ export function SensitivityTable({
   cohorts: readonly AccuracyCohort[];
   caption: string;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
+  const methodName = useMethodName();
   const label = useCohortLabel();
   const followUpYears = ((data.followUp.visits - 1) * data.followUp.intervalMonths) / 12;
   return (
@@ -113,7 +115,7 @@ export function SensitivityTable({
         <tbody>
           {data.methods.map((m) => (
             <tr key={m} data-method={m}>
-              <th scope="row">{i18n._(methodNames[m])}</th>
+              <th scope="row">{methodName(m)}</th>
               {cohorts.map((c) => {
                 const s = data.sensitivity[c.id]![m];
                 const median = s.medianYears;
