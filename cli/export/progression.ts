@@ -3,6 +3,7 @@ import { getPattern, patternsWithGeometry } from "../../core/analytics/patterns.
 import { printProgression, type PrintProgression } from "../../core/plots/print-header.ts";
 import { isScreening } from "../../core/plots/screening.ts";
 import { thresholdResult } from "../../core/analytics/stored-result.ts";
+import { heldPerPatient, type HeldPerPatient } from "./patient-records.ts";
 import type { ExportRecord } from "./record.ts";
 
 // The eye's progression analysis (issue 20: "in the print, in the CLI's JSON"), what the perimetry page shows beside
@@ -86,31 +87,20 @@ export function progressionTracker(timeZone: string): SeriesTracker {
 }
 
 /**
- * Holds one patient's records until the next patient's first (or the end), then hands them on in order, each with
- * the progression of its eye on its pattern when it is that eye's latest result on that pattern (else null): one
- * analysis per eye and pattern, as the page's, not one per record.
+ * Holds one patient's records until the next patient's first (or the end: patient-records.ts), then hands them on in
+ * order, each with the progression of its eye on its pattern when it is that eye's latest result on that pattern (else
+ * null): one analysis per eye and pattern, as the page's, not one per record; and with the patient's records.
  */
-export function patientSeries(emit: (r: ExportRecord, progression: PrintProgression | null) => Promise<void>): {
-  add(r: ExportRecord): Promise<void>;
-  flush(): Promise<void>;
-} {
-  let held: ExportRecord[] = [];
-  const flush = async () => {
-    const records = held;
-    held = [];
+export function patientSeries(
+  emit: (r: ExportRecord, progression: PrintProgression | null, patientRecords: readonly ExportRecord[]) => Promise<void>,
+): HeldPerPatient {
+  return heldPerPatient(async (records) => {
     const series = records.map(seriesResult);
     const latest = new Map<string, ExportRecord>();
     for (const r of records) latest.set(`${r.result.eye}/${r.result.pattern}`, r);
     const last = new Set(latest.values());
-    for (const r of records) await emit(r, last.has(r) ? printProgression(series, r.result, null, "UTC") : null);
-  };
-  return {
-    async add(r) {
-      if (held.length > 0 && held[0]!.patient.id !== r.patient.id) await flush();
-      held.push(r);
-    },
-    flush,
-  };
+    for (const r of records) await emit(r, last.has(r) ? printProgression(series, r.result, null, "UTC") : null, records);
+  });
 }
 
 /**

@@ -113,6 +113,7 @@ describe("PDF report (core/plots' print scene with pdfkit)", () => {
       at(3, "2024-07-10T09:00:00.000Z", Eye.Right),
     ];
     for (const r of records) await writer.write(r);
+    await writer.end(); // a patient's pages are written at the next patient's first record, or at the end
     const { readdirSync, readFileSync } = await import("node:fs");
     const text = (r: (typeof records)[number]) =>
       poppler("pdftotext", readFileSync(join(dir, readdirSync(dir).find((f) => f.includes(r.test.id))!)));
