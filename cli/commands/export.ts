@@ -26,6 +26,7 @@ import { eyeOption, patternOption, type ExportFilters } from "../export/filters.
 import { jsonWriter, ndjsonWriter } from "../export/json.ts";
 import { runExport } from "../export/run-export.ts";
 import { fileSink, streamSink } from "../export/sink.ts";
+import type { PageRenderer } from "../export/record.ts";
 import type { Selection } from "../export/source.ts";
 import type { ExportWriter } from "../export/writer.ts";
 
@@ -237,15 +238,14 @@ async function stowToDicomWeb(target: StowTarget, files: readonly string[], io: 
     throw new CliError(ExitCode.Failure, `${refused.length} of ${outcomes.length} files were not stored by ${target.display}`);
 }
 
-/** The printed page of a result as PDF bytes (pdfkit and the fonts load only when asked for). */
-async function pdfRenderer(context: ExportContext): Promise<(r: import("../export/record.ts").ExportRecord) => Promise<Uint8Array>> {
-  const { reportPdf } = await import("../export/pdf/report.ts");
-  const { pageFonts } = await import("../export/pdf/fonts.ts");
-  const { progressionTracker } = await import("../export/progression.ts");
-  const fonts = pageFonts();
-  const series = progressionTracker(context.timeZone);
-  return async (r) => {
-    const pdf = await reportPdf(r, context, fonts, series.of(r), series.referenceOf(r));
+/**
+ * The printed page of a result as PDF bytes, given the patient's records (the visit's fellow eye may come after it:
+ * the DICOM and FHIR writers hold a patient's records); pdfkit and the fonts load only when asked for.
+ */
+async function pdfRenderer(context: ExportContext): Promise<PageRenderer> {
+  const print = (await import("../export/pdf/report.ts")).pagePrinter(context);
+  return async (r, patientRecords) => {
+    const pdf = await print(r, patientRecords);
     // A page takes a good part of a second to draw: let the event loop breathe between pages (sockets, the sink).
     await new Promise((resolve) => setImmediate(resolve));
     return pdf;

@@ -19,7 +19,7 @@ import {
   type ResultParts,
 } from "./fhir-resources.ts";
 import { patientSeries } from "./progression.ts";
-import type { ExportRecord } from "./record.ts";
+import type { ExportRecord, PageRenderer } from "./record.ts";
 import type { TextSink } from "./sink.ts";
 import type { ExportWriter } from "./writer.ts";
 
@@ -36,7 +36,7 @@ export interface FhirBundleOptions {
   readonly context: ExportContext;
   readonly type?: BundleType;
   /** The printed page of a result, attached to its report as presentedForm; none when left out. */
-  readonly pdf?: (r: ExportRecord) => Promise<Uint8Array>;
+  readonly pdf?: PageRenderer;
   readonly now?: () => Date;
   /** What the IG's resources cannot say of a result (fhirGaps), per result: the export warns naming it. */
   readonly warn?: (r: ExportRecord, message: string) => void;
@@ -70,8 +70,9 @@ export function fhirBundleWriter(sink: TextSink, options: FhirBundleOptions): Ex
     await sink.write(`{"resourceType":"Bundle","type":"${type}","timestamp":${JSON.stringify(now().toISOString())},"entry":[\n`);
   };
   // A patient's results are held until the next patient's (progression.ts patientSeries): the eye's latest result on a
-  // pattern carries its progression criteria (fhir-criteria.ts), as the JSON export's does.
-  const series = patientSeries(async (r, progression) => {
+  // pattern carries its progression criteria (fhir-criteria.ts), as the JSON export's does, and its printed page the
+  // visit's binocular field (pdf/report.ts pagePrinter).
+  const series = patientSeries(async (r, progression, patientRecords) => {
     // One write per result: the sink gathers chunks anyway, and an await per entry costs more than the entry.
     let text = "";
     if (!seen.has(r.patient.id)) {
@@ -81,7 +82,7 @@ export function fhirBundleWriter(sink: TextSink, options: FhirBundleOptions): Ex
     const parts = resultParts(r, context, progression?.analysis);
     if (warn) for (const gap of fhirGaps(r)) warn(r, gap);
     const shared = sharedJson(parts);
-    text += (count++ === 0 ? "" : ",\n") + reportJson(r, context, parts, shared, pdf ? await pdf(r) : null, type);
+    text += (count++ === 0 ? "" : ",\n") + reportJson(r, context, parts, shared, pdf ? await pdf(r, patientRecords) : null, type);
     for (const o of parts.observations) text += (count++ === 0 ? "" : ",\n") + observationJson(o, shared, type);
     await sink.write(text);
   });

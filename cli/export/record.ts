@@ -65,6 +65,12 @@ export const exportRecord = (patient: Patient, measurement: Measurement): Export
 export const examinationRecord = (patient: Patient, examination: Examination): ExportRecord | null =>
   recordOf(patient, storedFromExamination(examination), { kind: "examination", examination });
 
+/**
+ * The printed page of a result (pdf/report.ts pagePrinter) for the formats that carry it (DICOM's Encapsulated PDF,
+ * FHIR's presentedForm), given the patient's records: the page's visit may have its fellow eye among them.
+ */
+export type PageRenderer = (r: ExportRecord, patientRecords: readonly ExportRecord[]) => Promise<Uint8Array>;
+
 /** A patient's records oldest first; equal instants by id, so every path gives the same order. */
 export const byTakenAt = (records: ExportRecord[]): ExportRecord[] =>
   records.sort(

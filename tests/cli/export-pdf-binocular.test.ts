@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { integratedField, type IntegratedField } from "../../core/analytics/binocular.ts";
@@ -10,11 +10,13 @@ import { resolveText, sceneMessages } from "../../core/plots/message.ts";
 import { walk, type GroupNode } from "../../core/plots/scene.ts";
 import { visitBinocular } from "../../cli/export/binocular.ts";
 import { exportContext } from "../../cli/export/context.ts";
+import { dicomWriter } from "../../cli/export/dicom-writer.ts";
+import { fhirBundleWriter } from "../../cli/export/fhir.ts";
 import { pageTranslate } from "../../cli/export/pdf/catalog.ts";
-import { pdfWriter, reportScene } from "../../cli/export/pdf/report.ts";
+import { pagePrinter, pdfWriter, reportScene } from "../../cli/export/pdf/report.ts";
 import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { runExport } from "../../cli/export/run-export.ts";
-import { FAKE_ORGANISATION, fakeApi, sampleMeasurement, samplePatient, type SampleOptions } from "./fixtures.ts";
+import { FAKE_ORGANISATION, fakeApi, memorySink, sampleMeasurement, samplePatient, type SampleOptions } from "./fixtures.ts";
 
 // Issue 30 §3: "Binocular integrated visual field, per visit where both eyes were tested the same day ... Show it
 // beside the two eyes, with a disability score from it, and print it." The CLI's PDF prints the field where the web's
@@ -42,14 +44,21 @@ async function pages(records: readonly ExportRecord[]): Promise<Map<string, stri
   return textsOf(dir);
 }
 
+function pdftotext(file: string): string {
+  const run = spawnSync("pdftotext", [file, "-"], { encoding: "utf8" });
+  if (run.error) throw new Error("pdftotext did not run: bash scripts/system-deps.sh installs poppler-utils");
+  return run.stdout;
+}
+
 function textsOf(dir: string): Map<string, string> {
-  const texts = new Map<string, string>();
-  for (const f of readdirSync(dir)) {
-    const run = spawnSync("pdftotext", [join(dir, f), "-"], { encoding: "utf8" });
-    if (run.error) throw new Error("pdftotext did not run: bash scripts/system-deps.sh installs poppler-utils");
-    texts.set(f.replace(/^.*_([^_]+)\.pdf$/, "$1"), run.stdout);
-  }
-  return texts;
+  return new Map(readdirSync(dir).map((f) => [f.replace(/^.*_([^_]+)\.pdf$/, "$1"), pdftotext(join(dir, f))]));
+}
+
+/** The text of PDF bytes (an Encapsulated PDF's document, a presentedForm's data). */
+function textOfPdf(bytes: Uint8Array): string {
+  const file = join(mkdtempSync(join(tmpdir(), "isopter-pdf-binocular-doc-")), "page.pdf");
+  writeFileSync(file, bytes);
+  return pdftotext(file);
 }
 
 const scoreText = (f: IntegratedField) => `Disability score ${f.disability.score} of ${f.disability.max}`;
@@ -159,6 +168,36 @@ describe("the PDF export's binocular integrated field", () => {
         .map(([id]) => id)
         .sort(),
     ).toEqual(["p00000-m0", "p00000-m1"]);
+  });
+
+  it("the printed page inside DICOM (Encapsulated PDF) and FHIR (presentedForm) carries it too, the fellow eye tested after", async () => {
+    const records = [
+      result(18, 0, { eye: Eye.Right, takenAt: "2024-03-05T07:00:00.000Z" }),
+      result(18, 1, { eye: Eye.Left, takenAt: "2024-03-05T07:20:00.000Z" }),
+      result(19, 0, { eye: Eye.Right, takenAt: "2024-03-05T07:00:00.000Z" }),
+    ];
+    const dir = mkdtempSync(join(tmpdir(), "isopter-pdf-binocular-dicom-"));
+    const dicom = dicomWriter(dir, { context, pdf: pagePrinter(context) });
+    for (const r of records) await dicom.write(r);
+    await dicom.end();
+    const reports = dicom.files.filter((f) => f.endsWith("_report.dcm"));
+    expect(reports).toHaveLength(3);
+    const documentOf = (file: string) => {
+      const bytes = readFileSync(file);
+      return bytes.subarray(bytes.indexOf("%PDF-"), bytes.lastIndexOf("%%EOF") + 5);
+    };
+    expect(reports.map((f) => textOfPdf(documentOf(f)).includes(TITLE))).toEqual([true, true, false]);
+
+    const sink = memorySink();
+    const fhir = fhirBundleWriter(sink, { context, pdf: pagePrinter(context) });
+    for (const r of records) await fhir.write(r);
+    await fhir.end();
+    const forms = (
+      JSON.parse(sink.text()) as { entry: Array<{ resource: { resourceType: string; presentedForm?: Array<{ data: string }> } }> }
+    ).entry
+      .filter((e) => e.resource.resourceType === "DiagnosticReport")
+      .map((e) => textOfPdf(Buffer.from(e.resource.presentedForm![0]!.data, "base64")));
+    expect(forms.map((t) => t.includes(TITLE))).toEqual([true, true, false]);
   });
 
   it("every text of the integrated field is in each of the ten languages' catalogs", () => {
