@@ -316,11 +316,13 @@ Formats:
           PDF NAME_report.dcm, one study per visit; --send AET@HOST:PORT stores them in a PACS (C-STORE),
           --stow URL by DICOMweb (STOW-RS, POST URL/studies)
   pdf     the printed page per result: the web's print scene, fonts embedded, times on the clinic's clock, texts in
-          --language (en, fr, de, it, es, chi, mexsp, bp, nl, tr)
+          --language (en, fr, de, it, es, chi, mexsp, bp, nl, tr); with the visit's binocular integrated field when
+          both eyes' results of the day are exported (--eye leaves the fellow eye out, and so the field)
 
 With --all, results come a page at a time across the organisation (perimetry/page; patient by patient from a server
-without that call); lists come patient by patient. Either way they are written one at a time, so exports of any size
-run in steady memory.
+without that call); lists come patient by patient. Either way they are written one at a time, CSV as they come, the
+others when the patient's last has come (a page states the patient's other results), so memory is bounded by the
+largest patient's results, whatever the size of the export.
 
 Examples:
   isopter export --patient p123 --format pdf --out reports/ --time-zone Europe/Istanbul --language tr
