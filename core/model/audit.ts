@@ -23,6 +23,8 @@ export const AuditEntrySchema = Schema.Struct({
   patientId: Schema.NullOr(Schema.String),
   recordType: Schema.NullOr(Schema.String),
   recordId: Schema.NullOr(Schema.String),
+  /** What the trail did to store the event (issue 33 §6): values cut to a stated length, or a reduced form and why. */
+  note: Schema.NullOr(Schema.String),
 });
 export type AuditEntry = typeof AuditEntrySchema.Type;
 
