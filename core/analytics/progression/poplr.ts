@@ -1,5 +1,6 @@
 import { RRandom } from "../statistics/r-random.ts";
 import { studentTCdf } from "../statistics/student-t.ts";
+import { contributionTable, exactTerms } from "./poplr-table.ts";
 import { REGRESSION_PRECISION } from "./linear-regression.ts";
 
 /**
@@ -9,7 +10,8 @@ import { REGRESSION_PRECISION } from "./linear-regression.ts";
  * S' = -sum ln(1 - p) (right tail, improvement); the p-value is 1 - rank(S_obs) / nperm with average ranks for ties.
  * Up to 7 visits every permutation is enumerated (exact). Above, the permutations are random: the observed order
  * plus nperm - 1 further distinct orders drawn with R's generator from `seed` (R's sample(), as visualFields draws
- * them after set.seed(seed)), so results are reproducible.
+ * them after set.seed(seed)), so results are reproducible. The ranks are counted through a sieve (`sievedRanks`) that
+ * gives the exhaustive counts about ten times faster.
  */
 export const POPLR_EXACT_MAX_VISITS = 7;
 export const POPLR_DEFAULT_PERMUTATIONS = 5040;
@@ -79,22 +81,137 @@ function permutationsFor(n: number, nperm: number | null, seed: number): readonl
   return perms;
 }
 
-/** Average rank of values[0] among all values (R's rank() with ties.method = "average"). */
-function rankOfFirst(values: Float64Array): number {
-  const v0 = values[0]!;
-  let less = 0,
-    equal = 0;
-  for (let i = 0; i < values.length; i++) {
-    if (values[i]! < v0) less++;
-    else if (values[i] === v0) equal++;
+/** Average ranks of the observed statistics among all orders' (R's rank() with ties.method = "average"). */
+interface Ranks {
+  readonly left: number;
+  readonly right: number;
+}
+type ExactStatistics = (perm: readonly number[], keepP: boolean) => [number, number];
+
+/** Ranks counted from each order's exact statistics (any testSlope). */
+function exhaustiveRanks(perms: readonly (readonly number[])[], csl: number, csr: number, exact: ExactStatistics): Ranks {
+  const left = new Tally(csl),
+    right = new Tally(csr);
+  for (let q = 1; q < perms.length; q++) {
+    const [sl, sr] = exact(perms[q]!, false);
+    left.add(sl);
+    right.add(sr);
   }
-  return less + (equal + 1) / 2;
+  return { left: left.rank(), right: right.rank() };
+}
+
+class Tally {
+  private less = 0;
+  private equal = 1; // the observed order itself
+  constructor(readonly observed: number) {}
+  add(value: number) {
+    if (value < this.observed) this.less++;
+    else if (value === this.observed) this.equal++;
+  }
+  addLess() {
+    this.less++;
+  }
+  rank() {
+    return this.less + (this.equal + 1) / 2;
+  }
+}
+
+interface SieveInput {
+  readonly perms: readonly (readonly number[])[];
+  readonly years: readonly number[];
+  readonly y: Float64Array;
+  readonly mean: Float64Array;
+  readonly ssy: Float64Array;
+  readonly invariant: Uint8Array;
+  readonly n: number;
+  readonly k: number;
+  readonly ssx: number;
+  readonly df: number;
+  readonly csl: number;
+  readonly csr: number;
+}
+
+/**
+ * The same ranks, about twenty times faster (testSlope 0): each order's statistics are first approximated from
+ * poplr-table.ts (a location's terms as a function of its correlation with the permuted dates); only orders whose
+ * approximation lies within the table's summed error limit of an observed statistic are computed exactly. Those
+ * outside are on the same side of it as their exact value, so the counts, and the p-values, are the exact ones.
+ */
+const SIEVE_MAX_BOUND = 1e-3;
+
+function sievedRanks(s: SieveInput, exact: ExactStatistics): Ranks {
+  const { n, k, perms, years } = s;
+  const table = contributionTable(s.df, P_CLIP);
+  // With 1 or 2 degrees of freedom (3 or 4 visits: at most 24 orders) the terms bend too sharply for the grid; count them.
+  if (table.bound > SIEVE_MAX_BOUND) return exhaustiveRanks(perms, s.csl, s.csr, exact);
+  const scale = table.intervals / (2 * table.limit),
+    limit = table.limit,
+    last = table.intervals - 1,
+    rootDf = Math.sqrt(s.df);
+  const { left: tl, right: tr } = table;
+  // Varying locations only (an invariant one adds the same constant to every order): centred values by visit (row v
+  // holds every such location's) and SSx SSy, which with c gives t.
+  const varying: number[] = [];
+  let constantLeft = 0,
+    constantRight = 0;
+  for (let j = 0; j < k; j++) {
+    if (!s.invariant[j]) varying.push(j);
+    else {
+      const [l, r] = exactTerms(0, s.df, P_CLIP);
+      constantLeft += l;
+      constantRight += r;
+    }
+  }
+  const m = varying.length;
+  const yc = new Float64Array(n * m),
+    ssxy = new Float64Array(m);
+  varying.forEach((j, u) => {
+    for (let v = 0; v < n; v++) yc[v * m + u] = s.y[j * n + v]! - s.mean[j]!;
+    ssxy[u] = s.ssx * s.ssy[j]!;
+  });
+  const band = table.bound * m;
+  const left = new Tally(s.csl),
+    right = new Tally(s.csr);
+  const c = new Float64Array(m);
+  for (let q = 1; q < perms.length; q++) {
+    const perm = perms[q]!;
+    c.fill(0);
+    for (let v = 0; v < n; v++) {
+      const x = years[perm[v]!]!,
+        row = v * m;
+      for (let u = 0; u < m; u++) c[u]! += x * yc[row + u]!;
+    }
+    let sl = constantLeft,
+      sr = constantRight;
+    for (let u = 0; u < m; u++) {
+      const cu = c[u]!,
+        rest = ssxy[u]! - cu * cu;
+      // t, or past the grid's end on its side where the fit is perfect or nearly (the terms are constant there).
+      const t = rest > 0 ? (cu * rootDf) / Math.sqrt(rest) : cu < 0 ? -limit : limit;
+      const at = (t + limit) * scale;
+      const i = at <= 0 ? 0 : at >= last ? last : at | 0;
+      const w = Math.min(1, Math.max(0, at - i));
+      sl += tl[i]! + w * (tl[i + 1]! - tl[i]!);
+      sr += tr[i]! + w * (tr[i + 1]! - tr[i]!);
+    }
+    if (Math.abs(sl - s.csl) <= band || Math.abs(sr - s.csr) <= band) {
+      const [el, er] = exact(perm, false);
+      left.add(el);
+      right.add(er);
+      continue;
+    }
+    if (sl < s.csl) left.addLess();
+    if (sr < s.csr) right.addLess();
+  }
+  return { left: left.rank(), right: right.rank() };
 }
 
 export interface PoplrOptions {
   readonly nperm?: number;
   readonly seed?: number;
   readonly testSlope?: number;
+  /** Compute every order's statistics exactly instead of sieving (the definition itself; tests compare the two). */
+  readonly exhaustive?: boolean;
 }
 
 /**
@@ -143,12 +260,10 @@ export function poplr(
   const kv = (n - 2) * ssx;
   const df = n - 2;
 
-  const csl = new Float64Array(np),
-    csr = new Float64Array(np);
+  /** Exact left and right statistics of one order (the definition; every result below equals its counts). */
   const permYears = new Float64Array(n);
   const observedP: number[] = [];
-  for (let q = 0; q < np; q++) {
-    const perm = perms[q]!;
+  const exactStatistics = (perm: readonly number[], keepP: boolean): [number, number] => {
     for (let v = 0; v < n; v++) permYears[v] = years[perm[v]!]!;
     let sl = 0,
       sr = 0;
@@ -167,18 +282,23 @@ export function poplr(
       else if (p > 1 - P_CLIP) p = 1 - P_CLIP;
       sl -= Math.log(p);
       sr -= Math.log(1 - p);
-      if (q === 0) observedP.push(p);
+      if (keepP) observedP.push(p);
     }
-    csl[q] = sl;
-    csr[q] = sr;
-  }
+    return [sl, sr];
+  };
+
+  const [csl, csr] = exactStatistics(perms[0]!, true);
+  const ranks =
+    testSlope === 0 && ssx > 0 && !options.exhaustive
+      ? sievedRanks({ perms, years, y, mean, ssy, invariant, n, k, ssx, df, csl, csr }, exactStatistics)
+      : exhaustiveRanks(perms, csl, csr, exactStatistics);
   const pointwiseP: Array<number | null> = new Array(nloc).fill(null);
   locs.forEach((l, j) => (pointwiseP[l] = observedP[j]!));
   return {
-    csl: csl[0]!,
-    cslp: 1 - rankOfFirst(csl) / np,
-    csr: csr[0]!,
-    csrp: 1 - rankOfFirst(csr) / np,
+    csl,
+    cslp: 1 - ranks.left / np,
+    csr,
+    csrp: 1 - ranks.right / np,
     nperm: np,
     exact,
     pointwiseP,
