@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { buildWebIfChanged, WebBuildError } from "../scripts/build-web-if-changed.ts";
 import { join } from "node:path";
 import { ConfigError, readConfig } from "./server/config.ts";
+import { startKeyMaterial } from "./server/auth/secret-box.ts";
 import { StartupError } from "./server/db/data-dir.ts";
 import type { DemoLogins } from "./server/demo/seed.ts";
 
@@ -61,6 +62,7 @@ const main = async () => {
     devRoutes: config.devRoutes,
     allowedOrigins: config.allowedOrigins,
     settings: { trustedProxies: config.trustedProxies },
+    secretKey: startKeyMaterial(process.env.ISOPTER_SECRETS_KEY, config.dataDir),
     async beforeListen(db) {
       demo = await seedDemo(db, { password, headsets: config.headsets });
       if (!demo.created && config.demoPassword) await setDemoPasswords(db, config.demoPassword);

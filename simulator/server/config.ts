@@ -6,7 +6,8 @@ import { resolve } from "node:path";
 //   HEADSETS (4), SPEED (1), DEMO_PASSWORD (generated and printed when unset),
 //   ISOPTER_DEV_ROUTES (on, or off when NODE_ENV=production), ISOPTER_ALLOWED_ORIGINS (none),
 //   HEADSET_URLS (the virtual headsets' device socket addresses; default this process's own /device),
-//   ISOPTER_TRUSTED_PROXIES (none).
+//   ISOPTER_TRUSTED_PROXIES (none), ISOPTER_SECRETS_KEY (the key material sealing second-factor secrets; default a
+//   random key kept in DATA_DIR/secret-key: auth/secret-box.ts).
 
 export interface StartConfig {
   readonly port: number;

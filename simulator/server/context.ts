@@ -8,6 +8,7 @@ import type { DeviceHub } from "./device/hub.ts";
 import type { PresenceBook } from "./device/presence.ts";
 import type { Bus } from "./bus/bus.ts";
 import type { PatientIndex } from "./store/patient-index.ts";
+import type { SecretKeys } from "./auth/secret-box.ts";
 
 // What every handler and socket may use. Time comes from `now` so tests can move it (token expiry, rate windows).
 
@@ -53,6 +54,8 @@ export interface ServerContext {
   readonly limits: AttemptLimits;
   readonly audit: AuditTrail;
   readonly sessions: SessionStore;
+  /** Seal second-factor secrets and hash recovery codes (auth/secret-box.ts): a key the database does not hold. */
+  readonly secretKeys: SecretKeys;
   readonly settings: ServerSettings;
   /** The package version (GET version). */
   readonly version: string;

@@ -10,6 +10,7 @@ import { attemptLimits } from "./auth/limits.ts";
 import { sessionStore } from "./auth/sessions.ts";
 import { auditTrail } from "./audit/trail.ts";
 import { tokenSigner, type TokenClaims } from "./auth/token.ts";
+import { secretKeys } from "./auth/secret-box.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";
 import type { HeadsetControl } from "../control/port.ts";
@@ -67,6 +68,9 @@ export interface ServerOptions {
   /** How often the periodic worklist query looks for organisations whose period has come (worklist/periodic.ts);
    * 0 turns it off. Default 30 s. */
   readonly worklistTickMs?: number;
+  /** Key material for second-factor secrets (auth/secret-box.ts; `npm start`: ISOPTER_SECRETS_KEY or DATA_DIR/secret-key).
+   * Absent (tests): derived from the database's token secret. */
+  readonly secretKey?: string;
 }
 
 export interface RunningServer {
@@ -116,7 +120,8 @@ const tokenSecret = async (db: Database): Promise<string> => {
 export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
   const db = await openDatabase(options.storage);
   const now = options.now ?? Date.now;
-  const signer = tokenSigner(await tokenSecret(db));
+  const secret = await tokenSecret(db);
+  const signer = tokenSigner(secret);
   const host = options.host ?? "127.0.0.1";
   const allowedOrigins = options.allowedOrigins ?? [];
   const settingsIn = { ...defaults, ...options.settings };
@@ -153,6 +158,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     limits: attemptLimits(db),
     audit,
     sessions,
+    secretKeys: secretKeys(options.secretKey ?? secret),
     get settings() {
       return settings;
     },

@@ -13,6 +13,7 @@ import { newId } from "../../simulator/server/store/ids.ts";
 import { call, fakeHeadset, liveSocket, login, ok, raw, startTestServer, type Backend, type TestServer } from "./harness.ts";
 import { perimetryPageCases } from "./perimetry-page-suite.ts";
 import { importCases } from "./import-suite.ts";
+import { secondFactorCases } from "./second-factor-suite.ts";
 
 // The contract suite: every call of both seeds' call tables (and our template and profile calls) against a running
 // server, with the seeds' behaviour: paging, filters, lifecycle with cascade, revisions and 409, stand-alone, results,
@@ -1090,6 +1091,13 @@ export const contractSuite = (backend: Backend) =>
       o: (name, input) => o(name, input),
       userToken: () => login(base, "user"),
       raw: (method, path, body) => raw(base, method, path, body, manager),
+    });
+
+    secondFactorCases({
+      c: (name, input, token) => c(name, input, token),
+      o: (name, input, token) => o(name, input, token),
+      base: () => base,
+      now: () => server.ctx.now(),
     });
 
     it("every call of the contract was exercised", () => {

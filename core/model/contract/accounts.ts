@@ -6,6 +6,7 @@ import { OrganisationSchema } from "../organisation.ts";
 import { UserProfileSchema, UserSchema } from "../user.ts";
 import { commonErrors, endpoint } from "./endpoint.ts";
 import { Deleted, Empty, IdQuery } from "./shared.ts";
+import { SecondFactorStepSchema } from "./second-factor.ts";
 
 // Account calls: accounts seed §7 (login, session, password, users, organisation, version, user profile).
 
@@ -14,12 +15,15 @@ export const login = endpoint({
   method: "POST",
   path: "login",
   body: Schema.Struct({ username: Schema.String, password: Schema.String }),
-  response: Schema.Struct({ accessToken: Schema.String }),
+  // With secondFactor (./second-factor.ts), accessToken is the token of the sign-in's second step, not a session's:
+  // every call but the second step's refuses it, so a client that ignores secondFactor is not signed in.
+  response: Schema.Struct({ accessToken: Schema.String, secondFactor: Schema.optionalKey(SecondFactorStepSchema) }),
   errors: [...commonErrors, "invalid_credentials"],
   auth: "none",
   carriesAccessToken: true,
   source: "accounts §7",
-  ourDesign: "answer: data {accessToken}; the envelope's accessToken carries the same token",
+  ourDesign:
+    "answer: data {accessToken}; the envelope's accessToken carries the same token. With a second factor (issue 33 item 2): data {accessToken: the second step's challenge, secondFactor: {step}} and no envelope token (no session yet)",
 });
 
 export const logout = endpoint({

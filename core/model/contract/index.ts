@@ -8,6 +8,7 @@ import * as dicomNetwork from "./dicom-network.ts";
 import * as patients from "./patients.ts";
 import * as perimetry from "./perimetry.ts";
 import * as templates from "./templates.ts";
+import * as secondFactor from "./second-factor.ts";
 
 // The API contract: every call of both seeds' call tables (scheduling §7, accounts §7), the calls they name without a
 // shape, and our template calls, as data. The server mounts each at /api/{path}; see ./envelope.ts for the body.
@@ -60,6 +61,14 @@ export {
   type ExaminationUpdateBody,
 } from "./appointments.ts";
 export { AuditSearchBodySchema, AuditPageSchema, type AuditSearchBody, type AuditPage } from "./audit.ts";
+export {
+  SecondFactorStepSchema,
+  SecondFactorStatusSchema,
+  TotpEnrolmentSchema,
+  type SecondFactorStep,
+  type SecondFactorStatus,
+  type TotpEnrolment,
+} from "./second-factor.ts";
 export { UserInviteBodySchema, UserInviteAnswerSchema, VersionSchema, type UserInviteAnswer } from "./accounts.ts";
 
 const byName = <const L extends ReadonlyArray<EndpointSpec>>(list: L) =>
@@ -147,6 +156,15 @@ export const contract = byName([
   dicomNetwork.dicomEcho,
   dicomNetwork.worklistQuery,
   dicomNetwork.pacsFetch,
+  // our design: a second factor for password accounts (issue 33 item 2)
+  secondFactor.secondFactorSignIn,
+  secondFactor.secondFactorSignInEnrol,
+  secondFactor.secondFactorSignInConfirm,
+  secondFactor.secondFactorStatus,
+  secondFactor.secondFactorEnrol,
+  secondFactor.secondFactorConfirm,
+  secondFactor.secondFactorDisable,
+  secondFactor.secondFactorRequire,
 ]);
 
 export type Contract = typeof contract;

@@ -109,6 +109,12 @@ export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<voi
     actorId = claims?.sub ?? user?.id ?? null;
     actorName = claims?.username ?? tried;
   }
+  const challenge = c.spec.name.startsWith("secondFactor.signIn") ? stringAt(c.body, "challenge") : null;
+  if (challenge) {
+    // The second step of a login (issue 33 item 2): the account its challenge stands for, refused codes included.
+    const checked = ctx.signer.verify(challenge, "second-factor", ctx.now());
+    if (checked.ok) ({ organisationId, sub: actorId, username: actorName } = checked.claims);
+  }
   const who = {
     organisationId,
     at: new Date(ctx.now()).toISOString(),

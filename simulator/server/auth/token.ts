@@ -5,7 +5,8 @@ import type { Role } from "../../../core/model/enums.ts";
 // the accounts seed mentions. The access-token payload carries role, username and email with an expiry (accounts §3);
 // we add the user id, organisation, session id and a `kind` so a reset or invitation token is never an access token.
 
-export type TokenKind = "access" | "reset" | "invitation";
+/** second-factor: a login whose password was right, waiting for its second step (auth/second-factor.ts). */
+export type TokenKind = "access" | "reset" | "invitation" | "second-factor";
 
 export interface TokenClaims {
   readonly kind: TokenKind;
@@ -16,7 +17,7 @@ export interface TokenClaims {
   readonly email: string;
   /** Login session (access tokens): a newer login of the same user ends older sessions on the live socket. */
   readonly sid?: string;
-  /** Reset tokens: the reset row; invitation tokens: the invitation id. */
+  /** Reset tokens: the reset row; invitation tokens: the invitation id; second-factor tokens: the step (verify, enrol). */
   readonly ref?: string;
   /** Expiry, seconds since epoch. */
   readonly exp: number;

@@ -12,6 +12,7 @@ import { isValidEmail } from "../../../core/rules/email.ts";
 import { regulatoryRegionForCountry } from "../../../core/rules/regulatory-region.ts";
 import { decoyHash, hashPassword, saltOf, verifyPassword } from "../auth/password.ts";
 import { queueMail } from "../auth/mail.ts";
+import { secondStepOf } from "../auth/second-factor.ts";
 import type { TokenClaims } from "../auth/token.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { Failure, forbidden, invalid, notFound } from "../http/failure.ts";
@@ -54,7 +55,7 @@ const organisationRow = async (q: Queryable, id: string) =>
   )[0]!;
 
 /** A login session: a new session row; the user's other sessions end (another session opened), here and on sockets. */
-const startSession = async (ctx: ServerContext, user: users.UserRow, address: string) => {
+export const startSession = async (ctx: ServerContext, user: users.UserRow, address: string) => {
   const { sid } = await ctx.sessions.start(user, address, nowIso(ctx));
   ctx.live.endSessions(user.id, "another_session_opened", { keep: sid });
   return ctx.issueAccessToken({
@@ -144,6 +145,9 @@ export const accountHandlers: SomeHandlers<
       ),
     );
     await rehashSharedSalt(ctx, user, call.body.password);
+    // A second factor (issue 33 item 2): no session yet, a challenge for the second step (auth/second-factor.ts).
+    const second = await secondStepOf(ctx, user);
+    if (second) return { data: { accessToken: second.challenge, secondFactor: { step: second.step } } };
     const accessToken = await startSession(ctx, user, call.client);
     return { data: { accessToken }, accessToken };
   },
