@@ -7,7 +7,7 @@ import { join } from "node:path";
 // the database (a backup, a reader of the tables) cannot make codes. Recovery codes are one-way: an HMAC-SHA-256
 // under a second key derived from the same material (a plain hash of a 50-bit code could be searched offline).
 //
-// The key material (our design): ISOPTER_SECRET_KEY when set (every process of a cluster sets the same), else a
+// The key material (our design): ISOPTER_SECRETS_KEY when set (every process of a cluster sets the same), else a
 // random key in DATA_DIR/secret-key (mode 0600), made at first start; a server started without either (the tests'
 // servers) derives it from the database's token secret, which protects nothing and is said so at start.
 
@@ -53,11 +53,11 @@ export const openSecret = (keys: SecretKeys, sealed: string): Buffer | undefined
 export const recoveryCodeHash = (keys: SecretKeys, normalised: string): string =>
   createHmac("sha256", keys.pepper).update(normalised).digest("base64url");
 
-/** The key material for `npm start`: ISOPTER_SECRET_KEY (at least 32 characters), else DATA_DIR/secret-key. */
+/** The key material for `npm start`: ISOPTER_SECRETS_KEY (at least 32 characters), else DATA_DIR/secret-key. */
 export const startKeyMaterial = (env: string | undefined, dataDir: string): string => {
   const given = env?.trim();
   if (given) {
-    if (given.length < 32) throw new Error("ISOPTER_SECRET_KEY must be at least 32 characters (for example 32 random bytes in base64)");
+    if (given.length < 32) throw new Error("ISOPTER_SECRETS_KEY must be at least 32 characters (for example 32 random bytes in base64)");
     return given;
   }
   const file = join(dataDir, "secret-key");
