@@ -10,11 +10,27 @@ import { apiBaseOf, apiFor, resolveTarget } from "../session.ts";
 
 // isopter login / logout / profiles / use: profiles map a name to a server; the token sits in a 0600 file.
 
-/** Logs in and, on success only, writes the token file and makes the profile current. */
-export async function logIn(store: ProfileStore, profile: string, server: string, username: string, password: string): Promise<void> {
+/** Logs in and, on success only, writes the token file and makes the profile current. An account with a second factor
+ * (issue 33 item 2) is asked for a code or recovery code (`code`); one that must still set one up enrols in the web app. */
+export async function logIn(
+  store: ProfileStore,
+  profile: string,
+  server: string,
+  username: string,
+  password: string,
+  code: () => Promise<string | undefined> = async () => undefined,
+): Promise<void> {
   // The login call itself runs without a stored token.
   const api = createHttpApi({ apiBase: apiBaseOf(server), storage: memoryStorage() });
-  const { accessToken } = await api.call("login", { body: { username, password } });
+  const answer = await api.call("login", { body: { username, password } });
+  let accessToken = answer.accessToken;
+  if (answer.secondFactor?.step === "enrol")
+    throw badArguments("your organisation requires a second factor: set it up by logging in once in the web app");
+  if (answer.secondFactor) {
+    const typed = (await code())?.trim();
+    if (!typed) throw badArguments("this account has a second factor: give --code (a code of your app, or a recovery code)");
+    accessToken = (await api.call("secondFactor.signIn", { body: { challenge: answer.accessToken, code: typed } })).accessToken;
+  }
   store.writeToken(profile, accessToken);
   store.saveProfile(profile, { server, username }, true);
 }
@@ -23,11 +39,12 @@ export function registerLogin(program: Command, io: CliIo): void {
   defineCommand(program, "login", "log in to a server and keep the token in the profile (file mode 0600)")
     .option("-u, --username <name>", "user name (default: the profile's last one; asked on a terminal)")
     .option("--password-stdin", "read the password from the first line of stdin (else env ISOPTER_PASSWORD, else asked)")
+    .option("--code <code>", "the second factor's code (or a recovery code) when the account has one (else asked on a terminal)")
     .addHelpText(
       "after",
       '\nExample:\n  isopter login --server http://127.0.0.1:4170 --username admin@clinic.test\n  echo "$PW" | isopter login --profile qa --server https://qa.example.org -u tech --password-stdin',
     )
-    .action(async (opts: { username?: string; passwordStdin?: boolean }, cmd: Command) => {
+    .action(async (opts: { username?: string; passwordStdin?: boolean; code?: string }, cmd: Command) => {
       const shared = sharedOptions(cmd);
       const target = resolveTarget(shared, io);
       if (target.server === null)
@@ -42,7 +59,8 @@ export function registerLogin(program: Command, io: CliIo): void {
       else if (io.stdin.isTTY) password = await ask(io, "Password: ", true);
       if (!password) throw badArguments("no password: use --password-stdin, set ISOPTER_PASSWORD, or run on a terminal");
 
-      await logIn(target.store, target.profile, target.server, username, password);
+      const code = async () => opts.code ?? (io.stdin.isTTY && !opts.passwordStdin ? await ask(io, "Code: ", false) : undefined);
+      await logIn(target.store, target.profile, target.server, username, password, code);
       if (shared.json) io.stdout.write(JSON.stringify({ profile: target.profile, server: target.server, username }) + "\n");
       else io.stdout.write(`Logged in to ${target.server} as ${username} (profile "${target.profile}").\n`);
     });
