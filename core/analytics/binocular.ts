@@ -191,3 +191,34 @@ export function sameVisitFellow<T extends Pick<MonocularField, "eye" | "pattern"
 export function byEye<T extends Pick<MonocularField, "eye">>(a: T, b: T): { right: T; left: T } {
   return a.eye === Eye.Left ? { right: b, left: a } : { right: a, left: b };
 }
+
+/** A visit seen with both eyes: its right- and left-eye items (null for an eye not tested that day) and their IVF. */
+export interface VisitWithBothEyes<T> {
+  readonly right: T | null;
+  readonly left: T | null;
+  readonly field: IntegratedFieldOutcome;
+}
+
+/**
+ * The visit of `current` with both eyes, among a patient's `items` (results as a caller holds them; `fieldOf` reads
+ * the monocular result of one), or null for a result that is not one eye's (Esterman is binocular already). Without a
+ * fellow result that day the field is "not applicable: not the same day". The result page, its print and the CLI's
+ * printed page all find the visit here.
+ */
+export function visitWithBothEyes<T>(
+  current: T,
+  items: readonly T[],
+  fieldOf: (item: T) => MonocularField,
+  timeZone: string,
+): VisitWithBothEyes<T> | null {
+  const own = fieldOf(current);
+  if (own.eye !== Eye.Right && own.eye !== Eye.Left) return null;
+  const of = (item: T) => ({ item, ...fieldOf(item) });
+  const fellow = sameVisitFellow(items.map(of), own, timeZone)?.item ?? null;
+  if (fellow === null) {
+    const side = own.eye === Eye.Right ? { right: current, left: null } : { right: null, left: current };
+    return { ...side, field: { applicable: false, reason: "not-same-day" } };
+  }
+  const { right, left } = byEye(of(current), of(fellow));
+  return { right: right.item, left: left.item, field: integratedField(right, left, timeZone) };
+}
