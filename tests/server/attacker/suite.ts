@@ -7,6 +7,7 @@ import { auditCases } from "./audit.ts";
 import { fieldIsolationCases, isolationCases } from "./isolation.ts";
 import { LIMIT_SETTINGS, limitCases } from "./limits.ts";
 import { sessionCases } from "./sessions.ts";
+import { secondFactorCases } from "./second-factor.ts";
 
 // Issue 15, played by an attacker against the running server (the demo clinic and the appointment clinic, two
 // organisations on one server), on PGlite and on PostgreSQL: attacker.pglite.test.ts / attacker.postgres.test.ts.
@@ -39,6 +40,11 @@ export const attackerSuite = (backend: Backend) => {
     });
     describe("§6 the audit trail", () => auditCases(() => server));
     describe("§2 sessions that end", () => sessionCases(() => server));
+    describe("issue 33: the second factor", () =>
+      secondFactorCases(
+        () => server,
+        () => (offsetMs += LIMIT_SETTINGS.resetWindowMs + 1_000),
+      ));
     describe("§3 login limits", () =>
       limitCases(
         () => server,
