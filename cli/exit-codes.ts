@@ -8,6 +8,7 @@ export const ExitCode = {
   NotLoggedIn: 3,
   Unreachable: 4,
   NoSimulator: 5,
+  AuditBroken: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -20,6 +21,7 @@ export const exitCodeHelp = [
   "  4  server unreachable (network error, nothing listening at the URL)",
   "  5  no simulated headsets there (`isopter simulate headsets|fault|profile|speed` need a server started by",
   "     `npm start` or `isopter simulate`)",
+  "  6  the audit trail's chain is broken (`isopter audit verify` names the first entry changed, removed or inserted)",
 ].join("\n");
 
 /** A failure the CLI reports as one line on stderr and an exit code. */

@@ -5,6 +5,7 @@ import { defineCommand, isoDateOption, sharedOptions } from "../command.ts";
 import { badArguments } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { openSession } from "../session.ts";
+import { registerAuditVerify } from "./audit-verify.ts";
 
 // isopter audit --from DAY --to DAY [--format ndjson|fhir] [--user ID] [--patient ID] [--action NAME]: the
 // organisation's audit trail (managers), oldest first; ndjson one entry a line, fhir an R4 Bundle of AuditEvents.
@@ -12,7 +13,7 @@ import { openSession } from "../session.ts";
 const PAGE = 500;
 
 export function registerAudit(program: Command, io: CliIo): void {
-  defineCommand(program, "audit", "the organisation's audit trail (managers): who did what, when and from where")
+  const audit = defineCommand(program, "audit", "the organisation's audit trail (managers): who did what, when and from where")
     .option("--from <date>", "from this day (YYYY-MM-DD, UTC)", isoDateOption)
     .option("--to <date>", "up to this day, inclusive (YYYY-MM-DD, UTC)", isoDateOption)
     .option("--format <format>", "ndjson (one entry a line) or fhir (an FHIR R4 Bundle of AuditEvent)", "ndjson")
@@ -55,4 +56,5 @@ export function registerAudit(program: Command, io: CliIo): void {
       };
       io.stdout.write(JSON.stringify(bundle) + "\n");
     });
+  registerAuditVerify(audit, io);
 }

@@ -9,6 +9,7 @@ import { DEVICE_DISCONNECT_TIMEOUT_MS } from "../../core/device/connection.ts";
 import { attemptLimits } from "./auth/limits.ts";
 import { sessionStore } from "./auth/sessions.ts";
 import { auditTrail } from "./audit/trail.ts";
+import { chainWarnings } from "./audit/verify.ts";
 import { tokenSigner, type TokenClaims } from "./auth/token.ts";
 import { secretKeys } from "./auth/secret-box.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
@@ -146,6 +147,8 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     }
   });
   const audit = auditTrail(db);
+  // The audit chain's last entries, checked once at start (issue 33 §3): a break is logged and reported on /api/ready.
+  const warnings = await chainWarnings(db);
 
   const ctx: ServerContext = {
     db,
@@ -209,7 +212,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
         return sendFailure(res, "unavailable", `Migrations not done (database at ${version}, expected ${wanted})`, undefined, {
           "retry-after": String(RETRY_AFTER_SECONDS),
         });
-      sendJson(res, 200, { data: { status: "ready", database: db.kind, schemaVersion: version } });
+      sendJson(res, 200, { data: { status: "ready", database: db.kind, schemaVersion: version, warnings } });
     },
     "GET openapi.json": async (_req, res) => {
       openapi ??= openApiDocument(endpoints, ctx.version);

@@ -4,6 +4,7 @@ import { entryHash, GENESIS } from "../../simulator/server/audit/chain.ts";
 import { checkChainTail, verifyChain } from "../../simulator/server/audit/verify.ts";
 import type { Database } from "../../simulator/server/db/database.ts";
 import { openDatabase } from "../../simulator/server/db/open.ts";
+import { asAdministrator } from "./audit-tools.ts";
 import { testStorage, type Backend } from "./harness.ts";
 
 // Issue 33 §3: "Each entry carries the hash of the one before it", and verify "names the first entry that was changed,
@@ -24,16 +25,6 @@ const event = (n: number, extra: Partial<AuditEvent> = {}): AuditEvent => ({
   recordId: `p${n}`,
   ...extra,
 });
-
-/** Runs `sql` with the append-only trigger off, as an administrator with the database's owner role can. */
-export const asAdministrator = async (db: Database, sql: string, params: unknown[] = []) => {
-  await db.exec("alter table audit_events disable trigger audit_events_no_change");
-  try {
-    await db.query(sql, params);
-  } finally {
-    await db.exec("alter table audit_events enable trigger audit_events_no_change");
-  }
-};
 
 const chainSuite = (backend: Backend) =>
   describe(`the audit chain on ${backend}`, () => {
@@ -140,10 +131,8 @@ const chainSuite = (backend: Backend) =>
       const chained = (await ids()).filter((r) => r.seq !== null);
       const place = chained[15]!;
       const [before] = await db.query<{ hash: string }>("select hash from audit_events where seq = $1", [place.seq! - 1]);
-      const fields = {
-        ...(await db.query<Record<string, string | null>>("select * from audit_events where id = $1", [place.id]))[0],
-        actor_name: "forger",
-      };
+      const [original] = await db.query<Record<string, string | null>>("select * from audit_events where id = $1", [place.id]);
+      const fields: Record<string, string | null> = { ...original!, actor_name: "forger" };
       await db.exec("drop index audit_events_seq");
       await db.query(
         "insert into audit_events (organisation_id, at, actor_kind, actor_id, actor_name, address, action, outcome, patient_id, record_type, record_id, note, seq, prev_hash, hash) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)",

@@ -25,8 +25,10 @@ function flakyDatabase(failures: number) {
     async query(sql, params) {
       // The chain's lock and tail (migration 016): the tail is the last event stored here, if any.
       if (!sql.startsWith("insert")) {
-        if (/count\(\*\)/.test(sql)) return [{ n: "0", last: null }];
-        return /order by seq desc/.test(sql) && stored.length > 0 ? [{ tail_seq: String(stored.length), hash: "0".repeat(64) }] : [];
+        if (/count\(\*\)/.test(sql)) return [{ n: "0", last: null }] as never;
+        return (
+          /order by seq desc/.test(sql) && stored.length > 0 ? [{ tail_seq: String(stored.length), hash: "0".repeat(64) }] : []
+        ) as never;
       }
       // One array parameter per column; the seventh is the actions (the chain's start entry is not counted).
       const actions = ((params ?? [])[6] as string[]).filter((a) => a !== "audit.chainStart");

@@ -41,7 +41,7 @@ describe("health and readiness", () => {
     const ready = await fetch(`${server.url}/api/ready`);
     expect([ready.status, (await ready.json()) as unknown]).toEqual([
       200,
-      { data: { status: "ready", database: "pglite", schemaVersion: await knownSchemaVersion() } },
+      { data: { status: "ready", database: "pglite", schemaVersion: await knownSchemaVersion(), warnings: [] } },
     ]);
     // A request on a connection opened before the drain: 503 with Retry-After in the envelope.
     const agent = new (await import("node:http")).Agent({ keepAlive: true });

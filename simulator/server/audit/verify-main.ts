@@ -1,0 +1,46 @@
+// `isopter audit verify` runs this (the CLI starts it as a child process and never imports the server):
+//   node --import tsx simulator/server/audit/verify-main.ts
+// The database is the one `npm start` would use (DATABASE_URL, else PGlite in DATA_DIR), opened without migrating it:
+// a verification changes nothing. It reads the rows themselves, hashes included, across every organisation, which
+// no API call answers (a manager reads only their own organisation's trail, without hashes). Prints the report as one
+// JSON line; exit 0 when the chain holds, 1 with `Isopter: ...` when it cannot be read, 6 when it is broken.
+import { join } from "node:path";
+import { ConfigError, readConfig } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import { StartupError, redactedUrl } from "../db/open.ts";
+import { openPglite } from "../db/pglite.ts";
+import { openPostgres } from "../db/postgres.ts";
+import { verifyChain } from "./verify.ts";
+
+export const BROKEN_EXIT = 6;
+
+const main = async () => {
+  const config = readConfig(process.env);
+  const where = config.databaseUrl ? `DATABASE_URL ${redactedUrl(config.databaseUrl)}` : `DATA_DIR ${join(config.dataDir, "pglite")}`;
+  let db: Database;
+  try {
+    db = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(join(config.dataDir, "pglite"));
+  } catch (e) {
+    if (e instanceof StartupError) throw e;
+    throw new StartupError(`cannot use ${where}: ${(e as Error).message}`);
+  }
+  try {
+    const chained = await db.query(
+      "select 1 from information_schema.columns where table_schema = 'public' and table_name = 'audit_events' and column_name = 'seq'",
+    );
+    if (chained.length === 0)
+      throw new StartupError(`${where} has no audit chain yet (migration 016 not applied): start the server once on it, then verify`);
+    // One snapshot: entries appended meanwhile (a server running on PostgreSQL) are left for the next verification.
+    const report = await db.snapshot((q) => verifyChain(q));
+    console.log(JSON.stringify({ database: where, ...report }));
+    if (report.broken) process.exitCode = BROKEN_EXIT;
+  } finally {
+    await db.close();
+  }
+};
+
+main().catch((e: unknown) => {
+  const known = e instanceof ConfigError || e instanceof StartupError;
+  console.error(`Isopter: ${known ? (e as Error).message : ((e as Error)?.stack ?? String(e))}`);
+  process.exit(1);
+});
