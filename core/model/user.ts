@@ -4,8 +4,9 @@ import { IdSchema, IsoDateTimeSchema } from "./ids.ts";
 
 // Users of an organisation (accounts §3 "User: email, role"; §6 invite, re-role, delete).
 
-/** invited: invitation sent, no password yet; active: signed up. (Our design: the users page lists both.) */
-export const UserStatusSchema = Schema.Literals(["invited", "active"]);
+/** invited: invitation sent, no password yet; active: signed up; disabled: the organisation's identity provider no longer
+ * grants a role (issue 33). (Our design: the users page lists all three.) */
+export const UserStatusSchema = Schema.Literals(["invited", "active", "disabled"]);
 export type UserStatus = Schema.Schema.Type<typeof UserStatusSchema>;
 
 export const UserSchema = Schema.Struct({

@@ -18,7 +18,8 @@ export const login = endpoint({
   // With secondFactor (./second-factor.ts), accessToken is the token of the sign-in's second step, not a session's:
   // every call but the second step's refuses it, so a client that ignores secondFactor is not signed in.
   response: Schema.Struct({ accessToken: Schema.String, secondFactor: Schema.optionalKey(SecondFactorStepSchema) }),
-  errors: [...commonErrors, "invalid_credentials"],
+  // forbidden: the organisation signs in through its identity provider and has turned passwords off (issue 33).
+  errors: [...commonErrors, "invalid_credentials", "forbidden"],
   auth: "none",
   carriesAccessToken: true,
   source: "accounts §7",

@@ -8,6 +8,7 @@ import * as dicomNetwork from "./dicom-network.ts";
 import * as patients from "./patients.ts";
 import * as perimetry from "./perimetry.ts";
 import * as templates from "./templates.ts";
+import * as sso from "./sso.ts";
 import * as secondFactor from "./second-factor.ts";
 
 // The API contract: every call of both seeds' call tables (scheduling §7, accounts §7), the calls they name without a
@@ -156,6 +157,14 @@ export const contract = byName([
   dicomNetwork.dicomEcho,
   dicomNetwork.worklistQuery,
   dicomNetwork.pacsFetch,
+  // our design: single sign-on over OpenID Connect (issue 33)
+  sso.ssoSettings,
+  sso.ssoSettingsUpdate,
+  sso.ssoSettingsDelete,
+  sso.ssoLoginOptions,
+  sso.ssoBegin,
+  sso.ssoComplete,
+  sso.ssoLogout,
   // our design: a second factor for password accounts (issue 33 item 2)
   secondFactor.secondFactorSignIn,
   secondFactor.secondFactorSignInEnrol,

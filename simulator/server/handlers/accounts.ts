@@ -12,6 +12,7 @@ import { isValidEmail } from "../../../core/rules/email.ts";
 import { regulatoryRegionForCountry } from "../../../core/rules/regulatory-region.ts";
 import { decoyHash, hashPassword, saltOf, verifyPassword } from "../auth/password.ts";
 import { queueMail } from "../auth/mail.ts";
+import { refuseClosedPasswordLogin } from "../auth/oidc/password-policy.ts";
 import { secondStepOf } from "../auth/second-factor.ts";
 import type { TokenClaims } from "../auth/token.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
@@ -135,6 +136,7 @@ export const accountHandlers: SomeHandlers<
     // An unknown or inactive account is checked against a decoy hash: the same scrypt work as a wrong password.
     const matches = await verifyPassword(call.body.password, usable ? user.passwordHash : await decoyHash());
     if (!usable || !matches) throw new Failure("invalid_credentials", "Login failed.");
+    await refuseClosedPasswordLogin(ctx, user);
     await ctx.limits.giveBack(keys.accountKey);
     await ctx.limits.giveBack(keys.addressKey);
     await ctx.db.transaction((tx) =>

@@ -12,6 +12,7 @@ import { patientHandlers } from "./patients.ts";
 import { perimetryHandlers } from "./perimetry.ts";
 import { perimetryPageHandlers } from "./perimetry-page.ts";
 import { templateHandlers } from "./templates.ts";
+import { ssoHandlers } from "./sso.ts";
 import { secondFactorHandlers } from "./second-factor.ts";
 
 /** One handler for every call of the contract (the type makes a missing one a compile error). */
@@ -29,5 +30,6 @@ export const handlers: Handlers = {
   ...dicomNetworkHandlers,
   ...worklistHandlers,
   ...pacsHandlers,
+  ...ssoHandlers,
   ...secondFactorHandlers,
 };

@@ -9,7 +9,7 @@ export interface UserRow {
   readonly email: string;
   readonly role: Role;
   readonly passwordHash: string | null;
-  readonly state: "invited" | "active";
+  readonly state: "invited" | "active" | "disabled";
   readonly invitationTokenHash: string | null;
   readonly language: Language;
   readonly createdAt: string;
@@ -22,7 +22,7 @@ export const toUserRow = (r: Row): UserRow => ({
   email: r.email as string,
   role: r.role as Role,
   passwordHash: (r.password_hash as string | null) ?? null,
-  state: r.state as "invited" | "active",
+  state: r.state as UserRow["state"],
   invitationTokenHash: (r.invitation_token_hash as string | null) ?? null,
   language: r.language as Language,
   createdAt: r.created_at as string,
