@@ -177,7 +177,10 @@ function deviceValue(r: PrintHeaderInput["result"]): string | Message {
   return message("plots.print.deviceImported", "imported: {device}", { device: deviceText(resultDevice(r)) });
 }
 
-/** The eye's progression in one line: events against the baseline pair, PoPLR's p, the VFI trend, or why there is none. */
+/**
+ * The eye's progression in one line: events against the baseline pair and PoPLR's p, or why there is none. The VFI
+ * trend is in the criteria line (criteriaLine), under GPA's rules, not repeated here under the MD slope's.
+ */
 export function progressionLine(p: PrintProgression): Message {
   const a = p.analysis;
   if (!a.events)
@@ -188,14 +191,9 @@ export function progressionLine(p: PrintProgression): Message {
   const baseline = p.baselineDays
     ? message("plots.print.progression.baseline", "baseline {first} and {second}", { first: p.baselineDays[0], second: p.baselineDays[1] })
     : "";
-  const trend: Message =
-    a.poplr && a.vfi
-      ? message("plots.print.progression.trends", "PoPLR (TD) p = {poplr} % · VFI trend {rate} %/year (p = {vfi} %)", {
-          poplr: percent(a.poplr.p),
-          rate: a.vfi.ratePerYear.toFixed(1),
-          vfi: percent(a.vfi.p),
-        })
-      : noSlopeLabels[a.noTrend ?? "too-few-results"];
+  const trend: Message = a.poplr
+    ? message("plots.print.progression.poplr", "PoPLR (TD) p = {poplr} %", { poplr: percent(a.poplr.p) })
+    : noSlopeLabels[a.noTrend ?? "too-few-results"];
   return message("plots.print.progression.line", "{events} ({baseline}) · {trend}", {
     events: eventMessages[a.events.status],
     baseline,

@@ -10,7 +10,7 @@ import {
 } from "../../core/analytics/progression/eye-progression.ts";
 import type { EventStatus } from "../../core/analytics/progression/events.ts";
 import type { BaselineIds } from "../../core/analytics/progression/baseline.ts";
-import { Eye, Pattern, patternLabel } from "../../core/model/enums.ts";
+import { Eye, type Pattern, patternLabel } from "../../core/model/enums.ts";
 import { progressionMapScene, eventTriangle, type EventMark } from "../../core/plots/progression-map.ts";
 import { resolveText } from "../../core/plots/message.ts";
 import { resolveColour } from "../../core/plots/palette.ts";
@@ -23,11 +23,12 @@ import { SceneView, usePlotTranslate } from "./SceneView.tsx";
 import { ProgressionCriteria } from "./ProgressionCriteria.tsx";
 
 // The progression analysis beside the mean-defect chart (issue 20): per eye, GPA-style events against the baseline
-// pair, PoPLR's combined p-value with the map of per-location TD slopes, and the VFI trend, for the chart's pattern.
+// pair and PoPLR's combined p-value with the map of per-location TD slopes, for the chart's pattern, then every
+// published criterion (ProgressionCriteria; the VFI trend is there, under GPA's rules, which do not draw it on G).
 // It analyses one eye and one pattern, pooling devices and strategies (issue 29) but naming each change of either with
 // its date, and lists each result of the eye it sets aside with its date and why (another pattern, not a complete
 // threshold test, marked unreliable, no normative database, before the baseline). The reader limits the series to one
-// device above it (ProgressionSection). On G, the VFI is not an index Humphrey defines: the VFI trend says so.
+// device above it (ProgressionSection).
 
 export const eventStatusNames: Record<EventStatus, MessageDescriptor> = {
   none: msg`No progression`,
@@ -127,16 +128,6 @@ function EyeAnalysis({ analysis: a, byId }: { analysis: EyeProgression; byId: re
             <dt>{t`PoPLR (TD)`}</dt>
             <dd className="num" data-fact="poplr">
               {a.poplr ? t`p = ${percent(a.poplr.p)} %` : trendNone}
-            </dd>
-            <dt>{t`VFI trend`}</dt>
-            <dd className="num" data-fact="vfi">
-              {a.vfi ? t`${a.vfi.ratePerYear.toFixed(1)} %/year (p = ${percent(a.vfi.p)} %)` : trendNone}
-              {a.pattern === Pattern.G && (
-                <span className="muted small" data-fact="vfi-g">
-                  {" "}
-                  {t`(on G not a Humphrey-defined index: Humphrey defines the VFI for 24-2, 30-2 and 10-2; here it is computed the same way on G's locations)`}
-                </span>
-              )}
             </dd>
           </dl>
           {scene && <SceneView scene={scene} />}

@@ -101,7 +101,7 @@ export const plotMessages: Readonly<Record<string, MessageDescriptor>> = {
   "plots.print.progression.line": msg({ message: "{events} ({baseline}) · {trend}" }),
   "plots.print.progression.none": msg`No progression`,
   "plots.print.progression.possible": msg`Possible progression`,
-  "plots.print.progression.trends": msg({ message: "PoPLR (TD) p = {poplr} % · VFI trend {rate} %/year (p = {vfi} %)" }),
+  "plots.print.progression.poplr": msg({ message: "PoPLR (TD) p = {poplr} %" }),
   "plots.print.progression.unavailable": msg`No progression analysis: it needs at least 3 results of this pattern with a normative database.`,
   "plots.print.psd": msg`PSD`,
   "plots.print.reliability": msg`Reliability`,

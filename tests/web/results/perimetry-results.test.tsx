@@ -138,7 +138,7 @@ describe("the result display", () => {
 });
 
 describe("the progression analysis beside the mean-defect chart (issue 20)", () => {
-  it("per eye: GPA events against the baseline pair, PoPLR's p with the slope map, the VFI trend; set-aside results counted", () => {
+  it("per eye: GPA events against the baseline pair, PoPLR's p with the slope map, the criteria; set-aside results counted", () => {
     const series = ["2022-01-10", "2022-09-10", "2023-05-10", "2024-01-10"].map((d, k) =>
       fixture(`s${k}`, Eye.Right, `${d}T09:00:00.000Z`),
     );
@@ -147,7 +147,9 @@ describe("the progression analysis beside the mean-defect chart (issue 20)", () 
     const fact = (k: string) => right.querySelector(`[data-fact="${k}"]`)!.textContent!;
     expect(["No progression", "Possible progression", "Likely progression"]).toContain(fact("events"));
     expect(fact("poplr")).toMatch(/^p = (< 0\.1|\d+\.\d) %$/);
-    expect(fact("vfi")).toMatch(/^-?\d+\.\d %\/year \(p = (< 0\.1|\d+\.\d) %\)$/);
+    // The VFI trend is shown once, in the criteria table under GPA's rules (5 exams over 2 years): 4 results are too few.
+    expect(right.querySelector('[data-fact="vfi"]')).toBeNull();
+    expect(right.querySelector('[data-method="vfi-trend"]')!.getAttribute("data-verdict")).toBe("not-applicable");
     expect(fact("used")).toContain("4 results analysed");
     expect(plotsIn(right)).toEqual(["progression.map"]);
     // The left eye has one 24-2 result: no analysis, and the page says why.

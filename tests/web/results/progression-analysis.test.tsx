@@ -106,7 +106,7 @@ describe("the progression analysis says which results it set aside, and why", ()
     expect(section.querySelector("[data-fact=used]")!.textContent).toContain("only Dynamic threshold results are pooled");
   });
 
-  it("on G the VFI trend says the VFI is not a Humphrey-defined index there; on 24-2 it does not", () => {
+  it("on G no VFI trend is drawn: GPA's rules define it for 24-2 and 30-2, and the criteria table says so", () => {
     const points = getPattern(Pattern.G).points;
     const g: SeriesResult[] = [0, 1, 2, 3].map((k) => ({
       id: `g${k}`,
@@ -121,10 +121,10 @@ describe("the progression analysis says which results it set aside, and why", ()
       strategy: Strategy.Normal,
     }));
     const { section } = renderAnalysis(g, Pattern.G);
-    expect(section.querySelector("[data-fact=vfi]")!.textContent).toMatch(/on G not a Humphrey-defined index/);
-    cleanup();
-    const { section: s24 } = renderAnalysis(od);
-    expect(s24.querySelector("[data-fact=vfi]")!.textContent).not.toMatch(/Humphrey-defined/);
+    expect(section.querySelector("[data-fact=vfi]")).toBeNull();
+    const vfi = section.querySelector('[data-method="vfi-trend"]')!;
+    expect(vfi.getAttribute("data-verdict")).toBe("not-applicable");
+    expect(vfi.textContent).toContain("not defined for this pattern");
   });
 });
 
