@@ -39,6 +39,10 @@ const SESSIONLESS_CALLS: ReadonlySet<string> = new Set([
   "passwordReset.confirm",
   "passwordReset.check",
   "user.signup",
+  // The second step of a login (issue 33 item 2): its challenge is no session.
+  "secondFactor.signIn",
+  "secondFactor.signInEnrol",
+  "secondFactor.signInConfirm",
 ]);
 
 /** Whether a failed call ends the session. */

@@ -1,8 +1,10 @@
 import { ApiError } from "../model/contract/errors.ts";
+import type { ResponseOf } from "../model/contract/index.ts";
 import type { SocketState } from "../model/enums.ts";
 import { StorageKeys, type Api, type Socket } from "../ports.ts";
 import type { Connectivity } from "./connectivity.ts";
 import type { FacetContext } from "./facet-context.ts";
+import { createSecondFactorSteps, type SecondFactorSteps } from "./second-factor-steps.ts";
 import { isLoginServerError, LOGIN_FAILED, LOGIN_SERVER_ERROR, loggedOut, type SessionEndDialog, type SessionState } from "./session.ts";
 
 // The session facet (accounts seed §4 "Login", "Session", "Connectivity"): login, logout, resuming a stored session,
@@ -18,7 +20,10 @@ export interface SessionFacet {
   readonly offline: boolean;
   /** Resume a stored session: "a missing access token triggers logout"; "The token check runs whenever a token is present." */
   start(): Promise<void>;
+  /** False when refused, or when the login waits for its second factor (`secondFactor.pending`). */
   login(username: string, password: string): Promise<boolean>;
+  /** The second step of a login with a second factor (issue 33 item 2). */
+  readonly secondFactor: SecondFactorSteps;
   /** "Logout calls the server; local logout happens regardless of outcome." */
   logout(): Promise<void>;
   clearLoginError(): void;
@@ -65,6 +70,7 @@ export function createSessionFacet(ctx: FacetContext, parts: SessionParts): Sess
     socket.close();
   };
   const clearLocal = () => {
+    if (secondFactor.pending !== null) secondFactor.cancel();
     storage.session.remove(StorageKeys.session.accessToken);
     closeSocket();
     parts.clearLocal();
@@ -79,7 +85,18 @@ export function createSessionFacet(ctx: FacetContext, parts: SessionParts): Sess
     }
   }
 
+  /** A session begins: the token stored, home, the live socket, the token check. */
+  const enter = (accessToken: string) => {
+    storage.session.set(StorageKeys.session.accessToken, accessToken);
+    set({ ...loggedOut, status: "logged-in" });
+    ctx.events.emit("navigate", { to: "home" });
+    openSocket();
+    void checkToken();
+  };
+  const secondFactor = createSecondFactorSteps(ctx.api, () => ctx.changed("session"), enter);
+
   const facet: SessionFacet = {
+    secondFactor,
     get state() {
       return state;
     },
@@ -103,19 +120,22 @@ export function createSessionFacet(ctx: FacetContext, parts: SessionParts): Sess
     },
     async login(username, password) {
       set({ ...loggedOut, status: "submitting" });
+      let answer: ResponseOf<"login">;
       try {
-        const { accessToken } = await ctx.api.call("login", { body: { username, password } });
-        storage.session.set(StorageKeys.session.accessToken, accessToken);
+        answer = await ctx.api.call("login", { body: { username, password } });
       } catch (e) {
         storage.session.remove(StorageKeys.session.accessToken);
         const serverSide = isLoginServerError(e instanceof ApiError ? e.status : undefined);
         set({ ...loggedOut, loginError: serverSide ? LOGIN_SERVER_ERROR : LOGIN_FAILED });
         return false;
       }
-      set({ ...loggedOut, status: "logged-in" });
-      ctx.events.emit("navigate", { to: "home" });
-      openSocket();
-      void checkToken();
+      if (answer.secondFactor) {
+        // No session yet: the answer's token is the second step's challenge (contract/accounts.ts login).
+        secondFactor.begin(answer.secondFactor.step, answer.accessToken);
+        set(loggedOut);
+        return false;
+      }
+      enter(answer.accessToken);
       return true;
     },
     async logout() {
