@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { registerAnalyse } from "./commands/analyse.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerBackup } from "./commands/backup.ts";
+import { registerCheck } from "./commands/check.ts";
 import { registerDevices } from "./commands/devices.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerImport } from "./commands/import.ts";
@@ -38,5 +39,6 @@ export function createProgram(io: CliIo): Command {
   registerWorklist(program, io);
   registerSimulate(program, io);
   registerBackup(program, io);
+  registerCheck(program, io);
   return program;
 }

@@ -16,6 +16,7 @@ import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";
 import type { HeadsetControl } from "../control/port.ts";
 import { openDatabase, type Storage } from "./db/open.ts";
+import { checkAtStart } from "./integrity/at-start.ts";
 import { clientAddress } from "./http/client-address.ts";
 import { acceptDeviceSocket, disconnectOrphans, reconnectHeld } from "./device/device-socket.ts";
 import { deviceHub } from "./device/hub.ts";
@@ -69,6 +70,8 @@ export interface ServerOptions {
   /** How often the periodic worklist query looks for organisations whose period has come (worklist/periodic.ts);
    * 0 turns it off. Default 30 s. */
   readonly worklistTickMs?: number;
+  /** How long the start waits for the integrity pass before listening with readiness false (integrity/at-start.ts). */
+  readonly integrityBudgetMs?: number;
   /** Key material for second-factor secrets (auth/secret-box.ts; `npm start`: ISOPTER_SECRETS_KEY or DATA_DIR/secret-key).
    * Absent (tests): derived from the database's token secret. */
   readonly secretKey?: string;
@@ -120,6 +123,11 @@ const tokenSecret = async (db: Database): Promise<string> => {
 
 export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
   const db = await openDatabase(options.storage);
+  // Checked before anything reads it: damage refuses the start, or (a pass still running) keeps the API at 503.
+  const integrity = await checkAtStart(db, options.storage, options.integrityBudgetMs).catch(async (e: unknown) => {
+    await db.close().catch(() => undefined);
+    throw e;
+  });
   const now = options.now ?? Date.now;
   const secret = await tokenSecret(db);
   const signer = tokenSigner(secret);
@@ -203,6 +211,8 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       const wanted = await knownSchemaVersion();
       if (draining)
         return sendFailure(res, "unavailable", "The server is shutting down", undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      if (integrity.state !== "passed")
+        return sendFailure(res, "unavailable", integrity.reason, undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
       if (!bus.ready)
         return sendFailure(res, "unavailable", "Not connected to the other server processes (database connection lost)", undefined, {
           "retry-after": String(RETRY_AFTER_SECONDS),
@@ -246,6 +256,9 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       // No CORS headers are ever sent, so a browser elsewhere cannot read answers; refusing also stops it from
       // making the call at all (a form post or a simple request).
       if (!sameOrigin(req, allowedOrigins)) return sendFailure(res, "forbidden", "Cross-origin requests are refused", "origin");
+      // Nothing is served from a database the integrity pass has not passed (liveness and readiness say why).
+      if (integrity.state !== "passed" && url.pathname !== "/api/health" && url.pathname !== "/api/ready")
+        return sendFailure(res, "unavailable", integrity.reason, undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
     } else setSiteHeaders(res, url.pathname);
     const done = isApi ? api(req, res, url) : web(req, res);
     done.catch((e: unknown) => answerFault(res, e, `${req.method} ${url.pathname}`));
@@ -278,8 +291,9 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
       return;
     }
-    // Cut off from the other processes, this one would miss their events and commands: sockets go elsewhere.
-    if (!bus.ready) {
+    // Cut off from the other processes, this one would miss their events and commands: sockets go elsewhere; and none
+    // before the integrity pass has passed.
+    if (!bus.ready || integrity.state !== "passed") {
       socket.end(
         `HTTP/1.1 503 Service Unavailable\r\nretry-after: ${RETRY_AFTER_SECONDS}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`,
       );
@@ -338,6 +352,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       await audit.flush();
       await roster.close();
       await bus.close();
+      await integrity.recordShutdown();
       await db.close();
     },
     async drain(graceMs = 8_000) {
@@ -364,6 +379,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       await audit.flush();
       await roster.close();
       await bus.close();
+      await integrity.recordShutdown();
       await db.close();
     },
   };

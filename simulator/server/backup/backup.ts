@@ -18,9 +18,11 @@ export const BACKUP_FORMAT = "isopter-backup";
 export class BackupError extends Error {}
 
 /** The running processes' messages, leases and headsets (migrations 010, 011) and the patient search's change log
- * (012): a moment's traffic or rebuilt from the patients, not data. */
+ * (012): a moment's traffic or rebuilt from the patients, not data; and the integrity pass's count record (017),
+ * which belongs to the database it describes (a restore writes its own). */
 export const TRANSIENT_TABLES: ReadonlySet<string> = new Set([
   "schema_migrations",
+  "integrity_counts",
   "bus_events",
   "server_processes",
   "device_presence",

@@ -9,19 +9,23 @@ import type { Database } from "../db/database.ts";
 import { openPostgres } from "../db/postgres.ts";
 import { StartupError, openDatabase, redactedUrl } from "../db/open.ts";
 import { BackupError, backupTo, restoreFrom } from "./backup.ts";
+import { countRows, recordCountsOf } from "../integrity/record.ts";
 
 const main = async () => {
   const [command, file] = process.argv.slice(2);
   if ((command !== "backup" && command !== "restore") || !file) throw new ConfigError("usage: main.ts backup|restore FILE");
   const config = readConfig(process.env);
+  const storage = config.databaseUrl
+    ? ({ kind: "postgres", url: config.databaseUrl } as const)
+    : ({ kind: "pglite", dataDir: join(config.dataDir, "pglite") } as const);
   const where = config.databaseUrl ? `DATABASE_URL ${redactedUrl(config.databaseUrl)}` : `DATA_DIR ${join(config.dataDir, "pglite")}`;
   if (command === "backup") {
-    const db = await openDatabase(
-      config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
-    );
+    const db = await openDatabase(storage);
     try {
       const summary = await backupTo(db, file);
-      console.log(JSON.stringify({ backup: file, from: where, ...summary }));
+      // The counts it read are the integrity pass's record (integrity/record.ts) when no server runs on the database.
+      const countRecord = await recordCountsOf(db, storage, "backup", summary.counts, summary.schemaVersion);
+      console.log(JSON.stringify({ backup: file, from: where, ...summary, countRecord }));
     } finally {
       await db.close();
     }
@@ -37,7 +41,8 @@ const main = async () => {
   }
   try {
     const summary = await restoreFrom(db, file);
-    console.log(JSON.stringify({ restored: file, into: where, ...summary }));
+    const countRecord = await recordCountsOf(db, storage, "restore", await db.snapshot(countRows), summary.migratedTo);
+    console.log(JSON.stringify({ restored: file, into: where, ...summary, countRecord }));
   } finally {
     await db.close();
   }

@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { amcheck } from "@electric-sql/pglite/contrib/amcheck";
 import type { Database, Queryable, Row } from "./database.ts";
 import { checkDataDir, lockDataDir, StartupError } from "./data-dir.ts";
 
@@ -13,7 +14,9 @@ export const openPglite = async (dataDir: string | undefined): Promise<Database>
   if (dataDir) checkDataDir(dataDir);
   const unlock = dataDir ? lockDataDir(dataDir) : () => undefined;
   // pg_trgm: the patient search's trigram index (migration 009); PostgreSQL ships it in its contrib package.
-  const options = { relaxedDurability: false, extensions: { pg_trgm } };
+  // amcheck: the integrity pass's index and heap checks (integrity/pass.ts). Data checksums: PGlite's initdb is
+  // PostgreSQL 18's, which turns them on by default; asked for here all the same, so a new directory never lacks them.
+  const options = { relaxedDurability: false, extensions: { pg_trgm, amcheck }, initDbStartParams: ["--data-checksums"] };
   let pg: PGlite;
   try {
     pg = await PGlite.create(dataDir ? { dataDir, ...options } : options);

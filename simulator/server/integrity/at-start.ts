@@ -1,0 +1,100 @@
+import type { Database } from "../db/database.ts";
+import { StartupError } from "../db/data-dir.ts";
+import type { Storage } from "../db/open.ts";
+import { schemaVersion } from "../db/migrate.ts";
+import { log } from "../log.ts";
+import { damagedTables, integrityPass } from "./pass.ts";
+import { countRows, lastProcess, recordStore } from "./record.ts";
+import { failedPassLine, refusalLine } from "./words.ts";
+
+// The integrity pass at start (issue 33 item 5). It runs on the migrated database before anything else reads it.
+// Finished within the budget: a damaged database is refused, the start fails with one line. Not finished (a large
+// database): the server starts, but until the pass has passed /api/ready answers 503 with the reason and every other
+// API call, and every socket, is refused with 503 too, so nothing unchecked is served; damage found then keeps it so,
+// with the same line in the log and on /api/ready. On PGlite the pass holds the one connection, so the start waits
+// for it anyway. At a clean shutdown the counts are recorded (record.ts), but only after a pass that passed, and on
+// PostgreSQL only by the last process leaving (while others run, the counts keep changing).
+
+/** How long a start waits for the pass before listening with readiness false. */
+export const INTEGRITY_BUDGET_MS = 3_000;
+
+export interface IntegrityGate {
+  readonly state: "checking" | "passed" | "damaged";
+  /** Why the server is not ready (checking or damaged). */
+  readonly reason: string;
+  /** A clean shutdown: records the row counts (after a pass that passed). Call before the database closes. */
+  recordShutdown(): Promise<void>;
+}
+
+/** Shutdown's count may not hold the drain up: PostgreSQL stops it after this long (PGlite databases are small). */
+const SHUTDOWN_COUNT_TIMEOUT_MS = 3_000;
+
+export const checkAtStart = async (db: Database, storage: Storage, budgetMs = INTEGRITY_BUDGET_MS): Promise<IntegrityGate> => {
+  const store = recordStore(db, storage);
+  let state = "checking" as IntegrityGate["state"];
+  let reason = "Checking the database (integrity pass); try again in a moment";
+  // A record that cannot be read (its own table damaged) is no record: the pass finds that table's damage itself.
+  const record = await store.read().catch(() => undefined);
+  const pass = integrityPass(db, record).then(
+    async (report) => {
+      if (damagedTables(report).length) {
+        state = "damaged";
+        reason = refusalLine(report, storage);
+        return log.error("integrity_damaged", { line: reason });
+      }
+      await store.write({
+        state: "running",
+        source: record?.source ?? "shutdown",
+        recordedAt: record?.recordedAt ?? new Date().toISOString(),
+        schemaVersion: record?.schemaVersion ?? "",
+        counts: record?.counts ?? {},
+      });
+      state = "passed";
+      log.info("integrity_passed", {
+        ms: report.ms,
+        tables: report.tables.length,
+        indexes: report.tables.reduce((n, t) => n + t.indexes, 0),
+        compared: report.comparedWith,
+        ...(report.notes.length ? { notes: report.notes.join("; ") } : {}),
+      });
+    },
+    (e: unknown) => {
+      state = "damaged";
+      reason = failedPassLine(e, storage);
+      log.error("integrity_damaged", { line: reason });
+    },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const inTime = await Promise.race([pass.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), budgetMs)))]);
+  clearTimeout(timer);
+  if (inTime && state === "damaged") throw new StartupError(reason);
+  if (!inTime) log.warn("integrity_checking", { after_ms: budgetMs, note: "listening with readiness false until the pass is done" });
+  return {
+    get state() {
+      return state;
+    },
+    get reason() {
+      return reason;
+    },
+    async recordShutdown() {
+      if (state !== "passed") return; // never bless counts of a database found damaged or not yet checked
+      try {
+        if (!(await lastProcess(db))) return;
+        const counts = await db.snapshot(async (q) => {
+          if (db.kind === "postgres") await q.query(`select set_config('statement_timeout', '${SHUTDOWN_COUNT_TIMEOUT_MS}', true)`);
+          return countRows(q);
+        });
+        await store.write({
+          state: "clean",
+          source: "shutdown",
+          recordedAt: new Date().toISOString(),
+          schemaVersion: await schemaVersion(db),
+          counts,
+        });
+      } catch (e) {
+        // The record stays "running": the next start does not compare counts, and says so.
+        log.warn("integrity_counts_not_recorded", { error: e });
+      }
+    },
+  };
+};

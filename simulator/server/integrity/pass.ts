@@ -1,0 +1,230 @@
+import type { Database, Queryable } from "../db/database.ts";
+import { schemaVersion } from "../db/migrate.ts";
+import { type CountRecord, recordWords, uncounted } from "./record.ts";
+
+// The integrity pass (issue 33 item 5): every table of the public schema read through, its indexes checked against
+// it, and its row count compared with the last clean shutdown's, backup's or restore's record.
+// Per table, in one snapshot:
+// 1. count(*) by a sequential scan (index scans turned off): every page of the table is read, so a page whose checksum
+//    fails ("invalid page in block"), or a file shorter than the catalogue says, stops it.
+// 2. the count against the record (record.ts). A file cut or zeroed at a page boundary reads as a shorter, valid table
+//    (PostgreSQL takes an all-zero page for an empty new one, checksums or not): only the count tells.
+// 3. verify_heapam (amcheck, PostgreSQL 14+): each tuple's header, xmin/xmax and TOAST pointers ("F.2. amcheck",
+//    PostgreSQL 15 documentation).
+// 4. every btree index with bt_index_check(index, heapallindexed => true): the index's own structure, and every table
+//    row found in it. On PGlite, where nothing else runs during the pass, bt_index_parent_check (the parent/child
+//    invariants too; it takes a ShareLock, which on a shared PostgreSQL would hold writers back). GIN indexes with
+//    gin_index_check where the server has it (PostgreSQL 18, so PGlite); other kinds are named as not checked.
+// 5. the count again through the primary key (index scan, each entry's row fetched from the table): an index entry
+//    pointing past the table's end (a cut table) fails here, and an index that lost entries counts fewer rows.
+// Each step runs in a savepoint, so a failing step is one finding and the pass goes on to the next.
+
+export interface TableFinding {
+  readonly table: string;
+  /** Rows read through (undefined: the table could not be read). */
+  readonly rows: number | undefined;
+  /** The record's count (undefined: not compared). */
+  readonly recorded: number | undefined;
+  readonly pages: number;
+  /** Indexes checked by amcheck. */
+  readonly indexes: number;
+  readonly problems: ReadonlyArray<string>;
+  readonly notes: ReadonlyArray<string>;
+}
+
+export interface IntegrityReport {
+  readonly database: Database["kind"];
+  readonly tables: ReadonlyArray<TableFinding>;
+  /** What the counts were compared with, or why not, in words. */
+  readonly comparedWith: string;
+  readonly checksums: boolean;
+  readonly amcheck: boolean;
+  readonly notes: ReadonlyArray<string>;
+  readonly ms: number;
+}
+
+export const damagedTables = (r: IntegrityReport) => r.tables.filter((t) => t.problems.length > 0);
+
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
+
+type Step<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const step = async <T>(q: Queryable, work: () => Promise<T>): Promise<Step<T>> => {
+  await q.query("savepoint integrity_step");
+  try {
+    const value = await work();
+    await q.query("release savepoint integrity_step");
+    return { ok: true, value };
+  } catch (e) {
+    await q.query("rollback to savepoint integrity_step");
+    return { ok: false, error: firstLine(e) };
+  }
+};
+
+const planner = (q: Queryable, scan: "seq" | "index") =>
+  q.query(
+    `select set_config('enable_seqscan', $1, true), set_config('enable_indexscan', $2, true), set_config('enable_sort', $1, true),
+            set_config('enable_indexonlyscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
+    scan === "seq" ? ["on", "off"] : ["off", "on"],
+  );
+
+/** Loads amcheck into the database if it can be (PGlite always; PostgreSQL needs its contrib package and a superuser). */
+export const ensureAmcheck = async (db: Database): Promise<string | undefined> => {
+  try {
+    await db.exec("create extension if not exists amcheck");
+    return undefined;
+  } catch (e) {
+    const present = await db.query("select 1 from pg_extension where extname = 'amcheck'").catch(() => []);
+    return present.length ? undefined : `amcheck is not available (${firstLine(e)}): indexes are read, not checked`;
+  }
+};
+
+/** Is the record's count comparable with the tables now? Answers the words for the report either way. */
+const comparable = (record: CountRecord | undefined, version: string): { compare: boolean; words: string } => {
+  if (!record) return { compare: false, words: "no count record yet (first start, or a database from before this check)" };
+  if (record.state !== "clean")
+    return { compare: false, words: `not compared: a server ran since ${recordWords(record)} and did not shut down cleanly yet` };
+  if (record.schemaVersion !== version)
+    return { compare: false, words: `not compared: ${recordWords(record)} was at schema ${record.schemaVersion}, now ${version}` };
+  return { compare: true, words: recordWords(record) };
+};
+
+type Relation = {
+  readonly oid: number;
+  readonly name: string;
+  readonly pages: number;
+};
+type Index = Relation & {
+  readonly table: string;
+  readonly am: string;
+  readonly primary: boolean;
+  readonly columns: string[];
+};
+
+const checkTable = async (
+  q: Queryable,
+  t: Relation,
+  indexes: Index[],
+  fns: Set<string>,
+  kind: Database["kind"],
+  recorded: number | undefined,
+  words: string,
+): Promise<TableFinding> => {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  await planner(q, "seq");
+  const seq = await step(q, async () => Number((await q.query<{ n: number }>(`select count(*) as n from ${quoted(t.name)}`))[0]!.n));
+  if (!seq.ok) problems.push(`cannot be read through (${seq.error})`);
+  else if (recorded !== undefined && seq.value !== recorded) problems.push(`holds ${seq.value} rows; ${words} recorded ${recorded}`);
+  if (fns.has("verify_heapam")) {
+    const heap = await step(q, () =>
+      q.query<{ blkno: number; msg: string }>("select blkno, msg from verify_heapam($1::oid::regclass, check_toast => true)", [t.oid]),
+    );
+    if (!heap.ok) problems.push(`heap check failed (${heap.error})`);
+    else if (heap.value.length)
+      problems.push(`${heap.value.length} damaged rows (block ${heap.value[0]!.blkno}: ${heap.value[0]!.msg.split("\n")[0]})`);
+  }
+  let checked = 0;
+  for (const ix of indexes) {
+    const fn =
+      ix.am === "btree"
+        ? kind === "pglite" && fns.has("bt_index_parent_check")
+          ? "bt_index_parent_check($1::oid::regclass, true)"
+          : fns.has("bt_index_check") && "bt_index_check($1::oid::regclass, true)"
+        : ix.am === "gin" && fns.has("gin_index_check") && "gin_index_check($1::oid::regclass)";
+    if (!fn) {
+      if (fns.size) notes.push(`index ${ix.name} (${ix.am}) not checked: no amcheck function for it here`);
+      continue;
+    }
+    const r = await step(q, () => q.query(`select ${fn}`, [ix.oid]));
+    if (r.ok) checked++;
+    else problems.push(`index ${ix.name} is damaged (${r.error})`);
+  }
+  const key = indexes.find((ix) => ix.primary);
+  if (key && seq.ok) {
+    await planner(q, "index");
+    const order = key.columns.map(quoted).join(", ");
+    const through = await step(q, async () =>
+      Number((await q.query<{ n: number }>(`select count(*) as n from (select 1 from ${quoted(t.name)} order by ${order}) s`))[0]!.n),
+    );
+    if (!through.ok) problems.push(`cannot be read through its primary key ${key.name} (${through.error})`);
+    else if (through.value !== seq.value)
+      problems.push(`its primary key ${key.name} finds ${through.value} rows, the table holds ${seq.value}`);
+  }
+  return { table: t.name, rows: seq.ok ? seq.value : undefined, recorded, pages: t.pages, indexes: checked, problems, notes };
+};
+
+/** Runs the pass on one snapshot of `db`. `record`: the counts to compare with (record.ts). */
+export const integrityPass = async (db: Database, record: CountRecord | undefined): Promise<IntegrityReport> => {
+  const started = performance.now();
+  const missingAmcheck = await ensureAmcheck(db);
+  return db.snapshot(async (q) => {
+    const known = await step(q, () => schemaVersion(q)); // a database never migrated has no schema_migrations
+    const version = known.ok ? known.value : "";
+    const { compare, words } = comparable(record, version);
+    const checksums = (await q.query<{ data_checksums: string }>("show data_checksums"))[0]?.data_checksums === "on";
+    const fns = new Set(
+      (
+        await q.query<{ name: string }>(
+          "select distinct p.proname as name from pg_proc p join pg_extension e on e.extname = 'amcheck' join pg_depend d on d.objid = p.oid and d.refobjid = e.oid",
+        )
+      ).map((r) => r.name),
+    );
+    const tables = await q.query<Relation>(
+      `select c.oid::int as oid, c.relname as name, (pg_relation_size(c.oid) / 8192)::int as pages from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
+    );
+    const indexes = await q.query<Index>(
+      `select i.indexrelid::int as oid, ic.relname as name, tc.relname as "table", am.amname as am, i.indisprimary as primary,
+              (pg_relation_size(i.indexrelid) / 8192)::int as pages,
+              array(select a.attname::text from unnest(i.indkey::int2[]) with ordinality k(n, o) join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.n order by k.o) as columns
+       from pg_index i join pg_class ic on ic.oid = i.indexrelid join pg_class tc on tc.oid = i.indrelid
+       join pg_namespace n on n.oid = tc.relnamespace join pg_am am on am.oid = ic.relam
+       where n.nspname = 'public' and i.indisvalid order by ic.relname`,
+    );
+    const findings: TableFinding[] = [];
+    for (const t of tables) {
+      const recorded = compare && !uncounted(t.name) ? record!.counts[t.name] : undefined;
+      findings.push(
+        await checkTable(
+          q,
+          t,
+          indexes.filter((ix) => ix.table === t.name),
+          fns,
+          db.kind,
+          recorded,
+          words,
+        ),
+      );
+    }
+    // A table the record names that is no longer there (its catalogue entry lost).
+    if (compare)
+      for (const [name, n] of Object.entries(record!.counts))
+        if (!tables.some((t) => t.name === name))
+          findings.push({
+            table: name,
+            rows: undefined,
+            recorded: n,
+            pages: 0,
+            indexes: 0,
+            problems: [`is missing; ${words} recorded ${n} rows`],
+            notes: [],
+          });
+    const notes = [
+      ...(missingAmcheck ? [missingAmcheck] : []),
+      ...(checksums
+        ? []
+        : ["data checksums are off: a garbled page is found only where its structure breaks (see README, data checksums)"]),
+    ];
+    return {
+      database: db.kind,
+      tables: findings,
+      comparedWith: words,
+      checksums,
+      amcheck: fns.size > 0,
+      notes,
+      ms: Math.round(performance.now() - started),
+    };
+  });
+};

@@ -1,0 +1,101 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemo } from "../../simulator/server/demo/seed.ts";
+import { startServer } from "../../simulator/server/server.ts";
+import { DEMO_PASSWORD, login } from "./harness.ts";
+import { damageFile, durabilityCases, root, targets, type Workbench } from "./durability-suite.ts";
+
+// The durability cases on PostgreSQL: a throwaway cluster of this suite's own (scripts/pg-throwaway.sh, data checksums
+// on, a free port), since its files are damaged while it is stopped. The clinic database is made once and shut down
+// cleanly (its counts recorded in integrity_counts); each case is `create database ... template clinic`, its file
+// found with pg_relation_filepath, then the cluster stopped, the file damaged and the cluster started again.
+
+const hasPostgres =
+  existsSync("/usr/lib/postgresql") &&
+  execFileSync("bash", ["-c", "ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null || true"]).toString().trim() !== "";
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+const cluster = (...args: string[]) =>
+  execFileSync("bash", ["scripts/pg-throwaway.sh", ...args], { cwd: root })
+    .toString()
+    .trim();
+
+let dir: string;
+let port: number;
+let admin: string;
+let bench: Workbench;
+
+const urlOf = (database: string) => {
+  const u = new URL(admin);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
+const sql = async <R extends pg.QueryResultRow>(database: string, text: string, params: unknown[] = []) => {
+  const c = new pg.Client({ connectionString: urlOf(database) });
+  await c.connect();
+  try {
+    return (await c.query<R>(text, params)).rows;
+  } finally {
+    await c.end();
+  }
+};
+
+if (hasPostgres) {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "isopter-durability-pg-"));
+    port = await freePort();
+    admin = cluster("start", dir, String(port));
+    await sql("postgres", "create database clinic");
+    const server = await startServer({ storage: { kind: "postgres", url: urlOf("clinic") }, port: 0, webRoot: "/nonexistent-web-root" });
+    await seedDemo(server.db, { password: DEMO_PASSWORD, headsets: 3, results: "fixtures" });
+    const token = await login(server.url, "manager");
+    const found = await targets(server.db);
+    await server.drain(1_000); // the last process leaving: the counts are recorded
+    bench = {
+      table: found.table.name,
+      index: found.index.name,
+      token,
+      async copy(label, damage) {
+        const database = `case_${label.replace(/-/g, "_")}`;
+        await sql("postgres", `create database ${database} template clinic`);
+        if (damage) {
+          const [file] = await sql<{ path: string }>(database, "select pg_relation_filepath($1::regclass) as path", [
+            found[damage.what].name,
+          ]);
+          cluster("pause", dir);
+          try {
+            damageFile(join(dir, "data", file!.path), damage.how);
+          } finally {
+            cluster("resume", dir, String(port));
+          }
+        }
+        return { storage: { kind: "postgres", url: urlOf(database) }, checkArgs: ["--database-url", urlOf(database)] };
+      },
+    };
+  }, 240_000);
+
+  afterAll(() => {
+    if (dir) cluster("stop", dir);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe("durability on PostgreSQL: damaged files are refused at start and found by isopter check", () => {
+    it("the throwaway cluster has data checksums on (initdb --data-checksums)", async () => {
+      expect((await sql<{ data_checksums: string }>("postgres", "show data_checksums"))[0]!.data_checksums).toBe("on");
+    });
+    durabilityCases("PostgreSQL", () => bench, true);
+  });
+} else describe("durability on PostgreSQL", () => it.skip("needs PostgreSQL's server binaries (initdb)", () => undefined));
