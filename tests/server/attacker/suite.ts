@@ -7,6 +7,7 @@ import { auditCases } from "./audit.ts";
 import { fieldIsolationCases, isolationCases } from "./isolation.ts";
 import { LIMIT_SETTINGS, limitCases } from "./limits.ts";
 import { sessionCases } from "./sessions.ts";
+import { ssoAttackCases } from "./sso.ts";
 import { secondFactorCases } from "./second-factor.ts";
 
 // Issue 15, played by an attacker against the running server (the demo clinic and the appointment clinic, two
@@ -40,6 +41,7 @@ export const attackerSuite = (backend: Backend) => {
     });
     describe("§6 the audit trail", () => auditCases(() => server));
     describe("§2 sessions that end", () => sessionCases(() => server));
+    describe("issue 33 single sign-on", () => ssoAttackCases(() => server));
     describe("issue 33: the second factor", () =>
       secondFactorCases(
         () => server,

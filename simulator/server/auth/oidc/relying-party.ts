@@ -77,12 +77,14 @@ export class SignInRefused extends Error {
   }
 }
 
-/** Why openid-client refused, as one of our reasons (its codes are oauth4webapi's). */
+/** Why openid-client refused, as one of our reasons: its ClientError carries oauth4webapi's error as `cause`, whose
+ * own `cause.claim` names the claim that failed. */
 const reasonOf = (e: unknown): Refusal => {
-  const err = e as { code?: string; message?: string; cause?: { claim?: string } };
-  const claim = err.cause?.claim;
-  if (err.code === "OAUTH_JWT_TIMESTAMP_CHECK_FAILED") return claim === "exp" ? "id_token_expired" : "answer_invalid";
-  if (err.code === "OAUTH_JWT_CLAIM_COMPARISON_FAILED")
+  const outer = e as { code?: string; cause?: { message?: string; cause?: { claim?: string } } };
+  const claim = outer.cause?.cause?.claim;
+  const detail = outer.cause?.message ?? "";
+  if (outer.code === "OAUTH_JWT_TIMESTAMP_CHECK_FAILED") return claim === "exp" ? "id_token_expired" : "answer_invalid";
+  if (outer.code === "OAUTH_JWT_CLAIM_COMPARISON_FAILED")
     return claim === "aud" || claim === "azp"
       ? "id_token_audience"
       : claim === "iss"
@@ -90,9 +92,9 @@ const reasonOf = (e: unknown): Refusal => {
         : claim === "nonce"
           ? "id_token_nonce"
           : "answer_invalid";
-  if (err.code === "OAUTH_KEY_SELECTION_FAILED" || /signature/i.test(err.message ?? "")) return "id_token_signature";
-  if (err.code === "OAUTH_AUTHORIZATION_RESPONSE_ERROR") return "provider_refused";
-  if (err.code === "OAUTH_RESPONSE_BODY_ERROR") return "code_refused";
+  if (outer.code === "OAUTH_KEY_SELECTION_FAILED" || /signature verification failed/i.test(detail)) return "id_token_signature";
+  if (outer.code === "OAUTH_AUTHORIZATION_RESPONSE_ERROR") return "provider_refused";
+  if (outer.code === "OAUTH_RESPONSE_BODY_ERROR") return "code_refused";
   return "answer_invalid";
 };
 
