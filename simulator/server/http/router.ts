@@ -43,7 +43,23 @@ export const apiRouter = (
 
   const run = async (req: IncomingMessage, res: ServerResponse, spec: EndpointSpec, url: URL) => {
     // The body is read (within its limit) before anything is answered, so no answer races a client still sending.
-    const text = await readBodyText(req, MAX_BODY_BYTES);
+    let text: string;
+    try {
+      text = await readBodyText(req, MAX_BODY_BYTES);
+    } catch (e) {
+      // A body over the limit is answered (413), so it is audited too (issue 33 §6: every answered call has its event).
+      if (e instanceof TooLarge)
+        void auditCall(ctx, {
+          spec,
+          claims: undefined,
+          query: undefined,
+          body: undefined,
+          data: undefined,
+          outcome: e.type,
+          address: clientAddress(req, ctx.settings.trustedProxies),
+        }).catch(() => undefined);
+      throw e;
+    }
     let claims: TokenClaims | undefined;
     let token: string | undefined;
     const seen: { query?: unknown; body?: unknown } = {};
