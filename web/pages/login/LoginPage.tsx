@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { lazy, Suspense, useState, type FormEvent } from "react";
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { useStore } from "jotai";
 import { useLingui } from "@lingui/react/macro";
@@ -10,6 +10,9 @@ import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
 import { afterLoginPath } from "../../shell/after-login.ts";
+
+/** The second step of a login with a second factor (issue 33 item 2): loaded only when a login asks for it. */
+const SecondFactorStep = lazy(() => import("./SecondFactorStep.tsx"));
 
 export default function LoginPage() {
   const { t } = useLingui();
@@ -25,6 +28,7 @@ export default function LoginPage() {
   // Why the last login failed: the credentials, or the server (accounts seed §8 "Login server error").
   const [failed, setFailed] = useState<false | "credentials" | "server">(false);
   const [touched, setTouched] = useState(false);
+  const [secondStep, setSecondStep] = useState(false);
 
   // "It redirects home when a token already exists." (accounts seed §2)
   if (token && !busy) return <Navigate to={afterLoginPath(location.state)} replace />;
@@ -48,6 +52,9 @@ export default function LoginPage() {
     );
     if (session && (await session.login(username.trim(), password))) {
       navigate(afterLoginPath(location.state), { replace: true });
+    } else if (session?.secondFactor.pending) {
+      setSecondStep(true);
+      setBusy(false);
     } else {
       setFailed(!session || session.state.loginError === LOGIN_SERVER_ERROR ? "server" : "credentials");
       setBusy(false);
@@ -70,7 +77,18 @@ export default function LoginPage() {
               : t`Check your username and password. If they are right, try again in a minute.`}
           </div>
         )}
-        <form onSubmit={submit} noValidate aria-busy={busy}>
+        {secondStep && (
+          <Suspense fallback={null}>
+            <SecondFactorStep
+              onDone={() => navigate(afterLoginPath(location.state), { replace: true })}
+              onClosed={() => {
+                setSecondStep(false);
+                setPassword("");
+              }}
+            />
+          </Suspense>
+        )}
+        <form onSubmit={submit} noValidate aria-busy={busy} hidden={secondStep}>
           <TextInput
             label={t`Username`}
             value={username}

@@ -7,6 +7,7 @@ import { useApi } from "../../state/client.ts";
 import { useIsManager, useTokenPayload } from "../../state/session.ts";
 import { ImportPanel } from "../../import/ImportPanel.tsx";
 import { DicomNetworkSection } from "./dicom/DicomNetworkSection.tsx";
+import { SecondFactorSection } from "./SecondFactorSection.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { PasswordFields, passwordFormReady, type PasswordValues } from "../../ui/PasswordFields.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -80,6 +81,7 @@ export default function SettingsPage() {
           </button>
         </form>
       </section>
+      <SecondFactorSection />
       <section className="card" aria-labelledby="bin-heading">
         <h2 id="bin-heading">{t`Bin`}</h2>
         <p>{t`Deleted patients and measurements stay in the bin until you restore them or delete them for good.`}</p>
