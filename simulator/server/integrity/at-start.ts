@@ -77,7 +77,8 @@ export const checkAtStart = async (db: Database, storage: Storage, budgetMs = IN
       return reason;
     },
     async recordShutdown() {
-      if (state !== "passed") return; // never bless counts of a database found damaged or not yet checked
+      // Never bless counts of a database found damaged or not yet checked; PGlite in memory keeps nothing.
+      if (state !== "passed" || (storage.kind === "pglite" && !storage.dataDir)) return;
       try {
         if (!(await lastProcess(db))) return;
         const counts = await db.snapshot(async (q) => {

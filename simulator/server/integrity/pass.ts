@@ -4,7 +4,7 @@ import { type CountRecord, recordWords, uncounted } from "./record.ts";
 
 // The integrity pass (issue 33 item 5): every table of the public schema read through, its indexes checked against
 // it, and its row count compared with the last clean shutdown's, backup's or restore's record.
-// Per table, in one snapshot:
+// Per table (on PostgreSQL all in one snapshot):
 // 1. count(*) by a sequential scan (index scans turned off): every page of the table is read, so a page whose checksum
 //    fails ("invalid page in block"), or a file shorter than the catalogue says, stops it.
 // 2. the count against the record (record.ts). A file cut or zeroed at a page boundary reads as a shorter, valid table
@@ -17,7 +17,7 @@ import { type CountRecord, recordWords, uncounted } from "./record.ts";
 //    gin_index_check where the server has it (PostgreSQL 18, so PGlite); other kinds are named as not checked.
 // 5. the count again through the primary key (index scan, each entry's row fetched from the table): an index entry
 //    pointing past the table's end (a cut table) fails here, and an index that lost entries counts fewer rows.
-// Each step runs in a savepoint, so a failing step is one finding and the pass goes on to the next.
+// A failing step is one finding, and the pass goes on to the next (see Session).
 
 export interface TableFinding {
   readonly table: string;
@@ -50,24 +50,40 @@ const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).s
 
 type Step<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const step = async <T>(q: Queryable, work: () => Promise<T>): Promise<Step<T>> => {
-  await q.query("savepoint integrity_step");
+/** Where the pass runs: on PostgreSQL one snapshot, each step in a savepoint so that a failing one leaves the
+ * transaction usable; on PGlite, where nothing else runs meanwhile, plain statements (a failing one fails alone),
+ * which saves some 400 statements on a clinic's 30-odd tables. */
+interface Session {
+  readonly q: Queryable;
+  readonly inTransaction: boolean;
+}
+
+const step = async <T>({ q, inTransaction }: Session, work: () => Promise<T>): Promise<Step<T>> => {
+  if (inTransaction) await q.query("savepoint integrity_step");
   try {
     const value = await work();
-    await q.query("release savepoint integrity_step");
+    if (inTransaction) await q.query("release savepoint integrity_step");
     return { ok: true, value };
   } catch (e) {
-    await q.query("rollback to savepoint integrity_step");
+    if (inTransaction) await q.query("rollback to savepoint integrity_step");
     return { ok: false, error: firstLine(e) };
   }
 };
 
-const planner = (q: Queryable, scan: "seq" | "index") =>
+const PLANNER = ["enable_seqscan", "enable_indexscan", "enable_sort", "enable_indexonlyscan", "enable_bitmapscan"];
+
+/** Sequential scans only, or index scans only (each row fetched from the table); local to the transaction, or on
+ * PGlite set for the session and reset by `resetPlanner` once the pass is done. */
+const planner = ({ q, inTransaction }: Session, scan: "seq" | "index") =>
   q.query(
-    `select set_config('enable_seqscan', $1, true), set_config('enable_indexscan', $2, true), set_config('enable_sort', $1, true),
-            set_config('enable_indexonlyscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
-    scan === "seq" ? ["on", "off"] : ["off", "on"],
+    `select set_config('enable_seqscan', $1, $3), set_config('enable_indexscan', $2, $3), set_config('enable_sort', $1, $3),
+            set_config('enable_indexonlyscan', 'off', $3), set_config('enable_bitmapscan', 'off', $3)`,
+    scan === "seq" ? ["on", "off", inTransaction] : ["off", "on", inTransaction],
   );
+
+const resetPlanner = async ({ q }: Session) => {
+  for (const name of PLANNER) await q.query(`reset ${name}`);
+};
 
 /** Loads amcheck into the database if it can be (PGlite always; PostgreSQL needs its contrib package and a superuser). */
 export const ensureAmcheck = async (db: Database): Promise<string | undefined> => {
@@ -91,7 +107,7 @@ const comparable = (record: CountRecord | undefined, version: string): { compare
 };
 
 type Relation = {
-  readonly oid: number;
+  readonly oid: string;
   readonly name: string;
   readonly pages: number;
 };
@@ -102,23 +118,31 @@ type Index = Relation & {
   readonly columns: string[];
 };
 
-const checkTable = async (
-  q: Queryable,
+interface Finding {
+  readonly rows: number | undefined;
+  readonly indexes: number;
+  readonly problems: string[];
+  readonly notes: string[];
+}
+
+/** Steps 1 to 4 for one table (sequential scans set). */
+const readTable = async (
+  session: Session,
   t: Relation,
   indexes: Index[],
   fns: Set<string>,
   kind: Database["kind"],
   recorded: number | undefined,
   words: string,
-): Promise<TableFinding> => {
+): Promise<Finding> => {
+  const { q } = session;
   const problems: string[] = [];
   const notes: string[] = [];
-  await planner(q, "seq");
-  const seq = await step(q, async () => Number((await q.query<{ n: number }>(`select count(*) as n from ${quoted(t.name)}`))[0]!.n));
+  const seq = await step(session, async () => Number((await q.query<{ n: number }>(`select count(*) as n from ${quoted(t.name)}`))[0]!.n));
   if (!seq.ok) problems.push(`cannot be read through (${seq.error})`);
   else if (recorded !== undefined && seq.value !== recorded) problems.push(`holds ${seq.value} rows; ${words} recorded ${recorded}`);
   if (fns.has("verify_heapam")) {
-    const heap = await step(q, () =>
+    const heap = await step(session, () =>
       q.query<{ blkno: number; msg: string }>("select blkno, msg from verify_heapam($1::oid::regclass, check_toast => true)", [t.oid]),
     );
     if (!heap.ok) problems.push(`heap check failed (${heap.error})`);
@@ -137,67 +161,81 @@ const checkTable = async (
       if (fns.size) notes.push(`index ${ix.name} (${ix.am}) not checked: no amcheck function for it here`);
       continue;
     }
-    const r = await step(q, () => q.query(`select ${fn}`, [ix.oid]));
+    const r = await step(session, () => q.query(`select ${fn}`, [ix.oid]));
     if (r.ok) checked++;
     else problems.push(`index ${ix.name} is damaged (${r.error})`);
   }
-  const key = indexes.find((ix) => ix.primary);
-  if (key && seq.ok) {
-    await planner(q, "index");
-    const order = key.columns.map(quoted).join(", ");
-    const through = await step(q, async () =>
-      Number((await q.query<{ n: number }>(`select count(*) as n from (select 1 from ${quoted(t.name)} order by ${order}) s`))[0]!.n),
-    );
-    if (!through.ok) problems.push(`cannot be read through its primary key ${key.name} (${through.error})`);
-    else if (through.value !== seq.value)
-      problems.push(`its primary key ${key.name} finds ${through.value} rows, the table holds ${seq.value}`);
-  }
-  return { table: t.name, rows: seq.ok ? seq.value : undefined, recorded, pages: t.pages, indexes: checked, problems, notes };
+  return { rows: seq.ok ? seq.value : undefined, indexes: checked, problems, notes };
 };
 
-/** Runs the pass on one snapshot of `db`. `record`: the counts to compare with (record.ts). */
+/** Step 5 for one table (index scans set). */
+const throughKey = async (session: Session, t: Relation, key: Index | undefined, found: Finding) => {
+  if (!key || found.rows === undefined) return;
+  const order = key.columns.map(quoted).join(", ");
+  const through = await step(session, async () =>
+    Number((await session.q.query<{ n: number }>(`select count(*) as n from (select 1 from ${quoted(t.name)} order by ${order}) s`))[0]!.n),
+  );
+  if (!through.ok) found.problems.push(`cannot be read through its primary key ${key.name} (${through.error})`);
+  else if (through.value !== found.rows)
+    found.problems.push(`its primary key ${key.name} finds ${through.value} rows, the table holds ${found.rows}`);
+};
+
+const catalogue = async (q: Queryable) => ({
+  checksums: (await q.query<{ data_checksums: string }>("show data_checksums"))[0]?.data_checksums === "on",
+  fns: new Set(
+    (
+      await q.query<{ name: string }>(
+        "select distinct p.proname as name from pg_proc p join pg_extension e on e.extname = 'amcheck' join pg_depend d on d.objid = p.oid and d.refobjid = e.oid",
+      )
+    ).map((r) => r.name),
+  ),
+  tables: await q.query<Relation>(
+    `select c.oid::text as oid, c.relname as name, (pg_relation_size(c.oid) / 8192)::int as pages from pg_class c
+     join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
+  ),
+  indexes: await q.query<Index>(
+    `select i.indexrelid::text as oid, ic.relname as name, tc.relname as "table", am.amname as am, i.indisprimary as primary,
+            (pg_relation_size(i.indexrelid) / 8192)::int as pages,
+            array(select a.attname::text from unnest(i.indkey::int2[]) with ordinality k(n, o)
+                  join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.n order by k.o) as columns
+     from pg_index i join pg_class ic on ic.oid = i.indexrelid join pg_class tc on tc.oid = i.indrelid
+     join pg_namespace n on n.oid = tc.relnamespace join pg_am am on am.oid = ic.relam
+     where n.nspname = 'public' and i.indisvalid order by ic.relname`,
+  ),
+});
+
+/** Runs the pass (on PostgreSQL on one snapshot). `record`: the counts to compare with (record.ts). */
 export const integrityPass = async (db: Database, record: CountRecord | undefined): Promise<IntegrityReport> => {
   const started = performance.now();
   const missingAmcheck = await ensureAmcheck(db);
-  return db.snapshot(async (q) => {
-    const known = await step(q, () => schemaVersion(q)); // a database never migrated has no schema_migrations
-    const version = known.ok ? known.value : "";
-    const { compare, words } = comparable(record, version);
-    const checksums = (await q.query<{ data_checksums: string }>("show data_checksums"))[0]?.data_checksums === "on";
-    const fns = new Set(
-      (
-        await q.query<{ name: string }>(
-          "select distinct p.proname as name from pg_proc p join pg_extension e on e.extname = 'amcheck' join pg_depend d on d.objid = p.oid and d.refobjid = e.oid",
-        )
-      ).map((r) => r.name),
-    );
-    const tables = await q.query<Relation>(
-      `select c.oid::int as oid, c.relname as name, (pg_relation_size(c.oid) / 8192)::int as pages from pg_class c
-       join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
-    );
-    const indexes = await q.query<Index>(
-      `select i.indexrelid::int as oid, ic.relname as name, tc.relname as "table", am.amname as am, i.indisprimary as primary,
-              (pg_relation_size(i.indexrelid) / 8192)::int as pages,
-              array(select a.attname::text from unnest(i.indkey::int2[]) with ordinality k(n, o) join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.n order by k.o) as columns
-       from pg_index i join pg_class ic on ic.oid = i.indexrelid join pg_class tc on tc.oid = i.indrelid
-       join pg_namespace n on n.oid = tc.relnamespace join pg_am am on am.oid = ic.relam
-       where n.nspname = 'public' and i.indisvalid order by ic.relname`,
-    );
-    const findings: TableFinding[] = [];
-    for (const t of tables) {
-      const recorded = compare && !uncounted(t.name) ? record!.counts[t.name] : undefined;
-      findings.push(
-        await checkTable(
-          q,
+  const run = async (session: Session): Promise<IntegrityReport> => {
+    const known = await step(session, () => schemaVersion(session.q)); // a database never migrated has no schema_migrations
+    const { compare, words } = comparable(record, known.ok ? known.value : "");
+    const { checksums, fns, tables, indexes } = await catalogue(session.q);
+    const recordedOf = (t: Relation) => (compare && !uncounted(t.name) ? record!.counts[t.name] : undefined);
+    const found: Finding[] = [];
+    await planner(session, "seq");
+    for (const t of tables)
+      found.push(
+        await readTable(
+          session,
           t,
           indexes.filter((ix) => ix.table === t.name),
           fns,
           db.kind,
-          recorded,
+          recordedOf(t),
           words,
         ),
       );
-    }
+    await planner(session, "index");
+    for (const [i, t] of tables.entries())
+      await throughKey(
+        session,
+        t,
+        indexes.find((ix) => ix.table === t.name && ix.primary),
+        found[i]!,
+      );
+    const findings: TableFinding[] = tables.map((t, i) => ({ table: t.name, recorded: recordedOf(t), pages: t.pages, ...found[i]! }));
     // A table the record names that is no longer there (its catalogue entry lost).
     if (compare)
       for (const [name, n] of Object.entries(record!.counts))
@@ -226,5 +264,12 @@ export const integrityPass = async (db: Database, record: CountRecord | undefine
       notes,
       ms: Math.round(performance.now() - started),
     };
-  });
+  };
+  if (db.kind === "postgres") return db.snapshot((q) => run({ q, inTransaction: true }));
+  const session = { q: db, inTransaction: false };
+  try {
+    return await run(session);
+  } finally {
+    await resetPlanner(session);
+  }
 };
