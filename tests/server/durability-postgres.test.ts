@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../simulator/server/demo/seed.ts";
 import { startServer } from "../../simulator/server/server.ts";
-import { DEMO_PASSWORD, login } from "./harness.ts";
+import { call, DEMO_PASSWORD, login } from "./harness.ts";
 import { damageFile, durabilityCases, root, targets, type Workbench } from "./durability-suite.ts";
 
 // The durability cases on PostgreSQL: a throwaway cluster of this suite's own (scripts/pg-throwaway.sh, data checksums
@@ -97,5 +98,34 @@ if (hasPostgres) {
       expect((await sql<{ data_checksums: string }>("postgres", "show data_checksums"))[0]!.data_checksums).toBe("on");
     });
     durabilityCases("PostgreSQL", () => bench, true);
+
+    it("damage that appears while a server runs: reading the table answers 503 saying the database is damaged, not a bare 500", async () => {
+      const copy = await bench.copy("runtime");
+      const server = await startServer({ storage: copy.storage, port: 0, webRoot: "/nonexistent-web-root" });
+      try {
+        expect((await call(server.url, "perimetry.recent", {}, bench.token)).status).toBe(200);
+        const database = new URL((copy.storage as { url: string }).url).pathname.slice(1);
+        const [file] = await sql<{ path: string }>(database, "select pg_relation_filepath($1::regclass) as path", [bench.table]);
+        cluster("pause", dir);
+        try {
+          const path = join(dir, "data", file!.path);
+          writeFileSync(path, randomBytes(statSync(path).size)); // every page garbled: any row read fails its checksum
+        } finally {
+          cluster("resume", dir, String(port));
+        }
+        // The pool reconnects (503 "not reachable" meanwhile); then the read meets the damage.
+        let recent = await call(server.url, "perimetry.recent", {}, bench.token);
+        for (let i = 0; i < 100 && !recent.error?.message.includes("damaged"); i++) {
+          expect(recent.status).toBe(503);
+          await new Promise((r) => setTimeout(r, 100));
+          recent = await call(server.url, "perimetry.recent", {}, bench.token);
+        }
+        expect(recent.status).toBe(503);
+        expect(recent.responseType).toBe("unavailable");
+        expect(recent.error?.message).toBe("The database is damaged: stop the server, run isopter check, and restore the last backup");
+      } finally {
+        await server.close();
+      }
+    }, 120_000);
   });
 } else describe("durability on PostgreSQL", () => it.skip("needs PostgreSQL's server binaries (initdb)", () => undefined));

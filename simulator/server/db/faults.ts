@@ -9,6 +9,10 @@ const sqlState = (e: unknown): string | undefined => {
 export const isUniqueViolation = (e: unknown, constraint?: string): boolean =>
   sqlState(e) === "23505" && (constraint === undefined || (e as { constraint?: string }).constraint === constraint);
 
+/** The database read a damaged page or index (XX001 data_corrupted: a checksum failure, a block past a cut file's
+ * end; XX002 index_corrupted): no retry helps, integrity/ (isopter check, a restore) does. */
+export const isDataDamaged = (e: unknown): boolean => sqlState(e) === "XX001" || sqlState(e) === "XX002";
+
 /** Network codes of a connection that cannot be made or broke. */
 const networkCodes = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
 

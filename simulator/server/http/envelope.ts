@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { errorStatus, type ErrorType } from "../../../core/model/contract/index.ts";
-import { isDatabaseUnavailable } from "../db/faults.ts";
+import { isDatabaseUnavailable, isDataDamaged } from "../db/faults.ts";
 import { log } from "../log.ts";
 
 // Every answer is JSON {data, responseType?, accessToken?}: 200 with data on success; on failure the error type's
@@ -34,6 +34,13 @@ export const answerFault = (res: ServerResponse, e: unknown, what: string) => {
       sendFailure(res, "unavailable", "The database is not reachable; try again in a moment", undefined, {
         "retry-after": String(RETRY_AFTER_SECONDS),
       });
+    return;
+  }
+  // Damage the start's integrity pass could not see (it came later): said as such, not a bare internal error.
+  if (isDataDamaged(e)) {
+    log.error("database_damaged", { request: what, error: e });
+    if (!res.headersSent)
+      sendFailure(res, "unavailable", "The database is damaged: stop the server, run isopter check, and restore the last backup");
     return;
   }
   log.error("request_failed", { request: what, error: e });
