@@ -8,7 +8,8 @@ import { openSession } from "../session.ts";
 import { registerAuditVerify } from "./audit-verify.ts";
 
 // isopter audit --from DAY --to DAY [--format ndjson|fhir] [--user ID] [--patient ID] [--action NAME]: the
-// organisation's audit trail (managers), oldest first; ndjson one entry a line, fhir an R4 Bundle of AuditEvents.
+// organisation's audit trail (managers), oldest first; ndjson one entry a line, fhir an R4 Bundle of AuditEvents after
+// IHE BALP's patterns (core/model/audit-fhir.ts). `isopter audit verify` (audit-verify.ts) checks the trail's hash chain.
 
 const PAGE = 500;
 
@@ -52,7 +53,7 @@ export function registerAudit(program: Command, io: CliIo): void {
         resourceType: "Bundle",
         type: "collection",
         timestamp: new Date().toISOString(),
-        entry: ordered.map((e) => ({ resource: toFhirAuditEvent(e, organisation.id) })),
+        entry: ordered.map((e) => ({ resource: toFhirAuditEvent(e, organisation.id, { url: session.server }) })),
       };
       io.stdout.write(JSON.stringify(bundle) + "\n");
     });

@@ -156,6 +156,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   });
   const audit = auditTrail(db);
   // The audit chain's last entries, checked once at start (issue 33 §3): a break is logged and reported on /api/ready.
+  await audit.begin();
   const warnings = await chainWarnings(db);
 
   const ctx: ServerContext = {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD, login, ok, startTestServer, type TestServer } from "../server/harness.ts";
+import { balpIssues } from "./audit-balp.ts";
 import { r4Issues } from "./fhir-validation.ts";
 import { isopter, tempHome } from "./harness.ts";
 
@@ -38,21 +39,57 @@ describe("isopter audit", () => {
     expect(entries.some((e) => e.action === "login" && e.actorName === "manager")).toBe(true);
   });
 
-  it("fhir: an R4 Bundle of AuditEvents that the FHIR validator accepts, the patient as an entity", async () => {
+  it("fhir: an R4 Bundle of AuditEvents after IHE BALP's patterns that medplum and the BALP profile checks accept, the patient as an entity", async () => {
+    // A create, an update and a query on the patient besides the read (a note added to a result is not needed: the
+    // patient's own calls cover create, read, update and query).
+    // As the user (logging in as the manager would end the CLI's session: one session per user).
+    const user = await login(server.url, "user");
+    const p = await ok(server.url, "patient.get", { query: { id: patientId } }, user);
+    const fields = { name: p.name, uniqueId: p.uniqueId, gender: p.gender, lang: p.lang, birthdate: p.birthdate };
+    await ok(server.url, "patient.update", { query: { id: patientId }, body: fields }, user);
+    await ok(server.url, "perimetry.all", { query: { patientId } }, user);
     const run = await isopter(["audit", "--from", today, "--to", today, "--format", "fhir", "--patient", patientId], { env: env() });
     expect(run.code, run.stderr).toBe(0);
     const bundle = JSON.parse(run.stdout);
     expect(bundle).toMatchObject({ resourceType: "Bundle", type: "collection" });
-    expect(bundle.entry.length).toBeGreaterThan(0);
-    const read = bundle.entry.map((e: { resource: any }) => e.resource).find((r: any) => r.subtype[0].code === "patient.get");
-    expect(read).toMatchObject({
-      resourceType: "AuditEvent",
+    const events = bundle.entry.map((e: { resource: any }) => e.resource);
+    const byCall = (name: string) => events.find((r: any) => r.subtype.some((s: any) => s.code === name));
+    expect(byCall("patient.get")).toMatchObject({
+      meta: { profile: ["https://profiles.ihe.net/ITI/BALP/StructureDefinition/IHE.BasicAudit.PatientRead"] },
+      type: { code: "rest" },
+      subtype: [{ system: "http://hl7.org/fhir/restful-interaction", code: "read" }, { code: "patient.get" }],
       action: "R",
       outcome: "0",
-      entity: [{ what: { reference: `Patient/${patientId}` } }],
+      entity: [
+        { what: { reference: `Patient/${patientId}` }, role: { code: "1" } },
+        { what: { reference: `Patient/${patientId}` }, role: { code: "4" } },
+      ],
     });
-    expect(read.agent[0]).toMatchObject({ who: { display: "user" }, network: { address: "127.0.0.1" } });
+    expect(byCall("patient.get").agent).toMatchObject([
+      { who: { display: "user" }, requestor: true, type: { coding: [{ code: "IRCP" }] } },
+      { network: { address: "127.0.0.1" }, type: { coding: [{ code: "110152" }] } },
+      { network: { address: server.url }, type: { coding: [{ code: "110153" }] } },
+    ]);
+    expect(byCall("patient.update")).toMatchObject({ action: "U", meta: { profile: [expect.stringMatching(/PatientUpdate$/)] } });
+    expect(byCall("perimetry.all")).toMatchObject({ action: "E", meta: { profile: [expect.stringMatching(/PatientQuery$/)] } });
     expect(await r4Issues(bundle)).toEqual([]);
+    expect(events.flatMap((e: any) => balpIssues(e).map((i) => `${e.id}: ${i}`))).toEqual([]);
+  });
+
+  it("the BALP checks are not blind: a read without its patient entity, a query without its query, a user on the network", async () => {
+    const run = await isopter(["audit", "--from", today, "--to", today, "--format", "fhir", "--patient", patientId], { env: env() });
+    const events = JSON.parse(run.stdout).entry.map((e: { resource: any }) => e.resource);
+    const read = structuredClone(events.find((r: any) => r.subtype.some((s: any) => s.code === "patient.get")));
+    read.entity = read.entity.slice(1);
+    read.agent[0].network = { address: "127.0.0.1", type: "2" };
+    expect(balpIssues(read)).toEqual([
+      "agent[user]: users are not network devices (network 0..0)",
+      "entity[patient]: 0, must be 1",
+      "entity: min 2",
+    ]);
+    const query = structuredClone(events.find((r: any) => r.action === "E" && r.meta));
+    query.entity = query.entity.filter((e: any) => e.role.code !== "24");
+    expect(balpIssues(query)).toContain("entity[query]: 0, must be 1");
   });
 
   it("refuses a bad format (exit 2), and a user who is not a manager gets the server's refusal", async () => {

@@ -226,6 +226,9 @@ export const auditTrail = (db: Database) => {
       else schedule(failing ? RETRY_MS : FLUSH_MS);
     },
     flush,
+    /** Starts the chain when the database has none yet (server start, right after the migrations): from here on an
+     * entry without a place in the chain is one added beside the trail, not one from before it. */
+    begin: () => write([]),
     /** Events cut and reduced since start, and events waiting (for the log and the tests). */
     stats: () => ({ ...counts, queued: queue.length }),
     /** The organisation's events, newest first, filtered, one page. */

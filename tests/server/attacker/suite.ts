@@ -4,6 +4,7 @@ import { NO_FAULTS, startHeadsets } from "../../../simulator/headset/index.ts";
 import { headsetKeys, startTestServer, type Backend, type TestServer } from "../harness.ts";
 import { browserSurfaceCases, devRoutesScopeCases } from "./browser-surface.ts";
 import { auditCases } from "./audit.ts";
+import { auditTamperCases } from "./audit-tamper.ts";
 import { fieldIsolationCases, isolationCases } from "./isolation.ts";
 import { LIMIT_SETTINGS, limitCases } from "./limits.ts";
 import { sessionCases } from "./sessions.ts";
@@ -40,6 +41,7 @@ export const attackerSuite = (backend: Backend) => {
       fieldIsolationCases(() => server);
     });
     describe("§6 the audit trail", () => auditCases(() => server));
+    describe("issue 33 §3 audit tampering, found by verify", () => auditTamperCases(() => server));
     describe("§2 sessions that end", () => sessionCases(() => server));
     describe("issue 33 single sign-on", () => ssoAttackCases(() => server));
     describe("issue 33: the second factor", () =>
