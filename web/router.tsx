@@ -43,6 +43,9 @@ export const routes: RouteObject[] = [
     errorElement: <ErrorPage />,
     children: [
       { path: "/login", ...page(() => import("./pages/login/LoginPage.tsx")) },
+      // An organisation's login link with its identity provider, and where the provider sends the browser back (issue 33).
+      { path: "/login/:organisation", ...page(() => import("./pages/login/LoginPage.tsx")) },
+      { path: "/login/sso/callback", ...clientPage(() => import("./pages/login/SsoCallbackPage.tsx")) },
       { path: "/password-reset", ...clientPage(() => import("./pages/password/ResetRequestPage.tsx")) },
       { path: "/password-reset/:temporaryToken", ...clientPage(() => import("./pages/password/ResetWithTokenPage.tsx")) },
       { path: "/signup/:invitationId/:invitationToken", ...clientPage(() => import("./pages/signup/SignupPage.tsx")) },

@@ -27,6 +27,7 @@ import { guardApi } from "./session-expiry.ts";
 import { createSessionFacet, type SessionFacet } from "./session-facet.ts";
 import { createTemplatesFacet, type TemplatesFacet } from "./templates-facet.ts";
 import { createUsersFacet, type UsersFacet } from "./users-facet.ts";
+import { createSignOnFacet, type SignOnFacet } from "./sign-on-facet.ts";
 
 // The headless client: one engine for the web app and the CLI. It speaks to the backend through the ports only,
 // keeps the caches, applies live events and the scheduling and device rules, and announces every change through mitt.
@@ -75,6 +76,8 @@ export interface Client {
   readonly users: UsersFacet;
   /** The organisation's DICOM network (issue 29 §3): its settings saved, a peer verified, the worklist queried now. */
   readonly dicom: DicomFacet;
+  /** Single sign-on through the organisation's identity provider (issue 33): the login link's options, the sign-in, logout. */
+  readonly signOn: SignOnFacet;
   /** Trash, restore or delete for good, with the seeds' notices (unless `notices: false`) and the lists it changes read
    * again; resolves false (after a notice) on failure. */
   lifecycle(item: LifecycleItem, action: LifecycleAction, id: string, options?: LifecycleOptions): Promise<boolean>;
@@ -238,6 +241,7 @@ export function createClient(ports: ClientPorts, options: ClientOptions = {}): C
     templates: createTemplatesFacet(ctx),
     users: createUsersFacet(ctx),
     dicom: createDicomFacet(ctx, reads),
+    signOn: createSignOnFacet(ctx, ports.api, session.facet, reads),
     lifecycle,
     dispose() {
       unsubscribers.forEach((u) => u());

@@ -14,6 +14,7 @@ import { call, fakeHeadset, liveSocket, login, ok, raw, startTestServer, type Ba
 import { perimetryPageCases } from "./perimetry-page-suite.ts";
 import { importCases } from "./import-suite.ts";
 import { secondFactorCases } from "./second-factor-suite.ts";
+import { ssoContractCases } from "./sso-contract-cases.ts";
 
 // The contract suite: every call of both seeds' call tables (and our template and profile calls) against a running
 // server, with the seeds' behaviour: paging, filters, lifecycle with cascade, revisions and 409, stand-alone, results,
@@ -1098,6 +1099,13 @@ export const contractSuite = (backend: Backend) =>
       o: (name, input, token) => o(name, input, token),
       base: () => base,
       now: () => server.ctx.now(),
+    });
+
+    ssoContractCases({
+      c: (name, input, token) => c(name, input, token),
+      o: (name, input, token) => o(name, input, token),
+      base: () => base,
+      raw: (method, path, body) => raw(base, method, path, body, manager),
     });
 
     it("every call of the contract was exercised", () => {

@@ -52,7 +52,8 @@ function Shell() {
           onCancel={() => setConfirmLogout(false)}
           onConfirm={() => {
             setConfirmLogout(false);
-            void client.session.logout();
+            // A session opened through the provider ends there too (its end-session page, then back to the login link).
+            void client.signOn.logout().then((url) => url && window.location.assign(url));
           }}
         >
           <p>{t`You will need your username and password to log in again.`}</p>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState, type FormEvent } from "react";
-import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
+import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useStore } from "jotai";
 import { useLingui } from "@lingui/react/macro";
 import { validateLogin } from "../../../core/rules/login.ts";
@@ -10,6 +10,9 @@ import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
 import { afterLoginPath } from "../../shell/after-login.ts";
+
+/** "Sign in with <provider>" on an organisation's login link /login/<organisation> (issue 33 item 1), loaded only there. */
+const SingleSignOn = lazy(() => import("./SingleSignOn.tsx"));
 
 /** The second step of a login with a second factor (issue 33 item 2): loaded only when a login asks for it. */
 const SecondFactorStep = lazy(() => import("./SecondFactorStep.tsx"));
@@ -28,6 +31,9 @@ export default function LoginPage() {
   // Why the last login failed: the credentials, or the server (accounts seed §8 "Login server error").
   const [failed, setFailed] = useState<false | "credentials" | "server">(false);
   const [touched, setTouched] = useState(false);
+  const { organisation } = useParams();
+  // The organisation has turned password login off (administrators open the form from SingleSignOn).
+  const [passwordHidden, setPasswordHidden] = useState(false);
   const [secondStep, setSecondStep] = useState(false);
 
   // "It redirects home when a token already exists." (accounts seed §2)
@@ -88,7 +94,12 @@ export default function LoginPage() {
             />
           </Suspense>
         )}
-        <form onSubmit={submit} noValidate aria-busy={busy} hidden={secondStep}>
+        {organisation && (
+          <Suspense fallback={null}>
+            <SingleSignOn organisation={organisation} onPasswordHidden={setPasswordHidden} />
+          </Suspense>
+        )}
+        <form onSubmit={submit} noValidate aria-busy={busy} hidden={secondStep || passwordHidden}>
           <TextInput
             label={t`Username`}
             value={username}

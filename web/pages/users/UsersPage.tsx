@@ -16,6 +16,7 @@ import { EmptyState } from "../../ui/EmptyState.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
 import { HeadsetsSection } from "./HeadsetsSection.tsx";
 import { AuditSection } from "./AuditSection.tsx";
+import { SingleSignOnSection } from "./SingleSignOnSection.tsx";
 import { deleteRefusal, grantableRoles, roleChangeRefusal } from "../../../core/rules/user-admin.ts";
 
 /** Addresses typed into the invite box: separated by commas, semicolons, spaces or lines; duplicates dropped. */
@@ -116,7 +117,7 @@ function ManagerUsers() {
                   <tr key={u.id}>
                     <td>{u.email}</td>
                     <td>{u.username ?? "–"}</td>
-                    <td>{u.status === "invited" ? t`Invited` : t`Active`}</td>
+                    <td>{u.status === "invited" ? t`Invited` : u.status === "disabled" ? t`Disabled` : t`Active`}</td>
                     <td style={{ minWidth: 220 }}>
                       {!canRerole ? (
                         i18n._(roleNames[u.role])
@@ -147,6 +148,7 @@ function ManagerUsers() {
           </table>
         )}
       </section>
+      <SingleSignOnSection />
       <HeadsetsSection />
       <AuditSection users={users.status === "success" ? users.data : []} />
       {deleting && (
