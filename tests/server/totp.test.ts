@@ -10,7 +10,10 @@ import {
   totp,
   totpStep,
 } from "../../simulator/server/auth/totp.ts";
-import { openSecret, recoveryCodeHash, sealSecret, secretKeys } from "../../simulator/server/auth/secret-box.ts";
+import { openSecret, recoveryCodeHash, sealSecret, secretKeys, startKeyMaterial } from "../../simulator/server/auth/secret-box.ts";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { newRecoveryCodes, normaliseRecoveryCode } from "../../simulator/server/auth/recovery-codes.ts";
 
 // RFC 4226 (M'Raihi, Bellare, Hoornaert, Naccache, Ranen, 2005) Appendix D and RFC 6238 (M'Raihi, Machani, Pei,
@@ -134,5 +137,15 @@ describe("sealed secrets and recovery codes", () => {
       expect(recoveryCodeHash(keys, normaliseRecoveryCode(code))).not.toContain(code.replace("-", ""));
     }
     expect(recoveryCodeHash(keys, "abcdefghij")).not.toBe(recoveryCodeHash(secretKeys("another key of ours, long enough"), "abcdefghij"));
+  });
+
+  it("npm start's key: ISOPTER_SECRETS_KEY when set (32 characters at least), else one random key kept in DATA_DIR/secret-key (0600)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "isopter-key-"));
+    expect(() => startKeyMaterial("too short", dir)).toThrow(/at least 32 characters/);
+    expect(startKeyMaterial(" a key of ours that is long enough, surely ", dir)).toBe("a key of ours that is long enough, surely");
+    const made = startKeyMaterial(undefined, dir);
+    expect(made.length).toBeGreaterThanOrEqual(32);
+    expect(statSync(join(dir, "secret-key")).mode & 0o777).toBe(0o600);
+    expect(startKeyMaterial("", dir)).toBe(made);
   });
 });

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 // Second-factor secrets at rest (issue 33 item 2). A TOTP secret must be readable by the server (it computes the
@@ -62,9 +62,21 @@ export const startKeyMaterial = (env: string | undefined, dataDir: string): stri
   }
   const file = join(dataDir, "secret-key");
   if (!existsSync(file)) {
+    // Written whole, then linked into place: processes starting together (a cluster on one DATA_DIR) agree on one key.
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    writeFileSync(draft, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600 });
+    try {
+      linkSync(draft, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    } finally {
+      unlinkSync(draft);
+    }
   }
   chmodSync(file, 0o600);
-  return readFileSync(file, "utf8").trim();
+  const material = readFileSync(file, "utf8").trim();
+  if (material.length < 32)
+    throw new Error(`${file} holds no key: restore it from the backup, or remove it to make a new one (sealed secrets are then lost)`);
+  return material;
 };
