@@ -62,6 +62,7 @@ const main = async () => {
     devRoutes: config.devRoutes,
     allowedOrigins: config.allowedOrigins,
     settings: { trustedProxies: config.trustedProxies },
+    auditRepository: config.auditFhirUrl ? { url: config.auditFhirUrl, authorization: config.auditFhirAuthorization } : undefined,
     secretKey: startKeyMaterial(process.env.ISOPTER_SECRETS_KEY, config.dataDir),
     async beforeListen(db) {
       demo = await seedDemo(db, { password, headsets: config.headsets });

@@ -7,7 +7,8 @@ import { resolve } from "node:path";
 //   ISOPTER_DEV_ROUTES (on, or off when NODE_ENV=production), ISOPTER_ALLOWED_ORIGINS (none),
 //   HEADSET_URLS (the virtual headsets' device socket addresses; default this process's own /device),
 //   ISOPTER_TRUSTED_PROXIES (none), ISOPTER_SECRETS_KEY (the key material sealing second-factor secrets; default a
-//   random key kept in DATA_DIR/secret-key: auth/secret-box.ts).
+//   random key kept in DATA_DIR/secret-key: auth/secret-box.ts), AUDIT_FHIR_URL and AUDIT_FHIR_AUTHORIZATION (an audit
+//   repository's FHIR base the audit trail is pushed to, and the Authorization header it asks for: audit/push.ts; none).
 
 export interface StartConfig {
   readonly port: number;
@@ -25,6 +26,9 @@ export interface StartConfig {
   readonly headsetUrls: ReadonlyArray<string>;
   /** Reverse proxies (their addresses) whose X-Forwarded-For names the caller. */
   readonly trustedProxies: ReadonlyArray<string>;
+  /** An audit repository's FHIR base URL (audit/push.ts) and the Authorization header value it asks for. */
+  readonly auditFhirUrl: string | undefined;
+  readonly auditFhirAuthorization: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -74,7 +78,18 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
     .filter(Boolean);
   for (const a of trustedProxies)
     if (isIP(a) === 0) throw new ConfigError(`ISOPTER_TRUSTED_PROXIES must list IP addresses such as 127.0.0.1, got '${a}'`);
+  const auditUrl = env.AUDIT_FHIR_URL?.trim();
+  if (auditUrl) {
+    let ok = false;
+    try {
+      ok = ["http:", "https:"].includes(new URL(auditUrl).protocol);
+    } catch {}
+    if (!ok)
+      throw new ConfigError(`AUDIT_FHIR_URL must be an audit repository's FHIR base such as https://arr.example/fhir, got '${auditUrl}'`);
+  }
   return {
+    auditFhirUrl: auditUrl || undefined,
+    auditFhirAuthorization: env.AUDIT_FHIR_AUTHORIZATION?.trim() || undefined,
     headsetUrls,
     trustedProxies,
     devRoutes: dev ? dev === "on" : env.NODE_ENV !== "production",

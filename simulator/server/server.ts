@@ -10,6 +10,7 @@ import { attemptLimits } from "./auth/limits.ts";
 import { sessionStore } from "./auth/sessions.ts";
 import { auditTrail } from "./audit/trail.ts";
 import { chainWarnings } from "./audit/verify.ts";
+import { auditPush, type AuditRepository } from "./audit/push.ts";
 import { tokenSigner, type TokenClaims } from "./auth/token.ts";
 import { secretKeys } from "./auth/secret-box.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
@@ -70,6 +71,8 @@ export interface ServerOptions {
   /** How often the periodic worklist query looks for organisations whose period has come (worklist/periodic.ts);
    * 0 turns it off. Default 30 s. */
   readonly worklistTickMs?: number;
+  /** An audit repository's FHIR base: the trail's new entries are pushed to it as AuditEvents (audit/push.ts, AUDIT_FHIR_URL). */
+  readonly auditRepository?: AuditRepository | undefined;
   /** How long the start waits for the integrity pass before listening with readiness false (integrity/at-start.ts). */
   readonly integrityBudgetMs?: number;
   /** Key material for second-factor secrets (auth/secret-box.ts; `npm start`: ISOPTER_SECRETS_KEY or DATA_DIR/secret-key).
@@ -331,6 +334,9 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   if (!settingsIn.publicUrl) settings = { ...settingsIn, publicUrl: url };
   const worklist = startWorklistPeriodic(ctx, options.worklistTickMs ?? WORKLIST_TICK_MS);
+  const push = options.auditRepository
+    ? auditPush(db, options.auditRepository, () => settings.publicUrl, randomBytes(8).toString("hex"))
+    : undefined;
 
   let closed = false;
   return {
@@ -351,6 +357,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await presence.close();
       await audit.flush();
+      await push?.close();
       await roster.close();
       await bus.close();
       await integrity.recordShutdown();
@@ -378,6 +385,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       // The trail's last events (up to FLUSH_MS of them, the requests answered during the drain included) are written
       // before the database closes, as close() does.
       await audit.flush();
+      await push?.close();
       await roster.close();
       await bus.close();
       await integrity.recordShutdown();
