@@ -38,6 +38,8 @@ export function SingleSignOnSection() {
   const { t } = useLingui();
   const settings = useRead("sso.settings", {});
   const headingId = useId();
+  // Kept here: the form starts again from the settings as stored after each save (the secret field empty again).
+  const [result, setResult] = useState<Result>(null);
   return (
     <section className="card stack" aria-labelledby={headingId} data-testid="single-sign-on-settings">
       <h2 id={headingId}>{t`Single sign-on`}</h2>
@@ -48,16 +50,19 @@ export function SingleSignOnSection() {
       {settings.status === "error" && (
         <div className="alert alert-error" role="alert">{t`The single sign-on settings cannot be displayed.`}</div>
       )}
-      {settings.status === "success" && <SsoForm key={JSON.stringify(settings.data)} saved={settings.data} />}
+      {settings.status === "success" && (
+        <SsoForm key={JSON.stringify(settings.data)} saved={settings.data} result={result} setResult={setResult} />
+      )}
     </section>
   );
 }
 
-function SsoForm({ saved }: { saved: SsoSettings | null }) {
+type Result = { kind: "success" | "error"; text: string } | null;
+
+function SsoForm({ saved, result, setResult }: { saved: SsoSettings | null; result: Result; setResult(r: Result): void }) {
   const { t } = useLingui();
   const client = useClient();
   const [form, setForm] = useState<Form>(formOf(saved));
-  const [result, setResult] = useState<{ kind: "success" | "error"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (change: Partial<Form>) => {
     setForm({ ...form, ...change });
@@ -84,6 +89,7 @@ function SsoForm({ saved }: { saved: SsoSettings | null }) {
   };
   const remove = async () => {
     setBusy(true);
+    setResult(null);
     await client.signOn.removeSettings().catch(() => undefined);
     setBusy(false);
   };
