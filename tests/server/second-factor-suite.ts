@@ -118,6 +118,15 @@ export const secondFactorCases = (env: SecondFactorSuiteEnv) => {
       expect([off.status, off.responseType]).toEqual([403, "forbidden"]);
       // Enrolled now: the next login asks for a code.
       expect((await o("login", { body: { username: u.username, password: u.password } }, none)).secondFactor).toEqual({ step: "verify" });
+      // A lost phone and lost codes: the manager sees who has one and resets it; the user then enrols again.
+      const listed = (await o("secondFactor.users", {})).find((x) => x.email === u.username);
+      expect(listed).toMatchObject({ recoveryCodesLeft: 10 });
+      expect((await c("secondFactor.users", {}, done.data.accessToken)).status).toBe(403);
+      expect((await c("secondFactor.reset", { query: { id: listed!.id } }, done.data.accessToken)).status).toBe(403);
+      expect(await o("secondFactor.reset", { query: { id: listed!.id } })).toEqual({ id: listed!.id });
+      expect((await c("secondFactor.reset", { query: { id: listed!.id } })).responseType).toBe("not_found");
+      expect((await o("secondFactor.users", {})).some((x) => x.id === listed!.id)).toBe(false);
+      expect((await o("login", { body: { username: u.username, password: u.password } }, none)).secondFactor).toEqual({ step: "enrol" });
     } finally {
       expect(await o("secondFactor.require", { body: { required: false } })).toEqual({ required: false });
     }

@@ -174,6 +174,8 @@ export const contract = byName([
   secondFactor.secondFactorConfirm,
   secondFactor.secondFactorDisable,
   secondFactor.secondFactorRequire,
+  secondFactor.secondFactorUsers,
+  secondFactor.secondFactorReset,
 ]);
 
 export type Contract = typeof contract;

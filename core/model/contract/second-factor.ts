@@ -1,7 +1,8 @@
 import { Schema } from "effect";
 import { Role } from "../enums.ts";
 import { commonErrors, endpoint } from "./endpoint.ts";
-import { Empty } from "./shared.ts";
+import { Deleted, Empty, IdQuery } from "./shared.ts";
+import { IdSchema } from "../ids.ts";
 
 // A second factor for password accounts (issue 33 item 2, our design): TOTP (RFC 6238) with ten single-use recovery
 // codes. A login whose password is right answers, instead of a token, a short-lived challenge when the account has a
@@ -131,4 +132,35 @@ export const secondFactorRequire = endpoint({
   carriesAccessToken: true,
   source: "our design",
   ourDesign: "managers and admins: whether every password account of the organisation needs a second factor",
+});
+
+/** A user of the organisation with a second factor (the users page's list, for a reset). */
+export const SecondFactorUserSchema = Schema.Struct({ id: IdSchema, email: Schema.String, recoveryCodesLeft: Schema.Number });
+
+export const secondFactorUsers = endpoint({
+  name: "secondFactor.users",
+  method: "GET",
+  path: "user/second_factor",
+  response: Schema.Array(SecondFactorUserSchema),
+  errors: [...commonErrors, "forbidden"],
+  auth: "bearer",
+  roles: [Role.Manager],
+  carriesAccessToken: true,
+  source: "our design",
+  ourDesign: "managers: the organisation's users with a second factor, and their recovery codes left",
+});
+
+export const secondFactorReset = endpoint({
+  name: "secondFactor.reset",
+  method: "DELETE",
+  path: "user/second_factor",
+  query: IdQuery,
+  response: Deleted,
+  errors: [...commonErrors, "forbidden", "not_found"],
+  auth: "bearer",
+  roles: [Role.Manager],
+  carriesAccessToken: true,
+  source: "our design",
+  ourDesign:
+    "managers: removes a user's second factor and recovery codes (a lost phone and lost codes); the user signs in with the password again, or enrols at the next sign-in where the organisation requires it; 404 for a user elsewhere or without one",
 });

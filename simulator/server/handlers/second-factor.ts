@@ -26,6 +26,8 @@ export const secondFactorHandlers: SomeHandlers<
   | "secondFactor.confirm"
   | "secondFactor.disable"
   | "secondFactor.require"
+  | "secondFactor.users"
+  | "secondFactor.reset"
 > = {
   "secondFactor.signIn": async (call) => {
     const user = await challengedUser(call.ctx, call.body.challenge, "verify");
@@ -81,5 +83,16 @@ export const secondFactorHandlers: SomeHandlers<
     const claims = claimsOf(call);
     await call.ctx.db.transaction((tx) => factors.setSecondFactorRequired(tx, claims.organisationId, call.body.required));
     return { data: { required: call.body.required } };
+  },
+  "secondFactor.users": async (call) => ({ data: await factors.usersWithSecondFactor(call.ctx.db, claimsOf(call).organisationId) }),
+  // A lost phone and lost recovery codes: a manager removes the factor; the user's password alone signs in again (or
+  // leads to enrolment where the organisation requires a second factor).
+  "secondFactor.reset": async (call) => {
+    const claims = claimsOf(call);
+    const target = await userById(call.ctx.db, call.query.id);
+    if (!target || target.organisationId !== claims.organisationId) throw notFound("User");
+    if (!(await factors.secondFactorOf(call.ctx.db, target.id))) throw notFound("Second factor");
+    await call.ctx.db.transaction((tx) => factors.removeSecondFactor(tx, target.id));
+    return { data: { id: target.id } };
   },
 };

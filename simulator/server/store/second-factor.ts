@@ -81,6 +81,17 @@ export const removeSecondFactor = async (q: Queryable, userId: string): Promise<
   await q.query("delete from second_factors where user_id = $1", [userId]);
 };
 
+/** The organisation's users with a confirmed second factor, by e-mail, with their unused recovery codes. */
+export const usersWithSecondFactor = async (q: Queryable, organisationId: string) =>
+  (
+    await q.query<{ id: string; email: string; left: string | number }>(
+      `select u.id, u.email, (select count(*) from recovery_codes r where r.user_id = u.id and r.used_at is null) as left
+       from users u join second_factors f on f.user_id = u.id
+       where u.organisation_id = $1 and f.confirmed_at is not null order by u.email`,
+      [organisationId],
+    )
+  ).map((r) => ({ id: r.id, email: r.email, recoveryCodesLeft: Number(r.left) }));
+
 export const secondFactorRequired = async (q: Queryable, organisationId: string): Promise<boolean> =>
   (
     await q.query<{ second_factor_required: boolean }>("select second_factor_required from organisations where id = $1", [organisationId])

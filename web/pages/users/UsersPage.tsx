@@ -17,6 +17,7 @@ import { useTitle } from "../../ui/useTitle.ts";
 import { HeadsetsSection } from "./HeadsetsSection.tsx";
 import { AuditSection } from "./AuditSection.tsx";
 import { SingleSignOnSection } from "./SingleSignOnSection.tsx";
+import { TwoStepSection } from "./TwoStepSection.tsx";
 import { deleteRefusal, grantableRoles, roleChangeRefusal } from "../../../core/rules/user-admin.ts";
 
 /** Addresses typed into the invite box: separated by commas, semicolons, spaces or lines; duplicates dropped. */
@@ -149,6 +150,7 @@ function ManagerUsers() {
         )}
       </section>
       <SingleSignOnSection />
+      <TwoStepSection />
       <HeadsetsSection />
       <AuditSection users={users.status === "success" ? users.data : []} />
       {deleting && (
