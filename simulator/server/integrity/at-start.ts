@@ -19,6 +19,7 @@ import { failedPassLine, refusalLine } from "./words.ts";
 export const INTEGRITY_BUDGET_MS = 3_000;
 
 export interface IntegrityGate {
+  /** damaged: the pass found damage, could not run, or the count record cannot be kept; nothing is served. */
   readonly state: "checking" | "passed" | "damaged";
   /** Why the server is not ready (checking or damaged). */
   readonly reason: string;
@@ -35,13 +36,22 @@ export const checkAtStart = async (db: Database, storage: Storage, budgetMs = IN
   let reason = "Checking the database (integrity pass); try again in a moment";
   // A record that cannot be read (its own table damaged) is no record: the pass finds that table's damage itself.
   const record = await store.read().catch(() => undefined);
-  const pass = integrityPass(db, record).then(
-    async (report) => {
-      if (damagedTables(report).length) {
-        state = "damaged";
-        reason = refusalLine(report, storage);
-        return log.error("integrity_damaged", { line: reason });
-      }
+  const pass = (async () => {
+    let report: Awaited<ReturnType<typeof integrityPass>>;
+    try {
+      report = await integrityPass(db, record);
+    } catch (e) {
+      state = "damaged";
+      reason = failedPassLine(e, storage);
+      return log.error("integrity_damaged", { line: reason });
+    }
+    if (damagedTables(report).length) {
+      state = "damaged";
+      reason = refusalLine(report, storage);
+      return log.error("integrity_damaged", { line: reason });
+    }
+    try {
+      // From here on writes change the counts: a crash must leave a record that is not compared.
       await store.write({
         state: "running",
         source: record?.source ?? "shutdown",
@@ -49,21 +59,21 @@ export const checkAtStart = async (db: Database, storage: Storage, budgetMs = IN
         schemaVersion: record?.schemaVersion ?? "",
         counts: record?.counts ?? {},
       });
-      state = "passed";
-      log.info("integrity_passed", {
-        ms: report.ms,
-        tables: report.tables.length,
-        indexes: report.tables.reduce((n, t) => n + t.indexes, 0),
-        compared: report.comparedWith,
-        ...(report.notes.length ? { notes: report.notes.join("; ") } : {}),
-      });
-    },
-    (e: unknown) => {
+    } catch (e) {
+      // Serving on would leave a "clean" record the next start compares with changed tables: refused instead.
       state = "damaged";
-      reason = failedPassLine(e, storage);
-      log.error("integrity_damaged", { line: reason });
-    },
-  );
+      reason = `cannot mark the count record in ${store.where} as in use (${(e as Error).message.split("\n")[0]})`;
+      return log.error("integrity_record_failed", { line: reason });
+    }
+    state = "passed";
+    log.info("integrity_passed", {
+      ms: report.ms,
+      tables: report.tables.length,
+      indexes: report.tables.reduce((n, t) => n + t.indexes, 0),
+      compared: report.comparedWith,
+      ...(report.notes.length ? { notes: report.notes.join("; ") } : {}),
+    });
+  })();
   let timer: NodeJS.Timeout | undefined;
   const inTime = await Promise.race([pass.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), budgetMs)))]);
   clearTimeout(timer);
