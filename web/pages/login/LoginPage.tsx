@@ -10,6 +10,10 @@ import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
 import { afterLoginPath } from "../../shell/after-login.ts";
+import { rememberedOrganisation } from "./remembered-organisation.ts";
+
+/** "Sign in with <provider>" on an organisation's login link /login/<organisation> (issue 33 item 1), loaded only there. */
+const SingleSignOn = lazy(() => import("./SingleSignOn.tsx"));
 
 /** "Sign in with <provider>" on an organisation's login link /login/<organisation> (issue 33 item 1), loaded only there. */
 const SingleSignOn = lazy(() => import("./SingleSignOn.tsx"));
@@ -31,6 +35,10 @@ export default function LoginPage() {
   // Why the last login failed: the credentials, or the server (accounts seed §8 "Login server error").
   const [failed, setFailed] = useState<false | "credentials" | "server">(false);
   const [touched, setTouched] = useState(false);
+  // The login link's organisation, or on /login the one this tab signed in through (an ended session lands here).
+  const { organisation = rememberedOrganisation() } = useParams();
+  // The organisation has turned password login off (administrators open the form from SingleSignOn).
+  const [passwordHidden, setPasswordHidden] = useState(false);
   const { organisation } = useParams();
   // The organisation has turned password login off (administrators open the form from SingleSignOn).
   const [passwordHidden, setPasswordHidden] = useState(false);
