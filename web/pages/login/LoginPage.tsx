@@ -15,9 +15,6 @@ import { rememberedOrganisation } from "./remembered-organisation.ts";
 /** "Sign in with <provider>" on an organisation's login link /login/<organisation> (issue 33 item 1), loaded only there. */
 const SingleSignOn = lazy(() => import("./SingleSignOn.tsx"));
 
-/** "Sign in with <provider>" on an organisation's login link /login/<organisation> (issue 33 item 1), loaded only there. */
-const SingleSignOn = lazy(() => import("./SingleSignOn.tsx"));
-
 /** The second step of a login with a second factor (issue 33 item 2): loaded only when a login asks for it. */
 const SecondFactorStep = lazy(() => import("./SecondFactorStep.tsx"));
 
@@ -37,9 +34,6 @@ export default function LoginPage() {
   const [touched, setTouched] = useState(false);
   // The login link's organisation, or on /login the one this tab signed in through (an ended session lands here).
   const { organisation = rememberedOrganisation() } = useParams();
-  // The organisation has turned password login off (administrators open the form from SingleSignOn).
-  const [passwordHidden, setPasswordHidden] = useState(false);
-  const { organisation } = useParams();
   // The organisation has turned password login off (administrators open the form from SingleSignOn).
   const [passwordHidden, setPasswordHidden] = useState(false);
   const [secondStep, setSecondStep] = useState(false);
