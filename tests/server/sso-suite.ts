@@ -13,9 +13,10 @@ export const ssoSuite = (backend: Backend) =>
     let provider: TestProvider;
     let manager: string;
     const slug = `clinic-${backend}`;
+    let offsetMs = 0;
     beforeAll(async () => {
       provider = await startTestProvider();
-      server = await startTestServer(backend);
+      server = await startTestServer(backend, { now: () => Date.now() + offsetMs });
       manager = await login(server.url, "manager");
       await configureSso(server.url, manager, provider, slug);
     }, 120_000);
@@ -135,6 +136,19 @@ export const ssoSuite = (backend: Backend) =>
       // A password session's logout through the same call answers no provider URL.
       const user = await login(server.url, "user");
       expect(await ok(server.url, "sso.logout", {}, user)).toEqual({ endSessionUrl: null });
+    });
+
+    it("the seeds' session rules hold for such a session: it expires like a login's", async () => {
+      provider.people.set("hugo", { email: "hugo@hospital.example", groups: ["isopter-staff"] });
+      const done = await signInVia(server.url, provider, slug, "hugo");
+      expect((await call(server.url, "patient.all", {}, done.data.accessToken)).status).toBe(200);
+      offsetMs = 31 * 60_000;
+      try {
+        const late = await call(server.url, "patient.all", {}, done.data.accessToken);
+        expect([late.status, late.responseType]).toEqual([401, "token_expired"]);
+      } finally {
+        offsetMs = 0;
+      }
     });
 
     it("a login link no organisation has is not found; another organisation cannot take the name", async () => {

@@ -54,6 +54,9 @@ const audit = (
     recordId: e.userId ?? null,
   });
 
+/** Sign-ins one address may begin per minute (a clinic's shared address: many staff at the start of a shift). */
+const BEGINS_PER_MINUTE = 120;
+
 const box = (ctx: ServerContext) => ssoSecretBox(ctx.secretKeys);
 
 const secretOf = (ctx: ServerContext, s: sso.SsoSettingsRow) =>
@@ -74,7 +77,7 @@ const answer = (s: sso.SsoSettingsRow): SsoSettings => ({
 const reachable = new Map<string, { ok: boolean; until: number }>();
 const PROBE_HOLD_MS = 15_000;
 
-const withProvider = async <T>(ctx: ServerContext, s: sso.SsoSettingsRow, work: () => Promise<T>): Promise<T> => {
+const withProvider = async <T>(s: sso.SsoSettingsRow, work: () => Promise<T>): Promise<T> => {
   try {
     const value = await work();
     reachable.set(s.issuer, { ok: true, until: Date.now() + PROBE_HOLD_MS });
@@ -154,7 +157,10 @@ export const ssoHandlers: SomeHandlers<
     const s = await sso.ssoSettingsBySlug(ctx.db, body.organisation);
     if (!s) throw notFound("Organisation's login link", "body.organisation");
     const redirectUri = redirectUriFor(ctx, body.redirectOrigin);
-    const config = await withProvider(ctx, s, () => discover(s, secretOf(ctx, s), ctx.now()));
+    // Each begin stores a flow for ten minutes: an address may begin BEGINS_PER_MINUTE a minute.
+    if (!(await ctx.limits.take(`sso-begin:${call.client}`, { allowed: BEGINS_PER_MINUTE, windowMs: 60_000 }, ctx.now())))
+      throw new Failure("rate_limited", "Too many sign-ins begun from this address; try again in a minute");
+    const config = await withProvider(s, () => discover(s, secretOf(ctx, s), ctx.now()));
     const request = await authorizationRequest(config, redirectUri, s.roleClaim);
     const binding = await ssoFlows(ctx.db).open({ organisationId: s.organisationId, redirectUri, ...request }, ctx.now());
     return { data: { authorizationUrl: request.url, binding } };
@@ -173,10 +179,10 @@ export const ssoHandlers: SomeHandlers<
     const { flow } = taken;
     const s = await sso.ssoSettingsOf(ctx.db, flow.organisationId);
     if (!s) throw new Failure("not_found", "This organisation no longer signs in through a provider");
-    const config = await withProvider(ctx, s, () => discover(s, secretOf(ctx, s), ctx.now()));
+    const config = await withProvider(s, () => discover(s, secretOf(ctx, s), ctx.now()));
     const callbackUrl = new URL(flow.redirectUri);
     callbackUrl.search = params.toString();
-    const checked = await withProvider(ctx, s, () => exchangeCode(config, callbackUrl, flow)).catch((e: unknown) => {
+    const checked = await withProvider(s, () => exchangeCode(config, callbackUrl, flow)).catch((e: unknown) => {
       if (e instanceof SignInRefused)
         return refuse(
           flow.organisationId,
