@@ -125,12 +125,14 @@ const tokenSecret = async (db: Database): Promise<string> => {
 };
 
 export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
-  const db = await openDatabase(options.storage);
-  // Checked before anything reads it: damage refuses the start, or (a pass still running) keeps the API at 503.
-  const integrity = await checkAtStart(db, options.storage, options.integrityBudgetMs).catch(async (e: unknown) => {
-    await db.close().catch(() => undefined);
+  const opened = await openDatabase(options.storage);
+  // Checked before anything reads it: damage refuses the start, or (a pass still running) keeps the API at 503; damage
+  // a statement meets later does too (`watching`).
+  const integrity = await checkAtStart(opened, options.storage, options.integrityBudgetMs).catch(async (e: unknown) => {
+    await opened.close().catch(() => undefined);
     throw e;
   });
+  const db = integrity.watching(opened);
   const now = options.now ?? Date.now;
   const secret = await tokenSecret(db);
   const signer = tokenSigner(secret);

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../simulator/server/demo/seed.ts";
 import { startServer } from "../../simulator/server/server.ts";
-import { call, DEMO_PASSWORD, login } from "./harness.ts";
+import { call, DEMO_PASSWORD, login, raw } from "./harness.ts";
 import { damageFile, durabilityCases, root, targets, type Workbench } from "./durability-suite.ts";
 
 // The durability cases on PostgreSQL: a throwaway cluster of this suite's own (scripts/pg-throwaway.sh, data checksums
@@ -99,7 +99,7 @@ if (hasPostgres) {
     });
     durabilityCases("PostgreSQL", () => bench, true);
 
-    it("damage that appears while a server runs: reading the table answers 503 saying the database is damaged, not a bare 500", async () => {
+    it("damage that appears while a server runs: the read answers 503 saying so (not a bare 500), then nothing more is served", async () => {
       const copy = await bench.copy("runtime");
       const server = await startServer({ storage: copy.storage, port: 0, webRoot: "/nonexistent-web-root" });
       try {
@@ -123,9 +123,21 @@ if (hasPostgres) {
         expect(recent.status).toBe(503);
         expect(recent.responseType).toBe("unavailable");
         expect(recent.error?.message).toBe("The database is damaged: stop the server, run isopter check, and restore the last backup");
+        // From then on nothing is served, not even what reads other tables, and readiness says why.
+        const patients = await call(server.url, "patient.all", {}, bench.token);
+        expect([patients.status, patients.error?.message]).toEqual([
+          503,
+          expect.stringContaining("is damaged: a request met invalid page"),
+        ]);
+        const ready = await raw(server.url, "GET", "ready");
+        expect([ready.status, (ready.json.data as { message: string }).message]).toEqual([503, patients.error?.message]);
       } finally {
         await server.close();
       }
+      // The shutdown recorded no counts of the damaged database: the record still says a server ran.
+      const database = new URL((copy.storage as { url: string }).url).pathname.slice(1);
+      const [row] = await sql<{ record: { state: string } }>(database, "select record from integrity_counts");
+      expect(row!.record.state).toBe("running");
     }, 120_000);
   });
 } else describe("durability on PostgreSQL", () => it.skip("needs PostgreSQL's server binaries (initdb)", () => undefined));

@@ -5,7 +5,8 @@ import { schemaVersion } from "../db/migrate.ts";
 import { log } from "../log.ts";
 import { damagedTables, integrityPass } from "./pass.ts";
 import { countRows, lastProcess, recordStore } from "./record.ts";
-import { failedPassLine, refusalLine } from "./words.ts";
+import { isDataDamaged } from "../db/faults.ts";
+import { damagedLine, failedPassLine, refusalLine } from "./words.ts";
 
 // The integrity pass at start (issue 33 item 5). It runs on the migrated database before anything else reads it.
 // Finished within the budget: a damaged database is refused, the start fails with one line. Not finished (a large
@@ -25,6 +26,9 @@ export interface IntegrityGate {
   readonly reason: string;
   /** A clean shutdown: records the row counts (after a pass that passed). Call before the database closes. */
   recordShutdown(): Promise<void>;
+  /** `db` as the server uses it: a damaged page or index a statement meets later (SQLSTATE XX001/XX002) turns the gate
+   * to damaged, so nothing more is served and the shutdown records no counts of a damaged database. */
+  watching(db: Database): Database;
 }
 
 /** Shutdown's count may not hold the drain up: PostgreSQL stops it after this long (PGlite databases are small). */
@@ -85,6 +89,26 @@ export const checkAtStart = async (db: Database, storage: Storage, budgetMs = IN
     },
     get reason() {
       return reason;
+    },
+    watching(inner) {
+      const seen = <T>(p: Promise<T>): Promise<T> =>
+        p.catch((e: unknown) => {
+          if (isDataDamaged(e) && state !== "damaged") {
+            state = "damaged";
+            reason = `${damagedLine(e, storage)}`;
+            log.error("integrity_damaged", { line: reason });
+          }
+          throw e;
+        });
+      return {
+        ...inner,
+        kind: inner.kind,
+        query: (sql, params) => seen(inner.query(sql, params)),
+        transaction: (work) => seen(inner.transaction(work)),
+        snapshot: (work) => seen(inner.snapshot(work)),
+        exec: (sql) => seen(inner.exec(sql)),
+        close: () => inner.close(),
+      };
     },
     async recordShutdown() {
       // Never bless counts of a database found damaged or not yet checked; PGlite in memory keeps nothing.

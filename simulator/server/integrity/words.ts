@@ -24,6 +24,10 @@ export const refusalLine = (report: IntegrityReport, storage: Storage): string =
 export const failedPassLine = (error: unknown, storage: Storage) =>
   `${place(storage)} is damaged: the integrity pass could not run (${(error instanceof Error ? error.message : String(error)).split("\n")[0]}); ${restoreAdvice(storage)}`;
 
+/** Damage a request met after the start's pass (its statement's error). */
+export const damagedLine = (error: unknown, storage: Storage) =>
+  `${place(storage)} is damaged: a request met ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}; stop the server, run isopter check, and ${restoreAdvice(storage)}`;
+
 const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
 
 /** `isopter check`'s report: a line per table, then the verdict. */
