@@ -104,7 +104,8 @@ export const auditCall = async (ctx: ServerContext, c: AuditedCall): Promise<voi
     const tried = stringAt(c.body, "username")?.trim() ?? null;
     const checked = c.accessToken ? ctx.signer.verify(c.accessToken, "access", ctx.now()) : undefined;
     if (checked?.ok) claims = checked.claims;
-    const user = claims ? undefined : tried ? await userByUsername(ctx.db, tried) : undefined;
+    // A lookup that fails (the database away) leaves the event with the typed name: it is still recorded.
+    const user = claims || !tried ? undefined : await userByUsername(ctx.db, tried).catch(() => undefined);
     organisationId = claims?.organisationId ?? user?.organisationId ?? null;
     actorId = claims?.sub ?? user?.id ?? null;
     actorName = claims?.username ?? tried;

@@ -1,5 +1,5 @@
 import { describeError } from "../log.ts";
-import type { AuditEvent } from "./trail.ts";
+import type { AuditEvent } from "./event.ts";
 
 // Every event is made storable before it is queued (issue 33 §6): one request carrying a value too long for the
 // trail's indexes once had its whole batch refused, and every later event waited behind it. Values are cut to

@@ -1,10 +1,12 @@
-import type { AuditActorKind, AuditEntry, AuditFilter } from "../../../core/model/audit.ts";
-import type { Database, Queryable, Row } from "../db/database.ts";
+import type { AuditFilter } from "../../../core/model/audit.ts";
+import type { Database, Queryable } from "../db/database.ts";
 import { writeInChunks } from "../db/chunks.ts";
 import { isDatabaseUnavailable, isUniqueViolation } from "../db/faults.ts";
 import { describeError, log } from "../log.ts";
 import { BEFORE_CHAIN, CHAIN_START_ACTION, entryHash, GENESIS, type HashedFields } from "./chain.ts";
-import { reducedEvent, storableEvent } from "./storable.ts";
+import type { AuditEvent } from "./event.ts";
+import { searchTrail } from "./search.ts";
+import { reducedEvent, storableEvent, VALUE_MAX } from "./storable.ts";
 
 // The audit trail (issue 15 §6): one row per event in audit_events, which the database keeps append-only (trigger,
 // migration 007_2). Events are made storable (storable.ts) and queued, and written together every FLUSH_MS (one insert
@@ -17,42 +19,13 @@ import { reducedEvent, storableEvent } from "./storable.ts";
 // reason is split in halves until the event refused is found (issue 33 §6); that one is written in a reduced form
 // that says why, and the rest go on. Only when even the reduced form is refused is the remainder held and tried again.
 
-export interface AuditEvent {
-  readonly organisationId: string | null;
-  readonly at: string;
-  readonly actorKind: AuditActorKind;
-  readonly actorId: string | null;
-  readonly actorName: string | null;
-  readonly address: string | null;
-  readonly action: string;
-  readonly outcome: string;
-  readonly patientId?: string | null;
-  readonly recordType?: string | null;
-  readonly recordId?: string | null;
-  /** What the trail did to store the event (values cut, a reduced form and why). */
-  readonly note?: string | null;
-}
+export type { AuditEvent } from "./event.ts";
 
 const FLUSH_MS = 200;
 const RETRY_MS = 2_000;
 const MAX_QUEUED = 200_000;
 /** Rows per insert statement: a few milliseconds of PGlite's time. */
 const CHUNK = 100;
-
-const toEntry = (r: Row): AuditEntry => ({
-  id: Number(r.id),
-  at: r.at as string,
-  actorKind: r.actor_kind as AuditActorKind,
-  actorId: (r.actor_id as string | null) ?? null,
-  actorName: (r.actor_name as string | null) ?? null,
-  address: (r.address as string | null) ?? null,
-  action: r.action as string,
-  outcome: r.outcome as string,
-  patientId: (r.patient_id as string | null) ?? null,
-  recordType: (r.record_type as string | null) ?? null,
-  recordId: (r.record_id as string | null) ?? null,
-  note: (r.note as string | null) ?? null,
-});
 
 /** Refusals worth trying again as they are: the database away, or a conflict of concurrent transactions. */
 const transient = (e: unknown): boolean => {
@@ -84,6 +57,7 @@ export const auditTrail = (db: Database) => {
   let writing: Promise<void> = Promise.resolve();
   let failing = false;
   const counts = { cutEvents: 0, cutValues: 0, reducedEvents: 0 };
+  let lastCutLog = 0;
 
   const schedule = (ms: number) => {
     timer ??= setTimeout(() => void flush(), ms);
@@ -220,6 +194,11 @@ export const auditTrail = (db: Database) => {
       if (cutValues > 0) {
         counts.cutEvents++;
         counts.cutValues += cutValues;
+        // Counted in the log too, at most once a minute (a fuzzing client would otherwise write a line per request).
+        if (Date.now() - lastCutLog >= 60_000) {
+          lastCutLog = Date.now();
+          log.warn("audit_values_cut", { events: counts.cutEvents, values: counts.cutValues, maxCharacters: VALUE_MAX });
+        }
       }
       queue.push(storable);
       if (queue.length >= 500 && !failing) void flush();
@@ -231,35 +210,10 @@ export const auditTrail = (db: Database) => {
     begin: () => write([]),
     /** Events cut and reduced since start, and events waiting (for the log and the tests). */
     stats: () => ({ ...counts, queued: queue.length }),
-    /** The organisation's events, newest first, filtered, one page. */
-    async search(
-      organisationId: string,
-      filter: AuditFilter,
-      page: number,
-      quantity: number,
-    ): Promise<{ entries: AuditEntry[]; total: number }> {
+    /** The organisation's events, newest first, filtered, one page (every event answered before it included). */
+    async search(organisationId: string, filter: AuditFilter, page: number, quantity: number) {
       await flush();
-      const where = `organisation_id = $1
-        and ($2::text is null or at >= $2) and ($3::text is null or at < $3)
-        and ($4::text is null or (actor_kind = 'user' and actor_id = $4))
-        and ($5::text is null or patient_id = $5) and ($6::text is null or action = $6)`;
-      // Days are UTC; `to` is inclusive, so up to the start of the next day.
-      const next = filter.to ? new Date(Date.parse(`${filter.to}T00:00:00.000Z`) + 86_400_000).toISOString() : null;
-      const params = [
-        organisationId,
-        filter.from ? `${filter.from}T00:00:00.000Z` : null,
-        next,
-        filter.userId,
-        filter.patientId,
-        filter.action,
-      ];
-      const total = Number((await db.query<{ n: number }>(`select count(*) as n from audit_events where ${where}`, params))[0]!.n);
-      const rows = await db.query(`select * from audit_events where ${where} order by id desc limit $7 offset $8`, [
-        ...params,
-        quantity,
-        page * quantity,
-      ]);
-      return { entries: rows.map(toEntry), total };
+      return searchTrail(db, organisationId, filter, page, quantity);
     },
   };
 };
