@@ -73,7 +73,7 @@ const chainSuite = (backend: Backend) =>
       expect(await checkChainTail(db, 10)).toEqual({ entries: 10, broken: null });
     });
 
-    it("two writers at once (two processes on one database: on PostgreSQL two connection pools) append one after another: one chain", async () => {
+    it("two writers at once (two processes on one database) append one after another: one chain (on PostgreSQL from two connection pools)", async () => {
       const second = backend === "postgres" ? await openDatabase(storage) : db;
       const [a, b] = [auditTrail(db), auditTrail(second)];
       for (let round = 0; round < 5; round++) {
