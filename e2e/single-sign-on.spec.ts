@@ -24,6 +24,7 @@ test("sign in through the organisation's identity provider, and out again", asyn
     await logIn(page, "manager");
     await page.goto("/admin");
     const section = page.getByTestId("single-sign-on-settings");
+    await section.getByRole("button", { name: "Set up single sign-on" }).click();
     await section.getByLabel(/^Login link name/).fill(SLUG);
     await section.getByLabel(/^Provider name on the login page/).fill("Hospital Login");
     await section.getByLabel(/^Issuer URL/).fill(provider.issuer);

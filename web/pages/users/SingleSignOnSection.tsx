@@ -40,6 +40,8 @@ export function SingleSignOnSection() {
   const headingId = useId();
   // Kept here: the form starts again from the settings as stored after each save (the secret field empty again).
   const [result, setResult] = useState<Result>(null);
+  // An organisation without a provider sees one button, not the whole form, on its users page.
+  const [setUp, setSetUp] = useState(false);
   return (
     <section className="card stack" aria-labelledby={headingId} data-testid="single-sign-on-settings">
       <h2 id={headingId}>{t`Single sign-on`}</h2>
@@ -50,7 +52,12 @@ export function SingleSignOnSection() {
       {settings.status === "error" && (
         <div className="alert alert-error" role="alert">{t`The single sign-on settings cannot be displayed.`}</div>
       )}
-      {settings.status === "success" && (
+      {settings.status === "success" && settings.data === null && !setUp && (
+        <div>
+          <button type="button" className="btn" onClick={() => setSetUp(true)}>{t`Set up single sign-on`}</button>
+        </div>
+      )}
+      {settings.status === "success" && (settings.data !== null || setUp) && (
         <SsoForm key={JSON.stringify(settings.data)} saved={settings.data} result={result} setResult={setResult} />
       )}
     </section>
