@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { CliError, ExitCode } from "../exit-codes.ts";
+import { badArguments, CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
 import { projectRoot } from "../project-root.ts";
 
@@ -22,11 +22,12 @@ interface Report {
   readonly broken: { kind: string; id: number; seq: number | null; message: string } | null;
 }
 
-const runVerify = (io: CliIo, opts: { dataDir?: string; databaseUrl?: string }) =>
+const runVerify = (io: CliIo, opts: { dataDir?: string; databaseUrl?: string; notedTail?: string }) =>
   new Promise<{ code: number | null; out: string; err: string }>((done, fail) => {
     const env: Record<string, string | undefined> = { ...io.env };
     if (opts.dataDir) env.DATA_DIR = resolve(io.cwd, opts.dataDir);
     if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+    if (opts.notedTail) env.AUDIT_NOTED_TAIL = opts.notedTail;
     const child = spawn(process.execPath, ["--import", "tsx", VERIFY_ENTRY], { cwd: io.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
@@ -42,19 +43,24 @@ export function registerAuditVerify(audit: Command, io: CliIo): void {
     .description("walk the audit trail's hash chain and name the first entry changed, removed or inserted (exit 6 if any)")
     .option("--data-dir <dir>", "the PGlite data directory's parent, as npm start's DATA_DIR (default: env DATA_DIR, else ./.data)")
     .option("--database-url <url>", "a PostgreSQL database instead (default: env DATABASE_URL)")
+    .option("--noted-tail <position:hash>", "a tail an earlier verification printed: it must still be there, with that hash")
     .option("--json", "the report as one JSON line", false)
     .addHelpText(
       "after",
-      "\nPGlite: stop the server first (its data directory is locked). PostgreSQL: may run while the servers run.\nNote the printed last entry and hash: a later verification that no longer reaches them shows entries removed from the end.\n\nExample:\n  DATABASE_URL=postgres://isopter@db/isopter isopter audit verify",
+      "\nPGlite: stop the server first (its data directory is locked). PostgreSQL: may run while the servers run.\nNote the printed tail (position:hash) elsewhere: a later run with --noted-tail shows entries removed from the end,\nwhich the chain alone cannot.\n\nExample:\n  DATABASE_URL=postgres://isopter@db/isopter isopter audit verify",
     )
-    .action(async (opts: { dataDir?: string; databaseUrl?: string; json: boolean }) => {
+    .action(async (opts: { dataDir?: string; databaseUrl?: string; notedTail?: string; json: boolean }) => {
+      if (opts.notedTail !== undefined && !/^\d+:[0-9a-f]{64}$/.test(opts.notedTail))
+        throw badArguments(`--noted-tail is position:hash as verify printed it (64 hex digits), got '${opts.notedTail}'`);
       const { code, out, err } = await runVerify(io, opts);
       if (code !== 0 && code !== ExitCode.AuditBroken)
         throw new CliError(ExitCode.Failure, err.trim().replace(/^Isopter: /, "") || `verification exited with ${code}`);
       const report = JSON.parse(out.trim().split("\n").at(-1)!) as Report;
       if (opts.json) io.stdout.write(`${JSON.stringify(report)}\n`);
       else {
-        const tail = report.tail ? `; last entry ${report.tail.id} at position ${report.tail.seq}, hash ${report.tail.hash}` : "";
+        const tail = report.tail
+          ? `; last entry ${report.tail.id} at position ${report.tail.seq}, hash ${report.tail.hash} (note it: --noted-tail ${report.tail.seq}:${report.tail.hash})`
+          : "";
         const before = report.beforeChain ? ` (and ${report.beforeChain} from before the chain began, counted by its start)` : "";
         io.stdout.write(
           report.broken

@@ -110,6 +110,20 @@ const suite = (backend: Backend) =>
       });
       const added = await verify();
       expect([added.code, added.stderr]).toEqual([6, expect.stringContaining(`inserted, entry ${forged})`)]);
+
+      // The last entries removed together: the chain alone still holds; the tail noted at the first run does not.
+      const noted = /--noted-tail (\d+:[0-9a-f]{64})/.exec(holds.stdout)![1]!;
+      await tamper(async (db) => {
+        await asAdministrator(db, "delete from audit_events where id = $1", [forged]);
+        await asAdministrator(db, "delete from audit_events where seq >= $1", [Number(noted.split(":")[0]) - 2]);
+      });
+      if (!pg) expect((await verify()).code).toBe(0);
+      const truncated = await isopter(["audit", "verify", ...where, "--noted-tail", noted]);
+      expect([truncated.code, truncated.stderr]).toEqual([
+        6,
+        expect.stringMatching(/position \d+ (and those after it were removed|no longer has the noted hash)/),
+      ]);
+      expect((await isopter(["audit", "verify", ...where, "--noted-tail", "12:abc"])).code).toBe(2);
       if (pg) await server.close();
       await pg?.drop();
     }, 180_000);

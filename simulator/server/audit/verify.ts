@@ -73,6 +73,22 @@ export const verifyChain = async (q: Queryable): Promise<ChainReport> => {
   return { entries: walked.checked, beforeChain, tail, broken: await unchainedAfter(q, before.lastId) };
 };
 
+/**
+ * A tail noted down earlier (`position:hash`, as verify prints it) must still be there with that hash: the chain alone
+ * cannot show its last entries removed together, a noted tail can.
+ */
+export const checkNotedTail = async (q: Queryable, noted: string): Promise<ChainBreak | null> => {
+  const m = /^(\d+):([0-9a-f]{64})$/.exec(noted.trim());
+  if (!m) throw new Error(`a noted tail is position:hash (64 hex digits), got '${noted}'`);
+  const seq = Number(m[1]);
+  const row = (await q.query(`select ${CHAIN_COLUMNS} from audit_events where seq = $1 order by id limit 1`, [seq]))[0];
+  if (!row) return { kind: "removed", id: 0, seq, message: `the noted entry at position ${seq} and those after it were removed` };
+  const r = toChainRow(row);
+  return r.hash === m[2]
+    ? null
+    : { kind: "changed", id: r.id, seq, message: `entry ${r.id} (position ${seq}) no longer has the noted hash` };
+};
+
 /** How many of the last entries the server checks at start: a few milliseconds of reading. */
 export const TAIL_CHECKED = 1_000;
 
