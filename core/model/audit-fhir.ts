@@ -28,8 +28,9 @@ export type AuditPattern = "create" | "read" | "update" | "delete" | "query" | "
 
 /** The BALP pattern of a call, from its name (area.verb). */
 export const patternOf = (action: string): AuditPattern => {
-  if (action === "login") return "login";
-  if (action === "logout") return "logout";
+  // Single sign-on's sign-ins (the call and the event naming its organisation and reason) and its logout (issue 33).
+  if (action === "login" || action === "sso.complete" || action === "sso.signIn") return "login";
+  if (action === "logout" || action === "sso.logout") return "logout";
   const verb = action.split(".").slice(1).join(".");
   if (/^(register|create|invite|signup|copy|enrol|standalone|insertExaminations|registerWithExaminations|import)/.test(verb))
     return "create";
