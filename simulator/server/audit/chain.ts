@@ -12,8 +12,8 @@ import type { Queryable, Row } from "../db/database.ts";
 // every field a JSON string or null, in that order (JSON.stringify writes a string one way only, ECMA-262 §25.5.2).
 // The first entry (seq 0) has prev_hash GENESIS. The database id is not hashed: the chain's order is seq's.
 // What the chain cannot show by itself: the last entries removed together, or the whole chain rewritten from some
-// entry on by someone who recomputes every later hash; the copy pushed to an audit repository (push.ts) and a
-// recorded tail (`isopter audit verify` prints it) are what such a rewrite is checked against.
+// entry on by someone who recomputes every later hash; the copy pushed to an audit repository (push.ts) and a tail
+// noted elsewhere (`isopter audit verify` prints it, its --noted-tail checks it) are what such changes are checked against.
 
 export const GENESIS = "0".repeat(64);
 
