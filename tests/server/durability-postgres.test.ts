@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -98,6 +98,29 @@ if (hasPostgres) {
       expect((await sql<{ data_checksums: string }>("postgres", "show data_checksums"))[0]!.data_checksums).toBe("on");
     });
     durabilityCases("PostgreSQL", () => bench, true);
+
+    it("several processes on one database: only the last to leave records the counts; a backup while one runs records none", async () => {
+      const copy = await bench.copy("processes");
+      const database = new URL((copy.storage as { url: string }).url).pathname.slice(1);
+      const state = async () =>
+        (await sql<{ record: { state: string; source: string } }>(database, "select record from integrity_counts"))[0]!.record;
+      const first = await startServer({ storage: copy.storage, port: 0, webRoot: "/nonexistent-web-root" });
+      const second = await startServer({ storage: copy.storage, port: 0, webRoot: "/nonexistent-web-root" });
+      expect(await state()).toMatchObject({ state: "running" });
+      const backup = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ["cli/bin.mjs", "backup", "--out", join(dir, "processes.isopter"), "--database-url", urlOf(database)],
+          { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: "" } },
+          (e, stdout) => (e ? reject(e) : resolve(stdout)),
+        ),
+      );
+      expect(JSON.parse(backup).countRecord).toBe("not recorded: a server is running on this database");
+      await first.drain(1_000);
+      expect(await state()).toMatchObject({ state: "running" }); // the second still writes
+      await second.drain(1_000);
+      expect(await state()).toMatchObject({ state: "clean", source: "shutdown" });
+    }, 120_000);
 
     it("damage that appears while a server runs: the read answers 503 saying so (not a bare 500), then nothing more is served", async () => {
       const copy = await bench.copy("runtime");
