@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import type { SecondFactorStep, TotpEnrolment } from "../../../core/model/contract/index.ts";
 import type { ServerContext } from "../context.ts";
 import { Failure } from "../http/failure.ts";
@@ -20,6 +21,13 @@ const ISSUER = "Isopter";
 
 const nowIso = (ctx: ServerContext) => new Date(ctx.now()).toISOString();
 
+/** Which password the challenge followed (a keyed hash of its hash): a password changed or reset since ends it. */
+const passwordMark = (ctx: ServerContext, user: UserRow) =>
+  createHmac("sha256", ctx.secretKeys.pepper)
+    .update(`challenge ${user.passwordHash ?? ""}`)
+    .digest("base64url")
+    .slice(0, 16);
+
 /** What login answers after a right password: null when the account goes straight in. */
 export const secondStepOf = async (ctx: ServerContext, user: UserRow): Promise<{ step: SecondFactorStep; challenge: string } | null> => {
   const factor = await factors.secondFactorOf(ctx.db, user.id);
@@ -32,7 +40,8 @@ export const secondStepOf = async (ctx: ServerContext, user: UserRow): Promise<{
     role: user.role,
     username: user.username ?? user.email,
     email: user.email,
-    ref: step,
+    // The hash as stored now: the login may have just re-hashed a shared-salt password (handlers/accounts.ts).
+    ref: `${step}.${passwordMark(ctx, (await userById(ctx.db, user.id)) ?? user)}`,
     exp: Math.floor(ctx.now() / 1000) + CHALLENGE_SECONDS,
   });
   return { step, challenge };
@@ -47,7 +56,12 @@ export const challengedUser = async (ctx: ServerContext, challenge: string, step
       check.reason === "token_expired" ? "The sign-in took too long; log in again" : "Not a sign-in in progress",
     );
   const user = await userById(ctx.db, check.claims.sub);
-  if (check.claims.ref !== step || !user || user.state !== "active" || user.organisationId !== check.claims.organisationId)
+  if (
+    !user ||
+    check.claims.ref !== `${step}.${passwordMark(ctx, user)}` ||
+    user.state !== "active" ||
+    user.organisationId !== check.claims.organisationId
+  )
     throw new Failure("token_verification_error", "Not a sign-in in progress");
   return user;
 };

@@ -17,7 +17,7 @@ export interface TokenClaims {
   readonly email: string;
   /** Login session (access tokens): a newer login of the same user ends older sessions on the live socket. */
   readonly sid?: string;
-  /** Reset tokens: the reset row; invitation tokens: the invitation id; second-factor tokens: the step (verify, enrol). */
+  /** Reset tokens: the reset row; invitation tokens: the invitation id; second-factor tokens: the step (verify, enrol) and which password it followed. */
   readonly ref?: string;
   /** Expiry, seconds since epoch. */
   readonly exp: number;

@@ -84,6 +84,16 @@ export const secondFactorCases = (server: ServerRef, pass: () => void) => {
     expect((await signIn(challenge, a.code())).responseType).toBe("token_expired");
   });
 
+  it("a password changed while a sign-in waits for its code ends that sign-in", async () => {
+    const base = server().url;
+    const a = await enrolled(base, now);
+    pass();
+    const waiting = await a.challenge();
+    const session = (await ok(base, "secondFactor.signIn", { body: { challenge: await a.challenge(), code: a.code() } })).accessToken;
+    await ok(base, "passwordChange", { body: { old_password: a.password, new_password: "Another-Pass-2" } }, session);
+    expect((await signIn(waiting, a.code(1))).responseType).toBe("token_verification_error");
+  });
+
   it("a database reader finds neither the TOTP secret nor a recovery code", async () => {
     const a = await enrolled(server().url, now);
     const rows = await server().db.query<{ secret_sealed: string }>("select secret_sealed from second_factors where user_id = $1", [a.id]);
