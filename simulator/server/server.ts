@@ -358,7 +358,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await presence.close();
-      await audit.flush();
+      await audit.close();
       await push?.close();
       await roster.close();
       await bus.close();
@@ -386,7 +386,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       await presence.close();
       // The trail's last events (up to FLUSH_MS of them, the requests answered during the drain included) are written
       // before the database closes, as close() does.
-      await audit.flush();
+      await audit.close();
       await push?.close();
       await roster.close();
       await bus.close();

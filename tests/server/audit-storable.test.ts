@@ -100,4 +100,20 @@ describe("a batch the database refuses", () => {
     expect(actions).toEqual(Array.from({ length: 10 }, (_, i) => `patient.get#${100 + i}`));
     expect((await verifyChain(db)).broken).toBeNull();
   });
+
+  it("closing while the database refuses everything says how many events are unwritten and leaves no retry behind", async () => {
+    await db.exec("alter table audit_events add constraint refuses_all check (action = 'never') not valid");
+    const lines: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const trail = auditTrail(db);
+    for (let n = 200; n < 203; n++) trail.record(event(n));
+    await trail.close();
+    const attempts = vi.spyOn(db, "transaction");
+    await new Promise((r) => setTimeout(r, 2_300)); // past the retry interval
+    stderr.mockRestore();
+    await db.exec("alter table audit_events drop constraint refuses_all");
+    expect(attempts).not.toHaveBeenCalled();
+    attempts.mockRestore();
+    expect(lines.filter((l) => l.includes("audit_trail_events_unwritten"))).toEqual([expect.stringContaining("events=3")]);
+  });
 });

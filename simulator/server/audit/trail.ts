@@ -205,6 +205,14 @@ export const auditTrail = (db: Database) => {
       else schedule(failing ? RETRY_MS : FLUSH_MS);
     },
     flush,
+    /** The last flush before the database closes: what still cannot be written is named in the log, and no retry is
+     * left behind to write into a closed database. */
+    async close(): Promise<void> {
+      await flush();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (queue.length > 0) log.error("audit_trail_events_unwritten", { events: queue.length });
+    },
     /** Starts the chain when the database has none yet (server start, right after the migrations): from here on an
      * entry without a place in the chain is one added beside the trail, not one from before it. */
     begin: () => write([]),
