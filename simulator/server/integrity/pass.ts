@@ -1,6 +1,7 @@
 import type { Database, Queryable } from "../db/database.ts";
 import { schemaVersion } from "../db/migrate.ts";
 import { type CountRecord, recordWords, uncounted } from "./record.ts";
+import { catalogue, ensureAmcheck, type Index, type Relation } from "./catalogue.ts";
 
 // The integrity pass (issue 33 item 5): every table of the public schema read through, its indexes checked against
 // it, and its row count compared with the last clean shutdown's, backup's or restore's record.
@@ -85,17 +86,6 @@ const resetPlanner = async ({ q }: Session) => {
   for (const name of PLANNER) await q.query(`reset ${name}`);
 };
 
-/** Loads amcheck into the database if it can be (PGlite always; PostgreSQL needs its contrib package and a superuser). */
-export const ensureAmcheck = async (db: Database): Promise<string | undefined> => {
-  try {
-    await db.exec("create extension if not exists amcheck");
-    return undefined;
-  } catch (e) {
-    const present = await db.query("select 1 from pg_extension where extname = 'amcheck'").catch(() => []);
-    return present.length ? undefined : `amcheck is not available (${firstLine(e)}): indexes are read, not checked`;
-  }
-};
-
 /** Is the record's count comparable with the tables now? Answers the words for the report either way. */
 const comparable = (record: CountRecord | undefined, version: string): { compare: boolean; words: string } => {
   if (!record) return { compare: false, words: "no count record yet (first start, or a database from before this check)" };
@@ -104,18 +94,6 @@ const comparable = (record: CountRecord | undefined, version: string): { compare
   if (record.schemaVersion !== version)
     return { compare: false, words: `not compared: ${recordWords(record)} was at schema ${record.schemaVersion}, now ${version}` };
   return { compare: true, words: recordWords(record) };
-};
-
-type Relation = {
-  readonly oid: string;
-  readonly name: string;
-  readonly pages: number;
-};
-type Index = Relation & {
-  readonly table: string;
-  readonly am: string;
-  readonly primary: boolean;
-  readonly columns: string[];
 };
 
 interface Finding {
@@ -179,30 +157,6 @@ const throughKey = async (session: Session, t: Relation, key: Index | undefined,
   else if (through.value !== found.rows)
     found.problems.push(`its primary key ${key.name} finds ${through.value} rows, the table holds ${found.rows}`);
 };
-
-const catalogue = async (q: Queryable) => ({
-  checksums: (await q.query<{ data_checksums: string }>("show data_checksums"))[0]?.data_checksums === "on",
-  fns: new Set(
-    (
-      await q.query<{ name: string }>(
-        "select distinct p.proname as name from pg_proc p join pg_extension e on e.extname = 'amcheck' join pg_depend d on d.objid = p.oid and d.refobjid = e.oid",
-      )
-    ).map((r) => r.name),
-  ),
-  tables: await q.query<Relation>(
-    `select c.oid::text as oid, c.relname as name, (pg_relation_size(c.oid) / 8192)::int as pages from pg_class c
-     join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
-  ),
-  indexes: await q.query<Index>(
-    `select i.indexrelid::text as oid, ic.relname as name, tc.relname as "table", am.amname as am, i.indisprimary as primary,
-            (pg_relation_size(i.indexrelid) / 8192)::int as pages,
-            array(select a.attname::text from unnest(i.indkey::int2[]) with ordinality k(n, o)
-                  join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.n order by k.o) as columns
-     from pg_index i join pg_class ic on ic.oid = i.indexrelid join pg_class tc on tc.oid = i.indrelid
-     join pg_namespace n on n.oid = tc.relnamespace join pg_am am on am.oid = ic.relam
-     where n.nspname = 'public' and i.indisvalid order by ic.relname`,
-  ),
-});
 
 /** Runs the pass (on PostgreSQL on one snapshot). `record`: the counts to compare with (record.ts). */
 export const integrityPass = async (db: Database, record: CountRecord | undefined): Promise<IntegrityReport> => {
