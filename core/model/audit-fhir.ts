@@ -30,6 +30,8 @@ export type AuditPattern = "create" | "read" | "update" | "delete" | "query" | "
 export const patternOf = (action: string): AuditPattern => {
   // Single sign-on's sign-ins (the call and the event naming its organisation and reason) and its logout (issue 33).
   if (action === "login" || action === "sso.complete" || action === "sso.signIn") return "login";
+  // The second step of a password login (issue 33 item 2): its code, or its enrolment's first code, signs in.
+  if (action === "secondFactor.signIn" || action === "secondFactor.signInConfirm") return "login";
   if (action === "logout" || action === "sso.logout") return "logout";
   const verb = action.split(".").slice(1).join(".");
   if (/^(register|create|invite|signup|copy|enrol|standalone|insertExaminations|registerWithExaminations|import)/.test(verb))
