@@ -278,6 +278,8 @@ const notRecordIds: Readonly<Record<string, string>> = {
   "patient.register body.uniqueId":
     "a patient number the clinic types, unique per organisation (the same number in two clinics is allowed)",
   "patient.update body.uniqueId": "likewise",
+  "sso.settingsUpdate body.clientId":
+    "the client id the organisation's identity provider issued to Isopter (issue 33): a name at the provider, not a record here",
   "device.enrol body.deviceSn":
     "enrolling names a new serial: a serial enrolled by another organisation is refused as taken (device-trust suite), not looked up",
 };
