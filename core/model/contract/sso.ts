@@ -54,7 +54,7 @@ export const ssoSettingsDelete = endpoint({
 export const ssoLoginOptions = endpoint({
   name: "sso.loginOptions",
   method: "GET",
-  path: "sso/login-options",
+  path: "sso/login_options",
   query: Schema.Struct({ organisation: SsoSlugSchema }),
   response: SsoLoginOptionsSchema,
   errors: [...commonErrors, "not_found"],
