@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../simulator/server/demo/seed.ts";
 import { startServer } from "../../simulator/server/server.ts";
 import { call, DEMO_PASSWORD, login, raw } from "./harness.ts";
-import { damageFile, durabilityCases, root, targets, type Workbench } from "./durability-suite.ts";
+import type { IntegrityReport } from "../../simulator/server/integrity/pass.ts";
+import { damageFile, durabilityCases, isopterCheck, root, targets, type Workbench } from "./durability-suite.ts";
 
 // The durability cases on PostgreSQL: a throwaway cluster of this suite's own (scripts/pg-throwaway.sh, data checksums
 // on, a free port), since its files are damaged while it is stopped. The clinic database is made once and shut down
@@ -98,6 +99,24 @@ if (hasPostgres) {
       expect((await sql<{ data_checksums: string }>("postgres", "show data_checksums"))[0]!.data_checksums).toBe("on");
     });
     durabilityCases("PostgreSQL", () => bench, true);
+
+    it("a role that may not run amcheck (not a superuser, no grant): indexes noted as not checked, no damage claimed", async () => {
+      const copy = await bench.copy("reader");
+      const database = new URL((copy.storage as { url: string }).url).pathname.slice(1);
+      await sql(
+        "postgres",
+        "do $$ begin if not exists (select from pg_roles where rolname = 'reader') then create role reader login; end if; end $$",
+      );
+      await sql(database, "grant select on all tables in schema public to reader");
+      const reader = new URL(urlOf(database));
+      reader.username = "reader";
+      const check = await isopterCheck(["--database-url", reader.toString(), "--json"]);
+      expect(check.code, check.stderr).toBe(0);
+      const report = JSON.parse(check.stdout) as IntegrityReport;
+      const table = report.tables.find((t) => t.table === bench.table)!;
+      expect(table).toMatchObject({ problems: [], indexes: 0 });
+      expect(table.notes.join("; ")).toContain(`index ${bench.index} not checked (permission denied for function bt_index_check)`);
+    }, 120_000);
 
     it("several processes on one database: only the last to leave records the counts; a backup while one runs records none", async () => {
       const copy = await bench.copy("processes");

@@ -49,7 +49,13 @@ export const damagedTables = (r: IntegrityReport) => r.tables.filter((t) => t.pr
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
 
-type Step<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A step that failed for a reason other than damage (`unchecked`: the check could not run; the report notes it). */
+type Step<T> = { ok: true; value: T } | { ok: false; error: string; unchecked: boolean };
+
+// SQLSTATEs that say a check could not run, not that data are damaged: no EXECUTE on amcheck's functions (42501, a
+// role that is not a superuser), an index too new for the snapshot's heapallindexed check (40001), a feature or state
+// the server lacks (0A000, 55000). Anything else, a read error above all (XX001, XX002, 58P01), is damage.
+const UNCHECKED = new Set(["42501", "40001", "0A000", "55000"]);
 
 /** Where the pass runs: on PostgreSQL one snapshot, each step in a savepoint so that a failing one leaves the
  * transaction usable; on PGlite, where nothing else runs meanwhile, plain statements (a failing one fails alone),
@@ -67,7 +73,7 @@ const step = async <T>({ q, inTransaction }: Session, work: () => Promise<T>): P
     return { ok: true, value };
   } catch (e) {
     if (inTransaction) await q.query("rollback to savepoint integrity_step");
-    return { ok: false, error: firstLine(e) };
+    return { ok: false, error: firstLine(e), unchecked: UNCHECKED.has(String((e as { code?: unknown }).code)) };
   }
 };
 
@@ -117,13 +123,13 @@ const readTable = async (
   const problems: string[] = [];
   const notes: string[] = [];
   const seq = await step(session, async () => Number((await q.query<{ n: number }>(`select count(*) as n from ${quoted(t.name)}`))[0]!.n));
-  if (!seq.ok) problems.push(`cannot be read through (${seq.error})`);
+  if (!seq.ok) (seq.unchecked ? notes : problems).push(`cannot be read through (${seq.error})`);
   else if (recorded !== undefined && seq.value !== recorded) problems.push(`holds ${seq.value} rows; ${words} recorded ${recorded}`);
   if (fns.has("verify_heapam")) {
     const heap = await step(session, () =>
       q.query<{ blkno: number; msg: string }>("select blkno, msg from verify_heapam($1::oid::regclass, check_toast => true)", [t.oid]),
     );
-    if (!heap.ok) problems.push(`heap check failed (${heap.error})`);
+    if (!heap.ok) (heap.unchecked ? notes : problems).push(`heap check ${heap.unchecked ? "not run" : "failed"} (${heap.error})`);
     else if (heap.value.length)
       problems.push(`${heap.value.length} damaged rows (block ${heap.value[0]!.blkno}: ${heap.value[0]!.msg.split("\n")[0]})`);
   }
@@ -141,6 +147,7 @@ const readTable = async (
     }
     const r = await step(session, () => q.query(`select ${fn}`, [ix.oid]));
     if (r.ok) checked++;
+    else if (r.unchecked) notes.push(`index ${ix.name} not checked (${r.error})`);
     else problems.push(`index ${ix.name} is damaged (${r.error})`);
   }
   return { rows: seq.ok ? seq.value : undefined, indexes: checked, problems, notes };
@@ -153,7 +160,8 @@ const throughKey = async (session: Session, t: Relation, key: Index | undefined,
   const through = await step(session, async () =>
     Number((await session.q.query<{ n: number }>(`select count(*) as n from (select 1 from ${quoted(t.name)} order by ${order}) s`))[0]!.n),
   );
-  if (!through.ok) found.problems.push(`cannot be read through its primary key ${key.name} (${through.error})`);
+  if (!through.ok)
+    (through.unchecked ? found.notes : found.problems).push(`cannot be read through its primary key ${key.name} (${through.error})`);
   else if (through.value !== found.rows)
     found.problems.push(`its primary key ${key.name} finds ${through.value} rows, the table holds ${found.rows}`);
 };
