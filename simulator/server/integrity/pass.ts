@@ -19,6 +19,10 @@ import { catalogue, ensureAmcheck, type Index, type Relation } from "./catalogue
 // 5. the count again through the primary key (index scan, each entry's row fetched from the table): an index entry
 //    pointing past the table's end (a cut table) fails here, and an index that lost entries counts fewer rows.
 // A failing step is one finding, and the pass goes on to the next (see Session).
+// What it cannot see: on PostgreSQL a page held in the server's shared buffers is read from there, not from the file,
+// so damage done to a file under a running PostgreSQL shows once the page is read from disk again (after a restart,
+// or once it has left the cache); and a record table damaged together with a data table (both zeroed) leaves nothing
+// to compare counts with (the report says "no count record").
 
 export interface TableFinding {
   readonly table: string;
