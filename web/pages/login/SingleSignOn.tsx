@@ -46,7 +46,8 @@ export default function SingleSignOn({
     };
   }, [organisation, store, onPasswordHidden]);
 
-  if (loaded === null) return <p className="muted" aria-busy="true">{t`Finding your organisation's sign-in…`}</p>;
+  // Nothing until the client (and with it the full catalog, which holds this component's words) is in.
+  if (loaded === null) return null;
   if (loaded === "unknown")
     return (
       <div
