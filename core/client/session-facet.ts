@@ -5,7 +5,15 @@ import { StorageKeys, type Api, type Socket } from "../ports.ts";
 import type { Connectivity } from "./connectivity.ts";
 import type { FacetContext } from "./facet-context.ts";
 import { createSecondFactorSteps, type SecondFactorSteps } from "./second-factor-steps.ts";
-import { isLoginServerError, LOGIN_FAILED, LOGIN_SERVER_ERROR, loggedOut, type SessionEndDialog, type SessionState } from "./session.ts";
+import {
+  isLoginServerError,
+  LOGIN_FAILED,
+  LOGIN_PROVIDER_ONLY,
+  LOGIN_SERVER_ERROR,
+  loggedOut,
+  type SessionEndDialog,
+  type SessionState,
+} from "./session.ts";
 
 // The session facet (accounts seed §4 "Login", "Session", "Connectivity"): login, logout, resuming a stored session,
 // the dialogs that end one, the live socket that belongs to it and whether the browser is offline.
@@ -126,7 +134,8 @@ export function createSessionFacet(ctx: FacetContext, parts: SessionParts): Sess
       } catch (e) {
         storage.session.remove(StorageKeys.session.accessToken);
         const serverSide = isLoginServerError(e instanceof ApiError ? e.status : undefined);
-        set({ ...loggedOut, loginError: serverSide ? LOGIN_SERVER_ERROR : LOGIN_FAILED });
+        const providerOnly = e instanceof ApiError && e.responseType === "forbidden";
+        set({ ...loggedOut, loginError: serverSide ? LOGIN_SERVER_ERROR : providerOnly ? LOGIN_PROVIDER_ONLY : LOGIN_FAILED });
         return false;
       }
       if (answer.secondFactor) {

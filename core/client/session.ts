@@ -20,6 +20,8 @@ export const LOGIN_FAILED = "Login failed.";
 /** "Login server error: 'error occurred during login'; Login failed." (accounts seed §8): the server (5xx) or the
  * network failed, not the credentials; the screen says so instead of asking to check them. */
 export const LOGIN_SERVER_ERROR = "error occurred during login";
+/** The password was right but the organisation signs in through its identity provider (issue 33): 403 forbidden. */
+export const LOGIN_PROVIDER_ONLY = "organisation signs in through its identity provider";
 
 /** Whether a failed login is the server's or the network's fault (status 0: no answer; 5xx) rather than the user's. */
 export const isLoginServerError = (status: number | undefined): boolean => status === undefined || status === 0 || status >= 500;

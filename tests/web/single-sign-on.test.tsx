@@ -113,6 +113,23 @@ describe("single sign-on on the login link", () => {
   });
 });
 
+describe("the password form where passwords are off", () => {
+  it("a right password the organisation no longer takes says to use its provider's link, not to check the password", async () => {
+    const { api } = fakeApi({
+      login: () => {
+        throw new ApiError({ status: 403, responseType: "forbidden", message: "Your organisation signs in with Hospital Login" });
+      },
+    });
+    renderRoutes(routes, "/login", api);
+    fireEvent.change(screen.getByLabelText(/Username/), { target: { value: "nurse" } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: "Right-Pass-1" } });
+    fireEvent.click(screen.getByRole("button", { name: "Log in" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Your organisation signs in through its identity provider: use its login link.");
+    expect(alert.textContent).not.toContain("Check your username and password.");
+  });
+});
+
 describe("the provider's callback", () => {
   it("completes once with the provider's answer and goes home", async () => {
     const { api, calls } = fakeApi({ "sso.complete": () => ({ accessToken: "h.e30.s" }), checkToken: () => ({}) });

@@ -5,7 +5,7 @@ import { useLingui } from "@lingui/react/macro";
 import { validateLogin } from "../../../core/rules/login.ts";
 import { ruleDescriptor } from "../../i18n/rule-messages.ts";
 import { loadClient, useAccessToken } from "../../state/lazy-client.ts";
-import { LOGIN_SERVER_ERROR } from "../../../core/client/session.ts";
+import { LOGIN_PROVIDER_ONLY, LOGIN_SERVER_ERROR } from "../../../core/client/session.ts";
 import { TextInput } from "../../ui/TextInput.tsx";
 import { LanguageSelect } from "../../ui/LanguageSelect.tsx";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -30,7 +30,8 @@ export default function LoginPage() {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   // Why the last login failed: the credentials, or the server (accounts seed §8 "Login server error").
-  const [failed, setFailed] = useState<false | "credentials" | "server">(false);
+  // Or the organisation signs in through its identity provider only (issue 33).
+  const [failed, setFailed] = useState<false | "credentials" | "server" | "provider">(false);
   const [touched, setTouched] = useState(false);
   // The login link's organisation, or on /login the one this tab signed in through (an ended session lands here).
   const { organisation = rememberedOrganisation() } = useParams();
@@ -64,7 +65,8 @@ export default function LoginPage() {
       setSecondStep(true);
       setBusy(false);
     } else {
-      setFailed(!session || session.state.loginError === LOGIN_SERVER_ERROR ? "server" : "credentials");
+      const error = session?.state.loginError;
+      setFailed(!session || error === LOGIN_SERVER_ERROR ? "server" : error === LOGIN_PROVIDER_ONLY ? "provider" : "credentials");
       setBusy(false);
     }
   };
@@ -82,7 +84,9 @@ export default function LoginPage() {
             <strong>{t`Login failed.`}</strong>{" "}
             {failed === "server"
               ? t`An error occurred during login. Try again in a moment; if it keeps happening, contact support.`
-              : t`Check your username and password. If they are right, try again in a minute.`}
+              : failed === "provider"
+                ? t`Your organisation signs in through its identity provider: use its login link. Administrators can still log in with their password.`
+                : t`Check your username and password. If they are right, try again in a minute.`}
           </div>
         )}
         {secondStep && (
