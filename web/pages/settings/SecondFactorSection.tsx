@@ -23,12 +23,14 @@ export function SecondFactorSection() {
   const [password, setPassword] = useState("");
   const [off, setOff] = useState<Off>("idle");
   const [failed, setFailed] = useState(false);
+  const [unread, setUnread] = useState(false);
 
   const reload = useCallback(async () => {
     try {
       setStatus(await api.call("secondFactor.status", {}));
+      setUnread(false);
     } catch {
-      setFailed(true);
+      setUnread(true);
     }
   }, [api]);
   useEffect(() => void reload(), [reload]);
@@ -77,6 +79,7 @@ export function SecondFactorSection() {
       <h2 id="second-factor-heading">{t`Two-step sign-in`}</h2>
       <p className="muted">{t`A code from an app on your phone, asked for at each sign-in besides your password.`}</p>
       {failed && <div className="alert alert-error" role="alert">{t`Two-step sign-in could not be changed. Try again later.`}</div>}
+      {unread && <div className="alert alert-error" role="alert">{t`Two-step sign-in cannot be shown just now. Try again later.`}</div>}
       {status === null ? null : enrolment ? (
         <TotpSetup
           enrolment={enrolment}
