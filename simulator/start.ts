@@ -63,7 +63,7 @@ const main = async () => {
     allowedOrigins: config.allowedOrigins,
     settings: { trustedProxies: config.trustedProxies },
     auditRepository: config.auditFhirUrl ? { url: config.auditFhirUrl, authorization: config.auditFhirAuthorization } : undefined,
-    secretKey: startKeyMaterial(process.env.ISOPTER_SECRETS_KEY, config.dataDir),
+    secretKey: () => startKeyMaterial(process.env.ISOPTER_SECRETS_KEY, config.dataDir),
     async beforeListen(db) {
       demo = await seedDemo(db, { password, headsets: config.headsets });
       if (!demo.created && config.demoPassword) await setDemoPasswords(db, config.demoPassword);

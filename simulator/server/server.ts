@@ -76,8 +76,9 @@ export interface ServerOptions {
   /** How long the start waits for the integrity pass before listening with readiness false (integrity/at-start.ts). */
   readonly integrityBudgetMs?: number;
   /** Key material for second-factor secrets (auth/secret-box.ts; `npm start`: ISOPTER_SECRETS_KEY or DATA_DIR/secret-key).
-   * Absent (tests): derived from the database's token secret. */
-  readonly secretKey?: string;
+   * Absent (tests): derived from the database's token secret. A function is asked once the database is open, so a
+   * DATA_DIR that cannot be used is reported as such before the key file in it is written. */
+  readonly secretKey?: string | (() => string);
 }
 
 export interface RunningServer {
@@ -175,7 +176,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     limits: attemptLimits(db),
     audit,
     sessions,
-    secretKeys: secretKeys(options.secretKey ?? secret),
+    secretKeys: secretKeys((typeof options.secretKey === "function" ? options.secretKey() : options.secretKey) ?? secret),
     get settings() {
       return settings;
     },
