@@ -47,6 +47,7 @@ const cases: {
 } = {
   "user.update": { kind: "user", input: (id) => ({ query: { id }, body: { role: "user" } }) },
   "user.delete": { kind: "user", input: (id) => ({ query: { id } }) },
+  "secondFactor.reset": { kind: "user", input: (id) => ({ query: { id } }) },
   "patient.get": { kind: "patient", input: (id) => ({ query: { id } }) },
   "patient.update": { kind: "patient", input: (id) => ({ query: { id }, body: patientBody as never }) },
   "patient.restore": { kind: "patient", input: (id) => ({ query: { id } }) },
