@@ -58,6 +58,8 @@ test("a manager reads the audit trail on the users page: who read which patient,
   const patients = (await (await request.get("/api/patient/all", { headers: { authorization: `Bearer ${token}` } })).json()).data as Array<{
     id: string;
   }>;
+  // An id far too long for the trail first: it is kept, cut, and the entry says so (issue 33 §6).
+  await request.get(`/api/patient?id=${"9".repeat(5000)}`, { headers: { authorization: `Bearer ${token}` } });
   await request.get(`/api/patient?id=${patients[0]!.id}`, { headers: { authorization: `Bearer ${token}` } });
   await logIn(page, "manager");
   await page.goto("/admin");
@@ -70,6 +72,7 @@ test("a manager reads the audit trail on the users page: who read which patient,
   await expect(rows.first()).toContainText(`Patient ${patients[0]!.id}`);
   await expect(rows.first()).toContainText("127.0.0.1");
   await expect(rows.first()).toContainText("Done");
+  await expect(rows.nth(1).getByTestId("audit-note")).toContainText(/^Note: .*cut to 256 characters/);
   await audit.getByRole("textbox", { name: "Action" }).fill("");
   await audit.getByRole("combobox", { name: "User", exact: true }).selectOption({ label: "All users" });
   await expect(audit.getByText(/^Page 1 of \d+$/)).toBeVisible();

@@ -114,7 +114,15 @@ export function AuditSection({ users }: { users: readonly User[] }) {
                   <code>{e.action}</code>
                 </td>
                 <td>{e.patientId ? t`Patient ${e.patientId}` : e.recordId ? `${e.recordType ?? ""} ${e.recordId}` : "–"}</td>
-                <td>{outcome(e.outcome)}</td>
+                <td>
+                  {outcome(e.outcome)}
+                  {/* The trail's own record of a value it cut or an event it reduced (server words, like the action). */}
+                  {e.note && (
+                    <div className="muted small" data-testid="audit-note">
+                      {t`Note`}: <code>{e.note}</code>
+                    </div>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
