@@ -1,6 +1,6 @@
 import { RRandom } from "../statistics/r-random.ts";
 import { studentTCdf } from "../statistics/student-t.ts";
-import { contributionTable, exactTerms } from "./poplr-table.ts";
+import { type ContributionTable, contributionTable, exactTerms } from "./poplr-table.ts";
 import { REGRESSION_PRECISION } from "./linear-regression.ts";
 
 /**
@@ -11,7 +11,7 @@ import { REGRESSION_PRECISION } from "./linear-regression.ts";
  * Up to 7 visits every permutation is enumerated (exact). Above, the permutations are random: the observed order
  * plus nperm - 1 further distinct orders drawn with R's generator from `seed` (R's sample(), as visualFields draws
  * them after set.seed(seed)), so results are reproducible. The ranks are counted through a sieve (`sievedRanks`) that
- * gives the exhaustive counts about ten times faster.
+ * gives the exhaustive counts about three times faster.
  */
 export const POPLR_EXACT_MAX_VISITS = 7;
 export const POPLR_DEFAULT_PERMUTATIONS = 5040;
@@ -132,12 +132,27 @@ interface SieveInput {
 }
 
 /**
- * The same ranks, about twenty times faster (testSlope 0): each order's statistics are first approximated from
+ * The same ranks, about three times faster (testSlope 0): each order's statistics are first approximated from
  * poplr-table.ts (a location's terms as a function of its correlation with the permuted dates); only orders whose
  * approximation lies within the table's summed error limit of an observed statistic are computed exactly. Those
  * outside are on the same side of it as their exact value, so the counts, and the p-values, are the exact ones.
  */
 const SIEVE_MAX_BOUND = 1e-3;
+
+/** A table's two terms side by side, [left_0, right_0, left_1, right_1, ...], kept per table. */
+const interleaved = new WeakMap<ContributionTable, Float64Array>();
+function interleavedTerms(table: ContributionTable): Float64Array {
+  let terms = interleaved.get(table);
+  if (terms === undefined) {
+    terms = new Float64Array(2 * (table.intervals + 1));
+    for (let i = 0; i <= table.intervals; i++) {
+      terms[2 * i] = table.left[i]!;
+      terms[2 * i + 1] = table.right[i]!;
+    }
+    interleaved.set(table, terms);
+  }
+  return terms;
+}
 
 function sievedRanks(s: SieveInput, exact: ExactStatistics): Ranks {
   const { n, k, perms, years } = s;
@@ -146,9 +161,9 @@ function sievedRanks(s: SieveInput, exact: ExactStatistics): Ranks {
   if (table.bound > SIEVE_MAX_BOUND) return exhaustiveRanks(perms, s.csl, s.csr, exact);
   const scale = table.intervals / (2 * table.limit),
     limit = table.limit,
+    intervals = table.intervals,
     last = table.intervals - 1,
     rootDf = Math.sqrt(s.df);
-  const { left: tl, right: tr } = table;
   // Varying locations only (an invariant one adds the same constant to every order): centred values by visit (row v
   // holds every such location's) and SSx SSy, which with c gives t.
   const varying: number[] = [];
@@ -170,14 +185,22 @@ function sievedRanks(s: SieveInput, exact: ExactStatistics): Ranks {
     ssxy[u] = s.ssx * s.ssy[j]!;
   });
   const band = table.bound * m;
-  const left = new Tally(s.csl),
-    right = new Tally(s.csr);
+  const csl = s.csl,
+    csr = s.csr;
+  const left = new Tally(csl),
+    right = new Tally(csr);
+  // Each order's dates in one flat array, and the two terms side by side (one cache line holds both of a point's).
+  const np = perms.length;
+  const dates = new Float64Array(np * n);
+  for (let q = 0; q < np; q++) for (let v = 0; v < n; v++) dates[q * n + v] = years[perms[q]![v]!]!;
+  const terms = interleavedTerms(table);
   const c = new Float64Array(m);
-  for (let q = 1; q < perms.length; q++) {
-    const perm = perms[q]!;
-    c.fill(0);
-    for (let v = 0; v < n; v++) {
-      const x = years[perm[v]!]!,
+  for (let q = 1; q < np; q++) {
+    const base = q * n;
+    const x0 = dates[base]!;
+    for (let u = 0; u < m; u++) c[u] = x0 * yc[u]!;
+    for (let v = 1; v < n; v++) {
+      const x = dates[base + v]!,
         row = v * m;
       for (let u = 0; u < m; u++) c[u]! += x * yc[row + u]!;
     }
@@ -186,22 +209,28 @@ function sievedRanks(s: SieveInput, exact: ExactStatistics): Ranks {
     for (let u = 0; u < m; u++) {
       const cu = c[u]!,
         rest = ssxy[u]! - cu * cu;
-      // t, or past the grid's end on its side where the fit is perfect or nearly (the terms are constant there).
-      const t = rest > 0 ? (cu * rootDf) / Math.sqrt(rest) : cu < 0 ? -limit : limit;
-      const at = (t + limit) * scale;
-      const i = at <= 0 ? 0 : at >= last ? last : at | 0;
-      const w = Math.min(1, Math.max(0, at - i));
-      sl += tl[i]! + w * (tl[i + 1]! - tl[i]!);
-      sr += tr[i]! + w * (tr[i + 1]! - tr[i]!);
+      // Where on the grid t falls, clamped to its ends (the terms are constant beyond; a perfect or nearly perfect fit
+      // is past the end on its side).
+      let at = rest > 0 ? ((cu * rootDf) / Math.sqrt(rest) + limit) * scale : cu < 0 ? 0 : intervals;
+      if (!(at > 0)) at = 0;
+      else if (at > intervals) at = intervals;
+      let i = at | 0;
+      if (i === intervals) i = last;
+      const w = at - i,
+        p = 2 * i;
+      const l0 = terms[p]!,
+        r0 = terms[p + 1]!;
+      sl += l0 + w * (terms[p + 2]! - l0);
+      sr += r0 + w * (terms[p + 3]! - r0);
     }
-    if (Math.abs(sl - s.csl) <= band || Math.abs(sr - s.csr) <= band) {
-      const [el, er] = exact(perm, false);
+    if (Math.abs(sl - csl) <= band || Math.abs(sr - csr) <= band) {
+      const [el, er] = exact(perms[q]!, false);
       left.add(el);
       right.add(er);
       continue;
     }
-    if (sl < s.csl) left.addLess();
-    if (sr < s.csr) right.addLess();
+    if (sl < csl) left.addLess();
+    if (sr < csr) right.addLess();
   }
   return { left: left.rank(), right: right.rank() };
 }
