@@ -133,6 +133,22 @@ export const faq: FaqItem[] = [
     note: msg`Deleting a user revokes their access to all tests and results in the organisation.`,
   },
   {
+    id: "single-sign-on",
+    category: "account",
+    question: msg`How do I sign in with my organisation's account (single sign-on)?`,
+    answer: msg`Open your organisation's login link, /login/ followed by its name, which your IT publishes, and click Sign in with and your provider's name. If the provider cannot be reached, the page says so: log in with your password below where your organisation allows it. Logging out also ends your session at the provider.`,
+    who: everyone,
+    note: msg`Managers set it up under Users, Single sign-on: issuer URL, client ID and secret, the claim with groups or roles and its values per role, and the addresses shown to register at the provider. The provider's answer creates, links by e-mail or disables accounts. Password login can be turned off; administrators keep theirs as the way back.`,
+  },
+  {
+    id: "two-step-sign-in",
+    category: "account",
+    question: msg`How do I use two-step sign-in?`,
+    answer: msg`In Settings, Two-step sign-in, click Set up two-step sign-in. Scan the QR code with an authenticator app, or type the key, and enter the app's first code. Save the ten recovery codes: they are shown once. At each sign-in, enter the app's code; after losing your phone, a recovery code, each works once. To turn it off, type your password again.`,
+    who: everyone,
+    note: msg`Without phone or recovery codes, ask a manager to reset it. Managers can require it for the organisation in Settings (then nobody can turn it off); Users lists who has it, with a Reset button.`,
+  },
+  {
     id: "import-results",
     category: "patient",
     question: msg`How do I bring in fields from another perimeter?`,
