@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
-import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { badArguments, CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
-import { projectRoot } from "../project-root.ts";
+import { databaseEnv, databaseTool } from "../database-tool.ts";
 
 // isopter audit verify [--data-dir DIR | --database-url URL] [--json]: walks the audit trail's hash chain (issue 33 §3)
 // and names the first entry changed, removed or inserted. It reads the database itself, as `isopter backup` does
@@ -12,7 +11,7 @@ import { projectRoot } from "../project-root.ts";
 // database it checks. PGlite's data directory belongs to one process: stop the server first; PostgreSQL may be
 // verified while servers run on it (one snapshot).
 
-const VERIFY_ENTRY = join(projectRoot(), "simulator/server/audit/verify-main.ts");
+const VERIFY_ENTRY = databaseTool("simulator/server/audit/verify-main.ts");
 
 interface Report {
   readonly database: string;
@@ -24,9 +23,7 @@ interface Report {
 
 const runVerify = (io: CliIo, opts: { dataDir?: string; databaseUrl?: string; notedTail?: string }) =>
   new Promise<{ code: number | null; out: string; err: string }>((done, fail) => {
-    const env: Record<string, string | undefined> = { ...io.env };
-    if (opts.dataDir) env.DATA_DIR = resolve(io.cwd, opts.dataDir);
-    if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+    const env = databaseEnv(io, opts);
     if (opts.notedTail) env.AUDIT_NOTED_TAIL = opts.notedTail;
     const child = spawn(process.execPath, ["--import", "tsx", VERIFY_ENTRY], { cwd: io.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

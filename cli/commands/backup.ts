@@ -1,41 +1,21 @@
-import { spawn } from "node:child_process";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Command } from "commander";
-import { CliError, ExitCode } from "../exit-codes.ts";
 import type { CliIo } from "../io.ts";
-import { projectRoot as findProjectRoot } from "../project-root.ts";
+import { databaseTool, runDatabaseTool } from "../database-tool.ts";
 
 // isopter backup --out FILE / isopter restore FILE: the whole clinic database (PGlite in DATA_DIR, or PostgreSQL at
 // DATABASE_URL, as `npm start` would use) to one file with its schema version and a checksum, and back into an empty
 // database with a consistency check. The work runs in simulator/server/backup/main.ts as a child process: the CLI never
 // imports the server (architecture rule). PGlite's data directory belongs to one process: stop the server first.
 
-const projectRoot = findProjectRoot();
-const BACKUP_ENTRY = join(projectRoot, "simulator/server/backup/main.ts");
+const BACKUP_ENTRY = databaseTool("simulator/server/backup/main.ts");
 
 interface StorageOptions {
   dataDir?: string;
   databaseUrl?: string;
 }
 
-const run = (io: CliIo, args: string[], opts: StorageOptions) =>
-  new Promise<void>((done, fail) => {
-    const env: Record<string, string | undefined> = { ...io.env };
-    if (opts.dataDir) env.DATA_DIR = resolve(io.cwd, opts.dataDir);
-    if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
-    const child = spawn(process.execPath, ["--import", "tsx", BACKUP_ENTRY, ...args], {
-      cwd: io.cwd,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => io.stdout.write(d));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.once("error", fail);
-    child.once("exit", (code) =>
-      code === 0 ? done() : fail(new CliError(ExitCode.Failure, err.trim().replace(/^Isopter: /, "") || `exited with ${code}`)),
-    );
-  });
+const run = (io: CliIo, args: string[], opts: StorageOptions) => runDatabaseTool(io, BACKUP_ENTRY, args, opts);
 
 const storageOptions = (c: Command) =>
   c
