@@ -5,26 +5,16 @@
 // no API call answers (a manager reads only their own organisation's trail, without hashes). AUDIT_NOTED_TAIL
 // (position:hash, as an earlier run printed it) must still be there. Prints the report as one
 // JSON line; exit 0 when the chain holds, 1 with `Isopter: ...` when it cannot be read, 6 when it is broken.
-import { join } from "node:path";
-import { ConfigError, readConfig } from "../config.ts";
-import type { Database } from "../db/database.ts";
-import { StartupError, redactedUrl } from "../db/open.ts";
-import { openPglite } from "../db/pglite.ts";
-import { openPostgres } from "../db/postgres.ts";
+import { StartupError } from "../db/open.ts";
+import { openUnmigrated, runTool, toolDatabase } from "../db/tool.ts";
 import { checkNotedTail, verifyChain } from "./verify.ts";
 
 export const BROKEN_EXIT = 6;
 
 const main = async () => {
-  const config = readConfig(process.env);
-  const where = config.databaseUrl ? `DATABASE_URL ${redactedUrl(config.databaseUrl)}` : `DATA_DIR ${join(config.dataDir, "pglite")}`;
-  let db: Database;
-  try {
-    db = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(join(config.dataDir, "pglite"));
-  } catch (e) {
-    if (e instanceof StartupError) throw e;
-    throw new StartupError(`cannot use ${where}: ${(e as Error).message}`);
-  }
+  const tool = toolDatabase(process.env);
+  const where = tool.where;
+  const db = await openUnmigrated(tool);
   try {
     const chained = await db.query(
       "select 1 from information_schema.columns where table_schema = 'public' and table_name = 'audit_events' and column_name = 'seq'",
@@ -44,8 +34,4 @@ const main = async () => {
   }
 };
 
-main().catch((e: unknown) => {
-  const known = e instanceof ConfigError || e instanceof StartupError;
-  console.error(`Isopter: ${known ? (e as Error).message : ((e as Error)?.stack ?? String(e))}`);
-  process.exit(1);
-});
+runTool(main);
