@@ -23,7 +23,6 @@
 // headset, 5); STEPS=250,500,1000 measures fixed steps instead (each measured, none a stop).
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import pg from "pg";
-import { CHANNEL } from "../simulator/server/bus/postgres-bus.ts";
 import { consecutivePorts, startProcesses, type ClusterProcess } from "../scripts/cluster/processes.ts";
 import { loadAverage, percentile, sleep } from "./figures.ts";
 import { growFleet, liveLatencies, protocolFleet } from "./fleet.ts";
@@ -83,23 +82,27 @@ const freshDatabase = async (base: string, name: string) => {
   };
 };
 
-/** Notifications on the bus's channel (and their bytes) since the last take. */
-const busCounter = async (databaseUrl: string) => {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  client.on("error", () => undefined); // the database going away mid-bench (Ctrl-C) is not a crash
-  await client.connect();
-  let count = 0;
+/** Messages the processes sent each other over the bus per second since the last take (their /api/ready figures). */
+const busCounter = async (procs: ReadonlyArray<ClusterProcess>) => {
+  const sent = async () => {
+    let total = 0;
+    for (const p of procs) {
+      const ready = (await (await fetch(`${p.url}/api/ready`)).json()) as { data?: { bus?: { sent: number } } };
+      total += ready.data?.bus?.sent ?? 0;
+    }
+    return total;
+  };
+  let last = await sent();
   let since = performance.now();
-  client.on("notification", () => count++);
-  await client.query(`listen ${CHANNEL}`);
   return {
-    take: () => {
-      const perSecond = count / ((performance.now() - since) / 1000);
-      count = 0;
+    take: async () => {
+      const now = await sent();
+      const perSecond = (now - last) / ((performance.now() - since) / 1000);
+      last = now;
       since = performance.now();
       return perSecond;
     },
-    close: () => client.end(),
+    close: async () => undefined,
   };
 };
 
@@ -151,7 +154,7 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
     };
     const fleets = procs.map((p) => protocolFleet(p.url, { progressMs: 1000 / progressHz }));
     const browsers = await Promise.all(procs.map((p, k) => liveLatencies(p.url, token, fleets[(k + n - 1) % n]!.sentAt)));
-    const bus = await busCounter(db.url);
+    const bus = await busCounter(procs);
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     let started = 0;
@@ -192,7 +195,7 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
       }
       await sleep(2_000);
       for (const b of browsers) b.take();
-      bus.take();
+      await bus.take();
       loop.reset();
       const cpu = cpuWindow(procs.map((p) => p.child.pid!));
       // Over the window: the fewest headsets device/all (on the first process) showed connected.
@@ -202,7 +205,7 @@ const run = async (base: string, n: number, first: number): Promise<Capacity> =>
         held = Math.min(held, await connected());
         await sleep(2_000);
       }
-      const notifications = bus.take();
+      const notifications = await bus.take();
       const cores = formatCores(cpu.take());
       const latencies = browsers.flatMap((b) => b.take()).sort((a, b) => a - b);
       console.log(

@@ -229,7 +229,9 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
         return sendFailure(res, "unavailable", `Migrations not done (database at ${version}, expected ${wanted})`, undefined, {
           "retry-after": String(RETRY_AFTER_SECONDS),
         });
-      sendJson(res, 200, { data: { status: "ready", database: db.kind, schemaVersion: version, warnings } });
+      // The bus's figures (issue 32): its kind, the subjects held, and the messages sent to and heard from other
+      // processes since start (bench:cluster reads them).
+      sendJson(res, 200, { data: { status: "ready", database: db.kind, schemaVersion: version, warnings, bus: bus.figures() } });
     },
     "GET openapi.json": async (_req, res) => {
       openapi ??= openApiDocument(endpoints, ctx.version);

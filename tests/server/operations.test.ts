@@ -41,7 +41,16 @@ describe("health and readiness", () => {
     const ready = await fetch(`${server.url}/api/ready`);
     expect([ready.status, (await ready.json()) as unknown]).toEqual([
       200,
-      { data: { status: "ready", database: "pglite", schemaVersion: await knownSchemaVersion(), warnings: [] } },
+      {
+        data: {
+          status: "ready",
+          database: "pglite",
+          schemaVersion: await knownSchemaVersion(),
+          warnings: [],
+          // One process on its own database: nothing crosses to another.
+          bus: { kind: "local", subjects: 0, peers: 0, sent: 0, sentBytes: 0, received: 0, skipped: 0 },
+        },
+      },
     ]);
     // A request on a connection opened before the drain: 503 with Retry-After in the envelope.
     const agent = new (await import("node:http")).Agent({ keepAlive: true });

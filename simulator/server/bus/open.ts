@@ -1,15 +1,44 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.ts";
 import type { Storage } from "../db/open.ts";
 import { localBus, type Bus } from "./bus.ts";
-import { postgresBus } from "./postgres-bus.ts";
+import { postgresTransport } from "./postgres-transport.ts";
 import { localRoster, postgresRoster, type LeaseTiming, type Roster } from "./roster.ts";
+import { routedBus } from "./routed-bus.ts";
+import type { BusTransport } from "./transport.ts";
 
-/** The bus and roster the database calls for: PGlite is one process's own database, PostgreSQL may be shared by several. */
+/** How often the bus forgets processes the roster no longer counts alive. */
+const KEEP_PEERS_MS = 5_000;
+
+/** The bus and roster the database calls for: PGlite is one process's own database, PostgreSQL may be shared by
+ * several, which talk over LISTEN/NOTIFY on it. */
 export const openBus = async (storage: Storage, db: Database, lease?: LeaseTiming): Promise<{ bus: Bus; roster: Roster }> => {
   if (storage.kind !== "postgres") return { bus: localBus(), roster: localRoster() };
-  const bus = await postgresBus(storage.url, db);
+  const processId = randomUUID();
+  const transport: BusTransport = await postgresTransport(storage.url, db, processId);
+  const bus = await routedBus(transport, processId).catch(async (e: unknown) => {
+    await transport.close();
+    throw e;
+  });
   try {
-    return { bus, roster: await postgresRoster(db, bus, lease) };
+    const roster = await postgresRoster(db, bus, lease);
+    const keep = setInterval(() => {
+      roster.liveProcesses().then(
+        (alive) => bus.keepPeers(alive),
+        () => undefined,
+      );
+    }, KEEP_PEERS_MS);
+    keep.unref();
+    return {
+      bus,
+      roster: {
+        ...roster,
+        close: async () => {
+          clearInterval(keep);
+          await roster.close();
+        },
+      },
+    };
   } catch (e) {
     await bus.close();
     throw e;

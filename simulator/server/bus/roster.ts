@@ -25,6 +25,8 @@ export interface Roster {
   onOrphans(handler: (deviceSns: string[]) => Promise<void>): void;
   /** How many processes hold a live lease, this one included. */
   processes(): Promise<number>;
+  /** The processes that hold a live lease, this one included. */
+  liveProcesses(): Promise<string[]>;
   /** This process's lease had run out and was taken again: its headsets must be claimed again. */
   onRejoin(handler: () => Promise<void>): void;
   close(): Promise<void>;
@@ -35,6 +37,7 @@ export const localRoster = (): Roster => ({
   release: async () => true,
   elsewhere: async () => undefined,
   processes: async () => 1,
+  liveProcesses: async () => [],
   onOrphans: () => undefined,
   onRejoin: () => undefined,
   close: async () => undefined,
@@ -127,6 +130,9 @@ export const postgresRoster = async (db: Database, bus: Bus, timing: LeaseTiming
       return (
         (await db.query<{ n: number }>("select count(*)::int as n from server_processes where lease_until >= clock_timestamp()"))[0]?.n ?? 1
       );
+    },
+    async liveProcesses() {
+      return (await db.query<{ id: string }>("select id from server_processes where lease_until >= clock_timestamp()")).map((r) => r.id);
     },
     onOrphans: (h) => void orphanHandlers.push(h),
     onRejoin: (h) => void rejoinHandlers.push(h),

@@ -14,6 +14,7 @@ import { log } from "../log.ts";
 import type { Bus } from "../bus/bus.ts";
 import type { BusMessageOf } from "../bus/messages.ts";
 import type { Roster } from "../bus/roster.ts";
+import { deviceSubject } from "../bus/subjects.ts";
 
 // Connected headsets by serial. Sends each one its queue and stand-alone setting whenever they change, and carries
 // commands (start, pause, resume, stop) that wait for the headset's ack. The sends of one kind to one headset go one after
@@ -90,6 +91,8 @@ const notConnected = () => new Failure("device_not_connected", `${commandFailed}
 export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, roster: Roster): DeviceHub => {
   const sockets = new Map<string, WebSocket>();
   const credentials = new WeakMap<WebSocket, string>();
+  /** The release of the device subject each attached socket holds. */
+  const held = new Map<WebSocket, () => void>();
   // A headset's claims and releases in the roster, one after the other: a closed socket's release (decided when no
   // socket holds the serial) must not reach the database after the claim of a socket that connected meanwhile, or
   // it would delete that claim and the others would find the headset nowhere.
@@ -251,6 +254,10 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
       if (old && old !== socket) old.close(4000, "replaced by a newer connection");
       credentials.set(socket, credentialHash);
       sockets.set(sn, socket);
+      // The headset's subject is held while it is connected here (issue 32 §1): its commands, pushes and refusals
+      // reach this process and no other. Held before the claim, so a process that finds the claim can reach it.
+      held.get(socket)?.();
+      held.set(socket, await bus.interest(deviceSubject(sn)));
       // Claimed before the others hear of it, so the process closing its older socket finds it held here.
       await inTurn(sn, () => roster.claim(sn, credentialHash));
       bus.publish({ type: "attached", deviceSn: sn, by: bus.processId });
@@ -266,6 +273,8 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
     },
     detach(sn, socket) {
       if (sockets.get(sn) === socket) sockets.delete(sn);
+      held.get(socket)?.();
+      held.delete(socket);
       for (const [id, p] of pending)
         if (p.sn === sn) {
           clearTimeout(p.timer);
@@ -316,6 +325,8 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
     closeAll() {
       for (const s of sockets.values()) s.close(1001, "server shutting down");
       sockets.clear();
+      for (const release of held.values()) release();
+      held.clear();
     },
   };
 };

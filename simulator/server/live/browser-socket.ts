@@ -72,6 +72,6 @@ export const acceptBrowserSocket = (ctx: ServerContext, socket: WebSocket) => {
     loggedIn = true;
     sessionId = check.claims.sid;
     ctx.live.remove(socket);
-    ctx.live.add({ socket, organisationId: check.claims.organisationId, userId: check.claims.sub, sessionId: check.claims.sid });
+    await ctx.live.add({ socket, organisationId: check.claims.organisationId, userId: check.claims.sub, sessionId: check.claims.sid });
   };
 };

@@ -13,7 +13,8 @@ export interface LiveClient {
 }
 
 export interface LiveHub {
-  add(client: LiveClient): void;
+  /** Resolves once the socket hears its organisation's events from every process. */
+  add(client: LiveClient): Promise<void>;
   remove(socket: WebSocket): void;
   publish(organisationId: string, event: LiveEvent): void;
   /** Sessions of `userId` ended (every one, all but `keep`, or `only` one): their sockets are told why and closed. */
@@ -33,7 +34,7 @@ export const liveHub = (): LiveHub => {
     client.socket.close(4001, message.type);
   };
   return {
-    add(client) {
+    async add(client) {
       bySocket.set(client.socket, client);
       const set = byOrg.get(client.organisationId) ?? new Set();
       set.add(client);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
 import type { LiveEvent, LiveMessage } from "../../../core/model/live.ts";
 import { demoResult } from "../../../simulator/server/demo/results.ts";
-import { CHANNEL } from "../../../simulator/server/bus/postgres-bus.ts";
+import { channelOf } from "../../../simulator/server/bus/postgres-transport.ts";
+import { orgSubject } from "../../../simulator/server/bus/subjects.ts";
 import { newId } from "../../../simulator/server/store/ids.ts";
 import type { RunningServer } from "../../../simulator/server/server.ts";
 import { call, fakeHeadset, liveSocket, login, ok } from "../harness.ts";
@@ -136,7 +137,7 @@ onPostgres("processes: live events through PostgreSQL", () => {
     await listener.connect();
     const payloads: string[] = [];
     listener.on("notification", (n) => payloads.push(n.payload ?? ""));
-    await listener.query(`listen ${CHANNEL}`);
+    await listener.query(`listen "${channelOf(orgSubject(org))}"`);
     try {
       // 300 updates of about 1 kB each, published at once, and one of 20 kB in the middle (stored, in its place).
       const ids = Array.from({ length: 300 }, (_, i) => `burst-${i}`);
@@ -168,13 +169,14 @@ onPostgres("processes: live events through PostgreSQL", () => {
     const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
     const client = new pg.Client({ connectionString: p.url });
     await client.connect();
+    const org = (await ok(a.url, "organisation.current", {}, tokenA)).id;
+    const CHANNEL = channelOf(orgSubject(org));
     try {
       await client.query(`select pg_notify('${CHANNEL}', $1)`, ["not json at all"]);
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [
         JSON.stringify({ from: "elsewhere", seq: 1, messages: [{ type: "live", organisationId: 7 }] }),
       ]);
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 2, stored: 999_999_999 })]);
-      const org = (await ok(a.url, "organisation.current", {}, tokenA)).id;
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [
         JSON.stringify({
           from: "elsewhere",

@@ -1,0 +1,192 @@
+import { randomUUID } from "node:crypto";
+import { Result, Schema } from "effect";
+import { decode } from "../../../core/model/decode.ts";
+import { log } from "../log.ts";
+import { deliver, type Bus, type BusHandler } from "./bus.ts";
+import { decodeBusMessage, type BusMessage } from "./messages.ts";
+import { ALL, processSubject, subjectOf, type Subject } from "./subjects.ts";
+import type { BusTransport } from "./transport.ts";
+
+// The bus between processes, routed by interest (issue 32 §1). A process holds a subject while it has a reason to hear
+// it (a browser of the organisation, a headset connected here) and tells the others; a publisher sends a message only
+// when another process holds its subject, so an event nobody elsewhere listens to never leaves its process (not even
+// as a NOTIFY on the database or a publish to the broker).
+//
+// What processes tell each other about interest, on the subject "all" unless said:
+//   hello                    a process (re)joined: every other answers with its whole interest, on process.<from>;
+//   interest add/remove      a process began or stopped holding subjects; "reset" replaces what it held before
+//                            (a whole answer to hello; an empty one marked "leaving" when it shuts down);
+//   interest_ack             on process.<from>: "heard your interest <token>".
+// A new interest waits for every known process's ack (or ACK_MS) before it counts as held: the browser's handshake and
+// the headset's presence claim wait for it, so nothing published after them is skipped for want of news. Processes
+// that died without a word are forgotten through the roster's leases (`keepPeers`).
+
+const ACK_MS = 1_000;
+/** A process not in the roster's list is forgotten only once it has been silent this long (it may be just starting). */
+const FORGET_SILENT_MS = 10_000;
+
+const ControlSchema = Schema.Union([
+  Schema.Struct({ type: Schema.Literal("hello"), from: Schema.String }),
+  Schema.Struct({
+    type: Schema.Literal("interest"),
+    from: Schema.String,
+    add: Schema.Array(Schema.String),
+    remove: Schema.Array(Schema.String),
+    reset: Schema.Boolean,
+    token: Schema.optionalKey(Schema.String),
+    leaving: Schema.optionalKey(Schema.Boolean),
+  }),
+  Schema.Struct({ type: Schema.Literal("interest_ack"), from: Schema.String, token: Schema.String }),
+]);
+type Control = typeof ControlSchema.Type;
+const CONTROL_TYPES = new Set(["hello", "interest", "interest_ack"]);
+
+interface Peer {
+  readonly subjects: Set<Subject>;
+  heardAt: number;
+}
+
+export const routedBus = async (transport: BusTransport, processId: string, options: { readonly ackMs?: number } = {}): Promise<Bus> => {
+  const me = processSubject(processId);
+  const ackMs = options.ackMs ?? ACK_MS;
+  const handlers: BusHandler[] = [];
+  const held = new Map<Subject, number>();
+  const announcing = new Map<Subject, Promise<void>>();
+  const peers = new Map<string, Peer>();
+  const waiting = new Map<string, { readonly unheard: Set<string>; readonly done: () => void }>();
+  let closed = false;
+
+  const sendControl = (subject: Subject, control: Control) => transport.send(subject, JSON.stringify(control));
+  const peer = (id: string) => {
+    let p = peers.get(id);
+    if (!p) peers.set(id, (p = { subjects: new Set(), heardAt: Date.now() }));
+    p.heardAt = Date.now();
+    return p;
+  };
+  const wholeInterest = (): Control => ({ type: "interest", from: processId, add: [...held.keys()], remove: [], reset: true });
+  const heard = (token: string, from: string) => {
+    const w = waiting.get(token);
+    if (!w) return;
+    w.unheard.delete(from);
+    if (w.unheard.size === 0) w.done();
+  };
+
+  const onControl = (c: Control) => {
+    if (c.from === processId) return;
+    if (c.type === "hello") {
+      peer(c.from);
+      return sendControl(processSubject(c.from), wholeInterest());
+    }
+    if (c.type === "interest_ack") return heard(c.token, c.from);
+    const p = peer(c.from);
+    if (c.reset) p.subjects.clear();
+    for (const s of c.add) p.subjects.add(s);
+    for (const s of c.remove) p.subjects.delete(s);
+    if (c.leaving) peers.delete(c.from);
+    if (c.token !== undefined) sendControl(processSubject(c.from), { type: "interest_ack", from: processId, token: c.token });
+  };
+  const skip = (reason: string, body: unknown) => {
+    transport.traffic.skipped++;
+    log.warn("bus_message_skipped", { reason, payload: (JSON.stringify(body) ?? "").slice(0, 200) });
+  };
+  transport.onReceive((_subject, body) => {
+    const type = (body as { type?: unknown } | null)?.type;
+    if (typeof type === "string" && CONTROL_TYPES.has(type)) {
+      const control = decode(ControlSchema, body);
+      return Result.isFailure(control) ? skip(control.failure.message, body) : onControl(control.success);
+    }
+    const decoded = decodeBusMessage(body);
+    if (Result.isFailure(decoded)) skip(decoded.failure.message, body);
+    else deliver(handlers, decoded.success, false);
+  });
+
+  /** Tells the others that this process holds `subject`, and resolves once each known process has heard it. */
+  const announce = (subject: Subject) =>
+    new Promise<void>((resolve) => {
+      const token = randomUUID();
+      const unheard = new Set(peers.keys());
+      const timer = setTimeout(() => done(), ackMs);
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(token);
+        resolve();
+      };
+      if (unheard.size === 0) return done();
+      waiting.set(token, { unheard, done });
+      sendControl(ALL, { type: "interest", from: processId, add: [subject], remove: [], reset: false, token });
+    });
+
+  const release = (subject: Subject) => {
+    const n = (held.get(subject) ?? 0) - 1;
+    if (n > 0) return void held.set(subject, n);
+    held.delete(subject);
+    if (closed) return;
+    sendControl(ALL, { type: "interest", from: processId, add: [], remove: [subject], reset: false });
+    void transport.unlisten(subject).catch((e: unknown) => log.warn("bus_unlisten_failed", { subject, error: e }));
+  };
+
+  const greet = () => {
+    sendControl(ALL, { type: "hello", from: processId });
+    if (held.size > 0) sendControl(ALL, wholeInterest());
+  };
+  await transport.listen(ALL);
+  await transport.listen(me);
+  greet();
+  // Back after an outage: the others may have changed their interest meanwhile, and missed ours.
+  transport.onReady((ready) => {
+    if (ready && !closed) greet();
+  });
+
+  // "all" and another process's own subject are always held by someone (a process that just started may not have
+  // answered hello yet); any other subject only while a known process said it holds it.
+  const othersHold = (subject: Subject) => {
+    if (subject === me) return false;
+    if (subject === ALL || subject.startsWith("process.")) return true;
+    for (const p of peers.values()) if (p.subjects.has(subject)) return true;
+    return false;
+  };
+
+  return {
+    processId,
+    kind: transport.kind,
+    publish(message: BusMessage) {
+      deliver(handlers, message, true);
+      if (closed) return;
+      const subject = subjectOf(message);
+      if (othersHold(subject)) transport.send(subject, JSON.stringify(message));
+    },
+    subscribe: (handler) => void handlers.push(handler),
+    async interest(subject) {
+      const n = held.get(subject) ?? 0;
+      held.set(subject, n + 1);
+      if (n === 0) {
+        const first = transport.listen(subject).then(() => announce(subject));
+        announcing.set(subject, first);
+        void first.finally(() => announcing.delete(subject));
+      }
+      await announcing.get(subject);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        release(subject);
+      };
+    },
+    keepPeers(alive) {
+      const live = new Set(alive);
+      for (const [id, p] of peers) if (!live.has(id) && Date.now() - p.heardAt > FORGET_SILENT_MS) peers.delete(id);
+    },
+    figures: () => ({ kind: transport.kind, subjects: held.size, peers: peers.size, ...transport.traffic }),
+    get ready() {
+      return transport.ready;
+    },
+    onReady: (handler) => transport.onReady(handler),
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const w of waiting.values()) w.done();
+      sendControl(ALL, { type: "interest", from: processId, add: [], remove: [], reset: true, leaving: true });
+      await transport.close();
+    },
+  };
+};
