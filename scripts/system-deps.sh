@@ -6,7 +6,8 @@
 # deploy/nginx/isopter.conf in front of three processes, as its own unprivileged process on a free port), and Orthanc
 # with its DICOMweb plugin (orthanc, orthanc-dicomweb: a real PACS to STOW to, query and retrieve from; the tests start
 # their own /usr/sbin/Orthanc on free ports and temporary storage, so the system service the package installs may run
-# beside them or not at all).
+# beside them or not at all), and nats-server (the cluster suite and the bus tests also run on NATS; they start their
+# own /usr/sbin/nats-server on a free port, never the system service on 4222).
 # As root it installs what is missing with apt; otherwise it stops and prints the exact command. When everything is
 # there it only looks for a few files, so it costs nothing on every `npm test`.
 set -euo pipefail
@@ -15,6 +16,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -x /usr/sbin/nats-server ] || missing+=(nats-server)
 command -v dciodvfy >/dev/null 2>&1 || missing+=(dicom3tools)
 command -v storescp >/dev/null 2>&1 || missing+=(dcmtk)
 command -v wlmscpfs >/dev/null 2>&1 || missing+=(dcmtk) # the worklist provider the worklist tests run
