@@ -4,7 +4,7 @@ import { decode, type DecodeError } from "../../../core/model/decode.ts";
 import { decodeLiveEvent, type LiveEvent } from "../../../core/model/live.ts";
 
 // What server processes on one database tell each other (bus.ts). Every message is decoded with these schemas when
-// it arrives from another process: a payload that does not decode is logged and skipped (postgres-bus.ts).
+// it arrives from another process: a payload that does not decode is logged and skipped (routed-bus.ts).
 
 const SessionEndSchema = Schema.Literals([
   "logout",
