@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { isLiveEvent } from "../../../core/model/live.ts";
 import type { RunningServer } from "../../../simulator/server/server.ts";
+import { newId } from "../../../simulator/server/store/ids.ts";
 import { fakeHeadset, liveSocket, login, ok } from "../harness.ts";
-import { isEvent, onPostgres, sleep, startProcesses, until, type Processes } from "./harness.ts";
+import { isEvent, onPostgres, patientNamed, sleep, startProcesses, until, type Processes } from "./harness.ts";
 
 // Issue 32 §1, routing by interest, on two real processes sharing one PostgreSQL: "A process takes an organisation's
 // live events only while a browser of that organisation is connected to it. ... Progress frames go only where a
@@ -75,5 +77,34 @@ onPostgres("processes: routing by interest", () => {
     await b.ctx.devices.pushQueue(sn);
     await sleep(200);
     expect(b.ctx.bus.figures().sent - quiet).toBe(0);
+  });
+
+  it("tenancy: a browser of another organisation on the other process draws none of this one's events across", async () => {
+    const org2 = newId();
+    await a.db.transaction(async (tx) => {
+      await tx.query(
+        "insert into organisations (id, name, multi_tests, market, country, created_at) values ($1, 'Other clinic', false, 'FDA', 'US', $2)",
+        [org2, new Date().toISOString()],
+      );
+      await tx.query("update users set organisation_id = $1 where username = 'user'", [org2]);
+    });
+    try {
+      const other = await liveSocket(b.url, await login(b.url, "user"));
+      const ours = await liveSocket(a.url, tokenA);
+      await sleep(300);
+      const quiet = a.ctx.bus.figures().sent;
+      const org = (await ok(a.url, "organisation.current", {}, tokenA)).id;
+      for (let i = 0; i < 10; i++) a.ctx.live.publish(org, { type: "patient", operation: "update", data: patientNamed(`only-ours-${i}`) });
+      await ours.next(isEvent("patient", "update", (e) => (e.data as { id: string }).id === "only-ours-9"));
+      await sleep(300);
+      expect(a.ctx.bus.figures().sent - quiet).toBe(0);
+      expect(other.messages.filter(isLiveEvent)).toEqual([]);
+      other.close();
+      ours.close();
+    } finally {
+      await a.db.query(
+        "update users set organisation_id = (select organisation_id from users where username = 'manager') where username = 'user'",
+      );
+    }
   });
 });
