@@ -57,6 +57,7 @@ const main = async () => {
     storage: config.databaseUrl
       ? { kind: "postgres", url: config.databaseUrl }
       : { kind: "pglite", dataDir: join(config.dataDir, "pglite") },
+    natsUrl: config.natsUrl,
     host: config.host,
     port: config.port,
     devRoutes: config.devRoutes,
@@ -86,6 +87,7 @@ const main = async () => {
   } else control.attach(deviceUrl);
 
   console.log(`Storage: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${join(config.dataDir, "pglite")}`}`);
+  if (config.databaseUrl) console.log(`Bus: ${config.natsUrl ? "NATS (NATS_URL)" : "PostgreSQL LISTEN/NOTIFY"}`);
   console.log(`Isopter listening on ${server.url}`);
   if (!config.devRoutes) console.log("Development routes (/api/dev/*) are off (NODE_ENV=production or ISOPTER_DEV_ROUTES=off)");
   const logins = demo.usernames.join(", ");

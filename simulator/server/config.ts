@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 
 // The start command's configuration, from the environment (README documents each):
 //   PORT (4170), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL (PostgreSQL instead of PGlite),
+//   NATS_URL (the processes' bus over this NATS server instead of LISTEN/NOTIFY; needs DATABASE_URL),
 //   HEADSETS (4), SPEED (1), DEMO_PASSWORD (generated and printed when unset),
 //   ISOPTER_DEV_ROUTES (on, or off when NODE_ENV=production), ISOPTER_ALLOWED_ORIGINS (none),
 //   HEADSET_URLS (the virtual headsets' device socket addresses; default this process's own /device),
@@ -15,6 +16,8 @@ export interface StartConfig {
   readonly host: string;
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** A NATS server (nats://host:port) the processes on DATABASE_URL talk over; none: LISTEN/NOTIFY on the database. */
+  readonly natsUrl: string | undefined;
   readonly headsets: number;
   readonly speed: number;
   readonly demoPassword: string | undefined;
@@ -48,6 +51,17 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
     throw new ConfigError(`SPEED must be a number above 0 (at most 1000), got '${env.SPEED}'`);
   const url = env.DATABASE_URL?.trim();
   if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError("DATABASE_URL must start with postgres:// or postgresql://");
+  const natsUrl = env.NATS_URL?.trim();
+  if (natsUrl) {
+    let ok = false;
+    try {
+      const u = new URL(natsUrl);
+      ok = u.protocol === "nats:" && u.hostname !== "";
+    } catch {}
+    if (!ok) throw new ConfigError(`NATS_URL must be a NATS server's address such as nats://127.0.0.1:4222, got '${natsUrl}'`);
+    if (!url)
+      throw new ConfigError("NATS_URL needs DATABASE_URL: the bus joins processes sharing one PostgreSQL (on PGlite a process is alone)");
+  }
   const dev = env.ISOPTER_DEV_ROUTES?.trim().toLowerCase();
   if (dev && dev !== "on" && dev !== "off") throw new ConfigError(`ISOPTER_DEV_ROUTES must be on or off, got '${env.ISOPTER_DEV_ROUTES}'`);
   const origins = (env.ISOPTER_ALLOWED_ORIGINS ?? "")
@@ -98,6 +112,7 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
     host: env.HOST?.trim() || "127.0.0.1",
     dataDir: resolve(env.DATA_DIR?.trim() || ".data"),
     databaseUrl: url || undefined,
+    natsUrl: natsUrl || undefined,
     headsets: integer("HEADSETS", env.HEADSETS, 4, 0, 10_000),
     speed,
     demoPassword: env.DEMO_PASSWORD || undefined,

@@ -36,6 +36,7 @@ import { liveHub } from "./live/hub.ts";
 import { presenceBook } from "./device/presence.ts";
 import { patientIndex } from "./store/patient-index.ts";
 import type { DeviceBattery } from "../../core/model/device.ts";
+import type { Bus } from "./bus/bus.ts";
 import { openBus } from "./bus/open.ts";
 import { liveThroughBus } from "./bus/live.ts";
 import { simulatorThroughBus } from "./bus/simulator-relay.ts";
@@ -49,6 +50,8 @@ const PRESENCE_FLUSH_MS = 5_000;
 
 export interface ServerOptions {
   readonly storage: Storage;
+  /** NATS_URL: on PostgreSQL, the processes' bus runs over this NATS server instead of LISTEN/NOTIFY (bus/open.ts). */
+  readonly natsUrl?: string | undefined;
   readonly host?: string;
   /** 0 picks a free port (tests). */
   readonly port?: number;
@@ -108,6 +111,9 @@ const defaults: ServerSettings = {
   trustedProxies: [],
 };
 
+/** What a process that lost the bus lost: its NATS connection, or its database's listening connection. */
+const busLost = (kind: Bus["kind"]) => (kind === "nats" ? "NATS connection lost" : "database connection lost");
+
 const packageVersion = (): string => {
   try {
     return (JSON.parse(readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as { version: string }).version;
@@ -140,7 +146,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const host = options.host ?? "127.0.0.1";
   const allowedOrigins = options.allowedOrigins ?? [];
   const settingsIn = { ...defaults, ...options.settings };
-  const { bus, roster } = await openBus(options.storage, db).catch(async (e: unknown) => {
+  const { bus, roster } = await openBus(options.storage, db, { natsUrl: options.natsUrl }).catch(async (e: unknown) => {
     await db.close();
     throw e;
   });
@@ -221,7 +227,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       if (integrity.state !== "passed")
         return sendFailure(res, "unavailable", integrity.reason, undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
       if (!bus.ready)
-        return sendFailure(res, "unavailable", "Not connected to the other server processes (database connection lost)", undefined, {
+        return sendFailure(res, "unavailable", `Not connected to the other server processes (${busLost(bus.kind)})`, undefined, {
           "retry-after": String(RETRY_AFTER_SECONDS),
         });
       const version = await schemaVersion(db); // a database away throws: 503 unavailable with Retry-After
@@ -293,7 +299,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   // Browsers of a process that lost the others would miss their events: they reconnect (the seeds' 1 s), through a
   // proxy to another process, or here once the bus is back, and read the lanes again.
   bus.onReady((ready) => {
-    if (!ready) for (const client of browsers.clients) client.close(1013, "database unavailable");
+    if (!ready) for (const client of browsers.clients) client.close(1013, bus.kind === "nats" ? "bus unavailable" : "database unavailable");
   });
   server.on("upgrade", (req, socket, head) => {
     if (!sameOrigin(req, allowedOrigins)) {
