@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
-const cpuSecondsOf = (pid: number): number => {
+export const cpuSecondsOf = (pid: number): number => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // After "pid (comm) ": state, ppid, ... utime and stime are the 12th and 13th fields.
@@ -36,7 +36,7 @@ const postgresPids = (): number[] =>
  * Busy CPU seconds of the whole machine (every core) and the seconds the host took for other guests (steal: a virtual
  * machine's cores are shared), from the first line of /proc/stat.
  */
-const machineSeconds = (): { busy: number; stolen: number } => {
+export const machineSeconds = (): { busy: number; stolen: number } => {
   // cpu user nice system idle iowait irq softirq steal ...
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = readFileSync("/proc/stat", "utf8")
     .split("\n")[0]!

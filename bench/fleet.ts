@@ -59,20 +59,24 @@ export const cumulativeThresholds = (seed: number, tested: number) =>
  * hello with a pairing code, a heartbeat a second, and for the streaming ones a progress frame every `progressMs`
  * (200: five a second, above a real headset's pace: bench:technician saw about 0.4 a second at speed 1), as
  * a real headset sends it: a 54-location test after another (a new measurement id each), every frame with the
- * cumulative thresholds so far. `sentAt` holds when each frame (`frameKey`) left, for `liveLatencies` to time.
+ * cumulative thresholds so far. `sentAt` holds when each frame (`frameKey`) left, for `liveLatencies` to time (one
+ * map may be shared by the fleets of several processes).
  */
-export const protocolFleet = (url: string, { progressMs = 200 }: { progressMs?: number } = {}) => {
-  const sentAt = new Map<string, number>();
+export const protocolFleet = (
+  url: string,
+  { progressMs = 200, sentAt = new Map<string, number>() }: { progressMs?: number; sentAt?: Map<string, number> } = {},
+) => {
   const timers: NodeJS.Timeout[] = [];
   const sockets: WebSocket[] = [];
   const battery = { vr: 90, clicker: 80, vrCharging: false, clickerCharging: false };
   let seeds = 0;
-  const connect = (sn: string, pairingCode: string, streams: boolean) => {
+  /** `secret` is a one-time pairing code, or with `proof` "credential" the device credential it was enrolled with. */
+  const connect = (sn: string, secret: string, streams: boolean, proof: "pairingCode" | "credential" = "pairingCode") => {
     const ws = new WebSocket(`${url.replace(/^http/, "ws")}/device`);
     sockets.push(ws);
     const seed = seeds++;
     ws.on("open", () => {
-      ws.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: sn, firmware: "bench", pairingCode }));
+      ws.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: sn, firmware: "bench", [proof]: secret }));
       // A heartbeat a second, spread over the second; the battery drains a point a minute.
       const beat = setInterval(
         () =>

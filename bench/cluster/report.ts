@@ -1,0 +1,108 @@
+// What bench:cluster prints: a line per measured window, and per bus the summary the issue asks for (CPU per 1,000
+// headsets, scale-out efficiency, events crossing the bus, the cross-process p99, the capacity model beside the
+// measured points, tenancy), every figure beside the load average.
+import { cpus } from "node:os";
+import { loadAverage, percentile } from "../figures.ts";
+import { fitCapacityModel, headsetsOn, predictCores, type CpuPoint } from "./model.ts";
+import type { BusKind, Window } from "./stage.ts";
+
+const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
+const latency = (w: Window) =>
+  w.latencies.length === 0
+    ? "no frames"
+    : `${f(percentile(w.latencies, 50), 1)} / ${f(percentile(w.latencies, 99), 1)} ms (${w.latencies.length} frames)`;
+
+export const WINDOW_HEADER =
+  "bus | processes | headsets (streaming) | held all window | Isopter cores (each process) | per 1,000 headsets | PostgreSQL | nats-server | " +
+  "bench | machine of " +
+  `${cpus().length}` +
+  " | bus events/s | live threshold to a browser (on another process with 3) p50 / p99 | bench event-loop p99 | load average";
+
+export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
+  [
+    bus,
+    w.processes,
+    `${w.headsets} (${streaming})`,
+    w.held,
+    `${f(w.cores.servers)} (${w.cores.perProcess.map((c) => f(c)).join(" + ")})`,
+    w.headsets > 0 ? f((w.cores.servers * 1000) / w.headsets) : "–",
+    f(w.cores.postgres),
+    f(w.cores.nats),
+    f(w.cores.bench),
+    `${f(w.cores.machine)} (${f(w.cores.stolen)} stolen)`,
+    f(w.crossing, 0),
+    latency(w),
+    `${f(w.benchDelayMs, 0)} ms`,
+    w.load,
+  ].join(" | ");
+
+/** The summary of one bus: windows of 1 and 3 processes (idle first, then each HEADSETS step), and tenancy's. */
+export const summary = (
+  bus: BusKind,
+  windows: readonly Window[],
+  tenancy: { readonly window: Window; readonly orgs: number } | undefined,
+  aimHeadsets: number,
+) => {
+  const out: string[] = [`Summary, ${bus} (load average ${loadAverage()}):`];
+  const at = (n: number, h: number) => windows.find((w) => w.processes === n && w.headsets === h);
+  const idle = (n: number) => at(n, 0)?.cores.servers ?? NaN;
+  const steps = [...new Set(windows.map((w) => w.headsets).filter((h) => h > 0))];
+  for (const h of steps) {
+    const one = at(1, h);
+    const three = at(3, h);
+    const per = (w: Window | undefined, n: number) =>
+      w ? `${f((w.cores.servers * 1000) / h)} cores (${f(((w.cores.servers - idle(n)) * 1000) / h)} above idle)` : "–";
+    out.push(
+      `  ${h} headsets: Isopter CPU per 1,000 headsets: 1 process ${per(one, 1)}, 3 processes ${per(three, 3)}; ` +
+        `scale-out efficiency (1 process's cores / 3 processes') ${one && three ? f(one.cores.servers / three.cores.servers) : "–"} (aim >= 0.85); ` +
+        `events crossing the bus ${three ? f(three.crossing, 0) : "–"}/s; PostgreSQL ${one ? f(one.cores.postgres) : "–"} / ${three ? f(three.cores.postgres) : "–"} cores, ` +
+        `nats-server ${one ? f(one.cores.nats) : "–"} / ${three ? f(three.cores.nats) : "–"} (1 / 3 processes); load ${three?.load ?? one?.load ?? "–"}`,
+    );
+  }
+  const aim = at(3, aimHeadsets);
+  out.push(
+    aim
+      ? `  live threshold p99, headset to a browser on another process, ${aimHeadsets} headsets on 3 processes: ${f(percentile(aim.latencies, 99), 1)} ms (aim <= 50 ms; ${aim.latencies.length} frames; load ${aim.load})`
+      : `  live threshold p99 at ${aimHeadsets} headsets on 3 processes: not measured (add ${aimHeadsets} to HEADSETS)`,
+  );
+  out.push(...modelLines(windows));
+  if (tenancy) {
+    const t = tenancy.window;
+    out.push(
+      `  tenancy: ${tenancy.orgs} organisations, ${t.headsets} headsets on 3 processes, ${t.held} held all window: ` +
+        `${t.events} events heard by the organisations' browsers, ${t.crossings} of another organisation (must be 0), ` +
+        `${t.unnamed} naming no headset; p50 / p99 ${latency(t)} (aim <= 50 ms); Isopter ${f(t.cores.servers)} cores, ` +
+        `PostgreSQL ${f(t.cores.postgres)}, nats-server ${f(t.cores.nats)}, ${f(t.crossing, 0)} bus events/s; load ${t.load}`,
+    );
+  }
+  return out;
+};
+
+/** The model fitted to every window of 1 and 3 processes, its prediction beside each, and headsets per core. */
+const modelLines = (windows: readonly Window[]): string[] => {
+  const points: CpuPoint[] = windows.map((w) => ({
+    processes: w.processes,
+    headsets: w.headsets,
+    crossing: w.crossing,
+    cores: w.cores.servers,
+  }));
+  const m = fitCapacityModel(points);
+  if (!m) return ["  capacity model: not enough distinct points to fit"];
+  const out = [
+    `  capacity model (least squares over the ${points.length} windows above): Isopter cores = ${f(m.perHeadset * 1000, 3)} per 1,000 headsets ` +
+      `+ ${f(m.perEvent * 1000, 3)} per 1,000 bus events/s + ${f(m.perProcess, 3)} per process; ${f(m.eventsPerHeadset, 2)} bus events/s per headset ` +
+      "whose browser is on another process",
+    "    processes | headsets | bus events/s | measured cores | model's cores | model / measured",
+  ];
+  for (const p of points) {
+    const predicted = predictCores(m, p);
+    out.push(`    ${p.processes} | ${p.headsets} | ${f(p.crossing, 0)} | ${f(p.cores)} | ${f(predicted)} | ${f(predicted / p.cores)}`);
+  }
+  const counts = [1, 2, 3, 4, 8, 16];
+  out.push(
+    "    predicted headsets (per core), every core busy, a headset placed regardless of its organisation ((N-1)/N of its events cross): " +
+      counts.map((n) => `${n} on ${n} cores ${f(headsetsOn(m, n, n), 0)} (${f(headsetsOn(m, n, n) / n, 0)})`).join("; ") +
+      `; on this machine's ${cpus().length} cores: 1 process ${f(headsetsOn(m, 1, cpus().length), 0)}, 3 processes ${f(headsetsOn(m, 3, cpus().length), 0)}`,
+  );
+  return out;
+};

@@ -1,0 +1,183 @@
+// One cluster of bench:cluster: N Isopter processes on a copy of the template database, on the chosen bus, with
+// browsers' live sockets and protocol-level headsets placed by the caller, and measurement windows over it.
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import pg from "pg";
+import WebSocket from "ws";
+import { consecutivePorts, startProcesses, type ClusterProcess } from "../../scripts/cluster/processes.ts";
+import { loadAverage, sleep } from "../figures.ts";
+import { protocolFleet } from "../fleet.ts";
+import { beforeInterruptExit } from "../postgres.ts";
+import { clusterCpu, type Cores } from "./cpu.ts";
+import { orgOfSerial, PASSWORD } from "./setup.ts";
+
+export type BusKind = "postgres" | "nats";
+
+/**
+ * A browser of organisation `org` (its key, "L7") on a live socket: times each progress frame against the moment its
+ * headset sent it (`sentAt`), and counts the events it hears and those naming a headset of another organisation.
+ */
+const browserOf = async (url: string, accessToken: string, org: string, sentAt: Map<string, number>) => {
+  let latencies: number[] = [];
+  let events = 0;
+  let crossings = 0;
+  let unnamed = 0;
+  const socket = new WebSocket(`${url.replace(/^http/, "ws")}/api/ws`);
+  await new Promise((resolve, reject) => {
+    socket.once("open", resolve);
+    socket.once("error", reject);
+  });
+  socket.send(JSON.stringify({ type: "logged_in", accessToken, message: "bench" }));
+  socket.on("message", (d) => {
+    const m = JSON.parse(d.toString()) as {
+      type?: string;
+      operation?: string;
+      deviceSn?: string;
+      data?: { deviceSn?: string; perimetryId?: string; nTested?: number };
+    };
+    if (typeof m.type !== "string" || typeof m.operation !== "string") return; // control messages, not events
+    events++;
+    const sn = m.deviceSn ?? m.data?.deviceSn;
+    const owner = sn === undefined ? undefined : orgOfSerial(sn);
+    if (owner === undefined) unnamed++;
+    else if (owner !== org) crossings++;
+    if (m.operation !== "measurement_progress" || !m.data?.perimetryId) return;
+    const key = `${m.data.perimetryId}/${m.data.nTested}`;
+    const t = sentAt.get(key);
+    if (t !== undefined) {
+      latencies.push(performance.now() - t);
+      sentAt.delete(key);
+    }
+  });
+  socket.on("error", () => undefined);
+  const take = () => {
+    const taken = { latencies, events, crossings, unnamed };
+    latencies = [];
+    events = crossings = unnamed = 0;
+    return taken;
+  };
+  return { take, close: () => socket.terminate() };
+};
+
+/** What one window measured. */
+export interface Window {
+  readonly processes: number;
+  readonly headsets: number;
+  /** The fewest headsets the database showed held (device_presence) over the window. */
+  readonly held: number;
+  readonly cores: Cores;
+  /** Messages the processes sent each other per second (their /api/ready bus.sent, summed). */
+  readonly crossing: number;
+  /** Frame-to-browser latencies, ascending. */
+  readonly latencies: number[];
+  readonly events: number;
+  readonly crossings: number;
+  readonly unnamed: number;
+  /** The bench's own event-loop delay p99 (ms): high means the player, not the cluster, was short of CPU. */
+  readonly benchDelayMs: number;
+  readonly load: string;
+}
+
+export const startCluster = async (o: {
+  databaseUrl: string;
+  processes: number;
+  bus: BusKind;
+  natsUrl?: string;
+  postgresPort?: number;
+  natsPort?: number;
+  progressHz: number;
+}) => {
+  const procs: ClusterProcess[] = await startProcesses({
+    databaseUrl: o.databaseUrl,
+    ports: await consecutivePorts(o.processes),
+    envOf: () => ({ DEMO_PASSWORD: PASSWORD, HEADSETS: "0", ...(o.bus === "nats" ? { NATS_URL: o.natsUrl! } : {}) }),
+  });
+  // On Ctrl-C (or a timeout's SIGTERM) the processes die with the bench, before its PostgreSQL stops.
+  const forget = beforeInterruptExit(() => {
+    for (const p of procs) p.child.kill("SIGKILL");
+  });
+  const db = new pg.Client({ connectionString: o.databaseUrl });
+  await db.connect();
+  const sentAt = new Map<string, number>();
+  const fleets = procs.map((p) => protocolFleet(p.url, { progressMs: 1000 / o.progressHz, sentAt }));
+  const browsers: Array<Awaited<ReturnType<typeof browserOf>>> = [];
+
+  const busFigures = async () =>
+    Promise.all(
+      procs.map(async (p) => {
+        const ready = (await (await fetch(`${p.url}/api/ready`)).json()) as { data?: { bus?: { kind: string; sent: number } } };
+        return ready.data?.bus ?? { kind: "none", sent: 0 };
+      }),
+    );
+  /** The bus the processes say they run on (a build without the NATS transport runs PostgreSQL's whatever NATS_URL says). */
+  const kinds = [...new Set((await busFigures()).map((b) => b.kind))].join(",");
+  const held = async (prefix: string) =>
+    (await db.query<{ n: number }>("select count(*)::int as n from device_presence where device_sn like $1", [`${prefix}%`])).rows[0]!.n;
+
+  return {
+    procs,
+    kinds,
+    /** A browser of organisation `org` on process `at` (0-based). */
+    async browser(at: number, accessToken: string, org: string) {
+      browsers.push(await browserOf(procs[at]!.url, accessToken, org, sentAt));
+    },
+    /** Headset `sn` on process `at`, streaming progress or beating only. */
+    connect: (at: number, sn: string, credential: string, streams: boolean) => fleets[at]!.connect(sn, credential, streams, "credential"),
+    /** Waits until `count` headsets of `prefix` are held, `settleS` at most; the count held then. */
+    async settle(prefix: string, count: number, settleS: number) {
+      const end = performance.now() + settleS * 1000;
+      let n = await held(prefix);
+      while (n < count && performance.now() < end) {
+        await sleep(1_000);
+        n = await held(prefix);
+      }
+      await sleep(2_000);
+      return n;
+    },
+    /** Measures `windowS` seconds with `headsets` of `prefix` meant to be connected. */
+    async measure(prefix: string, headsets: number, windowS: number): Promise<Window> {
+      for (const b of browsers) b.take();
+      const sentBefore = (await busFigures()).reduce((s, b) => s + b.sent, 0);
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
+      const began = performance.now();
+      const cpu = clusterCpu({
+        serverPids: procs.map((p) => p.child.pid!),
+        ...(o.postgresPort !== undefined ? { postgresPort: o.postgresPort } : {}),
+        ...(o.natsPort !== undefined ? { natsPort: o.natsPort } : {}),
+      });
+      let least = Infinity;
+      const end = began + windowS * 1000;
+      while (performance.now() < end) {
+        least = Math.min(least, await held(prefix));
+        await sleep(Math.min(2_000, Math.max(0, end - performance.now())));
+      }
+      const cores = cpu.take();
+      const sent = (await busFigures()).reduce((s, b) => s + b.sent, 0) - sentBefore;
+      const seconds = (performance.now() - began) / 1000;
+      loop.disable();
+      const taken = browsers.map((b) => b.take());
+      return {
+        processes: procs.length,
+        headsets,
+        held: least,
+        cores,
+        crossing: sent / seconds,
+        latencies: taken.flatMap((t) => t.latencies).sort((a, b) => a - b),
+        events: taken.reduce((s, t) => s + t.events, 0),
+        crossings: taken.reduce((s, t) => s + t.crossings, 0),
+        unnamed: taken.reduce((s, t) => s + t.unnamed, 0),
+        benchDelayMs: loop.percentile(99) / 1e6,
+        load: loadAverage(),
+      };
+    },
+    async stop() {
+      for (const f of fleets) f.stop();
+      for (const b of browsers) b.close();
+      forget();
+      await db.end().catch(() => undefined);
+      await Promise.all(procs.map((p) => p.stop("SIGKILL")));
+    },
+  };
+};
+
+export type Cluster = Awaited<ReturnType<typeof startCluster>>;
