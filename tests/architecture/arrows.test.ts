@@ -23,9 +23,22 @@ const allowed: Record<Folder, readonly Folder[]> = {
 const corePackages = /^(effect|effect\/.+|mitt)$/;
 
 // Inside core, layers: model at the bottom; rules, analytics, device, scheduling and dicom (the standard's codes) on it
-// (each knowing only the model); import (reading other systems' fields) on analytics and dicom; plots and client on top (plots draw analyses, client runs scheduling over devices), never importing each other.
+// (each knowing only the model); import (reading other systems' fields) on analytics and dicom; home (home monitoring's
+// programmes, due sessions, adherence and triage) on rules and analytics; plots and client on top (plots draw analyses, client runs scheduling over devices), never importing each other.
 // ports.ts (core's root) names what the outside provides, in the model's terms.
-const coreLayers = ["model", "rules", "analytics", "device", "scheduling", "dicom", "import", "plots", "client", "ports.ts"] as const;
+const coreLayers = [
+  "model",
+  "rules",
+  "analytics",
+  "device",
+  "scheduling",
+  "dicom",
+  "import",
+  "home",
+  "plots",
+  "client",
+  "ports.ts",
+] as const;
 type CoreLayer = (typeof coreLayers)[number];
 const middle: readonly CoreLayer[] = ["rules", "analytics", "device", "scheduling"];
 const coreAllowed: Record<CoreLayer, readonly CoreLayer[]> = {
@@ -36,6 +49,7 @@ const coreAllowed: Record<CoreLayer, readonly CoreLayer[]> = {
   scheduling: ["model"],
   dicom: ["model"],
   import: ["model", "analytics", "dicom"],
+  home: ["model", "rules", "analytics"],
   "ports.ts": ["model"],
   plots: ["model", ...middle],
   client: ["model", ...middle, "ports.ts"],

@@ -1,0 +1,8 @@
+// core/home: home monitoring's rules (issue 31), pure; dates and the clinic's time zone come in. First step: the
+// server and the web do not use it yet.
+export * from "./programme.ts"; // HomeProgramme (schema), checkProgramme: the seeds' rules and ours, each named
+export * from "./due.ts"; // sessions and their windows, dueSessions, sessionFor, assignSessions
+export * from "./adherence.ts"; // adherence (due, done, missed, rate), belowThreshold, missedBefore
+export * from "./unreliable.ts"; // unreliableReasons: catch trials and gaze beyond limits
+export * from "./outlier.ts"; // mdOutlier (3 dB from the median of the last five), newClusters
+export * from "./triage.ts"; // triage (the review queue's flags), orderByNeed
