@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningServer } from "../../../simulator/server/server.ts";
 import { newId } from "../../../simulator/server/store/ids.ts";
 import { call, credentialFor, fakeHeadset, liveSocket, login, ok } from "../harness.ts";
-import { isEvent, measurementBody, onPostgres, sleep, startProcesses, until, type Processes } from "./harness.ts";
+import { isEvent, measurementBody, onBuses, sleep, startProcesses, until, type Processes } from "./harness.ts";
 
 // Issue 17 §1 on two processes, A and B, on one PostgreSQL: device commands, queue changes, refusals and presence
 // reach the headset on whichever process it is connected to; logins, sessions and drag revisions agree because they
@@ -15,14 +15,14 @@ const queued = (id: string) => (m: Record<string, unknown>) =>
 const notQueued = (id: string) => (m: Record<string, unknown>) =>
   m.type === "queue" && !(m.items as Array<{ measurementId?: string }>).some((i) => i.measurementId === id);
 
-onPostgres("processes: devices across processes", () => {
+onBuses("processes: devices across processes", (bus) => {
   let p: Processes;
   let a: RunningServer;
   let b: RunningServer;
   let token: string;
   const devices = () => ok(a.url, "device.all", {}, token);
   beforeAll(async () => {
-    p = await startProcesses(2, { settings: { commandTimeoutMs: 700, deviceSilenceMs: 60_000, loginFailuresAllowed: 3 } });
+    p = await startProcesses(2, { settings: { commandTimeoutMs: 700, deviceSilenceMs: 60_000, loginFailuresAllowed: 3 } }, bus);
     [a, b] = p.servers as [RunningServer, RunningServer];
     token = await login(a.url, "manager");
   }, 60_000);

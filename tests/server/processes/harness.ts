@@ -5,31 +5,50 @@ import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
 import { measurementConfigWith } from "../../../core/rules/defaults.ts";
 import { isLiveEvent, type LiveEvent, type LiveMessage } from "../../../core/model/live.ts";
 import type { MeasurementBody } from "../../../core/model/measurement.ts";
+import { startNats, type LocalNats } from "../../../scripts/cluster/nats.ts";
 import { seedDemo } from "../../../simulator/server/demo/seed.ts";
 import { startServer, type RunningServer, type ServerOptions } from "../../../simulator/server/server.ts";
 import { DEMO_PASSWORD, testStorage } from "../harness.ts";
 
 // Several server processes on one PostgreSQL database (issue 17), as server instances in this test process, each
-// with its own pool and listening connection, on free ports. They share nothing but the database.
+// with its own pool and listening connection, on free ports. They share nothing but the database, and on the NATS bus
+// (issue 32 §2) a nats-server of their own.
 
 export const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /** The suite, or one skipped test saying why. */
 export const onPostgres = (name: string, suite: () => void) =>
   hasPostgres ? describe(name, suite) : describe(name, () => it.skip("needs TEST_DATABASE_URL (npm test sets it)", () => undefined));
 
+/** The buses processes talk over (issue 32 §2): "The cluster suite runs on both." */
+export type BusKind = "postgres" | "nats";
+export const BUSES: readonly BusKind[] = ["postgres", "nats"];
+/** The suite once per bus, each named by it (or skipped saying why). */
+export const onBuses = (name: string, suite: (bus: BusKind) => void) => {
+  for (const bus of BUSES) onPostgres(`${name} (bus: ${bus})`, () => suite(bus));
+};
+
 export interface Processes {
   readonly servers: RunningServer[];
   readonly url: string;
+  /** The nats-server the processes talk over on the NATS bus. */
+  readonly nats: LocalNats | undefined;
+  /** What a child process (startProcess) needs besides DATABASE_URL to join them: NATS_URL on the NATS bus. */
+  readonly env: Record<string, string>;
   /** One more process on the same database. */
   start(options?: Partial<ServerOptions>): Promise<RunningServer>;
   close(): Promise<void>;
 }
 
-export const startProcesses = async (count: number, options: Partial<ServerOptions> = {}): Promise<Processes> => {
+export const startProcesses = async (
+  count: number,
+  options: Partial<ServerOptions> = {},
+  bus: BusKind = "postgres",
+): Promise<Processes> => {
   const { storage, drop } = await testStorage("postgres");
+  const nats = bus === "nats" ? await startNats() : undefined;
   const servers: RunningServer[] = [];
   const start = async (more: Partial<ServerOptions> = {}) => {
-    const s = await startServer({ storage, port: 0, webRoot: "/nonexistent-web-root", ...options, ...more });
+    const s = await startServer({ storage, port: 0, webRoot: "/nonexistent-web-root", natsUrl: nats?.url, ...options, ...more });
     servers.push(s);
     return s;
   };
@@ -39,9 +58,12 @@ export const startProcesses = async (count: number, options: Partial<ServerOptio
   return {
     servers,
     url: storage.url,
+    nats,
+    env: nats ? { NATS_URL: nats.url } : {},
     start,
     async close() {
       await Promise.all(servers.map((s) => s.close()));
+      await nats?.stop();
       await drop();
     },
   };

@@ -3,21 +3,21 @@ import { isLiveEvent } from "../../../core/model/live.ts";
 import type { RunningServer } from "../../../simulator/server/server.ts";
 import { newId } from "../../../simulator/server/store/ids.ts";
 import { fakeHeadset, liveSocket, login, ok } from "../harness.ts";
-import { isEvent, onPostgres, patientNamed, sleep, startProcesses, until, type Processes } from "./harness.ts";
+import { isEvent, onBuses, patientNamed, sleep, startProcesses, until, type Processes } from "./harness.ts";
 
 // Issue 32 §1, routing by interest, on two real processes sharing one PostgreSQL: "A process takes an organisation's
 // live events only while a browser of that organisation is connected to it. ... Progress frames go only where a
 // browser of their organisation listens. An event nobody listens to costs nothing outside its own process."
 // What crosses is read from each process's bus figures (the same ones /api/ready shows).
 
-onPostgres("processes: routing by interest", () => {
+onBuses("processes: routing by interest", (bus) => {
   let p: Processes;
   let a: RunningServer;
   let b: RunningServer;
   let tokenA: string;
   let tokenB: string;
   beforeAll(async () => {
-    p = await startProcesses(2, { settings: { deviceSilenceMs: 60_000 } });
+    p = await startProcesses(2, { settings: { deviceSilenceMs: 60_000 } }, bus);
     [a, b] = p.servers as [RunningServer, RunningServer];
     tokenA = await login(a.url, "manager");
     tokenB = await login(b.url, "user");

@@ -5,18 +5,18 @@ import { startHeadsets } from "../../../simulator/headset/index.ts";
 import type { RunningServer } from "../../../simulator/server/server.ts";
 import { newId } from "../../../simulator/server/store/ids.ts";
 import { credentialFor, fakeHeadset, liveSocket, login, ok } from "../harness.ts";
-import { isEvent, onPostgres, sleep, startProcess, startProcesses, until, type Processes } from "./harness.ts";
+import { isEvent, onBuses, sleep, startProcess, startProcesses, until, type Processes } from "./harness.ts";
 
 // Issue 17 §1-3: a process of the cluster is `simulator/start.ts` with DATABASE_URL and its own PORT (HEADSETS=0: no
 // virtual headsets). When it is killed, another process notices: its headsets are shown disconnected within the seeds'
 // 4 s ("No heartbeat for 4 s marks it disconnected", scheduling §4); a headset that reconnects to another process
 // uploads its outbox there and nothing is lost.
 
-onPostgres("processes: a process killed", () => {
+onBuses("processes: a process killed", (bus) => {
   let p: Processes;
   let a: RunningServer;
   beforeAll(async () => {
-    p = await startProcesses(1, { settings: { deviceSilenceMs: 60_000 } });
+    p = await startProcesses(1, { settings: { deviceSilenceMs: 60_000 } }, bus);
     a = p.servers[0]!;
   }, 60_000);
   afterAll(() => p?.close());
@@ -24,7 +24,7 @@ onPostgres("processes: a process killed", () => {
   it("its headsets are shown disconnected by another process within 4 s; a headset moving on uploads its outbox there", async () => {
     const token = await login(a.url, "manager");
     const [d1, d2] = await ok(a.url, "device.all", {}, token);
-    const c = await startProcess(p.url);
+    const c = await startProcess(p.url, p.env);
     try {
       // HEADSETS=0: the process runs no virtual headsets.
       await sleep(500);

@@ -3,11 +3,13 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../../simulator/server/server.ts";
 import { liveSocket, login, ok } from "../harness.ts";
-import { isEvent, onPostgres, patientNamed, startProcesses, until, type Processes } from "./harness.ts";
+import { isEvent, onBuses, patientNamed, startProcesses, until, type Processes } from "./harness.ts";
 
-// Issue 17, faults: a process that loses its database connection reports readiness false and accepts no new sockets
-// (its browsers are closed, 1013, to reconnect elsewhere or later) until the connection is back; then it LISTENs
-// again and hears the other processes. Process A reaches PostgreSQL through a TCP relay this test cuts; B directly.
+// Issue 17, faults: a process that loses its bus connection reports readiness false and accepts no new sockets
+// (its browsers are closed, 1013, to reconnect elsewhere or later) until the connection is back; then it listens
+// again and hears the other processes. Process A reaches the bus (PostgreSQL, or the nats-server on the NATS bus:
+// issue 32 §2, "On both ... a process that loses the bus stops being ready") through a TCP relay this test cuts; B
+// directly.
 
 /** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
 const relay = async (target: URL) => {
@@ -45,18 +47,25 @@ const upgrade = (url: string) =>
     socket.on("error", () => resolve(0));
   });
 
-onPostgres("processes: a process that loses its database", () => {
+onBuses("processes: a process that loses its bus connection", (bus) => {
   let p: Processes;
   let a: RunningServer;
   let b: RunningServer;
   let cable: Awaited<ReturnType<typeof relay>>;
   beforeAll(async () => {
-    p = await startProcesses(1);
+    p = await startProcesses(1, {}, bus);
     b = p.servers[0]!;
-    cable = await relay(new URL(p.url));
-    const url = new URL(p.url);
-    url.host = `127.0.0.1:${cable.port}`;
-    a = await startServer({ storage: { kind: "postgres", url: url.toString() }, port: 0, webRoot: "/nonexistent-web-root" });
+    const busUrl = p.nats?.url ?? p.url;
+    cable = await relay(new URL(busUrl));
+    const relayed = new URL(busUrl);
+    relayed.host = `127.0.0.1:${cable.port}`;
+    const cut = relayed.toString();
+    a = await startServer({
+      storage: { kind: "postgres", url: bus === "postgres" ? cut : p.url },
+      natsUrl: bus === "nats" ? cut : undefined,
+      port: 0,
+      webRoot: "/nonexistent-web-root",
+    });
   }, 60_000);
   afterAll(async () => {
     cable?.restore();

@@ -3,18 +3,18 @@ import { headsetControl } from "../../../simulator/control/headset-control.ts";
 import { NO_FAULTS } from "../../../simulator/headset/index.ts";
 import type { RunningServer } from "../../../simulator/server/server.ts";
 import { login, raw } from "../harness.ts";
-import { onPostgres, startProcesses, until, type Processes } from "./harness.ts";
+import { onBuses, startProcesses, until, type Processes } from "./harness.ts";
 
 // Issue 17 §1: the simulator control routes through any process. Process B runs the virtual headsets (as a cluster's
 // start.ts with HEADSETS does), process A none (HEADSETS=0); every call made through A reaches B's headsets.
 
-onPostgres("processes: the simulator control calls through any process", () => {
+onBuses("processes: the simulator control calls through any process", (bus) => {
   let p: Processes;
   let a: RunningServer;
   let b: RunningServer;
   const control = headsetControl({ speed: 1, faults: NO_FAULTS, log: () => undefined });
   beforeAll(async () => {
-    p = await startProcesses(1);
+    p = await startProcesses(1, {}, bus);
     a = p.servers[0]!;
     b = await p.start({ simulator: control });
     control.attach(`${b.url.replace(/^http/, "ws")}/device`);
