@@ -96,7 +96,7 @@ export interface HomeUpload {
 }
 
 /** Why a result fulfils no session: "a result for a session that was not due" is refused (issue 31, Bad input). */
-export type NotDueReason = "before-start" | "after-end" | "other-eye" | "other-test" | "already-done";
+export type NotDueReason = "invalid-time" | "before-start" | "after-end" | "other-eye" | "other-test" | "already-done";
 
 export type SessionMatch =
   | { readonly due: true; readonly session: Session; readonly eye: Eye }
@@ -112,6 +112,7 @@ export const clinicDate = (p: HomeProgramme, instant: string): string => clinicT
 export function sessionFor(p: HomeProgramme, upload: HomeUpload, fulfilled: readonly SessionSlot[]): SessionMatch {
   if (upload.pattern !== p.pattern || upload.strategy !== p.strategy) return { due: false, reason: "other-test" };
   if (!p.eyes.includes(upload.eye)) return { due: false, reason: "other-eye" };
+  if (Number.isNaN(Date.parse(upload.takenAt))) return { due: false, reason: "invalid-time" };
   const date = clinicDate(p, upload.takenAt);
   if (date < p.start) return { due: false, reason: "before-start" };
   const session = sessionOn(p, date);

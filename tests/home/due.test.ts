@@ -61,6 +61,7 @@ describe("the session an arriving result fulfils", () => {
 
   it("refuses a result for a session that was not due, with the reason (issue 31, Bad input)", () => {
     expect(sessionFor(weekly, upload("2025-12-31"), [])).toEqual({ due: false, reason: "before-start" });
+    expect(sessionFor(weekly, upload("yesterday evening"), [])).toEqual({ due: false, reason: "invalid-time" });
     expect(sessionFor(weekly, upload("2026-02-01"), [])).toEqual({ due: false, reason: "after-end" });
     expect(sessionFor({ ...weekly, eyes: [Eye.Left] }, upload("2026-01-02"), [])).toEqual({ due: false, reason: "other-eye" });
     expect(sessionFor(weekly, { ...upload("2026-01-02"), pattern: Pattern.P10_2 }, [])).toEqual({ due: false, reason: "other-test" });
