@@ -1,4 +1,4 @@
-import { clinicTime } from "../model/clinic-time.ts";
+import { clinicTime, instantOfWallClock } from "../model/clinic-time.ts";
 import type { Eye, Pattern, Strategy } from "../model/enums.ts";
 import { type CalendarDate, addDays, formatIsoDate, parseIsoDate } from "../rules/calendar-date.ts";
 import type { HomeProgramme } from "./programme.ts";
@@ -86,6 +86,13 @@ export function dueSessions(p: HomeProgramme, from: string, to: string): Session
     if (s.from >= from) out.push(s);
   }
 }
+
+/**
+ * When a session's reminder goes out: its first day at the reminder time on the clinic's clock, as an instant (in the
+ * hour a clock skips, as if the change had not happened yet: clinic-time.ts's reading).
+ */
+export const reminderInstant = (p: HomeProgramme, session: Session): string =>
+  instantOfWallClock(`${session.from}T${p.reminderTime}:00.000`, p.timeZone);
 
 /** What arrives from the headset: when and what it tested (a stored result's fields). */
 export interface HomeUpload {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assignSessions, dueSessions, sessionAt, sessionFor, sessionOn } from "../../core/home/due.ts";
+import { assignSessions, dueSessions, reminderInstant, sessionAt, sessionFor, sessionOn } from "../../core/home/due.ts";
 import type { HomeProgramme } from "../../core/home/programme.ts";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import { upload, weekly } from "./fixtures.ts";
@@ -49,6 +49,14 @@ describe("due sessions and their windows", () => {
     expect(dueSessions(weekly, "2026-01-08", "2026-01-08").map((s) => s.index)).toEqual([1]);
     expect(dueSessions(weekly, "2026-02-01", "2026-03-01")).toEqual([]);
     expect(dueSessions(weekly, "2025-11-01", "2025-12-31")).toEqual([]);
+  });
+});
+
+describe("reminders", () => {
+  it("go out on a session's first day at the reminder time on the clinic's clock, summer time included", () => {
+    expect(reminderInstant(weekly, sessionAt(weekly, 1)!)).toBe("2026-01-08T17:30:00.000Z"); // 18:30 CET
+    const summer = { ...weekly, start: "2026-07-02", end: "2026-07-31" };
+    expect(reminderInstant(summer, sessionAt(summer, 0)!)).toBe("2026-07-02T16:30:00.000Z"); // 18:30 CEST
   });
 });
 
