@@ -12,6 +12,7 @@ import {
 } from "../model/enums.ts";
 import { RunningTestSchema, StoppedTestSchema } from "../model/running-test.ts";
 import { type Decodable, type DecodeError, decode, decodeError, parseJson } from "../model/decode.ts";
+import { HomeScheduleSchema } from "../model/contract/home.ts";
 import { ExaminationResult, PerimetryResult } from "./result.ts";
 
 // The headset <-> server device-socket protocol, version 2. JSON text frames, one message each, discriminated by `type`.
@@ -166,13 +167,25 @@ export type QueueItem = typeof QueueItem.Type;
 /** The device's queue, the leftmost (next to run) first. */
 export const Queue = Schema.Struct({ type: Schema.Literal("queue"), items: Schema.Array(QueueItem) });
 
-/** Stand-alone setting: the measurement config to repeat offline, or null to switch stand-alone off. */
+/** A home programme's schedule (issue 31): when its sessions fall due, so the headset runs each one unattended. */
+export const HomeSetting = Schema.Struct({ programmeId: Id, ...HomeScheduleSchema.fields });
+export type HomeSetting = typeof HomeSetting.Type;
+/** Stand-alone setting: the measurement config to repeat offline, or null to switch stand-alone off. `home` is set
+ * while the headset is lent for a home programme (absent otherwise; a headset that does not know it repeats the test
+ * as ever, and the server still takes only the results of sessions due). */
 export const Standalone = Schema.Struct({
   type: Schema.Literal("standalone"),
   standaloneId: Schema.NullOr(Id),
   config: Schema.NullOr(TestConfig),
+  home: Schema.optionalKey(HomeSetting),
 });
-export const ResultAccepted = Schema.Struct({ type: Schema.Literal("resultAccepted"), resultId: Id });
+/** The upload is off the headset's outbox. `refused` names why it was not stored (a home result not due, or from a
+ * headset no longer bound); absent when stored now or before. */
+export const ResultAccepted = Schema.Struct({
+  type: Schema.Literal("resultAccepted"),
+  resultId: Id,
+  refused: Schema.optionalKey(Schema.String),
+});
 
 export const serverMessages = {
   welcome: Welcome,

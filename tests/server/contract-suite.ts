@@ -15,6 +15,7 @@ import { perimetryPageCases } from "./perimetry-page-suite.ts";
 import { importCases } from "./import-suite.ts";
 import { secondFactorCases } from "./second-factor-suite.ts";
 import { ssoContractCases } from "./sso-contract-cases.ts";
+import { homeContractCases } from "./home-contract-cases.ts";
 
 // The contract suite: every call of both seeds' call tables (and our template and profile calls) against a running
 // server, with the seeds' behaviour: paging, filters, lifecycle with cascade, revisions and 409, stand-alone, results,
@@ -1106,6 +1107,14 @@ export const contractSuite = (backend: Backend) =>
       o: (name, input, token) => o(name, input, token),
       base: () => base,
       raw: (method, path, body) => raw(base, method, path, body, manager),
+    });
+
+    homeContractCases({
+      c: (name, input, token) => c(name, input, token),
+      o: (name, input, token) => o(name, input, token),
+      newPatient,
+      deviceSn: async () => (await devices())[1]!.deviceSn,
+      userToken: () => login(base, "user"),
     });
 
     it("every call of the contract was exercised", () => {

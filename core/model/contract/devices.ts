@@ -49,13 +49,13 @@ export const deviceStandalone = endpoint({
   body: Schema.NullOr(StandaloneConfigSchema),
   response: Schema.NullOr(StandaloneDataSchema),
   successTypes: ["device_standalone_unset"],
-  errors: [...commonErrors, "not_found", "device_busy", "device_not_connected"],
+  errors: [...commonErrors, "not_found", "device_busy", "device_not_connected", "conflict"],
   auth: "bearer",
   carriesAccessToken: true,
   source: "scheduling §7",
   ourDesign:
     "answer: the stand-alone data when switched on; null with responseType device_standalone_unset when switched off. " +
-    "device_busy: 'Stand-alone mode cannot change while another measurement runs'",
+    "device_busy: 'Stand-alone mode cannot change while another measurement runs'; conflict: the headset is lent for a home programme",
 });
 
 export const deviceStandaloneData = endpoint({

@@ -10,6 +10,7 @@ import * as perimetry from "./perimetry.ts";
 import * as templates from "./templates.ts";
 import * as sso from "./sso.ts";
 import * as secondFactor from "./second-factor.ts";
+import * as home from "./home.ts";
 
 // The API contract: every call of both seeds' call tables (scheduling §7, accounts §7), the calls they name without a
 // shape, and our template calls, as data. The server mounts each at /api/{path}; see ./envelope.ts for the body.
@@ -70,6 +71,17 @@ export {
   type SecondFactorStatus,
   type TotpEnrolment,
 } from "./second-factor.ts";
+export {
+  HomeProgrammeBodySchema,
+  HomeProgrammeSchema,
+  HomeScheduleSchema,
+  HomeAdherenceSchema,
+  type HomeProgrammeBody,
+  type HomeProgrammeView,
+  type HomeSchedule,
+  type HomeAdherenceView,
+  type HomeEndReason,
+} from "./home.ts";
 export { UserInviteBodySchema, UserInviteAnswerSchema, VersionSchema, type UserInviteAnswer } from "./accounts.ts";
 
 const byName = <const L extends ReadonlyArray<EndpointSpec>>(list: L) =>
@@ -176,6 +188,11 @@ export const contract = byName([
   secondFactor.secondFactorRequire,
   secondFactor.secondFactorUsers,
   secondFactor.secondFactorReset,
+  // our design: home programmes (issue 31)
+  home.homeProgrammeCreate,
+  home.homeProgrammes,
+  home.homeProgrammeEnd,
+  home.homeAdherence,
 ]);
 
 export type Contract = typeof contract;

@@ -12,6 +12,8 @@ import { Failure } from "../http/failure.ts";
 import { log } from "../log.ts";
 import { admit, stillAdmitted } from "./handshake.ts";
 import { isDatabaseUnavailable } from "../db/faults.ts";
+import { receiveHomeResult } from "../home/uploads.ts";
+import { programmeOfStandalone } from "../store/home.ts";
 
 // /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial and its credential
 // or pairing code (handshake.ts decides); the server answers welcome, its queue and stand-alone setting, or refused and
@@ -222,6 +224,14 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
         return;
       }
       case "standaloneResult": {
+        // A home programme's test (issue 31): checked, stored once per session and audited there (home/uploads.ts).
+        const programme = await programmeOfStandalone(ctx.db, sn, m.standaloneId);
+        if (programme) {
+          const outcome = await receiveHomeResult(ctx, programme, sn, m, address);
+          const refused = outcome.kind === "refused" ? { refused: outcome.reason } : {};
+          socket.send(frame({ type: "resultAccepted", resultId: m.resultId, ...refused }));
+          return;
+        }
         await write(ctx, (tx, fx) => recordStandaloneOnce(tx, fx, org, sn, m.standaloneId, m.resultId, m.result, nowIso(ctx))).catch(
           (e) => {
             // Stand-alone data gone, or not this headset's: accept and drop, the headset cannot do better.

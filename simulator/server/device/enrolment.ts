@@ -7,6 +7,7 @@ import { deviceById, withQueues } from "../store/devices.ts";
 import * as enrolment from "../store/enrolment.ts";
 import { newId } from "../store/ids.ts";
 import { log } from "../log.ts";
+import { endBindingIn } from "../home/binding.ts";
 
 // Enrolling, enrolling again and revoking headsets (issue 15, point 1): one place for the API calls
 // (handlers/enrolment.ts) and for the virtual headsets npm start and the simulator control run, which enrol through
@@ -71,8 +72,11 @@ export const reenrolHeadset = async (
 export const revokeHeadset = async (ctx: ServerContext, actor: Actor, id: string): Promise<HeadsetEnrolment> => {
   const org = actor.organisationId;
   const view = await ctx.db.transaction(async (tx) => {
-    if (!(await enrolment.enrolmentById(tx, org, id))) throw notFound("Device");
+    const row = await enrolment.enrolmentById(tx, org, id);
+    if (!row) throw notFound("Device");
     await enrolment.revoke(tx, id, ctx.now());
+    // A home programme's binding ends with the credential (issue 31 §5); enrolling again keeps it (the same headset).
+    await endBindingIn(tx, row.deviceSn, "revoked", new Date(ctx.now()).toISOString());
     return enrolment.enrolmentView((await enrolment.enrolmentById(tx, org, id))!);
   });
   ctx.devices.refuse(view.deviceSn, "revoked", `Headset ${view.deviceSn} was revoked`);

@@ -15,6 +15,7 @@ import type { Bus } from "../bus/bus.ts";
 import type { BusMessageOf } from "../bus/messages.ts";
 import type { Roster } from "../bus/roster.ts";
 import { deviceSubject } from "../bus/subjects.ts";
+import { boundProgramme, type ProgrammeRow } from "../store/home.ts";
 
 // Connected headsets by serial. Sends each one its queue and stand-alone setting whenever they change, and carries
 // commands (start, pause, resume, stop) that wait for the headset's ack. The sends of one kind to one headset go one after
@@ -71,6 +72,17 @@ const testConfig = (c: Omit<StandaloneConfig, "patientId"> & { patientId: string
   tutorial: c.tutorial,
 });
 
+/** A bound headset's schedule: when its programme's sessions fall due (core/device/protocol.ts HomeSetting). */
+const homeSetting = (p: ProgrammeRow) => ({
+  programmeId: p.id,
+  eyes: p.eyes,
+  frequency: p.frequency,
+  start: p.start,
+  end: p.end,
+  reminderTime: p.reminderTime,
+  timeZone: p.timeZone,
+});
+
 /** Runs tasks of the same key one after the other (in call order); tasks of different keys run side by side. */
 const sendsInOrder = () => {
   const tails = new Map<string, Promise<void>>();
@@ -120,6 +132,8 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
   const queueItems = async (sn: string): Promise<QueueItem[]> => {
     const device = await deviceBySnAnywhere(db, sn);
     if (!device) return [];
+    // A headset lent for a home programme is in the patient's home: it is sent no other test (issue 31 §5).
+    if (await boundProgramme(db, sn)) return [];
     const org = device.organisationId;
     const items: QueueItem[] = [];
     for (const m of await queueOf(db, org, sn))
@@ -167,7 +181,9 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
       const config = rows[0]?.body;
       if (!config) return send(sn, { type: "standalone", standaloneId: null, config: null });
       const patient = await getPatient(db, device.organisationId, config.patientId);
-      send(sn, { type: "standalone", standaloneId: device.standaloneId, config: testConfig(config, patient) });
+      const programme = await boundProgramme(db, sn);
+      const home = programme?.standaloneId === device.standaloneId ? { home: homeSetting(programme) } : {};
+      send(sn, { type: "standalone", standaloneId: device.standaloneId, config: testConfig(config, patient), ...home });
     } catch (e) {
       log.warn("standalone_push_failed", { device: sn, error: e });
     }

@@ -11,6 +11,7 @@ import { appointmentQueueOf } from "../store/appointments.ts";
 import { newId } from "../store/ids.ts";
 import { getMeasurement, queueOf } from "../store/measurements.ts";
 import { getPatient } from "../store/patients.ts";
+import { boundProgramme } from "../store/home.ts";
 import { checkMeasurementConfig } from "./measurement-rules.ts";
 import { multiTestsOf } from "./organisation-flags.ts";
 import { nowIso, write } from "./write.ts";
@@ -100,6 +101,9 @@ export const deviceHandlers: SomeHandlers<
       await devices.lockDevices(tx, [sn]);
       const d = await devices.deviceBySn(tx, org, sn);
       if (!d) throw notFound("Device", "query.deviceSn");
+      // A headset lent for a home programme repeats the programme's test until it is returned (issue 31).
+      if (await boundProgramme(tx, sn))
+        throw new Failure("conflict", `Headset ${sn} is lent for a home programme; end the programme first`, "query.deviceSn");
       // "Stand-alone mode cannot change while another measurement runs." (scheduling §5) Turning it off is taken at any
       // time (issue 21: it could hardly be switched off, the headset restarting within seconds): the headset lets the
       // repetition under way finish and upload, then starts no other.

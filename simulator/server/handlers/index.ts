@@ -14,6 +14,7 @@ import { perimetryPageHandlers } from "./perimetry-page.ts";
 import { templateHandlers } from "./templates.ts";
 import { ssoHandlers } from "./sso.ts";
 import { secondFactorHandlers } from "./second-factor.ts";
+import { homeHandlers } from "./home.ts";
 
 /** One handler for every call of the contract (the type makes a missing one a compile error). */
 export const handlers: Handlers = {
@@ -32,4 +33,5 @@ export const handlers: Handlers = {
   ...pacsHandlers,
   ...ssoHandlers,
   ...secondFactorHandlers,
+  ...homeHandlers,
 };
