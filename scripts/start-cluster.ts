@@ -3,7 +3,10 @@
 // runs in front with deploy/nginx/isopter.conf on PORT (default 4170) and a readiness watch (deploy/ready-watch.ts).
 // The last process runs the virtual headsets (HEADSETS, default 4), spread over every process's /device (HEADSET_URLS):
 // kill another process and its headsets reconnect to the next one. Ctrl-C drains them all.
-// Environment: DATABASE_URL (required), PROCESSES (default 3), PORT (default 4170), HEADSETS, SPEED, DEMO_PASSWORD, ...
+// With NATS=1 the processes talk over a nats-server of their own (Debian's, on a free port: scripts/cluster/nats.ts)
+// instead of LISTEN/NOTIFY; a NATS_URL in the environment reaches every process as it is.
+// Environment: DATABASE_URL (required), PROCESSES (default 3), PORT (default 4170), NATS, HEADSETS, SPEED, DEMO_PASSWORD, ...
+import { type LocalNats, startNats } from "./cluster/nats.ts";
 import { type LocalNginx, nginxBinary, startNginx } from "./cluster/nginx.ts";
 import { type ClusterProcess, consecutivePorts, startProcess, startProcesses } from "./cluster/processes.ts";
 import { isReady } from "../deploy/ready-watch.ts";
@@ -31,12 +34,14 @@ const main = async () => {
 
   let procs: ClusterProcess[] = [];
   let proxy: LocalNginx | undefined;
+  let nats: LocalNats | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     await Promise.all(procs.map((p) => p.stop("SIGTERM")));
     await proxy?.stop();
+    await nats?.stop();
     process.exit(code);
   };
   process.on("SIGINT", () => void stop(0));
@@ -46,7 +51,11 @@ const main = async () => {
   try {
     // The headsets' process starts last, once every address they spread over listens.
     // nginx on this machine forwards each caller's address.
-    const behind: Record<string, string> = nginx ? { ISOPTER_TRUSTED_PROXIES: "127.0.0.1" } : {};
+    if (process.env.NATS === "1") nats = await startNats();
+    const behind: Record<string, string> = {
+      ...(nginx ? { ISOPTER_TRUSTED_PROXIES: "127.0.0.1" } : {}),
+      ...(nats ? { NATS_URL: nats.url } : {}),
+    };
     procs = await startProcesses({ databaseUrl: databaseUrl!, ports: processPorts.slice(0, -1), envOf: () => behind, onLine });
     procs.push(
       await startProcess({
@@ -60,6 +69,7 @@ const main = async () => {
     if (nginx) proxy = await startNginx({ port: front!, ports: processPorts, binary: nginx });
   } catch (e) {
     await Promise.all(procs.map((p) => p.stop("SIGKILL")));
+    await nats?.stop();
     throw e;
   }
   for (const p of procs)
@@ -79,6 +89,7 @@ const main = async () => {
   }
   console.log("");
   console.log(`Isopter cluster: ${procs.length} processes on one PostgreSQL: ${procs.map((p) => p.url).join(", ")}`);
+  if (nats) console.log(`Bus: NATS, nats-server on ${nats.url}`);
   if (proxy) console.log(`nginx (deploy/nginx/isopter.conf) in front: open ${proxy.url}`);
   else console.log("nginx is not installed (apt-get install nginx): open any process's address; each serves the whole app");
   console.log(`${headsets} virtual headsets run in process ${count}, spread over every process's /device. Ctrl-C stops the cluster.`);
