@@ -84,9 +84,9 @@ export function triage(input: TriageInput): Triage {
     thresholdResult(r) ? analyseStoredResult(r, ageAtTest(birthdate, r.takenAt)) : null;
   const now = analysed(result);
   const kept = earlier.filter((r) => !marked.has(r.measurementId)).map(analysed);
-  const withNormals = kept.filter((a) => a?.normative);
+  const withNormals = kept.filter((a) => a?.normative && a.display.md !== null);
   if (!now) notApplicable.push({ check: "md-outlier", reason: "not-threshold" }, { check: "new-cluster", reason: "not-threshold" });
-  else if (!now.normative)
+  else if (!now.normative || now.display.md === null)
     notApplicable.push({ check: "md-outlier", reason: "no-normative-database" }, { check: "new-cluster", reason: "no-normative-database" });
   else {
     const md = mdOutlier(
