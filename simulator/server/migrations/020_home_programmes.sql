@@ -1,5 +1,5 @@
 -- Home monitoring, first step (issue 31 §1, §5): a home programme is the seeds' stand-alone mode in scheduled form,
--- bound to one patient. While it is active its headset's stand-alone setting (standalone_id) is the programme's test;
+-- bound to one patient. While it is active its headset's stand-alone setting (standalone_id) is the programme's test, and
 -- returning the headset, revoking its credential or ending the programme ends the binding at once.
 create table home_programmes (
   id text primary key,

@@ -1,0 +1,6 @@
+import { describe, it } from "vitest";
+import { homeHeadsetsSuite } from "./home-headsets-suite.ts";
+
+// The same suite on a real PostgreSQL server (TEST_DATABASE_URL, set by `npm test`).
+if (process.env.TEST_DATABASE_URL) homeHeadsetsSuite("postgres");
+else describe("home headsets on postgres", () => it.skip("needs TEST_DATABASE_URL (npm test sets it)", () => undefined));
