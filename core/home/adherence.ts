@@ -2,7 +2,7 @@ import { type HomeUpload, type SessionSlot, assignSessions, dueSessions } from "
 import type { HomeProgramme } from "./programme.ts";
 
 // Adherence to a home programme (issue 31 §3): per patient, sessions due, done and missed, and the rate; the patients
-// below a threshold. Pure: `today` (the clinic's calendar date) comes in. The server and the web do not use it yet.
+// below a threshold. Pure: `today` (the clinic's calendar date) comes in. The server's home/adherence call reads it.
 //
 // Our reading of "due": a session whose window has closed (its last day is before today), or one already done
 // (a patient who tests on the first day of a week has done that week's session). The session still open and not yet

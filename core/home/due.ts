@@ -4,7 +4,7 @@ import { type CalendarDate, addDays, formatIsoDate, parseIsoDate } from "../rule
 import type { HomeProgramme } from "./programme.ts";
 
 // Which home sessions fall due, and which session an arriving result fulfils (issue 31). Pure: dates come in.
-// The server and the web do not use core/home yet.
+// The server checks home uploads with `sessionFor` (simulator/server/home/uploads.ts).
 //
 // Our choice of windows: session k opens on its due day and stays open until the next one opens, so the windows
 // tile the programme without gap or overlap and a patient may test on any day of them. Daily: the day. Weekly: the

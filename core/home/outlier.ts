@@ -4,7 +4,7 @@ import { grid24 } from "../analytics/stages/staging-grid.ts";
 import type { Pattern } from "../model/enums.ts";
 
 // The review queue's "outlier" flag: a home result against the patient's own series (issue 31 §2: "MD more than 3 dB
-// from the median of the last five, or a new cluster of defects"). The server and the web do not use core/home yet.
+// from the median of the last five, or a new cluster of defects"). The server and the web do not use the triage yet.
 
 /** The issue's rule: MD more than 3 dB from the median of the last five. */
 export const MD_OUTLIER_DB = 3;

@@ -7,7 +7,7 @@ import { eyesFor } from "../rules/eyes.ts";
 import { patternOptions, strategiesFor } from "../rules/pattern-options.ts";
 
 // Home monitoring (issue 31), first step: the rules of a home programme, pure and without a clock (dates come in).
-// The server and the web do not use core/home yet.
+// The server refuses a programme with `checkProgramme` (simulator/server/home/binding.ts); the web does not use it yet.
 //
 // A home programme is the seeds' stand-alone mode in scheduled form, bound to one patient: the headset repeats one
 // chosen measurement ("The device repeats one chosen measurement until switched off", scheduling seed §4), here on

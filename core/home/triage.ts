@@ -9,7 +9,7 @@ import { type MdOutlier, mdOutlier, type NewCluster, newClusters } from "./outli
 import { type UnreliableReason, unreliableReasons } from "./unreliable.ts";
 
 // The review queue's flags for a new home result (issue 31 §2) and its order by need. Pure; the server and the web do
-// not use core/home yet. Each flag carries its reasons as plain data (codes and figures): the web words them.
+// not use the triage yet. Each flag carries its reasons as plain data (codes and figures): the web words them.
 
 /**
  * Our order of need, the issue's: an unreliable result first (it may need a repeat while the patient still has the

@@ -3,7 +3,7 @@ import { RELIABILITY_LIMITS, reliability } from "../analytics/reliability.ts";
 import type { MeasurementResult } from "../model/measurement-result.ts";
 
 // The review queue's "unreliable" flag (issue 31 §2: "catch trials, fixation or gaze beyond limits"). The server and
-// the web do not use core/home yet.
+// the web do not use the triage yet.
 //
 // Catch trials and fixation losses: core/analytics/reliability.ts's limits, the ones the result page applies
 // (false positives > 15 %, false negatives > 33 %, fixation losses > 20 %; Katz & Sommer 1989, HFA instructions).
