@@ -7,12 +7,15 @@ export interface WsConnectorOptions {
   /** ... and the link is dropped when no pong came for this long: a half-open connection (the network vanished with no
    * close on either side) is noticed and the headset reconnects. The device protocol has no server-to-headset beat. */
   readonly deadAfterMs?: number;
+  /** A link whose opening handshake is not answered within this long (a blackholed network: the connection accepted
+   * and never answered) fails, so the headset tries again. Default 10 s. */
+  readonly handshakeMs?: number;
 }
 
 /** A connector over the ws package to the server's device socket (e.g. ws://127.0.0.1:PORT/device). */
 export const wsConnector = (url: string, o: WsConnectorOptions = {}): Connector => ({
   open(h) {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, { handshakeTimeout: o.handshakeMs ?? 10_000 });
     let closed = false;
     let lastPong = Date.now();
     let pinger: ReturnType<typeof setInterval> | undefined;
