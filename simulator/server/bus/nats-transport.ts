@@ -1,7 +1,7 @@
 import { Result } from "effect";
 import { connect, Events, type NatsConnection, type Subscription } from "nats";
 import { decodeJson } from "../../../core/model/decode.ts";
-import { StartupError } from "../db/data-dir.ts";
+import { redactedUrl, StartupError } from "../db/open.ts";
 import { log } from "../log.ts";
 import { EnvelopeSchema } from "./messages.ts";
 import type { Subject } from "./subjects.ts";
@@ -53,7 +53,7 @@ export const natsTransport = async (url: string, processId: string): Promise<Bus
   } catch (e) {
     // At start an unreachable broker is a configuration mistake to report at once, not an outage to wait out.
     const why = e instanceof Error ? e.message : String(e);
-    throw new StartupError(`cannot use NATS_URL ${url}: no NATS server answers there (${why})`);
+    throw new StartupError(`cannot use NATS_URL ${redactedUrl(url)}: no NATS server answers there (${why})`);
   }
   let ready = true;
   let closed = false;
