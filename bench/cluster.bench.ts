@@ -121,6 +121,8 @@ const runCluster = async (
       windows.push(w);
     }
   } finally {
+    const troubles = cluster.troubles();
+    if (troubles) console.log(`  (${bus}, ${n} process${n === 1 ? "" : "es"}: the processes logged ${troubles})`);
     await cluster.stop();
     await db.drop();
   }

@@ -34,7 +34,9 @@ export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
     latency(w),
     `${f(w.benchDelayMs, 0)} ms`,
     w.load,
-  ].join(" | ");
+  ]
+    .join(" | ")
+    .concat(w.browsersClosed > 0 ? ` | ${w.browsersClosed} browsers closed by the server (${w.closedBy})` : "");
 
 /** The summary of one bus: windows of 1 and 3 processes (idle first, then each HEADSETS step), and tenancy's. */
 export const summary = (

@@ -49,8 +49,10 @@ const browserOf = async (url: string, accessToken: string, org: string, sentAt: 
     }
   });
   socket.on("error", () => undefined);
+  let closedBy: string | undefined;
+  socket.on("close", (code, reason) => void (closedBy = `${code} ${reason.toString()}`));
   const take = () => {
-    const taken = { latencies, events, crossings, unnamed };
+    const taken = { latencies, events, crossings, unnamed, closedBy };
     latencies = [];
     events = crossings = unnamed = 0;
     return taken;
@@ -72,6 +74,9 @@ export interface Window {
   readonly events: number;
   readonly crossings: number;
   readonly unnamed: number;
+  /** Browsers whose socket the server closed, and why (the first reason). */
+  readonly browsersClosed: number;
+  readonly closedBy: string | undefined;
   /** The bench's own event-loop delay p99 (ms): high means the player, not the cluster, was short of CPU. */
   readonly benchDelayMs: number;
   readonly load: string;
@@ -166,9 +171,18 @@ export const startCluster = async (o: {
         events: taken.reduce((s, t) => s + t.events, 0),
         crossings: taken.reduce((s, t) => s + t.crossings, 0),
         unnamed: taken.reduce((s, t) => s + t.unnamed, 0),
+        browsersClosed: taken.filter((t) => t.closedBy !== undefined).length,
+        closedBy: taken.find((t) => t.closedBy !== undefined)?.closedBy,
         benchDelayMs: loop.percentile(99) / 1e6,
         load: loadAverage(),
       };
+    },
+    /** The warnings and errors the processes logged so far, by event ("process_rejoined x2"): what went wrong, if anything. */
+    troubles() {
+      const counts = new Map<string, number>();
+      for (const p of procs)
+        for (const m of p.output().matchAll(/^isopter (?:warn|error) (\S+)/gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+      return [...counts].map(([event, n]) => `${event} x${n}`).join(", ");
     },
     async stop() {
       for (const f of fleets) f.stop();
