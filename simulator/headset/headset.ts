@@ -28,6 +28,8 @@ import { guardedClock } from "./guarded-clock.ts";
 import { NamedTimers } from "./timers.ts";
 import type { Connector } from "./transport.ts";
 import { Uplink } from "./uplink.ts";
+import type { HomeBehaviour } from "../perimetry/home-behaviour.ts";
+import { HomeSessions, type SessionEnd } from "./home-sessions.ts";
 
 // A virtual headset. It connects to the server's device socket with its serial number and its device credential, or
 // the one-time pairing code it exchanges for one (hello; `enrolled` brings the credential, kept for every later hello),
@@ -71,6 +73,9 @@ export interface HeadsetOptions {
   /** Device time between stand-alone repetitions (the next patient sits down). Default 30 s. */
   readonly standaloneGapMs?: number;
   readonly firmware?: string;
+  /** A home patient (issue 31 §4): each stand-alone repetition is a session they may skip, stop midway, misunderstand
+   * or sit with the headset slipped, at these rates (seeded by the headset's seed). Default: none of that. */
+  readonly homeBehaviour?: HomeBehaviour;
   readonly log?: (line: string) => void;
   /** An exception in one of the headset's timers: by default it is logged, the running test is dropped and the headset
    * carries on (a fleet runs inside the server's process and must not take it down). Tests may rethrow. */
@@ -87,6 +92,8 @@ export type HeadsetEvents = {
   /** The server gave a credential for the pairing code (a real headset keeps it in its key store). */
   enrolled: string;
   upload: UploadMessage;
+  /** A home session ended: skipped, stopped midway or done (only with homeBehaviour). */
+  session: SessionEnd;
   error: unknown;
 };
 
@@ -149,6 +156,8 @@ export class VirtualHeadset {
   private run: TestRun | null = null;
   private runs = 0;
   private cancelFaults: (() => void) | null = null;
+  /** The home patient's sessions, with homeBehaviour. */
+  readonly home: HomeSessions | null;
 
   constructor(private readonly o: HeadsetOptions) {
     this.deviceSn = o.deviceSn;
@@ -163,6 +172,8 @@ export class VirtualHeadset {
     this.rng = root.fork();
     this.faultRng = root.fork();
     this.battery = new BatteryModel(root.fork(), o.battery);
+    const homeRng = root.fork(); // forked after the others, so their draws are as without it
+    this.home = o.homeBehaviour ? new HomeSessions(o.homeBehaviour, homeRng) : null;
     this.boot = `${Math.floor(this.clock.now()).toString(36)}${this.rng.int(2 ** 30).toString(36)}`;
     this.faults = { ...NO_FAULTS, ...o.faults };
     this.timers = new NamedTimers(this.clock);
@@ -466,7 +477,13 @@ export class VirtualHeadset {
 
   private nextPlan(): RunPlan | null {
     if (this.standalone && this.settingAwaited) return null;
-    if (this.standalone) return { kind: "standalone", ...this.standalone, resultId: `${this.deviceSn}:${this.boot}:${++this.runs}` };
+    if (this.standalone)
+      return {
+        kind: "standalone",
+        ...this.standalone,
+        resultId: `${this.deviceSn}:${this.boot}:${++this.runs}`,
+        ...(this.home ? { lapse: this.home.draw() } : {}),
+      };
     return this.queue[0] ?? null;
   }
 
@@ -475,17 +492,39 @@ export class VirtualHeadset {
     if (!this.powered || this.run) return false;
     const plan = this.nextPlan();
     if (!plan) return false;
+    const lapse = plan.kind === "standalone" ? plan.lapse : undefined;
+    if (lapse?.skipped) {
+      // The patient does not test this time; the headset waits for the next session.
+      this.home?.ended("skipped");
+      this.events.emit("session", "skipped");
+      this.idle();
+      return false;
+    }
     this.cancel("idle");
     if (this.status !== DeviceStatus.AwaitMeasurement) this.setStatus(DeviceStatus.AwaitMeasurement);
     const run: TestRun = new TestRun(plan, this.runContext(), {
       status: (s) => {
         if (this.run === run) this.setStatus(s);
+        if (lapse && (s === DeviceStatus.Stopped || s === DeviceStatus.Finished)) {
+          const how = s === DeviceStatus.Stopped ? "stopped" : "done";
+          this.home?.ended(how);
+          this.events.emit("session", how);
+        }
         if (s === DeviceStatus.Stopped && this.run === run) {
           this.run = null;
           this.hold();
         }
       },
-      progress: (p) => this.send(p),
+      progress: (p) => {
+        this.send(p);
+        // The home patient takes the headset off midway (deferred: the engine schedules its next cycle after this).
+        if (HomeSessions.stopsNow(lapse, p.nTested, p.nLocations))
+          this.later("lapse", 0, () => {
+            if (this.run !== run) return;
+            this.log("the patient stopped midway: test stopped");
+            run.stop();
+          });
+      },
       upload: (m) => {
         this.producedCount++;
         this.produced.push(m);

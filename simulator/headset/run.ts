@@ -6,6 +6,7 @@ import { type PerimetryTest, type PerimetryTestSpec, createPerimetryTest } from 
 import { PROFILES, type ProfileName } from "../perimetry/profiles.ts";
 import type { Rng } from "../perimetry/random.ts";
 import { toMeasurementResult } from "../perimetry/result.ts";
+import type { SessionLapse } from "../perimetry/home-behaviour.ts";
 import { COLOUR_PLATES } from "../../core/rules/acuity-colour.ts";
 import { EXAMINATION_SECONDS, acuityExamination, amslerAnswer, colourExamination } from "./examinations.ts";
 import { DeviceTimer } from "./device-timer.ts";
@@ -24,7 +25,14 @@ export type ProgressMessage = Extract<HeadsetMessage, { type: "progress" }>;
 export type RunPlan =
   | Extract<QueueItem, { kind: "measurement" }>
   | Extract<QueueItem, { kind: "appointment" }>
-  | { readonly kind: "standalone"; readonly standaloneId: string; readonly config: TestConfig; readonly resultId: string };
+  | {
+      readonly kind: "standalone";
+      readonly standaloneId: string;
+      readonly config: TestConfig;
+      readonly resultId: string;
+      /** A home patient's lapses this session (simulator/perimetry/home-behaviour.ts). */
+      readonly lapse?: SessionLapse;
+    };
 
 export interface RunContext {
   readonly clock: Clock;
@@ -243,7 +251,7 @@ export class TestRun {
     config: TestConfig,
     eye: Eye,
     first: boolean,
-    o: { tutorial: boolean; audioGuide: boolean; trackGaze: boolean },
+    o: { tutorial: boolean; audioGuide: boolean; trackGaze: boolean; lapse?: SessionLapse | undefined },
     id: Task["id"],
     resultIdFor: string,
     upload: (result: ReturnType<typeof toMeasurementResult>) => UploadMessage,
@@ -261,6 +269,7 @@ export class TestRun {
           profile: ctx.profileFor(config.patientId),
           seed: `${ctx.seed}/${resultIdFor}/${eye}`,
           patientSeed: `patient/${config.patientId}/${eye}`,
+          ...(o.lapse ? { lapse: o.lapse } : {}),
           ...(ctx.ageFor(config.patientBirthdate) === undefined ? {} : { age: ctx.ageFor(config.patientBirthdate)! }),
         });
         this.currentTest = test;
@@ -299,7 +308,7 @@ export class TestRun {
         }));
       // Each eye of a stand-alone run is a result of its own.
       const resultId = eyes.length > 1 ? `${plan.resultId}-${i}` : plan.resultId;
-      return this.perimetryTask(c, eye, i === 0, c, measurementIds(plan.standaloneId), resultId, (result) => ({
+      return this.perimetryTask(c, eye, i === 0, { ...c, lapse: plan.lapse }, measurementIds(plan.standaloneId), resultId, (result) => ({
         type: "standaloneResult",
         standaloneId: plan.standaloneId,
         resultId,

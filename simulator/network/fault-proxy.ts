@@ -12,8 +12,9 @@ import { ClientFrameScanner, isWholeDataFrame } from "./ws-frames.ts";
 // fault on demand (`home(id)`) or at random rates per home; `counters` says what it did.
 
 export interface FaultProxyOptions {
-  /** The server: its address (ws://, http:// or host:port; any path is ignored) or host and port. */
-  readonly target: string | { readonly host: string; readonly port: number };
+  /** The server: its address (ws://, http:// or host:port; any path is ignored) or host and port; or several (the
+   * processes of a cluster), each new connection going to the next in turn, as a load balancer in front of them. */
+  readonly target: Target | readonly Target[];
   readonly rates?: Partial<NetworkFaultRates>;
   /** Seed of every home's random faults (default "fault-proxy"). */
   readonly seed?: string;
@@ -86,14 +87,18 @@ interface Home {
 
 const REQUEST_LINE = /^(\S+) \/home\/([^/\s]+)(\/\S*) (HTTP\/1\.[01])$/;
 
-const targetOf = (t: FaultProxyOptions["target"]) => {
+type Target = string | { readonly host: string; readonly port: number };
+
+const targetOf = (t: Target) => {
   if (typeof t !== "string") return t;
   const u = new URL(t.includes("://") ? t : `tcp://${t}`);
   return { host: u.hostname, port: Number(u.port) };
 };
 
 export const startFaultProxy = async (o: FaultProxyOptions): Promise<FaultProxy> => {
-  const target = targetOf(o.target);
+  const targets = (Array.isArray(o.target) ? o.target : [o.target as Target]).map(targetOf);
+  if (targets.length === 0) throw new Error("startFaultProxy: no target");
+  let turn = 0;
   const seed = o.seed ?? "fault-proxy";
   let rates: NetworkFaultRates = { ...NO_NETWORK_FAULTS, ...o.rates };
   const counters: ProxyCounters = {
@@ -179,6 +184,7 @@ export const startFaultProxy = async (o: FaultProxyOptions): Promise<FaultProxy>
 
   const forward = (client: Socket, h: Home, request: Buffer) => {
     counters.connections++;
+    const target = targets[turn++ % targets.length]!;
     const upstream = connect(target.port, target.host);
     upstream.setNoDelay(true);
     const conn: Conn = { client, upstream, pipes: [], frozen: false };

@@ -11,6 +11,7 @@ import {
   type Strategy,
 } from "../../core/model/enums.ts";
 import { hillOfVision } from "./hill.ts";
+import { type ObserverLapse, withLapse } from "./home-behaviour.ts";
 import { FIXATION_THRESHOLD_DEG, type GazeSample, type Response, type SimulatedPatient, createPatient } from "./patient.ts";
 import type { Procedure } from "./procedures/procedure.ts";
 import { PROFILES, type ProfileName } from "./profiles.ts";
@@ -353,6 +354,8 @@ export interface NewTestOptions {
   readonly patientSeed?: number | string;
   /** The patient's age in years (default: the profile's). */
   readonly age?: number;
+  /** How a patient at home sits this test (home-behaviour.ts): misunderstood, or with the headset slipped. */
+  readonly lapse?: ObserverLapse;
   readonly loadSors?: (pattern: Pattern) => SorsModel;
 }
 
@@ -361,7 +364,7 @@ export const createPerimetryTest = (o: NewTestOptions): PerimetryTest => {
   const root = createRng(o.seed);
   const derivedPatientRng = root.fork();
   const testRng = root.fork();
-  const profile = o.age === undefined ? PROFILES[o.profile] : { ...PROFILES[o.profile], age: o.age };
+  const profile = withLapse(o.age === undefined ? PROFILES[o.profile] : { ...PROFILES[o.profile], age: o.age }, o.lapse);
   const geometry = getPattern(o.spec.pattern);
   const patient =
     o.patientSeed === undefined

@@ -99,7 +99,7 @@ export const createPatient = (profile: PatientProfile, options: PatientOptions):
     age: profile.age,
     trueThresholds,
     gaze: () => {
-      if (rng.chance(0.01)) return { distance: -1, lost: rng.chance(profile.fixationLossRate) };
+      if (rng.chance(profile.gazeLostRate ?? 0.01)) return { distance: -1, lost: rng.chance(profile.fixationLossRate) };
       const lost = rng.chance(profile.fixationLossRate);
       const distance = lost ? rng.uniform(FIXATION_THRESHOLD_DEG + 1, 12) : Math.abs(rng.normal() * 0.6) + Math.abs(rng.normal() * 0.4);
       return { distance: Math.round(distance * 100) / 100, lost };

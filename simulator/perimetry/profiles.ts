@@ -17,6 +17,8 @@ export interface PatientProfile {
   readonly fnr: number;
   /** Probability that fixation is off during a presentation. */
   readonly fixationLossRate: number;
+  /** Share of gaze samples the tracker cannot measure (default 1 %; a slipped headset loses the eye far more). */
+  readonly gazeLostRate?: number;
   /** Typical response time to a bright stimulus, ms. */
   readonly responseTimeMs: number;
   /** SD of the whole field's height about the age norm, dB. */

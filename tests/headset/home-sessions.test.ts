@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
+import type { HeadsetMessage } from "../../core/device/protocol.ts";
+import type { MeasurementResult } from "../../core/model/measurement-result.ts";
+import { DeviceStatus } from "../../core/model/enums.ts";
+import { VirtualHeadset } from "../../simulator/headset/headset.ts";
+import type { SessionEnd } from "../../simulator/headset/home-sessions.ts";
+import { type HomeBehaviour, NO_HOME_LAPSES } from "../../simulator/perimetry/home-behaviour.ts";
+import { FakeServer, rethrow, testConfig } from "./fake-server.ts";
+
+// A home headset's patient (issue 31 §4): each stand-alone repetition is a session they may skip (no run, no result),
+// stop midway (the run stopped, no result), misunderstand (a result with many false positives) or sit with the
+// headset slipped (a result with fixation losses and gaze lost). Seeded: the same seed makes the same sessions.
+
+const config = testConfig({ strategy: 3, audioGuide: false, trackGaze: true, stimuliUpdate: 1000, patientId: "home-patient" });
+
+const home = (behaviour: Partial<HomeBehaviour>, seed = 3, ms = 300_000) => {
+  const clock = createVirtualClock(0);
+  const server = new FakeServer(clock);
+  server.standalone = { standaloneId: "sa-home", config };
+  const headset = new VirtualHeadset({
+    onError: rethrow,
+    credential: "isd1.test",
+    deviceSn: "VR-HOME",
+    clock,
+    connector: server.connector,
+    speed: 50,
+    seed,
+    profile: "healthy",
+    battery: { vr: 100, clicker: 100, vrCharging: true },
+    homeBehaviour: { ...NO_HOME_LAPSES, ...behaviour },
+  });
+  const sessions: SessionEnd[] = [];
+  const progress: Array<Extract<HeadsetMessage, { type: "progress" }>> = [];
+  headset.events.on("session", (s) => sessions.push(s));
+  headset.events.on("sent", (m) => m.type === "progress" && progress.push(m));
+  headset.start();
+  clock.advance(ms);
+  headset.stop();
+  const results = headset.produced.flatMap((m) => (m.type === "standaloneResult" ? [m.result as MeasurementResult] : []));
+  return { headset, server, sessions, progress, results };
+};
+
+const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+describe("home sessions", () => {
+  const plain = home({});
+
+  it("without lapses every session is done and uploaded", () => {
+    expect(plain.sessions.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(plain.sessions)).toEqual(new Set(["done"]));
+    expect(plain.results).toHaveLength(plain.sessions.length);
+    expect(plain.server.standaloneStored.size).toBe(plain.results.length);
+  });
+
+  it("a skipped session: no test runs and nothing is uploaded", () => {
+    const skipped = home({ skipRate: 1 });
+    expect(skipped.sessions.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(skipped.sessions)).toEqual(new Set(["skipped"]));
+    expect(skipped.headset.home!.counts.skipped).toBe(skipped.sessions.length);
+    expect(skipped.results).toHaveLength(0);
+    expect(skipped.server.statuses()).not.toContain(DeviceStatus.Playing);
+  });
+
+  it("stopping midway: the run is stopped between 20 % and 80 % of its locations, with no result", () => {
+    const stopped = home({ stopMidwayRate: 1 });
+    expect(stopped.sessions.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(stopped.sessions)).toEqual(new Set(["stopped"]));
+    expect(stopped.results).toHaveLength(0);
+    expect(stopped.server.standaloneStored.size).toBe(0);
+    expect(stopped.server.statuses()).toContain(DeviceStatus.Stopped);
+    const furthest = Math.max(...stopped.progress.map((p) => p.nTested / p.nLocations));
+    expect(furthest).toBeGreaterThanOrEqual(0.2);
+    expect(furthest).toBeLessThan(0.85);
+  });
+
+  it("a misunderstood task: results with many false positives", () => {
+    const confused = home({ misunderstandRate: 1 });
+    expect(confused.results.length).toBeGreaterThanOrEqual(3);
+    expect(mean(plain.results.map((r) => r.falsePositives))).toBeLessThan(0.1);
+    expect(mean(confused.results.map((r) => r.falsePositives))).toBeGreaterThan(0.15);
+  });
+
+  it("a slipped headset: results with fixation losses and gaze the tracker lost", () => {
+    const slipped = home({ slipRate: 1 });
+    expect(slipped.results.length).toBeGreaterThanOrEqual(3);
+    expect(slipped.headset.home!.counts.slipped).toBeGreaterThanOrEqual(slipped.results.length);
+    expect(mean(plain.results.map((r) => r.fixationLosses))).toBeLessThan(0.2);
+    expect(mean(slipped.results.map((r) => r.fixationLosses))).toBeGreaterThan(0.2);
+    const lost = (r: MeasurementResult) =>
+      r.gazeTracking!.meanDistance.filter((d) => d === -1).length / r.gazeTracking!.meanDistance.length;
+    expect(mean(slipped.results.map(lost))).toBeGreaterThan(0.2);
+  });
+
+  it("seeded: the same seed makes the same sessions and results", () => {
+    const mix = { skipRate: 0.3, stopMidwayRate: 0.3, misunderstandRate: 0.3, slipRate: 0.3 };
+    const a = home(mix, 11);
+    const b = home(mix, 11);
+    expect(a.sessions.length).toBeGreaterThanOrEqual(4);
+    expect(b.sessions).toEqual(a.sessions);
+    expect(b.results).toEqual(a.results);
+  });
+});
