@@ -12,7 +12,7 @@ import { Failure } from "../http/failure.ts";
 import { log } from "../log.ts";
 import { admit, stillAdmitted } from "./handshake.ts";
 import { isDatabaseUnavailable } from "../db/faults.ts";
-import { receiveHomeResult } from "../home/uploads.ts";
+import { LENT, receiveHomeResult, refusedWhileLent } from "../home/uploads.ts";
 import { programmeOfStandalone } from "../store/home.ts";
 
 // /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial and its credential
@@ -150,6 +150,13 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     if (!device) return refuse("malformed", "Say hello first");
     const sn = device.deviceSn;
     const org = device.organisationId;
+    if (
+      (m.type === "result" || m.type === "examinationResult" || m.type === "standaloneResult") &&
+      (await refusedWhileLent(ctx, sn, m, address))
+    ) {
+      if (m.type === "standaloneResult") socket.send(frame({ type: "resultAccepted", resultId: m.resultId, refused: LENT }));
+      return;
+    }
     switch (m.type) {
       case "heartbeat": {
         // In memory only (presence.ts); connection changes are the silence watchdog's and the socket's (written at

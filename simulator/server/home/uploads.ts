@@ -1,4 +1,4 @@
-import type { StandaloneResult } from "../../../core/device/protocol.ts";
+import type { HeadsetMessage, StandaloneResult } from "../../../core/device/protocol.ts";
 import { sessionFor } from "../../../core/home/index.ts";
 import type { ServerContext } from "../context.ts";
 import { recordStandaloneOnce } from "../handlers/results.ts";
@@ -82,4 +82,35 @@ export const receiveHomeResult = async (
   if (outcome.kind === "refused")
     log.warn("home_result_refused", { device: sn, from: address, programme: p.id, result: m.resultId, reason: outcome.reason });
   return outcome;
+};
+
+/** The refusal of an upload from a lent headset that is not its programme's. */
+export const LENT = "lent for a home programme";
+
+type DeviceUpload = Extract<HeadsetMessage, { type: "result" | "examinationResult" | "standaloneResult" }>;
+
+/**
+ * A headset lent for a home programme writes nothing but its programme's results (issue 31 §5: "Its credential sees
+ * only its bound patient's programme"): any other upload (a queued measurement's, an appointment's, another stand-alone
+ * run's, whosever it names) is refused, audited and logged. Our choice: a result of a run before the headset was lent
+ * is refused too; the clinic empties the outbox before lending it.
+ */
+export const refusedWhileLent = async (ctx: ServerContext, sn: string, m: DeviceUpload, address: string): Promise<boolean> => {
+  const lent = await home.boundProgramme(ctx.db, sn);
+  if (!lent || (m.type === "standaloneResult" && m.standaloneId === lent.standaloneId)) return false;
+  const reason = LENT;
+  ctx.audit.record({
+    organisationId: lent.organisationId,
+    at: nowIso(ctx),
+    actorKind: "headset",
+    actorId: sn,
+    actorName: sn,
+    address,
+    action: `device.${m.type}`,
+    outcome: `refused: ${reason}`,
+    recordType: "home_programme",
+    recordId: lent.id,
+  });
+  log.warn("device_result_refused", { device: sn, from: address, upload: m.type, reason });
+  return true;
 };

@@ -6,12 +6,13 @@ import { call, login, ok } from "../harness.ts";
 import { demoResult } from "../../../simulator/server/demo/results.ts";
 import { openApiDocument } from "../../../simulator/server/http/openapi.ts";
 import type { ServerRef } from "./accounts.ts";
+import { programmeBody } from "../home-fixtures.ts";
 
 // Issue 15 §5: every call that takes an id, driven by a manager of one organisation with ids of the other (both ways:
 // the demo clinic and the appointment clinic on one server). Each answers 404, exactly as for an id that exists
 // nowhere, and changes nothing.
 
-type Kind = "patient" | "measurement" | "appointment" | "examination" | "device" | "template" | "user" | "standalone";
+type Kind = "patient" | "measurement" | "appointment" | "examination" | "device" | "template" | "user" | "standalone" | "home";
 type Ids = Record<Kind, string[]> & { deviceSn: string[] };
 
 const config = {
@@ -135,6 +136,11 @@ const cases: {
   // Importing onto a patient's page, and fetching a patient's priors from the PACS (issue 29).
   "results.import": { kind: "patient", input: (patientId) => ({ body: { files: [emptyCsv], dryRun: true, patientId } }) },
   "pacs.fetch": { kind: "patient", input: (patientId) => ({ body: { patientId, dryRun: true } }) },
+  // Home programmes (issue 31).
+  "home.programmeCreate": { kind: "patient", input: (patientId, own) => ({ body: programmeBody(patientId, own.deviceSn) }) },
+  "home.programmes": { kind: "patient", input: (patientId) => ({ query: { patientId } }) },
+  "home.programmeEnd": { kind: "home", input: (id) => ({ query: { id }, body: { reason: "returned" } }) },
+  "home.adherence": { kind: "home", input: (id) => ({ query: { id } }) },
 };
 
 /** The calls that take an id of a record: an id in the query, or a patient, device or moved record named in the body. */
@@ -156,6 +162,7 @@ const pools = async (server: ServerRef, org: string): Promise<Ids> => {
     template: await ids("select id from templates where organisation_id = $1 order by id"),
     user: await ids("select id from users where organisation_id = $1 order by id"),
     standalone: await ids("select id from standalone_configs where organisation_id = $1 order by id"),
+    home: await ids("select id from home_programmes where organisation_id = $1 order by id"),
   };
 };
 
@@ -201,6 +208,14 @@ export const isolationCases = (server: ServerRef) => {
           { query: { deviceSn: own.deviceSn[0]! }, body: { ...config, patientId: own.patient[0]! } },
           token,
         );
+        // A home programme in the demo clinic (issue 31), on a headset no virtual headset runs, so its calls have ids to steal.
+        if (o.username === "manager") {
+          const [active] = await server().db.query<{ id: string }>(
+            "select id from patients where organisation_id = $1 and trashed_at is null order by id limit 1",
+            [o.id],
+          );
+          await ok(base, "home.programmeCreate", { body: programmeBody(active!.id, "VR-0003") }, token);
+        }
         return { username: o.username, org: o.id, token, own: await pools(server, o.id) };
       }),
     );
@@ -508,6 +523,11 @@ const fieldCases: Readonly<Record<string, FieldCase>> = {
     by: "appt.manager",
     paths: { "body.patientId": "patient", "body.deviceSn": "deviceSn", "body.appointmentId": "appointment" },
     input: async (own) => ({ body: { ...amsler(own.patient, own.deviceSn), appointmentId: (await appointment(own)).id } }),
+  },
+  "home.programmeCreate": {
+    by: "manager",
+    paths: { "body.patientId": "patient", "body.deviceSn": "deviceSn" },
+    input: async (own) => ({ body: programmeBody(own.patient, own.deviceSn) }),
   },
   "audit.search": {
     by: "manager",

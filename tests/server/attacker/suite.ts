@@ -10,6 +10,7 @@ import { LIMIT_SETTINGS, limitCases } from "./limits.ts";
 import { sessionCases } from "./sessions.ts";
 import { ssoAttackCases } from "./sso.ts";
 import { secondFactorCases } from "./second-factor.ts";
+import { homeAttackCases } from "./home.ts";
 
 // Issue 15, played by an attacker against the running server (the demo clinic and the appointment clinic, two
 // organisations on one server), on PGlite and on PostgreSQL: attacker.pglite.test.ts / attacker.postgres.test.ts.
@@ -40,6 +41,7 @@ export const attackerSuite = (backend: Backend) => {
       isolationCases(() => server);
       fieldIsolationCases(() => server);
     });
+    describe("issue 31 §5: a lent home headset", () => homeAttackCases(() => server));
     describe("§6 the audit trail", () => auditCases(() => server));
     describe("issue 33 §3 audit tampering, found by verify", () => auditTamperCases(() => server));
     describe("§2 sessions that end", () => sessionCases(() => server));
