@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import type { Endpoint } from "../../core/model/contract/index.ts";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import type { call, ok } from "./harness.ts";
-import { dayFromNow, programmeBody } from "./home-fixtures.ts";
+import { dayFromNow, homeResult, programmeBody } from "./home-fixtures.ts";
 
 // The contract suite's part for home programmes (issue 31 §1, §3): prescribe one, refused naming the seeds' rule; one
 // active programme per headset (409); the headset's stand-alone setting is the programme's test; a patient's list;
@@ -59,6 +59,10 @@ export const homeContractCases = ({ c, o, newPatient, deviceSn, userToken }: Cal
       tutorial: true,
     });
     expect((await o("device.all", {})).find((d) => d.deviceSn === sn)?.standaloneId).toBe(made.standaloneId);
+    // Its results come from the headset, checked against the sessions: not through perimetry/upload.
+    const result = homeResult(p.id, new Date().toISOString());
+    const byHttp = await c("perimetry.upload", { body: { deviceSn: sn, measurementId: null, standaloneId: made.standaloneId, result } });
+    expect([byHttp.status, byHttp.responseType, byHttp.error?.field]).toEqual([409, "conflict", "body.standaloneId"]);
     expect((await o("home.programmes", { query: { patientId: p.id } })).map((x) => x.id)).toEqual([made.id]);
     expect(await o("home.programmes", { query: { patientId: other.id } })).toEqual([]);
     // Three weekly windows have closed since the start three weeks ago, none done: due 3, missed 3, rate 0.

@@ -1,12 +1,13 @@
 import { newMeasurement, type Measurement, type MeasurementRegisterBody } from "../../../core/model/measurement.ts";
 import { RECENT_RESULTS_LIMIT } from "../../../core/model/contract/perimetry.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
-import { invalid, notFound } from "../http/failure.ts";
+import { Failure, invalid, notFound } from "../http/failure.ts";
 import type { Queryable } from "../db/database.ts";
 import { deviceBySn } from "../store/devices.ts";
 import { newId } from "../store/ids.ts";
 import * as measurements from "../store/measurements.ts";
 import { getPatient } from "../store/patients.ts";
+import { programmeOfStandalone } from "../store/home.ts";
 import { checkMeasurementConfig, eyesToCreate } from "./measurement-rules.ts";
 import { multiTestsOf } from "./organisation-flags.ts";
 import { completeMeasurement, recordStandaloneOnce, standaloneUploadId } from "./results.ts";
@@ -199,6 +200,9 @@ export const perimetryHandlers: SomeHandlers<
       await deviceFor(tx, org, body.deviceSn);
       if (body.measurementId !== null) return completeMeasurement(tx, fx, org, body.measurementId, body.result, now);
       if (body.standaloneId !== null) {
+        // A home programme's results are checked against its sessions on the device socket (home/uploads.ts), not here.
+        if (await programmeOfStandalone(tx, body.deviceSn, body.standaloneId))
+          throw new Failure("conflict", "A home programme's results come from its headset", "body.standaloneId");
         const id = standaloneUploadId(body.deviceSn, body.standaloneId, body.result.takenAt);
         const stored = await recordStandaloneOnce(tx, fx, org, body.deviceSn, body.standaloneId, id, body.result, now);
         if (!stored) throw notFound("The measurement this result made", "body.standaloneId");
