@@ -13,9 +13,10 @@ import * as home from "../store/home.ts";
 //   the binding ended (returned, revoked, ended)  refused: nothing of the patient is written after it
 //   the same upload again (device, resultId)      recognised as already stored (standalone_results' key), acknowledged
 //   no session due (core/home sessionFor)         refused with sessionFor's reason (before-start, after-end, other-eye,
-//                                                 other-test, already-done)
+//                                                 other-test, already-done, invalid-time)
 // else stored once: a measurement (results.ts) and its home_results row, unique per programme, session and eye.
 // Every outcome is audited with the serial and the address the upload came from; refusals are logged with the reason.
+// A lent headset's other uploads are refused before any of this (refusedWhileLent).
 
 export type HomeUploadOutcome =
   | { readonly kind: "stored"; readonly measurementId: string }
@@ -27,12 +28,13 @@ type Upload = typeof StandaloneResult.Type;
 const receive = async (ctx: ServerContext, p: home.ProgrammeRow, sn: string, m: Upload, address: string): Promise<HomeUploadOutcome> =>
   write(ctx, async (tx, fx) => {
     await lockDevices(tx, [sn]);
-    const now = (await home.programmeById(tx, p.organisationId, p.id))!;
-    if (now.state === "ended") return { kind: "refused", reason: now.endedReason ?? "ended" };
+    // Gone (its patient deleted for good) counts as ended.
+    const current = await home.programmeById(tx, p.organisationId, p.id);
+    if (current?.state !== "active") return { kind: "refused", reason: current?.endedReason ?? "ended" };
     const seen = await tx.query("select 1 from standalone_results where device_sn = $1 and result_id = $2", [sn, m.resultId]);
     if (seen.length) return { kind: "already-stored" };
-    const { slots } = await home.storedResults(tx, now);
-    const match = sessionFor(home.rulesOf(now), m.result, slots);
+    const { slots } = await home.storedResults(tx, current);
+    const match = sessionFor(home.rulesOf(current), m.result, slots);
     if (!match.due) return { kind: "refused", reason: `not-due: ${match.reason}` };
     const at = nowIso(ctx);
     const stored = await recordStandaloneOnce(tx, fx, p.organisationId, sn, m.standaloneId, m.resultId, m.result, at);
