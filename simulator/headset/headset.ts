@@ -539,7 +539,9 @@ export class VirtualHeadset {
       patientSilent: () => {
         if (this.run !== run || !run.pause()) return;
         this.log("the patient stopped responding: test paused");
-        if (this.o.autopilot) this.later("resume", AUTOPILOT_RESUME_MS / this.speedNow, () => this.run === run && run.resume());
+        // Someone in the room resumes it: the autopilot's staff, or at home the patient (no one else is there).
+        if (this.o.autopilot || this.home)
+          this.later("resume", AUTOPILOT_RESUME_MS / this.speedNow, () => this.run === run && run.resume());
       },
       finished: () => {
         if (this.run === run) this.run = null;

@@ -46,6 +46,8 @@ export interface ProxyCounters {
   upstreamFailed: number;
   cuts: number;
   connectionsCut: number;
+  /** Cuts still under way when `quiet()` ended them. */
+  cutsEndedEarly: number;
   stalls: number;
   delaySpells: number;
   delayedChunks: number;
@@ -109,6 +111,7 @@ export const startFaultProxy = async (o: FaultProxyOptions): Promise<FaultProxy>
     upstreamFailed: 0,
     cuts: 0,
     connectionsCut: 0,
+    cutsEndedEarly: 0,
     stalls: 0,
     delaySpells: 0,
     delayedChunks: 0,
@@ -295,6 +298,7 @@ export const startFaultProxy = async (o: FaultProxyOptions): Promise<FaultProxy>
       rates = { ...NO_NETWORK_FAULTS };
       for (const h of homes.values()) {
         h.state.unschedule();
+        if (h.state.cut) counters.cutsEndedEarly++;
         h.state.heal();
       }
     },
