@@ -5,6 +5,7 @@ import { DEVICE_HEARTBEAT_INTERVAL_MS } from "../../core/device/connection.ts";
 import {
   type CommandKind,
   type HeadsetMessage,
+  type HomeSetting,
   PROTOCOL_VERSION,
   type QueueItem,
   type ServerMessage,
@@ -124,7 +125,7 @@ export class VirtualHeadset {
   readonly outbox = new Outbox();
   status: S = DeviceStatus.Standby;
   queue: readonly QueueItem[] = [];
-  standalone: { readonly standaloneId: string; readonly config: TestConfig } | null = null;
+  standalone: { readonly standaloneId: string; readonly config: TestConfig; readonly home?: HomeSetting } | null = null;
   /** Results made, in order (tests compare them with what the server stored); the latest PRODUCED_KEPT only. */
   readonly produced: UploadMessage[] = [];
   private producedCount = 0;
@@ -402,7 +403,8 @@ export class VirtualHeadset {
         if (!this.run && (this.status === DeviceStatus.Standby || this.status === DeviceStatus.AwaitMeasurement)) this.idle();
         return;
       case "standalone":
-        this.standalone = m.standaloneId && m.config ? { standaloneId: m.standaloneId, config: m.config } : null;
+        this.standalone =
+          m.standaloneId && m.config ? { standaloneId: m.standaloneId, config: m.config, ...(m.home ? { home: m.home } : {}) } : null;
         this.settingAwaited = false;
         if (!this.run && (this.status === DeviceStatus.Standby || this.status === DeviceStatus.AwaitMeasurement)) this.idle();
         return;
@@ -477,14 +479,20 @@ export class VirtualHeadset {
 
   private nextPlan(): RunPlan | null {
     if (this.standalone && this.settingAwaited) return null;
-    if (this.standalone)
-      return {
-        kind: "standalone",
-        ...this.standalone,
-        resultId: `${this.deviceSn}:${this.boot}:${++this.runs}`,
-        ...(this.home ? { lapse: this.home.draw() } : {}),
-      };
-    return this.queue[0] ?? null;
+    if (!this.standalone) return this.queue[0] ?? null;
+    const { standaloneId, config, home } = this.standalone;
+    // A home patient bound to a programme sits its next session (compressed in time: home-sessions.ts).
+    const session =
+      this.home && home ? this.home.nextSession(home, config, new Date(this.clock.now() + this.serverOffset).toISOString()) : null;
+    if (this.home && home && !session) return null; // the programme has no session left
+    return {
+      kind: "standalone",
+      standaloneId,
+      config,
+      resultId: `${this.deviceSn}:${this.boot}:${++this.runs}`,
+      ...(this.home ? { lapse: this.home.draw() } : {}),
+      ...(session ? { takenAt: session.takenAt } : {}),
+    };
   }
 
   /** Start the stand-alone measurement or the leftmost queue item; false when there is none. */

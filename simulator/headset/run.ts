@@ -32,6 +32,8 @@ export type RunPlan =
       readonly resultId: string;
       /** A home patient's lapses this session (simulator/perimetry/home-behaviour.ts). */
       readonly lapse?: SessionLapse;
+      /** A home programme's session: its results are taken at this instant (home-sessions.ts), not now. */
+      readonly takenAt?: string;
     };
 
 export interface RunContext {
@@ -244,6 +246,7 @@ export class TestRun {
   }
 
   private takenAt(): string {
+    if (this.plan.kind === "standalone" && this.plan.takenAt) return this.plan.takenAt;
     return new Date(this.ctx.now()).toISOString();
   }
 

@@ -3,6 +3,7 @@ import type { Clock } from "../../core/ports.ts";
 import {
   type CommandKind,
   type HeadsetMessage,
+  type HomeSetting,
   PROTOCOL_VERSION,
   type QueueItem,
   type ServerMessage,
@@ -25,7 +26,8 @@ interface Conn {
 
 export class FakeServer {
   queue: QueueItem[] = [];
-  standalone: { standaloneId: string; config: TestConfig } | null = null;
+  /** With `home`, a home programme's schedule (a lent headset's setting). */
+  standalone: { standaloneId: string; config: TestConfig; home?: HomeSetting } | null = null;
   /** Stand-alone results stored, by resultId (a resend is not stored again). */
   readonly standaloneStored = new Set<string>();
   /** Stand-alone result frames received, resends included. */
@@ -150,6 +152,7 @@ export class FakeServer {
             type: "standalone",
             standaloneId: this.standalone?.standaloneId ?? null,
             config: this.standalone?.config ?? null,
+            ...(this.standalone?.home ? { home: this.standalone.home } : {}),
           });
         };
         if (this.settingsDelayMs > 0) this.clock.setTimeout(settings, this.settingsDelayMs);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createVirtualClock } from "../../adapters/clock/virtual-clock.ts";
-import type { HeadsetMessage } from "../../core/device/protocol.ts";
+import type { HeadsetMessage, HomeSetting } from "../../core/device/protocol.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
-import { DeviceStatus } from "../../core/model/enums.ts";
+import { DeviceStatus, Eye } from "../../core/model/enums.ts";
 import { VirtualHeadset } from "../../simulator/headset/headset.ts";
 import type { SessionEnd } from "../../simulator/headset/home-sessions.ts";
 import { type HomeBehaviour, NO_HOME_LAPSES } from "../../simulator/perimetry/home-behaviour.ts";
@@ -99,5 +99,59 @@ describe("home sessions", () => {
     expect(a.sessions.length).toBeGreaterThanOrEqual(4);
     expect(b.sessions).toEqual(a.sessions);
     expect(b.results).toEqual(a.results);
+  });
+});
+
+// Bound to a home programme, the home patient sits its sessions in order on the programme's calendar, compressed in
+// time: each repetition the next session, its results taken at that session's reminder time; a skipped session is
+// passed by (missed), and past the last session nothing more runs.
+describe("home sessions on a programme's calendar", () => {
+  const programme: HomeSetting = {
+    programmeId: "prog-1",
+    eyes: [Eye.Right],
+    frequency: { kind: "weekly" },
+    start: "2026-01-01",
+    end: "2026-02-28",
+    reminderTime: "18:30",
+    timeZone: "Europe/Berlin",
+  };
+  const lent = (behaviour: Partial<HomeBehaviour>) => {
+    const clock = createVirtualClock(Date.parse("2025-12-20T10:00:00Z"));
+    const server = new FakeServer(clock);
+    server.standalone = { standaloneId: "sa-home", config, home: programme };
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      credential: "isd1.test",
+      deviceSn: "VR-LENT",
+      clock,
+      connector: server.connector,
+      speed: 50,
+      seed: 5,
+      profile: "healthy",
+      battery: { vr: 100, clicker: 100, vrCharging: true },
+      homeBehaviour: { ...NO_HOME_LAPSES, ...behaviour },
+    });
+    const sessions: SessionEnd[] = [];
+    headset.events.on("session", (s) => sessions.push(s));
+    headset.start();
+    clock.advance(1_500_000);
+    headset.stop();
+    return { headset, sessions, takenAt: headset.produced.map((m) => (m.type === "standaloneResult" ? m.result.takenAt : "")) };
+  };
+
+  it("takes each session's results at its reminder time, every week from the start to the end, then stops", () => {
+    const { takenAt, sessions } = lent({});
+    // Nine weekly sessions open from 1 January to 26 February; 18:30 in Berlin is 17:30 UTC in winter.
+    const weeks = ["01-01", "01-08", "01-15", "01-22", "01-29", "02-05", "02-12", "02-19", "02-26"];
+    expect(takenAt).toEqual(weeks.map((d) => `2026-${d}T17:30:00.000Z`));
+    expect(sessions).toEqual(weeks.map(() => "done"));
+  });
+
+  it("a skipped session is passed by: the next result is the next week's", () => {
+    const { takenAt, sessions } = lent({ skipRate: 0.4 });
+    expect(sessions).toHaveLength(9);
+    expect(sessions).toContain("skipped");
+    const done = sessions.flatMap((s, k) => (s === "done" ? [k] : []));
+    expect(takenAt.map((t) => t.slice(0, 10))).toEqual(done.map((k) => new Date(Date.UTC(2026, 0, 1 + 7 * k)).toISOString().slice(0, 10)));
   });
 });
