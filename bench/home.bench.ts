@@ -3,20 +3,22 @@
 //
 // Each run: a fresh database on the bench's PostgreSQL (BENCH_DATABASE_URL, else a throwaway one), its processes
 // (scripts/cluster/processes.ts, exactly what `npm start` runs), HEADSETS homes made through the API (a patient, a
-// headset enrolled with its credential, stand-alone mode repeating the patient's 24-2 DS test: bench/home/homes.ts),
+// headset enrolled with its credential, a weekly home programme of 24-2 DS binding the two: bench/home/homes.ts),
 // and one virtual headset per home in home mode (its patient skips, stops midway, misunderstands or lets the headset
 // slip: simulator/perimetry/home-behaviour.ts HOME_LAPSES), each reaching the server only through its own home network
 // on the fault proxy (simulator/network/fault-proxy.ts; with 3 processes the proxy hands connections to them in turn).
 // Sessions are compressed in time: the test runs SPEED times faster than real time and a session follows GAP_S after
-// the last (a week at home). For WINDOW_S the homes' networks misbehave at random (FAULTS below: delays of 100-400 ms
+// the last (a week at home: the headset's calendar moves on a session, simulator/headset/home-sessions.ts). For WINDOW_S the homes' networks misbehave at random (FAULTS below: delays of 100-400 ms
 // a chunk, stalls, cuts of 30 s to 10 min refusing or blackholing, half-open links, repeated frames); then every fault
 // ends, no new session starts, and the bench waits (at most DRAIN_S) for every outbox to empty.
 // It prints: results made, uploaded, lost (must be 0), doubled (must be 0; rows counted in the database per result:
 // bench/home/count.ts), the upload delay after reconnection (from the welcome after a lost link to the server's
 // acknowledgement, for each result pending then; p50/p99), the review queue's size and flags by kind where the server
 // has them, the proxy's counters and the load average (the machine is shared).
-// Environment: HEADSETS (1000), SPEED (5), GAP_S (30), WINDOW_S (150), DRAIN_S (240), RUNS (single,cluster),
-// FAULT_SCALE (1: every random fault rate multiplied by it, for short runs with few homes).
+// Environment: HEADSETS (1000), SPEED (5), GAP_S (30), WINDOW_S (120), DRAIN_S (240), RUNS (single,cluster),
+// FAULT_SCALE (1: every random fault rate multiplied by it, for short runs with few homes), MODE (programme: each
+// headset lent for a weekly home programme, its sessions compressed in time on the programme's calendar; standalone:
+// the seeds' stand-alone mode repeating the test, as before programmes existed).
 import { performance } from "node:perf_hooks";
 import { consecutivePorts, startProcesses } from "../scripts/cluster/processes.ts";
 import { type FaultProxy, startFaultProxy } from "../simulator/network/fault-proxy.ts";
@@ -27,7 +29,7 @@ import { growFleet } from "./fleet.ts";
 import { reckon } from "./home/count.ts";
 import { freshDatabase } from "./home/database.ts";
 import { homeFleet } from "./home/fleet.ts";
-import { prepareHomes } from "./home/homes.ts";
+import { type HomeMode, prepareHomes } from "./home/homes.ts";
 import { reviewQueueLine } from "./home/review.ts";
 import { beforeInterruptExit, benchPostgres } from "./postgres.ts";
 
@@ -35,13 +37,14 @@ const env = (name: string, fallback: string) => process.env[name] ?? fallback;
 const headsets = Number(env("HEADSETS", "1000"));
 const speed = Number(env("SPEED", "5"));
 const gapS = Number(env("GAP_S", "30"));
-const windowS = Number(env("WINDOW_S", "150"));
+const windowS = Number(env("WINDOW_S", "120"));
 const drainS = Number(env("DRAIN_S", "240"));
 const runs = env("RUNS", "single,cluster").split(",") as Array<"single" | "cluster">;
 const faultScale = Number(env("FAULT_SCALE", "1"));
+const mode = env("MODE", "programme") as HomeMode;
 const PASSWORD = "Bench-Home-1";
 
-/** Per home and hour of real time (ours): in a 150 s window about one home in six is cut, one in eight half-open. */
+/** Per home and hour of real time (ours): in a 120 s window about one home in eight is cut, one in ten half-open. */
 const FAULTS: Partial<NetworkFaultRates> = {
   delaySpellsPerHour: 6 * faultScale,
   delaySpellMs: [30_000, 120_000],
@@ -74,7 +77,7 @@ const run = async (base: string, kind: "single" | "cluster") => {
   const forget = beforeInterruptExit(() => void stopAll());
   try {
     const t = performance.now();
-    const homes = await prepareHomes(procs[0]!.url, PASSWORD, headsets, `h${kind[0]}`);
+    const homes = await prepareHomes(procs[0]!.url, PASSWORD, headsets, `h${kind[0]}`, mode);
     console.log(
       `${kind}: ${n} process(es); ${homes.length} homes made in ${((performance.now() - t) / 1000).toFixed(0)} s (${loadAverage()})`,
     );
@@ -94,7 +97,9 @@ const run = async (base: string, kind: "single" | "cluster") => {
     const made = new Map(
       fleet.headsets.map((h) => [h.deviceSn, h.produced.flatMap((m) => (m.type === "standaloneResult" ? [m.resultId] : []))]),
     );
-    const r = await reckon(db.url, made);
+    const r = await reckon(db.url, made, new Set(fleet.refused.keys()));
+    const reasons = new Map<string, number>();
+    for (const why of fleet.refused.values()) reasons.set(why, (reasons.get(why) ?? 0) + 1);
     const delays = [...fleet.delays].sort((a, b) => a - b);
     console.log(
       [
@@ -102,7 +107,8 @@ const run = async (base: string, kind: "single" | "cluster") => {
         n,
         `${sessions.done} done / ${sessions.stopped} stopped / ${sessions.skipped} skipped (${sessions.misunderstood} misunderstood, ${sessions.slipped} slipped)`,
         r.made,
-        r.uploaded,
+        `${r.uploaded} (${r.homeResults} home results)`,
+        `${r.refused}${reasons.size ? ` (${[...reasons].map(([w, k]) => `${w}: ${k}`).join(", ")})` : ""}`,
         r.lost,
         r.doubled,
         `${ms(percentile(delays, 50))} / ${ms(percentile(delays, 99))} (${delays.length})`,
@@ -137,11 +143,11 @@ const main = async () => {
     return;
   }
   console.log(
-    `Home headsets through the fault proxy (${pg.origin}): ${headsets} homes, tests at speed ${speed}, a session ${gapS} s after the last, ` +
+    `Home headsets through the fault proxy (${pg.origin}): ${headsets} homes (${mode === "programme" ? "weekly home programmes" : "stand-alone mode"}), tests at speed ${speed}, a session ${gapS} s after the last, ` +
       `faults for ${windowS} s, drain at most ${drainS} s; lapses ${JSON.stringify(HOME_LAPSES)}; network faults ${JSON.stringify(FAULTS)} (${loadAverage()})`,
   );
   console.log(
-    "run | processes | sessions | results made | uploaded | lost (must be 0) | doubled (must be 0) | upload delay after reconnection p50 / p99 (results) | review queue (size; flags by kind) | load average",
+    "run | processes | sessions | results made | uploaded | refused | lost (must be 0) | doubled (must be 0) | upload delay after reconnection p50 / p99 (results) | review queue (size; flags by kind) | load average",
   );
   try {
     for (const kind of runs) await run(pg.url, kind);

@@ -6,15 +6,24 @@ import pg from "pg";
 export interface Reckoning {
   readonly made: number;
   readonly uploaded: number;
+  /** Acknowledged by the server without being stored (a result for a session not due): refused, not lost. */
+  readonly refused: number;
   readonly lost: number;
+  /** Home results stored for these headsets' programmes (one per programme, session and eye). */
+  readonly homeResults: number;
   /** Rows beyond the first per result: standalone_results per (serial, resultId) and measurements per (serial, eye, takenAt). */
   readonly doubled: number;
   /** Stored rows of these headsets that none of them made (none expected). */
   readonly unknown: number;
 }
 
-/** `made` maps each serial to the resultIds its headset made. */
-export const reckon = async (databaseUrl: string, made: ReadonlyMap<string, readonly string[]>): Promise<Reckoning> => {
+/** `made` maps each serial to the resultIds its headset made; `refused` holds `${serial}\u0000${resultId}` of those the
+ * server acknowledged without storing. */
+export const reckon = async (
+  databaseUrl: string,
+  made: ReadonlyMap<string, readonly string[]>,
+  refused: ReadonlySet<string>,
+): Promise<Reckoning> => {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
@@ -37,19 +46,26 @@ export const reckon = async (databaseUrl: string, made: ReadonlyMap<string, read
         )
       ).rows[0]!.extra,
     );
+    const homeResults = Number(
+      (await c.query<{ n: string }>("select count(*) as n from home_results where device_sn = any($1)", [serials])).rows[0]!.n,
+    );
     let count = 0;
     let uploaded = 0;
+    let refusedCount = 0;
     const mine = new Set<string>();
     for (const [sn, ids] of made)
       for (const id of ids) {
         count++;
         mine.add(`${sn}\u0000${id}`);
         if (stored.has(`${sn}\u0000${id}`)) uploaded++;
+        else if (refused.has(`${sn}\u0000${id}`)) refusedCount++;
       }
     return {
       made: count,
       uploaded,
-      lost: count - uploaded,
+      refused: refusedCount,
+      lost: count - uploaded - refusedCount,
+      homeResults,
       doubled: doubledIds + doubledMeasurements,
       unknown: [...stored].filter((k) => !mine.has(k)).length,
     };

@@ -22,6 +22,8 @@ export const homeFleet = (proxy: FaultProxy, o: HomeFleetOptions) => {
   const headsets: VirtualHeadset[] = [];
   /** Upload delays after reconnection, ms. */
   const delays: number[] = [];
+  /** Results the server acknowledged without storing them (`${serial}\u0000${resultId}` -> its reason: not due, ...). */
+  const refused = new Map<string, string>();
   const add = (home: Home) => {
     const h = new VirtualHeadset({
       deviceSn: home.serial,
@@ -43,6 +45,7 @@ export const homeFleet = (proxy: FaultProxy, o: HomeFleetOptions) => {
     });
     h.events.on("received", (m) => {
       if (m.type !== "resultAccepted") return;
+      if (m.refused !== undefined) refused.set(`${h.deviceSn}\u0000${m.resultId}`, m.refused);
       const t = since.get(m.resultId);
       if (t === undefined) return;
       since.delete(m.resultId);
@@ -59,5 +62,5 @@ export const homeFleet = (proxy: FaultProxy, o: HomeFleetOptions) => {
   const stop = () => {
     for (const h of headsets) h.stop();
   };
-  return { headsets, delays, add, noMoreSessions, settled, stop };
+  return { headsets, delays, refused, add, noMoreSessions, settled, stop };
 };

@@ -1,6 +1,7 @@
 // bench:home's homes, made through the API as a clinic would: per home a patient, a headset enrolled with its device
-// credential, and the headset set to stand-alone mode repeating the patient's test (the seeds' stand-alone mode; a home
-// programme is its scheduled form, issue 31 §1).
+// credential, and a home programme binding the headset to the patient (issue 31 §1: weekly 24-2 DS of one eye from
+// today for three years, the scheduled form of the seeds' stand-alone mode); or, with mode "standalone", the headset
+// set to stand-alone mode repeating the patient's test.
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 
 export interface Home {
@@ -39,7 +40,35 @@ const call = async <T>(url: string, token: string | null, method: string, path: 
 };
 
 /** `count` homes on the server at `url` (the demo clinic's manager makes them), `parallel` at a time. */
-export const prepareHomes = async (url: string, password: string, count: number, tag: string, parallel = 8): Promise<Home[]> => {
+export type HomeMode = "programme" | "standalone";
+
+/** A weekly programme of the home's test (ours): from today (UTC) for three years, the reminder at 18:30. */
+export const homeProgramme = (i: number, patientId: string, deviceSn: string, now = new Date()) => {
+  const t = homeTest(i, patientId);
+  const end = new Date(now);
+  end.setUTCFullYear(end.getUTCFullYear() + 3);
+  return {
+    patientId,
+    deviceSn,
+    eyes: [t.eye],
+    pattern: t.pattern,
+    strategy: t.strategy,
+    frequency: { kind: "weekly" },
+    start: now.toISOString().slice(0, 10),
+    end: end.toISOString().slice(0, 10),
+    reminderTime: "18:30",
+    timeZone: "UTC",
+  };
+};
+
+export const prepareHomes = async (
+  url: string,
+  password: string,
+  count: number,
+  tag: string,
+  mode: HomeMode,
+  parallel = 8,
+): Promise<Home[]> => {
   const { accessToken } = await call<{ accessToken: string }>(url, null, "POST", "login", { username: "manager", password });
   const one = async (i: number): Promise<Home> => {
     const id = `${tag}-${String(i).padStart(4, "0")}`;
@@ -56,7 +85,8 @@ export const prepareHomes = async (url: string, password: string, count: number,
       alias: `Home ${id}`,
       secret: "credential",
     });
-    await call(url, accessToken, "POST", `device/standalone?deviceSn=${encodeURIComponent(serial)}`, homeTest(i, patient.id));
+    if (mode === "programme") await call(url, accessToken, "POST", "home/programme/create", homeProgramme(i, patient.id, serial));
+    else await call(url, accessToken, "POST", `device/standalone?deviceSn=${encodeURIComponent(serial)}`, homeTest(i, patient.id));
     return { id, serial, credential: issued.secret.value, patientId: patient.id };
   };
   const homes: Home[] = [];
