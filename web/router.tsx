@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
               { path: "overview", ...page(() => import("./pages/patient/OverviewPage.tsx")) },
               { path: "perimetry/:perimetryId", ...page(() => import("./pages/patient/PerimetryPage.tsx")) },
               { path: "amsler-grid", ...page(() => import("./pages/patient/AmslerPage.tsx")) },
+              { path: "home-monitoring", ...page(() => import("./pages/patient/HomeMonitoringPage.tsx")) },
             ],
           },
           { path: "technician", ...page(() => import("./pages/technician/TechnicianPage.tsx")) },

@@ -127,6 +127,7 @@ export default function PatientLayout() {
         <NavLink to="overview">{t`Overview`}</NavLink>
         <NavLink to="perimetry/all">{t`Perimetry`}</NavLink>
         <NavLink to="amsler-grid">{t`Amsler grid`}</NavLink>
+        <NavLink to="home-monitoring">{t`Home monitoring`}</NavLink>
       </nav>
       <Outlet context={context} />
       {editing && (
