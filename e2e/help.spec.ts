@@ -115,7 +115,7 @@ test("the help centre's topics show a picture of their screen in the interface l
     await page.goto("/support");
     const items = page.locator("details.faq");
     // Open every question, then every picture has loaded from its language's folder with a name saying what it shows.
-    await expect(items).toHaveCount(23); // web/pages/support/faq.ts: 23 topics (import, priors and the worklist since issue 29; how reliable progression analysis is since issue 30; single sign-on and two-step sign-in since issue 33)
+    await expect(items).toHaveCount(24); // web/pages/support/faq.ts: 24 topics (import, priors and the worklist since issue 29; how reliable progression analysis is since issue 30; single sign-on and two-step sign-in since issue 33; home monitoring and the review queue since issue 31)
     for (const summary of await items.locator("summary").all()) await summary.click();
     const pictures = page.getByTestId("faq-picture");
     expect(await pictures.count()).toBeGreaterThanOrEqual(10);

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
-import { patternLabel } from "../../../core/model/enums.ts";
+import { Eye, patternLabel } from "../../../core/model/enums.ts";
 import type { HomeProgrammeView } from "../../../core/model/contract/index.ts";
 import { eyeNames, strategyNames } from "../../i18n/names.ts";
 import { useDateFormat } from "../../i18n/format.ts";
@@ -49,7 +49,7 @@ export default function HomeMonitoringPage() {
               <tr>
                 <th>{t`Headset`}</th>
                 <th>{t`Test`}</th>
-                <th>{t`Schedule`}</th>
+                <th>{t`Frequency`}</th>
                 <th>{t`Adherence`}</th>
                 <th>{t`State`}</th>
               </tr>
@@ -85,7 +85,8 @@ function ProgrammeRow({ programme: p, onEnded }: { programme: HomeProgrammeView;
   const [busy, setBusy] = useState(false);
   const pattern = patternLabel[p.pattern];
   const strategy = i18n._(strategyNames[p.strategy]);
-  const eyes = p.eyes.map((e) => i18n._(eyeNames[e])).join(", ");
+  // A programme's both eyes are its two eyes (core/home); they read as the form offered them.
+  const eyes = p.eyes.length === 2 ? i18n._(eyeNames[Eye.Both]) : p.eyes.map((e) => i18n._(eyeNames[e])).join(", ");
   const frequency = frequencyWords(p.frequency, i18n);
   const start = format.date(p.start);
   const end = format.date(p.end);
@@ -106,14 +107,14 @@ function ProgrammeRow({ programme: p, onEnded }: { programme: HomeProgrammeView;
   };
   return (
     <tr data-programme={p.id} data-state={p.state}>
-      <td className="num">{p.deviceSn}</td>
+      <td style={{ whiteSpace: "nowrap" }}>{p.deviceSn}</td>
       <td>
         {t`${pattern}, ${strategy}`}
         <div className="muted">{eyes}</div>
       </td>
       <td>
         {frequency}
-        <div className="muted num">{t`${start} to ${end}, reminder at ${time}`}</div>
+        <div className="muted">{t`${start} to ${end}, reminder at ${time}`}</div>
       </td>
       <td>
         <Adherence programmeId={p.id} />
@@ -127,7 +128,7 @@ function ProgrammeRow({ programme: p, onEnded }: { programme: HomeProgrammeView;
         ) : (
           <>
             {i18n._(endWords[p.endedReason ?? "ended"])}
-            {p.endedAt && <div className="muted num">{format.date(p.endedAt)}</div>}
+            {p.endedAt && <div className="muted">{format.date(p.endedAt)}</div>}
           </>
         )}
         {confirming && (
@@ -155,7 +156,7 @@ function Adherence({ programmeId }: { programmeId: string }) {
   const { due, done, missed } = a.data;
   const rate = a.data.rate === null ? null : Math.round(a.data.rate * 100);
   return (
-    <div className="num" data-adherence={programmeId}>
+    <div data-adherence={programmeId}>
       <div>{t`${done} of ${due} sessions done, ${missed} missed`}</div>
       <div className="muted">{rate === null ? t`No session due yet` : t`Adherence ${rate} %`}</div>
     </div>

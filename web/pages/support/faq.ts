@@ -92,6 +92,14 @@ export const faq: FaqItem[] = [
     who: everyone,
   },
   {
+    id: "home-monitoring",
+    category: "measurement",
+    question: msg`Home monitoring and the review queue`,
+    answer: msg`On a patient's page, Home monitoring, click Lend a headset: choose the headset, the eyes, the pattern and strategy, how often, the start and end dates and a reminder time. The headset tests the patient at home on that schedule and uploads each result once. Review lists new home results by need (unreliable, outlier, progression, missed sessions); open one to see it with its series, then mark it reviewed, add a note, ask for a repeat or book a clinic visit. Its Adherence tab lists patients who miss sessions.`,
+    who: everyone,
+    note: msg`When the headset comes back, click Headset returned: from then on it can see and upload nothing of the patient.`,
+  },
+  {
     id: "device-setup",
     category: "device",
     question: msg`How do I set up a headset?`,
