@@ -8,14 +8,15 @@
 // slip: simulator/perimetry/home-behaviour.ts HOME_LAPSES), each reaching the server only through its own home network
 // on the fault proxy (simulator/network/fault-proxy.ts; with 3 processes the proxy hands connections to them in turn).
 // Sessions are compressed in time: the test runs SPEED times faster than real time and a session follows GAP_S after
-// the last (a week at home: the headset's calendar moves on a session, simulator/headset/home-sessions.ts). For WINDOW_S the homes' networks misbehave at random (FAULTS below: delays of 100-400 ms
-// a chunk, stalls, cuts of 30 s to 10 min refusing or blackholing, half-open links, repeated frames); then every fault
-// ends, no new session starts, and the bench waits (at most DRAIN_S) for every outbox to empty.
+// the last (a week at home: the headset's calendar moves on a session, simulator/headset/home-sessions.ts). For
+// WINDOW_S the homes' networks misbehave at random (FAULTS below: delays of 100-400 ms a chunk, stalls, cuts of 30 s
+// to 10 min refusing or blackholing, half-open links, repeated frames); then no new session starts, the runs under way end (their results uploaded through the same faults), then every fault
+// ends and the bench waits (at most DRAIN_S in all) for every outbox to empty.
 // It prints: results made, uploaded, lost (must be 0), doubled (must be 0; rows counted in the database per result:
 // bench/home/count.ts), the upload delay after reconnection (from the welcome after a lost link to the server's
 // acknowledgement, for each result pending then; p50/p99), the review queue's size and flags by kind where the server
 // has them, the proxy's counters and the load average (the machine is shared).
-// Environment: HEADSETS (1000), SPEED (5), GAP_S (30), WINDOW_S (120), DRAIN_S (240), RUNS (single,cluster),
+// Environment: HEADSETS (1000), SPEED (10), GAP_S (15), WINDOW_S (150), DRAIN_S (240), RUNS (single,cluster),
 // FAULT_SCALE (1: every random fault rate multiplied by it, for short runs with few homes), MODE (programme: each
 // headset lent for a weekly home programme, its sessions compressed in time on the programme's calendar; standalone:
 // the seeds' stand-alone mode repeating the test, as before programmes existed).
@@ -24,6 +25,7 @@ import { consecutivePorts, startProcesses } from "../scripts/cluster/processes.t
 import { type FaultProxy, startFaultProxy } from "../simulator/network/fault-proxy.ts";
 import type { NetworkFaultRates } from "../simulator/network/home-faults.ts";
 import { HOME_LAPSES } from "../simulator/perimetry/home-behaviour.ts";
+import { cpuSecondsOf } from "./cpu-split.ts";
 import { loadAverage, percentile, sleep } from "./figures.ts";
 import { growFleet } from "./fleet.ts";
 import { reckon } from "./home/count.ts";
@@ -35,16 +37,16 @@ import { beforeInterruptExit, benchPostgres } from "./postgres.ts";
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
 const headsets = Number(env("HEADSETS", "1000"));
-const speed = Number(env("SPEED", "5"));
-const gapS = Number(env("GAP_S", "30"));
-const windowS = Number(env("WINDOW_S", "120"));
+const speed = Number(env("SPEED", "10"));
+const gapS = Number(env("GAP_S", "15"));
+const windowS = Number(env("WINDOW_S", "150"));
 const drainS = Number(env("DRAIN_S", "240"));
 const runs = env("RUNS", "single,cluster").split(",") as Array<"single" | "cluster">;
 const faultScale = Number(env("FAULT_SCALE", "1"));
 const mode = env("MODE", "programme") as HomeMode;
 const PASSWORD = "Bench-Home-1";
 
-/** Per home and hour of real time (ours): in a 120 s window about one home in eight is cut, one in ten half-open. */
+/** Per home and hour of real time (ours): in a 150 s window about one home in six is cut, one in eight half-open. */
 const FAULTS: Partial<NetworkFaultRates> = {
   delaySpellsPerHour: 6 * faultScale,
   delaySpellMs: [30_000, 120_000],
@@ -63,7 +65,7 @@ const proxyLine = (p: FaultProxy) => {
   const c = p.counters;
   return (
     `  proxy: ${c.connections} connections forwarded; ${c.cuts} cuts (${c.connectionsCut} connections dropped, ${c.refused} refused, ` +
-    `${c.blackholed} blackholed, ${c.cutsEndedEarly} ended at the window's end); ${c.halfOpens} half-open spells ` +
+    `${c.blackholed} blackholed, ${c.cutsEndedEarly} ended early when the networks healed); ${c.halfOpens} half-open spells ` +
     `(${c.connectionsHalfOpen} connections); ${c.stalls} stalls; ${c.delaySpells} delay spells (${c.delayedChunks} chunks delayed); ` +
     `${c.framesRepeated} of ${c.framesToServer} frames to the server repeated`
   );
@@ -84,16 +86,31 @@ const run = async (base: string, kind: "single" | "cluster") => {
     const proxy = await startFaultProxy({ target: procs.map((p) => p.deviceUrl), rates: FAULTS, seed: `bench-home/${kind}` });
     const fleet = homeFleet(proxy, { speed, gapMs: gapS * 1000, behaviour: HOME_LAPSES });
     const start = performance.now();
+    const cpu0 = { bench: process.cpuUsage(), isopter: procs.map((p) => cpuSecondsOf(p.child.pid!)) };
     await growFleet(0, homes.length, (i) => fleet.add(homes[i]!), { batch: 50, pauseMs: 1_000 });
     await sleep(Math.max(0, windowS * 1000 - (performance.now() - start)));
-    const sessions = { skipped: 0, stopped: 0, done: 0, misunderstood: 0, slipped: 0 };
-    for (const h of fleet.headsets) for (const [k, v] of Object.entries(h.home!.counts)) sessions[k as keyof typeof sessions] += v;
+    const sessionCounts = () => {
+      const sum = { skipped: 0, stopped: 0, done: 0, misunderstood: 0, slipped: 0 };
+      for (const h of fleet.headsets) for (const [k, v] of Object.entries(h.home!.counts)) sum[k as keyof typeof sum] += v;
+      return sum;
+    };
+    // Skipped as of the window's end: from then on every session is skipped on purpose (no new session starts).
+    const skipped = sessionCounts().skipped;
     const windowLoad = loadAverage();
-    proxy.quiet();
+    const windowS_ = (performance.now() - start) / 1000;
+    const benchCpu = process.cpuUsage(cpu0.bench);
+    const cores = {
+      bench: (benchCpu.user + benchCpu.system) / 1e6 / windowS_,
+      isopter: procs.reduce((sum, p, i) => sum + cpuSecondsOf(p.child.pid!) - cpu0.isopter[i]!, 0) / windowS_,
+    };
+    // No new session; the runs under way end and upload through the same faults; then the networks heal.
     fleet.noMoreSessions();
     const drainStart = performance.now();
+    while (fleet.testing() > 0 && performance.now() - drainStart < drainS * 1000) await sleep(1_000);
+    proxy.quiet();
     while (!fleet.settled() && performance.now() - drainStart < drainS * 1000) await sleep(1_000);
     const drained = fleet.settled();
+    const sessions = { ...sessionCounts(), skipped };
     const made = new Map(
       fleet.headsets.map((h) => [h.deviceSn, h.produced.flatMap((m) => (m.type === "standaloneResult" ? [m.resultId] : []))]),
     );
@@ -117,6 +134,9 @@ const run = async (base: string, kind: "single" | "cluster") => {
       ].join(" | "),
     );
     console.log(proxyLine(proxy));
+    console.log(
+      `  cores over the fault window: Isopter ${cores.isopter.toFixed(2)} (${n} process${n > 1 ? "es" : ""}), this bench ${cores.bench.toFixed(2)} (the headsets and the proxy)`,
+    );
     console.log(
       `  drained in ${((performance.now() - drainStart) / 1000).toFixed(0)} s${
         drained

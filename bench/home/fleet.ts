@@ -58,9 +58,10 @@ export const homeFleet = (proxy: FaultProxy, o: HomeFleetOptions) => {
   const noMoreSessions = () => {
     for (const h of headsets) if (h.home) h.home.behaviour = { ...h.home.behaviour, skipRate: 1 };
   };
+  const testing = () => headsets.filter((h) => h.running !== null).length;
   const settled = () => headsets.every((h) => h.pendingResults === 0 && h.running === null);
   const stop = () => {
     for (const h of headsets) h.stop();
   };
-  return { headsets, delays, refused, add, noMoreSessions, settled, stop };
+  return { headsets, delays, refused, add, noMoreSessions, testing, settled, stop };
 };
