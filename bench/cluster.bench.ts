@@ -25,7 +25,8 @@
 // BUSES (postgres,nats; nats needs Debian's nats-server), HEADSETS (1000,3000), AIM_HEADSETS (3000), LOAD_ORGS (30),
 // STREAM_EVERY (10), PROGRESS_HZ (5), WINDOW_S seconds measured per window (20), SETTLE_S longest wait for headsets to
 // connect (60), TENANCY (1; 0 skips it), TENANCY_ORGS (1000), TENANCY_HEADSETS per organisation (10),
-// TENANCY_STREAMING (300). A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
+// TENANCY_STREAMING (300), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S 200). Headsets whose
+// socket closes (refused while the cluster was busy, say) connect again 2-4 s later, as real ones do. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
 import { startNats, type LocalNats } from "../scripts/cluster/nats.ts";
 import { loadAverage } from "./figures.ts";
 import { growFleet } from "./fleet.ts";
@@ -48,6 +49,8 @@ const tenancy = env("TENANCY", "1") !== "0";
 const tenancyOrgs = Number(env("TENANCY_ORGS", "1000"));
 const tenancyHeadsets = Number(env("TENANCY_HEADSETS", "10"));
 const tenancyStreaming = Number(env("TENANCY_STREAMING", "300"));
+const rampPerS = Number(env("RAMP_PER_S", "500"));
+const tenancyRampPerS = Number(env("TENANCY_RAMP_PER_S", "200"));
 delete process.env.NATS_URL;
 
 const TEMPLATE = "isopter_bench_cluster_template";
@@ -73,7 +76,7 @@ const runCluster = async (
   n: number,
   orgs: readonly BenchOrg[],
   kind: "L" | "T",
-  plan: { steps: readonly number[]; idle: boolean; streams: (org: number, j: number) => boolean },
+  plan: { steps: readonly number[]; idle: boolean; streams: (org: number, j: number) => boolean; rampPerS: number },
 ): Promise<Window[]> => {
   const db = await cloneDatabase(c.base, TEMPLATE, RUN);
   const cluster = await startCluster({
@@ -113,7 +116,7 @@ const runCluster = async (
           const sn = orgs[k]!.serials[j]!;
           cluster.connect(processOf(n, k, j), sn, c.data.credentials.get(sn)!, plan.streams(k, j));
         },
-        { batch: 50, pauseMs: 100 },
+        { batch: 50, pauseMs: 50_000 / plan.rampPerS },
       );
       await cluster.settle(`VR-${kind}`, h, settleS);
       const w = await cluster.measure(`VR-${kind}`, h, windowS);
@@ -163,6 +166,7 @@ const main = async () => {
               steps,
               idle: true,
               streams: (_k, j) => j % streamEvery === 0,
+              rampPerS,
             })),
           );
         const spacing = Math.max(1, Math.floor(tenancyOrgs / Math.max(1, tenancyStreaming)));
@@ -172,6 +176,7 @@ const main = async () => {
                 steps: [tenancyOrgs * tenancyHeadsets],
                 idle: false,
                 streams: (k, j) => j === 0 && k % spacing === 0 && k / spacing < tenancyStreaming,
+                rampPerS: tenancyRampPerS,
               })
             )[0]
           : undefined;

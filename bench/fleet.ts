@@ -64,60 +64,82 @@ export const cumulativeThresholds = (seed: number, tested: number) =>
  */
 export const protocolFleet = (
   url: string,
-  { progressMs = 200, sentAt = new Map<string, number>() }: { progressMs?: number; sentAt?: Map<string, number> } = {},
+  {
+    progressMs = 200,
+    sentAt = new Map<string, number>(),
+    reconnectMs,
+  }: {
+    progressMs?: number;
+    sentAt?: Map<string, number>;
+    /** A headset whose socket closed (refused, dropped) connects again after 1 to 2 times this, as real ones do;
+     * without it, it stays away. Only with a device credential: a pairing code works once. */
+    reconnectMs?: number;
+  } = {},
 ) => {
-  const timers: NodeJS.Timeout[] = [];
-  const sockets: WebSocket[] = [];
+  const sockets = new Set<WebSocket>();
   const battery = { vr: 90, clicker: 80, vrCharging: false, clickerCharging: false };
   let seeds = 0;
+  let stopped = false;
+  let reconnects = 0;
   /** `secret` is a one-time pairing code, or with `proof` "credential" the device credential it was enrolled with. */
   const connect = (sn: string, secret: string, streams: boolean, proof: "pairingCode" | "credential" = "pairingCode") => {
-    const ws = new WebSocket(`${url.replace(/^http/, "ws")}/device`);
-    sockets.push(ws);
     const seed = seeds++;
-    ws.on("open", () => {
-      ws.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: sn, firmware: "bench", [proof]: secret }));
-      // A heartbeat a second, spread over the second; the battery drains a point a minute.
-      const beat = setInterval(
-        () =>
-          ws.readyState === ws.OPEN &&
-          ws.send(JSON.stringify({ type: "heartbeat", battery: { ...battery, vr: 90 - (Math.floor(performance.now() / 60_000) % 50) } })),
-        1000,
-      );
-      timers.push(beat);
-      if (!streams) return;
-      let frame = 0;
-      timers.push(
-        setInterval(() => {
-          if (ws.readyState !== ws.OPEN) return;
-          const test = Math.floor(frame / LOCATIONS);
-          const nTested = (frame % LOCATIONS) + 1;
-          frame++;
-          const perimetryId = `bench-${sn}-${test}`;
-          const thresholds = cumulativeThresholds(seed, nTested);
-          sentAt.set(frameKey(perimetryId, nTested), performance.now());
-          ws.send(
-            JSON.stringify({
-              type: "progress",
-              perimetryId,
-              appointmentId: null,
-              nTested,
-              nLocations: LOCATIONS,
-              thresholds,
-              lastUpdatedIndex: thresholds.at(-1)!.index,
-              gazeTracking: true,
-            }),
-          );
-        }, progressMs),
-      );
-    });
-    ws.on("error", () => undefined);
+    const open = () => {
+      const ws = new WebSocket(`${url.replace(/^http/, "ws")}/device`);
+      sockets.add(ws);
+      const timers: NodeJS.Timeout[] = [];
+      ws.on("open", () => {
+        ws.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, deviceSn: sn, firmware: "bench", [proof]: secret }));
+        // A heartbeat a second, spread over the second; the battery drains a point a minute.
+        const beat = setInterval(
+          () =>
+            ws.readyState === ws.OPEN &&
+            ws.send(JSON.stringify({ type: "heartbeat", battery: { ...battery, vr: 90 - (Math.floor(performance.now() / 60_000) % 50) } })),
+          1000,
+        );
+        timers.push(beat);
+        if (!streams) return;
+        let frame = 0;
+        timers.push(
+          setInterval(() => {
+            if (ws.readyState !== ws.OPEN) return;
+            const test = Math.floor(frame / LOCATIONS);
+            const nTested = (frame % LOCATIONS) + 1;
+            frame++;
+            const perimetryId = `bench-${sn}-${test}`;
+            const thresholds = cumulativeThresholds(seed, nTested);
+            sentAt.set(frameKey(perimetryId, nTested), performance.now());
+            ws.send(
+              JSON.stringify({
+                type: "progress",
+                perimetryId,
+                appointmentId: null,
+                nTested,
+                nLocations: LOCATIONS,
+                thresholds,
+                lastUpdatedIndex: thresholds.at(-1)!.index,
+                gazeTracking: true,
+              }),
+            );
+          }, progressMs),
+        );
+      });
+      ws.on("error", () => undefined);
+      ws.on("close", () => {
+        for (const t of timers) clearInterval(t);
+        sockets.delete(ws);
+        if (stopped || reconnectMs === undefined || proof !== "credential") return;
+        reconnects++;
+        setTimeout(() => stopped || open(), reconnectMs * (1 + Math.random()));
+      });
+    };
+    open();
   };
   const stop = () => {
-    for (const t of timers) clearInterval(t);
+    stopped = true;
     for (const s of sockets) s.terminate();
   };
-  return { connect, sentAt, stop };
+  return { connect, sentAt, stop, reconnects: () => reconnects };
 };
 
 /** Which frame a progress event is: its measurement and how many locations it had tested. */

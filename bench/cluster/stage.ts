@@ -103,7 +103,7 @@ export const startCluster = async (o: {
   const db = new pg.Client({ connectionString: o.databaseUrl });
   await db.connect();
   const sentAt = new Map<string, number>();
-  const fleets = procs.map((p) => protocolFleet(p.url, { progressMs: 1000 / o.progressHz, sentAt }));
+  const fleets = procs.map((p) => protocolFleet(p.url, { progressMs: 1000 / o.progressHz, sentAt, reconnectMs: 2_000 }));
   const browsers: Array<Awaited<ReturnType<typeof browserOf>>> = [];
 
   const busFigures = async () =>
@@ -182,6 +182,8 @@ export const startCluster = async (o: {
       const counts = new Map<string, number>();
       for (const p of procs)
         for (const m of p.output().matchAll(/^isopter (?:warn|error) (\S+)/gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+      const reconnects = fleets.reduce((sum, f) => sum + f.reconnects(), 0);
+      if (reconnects > 0) counts.set("(bench) headset sockets closed and connected again", reconnects);
       return [...counts].map(([event, n]) => `${event} x${n}`).join(", ");
     },
     async stop() {
