@@ -2,7 +2,9 @@ import { useLingui } from "@lingui/react/macro";
 import type { FlagKind, FlagReason } from "../../../core/home/triage.ts";
 import type { Verdict } from "../../../core/analytics/progression/criteria/verdict.ts";
 import type { EventStatus } from "../../../core/analytics/progression/events.ts";
-import { useMethodName } from "../../results/ProgressionCriteria.tsx";
+import { methodMessages } from "../../../core/plots/criteria-text.ts";
+import { resolveText } from "../../../core/plots/message.ts";
+import { plotTranslate } from "../../results/plot-messages.ts";
 
 // The review queue's flags in words (issue 31 §2). core/home's triage gives each flag its reasons as codes and
 // figures; here each reason says which limit, which median, which criterion: what the clinician needs to decide.
@@ -18,8 +20,9 @@ export function useFlagNames(): Record<FlagKind, string> {
 
 /** One reason of a flag as a sentence with its figures. */
 export function useReasonWords(): (reason: FlagReason) => string {
-  const { t } = useLingui();
-  const methodName = useMethodName();
+  const { t, i18n } = useLingui();
+  // The criteria's names as the result page shows them (core/plots), without the page's plots.
+  const methodName = (m: keyof typeof methodMessages) => resolveText(methodMessages[m], plotTranslate(i18n));
   const verdicts: Record<Verdict | "not-applicable", string> = {
     worsening: t`worsening`,
     stable: t`stable`,
