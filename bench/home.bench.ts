@@ -31,7 +31,7 @@ import { growFleet } from "./fleet.ts";
 import { reckon } from "./home/count.ts";
 import { freshDatabase } from "./home/database.ts";
 import { homeFleet } from "./home/fleet.ts";
-import { type HomeMode, prepareHomes } from "./home/homes.ts";
+import { type HomeMode, managerToken, prepareHomes } from "./home/homes.ts";
 import { reviewQueueLine } from "./home/review.ts";
 import { beforeInterruptExit, benchPostgres } from "./postgres.ts";
 
@@ -129,7 +129,7 @@ const run = async (base: string, kind: "single" | "cluster") => {
         r.lost,
         r.doubled,
         `${ms(percentile(delays, 50))} / ${ms(percentile(delays, 99))} (${delays.length})`,
-        reviewQueueLine(),
+        await reviewQueueLine(procs[0]!.url, await managerToken(procs[0]!.url, PASSWORD)),
         `${windowLoad} (window), ${loadAverage()} (end)`,
       ].join(" | "),
     );

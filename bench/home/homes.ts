@@ -40,6 +40,10 @@ const call = async <T>(url: string, token: string | null, method: string, path: 
 };
 
 /** `count` homes on the server at `url` (the demo clinic's manager makes them), `parallel` at a time. */
+/** The demo clinic manager's access token. */
+export const managerToken = async (url: string, password: string) =>
+  (await call<{ accessToken: string }>(url, null, "POST", "login", { username: "manager", password })).accessToken;
+
 export type HomeMode = "programme" | "standalone";
 
 /** A weekly programme of the home's test (ours): from today (UTC) for three years, the reminder at 18:30. */
@@ -69,7 +73,7 @@ export const prepareHomes = async (
   mode: HomeMode,
   parallel = 8,
 ): Promise<Home[]> => {
-  const { accessToken } = await call<{ accessToken: string }>(url, null, "POST", "login", { username: "manager", password });
+  const accessToken = await managerToken(url, password);
   const one = async (i: number): Promise<Home> => {
     const id = `${tag}-${String(i).padStart(4, "0")}`;
     const patient = await call<{ id: string }>(url, accessToken, "POST", "patient/register", {
