@@ -10,7 +10,8 @@ import { rethrow, testConfig } from "./fake-server.ts";
 
 // A home's link turns half-open (the network vanished, neither side told) just before the headset finishes a
 // stand-alone test: the result it sends goes nowhere. The connector's watchdog (pings unanswered) drops the link, the
-// headset reconnects through the proxy and uploads the pending result, which the server receives exactly once.
+// headset reconnects through the proxy and uploads the pending result, which the server receives exactly once. And a
+// cut that blackholes the home: the connector gives up each unanswered handshake, so after the cut the headset is back.
 // Real sockets and real time; the headset at speed 1000 so its test takes a fraction of a second.
 
 const closers: Array<() => Promise<void> | void> = [];
@@ -100,5 +101,43 @@ describe("a headset behind a half-open home link", () => {
     expect([...server.uploads].sort()).toEqual(resultIds.map((id) => [id, 1]).sort());
     expect(server.connections()).toBe(2);
     expect(proxy.counters.connectionsHalfOpen).toBe(1);
+  });
+
+  it("a cut that blackholes its home: attempts unanswered give up, and once the cut ends the results made meanwhile arrive once", async () => {
+    const server = await deviceServer();
+    const proxy: FaultProxy = await startFaultProxy({ target: `127.0.0.1:${server.port}`, seed: "blackhole" });
+    closers.push(() => proxy.close());
+    const events: string[] = [];
+    const headset = new VirtualHeadset({
+      onError: rethrow,
+      deviceSn: "VR-HOME-2",
+      credential: "isd1.home2",
+      clock: systemClock,
+      connector: wsConnector(proxy.urlFor("home-2"), { handshakeMs: 400 }),
+      speed: 1000,
+      seed: 8,
+      reconnectMs: 200,
+      battery: { vr: 100, clicker: 100, vrCharging: true },
+    });
+    closers.push(() => headset.stop());
+    headset.events.on("connection", (up) => events.push(up ? "connected" : "lost"));
+    headset.events.on("upload", () => events.push("result made"));
+    headset.events.on("received", (m) => {
+      if (m.type === "standalone" && !events.includes("cut")) {
+        proxy.home("home-2").cut(2_500, "blackhole");
+        events.push("cut");
+      }
+    });
+    headset.start();
+    const settled = await until(() => events.filter((e) => e === "connected").length === 2 && headset.pendingResults === 0, 15_000);
+    expect(settled).toBe(true);
+    await sleep(300);
+    const offline = events.slice(events.indexOf("lost"), events.lastIndexOf("connected")).filter((e) => e === "result made");
+    expect(offline.length).toBeGreaterThanOrEqual(1);
+    expect(proxy.counters.blackholed).toBeGreaterThanOrEqual(2);
+    // The blackholed attempts never reached the server: it saw the first link and the one after the cut.
+    expect(server.connections()).toBe(2);
+    const resultIds = headset.produced.map((m) => (m.type === "standaloneResult" ? m.resultId : ""));
+    expect([...server.uploads].sort()).toEqual(resultIds.map((id) => [id, 1]).sort());
   });
 });

@@ -175,4 +175,23 @@ describe("fault proxy", () => {
     next.ws.send("new link");
     expect(await until(() => next.heard.length === 1)).toBe(true);
   });
+
+  it("random faults at their rates; quiet() ends them", async () => {
+    const echo = await echoServer();
+    const proxy = await startFaultProxy({
+      target: `127.0.0.1:${echo.port}`,
+      seed: "random",
+      rates: { stallsPerHour: 36_000_000, stallMs: [20, 20] }, // one every 0.1 ms on average
+    });
+    closers.push(() => proxy.close());
+    const c = await client(proxy.urlFor("windy"));
+    await sleep(200);
+    expect(proxy.counters.stalls).toBeGreaterThan(10);
+    proxy.quiet();
+    const stalls = proxy.counters.stalls;
+    await sleep(100);
+    expect(proxy.counters.stalls).toBe(stalls);
+    c.ws.send("calm");
+    expect(await until(() => c.heard.includes("calm"))).toBe(true);
+  });
 });
