@@ -11,6 +11,7 @@ import * as templates from "./templates.ts";
 import * as sso from "./sso.ts";
 import * as secondFactor from "./second-factor.ts";
 import * as home from "./home.ts";
+import * as review from "./review.ts";
 
 // The API contract: every call of both seeds' call tables (scheduling §7, accounts §7), the calls they name without a
 // shape, and our template calls, as data. The server mounts each at /api/{path}; see ./envelope.ts for the body.
@@ -82,6 +83,23 @@ export {
   type HomeAdherenceView,
   type HomeEndReason,
 } from "./home.ts";
+export {
+  REVIEW_FLAG_KINDS,
+  REVIEW_PAGE_MAX,
+  ReviewItemSchema,
+  ReviewCountsSchema,
+  ReviewQueuePageSchema,
+  HomeAdherenceRowSchema,
+  type ReviewFlagKind,
+  type ReviewFlagReason,
+  type ReviewFlag,
+  type ReviewState,
+  type ReviewItemView,
+  type ReviewQueueQuery,
+  type ReviewQueuePage,
+  type ReviewCounts,
+  type HomeAdherenceRow,
+} from "./review.ts";
 export { UserInviteBodySchema, UserInviteAnswerSchema, VersionSchema, type UserInviteAnswer } from "./accounts.ts";
 
 const byName = <const L extends ReadonlyArray<EndpointSpec>>(list: L) =>
@@ -193,6 +211,14 @@ export const contract = byName([
   home.homeProgrammes,
   home.homeProgrammeEnd,
   home.homeAdherence,
+  // our design: the review queue and the adherence list (issue 31 §2, §3)
+  review.reviewQueue,
+  review.reviewCounts,
+  review.reviewMark,
+  review.reviewNote,
+  review.reviewRepeat,
+  review.reviewBook,
+  review.homeAdherenceList,
 ]);
 
 export type Contract = typeof contract;
