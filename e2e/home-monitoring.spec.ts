@@ -137,6 +137,65 @@ test("lend a headset, sessions arrive, the queue flags them, the clinician revie
     await expectAccessible(page);
     await screenshot(page, "home-monitoring-patient");
 
+    // ---- The home page counts the flags; each count opens the queue filtered by its flag ----
+    await page.goto("/home");
+    const counts = page.getByRole("region", { name: "Home results to review" });
+    await expect(counts.locator('[data-flag-count="outlier"]')).toContainText(/Outlier: [1-9]/);
+    await expect(counts.locator('[data-flag-count="unreliable"]')).toContainText(/Unreliable: [1-9]/);
+    await counts.locator('[data-flag-count="outlier"]').click();
+    await expect(page).toHaveURL(/\/review\?flag=outlier$/);
+    const queue = page.getByRole("region", { name: "Home results, most urgent first" });
+    const mine = queue.locator("tr[data-review-item]").filter({ hasText: "Home Journey" });
+    const outlier = mine.filter({ has: page.locator('[data-flag="outlier"]') });
+    await expect(outlier).toHaveCount(1);
+    await expect(outlier).toContainText("Right eye");
+    await expect(outlier.locator('[data-flag="outlier"]')).toContainText(
+      /MD -?\d+\.\d\d dB against a median of -?\d+\.\d\d dB over the last 3 results/,
+    );
+
+    // All flags, by need: the left eye's unreliable result first.
+    await queue.getByLabel("Flag").selectOption("all");
+    await expect(mine.first()).toContainText("Left eye");
+    await expect(mine.first().locator('[data-flag="unreliable"]')).toContainText("False positives 63 % (limit 15 %)");
+    const unreliableItem = mine.filter({ has: page.locator('[data-flag="unreliable"]') });
+    await expect(unreliableItem).toHaveCount(1);
+    await expectAccessible(page);
+    await screenshot(page, "review-queue");
+
+    // The outlier opens on the result page with its series; back in the queue the clinician marks it reviewed.
+    await outlier.getByRole("link", { name: "Open result" }).click();
+    await expect(page).toHaveURL(new RegExp(`/patient/${patient.id}/perimetry/[^/?]+\\?scrollToMeasurement=1$`));
+    await page.goBack();
+    await outlier.getByRole("button", { name: "Mark reviewed" }).click();
+    const mark = page.getByRole("alertdialog", { name: "Mark this result reviewed?" });
+    await expect(mark).toContainText("Right eye");
+    await mark.getByRole("button", { name: "Mark reviewed" }).click();
+    await expect(outlier).toHaveCount(0);
+    // The unreliable one: a note, a clinic visit booked on another headset of the clinic, then reviewed.
+    await unreliableItem.getByRole("button", { name: "Add a note" }).click();
+    const note = page.getByRole("dialog", { name: "Add a note" });
+    await note.getByLabel("Note").fill("Many false positives: explain the task again by phone.");
+    await note.getByRole("button", { name: "Save note" }).click();
+    await expect(unreliableItem).toContainText("Note: Many false positives: explain the task again by phone.");
+    await unreliableItem.getByRole("button", { name: "Book a clinic visit" }).click();
+    const book = page.getByRole("alertdialog", { name: "Book a clinic visit?" });
+    const clinicHeadset = lanes.find((l) => /^VR-\d{4}$/.test(l.deviceSn) && l.deviceSn !== deviceSn)!.deviceSn;
+    await book.getByLabel(/^Headset/).selectOption(clinicHeadset);
+    await book.getByRole("button", { name: "Book visit" }).click();
+    await expect(unreliableItem).toContainText("Clinic visit booked");
+    await unreliableItem.getByRole("button", { name: "Mark reviewed" }).click();
+    await page.getByRole("alertdialog", { name: "Mark this result reviewed?" }).getByRole("button", { name: "Mark reviewed" }).click();
+    await expect(unreliableItem).toHaveCount(0);
+    await queue.getByLabel("State").selectOption("reviewed");
+    await expect(mine.filter({ has: page.locator('[data-flag="unreliable"], [data-flag="outlier"]') })).toHaveCount(2);
+    await expect(unreliableItem).toContainText("Reviewed by manager");
+
+    // Adherence: the journey's patient is below 80 %.
+    await page.getByRole("link", { name: "Adherence" }).click();
+    await expect(page).toHaveURL(/\/review\/adherence$/);
+    await expect(page.locator(`tr[data-adherence-row="${patient.id}"]`)).toContainText("25 %");
+    await screenshot(page, "review-adherence");
+
     // ---- Headset returned ----
     await row.getByRole("button", { name: "Headset returned" }).click();
     const confirm = page.getByRole("alertdialog", { name: "Headset returned?" });
@@ -146,14 +205,20 @@ test("lend a headset, sessions arrive, the queue flags them, the clinician revie
     programmeId = null;
 
     // No text clipped in German and Turkish (long words, long sentences).
-    for (const language of ["de", "tr"])
+    for (const language of ["de", "tr"]) {
       expect(await clippedIn(page, language, `/patient/${patient.id}/home-monitoring`), language).toEqual([]);
-    await screenshot(page, "home-monitoring-patient-tr");
+      expect(await clippedIn(page, language, "/review?state=reviewed"), language).toEqual([]);
+      await screenshot(page, `review-queue-${language}`);
+      expect(await clippedIn(page, language, "/home"), language).toEqual([]);
+    }
     await page.evaluate(() => localStorage.setItem("language", "en"));
   } finally {
     headset?.close();
     if (programmeId) await pageApi(page, "PATCH", `home/programme/end?id=${programmeId}`, { reason: "ended" });
     await pageApi(page, "DELETE", `patient/trash?id=${patient.id}`);
     await pageApi(page, "DELETE", `patient/delete?id=${patient.id}`);
+    // The visit booked for the journey's patient left the lanes with them.
+    const after = await pageApi<Array<{ perimetries: Array<{ patientId: string }> }>>(page, "GET", "device/all");
+    expect(after.flatMap((l) => l.perimetries).filter((m) => m.patientId === patient.id)).toEqual([]);
   }
 });

@@ -68,6 +68,15 @@ export const routes: RouteObject[] = [
               { path: "home-monitoring", ...page(() => import("./pages/patient/HomeMonitoringPage.tsx")) },
             ],
           },
+          {
+            // The review queue and the adherence list (issue 31 §2, §3), for every role: every role reads results.
+            path: "review",
+            ...page(() => import("./pages/review/ReviewLayout.tsx")),
+            children: [
+              { index: true, ...page(() => import("./pages/review/ReviewQueuePage.tsx")) },
+              { path: "adherence", ...page(() => import("./pages/review/AdherencePage.tsx")) },
+            ],
+          },
           { path: "technician", ...page(() => import("./pages/technician/TechnicianPage.tsx")) },
           { path: "templates", ...page(() => import("./pages/templates/TemplatesPage.tsx")) },
           { path: "support", ...page(() => import("./pages/support/SupportPage.tsx")) },

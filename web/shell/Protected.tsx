@@ -32,6 +32,7 @@ function Shell() {
         <span className="brand">Isopter</span>
         <NavLink to="/home">{t`Home`}</NavLink>
         <NavLink to="/technician">{t`Technician`}</NavLink>
+        <NavLink to="/review">{t`Review`}</NavLink>
         <NavLink to="/templates">{t`Templates`}</NavLink>
         <NavLink to="/settings">{t`Settings`}</NavLink>
         <NavLink to="/bin">{t`Bin`}</NavLink>

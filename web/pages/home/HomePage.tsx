@@ -10,6 +10,7 @@ import { PatientFormModal } from "../patient/PatientFormModal.tsx";
 import { PatientSearch } from "./PatientSearch.tsx";
 import { fromDevicesAndResults, fromExamination, homeTestLists, type TestEntry, type TestItem } from "./test-lists.ts";
 import { TestTypeName } from "./TestTypeName.tsx";
+import { ReviewCounts } from "./ReviewCounts.tsx";
 import { useDateFormat } from "../../i18n/format.ts";
 import { eyeNames } from "../../i18n/names.ts";
 import { useTitle } from "../../ui/useTitle.ts";
@@ -54,6 +55,7 @@ export default function HomePage() {
       <div className="home-grid">
         <PatientSearch />
         <div className="stack">
+          <ReviewCounts />
           <TestList
             title={t`Recent tests`}
             empty={t`No tests have results yet.`}
