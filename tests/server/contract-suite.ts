@@ -16,6 +16,7 @@ import { importCases } from "./import-suite.ts";
 import { secondFactorCases } from "./second-factor-suite.ts";
 import { ssoContractCases } from "./sso-contract-cases.ts";
 import { homeContractCases } from "./home-contract-cases.ts";
+import { reviewContractCases } from "./review-contract-cases.ts";
 
 // The contract suite: every call of both seeds' call tables (and our template and profile calls) against a running
 // server, with the seeds' behaviour: paging, filters, lifecycle with cascade, revisions and 409, stand-alone, results,
@@ -1115,6 +1116,14 @@ export const contractSuite = (backend: Backend) =>
       newPatient,
       deviceSn: async () => (await devices())[1]!.deviceSn,
       userToken: () => login(base, "user"),
+    });
+
+    reviewContractCases({
+      c: (name, input, token) => c(name, input, token),
+      o: (name, input, token) => o(name, input, token),
+      newPatient,
+      deviceSn: async () => (await devices())[1]!.deviceSn,
+      clinicSn: async () => (await devices())[0]!.deviceSn,
     });
 
     it("every call of the contract was exercised", () => {

@@ -15,6 +15,7 @@ import { templateHandlers } from "./templates.ts";
 import { ssoHandlers } from "./sso.ts";
 import { secondFactorHandlers } from "./second-factor.ts";
 import { homeHandlers } from "./home.ts";
+import { reviewHandlers } from "./review.ts";
 
 /** One handler for every call of the contract (the type makes a missing one a compile error). */
 export const handlers: Handlers = {
@@ -34,4 +35,5 @@ export const handlers: Handlers = {
   ...ssoHandlers,
   ...secondFactorHandlers,
   ...homeHandlers,
+  ...reviewHandlers,
 };

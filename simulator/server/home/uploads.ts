@@ -4,6 +4,7 @@ import type { ServerContext } from "../context.ts";
 import { recordStandaloneOnce } from "../handlers/results.ts";
 import { nowIso, write } from "../handlers/write.ts";
 import { log } from "../log.ts";
+import { triageOnArrival } from "../review/arrival.ts";
 import { lockDevices } from "../store/devices.ts";
 import * as home from "../store/home.ts";
 
@@ -83,6 +84,8 @@ export const receiveHomeResult = async (
   });
   if (outcome.kind === "refused")
     log.warn("home_result_refused", { device: sn, from: address, programme: p.id, result: m.resultId, reason: outcome.reason });
+  // The review queue's triage, after the result's commit: it never throws (review/arrival.ts).
+  if (stored) await triageOnArrival(ctx, p, { ...outcome, takenAt: m.result.takenAt, eye: m.result.eye }, { deviceSn: sn, address });
   return outcome;
 };
 

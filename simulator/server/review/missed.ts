@@ -1,0 +1,86 @@
+import { clinicDate, dueSessions } from "../../../core/home/index.ts";
+import type { ServerContext } from "../context.ts";
+import { nowIso, write } from "../handlers/write.ts";
+import type { NoticeActor } from "../notify/notices.ts";
+import * as home from "../store/home.ts";
+import { newId } from "../store/ids.ts";
+import { notifyPatient } from "./notify.ts";
+import { insertItem } from "./store.ts";
+
+// Missed sessions become review items when their window has closed (issue 31 §2, §3). Found on read: the review queue,
+// its counts and the adherence list sweep the organisation's active programmes first (our choice: no timer to run or
+// to coordinate between a cluster's processes; an item appears at the latest when someone looks). A session is missed
+// as core/home's adherence counts it: its window closed before the clinic's today without a result for every eye.
+// Each missed session is one item (unique per programme and session) carrying how many were missed in a row up to
+// it, and one reminder to the patient (key "missed:<programme>:<session>").
+
+/** The missed sessions of one programme on `today`: each with the number missed in a row up to and including it. */
+export const missedSessions = (
+  p: home.ProgrammeRow,
+  filled: ReadonlyMap<number, number>,
+  today: string,
+): Array<{ index: number; from: string; to: string; inRow: number }> => {
+  const rules = home.rulesOf(p);
+  const out: Array<{ index: number; from: string; to: string; inRow: number }> = [];
+  let inRow = 0;
+  for (const s of dueSessions(rules, rules.start, rules.end)) {
+    if (s.to >= today) break;
+    const tested = filled.get(s.index) ?? 0;
+    if (tested === rules.eyes.length) inRow = 0;
+    else {
+      // A session with some eyes tested is missed (adherence counts it so) but ends the run: the patient was there.
+      inRow = tested > 0 ? 1 : inRow + 1;
+      out.push({ ...s, inRow });
+      if (tested > 0) inRow = 0;
+    }
+  }
+  return out;
+};
+
+/** Stores the organisation's newly missed sessions as items and reminds their patients, once each. */
+export const sweepMissed = async (ctx: ServerContext, org: string, actor: NoticeActor): Promise<void> => {
+  const ids = await ctx.db.query<{ id: string }>("select id from home_programmes where organisation_id = $1 and state = 'active'", [org]);
+  for (const { id } of ids) {
+    const p = await home.programmeById(ctx.db, org, id);
+    if (p?.state !== "active") continue;
+    const now = nowIso(ctx);
+    const { slots } = await home.storedResults(ctx.db, p);
+    const filled = new Map<number, number>();
+    for (const s of slots) filled.set(s.index, (filled.get(s.index) ?? 0) + 1);
+    const missed = missedSessions(p, filled, clinicDate(home.rulesOf(p), now));
+    if (missed.length === 0) continue;
+    await write(ctx, async (tx) => {
+      for (const s of missed) {
+        const itemId = newId();
+        const inserted = await insertItem(tx, {
+          id: itemId,
+          organisationId: org,
+          patientId: p.patientId,
+          programmeId: p.id,
+          measurementId: null,
+          eye: null,
+          // The window's last day at its end, on the clinic's calendar read as UTC: an order key, not a clock time.
+          takenAt: `${s.to}T23:59:59.999Z`,
+          session: { index: s.index, from: s.from, to: s.to },
+          flags: [{ kind: "missed", reasons: [{ code: "missed-sessions", sessions: s.inRow }] }],
+          failed: false,
+          createdAt: now,
+        });
+        if (!inserted) continue;
+        await notifyPatient(
+          ctx,
+          tx,
+          actor,
+          p,
+          {
+            key: `missed:${p.id}:${s.index}`,
+            subject: "A home test was missed",
+            body: `The home test due from ${s.from} to ${s.to} was not done. Please run the next one when it is due.`,
+            recordId: itemId,
+          },
+          now,
+        );
+      }
+    });
+  }
+};
