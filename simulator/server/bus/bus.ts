@@ -37,6 +37,8 @@ export interface Bus {
   interest(subject: Subject): Promise<() => void>;
   /** The processes the roster counts alive: others, once silent a while, are forgotten with their interest. */
   keepPeers(alive: Iterable<string>): void;
+  /** This process's lease had run out (the others may have forgotten it): it tells them again what it holds. */
+  rejoined(): void;
   figures(): BusFigures;
   /** Hearing the others: false while the connection to the bus is lost (readiness false, no new sockets). */
   readonly ready: boolean;
@@ -76,6 +78,7 @@ export const localBus = (): Bus => {
       };
     },
     keepPeers: () => undefined,
+    rejoined: () => undefined,
     figures: () => ({ kind: "local", subjects: held.size, peers: 0, sent: 0, sentBytes: 0, received: 0, skipped: 0 }),
     ready: true,
     onReady: () => undefined,

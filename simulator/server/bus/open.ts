@@ -31,6 +31,8 @@ export const openBus = async (storage: Storage, db: Database, options: BusOption
   });
   try {
     const roster = await postgresRoster(db, bus, options.lease);
+    // Back after its lease ran out: the others dropped its lease and, with it, what it holds on the bus.
+    roster.onRejoin(async () => bus.rejoined());
     const keep = setInterval(() => {
       roster.liveProcesses().then(
         (alive) => bus.keepPeers(alive),

@@ -25,7 +25,7 @@ export interface Roster {
   onOrphans(handler: (deviceSns: string[]) => Promise<void>): void;
   /** How many processes hold a live lease, this one included. */
   processes(): Promise<number>;
-  /** The processes that hold a live lease, this one included. */
+  /** The processes whose lease has not been swept away, this one included. */
   liveProcesses(): Promise<string[]>;
   /** This process's lease had run out and was taken again: its headsets must be claimed again. */
   onRejoin(handler: () => Promise<void>): void;
@@ -132,7 +132,9 @@ export const postgresRoster = async (db: Database, bus: Bus, timing: LeaseTiming
       );
     },
     async liveProcesses() {
-      return (await db.query<{ id: string }>("select id from server_processes where lease_until >= clock_timestamp()")).map((r) => r.id);
+      // Every lease not yet swept, even one just run out: a process is forgotten on the bus only once its lease is gone,
+      // and then its next renewal finds it gone and it rejoins (and tells the bus again what it holds).
+      return (await db.query<{ id: string }>("select id from server_processes")).map((r) => r.id);
     },
     onOrphans: (h) => void orphanHandlers.push(h),
     onRejoin: (h) => void rejoinHandlers.push(h),

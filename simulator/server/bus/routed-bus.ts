@@ -19,7 +19,9 @@ import type { BusTransport } from "./transport.ts";
 //   interest_ack             on process.<from>: "heard your interest <token>".
 // A new interest waits for every known process's ack (or ACK_MS) before it counts as held: the browser's handshake and
 // the headset's presence claim wait for it, so nothing published after them is skipped for want of news. Processes
-// that died without a word are forgotten through the roster's leases (`keepPeers`).
+// that died without a word are forgotten through the roster's leases (`keepPeers`); one that was only stalled past its
+// lease (a machine short of CPU) is forgotten too, and when it finds its lease gone it says hello and its whole interest
+// again (`rejoined`), so the others send to it once more.
 
 const ACK_MS = 1_000;
 /** A process not in the roster's list is forgotten only once it has been silent this long (it may be just starting). */
@@ -46,9 +48,14 @@ interface Peer {
   heardAt: number;
 }
 
-export const routedBus = async (transport: BusTransport, processId: string, options: { readonly ackMs?: number } = {}): Promise<Bus> => {
+export const routedBus = async (
+  transport: BusTransport,
+  processId: string,
+  options: { readonly ackMs?: number; readonly forgetSilentMs?: number } = {},
+): Promise<Bus> => {
   const me = processSubject(processId);
   const ackMs = options.ackMs ?? ACK_MS;
+  const forgetSilentMs = options.forgetSilentMs ?? FORGET_SILENT_MS;
   const handlers: BusHandler[] = [];
   const held = new Map<Subject, number>();
   const announcing = new Map<Subject, Promise<void>>();
@@ -174,7 +181,10 @@ export const routedBus = async (transport: BusTransport, processId: string, opti
     },
     keepPeers(alive) {
       const live = new Set(alive);
-      for (const [id, p] of peers) if (!live.has(id) && Date.now() - p.heardAt > FORGET_SILENT_MS) peers.delete(id);
+      for (const [id, p] of peers) if (!live.has(id) && Date.now() - p.heardAt > forgetSilentMs) peers.delete(id);
+    },
+    rejoined: () => {
+      if (!closed) greet();
     },
     figures: () => ({ kind: transport.kind, subjects: held.size, peers: peers.size, ...transport.traffic }),
     get ready() {

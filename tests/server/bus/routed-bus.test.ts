@@ -172,3 +172,26 @@ describe("routing by interest", () => {
     );
   });
 });
+
+describe("a process forgotten while stalled", () => {
+  it("is sent nothing once the others forget it, and everything it holds again once it says it rejoined", async () => {
+    const network = memoryNetwork();
+    const a = await routedBus(network.transport("a"), "a", { ackMs: 100, forgetSilentMs: 0 });
+    const b = await routedBus(network.transport("b"), "b", { ackMs: 100 });
+    const heard: BusMessage[] = [];
+    b.subscribe((m, fromHere) => void (!fromHere && heard.push(m)));
+    await network.settle();
+    await b.interest(orgSubject("org-1"));
+    await new Promise((r) => setTimeout(r, 5));
+    // b's lease ran out while it was stalled: a forgets it, and with it what it holds.
+    a.keepPeers(["a"]);
+    a.publish(event("org-1", 1));
+    await network.settle();
+    expect(heard).toEqual([]);
+    b.rejoined();
+    await network.settle();
+    a.publish(event("org-1", 2));
+    await network.settle();
+    expect(heard).toEqual([event("org-1", 2)]);
+  });
+});
