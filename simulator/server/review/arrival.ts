@@ -42,6 +42,9 @@ export const triageOf = async (ctx: ServerContext, p: home.ProgrammeRow, measure
   return triage({ result: self.result, series, birthdate: patient.birthdate, unreliableIds, baselineId, missedSessions });
 };
 
+/** The triage in use: tests replace `of` with one that throws, to see a failure handled (the result stays stored). */
+export const triageRunner = { of: triageOf };
+
 /**
  * Stores the review item of a home result just committed, then tells the programme's clinician when it is flagged.
  * Never throws: a failure is logged and leaves an item marked "triage failed".
@@ -55,7 +58,7 @@ export const triageOnArrival = async (
   const { measurementId, takenAt, eye } = stored;
   const base = { organisationId: p.organisationId, patientId: p.patientId, programmeId: p.id, measurementId, session: null };
   try {
-    const t = await triageOf(ctx, p, measurementId);
+    const t = await triageRunner.of(ctx, p, measurementId);
     const flags = t.flags.map((f) => ({ kind: f.kind, reasons: f.reasons.map(toWire) }));
     const id = newId();
     await write(ctx, async (tx) => {
