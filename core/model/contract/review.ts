@@ -229,7 +229,7 @@ export const reviewBook = endpoint({
 export const homeAdherenceList = endpoint({
   name: "home.adherenceList",
   method: "GET",
-  path: "home/programme/adherence-list",
+  path: "home/programme/adherence_list",
   query: Schema.Struct({ below: Schema.optionalKey(Schema.NumberFromString.check(Schema.isBetween({ minimum: 0, maximum: 1 }))) }),
   response: Schema.Array(HomeAdherenceRowSchema),
   errors: commonErrors,
