@@ -12,7 +12,7 @@ import { programmeBody } from "../home-fixtures.ts";
 // the demo clinic and the appointment clinic on one server). Each answers 404, exactly as for an id that exists
 // nowhere, and changes nothing.
 
-type Kind = "patient" | "measurement" | "appointment" | "examination" | "device" | "template" | "user" | "standalone" | "home";
+type Kind = "patient" | "measurement" | "appointment" | "examination" | "device" | "template" | "user" | "standalone" | "home" | "review";
 type Ids = Record<Kind, string[]> & { deviceSn: string[] };
 
 const config = {
@@ -141,6 +141,11 @@ const cases: {
   "home.programmes": { kind: "patient", input: (patientId) => ({ query: { patientId } }) },
   "home.programmeEnd": { kind: "home", input: (id) => ({ query: { id }, body: { reason: "returned" } }) },
   "home.adherence": { kind: "home", input: (id) => ({ query: { id } }) },
+  // The review queue's items (issue 31 §2).
+  "review.mark": { kind: "review", input: (id) => ({ query: { id }, body: { note: "forged" } }) },
+  "review.note": { kind: "review", input: (id) => ({ query: { id }, body: { note: "forged" } }) },
+  "review.repeat": { kind: "review", input: (id) => ({ query: { id } }) },
+  "review.book": { kind: "review", input: (id, own) => ({ query: { id }, body: { deviceSn: own.deviceSn } }) },
 };
 
 /** The calls that take an id of a record: an id in the query, or a patient, device or moved record named in the body. */
@@ -163,6 +168,7 @@ const pools = async (server: ServerRef, org: string): Promise<Ids> => {
     user: await ids("select id from users where organisation_id = $1 order by id"),
     standalone: await ids("select id from standalone_configs where organisation_id = $1 order by id"),
     home: await ids("select id from home_programmes where organisation_id = $1 order by id"),
+    review: await ids("select id from review_items where organisation_id = $1 order by id limit 5"),
   };
 };
 
@@ -215,6 +221,7 @@ export const isolationCases = (server: ServerRef) => {
             [o.id],
           );
           await ok(base, "home.programmeCreate", { body: programmeBody(active!.id, "VR-0003") }, token);
+          await ok(base, "review.counts", {}, token); // its missed sessions become review items (found on read)
         }
         return { username: o.username, org: o.id, token, own: await pools(server, o.id) };
       }),
@@ -528,6 +535,14 @@ const fieldCases: Readonly<Record<string, FieldCase>> = {
     by: "manager",
     paths: { "body.patientId": "patient", "body.deviceSn": "deviceSn" },
     input: async (own) => ({ body: programmeBody(own.patient, own.deviceSn) }),
+  },
+  "review.book": {
+    by: "manager",
+    paths: { "body.deviceSn": "deviceSn" },
+    input: async (own) => {
+      const [item] = (await ok(own.base, "review.queue", { query: { state: "new" } }, own.token)).items;
+      return { query: { id: item!.id }, body: { deviceSn: own.deviceSn } };
+    },
   },
   "audit.search": {
     by: "manager",
