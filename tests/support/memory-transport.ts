@@ -2,7 +2,8 @@ import { noTraffic, type BusTransport } from "../../simulator/server/bus/transpo
 
 // Transports joined in memory, for the routed bus's own tests: each delivers what it sends to every other transport
 // listening on the subject, one macrotask later (as a network would, never in the sender's call stack), in send order.
-// The real transports (PostgreSQL, NATS) are tested against real servers in tests/server/processes and tests/cluster.
+// The real transports (PostgreSQL, NATS) are tested against real servers in tests/server/bus/nats-transport.test.ts,
+// tests/server/processes and tests/cluster.
 
 export interface MemoryNetwork {
   transport(processId: string): BusTransport;
