@@ -1,4 +1,5 @@
 import { clinicDate, dueSessions } from "../../../core/home/index.ts";
+import { clinicTime } from "../../../core/model/clinic-time.ts";
 import type { ServerContext } from "../context.ts";
 import { nowIso, write } from "../handlers/write.ts";
 import type { NoticeActor } from "../notify/notices.ts";
@@ -37,50 +38,65 @@ export const missedSessions = (
   return out;
 };
 
+/**
+ * The clinic day each programme was last swept on, per server: a window closes once a day, so a programme is read again
+ * only on a new clinic day (the home page's counts would otherwise read every programme on every visit). Another
+ * process of a cluster sweeps on its own; the items' and notices' keys keep the outcome once.
+ */
+const sweptOn = new WeakMap<ServerContext, Map<string, string>>();
+
 /** Stores the organisation's newly missed sessions as items and reminds their patients, once each. */
 export const sweepMissed = async (ctx: ServerContext, org: string, actor: NoticeActor): Promise<void> => {
-  const ids = await ctx.db.query<{ id: string }>("select id from home_programmes where organisation_id = $1 and state = 'active'", [org]);
-  for (const { id } of ids) {
+  const swept = sweptOn.get(ctx) ?? new Map<string, string>();
+  sweptOn.set(ctx, swept);
+  const ids = await ctx.db.query<{ id: string; time_zone: string }>(
+    "select id, time_zone from home_programmes where organisation_id = $1 and state = 'active'",
+    [org],
+  );
+  for (const { id, time_zone } of ids) {
+    const now = nowIso(ctx);
+    const day = clinicTime(now, time_zone).date;
+    if (swept.get(id) === day) continue;
     const p = await home.programmeById(ctx.db, org, id);
     if (p?.state !== "active") continue;
-    const now = nowIso(ctx);
     const { slots } = await home.storedResults(ctx.db, p);
     const filled = new Map<number, number>();
     for (const s of slots) filled.set(s.index, (filled.get(s.index) ?? 0) + 1);
     const missed = missedSessions(p, filled, clinicDate(home.rulesOf(p), now));
-    if (missed.length === 0) continue;
-    await write(ctx, async (tx) => {
-      for (const s of missed) {
-        const itemId = newId();
-        const inserted = await insertItem(tx, {
-          id: itemId,
-          organisationId: org,
-          patientId: p.patientId,
-          programmeId: p.id,
-          measurementId: null,
-          eye: null,
-          // The window's last day at its end, on the clinic's calendar read as UTC: an order key, not a clock time.
-          takenAt: `${s.to}T23:59:59.999Z`,
-          session: { index: s.index, from: s.from, to: s.to },
-          flags: [{ kind: "missed", reasons: [{ code: "missed-sessions", sessions: s.inRow }] }],
-          failed: false,
-          createdAt: now,
-        });
-        if (!inserted) continue;
-        await notifyPatient(
-          ctx,
-          tx,
-          actor,
-          p,
-          {
-            key: `missed:${p.id}:${s.index}`,
-            subject: "A home test was missed",
-            body: `The home test due from ${s.from} to ${s.to} was not done. Please run the next one when it is due.`,
-            recordId: itemId,
-          },
-          now,
-        );
-      }
-    });
+    if (missed.length > 0)
+      await write(ctx, async (tx) => {
+        for (const s of missed) {
+          const itemId = newId();
+          const inserted = await insertItem(tx, {
+            id: itemId,
+            organisationId: org,
+            patientId: p.patientId,
+            programmeId: p.id,
+            measurementId: null,
+            eye: null,
+            // The window's last day at its end, on the clinic's calendar read as UTC: an order key, not a clock time.
+            takenAt: `${s.to}T23:59:59.999Z`,
+            session: { index: s.index, from: s.from, to: s.to },
+            flags: [{ kind: "missed", reasons: [{ code: "missed-sessions", sessions: s.inRow }] }],
+            failed: false,
+            createdAt: now,
+          });
+          if (!inserted) continue;
+          await notifyPatient(
+            ctx,
+            tx,
+            actor,
+            p,
+            {
+              key: `missed:${p.id}:${s.index}`,
+              subject: "A home test was missed",
+              body: `The home test due from ${s.from} to ${s.to} was not done. Please run the next one when it is due.`,
+              recordId: itemId,
+            },
+            now,
+          );
+        }
+      });
+    swept.set(id, day);
   }
 };
