@@ -36,6 +36,7 @@ describe("review flags in words", () => {
       "Event analysis: Likely progression (before: Possible progression)",
     ],
     [{ code: "missed-sessions", sessions: 3 }, "3 sessions missed in a row"],
+    [{ code: "missed-sessions", sessions: 1 }, "One session missed"],
   ])("%o reads %s", (reason, sentence) => {
     expect(words()(reason)).toBe(sentence);
   });

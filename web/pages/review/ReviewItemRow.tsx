@@ -61,7 +61,7 @@ export function ReviewItemRow({ item }: { item: ReviewItemView }) {
         {!open && reviewer && reviewed && <p className="muted" style={{ margin: 0 }}>{t`Reviewed by ${reviewer} on ${reviewed}`}</p>}
       </td>
       <td>
-        <div className="stack" style={{ gap: "var(--space-1)" }}>
+        <div className="row" style={{ gap: "var(--space-1)", flexWrap: "wrap", justifyContent: "flex-end", minWidth: "17rem" }}>
           {result && (
             <Link className="btn" to={`/patient/${patient}/perimetry/${encodeURIComponent(item.measurementId!)}?scrollToMeasurement=1`}>
               {t`Open result`}

@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
 import type { FlagKind, FlagReason } from "../../../core/home/triage.ts";
 import type { Verdict } from "../../../core/analytics/progression/criteria/verdict.ts";
@@ -74,7 +75,7 @@ export function useReasonWords(): (reason: FlagReason) => string {
       }
       case "missed-sessions": {
         const sessions = r.sessions;
-        return t`${sessions} sessions missed in a row`;
+        return plural(sessions, { one: "One session missed", other: "# sessions missed in a row" });
       }
     }
   };
