@@ -111,6 +111,29 @@ export const reviewHeadsetsSuite = (backend: Backend) =>
       const [item] = await itemsOf(p.id);
       expect(item).toMatchObject({ kind: "result", triage: "failed", flags: [], eye: Eye.Right, state: "new" });
       expect((await ok(base, "review.counts", {}, manager)).triageFailed).toBeGreaterThanOrEqual(1);
+      // The clinician's actions on it, each audited by the router; the patient's repeat message noted once.
+      await ok(base, "review.note", { query: { id: item!.id }, body: { note: "Read by hand" } }, manager);
+      await ok(base, "review.repeat", { query: { id: item!.id } }, manager);
+      await ok(base, "review.repeat", { query: { id: item!.id } }, manager);
+      const booked = await ok(base, "review.book", { query: { id: item!.id }, body: { deviceSn: "VR-0001" } }, manager);
+      expect(booked.bookedMeasurementIds.length).toBe(1);
+      expect(await ok(base, "review.mark", { query: { id: item!.id }, body: {} }, manager)).toMatchObject({
+        state: "reviewed",
+        note: "Read by hand",
+        reviewedBy: "manager",
+        repeatRequestedAt: expect.any(String),
+      });
+      await server.ctx.audit.flush();
+      const calls = await server.db.query<{ action: string; outcome: string }>(
+        "select action, outcome from audit_events where action like 'review.%' and action <> 'review.counts' and action <> 'review.queue' and actor_name = 'manager' order by id desc limit 5",
+        [],
+      );
+      expect(calls.reverse()).toEqual(
+        ["review.note", "review.repeat", "review.repeat", "review.book", "review.mark"].map((action) => ({ action, outcome: "success" })),
+      );
+      expect(await count("select count(*)::int as n from audit_events where action = 'notice.repeat' and record_id = $1", [item!.id])).toBe(
+        1,
+      );
       await ok(base, "home.programmeEnd", { query: { id: made.id }, body: { reason: "ended" } }, manager);
       await h.close();
     });
