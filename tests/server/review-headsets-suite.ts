@@ -138,6 +138,30 @@ export const reviewHeadsetsSuite = (backend: Backend) =>
       await h.close();
     });
 
+    it("a result uploaded late completes a session swept as missed: its unreviewed item goes", async () => {
+      const p = await patient("Review Late");
+      const sn = "VR-0003";
+      const made = await ok(base, "home.programmeCreate", { body: programmeBody(p.id, sn, { eyes: [Eye.Right] }) }, manager);
+      await ok(base, "review.counts", {}, manager);
+      const sessions = async () => (await itemsOf(p.id)).map((i) => [i.kind, i.session?.index ?? null]);
+      expect(await sessions()).toEqual([
+        ["missed", 0],
+        ["missed", 1],
+        ["missed", 2],
+      ]);
+      const h = await fakeHeadset(server, sn);
+      await h.next((m) => m.type === "standalone" && m.standaloneId === made.standaloneId);
+      // Taken in session 1's window (13 days ago), uploaded now.
+      const late = homeResult(p.id, `${dayFromNow(-13)}T10:00:00.000Z`, Eye.Right);
+      expect((await upload(h, made.standaloneId, "late-1", late)).refused).toBeUndefined();
+      expect((await sessions()).filter(([kind]) => kind === "missed")).toEqual([
+        ["missed", 0],
+        ["missed", 2],
+      ]);
+      await ok(base, "home.programmeEnd", { query: { id: made.id }, body: { reason: "ended" } }, manager);
+      await h.close();
+    });
+
     it("reminders for missed sessions: one per session however often the queue is read, each audited (no patient e-mail: noted)", async () => {
       const p = await patient("Review Reminded");
       const made = await ok(base, "home.programmeCreate", { body: programmeBody(p.id, "VR-0001") }, manager);

@@ -42,6 +42,18 @@ export const triageOf = async (ctx: ServerContext, p: home.ProgrammeRow, measure
   return triage({ result: self.result, series, birthdate: patient.birthdate, unreliableIds, baselineId, missedSessions });
 };
 
+/**
+ * A result uploaded late (taken in its session's window, sent after it closed, as the outbox does after a cut) may
+ * complete a session already swept as missed: that item, while nobody has reviewed it, no longer stands and goes.
+ */
+const settleMissed = (ctx: ServerContext, p: home.ProgrammeRow, measurementId: string) =>
+  ctx.db.query(
+    `delete from review_items r where r.programme_id = $1 and r.kind = 'missed' and r.state = 'new'
+       and r.session_index = (select session_index from home_results where measurement_id = $2)
+       and (select count(*) from home_results h where h.programme_id = $1 and h.session_index = r.session_index) >= $3`,
+    [p.id, measurementId, p.eyes.length],
+  );
+
 /** The triage in use: tests replace `of` with one that throws, to see a failure handled (the result stays stored). */
 export const triageRunner = { of: triageOf };
 
@@ -57,6 +69,9 @@ export const triageOnArrival = async (
 ): Promise<void> => {
   const { measurementId, takenAt, eye } = stored;
   const base = { organisationId: p.organisationId, patientId: p.patientId, programmeId: p.id, measurementId, session: null };
+  await settleMissed(ctx, p, measurementId).catch((e) =>
+    log.error("review_missed_not_settled", { programme: p.id, measurement: measurementId, error: String(e) }),
+  );
   try {
     const t = await triageRunner.of(ctx, p, measurementId);
     const flags = t.flags.map((f) => ({ kind: f.kind, reasons: f.reasons.map(toWire) }));
