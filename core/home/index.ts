@@ -1,5 +1,5 @@
 // core/home: home monitoring's rules (issue 31), pure; dates and the clinic's time zone come in. The server checks
-// programmes, uploads and adherence with it (simulator/server/home); the triage is used by neither server nor web yet.
+// programmes, uploads and adherence with it (simulator/server/home) and triages each stored home result (review/).
 export * from "./programme.ts"; // HomeProgramme (schema), checkProgramme: the seeds' rules and ours, each named
 export * from "./due.ts"; // sessions and their windows, dueSessions, sessionFor, assignSessions
 export * from "./adherence.ts"; // adherence (due, done, missed, rate), belowThreshold, missedBefore

@@ -8,8 +8,8 @@ import type { MeasurementResult } from "../model/measurement-result.ts";
 import { type MdOutlier, mdOutlier, type NewCluster, newClusters } from "./outlier.ts";
 import { type UnreliableReason, unreliableReasons } from "./unreliable.ts";
 
-// The review queue's flags for a new home result (issue 31 §2) and its order by need. Pure; the server and the web do
-// not use the triage yet. Each flag carries its reasons as plain data (codes and figures): the web words them.
+// The review queue's flags for a new home result (issue 31 §2) and its order by need. Pure; the server runs it on
+// each stored home result (simulator/server/review/arrival.ts). Each flag carries its reasons as plain data (codes and figures): the web words them.
 
 /**
  * Our order of need, the issue's: an unreliable result first (it may need a repeat while the patient still has the

@@ -2,8 +2,8 @@ import { gazeSummary } from "../analytics/gaze.ts";
 import { RELIABILITY_LIMITS, reliability } from "../analytics/reliability.ts";
 import type { MeasurementResult } from "../model/measurement-result.ts";
 
-// The review queue's "unreliable" flag (issue 31 §2: "catch trials, fixation or gaze beyond limits"). The server and
-// the web do not use the triage yet.
+// The review queue's "unreliable" flag (issue 31 §2: "catch trials, fixation or gaze beyond limits"), part of the
+// triage the server runs on each stored home result (simulator/server/review/arrival.ts).
 //
 // Catch trials and fixation losses: core/analytics/reliability.ts's limits, the ones the result page applies
 // (false positives > 15 %, false negatives > 33 %, fixation losses > 20 %; Katz & Sommer 1989, HFA instructions).
