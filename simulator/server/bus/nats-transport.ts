@@ -67,11 +67,24 @@ export const natsTransport = async (url: string, processId: string): Promise<Bus
     else log.warn("bus_lost", { process: processId, bus: "nats" });
     for (const h of readyHandlers) h(value);
   };
+  /** Counts lost connections, so a late flush of an earlier one cannot make the transport ready. */
+  let connection = 0;
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === Events.Disconnect) setReady(false);
-      else if (status.type === Events.Reconnect) setReady(true);
-      else if (status.type === Events.Error) log.warn("bus_error", { bus: "nats", error: status.data });
+      if (status.type === Events.Disconnect) {
+        connection++;
+        setReady(false);
+      }
+      // Ready once the server answers a ping sent after the subscriptions the client sent again on reconnecting: only
+      // then does it hear what the others publish (a message sent just before would find no subscriber). A connection
+      // lost again meanwhile keeps it not ready.
+      else if (status.type === Events.Reconnect) {
+        const now = connection;
+        void nc.flush().then(
+          () => setReady(now === connection && !nc.isClosed()),
+          () => undefined,
+        );
+      } else if (status.type === Events.Error) log.warn("bus_error", { bus: "nats", error: status.data });
     }
   })();
   // The client closes itself only when told to, or on an error it cannot recover from: never ready again.
