@@ -3,7 +3,7 @@ import { apiToken, expectAccessible, logIn, password, screenshot } from "./suppo
 
 test("log in and out, with the logout confirmation", async ({ page }) => {
   await logIn(page, "user");
-  await expect(page.getByRole("heading", { name: "Home" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Home", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Log out" }).click();
   const dialog = page.getByRole("alertdialog", { name: "Log out?" });
   await dialog.getByRole("button", { name: "Cancel" }).click();

@@ -100,7 +100,7 @@ test("the no-internet page shows after 2 s offline and leaves as soon as the net
   await expectAccessible(page);
   await screenshot(page, "offline");
   await context.setOffline(false);
-  await expect(page.getByRole("heading", { name: "Home" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Home", exact: true })).toBeVisible();
 });
 
 test("the multi-tests setting switches home and bin to appointments", async ({ page, request }) => {

@@ -51,7 +51,7 @@ test("sign in through the organisation's identity provider, and out again", asyn
     await page.getByLabel("Staff account").fill("nora");
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/home$/);
-    await expect(page.getByRole("heading", { name: "Home" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Home", exact: true })).toBeVisible();
 
     // Logout ends the provider's session too: its end-session page, then back to the organisation's login link.
     await page.getByRole("button", { name: "Log out" }).click();
