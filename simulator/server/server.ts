@@ -35,10 +35,9 @@ import { acceptBrowserSocket } from "./live/browser-socket.ts";
 import { liveHub } from "./live/hub.ts";
 import { presenceBook } from "./device/presence.ts";
 import { patientIndex } from "./store/patient-index.ts";
-import type { DeviceBattery } from "../../core/model/device.ts";
 import type { Bus } from "./bus/bus.ts";
 import { openBus } from "./bus/open.ts";
-import { liveThroughBus } from "./bus/live.ts";
+import { batteryHeard, liveThroughBus } from "./bus/live.ts";
 import { simulatorThroughBus } from "./bus/simulator-relay.ts";
 import { startWorklistPeriodic, WORKLIST_TICK_MS } from "./worklist/periodic.ts";
 
@@ -161,10 +160,8 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     // Sessions ended through another process: what this one holds of that user is dropped with the sockets' close.
     if (m.type === "sessions_ended") sessions.forget(m.userId);
     // A battery heard by another process: device/all here shows it before that process writes it (every 5 s).
-    if (m.type === "live" && m.event.type === "device" && m.event.operation === "update" && m.event.deviceSn) {
-      const data = m.event.data as { battery?: DeviceBattery; lastSeen?: string } | null;
-      if (data?.battery && data.lastSeen) presence.remember(m.event.deviceSn, data.battery, data.lastSeen);
-    }
+    const heard = m.type === "live" ? batteryHeard(m) : undefined;
+    if (heard) presence.remember(heard.deviceSn, heard.battery, heard.lastSeen);
   });
   const audit = auditTrail(db);
   // The audit chain's last entries, checked once at start (issue 33 §3): a break is logged and reported on /api/ready.

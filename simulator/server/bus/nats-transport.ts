@@ -1,9 +1,8 @@
 import { Result } from "effect";
 import { connect, Events, type NatsConnection, type Subscription } from "nats";
-import { decodeJson } from "../../../core/model/decode.ts";
 import { redactedUrl, StartupError } from "../db/open.ts";
 import { log } from "../log.ts";
-import { EnvelopeSchema } from "./messages.ts";
+import { decodeEnvelopeJson } from "./messages.ts";
 import type { Subject } from "./subjects.ts";
 import { noTraffic, type BusTransport } from "./transport.ts";
 
@@ -101,7 +100,7 @@ export const natsTransport = async (url: string, processId: string): Promise<Bus
   };
   const receive = (subject: Subject, data: Uint8Array) => {
     const payload = decoder.decode(data);
-    const envelope = decodeJson(EnvelopeSchema, payload);
+    const envelope = decodeEnvelopeJson(payload);
     if (Result.isFailure(envelope)) return skip(envelope.failure.message, payload);
     const { from, messages } = envelope.success;
     if (from === processId) return;

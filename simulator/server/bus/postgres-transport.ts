@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { Result } from "effect";
-import { decodeJson } from "../../../core/model/decode.ts";
 import type { Queryable } from "../db/database.ts";
 import { log } from "../log.ts";
-import { EnvelopeSchema } from "./messages.ts";
+import { decodeEnvelopeJson } from "./messages.ts";
 import type { Subject } from "./subjects.ts";
 import { noTraffic, type BusTransport } from "./transport.ts";
 
@@ -69,7 +68,7 @@ export const postgresTransport = async (url: string, pool: Queryable, processId:
   const ownPrefix = `{"from":${JSON.stringify(processId)},`;
   const receive = async (subject: Subject, payload: string) => {
     if (payload.startsWith(ownPrefix)) return;
-    const envelope = decodeJson(EnvelopeSchema, payload);
+    const envelope = decodeEnvelopeJson(payload);
     if (Result.isFailure(envelope)) return skip(envelope.failure.message, payload);
     const { from, messages, stored } = envelope.success;
     if (from === processId) return;

@@ -96,15 +96,19 @@ export const routedBus = async (
     transport.traffic.skipped++;
     log.warn("bus_message_skipped", { reason, payload: (JSON.stringify(body) ?? "").slice(0, 200) });
   };
-  transport.onReceive((_subject, body) => {
+  transport.onReceive((subject, body) => {
     const type = (body as { type?: unknown } | null)?.type;
     if (typeof type === "string" && CONTROL_TYPES.has(type)) {
       const control = decode(ControlSchema, body);
       return Result.isFailure(control) ? skip(control.failure.message, body) : onControl(control.success);
     }
     const decoded = decodeBusMessage(body);
-    if (Result.isFailure(decoded)) skip(decoded.failure.message, body);
-    else deliver(handlers, decoded.success, false);
+    if (Result.isFailure(decoded)) return skip(decoded.failure.message, body);
+    // Only what was published to this subject: a live event heard on one organisation's subject but naming another
+    // would otherwise reach the other's browsers here.
+    const addressed = subjectOf(decoded.success);
+    if (addressed !== subject) return skip(`heard on ${subject} but addressed to ${addressed}`, body);
+    deliver(handlers, decoded.success, false);
   });
 
   /** Tells the others that this process holds `subject`, and resolves once each known process has heard it. */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Bus } from "../../../simulator/server/bus/bus.ts";
-import type { BusMessage } from "../../../simulator/server/bus/messages.ts";
+import { liveMessage, type BusMessage } from "../../../simulator/server/bus/messages.ts";
 import { routedBus } from "../../../simulator/server/bus/routed-bus.ts";
 import { deviceSubject, orgSubject } from "../../../simulator/server/bus/subjects.ts";
 import { memoryNetwork } from "../../support/memory-transport.ts";
@@ -10,11 +10,8 @@ import { memoryNetwork } from "../../support/memory-transport.ts";
 // organisation is connected to it. It takes a device's commands only while that headset is connected to it. ...
 // An event nobody listens to costs nothing outside its own process."
 
-const event = (organisationId: string, n: number): BusMessage => ({
-  type: "live",
-  organisationId,
-  event: { type: "patient", operation: "delete", data: { id: `p-${n}` } },
-});
+const event = (organisationId: string, n: number): BusMessage =>
+  liveMessage(organisationId, { type: "patient", operation: "delete", data: { id: `p-${n}` } });
 
 const join = async (network: ReturnType<typeof memoryNetwork>, name: string, ackMs = 200) => {
   const bus = await routedBus(network.transport(name), name, { ackMs });

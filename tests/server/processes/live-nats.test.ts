@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { LiveEvent, LiveMessage } from "../../../core/model/live.ts";
+import { liveMessage } from "../../../simulator/server/bus/messages.ts";
 import { orgSubject } from "../../../simulator/server/bus/subjects.ts";
 import type { RunningServer } from "../../../simulator/server/server.ts";
 import { liveSocket, login, ok } from "../harness.ts";
@@ -71,25 +72,26 @@ onPostgres("processes: live events over NATS", () => {
       plain.publish(subject, text.encode("not json at all"));
       plain.publish(subject, text.encode(JSON.stringify({ type: "live", organisationId: org })));
       plain.publish(subject, envelope(1, { type: "live", organisationId: 7 }));
+      // An event whose text is not of the type and operation its envelope names: no browser hears it.
+      const malformed = liveMessage(org, { type: "patient", operation: "update", data: patientNamed("malformed") } as LiveEvent);
+      plain.publish(subject, envelope(2, { ...malformed, eventType: "device" }));
       plain.publish(
         subject,
-        envelope(2, {
-          type: "live",
-          organisationId: org,
-          event: { type: "patient", operation: "update", data: patientNamed("after-garbage") },
-        }),
+        envelope(3, liveMessage(org, { type: "patient", operation: "update", data: patientNamed("after-garbage") } as LiveEvent)),
       );
       for (const socket of [onA, onB])
         await socket.next(isEvent("patient", "update", (e) => (e.data as { id: string }).id === "after-garbage"));
     } finally {
       spy.mockRestore();
     }
+    for (const socket of [onA, onB])
+      expect(socket.messages.filter((m) => "operation" in m && (m.data as { id?: string }).id === "malformed")).toEqual([]);
     const skipped = lines.filter((l) => l.includes("bus_message_skipped"));
-    // Each process skipped each of the three: not JSON, no envelope, organisationId not a string.
-    for (const reason of ["Not JSON", "from: Missing key", "organisationId: Expected string"])
+    // Each process skipped each of the four: not JSON, no envelope, organisationId not a string, a text not of its type.
+    for (const reason of ["Not JSON", "from: Missing key", "organisationId: Expected string", "text: Expected the text of a device update"])
       expect(skipped.filter((l) => l.includes(reason)).length, reason).toBe(2);
-    expect(skipped).toHaveLength(6);
-    for (const s of [a, b]) expect(s.ctx.bus.figures()).toMatchObject({ kind: "nats", skipped: 3 });
+    expect(skipped).toHaveLength(8);
+    for (const s of [a, b]) expect(s.ctx.bus.figures()).toMatchObject({ kind: "nats", skipped: 4 });
     for (const s of [a, b]) expect((await fetch(`${s.url}/api/ready`)).status).toBe(200);
     onA.close();
     onB.close();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
 import type { LiveEvent, LiveMessage } from "../../../core/model/live.ts";
 import { demoResult } from "../../../simulator/server/demo/results.ts";
+import { liveMessage } from "../../../simulator/server/bus/messages.ts";
 import { channelOf } from "../../../simulator/server/bus/postgres-transport.ts";
 import { orgSubject } from "../../../simulator/server/bus/subjects.ts";
 import { newId } from "../../../simulator/server/store/ids.ts";
@@ -181,17 +182,13 @@ onBuses("processes: live events", (bus) => {
         JSON.stringify({ from: "elsewhere", seq: 1, messages: [{ type: "live", organisationId: 7 }] }),
       ]);
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [JSON.stringify({ from: "elsewhere", seq: 2, stored: 999_999_999 })]);
+      // The event as an object, not its text: no browser hears it; the good one after it, in the same payload, reaches all.
+      const patient = (id: string) => ({ type: "patient", operation: "update", data: patientNamed(id) }) as LiveEvent;
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [
         JSON.stringify({
           from: "elsewhere",
           seq: 3,
-          messages: [
-            {
-              type: "live",
-              organisationId: org,
-              event: { type: "patient", operation: "update", data: patientNamed("after-garbage") },
-            },
-          ],
+          messages: [{ ...liveMessage(org, patient("malformed")), text: patient("malformed") }, liveMessage(org, patient("after-garbage"))],
         }),
       ]);
       for (const socket of [onA, onB])
@@ -200,11 +197,15 @@ onBuses("processes: live events", (bus) => {
       spy.mockRestore();
       await client.end();
     }
+    for (const socket of [onA, onB])
+      expect(socket.messages.filter((m) => "operation" in m && (m.data as { id?: string }).id === "malformed")).toEqual([]);
     const skipped = lines.filter((l) => l.includes("bus_message_skipped"));
-    // Each process skipped each of the three: not JSON, organisationId not a string, a stored message that is gone.
+    // Each process skipped each of the four: not JSON, organisationId not a string, a stored message that is gone, an
+    // event that is not text.
     expect(skipped.filter((l) => l.includes("Not JSON")).length).toBe(2);
-    expect(skipped.filter((l) => l.includes("organisationId")).length).toBe(2);
+    expect(skipped.filter((l) => l.includes("organisationId: Expected string")).length).toBe(2);
     expect(skipped.filter((l) => l.includes("999999999")).length).toBe(2);
+    expect(skipped.filter((l) => l.includes("text: Expected string")).length).toBe(2);
     for (const s of [a, b]) expect((await fetch(`${s.url}/api/ready`)).status).toBe(200);
     onA.close();
     onB.close();
