@@ -167,8 +167,23 @@ export type QueueItem = typeof QueueItem.Type;
 /** The device's queue, the leftmost (next to run) first. */
 export const Queue = Schema.Struct({ type: Schema.Literal("queue"), items: Schema.Array(QueueItem) });
 
-/** A home programme's schedule (issue 31): when its sessions fall due, so the headset runs each one unattended. */
-export const HomeSetting = Schema.Struct({ programmeId: Id, ...HomeScheduleSchema.fields });
+/** A repeat the clinic asked for (core/home/repeat.ts): one more run of the test for these eyes within its window
+ * (calendar dates in the programme's zone, both days included), beside the regular sessions. */
+export const HomeRepeatSetting = Schema.Struct({
+  number: Schema.Int,
+  eyes: Schema.Array(EyeSchema),
+  from: Schema.String,
+  to: Schema.String,
+});
+export type HomeRepeatSetting = typeof HomeRepeatSetting.Type;
+/** A home programme's schedule (issue 31): when its sessions fall due, so the headset runs each one unattended.
+ * `repeats`: the repeats still pending, absent when none is (added later: a headset that does not know the field
+ * ignores it, as a decoder ignores fields its schema does not name, and keeps to the regular sessions). */
+export const HomeSetting = Schema.Struct({
+  programmeId: Id,
+  ...HomeScheduleSchema.fields,
+  repeats: Schema.optionalKey(Schema.Array(HomeRepeatSetting)),
+});
 export type HomeSetting = typeof HomeSetting.Type;
 /** Stand-alone setting: the measurement config to repeat offline, or null to switch stand-alone off. `home` is set
  * while the headset is lent for a home programme (absent otherwise; a headset that does not know it repeats the test

@@ -7,6 +7,8 @@ import type { HomeProgramme } from "./programme.ts";
 // Our reading of "due": a session whose window has closed (its last day is before today), or one already done
 // (a patient who tests on the first day of a week has done that week's session). The session still open and not yet
 // done is neither due nor missed: the patient still has time. So done + missed = due, and the rate done / due.
+// A repeat (repeat.ts) is not due in this sense: it is no session of the programme's calendar, never takes a result
+// from one, and leaves due, done, missed and the rate as they are; repeats are counted apart (repeatCounts).
 
 export interface Adherence {
   readonly patientId: string;
@@ -57,6 +59,7 @@ export const belowThreshold = (list: readonly Adherence[], rate: number): Adhere
  * the first session) up to it. The triage's "missed sessions" flag on the result that ends the gap.
  */
 export function missedBefore(slot: SessionSlot, fulfilled: readonly SessionSlot[]): number {
+  if (slot.index < 0) return 0; // a repeat (repeat.ts) ends no gap: it is no session of the calendar
   let previous = -1;
   for (const s of fulfilled) if (s.index < slot.index && s.index > previous) previous = s.index;
   return slot.index - previous - 1;

@@ -103,7 +103,7 @@ export interface HomeUpload {
 }
 
 /** Why a result fulfils no session: "a result for a session that was not due" is refused (issue 31, Bad input). */
-export type NotDueReason = "invalid-time" | "before-start" | "after-end" | "other-eye" | "other-test" | "already-done";
+export type NotDueReason = "invalid-time" | "in-the-future" | "before-start" | "after-end" | "other-eye" | "other-test" | "already-done";
 
 export type SessionMatch =
   | { readonly due: true; readonly session: Session; readonly eye: Eye }
@@ -113,13 +113,24 @@ export type SessionMatch =
 export const clinicDate = (p: HomeProgramme, instant: string): string => clinicTime(instant, p.timeZone).date;
 
 /**
- * The session slot an arriving result fulfils, given the slots already fulfilled; else why it was not due. A second
- * result for a done slot is not due (the duplicate of an uploaded result is recognised before, by its id).
+ * How far a result's takenAt may lie past the server's now (ours): a headset's clock running up to 5 minutes fast is
+ * skew, not a result from the future. Beyond it the result is refused "in-the-future": a session not yet open cannot
+ * be fulfilled, and a clock set ahead would otherwise fill the weeks to come.
  */
-export function sessionFor(p: HomeProgramme, upload: HomeUpload, fulfilled: readonly SessionSlot[]): SessionMatch {
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * The session slot an arriving result fulfils, given the slots already fulfilled; else why it was not due. A second
+ * result for a done slot is not due (the duplicate of an uploaded result is recognised before, by its id). `now` is
+ * the server's clock as the result arrives (the server always passes it); without it (re-reading results stored
+ * already, as adherence does) the future is not checked again.
+ */
+export function sessionFor(p: HomeProgramme, upload: HomeUpload, fulfilled: readonly SessionSlot[], now?: string): SessionMatch {
   if (upload.pattern !== p.pattern || upload.strategy !== p.strategy) return { due: false, reason: "other-test" };
   if (!p.eyes.includes(upload.eye)) return { due: false, reason: "other-eye" };
-  if (Number.isNaN(Date.parse(upload.takenAt))) return { due: false, reason: "invalid-time" };
+  const at = Date.parse(upload.takenAt);
+  if (Number.isNaN(at)) return { due: false, reason: "invalid-time" };
+  if (now !== undefined && at > Date.parse(now) + FUTURE_TOLERANCE_MS) return { due: false, reason: "in-the-future" };
   const date = clinicDate(p, upload.takenAt);
   if (date < p.start) return { due: false, reason: "before-start" };
   const session = sessionOn(p, date);

@@ -484,11 +484,13 @@ export class VirtualHeadset {
     // A home patient bound to a programme sits its next session (compressed in time: home-sessions.ts).
     const session =
       this.home && home ? this.home.nextSession(home, config, new Date(this.clock.now() + this.serverOffset).toISOString()) : null;
-    if (this.home && home && !session) return null; // the programme has no session left
+    if (this.home && home && !session) return null; // nothing due now (home-sessions.ts)
+    // A repeat of one eye of a two-eye programme tests that eye alone.
+    const eye = session?.eyes?.length === 1 ? session.eyes[0]! : config.eye;
     return {
       kind: "standalone",
       standaloneId,
-      config,
+      config: eye === config.eye ? config : { ...config, eye },
       resultId: `${this.deviceSn}:${this.boot}:${++this.runs}`,
       ...(this.home ? { lapse: this.home.draw() } : {}),
       ...(session ? { takenAt: session.takenAt } : {}),
@@ -499,7 +501,11 @@ export class VirtualHeadset {
   private startNext(): boolean {
     if (!this.powered || this.run) return false;
     const plan = this.nextPlan();
-    if (!plan) return false;
+    if (!plan) {
+      // A home programme with nothing due yet: look again after the gap (a session opens, a repeat is asked for).
+      if (this.home && this.standalone?.home && !this.settingAwaited) this.idle();
+      return false;
+    }
     const lapse = plan.kind === "standalone" ? plan.lapse : undefined;
     if (lapse?.skipped) {
       // The patient does not test this time; the headset waits for the next session.

@@ -1,5 +1,6 @@
 import type { HomeSetting, TestConfig } from "../../core/device/protocol.ts";
-import { type HomeProgramme, clinicDate, reminderInstant, sessionAt, sessionOn } from "../../core/home/index.ts";
+import { type HomeProgramme, clinicDate, reminderInstant, repeatIndex, sessionAt } from "../../core/home/index.ts";
+import type { Eye } from "../../core/model/enums.ts";
 import { type HomeBehaviour, type SessionLapse, drawSession } from "../perimetry/home-behaviour.ts";
 import type { Rng } from "../perimetry/random.ts";
 
@@ -10,8 +11,13 @@ import type { Rng } from "../perimetry/random.ts";
 // Bound to a home programme (the stand-alone setting's `home`: its schedule), the headset keeps the programme's
 // calendar: each repetition is the next session, its results taken at that session's reminder time. The sessions are
 // compressed in time (ours, for the simulation): the headset's calendar moves on a session per repetition, however
-// little real time passed, starting with the session due today; a skipped or stopped session is passed by. Past the
-// programme's last session nothing more is due.
+// little real time passed, from the programme's first session; a skipped or stopped session is passed by (missed). It
+// never runs past the real now: a session whose reminder time is still to come is taken now if its window has opened
+// (the clinic's today), and one not yet open waits (nothing due; the headset looks again after its gap). So a result
+// is never dated in the future, which the server refuses (core/home sessionFor "in-the-future"). Past the programme's
+// last session nothing more is due.
+// A repeat the clinic asked for (the schedule's `repeats`) comes first while its window holds the clinic's today: run
+// once, for its eyes, taken now.
 
 export type SessionEnd = "skipped" | "stopped" | "done";
 
@@ -48,23 +54,27 @@ export class HomeSessions {
     this.counts[how]++;
   }
 
-  private calendar: { programmeId: string; next: number } | null = null;
+  private calendar: { programmeId: string; next: number; repeatsRun: Set<number> } | null = null;
 
   /**
-   * The next session of the programme `home` (with the test `config`), moving the calendar on: its number and the
-   * instant its results are taken at; null when the programme has no session left. `today` is now's instant.
+   * The next session of the programme `home` (with the test `config`), moving the calendar on: its slot index
+   * (negative for a repeat), the instant its results are taken at and, for a repeat, the eyes to test; null when nothing
+   * is due now (the next session not yet open, or none left). `now` is now's instant.
    */
-  nextSession(home: HomeSetting, config: TestConfig, today: string): { index: number; takenAt: string } | null {
+  nextSession(home: HomeSetting, config: TestConfig, now: string): { index: number; takenAt: string; eyes?: readonly Eye[] } | null {
     const p: HomeProgramme = { ...home, patientId: config.patientId, deviceSn: "", pattern: config.pattern, strategy: config.strategy };
-    if (this.calendar?.programmeId !== home.programmeId)
-      this.calendar = {
-        programmeId: home.programmeId,
-        next: clinicDate(p, today) < home.start ? 0 : (sessionOn(p, clinicDate(p, today))?.index ?? -1),
-      };
+    if (this.calendar?.programmeId !== home.programmeId) this.calendar = { programmeId: home.programmeId, next: 0, repeatsRun: new Set() };
+    const today = clinicDate(p, now);
+    const repeat = (home.repeats ?? []).find((r) => r.from <= today && today <= r.to && !this.calendar!.repeatsRun.has(r.number));
+    if (repeat) {
+      this.calendar.repeatsRun.add(repeat.number);
+      return { index: repeatIndex(repeat.number), takenAt: now, eyes: repeat.eyes };
+    }
     const session = sessionAt(p, this.calendar.next);
-    if (!session) return null;
+    if (!session || session.from > today) return null;
     this.calendar.next++;
-    return { index: session.index, takenAt: reminderInstant(p, session) };
+    const reminder = reminderInstant(p, session);
+    return { index: session.index, takenAt: reminder < now ? reminder : now };
   }
 
   /** Whether the patient stops now, after `nTested` of `nLocations` locations. */

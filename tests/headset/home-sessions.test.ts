@@ -104,7 +104,9 @@ describe("home sessions", () => {
 
 // Bound to a home programme, the home patient sits its sessions in order on the programme's calendar, compressed in
 // time: each repetition the next session, its results taken at that session's reminder time; a skipped session is
-// passed by (missed), and past the last session nothing more runs.
+// passed by (missed), and past the last session nothing more runs. Never past the real now: a session not yet open
+// waits, and the one open today is taken now if its reminder time is still to come. A repeat in the schedule runs
+// once while its window holds today, for its eyes, taken now.
 describe("home sessions on a programme's calendar", () => {
   const programme: HomeSetting = {
     programmeId: "prog-1",
@@ -115,10 +117,10 @@ describe("home sessions on a programme's calendar", () => {
     reminderTime: "18:30",
     timeZone: "Europe/Berlin",
   };
-  const lent = (behaviour: Partial<HomeBehaviour>) => {
-    const clock = createVirtualClock(Date.parse("2025-12-20T10:00:00Z"));
+  const lent = (behaviour: Partial<HomeBehaviour>, at = "2026-03-05T10:00:00Z", setting: HomeSetting = programme, c = config) => {
+    const clock = createVirtualClock(Date.parse(at));
     const server = new FakeServer(clock);
-    server.standalone = { standaloneId: "sa-home", config, home: programme };
+    server.standalone = { standaloneId: "sa-home", config: c, home: setting };
     const headset = new VirtualHeadset({
       onError: rethrow,
       credential: "isd1.test",
@@ -153,5 +155,29 @@ describe("home sessions on a programme's calendar", () => {
     expect(sessions).toContain("skipped");
     const done = sessions.flatMap((s, k) => (s === "done" ? [k] : []));
     expect(takenAt.map((t) => t.slice(0, 10))).toEqual(done.map((k) => new Date(Date.UTC(2026, 0, 1 + 7 * k)).toISOString().slice(0, 10)));
+  });
+
+  it("never past the real now: on 22 January (a Thursday, 10:00 UTC) the sessions up to that day's run, that day's taken now", () => {
+    const { takenAt, sessions } = lent({}, "2026-01-22T10:00:00Z");
+    const started = Date.parse("2026-01-22T10:00:00Z");
+    expect(takenAt.slice(0, 3)).toEqual(["01-01", "01-08", "01-15"].map((d) => `2026-${d}T17:30:00.000Z`));
+    // The fourth session opened today; its reminder (18:30 in Berlin) is still to come, so it is taken now; nothing after.
+    expect(takenAt).toHaveLength(4);
+    expect(Date.parse(takenAt[3]!)).toBeGreaterThanOrEqual(started);
+    expect(Date.parse(takenAt[3]!)).toBeLessThan(Date.parse("2026-01-22T17:30:00Z"));
+    expect(sessions).toEqual(["done", "done", "done", "done"]);
+  });
+
+  it("a repeat of one eye runs first, once, for that eye, taken now; the regular calendar goes on after it", () => {
+    const both: HomeSetting = {
+      ...programme,
+      eyes: [Eye.Right, Eye.Left],
+      repeats: [{ number: 1, eyes: [Eye.Left], from: "2026-01-08", to: "2026-01-14" }],
+    };
+    const { headset } = lent({}, "2026-01-09T10:00:00Z", both, { ...config, eye: Eye.Both });
+    const runs = headset.produced.flatMap((m) => (m.type === "standaloneResult" ? [[m.result.eye, m.result.takenAt.slice(0, 10)]] : []));
+    // The repeat (left eye, taken on 9 January), then sessions 0 and 1 of both eyes (1 and 8 January), nothing after.
+    expect(runs[0]).toEqual([Eye.Left, "2026-01-09"]);
+    expect(runs.slice(1).map(([, d]) => d)).toEqual(["2026-01-01", "2026-01-01", "2026-01-08", "2026-01-08"]);
   });
 });
