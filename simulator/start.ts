@@ -63,6 +63,7 @@ const main = async () => {
     devRoutes: config.devRoutes,
     allowedOrigins: config.allowedOrigins,
     settings: { trustedProxies: config.trustedProxies },
+    smtp: config.smtp,
     auditRepository: config.auditFhirUrl ? { url: config.auditFhirUrl, authorization: config.auditFhirAuthorization } : undefined,
     secretKey: () => startKeyMaterial(process.env.ISOPTER_SECRETS_KEY, config.dataDir),
     async beforeListen(db) {
@@ -88,6 +89,9 @@ const main = async () => {
 
   console.log(`Storage: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${join(config.dataDir, "pglite")}`}`);
   if (config.databaseUrl) console.log(`Bus: ${config.natsUrl ? "NATS (NATS_URL)" : "PostgreSQL LISTEN/NOTIFY"}`);
+  console.log(
+    `Mail: ${config.smtp ? `SMTP via ${config.smtp.host}:${config.smtp.port} (SMTP_URL)` : "kept in the outbox (development mode: GET /api/dev/outbox)"}`,
+  );
   console.log(`Isopter listening on ${server.url}`);
   if (!config.devRoutes) console.log("Development routes (/api/dev/*) are off (NODE_ENV=production or ISOPTER_DEV_ROUTES=off)");
   const logins = demo.usernames.join(", ");

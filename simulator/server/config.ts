@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { readSmtpSettings, type SmtpSettings, SmtpSettingError } from "./notify/smtp.ts";
 
 // The start command's configuration, from the environment (README documents each):
 //   PORT (4170), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL (PostgreSQL instead of PGlite),
@@ -9,7 +10,9 @@ import { resolve } from "node:path";
 //   HEADSET_URLS (the virtual headsets' device socket addresses; default this process's own /device),
 //   ISOPTER_TRUSTED_PROXIES (none), ISOPTER_SECRETS_KEY (the key material sealing second-factor secrets; default a
 //   random key kept in DATA_DIR/secret-key: auth/secret-box.ts), AUDIT_FHIR_URL and AUDIT_FHIR_AUTHORIZATION (an audit
-//   repository's FHIR base the audit trail is pushed to, and the Authorization header it asks for: audit/push.ts; none).
+//   repository's FHIR base the audit trail is pushed to, and the Authorization header it asks for: audit/push.ts; none),
+//   SMTP_URL, SMTP_USER, SMTP_PASSWORD, SMTP_FROM (the SMTP server the outbox's mail is sent through: notify/smtp.ts;
+//   none: development mode, the mail stays in the outbox).
 
 export interface StartConfig {
   readonly port: number;
@@ -32,6 +35,8 @@ export interface StartConfig {
   /** An audit repository's FHIR base URL (audit/push.ts) and the Authorization header value it asks for. */
   readonly auditFhirUrl: string | undefined;
   readonly auditFhirAuthorization: string | undefined;
+  /** The SMTP server mail is delivered through (notify/smtp.ts); undefined: the outbox only (development mode). */
+  readonly smtp: SmtpSettings | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -101,7 +106,14 @@ export const readConfig = (env: NodeJS.ProcessEnv): StartConfig => {
     if (!ok)
       throw new ConfigError(`AUDIT_FHIR_URL must be an audit repository's FHIR base such as https://arr.example/fhir, got '${auditUrl}'`);
   }
+  let smtp: SmtpSettings | undefined;
+  try {
+    smtp = readSmtpSettings(env);
+  } catch (e) {
+    throw e instanceof SmtpSettingError ? new ConfigError(e.message) : e;
+  }
   return {
+    smtp,
     auditFhirUrl: auditUrl || undefined,
     auditFhirAuthorization: env.AUDIT_FHIR_AUTHORIZATION?.trim() || undefined,
     headsetUrls,

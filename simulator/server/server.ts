@@ -40,6 +40,9 @@ import { openBus } from "./bus/open.ts";
 import { batteryHeard, liveThroughBus } from "./bus/live.ts";
 import { simulatorThroughBus } from "./bus/simulator-relay.ts";
 import { startWorklistPeriodic, WORKLIST_TICK_MS } from "./worklist/periodic.ts";
+import { DELIVERY_TICK_MS, type MailDelivery, startDelivery } from "./notify/delivery.ts";
+import { type SmtpSettings, smtpTransport } from "./notify/smtp.ts";
+import { MISSED_SWEEP_MS, startMissedSweep } from "./review/missed-timer.ts";
 
 /** How often the headsets' heard battery and last-seen are written to the database (device/presence.ts). */
 const PRESENCE_FLUSH_MS = 5_000;
@@ -81,6 +84,12 @@ export interface ServerOptions {
    * Absent (tests): derived from the database's token secret. A function is asked once the database is open, so a
    * DATA_DIR that cannot be used is reported as such before the key file in it is written. */
   readonly secretKey?: string | (() => string);
+  /** The SMTP server the outbox's mail is sent through (notify/delivery.ts; SMTP_URL); absent: the outbox only. */
+  readonly smtp?: SmtpSettings | undefined;
+  /** How often delivery looks for mail due (default 5 s; 0: only when `mail.pass()` is called). */
+  readonly mailTickMs?: number;
+  /** How often every organisation's missed sessions are swept (review/missed-timer.ts; default 5 min; 0: off). */
+  readonly missedSweepMs?: number;
 }
 
 export interface RunningServer {
@@ -88,6 +97,8 @@ export interface RunningServer {
   readonly port: number;
   readonly db: Database;
   readonly ctx: ServerContext;
+  /** SMTP delivery of the outbox, when `smtp` is set. */
+  readonly mail: MailDelivery | undefined;
   /** Stops at once (tests): sockets terminated, connections cut. */
   close(): Promise<void>;
   /** SIGTERM: stops accepting, lets requests in flight finish (up to `graceMs`), closes sockets with 1001 going away,
@@ -234,7 +245,11 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
         });
       // The bus's figures (issue 32): its kind, the subjects held, and the messages sent to and heard from other
       // processes since start (bench:cluster reads them).
-      sendJson(res, 200, { data: { status: "ready", database: db.kind, schemaVersion: version, warnings, bus: bus.figures() } });
+      // Mail (issue 31 §3): delivered over SMTP with the queue's depth and oldest unsent age, or kept in the outbox.
+      const mailFigures = mail ? { delivery: "smtp", ...(await mail.figures()) } : { delivery: "outbox" };
+      sendJson(res, 200, {
+        data: { status: "ready", database: db.kind, schemaVersion: version, warnings, bus: bus.figures(), mail: mailFigures },
+      });
     },
     "GET openapi.json": async (_req, res) => {
       openapi ??= openApiDocument(endpoints, ctx.version);
@@ -244,6 +259,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const web = staticSite(options.webRoot ?? fileURLToPath(new URL("../../dist/web", import.meta.url)));
 
   let draining = false;
+  let mail: MailDelivery | undefined;
   /** Requests being answered: a drain makes each one the last of its keep-alive connection. */
   const inFlight = new Set<ServerResponse>();
   const lastOfConnection = (res: ServerResponse) => {
@@ -342,6 +358,8 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   if (!settingsIn.publicUrl) settings = { ...settingsIn, publicUrl: url };
   const worklist = startWorklistPeriodic(ctx, options.worklistTickMs ?? WORKLIST_TICK_MS);
+  mail = options.smtp ? startDelivery(ctx, smtpTransport(options.smtp), options.mailTickMs ?? DELIVERY_TICK_MS) : undefined;
+  const missedSweep = startMissedSweep(ctx, options.missedSweepMs ?? MISSED_SWEEP_MS);
   const push = options.auditRepository
     ? auditPush(db, options.auditRepository, () => settings.publicUrl, randomBytes(8).toString("hex"))
     : undefined;
@@ -352,10 +370,13 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     port,
     db,
     ctx,
+    mail,
     async close() {
       if (closed) return;
       closed = true;
       worklist.stop();
+      await missedSweep.stop();
+      await mail?.stop();
       devices.closeAll();
       for (const client of browsers.clients) client.terminate();
       for (const client of headsets.clients) client.terminate();
@@ -376,6 +397,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       closed = true;
       draining = true;
       worklist.stop();
+      const background = Promise.all([missedSweep.stop(), mail?.stop()]);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve())); // no new connections from here on
       server.closeIdleConnections();
       for (const res of inFlight) lastOfConnection(res);
@@ -386,6 +408,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       }, graceMs);
       await stopped;
       clearTimeout(cut);
+      await background;
       devices.closeAll();
       browsers.close();
       headsets.close();

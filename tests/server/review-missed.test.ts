@@ -22,6 +22,7 @@ const programme = (eyes: Eye[]): ProgrammeRow => ({
   end: "2026-03-29",
   reminderTime: "18:30",
   timeZone: "UTC",
+  reminderEmail: null,
   standaloneId: "standalone-1",
   createdBy: "user-1",
   createdAt: "2026-01-01T00:00:00.000Z",

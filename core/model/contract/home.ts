@@ -33,6 +33,12 @@ export const HomeScheduleSchema = Schema.Struct({
 });
 export type HomeSchedule = Schema.Schema.Type<typeof HomeScheduleSchema>;
 
+/** The patient's address for reminders (the patient record has no e-mail field): core/rules' e-mail pattern, which the
+ * model cannot import (it sits below rules): something@domain.tld without spaces. */
+export const ReminderEmailSchema = Schema.String.check(
+  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u, { message: "must be an e-mail address such as name@example.org" }),
+);
+
 export const HomeProgrammeBodySchema = Schema.Struct({
   patientId: IdSchema,
   /** The lent headset: bound to this patient while the programme is active. */
@@ -40,6 +46,8 @@ export const HomeProgrammeBodySchema = Schema.Struct({
   pattern: PatternSchema,
   strategy: StrategySchema,
   ...HomeScheduleSchema.fields,
+  /** Where reminders of missed sessions and repeats go; absent: they are noted, not sent. */
+  reminderEmail: Schema.optionalKey(ReminderEmailSchema),
 });
 export type HomeProgrammeBody = Schema.Schema.Type<typeof HomeProgrammeBodySchema>;
 
@@ -50,6 +58,7 @@ export type HomeEndReason = Schema.Schema.Type<typeof HomeEndReasonSchema>;
 export const HomeProgrammeSchema = Schema.Struct({
   id: IdSchema,
   ...HomeProgrammeBodySchema.fields,
+  reminderEmail: Schema.NullOr(ReminderEmailSchema),
   /** The stand-alone data the headset repeats (device/standalone_data?id=). */
   standaloneId: IdSchema,
   createdBy: Schema.String,

@@ -1,7 +1,8 @@
 import type { Queryable } from "../db/database.ts";
 
-// Outgoing e-mail is written to the outbox table instead of being sent (our design: a simulator has no mail server).
-// Tests and the CLI read it through GET /api/dev/outbox (admins only).
+// Every outgoing e-mail (password resets, invitations, home-monitoring notices) is written to the outbox table in the
+// caller's transaction. Where SMTP_URL is set, notify/delivery.ts sends the rows over SMTP and marks each; without it
+// (development mode) they stay in the table, which tests and the CLI read through GET /api/dev/outbox (admins only).
 
 export interface Mail {
   readonly organisationId: string | null;
@@ -12,12 +13,8 @@ export interface Mail {
 }
 
 export const queueMail = async (q: Queryable, mail: Mail, now: string) => {
-  await q.query("insert into outbox (organisation_id, to_email, subject, body, link, created_at) values ($1, $2, $3, $4, $5, $6)", [
-    mail.organisationId,
-    mail.to,
-    mail.subject,
-    mail.body,
-    mail.link,
-    now,
-  ]);
+  await q.query(
+    "insert into outbox (organisation_id, to_email, subject, body, link, created_at, next_attempt_at) values ($1, $2, $3, $4, $5, $6, $6)",
+    [mail.organisationId, mail.to, mail.subject, mail.body, mail.link, now],
+  );
 };

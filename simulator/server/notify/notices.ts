@@ -5,13 +5,19 @@ import type { Sender } from "./sender.ts";
 // Each message once (issue 31 §3): a key per missed session or flagged item. The key's row and the message are written
 // in one transaction; a second call with the same key sends nothing. Every message sent or not sent is audited.
 
-/** Who caused the notice: the user whose call found the missed session, or the headset whose result was flagged. */
+/**
+ * Who caused the notice: the user whose call found the missed session, the headset whose result was flagged, or the
+ * server itself (its timer's sweep of missed sessions: review/missed-timer.ts), recorded as the audit trail records
+ * the server's own events (actor kind "anonymous", no id, the server's name: audit/trail.ts's chain start).
+ */
 export interface NoticeActor {
-  readonly actorKind: "user" | "headset";
-  readonly actorId: string;
+  readonly actorKind: "user" | "headset" | "anonymous";
+  readonly actorId: string | null;
   readonly actorName: string;
   readonly address: string | null;
 }
+
+export const serverActor: NoticeActor = { actorKind: "anonymous", actorId: null, actorName: "Isopter server", address: null };
 
 export interface Notice {
   readonly organisationId: string;

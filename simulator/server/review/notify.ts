@@ -7,10 +7,11 @@ import type * as home from "../store/home.ts";
 import { userById } from "../store/users.ts";
 
 // Who is told what (issue 31 §3): the programme's creator (the responsible clinician) of a flagged result, the
-// patient of a missed session and of a repeat asked for. The patient record has no e-mail field (core/model/patient.ts):
-// a patient's message is noted (audited, outcome "no-address") and nothing is sent until the record carries one.
+// patient of a missed session and of a repeat asked for, at the programme's reminder address (the lend form asks for
+// it: the patient record has no e-mail field, core/model/patient.ts). A programme without one: the patient's message is
+// noted (audited, outcome "no-address") and nothing is sent.
 
-/** The sender in use: the outbox (SMTP is not built; notify/sender.ts). */
+/** The sender in use: the outbox, which notify/delivery.ts sends over SMTP where SMTP_URL is set (notify/sender.ts). */
 export const sender: Sender = outboxSender;
 
 const clinicianOf = async (q: Queryable, p: home.ProgrammeRow): Promise<string | null> => {
@@ -65,7 +66,7 @@ export const notifyPatient = async (
     {
       organisationId: p.organisationId,
       key: what.key,
-      to: null,
+      to: p.reminderEmail,
       subject: what.subject,
       body: what.body,
       patientId: p.patientId,

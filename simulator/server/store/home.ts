@@ -17,6 +17,7 @@ const toView = (r: Row): HomeProgrammeView => ({
   end: r.end_date as string,
   reminderTime: r.reminder_time as string,
   timeZone: r.time_zone as string,
+  reminderEmail: (r.reminder_email as string | null) ?? null,
   standaloneId: r.standalone_id as string,
   createdBy: r.created_by as string,
   createdAt: r.created_at as string,
@@ -27,7 +28,17 @@ const toView = (r: Row): HomeProgrammeView => ({
 
 /** A stored programme as core/home reads it (its rules know nothing of ids and states). */
 export const rulesOf = (p: HomeProgrammeView): HomeProgramme => {
-  const { id: _i, standaloneId: _s, createdBy: _b, createdAt: _c, state: _t, endedAt: _e, endedReason: _r, ...programme } = p;
+  const {
+    id: _i,
+    standaloneId: _s,
+    createdBy: _b,
+    createdAt: _c,
+    state: _t,
+    endedAt: _e,
+    endedReason: _r,
+    reminderEmail: _m,
+    ...programme
+  } = p;
   return programme;
 };
 
@@ -44,8 +55,8 @@ export const insertProgramme = async (
 ) => {
   await q.query(
     `insert into home_programmes (id, organisation_id, patient_id, device_sn, standalone_id, eyes, pattern, strategy, frequency,
-       start_date, end_date, reminder_time, time_zone, created_by, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+       start_date, end_date, reminder_time, time_zone, created_by, created_at, reminder_email)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       p.id,
       org,
@@ -62,6 +73,7 @@ export const insertProgramme = async (
       p.timeZone,
       p.createdBy,
       p.createdAt,
+      p.reminderEmail ?? null,
     ],
   );
 };
