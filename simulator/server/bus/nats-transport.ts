@@ -8,7 +8,10 @@ import { noTraffic, type BusTransport } from "./transport.ts";
 
 // The bus over NATS (Debian's nats-server), chosen by NATS_URL (issue 32 §2): a subject is the NATS subject
 // "isopter." and the subject (subjects.ts writes tokens NATS takes), a process subscribes to the subjects it holds,
-// and every message is one NATS message: the broker is made for many small ones, so nothing is packed.
+// and the messages published in one turn of the event loop leave together, at setImmediate: one NATS message per
+// subject holding them all in publish order, and one write to the socket (the client writes at the next microtask,
+// and each headset frame is a task of its own: a write per message cost the sender more than the message itself;
+// packing also spares the receivers a callback and a parse per message).
 // Each process has one connection: NATS keeps a connection's messages in order, so every subject's messages arrive
 // in publish order. The connection is opened with noEcho (the server never hands a process its own messages back) and
 // each payload is the same envelope the PostgreSQL bus uses ({"from","seq","messages"}), so a stray own message, a
@@ -28,6 +31,9 @@ const MAX_PINGS_OUT = 2;
 const CONNECT_MS = 5_000;
 /** How long close() waits for the last messages to leave. */
 const DRAIN_MS = 3_000;
+/** A pack of messages stays under the broker's largest payload (1 MB by default): this many characters, three bytes
+ * each at most. One bigger message goes alone. */
+const PACK_CHARS = 256 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -109,17 +115,47 @@ export const natsTransport = async (url: string, processId: string): Promise<Bus
     for (const body of messages) for (const r of receivers) r(subject, body);
   };
 
+  // ---- sending: what one turn of the event loop published, packed per subject -------------------------------------
+  const outbox = new Map<Subject, string[]>();
+  let flushing = false;
+  const publish = (subject: Subject, jsons: ReadonlyArray<string>) => {
+    const payload = encoder.encode(`{"from":${JSON.stringify(processId)},"seq":${++seq},"messages":[${jsons.join(",")}]}`);
+    try {
+      // While the connection is lost the client keeps what is published (up to 8 MB) and sends it on reconnecting.
+      nc.publish(PREFIX + subject, payload);
+      traffic.sent += jsons.length;
+      traffic.sentBytes += payload.byteLength;
+    } catch (e) {
+      log.warn("bus_publish_failed", { messages: jsons.length, bytes: payload.byteLength, error: e });
+    }
+  };
+  const flush = () => {
+    flushing = false;
+    for (const [subject, jsons] of outbox) {
+      let from = 0;
+      let chars = 0;
+      jsons.forEach((json, i) => {
+        if (i > from && chars + json.length > PACK_CHARS) {
+          publish(subject, jsons.slice(from, i));
+          from = i;
+          chars = 0;
+        }
+        chars += json.length;
+      });
+      publish(subject, jsons.slice(from));
+    }
+    outbox.clear();
+  };
+
   return {
     kind: "nats",
     send(subject, json) {
-      const payload = encoder.encode(`{"from":${JSON.stringify(processId)},"seq":${++seq},"messages":[${json}]}`);
-      try {
-        // While the connection is lost the client keeps what is published (up to 8 MB) and sends it on reconnecting.
-        nc.publish(PREFIX + subject, payload);
-        traffic.sent++;
-        traffic.sentBytes += payload.byteLength;
-      } catch (e) {
-        log.warn("bus_publish_failed", { messages: 1, bytes: payload.byteLength, error: e });
+      const jsons = outbox.get(subject);
+      if (jsons) jsons.push(json);
+      else outbox.set(subject, [json]);
+      if (!flushing) {
+        flushing = true;
+        setImmediate(flush);
       }
     },
     async listen(subject) {
@@ -148,6 +184,7 @@ export const natsTransport = async (url: string, processId: string): Promise<Bus
     async close() {
       if (closed) return;
       closed = true;
+      flush();
       // Drain sends what was published and lets the subscriptions go; without a broker there is nothing to wait for.
       const drained = ready ? nc.drain().catch(() => undefined) : Promise.resolve();
       const timer = new Promise<void>((r) => setTimeout(r, DRAIN_MS).unref());

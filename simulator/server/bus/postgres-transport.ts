@@ -168,10 +168,11 @@ export const postgresTransport = async (url: string, pool: Queryable, processId:
       pack.bytes += bytes;
     }
     for (const channel of [...packs.keys()]) closePack(channel);
-    // unnest yields the arrays in order and pg_notify runs row by row: one transaction, notifications in array order.
-    await pool.query("select pg_notify(c, p) from unnest($1::text[], $2::text[]) as t(c, p)", [channels, payloads]);
+    // Counted as they are handed over (a listener may hear them before the query answers here).
     traffic.sent += batch.length;
     for (const p of payloads) traffic.sentBytes += Buffer.byteLength(p);
+    // unnest yields the arrays in order and pg_notify runs row by row: one transaction, notifications in array order.
+    await pool.query("select pg_notify(c, p) from unnest($1::text[], $2::text[]) as t(c, p)", [channels, payloads]);
   };
   const flush = async () => {
     while (outbox.length > 0) {
@@ -186,7 +187,8 @@ export const postgresTransport = async (url: string, pool: Queryable, processId:
     kind: "postgres",
     send(subject, json) {
       outbox.push({ channel: channelOf(subject), json });
-      sending ??= flush();
+      // What this turn of the event loop publishes starts in one batch (the first message of a burst no longer alone).
+      sending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
     },
     async listen(subject) {
       const channel = channelOf(subject);

@@ -52,6 +52,23 @@ describe("the NATS transport", () => {
     expect(b.transport.traffic.received).toBeGreaterThanOrEqual(1_000);
   });
 
+  it("what one turn of the event loop sends leaves as one NATS message per subject, in publish order", async () => {
+    const outside: string[] = [];
+    const sub = plain.subscribe("isopter.org.packed.>", { callback: (_e, m) => outside.push(m.subject) });
+    await plain.flush();
+    await b.transport.listen("org.packed.1");
+    await b.transport.listen("org.packed.2");
+    for (let n = 0; n < 100; n++) a.transport.send(`org.packed.${(n % 2) + 1}`, JSON.stringify({ n }));
+    await until("all 100 heard", () => b.on("org.packed.1").length + b.on("org.packed.2").length === 100);
+    await until("the plain client heard them", () => outside.length === 2);
+    await sleep(100);
+    expect(outside.sort()).toEqual(["isopter.org.packed.1", "isopter.org.packed.2"]);
+    const evens = Array.from({ length: 50 }, (_, k) => ({ n: 2 * k }));
+    expect(b.on("org.packed.1")).toEqual(evens);
+    expect(b.on("org.packed.2")).toEqual(evens.map(({ n }) => ({ n: n + 1 })));
+    sub.unsubscribe();
+  });
+
   it("the NATS subject is isopter.<subject>, and a process never hears its own messages", async () => {
     const outside: string[] = [];
     const sub = plain.subscribe("isopter.org.>", { callback: (_e, m) => outside.push(m.subject) });
