@@ -91,6 +91,7 @@ function ProgrammeRow({ programme: p, onEnded }: { programme: HomeProgrammeView;
   const start = format.date(p.start);
   const end = format.date(p.end);
   const time = p.reminderTime;
+  const reminderEmail = p.reminderEmail;
   const serial = p.deviceSn;
   const returned = async () => {
     setBusy(true);
@@ -115,6 +116,9 @@ function ProgrammeRow({ programme: p, onEnded }: { programme: HomeProgrammeView;
       <td>
         {frequency}
         <div className="muted">{t`${start} to ${end}, reminder at ${time}`}</div>
+        <div className="muted" data-reminder-email>
+          {reminderEmail ? t`Reminders to ${reminderEmail}` : t`No reminder e-mail`}
+        </div>
       </td>
       <td>
         <Adherence programmeId={p.id} />

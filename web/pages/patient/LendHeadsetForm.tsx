@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react/macro";
 import { CacheKey } from "../../../core/client/index.ts";
 import { Eye, type Pattern, type Strategy, patternLabel } from "../../../core/model/enums.ts";
 import type { HomeProgrammeBody } from "../../../core/model/contract/index.ts";
+import { isValidEmail } from "../../../core/rules/email.ts";
 import { eyesFor } from "../../../core/rules/eyes.ts";
 import { offeredPatterns, strategiesFor } from "../../../core/rules/pattern-options.ts";
 import { EVERY_DAYS_RANGE } from "../../../core/home/programme.ts";
@@ -12,6 +13,8 @@ import { useApi, useCache } from "../../state/client.ts";
 import { todayIso } from "../../state/today.ts";
 import { useNotify } from "../../ui/notifications.ts";
 import { Select } from "../../ui/Select.tsx";
+import { TextInput } from "../../ui/TextInput.tsx";
+import { ruleMessageDescriptors } from "../../i18n/rule-messages.ts";
 import { refusalWords } from "./home-words.ts";
 
 // "Lend a headset" (issue 31 §1): a home programme is the seeds' stand-alone mode in scheduled form, so the form offers
@@ -50,6 +53,9 @@ export function LendHeadsetForm({ patientId, onLent, onCancel }: { patientId: st
   const [start, setStart] = useState(todayIso());
   const [end, setEnd] = useState(addDays(todayIso(), 364));
   const [reminderTime, setReminderTime] = useState("18:00");
+  // Optional: the patient record has no e-mail field; without an address reminders are noted, not sent.
+  const [reminderEmail, setReminderEmail] = useState("");
+  const [emailError, setEmailError] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -65,6 +71,12 @@ export function LendHeadsetForm({ patientId, onLent, onCancel }: { patientId: st
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (deviceSn === "") return;
+    const email = reminderEmail.trim();
+    if (email !== "" && !isValidEmail(email)) {
+      setEmailError(true);
+      return;
+    }
+    setEmailError(false);
     setBusy(true);
     setError(null);
     const body: HomeProgrammeBody = {
@@ -78,6 +90,7 @@ export function LendHeadsetForm({ patientId, onLent, onCancel }: { patientId: st
       end,
       reminderTime,
       timeZone: browserTimeZone(),
+      ...(email ? { reminderEmail: email } : {}),
     };
     try {
       await api.call("home.programmeCreate", { body });
@@ -162,6 +175,16 @@ export function LendHeadsetForm({ patientId, onLent, onCancel }: { patientId: st
           <label htmlFor="lend-reminder">{t`Reminder time`}</label>
           <input id="lend-reminder" className="input" type="time" value={reminderTime} onChange={(e) => setReminderTime(e.target.value)} />
         </div>
+        <TextInput
+          id="lend-reminder-email"
+          type="email"
+          autoComplete="off"
+          label={t`Reminder e-mail (optional)`}
+          value={reminderEmail}
+          onChange={setReminderEmail}
+          error={emailError ? ruleMessageDescriptors.emailInvalid : undefined}
+          hint={t`Where reminders of missed sessions go. Without one they are not sent.`}
+        />
       </div>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={busy || deviceSn === ""}>
