@@ -31,6 +31,7 @@ const item = (id: string, over: Partial<ReviewItemView>): ReviewItemView => ({
   reviewedBy: null,
   reviewedAt: null,
   repeatRequestedAt: null,
+  repeat: null,
   bookedMeasurementIds: [],
   createdAt: "2026-02-01T10:05:00.000Z",
   ...over,
@@ -86,6 +87,22 @@ describe("the review queue", () => {
     expect(second.queryByRole("button", { name: "Ask for a repeat" })).toBeNull();
     fireEvent.change(screen.getByLabelText("State"), { target: { value: "reviewed" } });
     await waitFor(() => expect(calls.filter((c) => c.endpoint === "review.queue").at(-1)!.input.query.state).toBe("reviewed"));
+  });
+
+  it("says whether the repeat asked for is pending (until its last day), done or not done, and offers no second repeat", async () => {
+    const asked = { repeatRequestedAt: "2026-02-02T09:00:00.000Z" };
+    const repeated = (id: string, state: "pending" | "done" | "missed") =>
+      item(id, { ...asked, repeat: { state, from: "2026-02-02", to: "2026-02-08" } });
+    renderReview("/review", {
+      "review.queue": () => ({ items: [repeated("a", "pending"), repeated("b", "done"), repeated("c", "missed")], total: 3, page: 0 }),
+    });
+    const rows = (await screen.findAllByRole("row")).slice(1);
+    expect(rows.map((r) => r.querySelector("[data-repeat]")!.textContent)).toEqual([
+      "Repeat asked for on Feb 2, 2026: pending until Feb 8, 2026",
+      "Repeat asked for on Feb 2, 2026: done",
+      "Repeat asked for on Feb 2, 2026: not done by Feb 8, 2026",
+    ]);
+    for (const r of rows) expect(within(r).queryByRole("button", { name: "Ask for a repeat" })).toBeNull();
   });
 
   it("marks an item reviewed only after the confirmation, then reads the queue and the counts again", async () => {

@@ -33,6 +33,7 @@ export function ReviewItemRow({ item }: { item: ReviewItemView }) {
   const result = item.kind === "result" && item.measurementId !== null;
   const note = item.note;
   const asked = item.repeatRequestedAt ? format.date(item.repeatRequestedAt) : "";
+  const until = item.repeat ? format.date(item.repeat.to) : ""; // a calendar date: format.date reads it as that day
   const reviewer = item.reviewedBy ?? "";
   const reviewed = item.reviewedAt ? format.date(item.reviewedAt) : "";
   return (
@@ -56,7 +57,17 @@ export function ReviewItemRow({ item }: { item: ReviewItemView }) {
           {item.flags.length === 0 && item.triage === "done" && <li className="muted">{t`No flag`}</li>}
         </ul>
         {note && <p style={{ margin: "var(--space-1) 0 0" }}>{t`Note: ${note}`}</p>}
-        {item.repeatRequestedAt && <p className="muted" style={{ margin: 0 }}>{t`Repeat asked for on ${asked}`}</p>}
+        {item.repeatRequestedAt && (
+          <p className="muted" style={{ margin: 0 }} data-repeat={item.repeat?.state ?? "asked"}>
+            {item.repeat?.state === "pending"
+              ? t`Repeat asked for on ${asked}: pending until ${until}`
+              : item.repeat?.state === "done"
+                ? t`Repeat asked for on ${asked}: done`
+                : item.repeat?.state === "missed"
+                  ? t`Repeat asked for on ${asked}: not done by ${until}`
+                  : t`Repeat asked for on ${asked}`}
+          </p>
+        )}
         {item.bookedMeasurementIds.length > 0 && <p className="muted" style={{ margin: 0 }}>{t`Clinic visit booked`}</p>}
         {!open && reviewer && reviewed && <p className="muted" style={{ margin: 0 }}>{t`Reviewed by ${reviewer} on ${reviewed}`}</p>}
       </td>
