@@ -172,4 +172,52 @@ export const homeHeadsetsSuite = (backend: Backend) =>
       expect(await measurementsOf(p.id)).toBe(0);
       await credentialFor(server, sn); // enrolled again for whatever runs next
     });
+
+    it("a result dated in the future (past 5 minutes of clock skew) is refused, audited and logged; within the skew it is taken", async () => {
+      const p = await patient("Home Future");
+      const sn = "VR-0002";
+      const made = await ok(base, "home.programmeCreate", { body: programmeBody(p.id, sn, { eyes: [Eye.Right] }) }, manager);
+      const h = await fakeHeadset(server, sn);
+      await h.next((m) => m.type === "standalone" && m.standaloneId === made.standaloneId);
+      const ahead = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+      // Next week's session, taken "tomorrow" by a clock set ahead: refused, nothing stored.
+      const tomorrow = await upload(h, made.standaloneId, "f-1", homeResult(p.id, `${dayFromNow(8)}T10:00:00.000Z`, Eye.Right));
+      expect(tomorrow.refused).toBe("not-due: in-the-future");
+      expect((await upload(h, made.standaloneId, "f-2", homeResult(p.id, ahead(10), Eye.Right))).refused).toBe("not-due: in-the-future");
+      expect(await measurementsOf(p.id)).toBe(0);
+      // A clock two minutes fast is skew: taken.
+      expect((await upload(h, made.standaloneId, "f-3", homeResult(p.id, ahead(2), Eye.Right))).refused).toBeUndefined();
+      expect(await measurementsOf(p.id)).toBe(1);
+      expect((await auditOf(sn)).slice(-3).map((e) => [e.outcome, e.patient_id])).toEqual([
+        ["refused: not-due: in-the-future", p.id],
+        ["refused: not-due: in-the-future", p.id],
+        ["success", p.id],
+      ]);
+      await ok(base, "home.programmeEnd", { query: { id: made.id }, body: { reason: "ended" } }, manager);
+      await h.close();
+    });
+
+    it("trashing the patient ends the programme in the same transaction: setting cleared, uploads refused and audited; a restore does not restart it", async () => {
+      const p = await patient("Home Trashed");
+      const sn = "VR-0003";
+      const made = await ok(base, "home.programmeCreate", { body: programmeBody(p.id, sn) }, manager);
+      const h = await fakeHeadset(server, sn);
+      await h.next((m) => m.type === "standalone" && m.standaloneId === made.standaloneId);
+      const mark = h.received.length;
+      await ok(base, "patient.trash", { query: { id: p.id } }, manager);
+      await h.next((m) => m.type === "standalone" && m.standaloneId === null && h.received.indexOf(m) >= mark);
+      const [ended] = await ok(base, "home.programmes", { query: { patientId: p.id } }, manager);
+      expect(ended).toMatchObject({ id: made.id, state: "ended", endedReason: "ended" });
+      // The lent headset's credential writes nothing into the binned patient.
+      const late = await upload(h, made.standaloneId, "t-1", homeResult(p.id, new Date().toISOString(), Eye.Right));
+      expect(late.refused).toBe("ended");
+      expect(await measurementsOf(p.id)).toBe(0);
+      expect((await auditOf(sn)).at(-1)).toMatchObject({ outcome: "refused: ended", patient_id: p.id });
+      // Restored: the programme stays ended and the headset gets no setting of the patient.
+      await ok(base, "patient.restore", { query: { id: p.id } }, manager);
+      expect((await ok(base, "home.programmes", { query: { patientId: p.id } }, manager))[0]).toMatchObject({ state: "ended" });
+      expect((await ok(base, "device.all", {}, manager)).find((d) => d.deviceSn === sn)?.standaloneId).toBeNull();
+      expect((await upload(h, made.standaloneId, "t-2", homeResult(p.id, new Date().toISOString(), Eye.Left))).refused).toBe("ended");
+      await h.close();
+    });
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Eye } from "../../core/model/enums.ts";
 import type { MeasurementResult } from "../../core/model/measurement-result.ts";
 import { triageRunner } from "../../simulator/server/review/arrival.ts";
-import { fakeHeadset, login, ok, startTestServer, type Backend, type TestServer } from "./harness.ts";
+import { call, fakeHeadset, login, ok, startTestServer, type Backend, type TestServer } from "./harness.ts";
 import { dayFromNow, homeResult, programmeBody } from "./home-fixtures.ts";
 
 // The review queue fed by a lent headset (issue 31 §2, §3): each home result stored is triaged after its commit and
@@ -114,7 +114,6 @@ export const reviewHeadsetsSuite = (backend: Backend) =>
       // The clinician's actions on it, each audited by the router; the patient's repeat message noted once.
       await ok(base, "review.note", { query: { id: item!.id }, body: { note: "Read by hand" } }, manager);
       await ok(base, "review.repeat", { query: { id: item!.id } }, manager);
-      await ok(base, "review.repeat", { query: { id: item!.id } }, manager);
       const booked = await ok(base, "review.book", { query: { id: item!.id }, body: { deviceSn: "VR-0001" } }, manager);
       expect(booked.bookedMeasurementIds.length).toBe(1);
       expect(await ok(base, "review.mark", { query: { id: item!.id }, body: {} }, manager)).toMatchObject({
@@ -125,11 +124,11 @@ export const reviewHeadsetsSuite = (backend: Backend) =>
       });
       await server.ctx.audit.flush();
       const calls = await server.db.query<{ action: string; outcome: string }>(
-        "select action, outcome from audit_events where action like 'review.%' and action <> 'review.counts' and action <> 'review.queue' and actor_name = 'manager' order by id desc limit 5",
+        "select action, outcome from audit_events where action like 'review.%' and action <> 'review.counts' and action <> 'review.queue' and actor_name = 'manager' order by id desc limit 4",
         [],
       );
       expect(calls.reverse()).toEqual(
-        ["review.note", "review.repeat", "review.repeat", "review.book", "review.mark"].map((action) => ({ action, outcome: "success" })),
+        ["review.note", "review.repeat", "review.book", "review.mark"].map((action) => ({ action, outcome: "success" })),
       );
       expect(await count("select count(*)::int as n from audit_events where action = 'notice.repeat' and record_id = $1", [item!.id])).toBe(
         1,
@@ -179,5 +178,65 @@ export const reviewHeadsetsSuite = (backend: Backend) =>
       );
       expect(trail.map((e) => e.outcome)).toEqual(Array(3).fill("not sent: no e-mail on record"));
       await ok(base, "home.programmeEnd", { query: { id: made.id }, body: { reason: "ended" } }, manager);
+    });
+
+    it("a repeat: sent to the headset in its schedule, filled once by a result its session no longer takes, then done; bad asks refused", async () => {
+      const p = await patient("Review Repeat");
+      const sn = "VR-0002";
+      const made = await ok(base, "home.programmeCreate", { body: programmeBody(p.id, sn, { eyes: [Eye.Right] }) }, manager);
+      const h = await fakeHeadset(server, sn);
+      await h.next((m) => m.type === "standalone" && m.standaloneId === made.standaloneId);
+      const sid = made.standaloneId;
+      expect((await upload(h, sid, "r-1", homeResult(p.id, new Date().toISOString(), Eye.Right))).refused).toBeUndefined();
+      const item = (await itemsOf(p.id)).find((i) => i.kind === "result")!;
+      expect(item.repeat).toBeNull();
+      // A missed-session item has no result to repeat.
+      const missed = (await itemsOf(p.id)).find((i) => i.kind === "missed")!;
+      const notResult = await call(base, "review.repeat", { query: { id: missed.id } }, manager);
+      expect([notResult.status, notResult.error?.field, notResult.error?.message]).toEqual([
+        400,
+        "query.id",
+        expect.stringMatching(/only a home result/),
+      ]);
+
+      const mark = h.received.length;
+      const asked = await ok(base, "review.repeat", { query: { id: item.id } }, manager);
+      const today = dayFromNow(0);
+      expect(asked.repeat).toEqual({ state: "pending", from: today, to: dayFromNow(6) });
+      expect(asked.repeatRequestedAt).toEqual(expect.any(String));
+      const sent = await h.next((m) => m.type === "standalone" && h.received.indexOf(m) >= mark && "repeats" in (m.home as object));
+      expect((sent.home as { repeats: unknown }).repeats).toEqual([{ number: 1, eyes: [Eye.Right], from: today, to: dayFromNow(6) }]);
+      const twice = await call(base, "review.repeat", { query: { id: item.id } }, manager);
+      expect([twice.status, twice.error?.message]).toEqual([409, expect.stringMatching(/already/)]);
+
+      // The repeat's result: this week's session is done, so it fills the repeat's slot (index -1) once.
+      const after = h.received.length;
+      expect((await upload(h, sid, "r-2", homeResult(p.id, new Date().toISOString(), Eye.Right, 9))).refused).toBeUndefined();
+      await h.next((m) => m.type === "standalone" && h.received.indexOf(m) >= after && !("repeats" in (m.home as object)));
+      expect((await upload(h, sid, "r-3", homeResult(p.id, new Date().toISOString(), Eye.Right, 10))).refused).toBe(
+        "not-due: already-done",
+      );
+      expect(
+        await server.db.query("select session_index from home_results where programme_id = $1 order by session_index", [made.id]),
+      ).toEqual([{ session_index: -1 }, { session_index: 3 }]);
+      expect((await ok(base, "review.note", { query: { id: item.id }, body: { note: "Repeated" } }, manager)).repeat).toMatchObject({
+        state: "done",
+      });
+      // The repeat's result is an item of its own; adherence is as before it (this week done, three missed).
+      expect((await itemsOf(p.id)).filter((i) => i.kind === "result")).toHaveLength(2);
+      expect(await ok(base, "home.adherence", { query: { id: made.id } }, manager)).toMatchObject({ due: 4, done: 1, missed: 3 });
+
+      // An ended programme takes no repeat.
+      await ok(base, "home.programmeEnd", { query: { id: made.id }, body: { reason: "ended" } }, manager);
+      const other = (await itemsOf(p.id)).find((i) => i.kind === "result" && i.id !== item.id)!;
+      const ended = await call(base, "review.repeat", { query: { id: other.id } }, manager);
+      expect([ended.status, ended.error?.message]).toEqual([409, expect.stringMatching(/has ended/)]);
+      await server.ctx.audit.flush();
+      const trail = await server.db.query<{ outcome: string }>(
+        "select outcome from audit_events where action = 'review.repeat' and record_id = any($1) order by id",
+        [[item.id, missed.id, other.id]],
+      );
+      expect(trail.map((e) => e.outcome)).toEqual(["validation_error", "success", "conflict", "conflict"]);
+      await h.close();
     });
   });

@@ -101,6 +101,9 @@ export const ReviewItemSchema = Schema.Struct({
   reviewedAt: Schema.NullOr(IsoDateTimeSchema),
   /** When a repeat was asked for (review.repeat), else null. */
   repeatRequestedAt: Schema.NullOr(IsoDateTimeSchema),
+  /** The repeat asked for (core/home/repeat.ts): its window and whether its result came (missed: the window closed
+   * without); null when none was asked for. */
+  repeat: Schema.NullOr(Schema.Struct({ state: Schema.Literals(["pending", "done", "missed"]), from: IsoDateSchema, to: IsoDateSchema })),
   /** The clinic measurements review.book queued, in queue order (empty when none was booked). */
   bookedMeasurementIds: Schema.Array(IdSchema),
   createdAt: IsoDateTimeSchema,
@@ -211,9 +214,13 @@ export const reviewRepeat = endpoint({
   ...actionSpec,
   name: "review.repeat",
   path: "review/repeat",
+  errors: [...commonErrors, "not_found", "conflict"],
   ourDesign:
-    "asks the patient for a repeat: stored on the item (repeatRequestedAt) and a message to the patient through the sender " +
-    "port, once per item; audited",
+    "asks the patient for a repeat of a home result: a one-off session of that eye for 7 days from today within the " +
+    "programme (core/home/repeat.ts), sent to the lent headset in its schedule; stored on the item (repeatRequestedAt, " +
+    "repeat: pending, done or missed) and a message to the patient through the sender port; once per item; audited. " +
+    "validation_error for a missed-session item; conflict when the programme has ended, its last day has passed, or a " +
+    "repeat of the eye is pending already",
 });
 
 export const reviewBook = endpoint({

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { WebSocket } from "ws";
-import type { CommandKind, QueueItem, RefusalReason, ServerMessage, TestConfig } from "../../../core/device/protocol.ts";
+import type { CommandKind, HomeSetting, QueueItem, RefusalReason, ServerMessage, TestConfig } from "../../../core/device/protocol.ts";
+import { clinicDate, repeatState } from "../../../core/home/index.ts";
 import { frame, PROTOCOL_VERSION } from "../../../core/device/protocol.ts";
 import type { Database } from "../db/database.ts";
 import { Failure } from "../http/failure.ts";
@@ -15,7 +16,8 @@ import type { Bus } from "../bus/bus.ts";
 import type { BusMessageOf } from "../bus/messages.ts";
 import type { Roster } from "../bus/roster.ts";
 import { deviceSubject } from "../bus/subjects.ts";
-import { boundProgramme, type ProgrammeRow } from "../store/home.ts";
+import { boundProgramme, type ProgrammeRow, rulesOf, storedResults } from "../store/home.ts";
+import { repeatsOf } from "../home/repeats.ts";
 
 // Connected headsets by serial. Sends each one its queue and stand-alone setting whenever they change, and carries
 // commands (start, pause, resume, stop) that wait for the headset's ack. The sends of one kind to one headset go one after
@@ -72,16 +74,23 @@ const testConfig = (c: Omit<StandaloneConfig, "patientId"> & { patientId: string
   tutorial: c.tutorial,
 });
 
-/** A bound headset's schedule: when its programme's sessions fall due (core/device/protocol.ts HomeSetting). */
-const homeSetting = (p: ProgrammeRow) => ({
-  programmeId: p.id,
-  eyes: p.eyes,
-  frequency: p.frequency,
-  start: p.start,
-  end: p.end,
-  reminderTime: p.reminderTime,
-  timeZone: p.timeZone,
-});
+/** A bound headset's schedule: when its programme's sessions fall due (core/device/protocol.ts HomeSetting), and the
+ * repeats still pending on the clinic's today (done or lapsed ones are left out; the field is absent when none is). */
+const homeSetting = async (db: Database, p: ProgrammeRow, now: string): Promise<HomeSetting> => {
+  const { slots } = await storedResults(db, p);
+  const today = clinicDate(rulesOf(p), now);
+  const repeats = (await repeatsOf(db, p.id)).filter((r) => repeatState(r, slots, today) === "pending");
+  return {
+    programmeId: p.id,
+    eyes: p.eyes,
+    frequency: p.frequency,
+    start: p.start,
+    end: p.end,
+    reminderTime: p.reminderTime,
+    timeZone: p.timeZone,
+    ...(repeats.length > 0 ? { repeats } : {}),
+  };
+};
 
 /** Runs tasks of the same key one after the other (in call order); tasks of different keys run side by side. */
 const sendsInOrder = () => {
@@ -182,7 +191,9 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
       if (!config) return send(sn, { type: "standalone", standaloneId: null, config: null });
       const patient = await getPatient(db, device.organisationId, config.patientId);
       const programme = await boundProgramme(db, sn);
-      const home = programme?.standaloneId === device.standaloneId ? { home: homeSetting(programme) } : {};
+      const home =
+        // The hub keeps no clock of the server context: the wall clock says which repeats are pending today.
+        programme?.standaloneId === device.standaloneId ? { home: await homeSetting(db, programme, new Date().toISOString()) } : {};
       send(sn, { type: "standalone", standaloneId: device.standaloneId, config: testConfig(config, patient), ...home });
     } catch (e) {
       log.warn("standalone_push_failed", { device: sn, error: e });

@@ -4,6 +4,8 @@ import { validateTextInput } from "../../../core/rules/text-input.ts";
 import { claimsOf, type SomeHandlers } from "../http/handler.ts";
 import { Failure, invalid, notFound } from "../http/failure.ts";
 import type { Queryable } from "../db/database.ts";
+import { endBindingIn } from "../home/binding.ts";
+import { lockDevices } from "../store/devices.ts";
 import { newId } from "../store/ids.ts";
 import * as patients from "../store/patients.ts";
 import { nowIso, write, type Effects } from "./write.ts";
@@ -51,6 +53,26 @@ const lanesOfPatient = async (tx: Queryable, patientId: string): Promise<string[
 const bumpLanes = (fx: Effects, sns: string[]) => sns.forEach((sn) => fx.laneChanged(sn));
 
 const today = (now: string) => now.slice(0, 10);
+
+/**
+ * Trashing a patient ends their active home programme in the trash's transaction (issue 31 §5: nothing of a binned
+ * patient is written from the commit on): the lent headset's setting is cleared (home/binding.ts endBindingIn) and
+ * its uploads refused as from an ended programme. Our choice of reason: "ended", the clinic's own act of ending, as a
+ * clinician ending it is (the trash call itself is the audit trail's record of why); restoring the patient does not
+ * start it again: the clinic lends the headset anew if it wants the monitoring back.
+ */
+const endHomeProgrammesOf = async (tx: Queryable, fx: Effects, org: string, patientId: string, now: string) => {
+  const active = await tx.query<{ device_sn: string }>(
+    "select device_sn from home_programmes where organisation_id = $1 and patient_id = $2 and state = 'active'",
+    [org, patientId],
+  );
+  for (const { device_sn: sn } of active) {
+    await lockDevices(tx, [sn]);
+    if (!(await endBindingIn(tx, sn, "ended", now))) continue;
+    fx.standaloneChanged(sn);
+    fx.laneChanged(sn);
+  }
+};
 
 export const patientHandlers: SomeHandlers<
   | "patient.get"
@@ -119,6 +141,7 @@ export const patientHandlers: SomeHandlers<
       if (!p) throw notFound("Patient");
       if (p.trashedAt !== null) return p;
       const lanes = await lanesOfPatient(tx, p.id);
+      await endHomeProgrammesOf(tx, fx, org, p.id, nowIso(call.ctx)); // the headset's row locked first, as uploads do
       await patients.setPatientTrashed(tx, org, p.id, nowIso(call.ctx));
       bumpLanes(fx, lanes);
       const trashed = (await patients.getPatient(tx, org, p.id))!;

@@ -1,12 +1,14 @@
-import { adherence, belowThreshold, clinicDate } from "../../../core/home/index.ts";
+import { adherence, belowThreshold, clinicDate, repeatState, repeatWindow } from "../../../core/home/index.ts";
 import { type HomeAdherenceRow, REVIEW_PAGE_MAX } from "../../../core/model/contract/index.ts";
 import type { MeasurementRegisterBody } from "../../../core/model/measurement.ts";
-import { invalid, notFound } from "../http/failure.ts";
+import { insertRepeat, repeatOfItem, repeatsOf } from "../home/repeats.ts";
+import { Failure, invalid, notFound } from "../http/failure.ts";
 import { type Call, claimsOf, type SomeHandlers } from "../http/handler.ts";
 import type { NoticeActor } from "../notify/notices.ts";
 import { sweepMissed } from "../review/missed.ts";
 import { notifyPatient } from "../review/notify.ts";
 import * as review from "../review/store.ts";
+import { lockDevices } from "../store/devices.ts";
 import * as home from "../store/home.ts";
 import { getPatient } from "../store/patients.ts";
 import { perimetryHandlers } from "./perimetry.ts";
@@ -21,7 +23,7 @@ const actorOf = (call: Pick<Call<"review.queue">, "claims" | "client">): NoticeA
 };
 
 const found = async (call: Pick<Call<"review.mark">, "ctx" | "claims">, id: string) => {
-  const item = await review.itemById(call.ctx.db, claimsOf(call).organisationId, id);
+  const item = await review.itemById(call.ctx.db, claimsOf(call).organisationId, id, nowIso(call.ctx));
   if (!item) throw notFound("Review item");
   return item;
 };
@@ -35,7 +37,7 @@ export const reviewHandlers: SomeHandlers<Names> = {
     if (page < 0) throw invalid("query.page", "0 or more");
     if (quantity < 1 || quantity > REVIEW_PAGE_MAX) throw invalid("query.quantity", `1 to ${REVIEW_PAGE_MAX}`);
     await sweepMissed(call.ctx, org, actorOf(call));
-    const { items, total } = await review.queuePage(call.ctx.db, org, { flag, state, page, quantity });
+    const { items, total } = await review.queuePage(call.ctx.db, org, { flag, state, page, quantity }, nowIso(call.ctx));
     return { data: { items, total, page }, patientsRead: [...new Set(items.map((i) => i.patient.id))] };
   },
   "review.counts": async (call) => {
@@ -59,22 +61,44 @@ export const reviewHandlers: SomeHandlers<Names> = {
     return { data: await found(call, call.query.id) };
   },
   "review.repeat": async (call) => {
-    const org = claimsOf(call).organisationId;
+    const c = claimsOf(call);
+    const org = c.organisationId;
     const item = await found(call, call.query.id);
-    const p = await home.programmeById(call.ctx.db, org, item.programmeId);
-    if (!p) throw notFound("Home programme");
-    await write(call.ctx, async (tx) => {
+    // What may be repeated: a home result (a missed session has no result: call the patient or book a visit).
+    if (item.kind !== "result" || item.eye === null)
+      throw invalid("query.id", "only a home result can be repeated; this item is a missed session (book a clinic visit instead)");
+    await write(call.ctx, async (tx, fx) => {
+      const p = await home.programmeById(tx, org, item.programmeId);
+      if (!p) throw notFound("Home programme");
+      await lockDevices(tx, [p.deviceSn]); // after an end or an upload of the same headset, never between
+      const current = (await home.programmeById(tx, org, p.id))!;
+      if (current.state !== "active")
+        throw new Failure(
+          "conflict",
+          `The home programme has ended (${current.endedReason ?? "ended"}): no repeat can be sent to its headset`,
+        );
+      if (await repeatOfItem(tx, item.id)) throw new Failure("conflict", "A repeat was asked for on this item already");
       const now = nowIso(call.ctx);
+      const rules = home.rulesOf(current);
+      const today = clinicDate(rules, now);
+      const { slots } = await home.storedResults(tx, current);
+      const eye = item.eye!;
+      const pending = (await repeatsOf(tx, p.id)).find((r) => r.eyes.includes(eye) && repeatState(r, slots, today) === "pending");
+      if (pending) throw new Failure("conflict", `A repeat of this eye is pending already (open ${pending.from} to ${pending.to})`);
+      const window = repeatWindow(rules, today);
+      if (!window) throw new Failure("conflict", `The home programme's last day (${rules.end}) has passed: no repeat fits in it`);
+      await insertRepeat(tx, { programmeId: p.id, itemId: item.id, eyes: [eye], ...window, by: c.username, at: now });
       await review.changeItem(tx, org, item.id, { kind: "repeat", at: now });
+      fx.standaloneChanged(p.deviceSn); // the headset's schedule lists the repeat
       await notifyPatient(
         call.ctx,
         tx,
         actorOf(call),
-        p,
+        current,
         {
           key: `repeat:${item.id}`,
           subject: "Your clinic asks you to repeat a home test",
-          body: "Please run the home test again at your next session.",
+          body: `Please run the home test once more between ${window.from} and ${window.to}; the headset offers it.`,
           recordId: item.id,
         },
         now,

@@ -1,5 +1,5 @@
 import type { HeadsetMessage, StandaloneResult } from "../../../core/device/protocol.ts";
-import { sessionFor } from "../../../core/home/index.ts";
+import { isRepeatSlot, slotFor } from "../../../core/home/index.ts";
 import type { ServerContext } from "../context.ts";
 import { recordStandaloneOnce } from "../handlers/results.ts";
 import { nowIso, write } from "../handlers/write.ts";
@@ -7,15 +7,19 @@ import { log } from "../log.ts";
 import { triageOnArrival } from "../review/arrival.ts";
 import { lockDevices } from "../store/devices.ts";
 import * as home from "../store/home.ts";
+import { repeatsOf } from "./repeats.ts";
 
 // A home result arriving over the device socket (issue 31 §1, §5, "Bad input"): a standaloneResult whose stand-alone
 // test is a home programme's. Checked in this order, under the headset's row lock (so an end of the programme and an
 // upload come one after the other):
 //   the binding ended (returned, revoked, ended)  refused: nothing of the patient is written after it
 //   the same upload again (device, resultId)      recognised as already stored (standalone_results' key), acknowledged
-//   no session due (core/home sessionFor)         refused with sessionFor's reason (before-start, after-end, other-eye,
-//                                                 other-test, already-done, invalid-time)
-// else stored once: a measurement (results.ts) and its home_results row, unique per programme, session and eye.
+//   no session due (core/home slotFor)            refused with sessionFor's reason (before-start, after-end, other-eye,
+//                                                 other-test, already-done, invalid-time, in-the-future: taken past
+//                                                 the server's now by more than FUTURE_TOLERANCE_MS)
+// else stored once: a measurement (results.ts) and its home_results row, unique per programme, session and eye; a
+// result its regular session no longer takes fills a pending repeat open on its date (core/home/repeat.ts: session
+// index -number), and the headset is sent its schedule again without that repeat.
 // Every outcome is audited with the serial and the address the upload came from; refusals are logged with the reason.
 // A lent headset's other uploads are refused before any of this (refusedWhileLent).
 
@@ -35,9 +39,9 @@ const receive = async (ctx: ServerContext, p: home.ProgrammeRow, sn: string, m: 
     const seen = await tx.query("select 1 from standalone_results where device_sn = $1 and result_id = $2", [sn, m.resultId]);
     if (seen.length) return { kind: "already-stored" };
     const { slots } = await home.storedResults(tx, current);
-    const match = sessionFor(home.rulesOf(current), m.result, slots);
-    if (!match.due) return { kind: "refused", reason: `not-due: ${match.reason}` };
     const at = nowIso(ctx);
+    const match = slotFor(home.rulesOf(current), m.result, slots, { now: at, repeats: await repeatsOf(tx, p.id) });
+    if (!match.due) return { kind: "refused", reason: `not-due: ${match.reason}` };
     const stored = await recordStandaloneOnce(tx, fx, p.organisationId, sn, m.standaloneId, m.resultId, m.result, at);
     if (!stored) return { kind: "already-stored" };
     const slot = { index: match.session.index, eye: match.eye };
@@ -51,6 +55,7 @@ const receive = async (ctx: ServerContext, p: home.ProgrammeRow, sn: string, m: 
       address,
       receivedAt: at,
     });
+    if (isRepeatSlot(slot)) fx.standaloneChanged(sn); // the schedule sent lists pending repeats only
     if (slots.length === 0) {
       // The tutorial runs on first use only (binding.ts): the setting is sent again without it.
       await tx.query("update standalone_configs set body = jsonb_set(body, '{tutorial}', 'false'::jsonb) where id = $1", [p.standaloneId]);

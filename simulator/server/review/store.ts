@@ -1,5 +1,7 @@
 import type { ReviewCounts, ReviewFlag, ReviewFlagKind, ReviewItemView, ReviewState } from "../../../core/model/contract/index.ts";
 import { REVIEW_FLAG_KINDS } from "../../../core/model/contract/index.ts";
+import { type Repeat, repeatIndex, repeatState } from "../../../core/home/index.ts";
+import { clinicTime } from "../../../core/model/clinic-time.ts";
 import type { Eye } from "../../../core/model/enums.ts";
 import type { Queryable, Row } from "../db/database.ts";
 
@@ -12,10 +14,29 @@ export const UNFLAGGED_RANK = REVIEW_FLAG_KINDS.length;
 export const rankOf = (flags: readonly ReviewFlag[], failed: boolean): number =>
   failed ? 0 : flags.length === 0 ? UNFLAGGED_RANK : REVIEW_FLAG_KINDS.indexOf(flags[0]!.kind);
 
-const columns = `r.*, p.name as patient_name`;
-const from = `review_items r join patients p on p.organisation_id = r.organisation_id and p.id = r.patient_id`;
+// The item's repeat (migration 022) with the results that filled its slot (session index -number) and the programme's
+// zone: its state is core/home's repeatState on the clinic's today.
+const columns = `r.*, p.name as patient_name, hp.time_zone as programme_zone, rp.number as repeat_number, rp.eyes as repeat_eyes,
+  rp.from_date as repeat_from, rp.to_date as repeat_to,
+  (select coalesce(jsonb_agg(hr.eye), '[]'::jsonb) from home_results hr
+    where hr.programme_id = r.programme_id and hr.session_index = -rp.number) as repeat_filled`;
+const from = `review_items r join patients p on p.organisation_id = r.organisation_id and p.id = r.patient_id
+  join home_programmes hp on hp.id = r.programme_id left join home_repeats rp on rp.review_item_id = r.id`;
 
-const toItem = (r: Row): ReviewItemView => ({
+const repeatOf = (r: Row, now: string): ReviewItemView["repeat"] => {
+  if (r.repeat_number === null || r.repeat_number === undefined) return null;
+  const repeat: Repeat = {
+    number: r.repeat_number as number,
+    eyes: r.repeat_eyes as Eye[],
+    from: r.repeat_from as string,
+    to: r.repeat_to as string,
+  };
+  const slots = (r.repeat_filled as Eye[]).map((eye) => ({ index: repeatIndex(repeat.number), eye }));
+  const today = clinicTime(now, r.programme_zone as string).date;
+  return { state: repeatState(repeat, slots, today), from: repeat.from, to: repeat.to };
+};
+
+const toItem = (r: Row, now: string): ReviewItemView => ({
   id: r.id as string,
   kind: r.kind as ReviewItemView["kind"],
   patient: { id: r.patient_id as string, name: r.patient_name as string },
@@ -34,6 +55,7 @@ const toItem = (r: Row): ReviewItemView => ({
   reviewedBy: (r.reviewed_by as string | null) ?? null,
   reviewedAt: (r.reviewed_at as string | null) ?? null,
   repeatRequestedAt: (r.repeat_requested_at as string | null) ?? null,
+  repeat: repeatOf(r, now),
   bookedMeasurementIds: r.booked_measurement_ids as string[],
   createdAt: r.created_at as string,
 });
@@ -80,9 +102,10 @@ export const insertItem = async (q: Queryable, i: NewItem): Promise<boolean> =>
     )
   ).length > 0;
 
-export const itemById = async (q: Queryable, org: string, id: string): Promise<ReviewItemView | undefined> => {
+/** `now`: the server's clock, for whether a repeat's window has closed. */
+export const itemById = async (q: Queryable, org: string, id: string, now: string): Promise<ReviewItemView | undefined> => {
   const rows = await q.query(`select ${columns} from ${from} where r.organisation_id = $1 and r.id = $2`, [org, id]);
-  return rows[0] ? toItem(rows[0]) : undefined;
+  return rows[0] ? toItem(rows[0], now) : undefined;
 };
 
 const flagged = (param: string) => `r.flags @> jsonb_build_array(jsonb_build_object('kind', ${param}::text))`;
@@ -91,6 +114,7 @@ export const queuePage = async (
   q: Queryable,
   org: string,
   filter: { readonly flag: ReviewFlagKind | null; readonly state: ReviewState; readonly page: number; readonly quantity: number },
+  now: string,
 ): Promise<{ items: ReviewItemView[]; total: number }> => {
   const where = `r.organisation_id = $1 and r.state = $2 and ($3::text is null or ${flagged("$3")})`;
   const params = [org, filter.state, filter.flag];
@@ -100,7 +124,7 @@ export const queuePage = async (
      order by r.need_rank, r.flag_count desc, r.taken_at, r.id limit $4 offset $5`,
     [...params, filter.quantity, filter.page * filter.quantity],
   );
-  return { items: rows.map(toItem), total: count?.n ?? 0 };
+  return { items: rows.map((r) => toItem(r, now)), total: count?.n ?? 0 };
 };
 
 export const countsOf = async (q: Queryable, org: string): Promise<ReviewCounts> => {
