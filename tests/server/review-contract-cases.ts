@@ -71,7 +71,15 @@ export const reviewContractCases = ({ c, o, newPatient, deviceSn, clinicSn }: Ca
     expect([paged.items.length, paged.total >= 2, paged.page]).toEqual([1, true, 0]);
 
     // Adherence: three sessions due, none done.
-    const row = { programmeId: made.id, patient: { id: p.id, name: "Review Missed" }, due: 3, done: 0, missed: 3, rate: 0 };
+    const row = {
+      programmeId: made.id,
+      patient: { id: p.id, name: "Review Missed" },
+      due: 3,
+      done: 0,
+      missed: 3,
+      rate: 0,
+      repeats: { pending: 0, done: 0, missed: 0 },
+    };
     expect((await o("home.adherenceList", { query: {} })).find((r) => r.programmeId === made.id)).toMatchObject(row);
     expect((await o("home.adherenceList", { query: { below: 0.8 } })).find((r) => r.programmeId === made.id)).toMatchObject(row);
     expect((await o("home.adherenceList", { query: { below: 0 } })).find((r) => r.programmeId === made.id)).toBeUndefined();

@@ -225,6 +225,11 @@ export const reviewHeadsetsSuite = (backend: Backend) =>
       // The repeat's result is an item of its own; adherence is as before it (this week done, three missed).
       expect((await itemsOf(p.id)).filter((i) => i.kind === "result")).toHaveLength(2);
       expect(await ok(base, "home.adherence", { query: { id: made.id } }, manager)).toMatchObject({ due: 4, done: 1, missed: 3 });
+      expect((await ok(base, "home.adherenceList", { query: {} }, manager)).find((r) => r.programmeId === made.id)).toMatchObject({
+        due: 4,
+        done: 1,
+        repeats: { pending: 0, done: 1, missed: 0 },
+      });
 
       // An ended programme takes no repeat.
       await ok(base, "home.programmeEnd", { query: { id: made.id }, body: { reason: "ended" } }, manager);

@@ -154,6 +154,8 @@ export const HomeAdherenceRowSchema = Schema.Struct({
   partial: Schema.Int,
   /** done / due; null while no session is due. */
   rate: Schema.NullOr(Schema.Finite),
+  /** Repeats asked for (core/home/repeat.ts), counted apart: they are no session of the programme and leave the rate. */
+  repeats: Schema.Struct({ pending: Schema.Int, done: Schema.Int, missed: Schema.Int }),
 });
 export type HomeAdherenceRow = Schema.Schema.Type<typeof HomeAdherenceRowSchema>;
 

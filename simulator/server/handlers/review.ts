@@ -1,4 +1,4 @@
-import { adherence, belowThreshold, clinicDate, repeatState, repeatWindow } from "../../../core/home/index.ts";
+import { adherence, belowThreshold, clinicDate, repeatCounts, repeatState, repeatWindow } from "../../../core/home/index.ts";
 import { type HomeAdherenceRow, REVIEW_PAGE_MAX } from "../../../core/model/contract/index.ts";
 import type { MeasurementRegisterBody } from "../../../core/model/measurement.ts";
 import { insertRepeat, repeatOfItem, repeatsOf } from "../home/repeats.ts";
@@ -144,7 +144,8 @@ export const reviewHandlers: SomeHandlers<Names> = {
       if (!p || !patient) continue;
       const rules = home.rulesOf(p);
       const today = clinicDate(rules, nowIso(call.ctx));
-      const a = adherence(rules, (await home.storedResults(call.ctx.db, p)).uploads, today);
+      const stored = await home.storedResults(call.ctx.db, p);
+      const a = adherence(rules, stored.uploads, today);
       rows.push({
         programmeId: p.id,
         patient: { id: patient.id, name: patient.name },
@@ -154,6 +155,7 @@ export const reviewHandlers: SomeHandlers<Names> = {
         missed: a.missed,
         partial: a.partial,
         rate: a.rate,
+        repeats: repeatCounts(await repeatsOf(call.ctx.db, p.id), stored.slots, today),
       });
     }
     const below = call.query.below;

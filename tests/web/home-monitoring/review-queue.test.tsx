@@ -136,6 +136,7 @@ describe("the review queue", () => {
           missed: 3,
           partial: 0,
           rate: 0.25,
+          repeats: { pending: 0, done: 0, missed: 0 },
         },
       ],
     });
