@@ -8,7 +8,10 @@
 // slip: simulator/perimetry/home-behaviour.ts HOME_LAPSES), each reaching the server only through its own home network
 // on the fault proxy (simulator/network/fault-proxy.ts; with 3 processes the proxy hands connections to them in turn).
 // Sessions are compressed in time: the test runs SPEED times faster than real time and a session follows GAP_S after
-// the last (a week at home: the headset's calendar moves on a session, simulator/headset/home-sessions.ts). For
+// the last (a week at home: the headset's calendar moves on a session, simulator/headset/home-sessions.ts). No result
+// is dated in the future (the server refuses those): each programme starts WINDOW_S / GAP_S + 1 weeks before today,
+// more than a headset can sit in the window, and the headset's calendar runs from its first session and never past
+// the real now; the sessions it does not reach are missed, as at home (review items and reminders). For
 // WINDOW_S the homes' networks misbehave at random (FAULTS below: delays of 100-400 ms a chunk, stalls, cuts of 30 s
 // to 10 min refusing or blackholing, half-open links, repeated frames); then no new session starts, the runs under way end (their results uploaded through the same faults), then every fault
 // ends and the bench waits (at most DRAIN_S in all) for every outbox to empty.
@@ -45,6 +48,8 @@ const runs = env("RUNS", "single,cluster").split(",") as Array<"single" | "clust
 const faultScale = Number(env("FAULT_SCALE", "1"));
 const mode = env("MODE", "programme") as HomeMode;
 const PASSWORD = "Bench-Home-1";
+/** Weeks before today each programme starts: more sessions than a headset sits in the window (one per GAP_S at most). */
+const weeksBack = Math.ceil(windowS / gapS) + 1;
 
 /** Per home and hour of real time (ours): in a 150 s window about one home in six is cut, one in eight half-open. */
 const FAULTS: Partial<NetworkFaultRates> = {
@@ -79,7 +84,7 @@ const run = async (base: string, kind: "single" | "cluster") => {
   const forget = beforeInterruptExit(() => void stopAll());
   try {
     const t = performance.now();
-    const homes = await prepareHomes(procs[0]!.url, PASSWORD, headsets, `h${kind[0]}`, mode);
+    const homes = await prepareHomes(procs[0]!.url, PASSWORD, headsets, `h${kind[0]}`, mode, weeksBack);
     console.log(
       `${kind}: ${n} process(es); ${homes.length} homes made in ${((performance.now() - t) / 1000).toFixed(0)} s (${loadAverage()})`,
     );
@@ -163,7 +168,7 @@ const main = async () => {
     return;
   }
   console.log(
-    `Home headsets through the fault proxy (${pg.origin}): ${headsets} homes (${mode === "programme" ? "weekly home programmes" : "stand-alone mode"}), tests at speed ${speed}, a session ${gapS} s after the last, ` +
+    `Home headsets through the fault proxy (${pg.origin}): ${headsets} homes (${mode === "programme" ? `weekly home programmes from ${weeksBack} weeks back` : "stand-alone mode"}), tests at speed ${speed}, a session ${gapS} s after the last, ` +
       `faults for ${windowS} s, drain at most ${drainS} s; lapses ${JSON.stringify(HOME_LAPSES)}; network faults ${JSON.stringify(FAULTS)} (${loadAverage()})`,
   );
   console.log(

@@ -1,6 +1,6 @@
 // bench:home's homes, made through the API as a clinic would: per home a patient, a headset enrolled with its device
 // credential, and a home programme binding the headset to the patient (issue 31 §1: weekly 24-2 DS of one eye from
-// today for three years, the scheduled form of the seeds' stand-alone mode); or, with mode "standalone", the headset
+// some weeks back for three years, the scheduled form of the seeds' stand-alone mode); or, with mode "standalone", the headset
 // set to stand-alone mode repeating the patient's test.
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 
@@ -46,10 +46,16 @@ export const managerToken = async (url: string, password: string) =>
 
 export type HomeMode = "programme" | "standalone";
 
-/** A weekly programme of the home's test (ours): from today (UTC) for three years, the reminder at 18:30. */
-export const homeProgramme = (i: number, patientId: string, deviceSn: string, now = new Date()) => {
+/**
+ * A weekly programme of the home's test (ours): from `weeksBack` weeks before today (UTC) for three years, the reminder
+ * at 18:30. Started in the past so the headset's compressed calendar has sessions to run without dating a result in
+ * the future (the server refuses those): it runs them in order from the first, never past the real now, and the
+ * sessions it does not reach in the bench's window are honestly missed.
+ */
+export const homeProgramme = (i: number, patientId: string, deviceSn: string, weeksBack: number, now = new Date()) => {
   const t = homeTest(i, patientId);
-  const end = new Date(now);
+  const start = new Date(now.getTime() - weeksBack * 7 * 86_400_000);
+  const end = new Date(start);
   end.setUTCFullYear(end.getUTCFullYear() + 3);
   return {
     patientId,
@@ -58,7 +64,7 @@ export const homeProgramme = (i: number, patientId: string, deviceSn: string, no
     pattern: t.pattern,
     strategy: t.strategy,
     frequency: { kind: "weekly" },
-    start: now.toISOString().slice(0, 10),
+    start: start.toISOString().slice(0, 10),
     end: end.toISOString().slice(0, 10),
     reminderTime: "18:30",
     timeZone: "UTC",
@@ -71,6 +77,7 @@ export const prepareHomes = async (
   count: number,
   tag: string,
   mode: HomeMode,
+  weeksBack: number,
   parallel = 8,
 ): Promise<Home[]> => {
   const accessToken = await managerToken(url, password);
@@ -89,7 +96,8 @@ export const prepareHomes = async (
       alias: `Home ${id}`,
       secret: "credential",
     });
-    if (mode === "programme") await call(url, accessToken, "POST", "home/programme/create", homeProgramme(i, patient.id, serial));
+    if (mode === "programme")
+      await call(url, accessToken, "POST", "home/programme/create", homeProgramme(i, patient.id, serial, weeksBack));
     else await call(url, accessToken, "POST", `device/standalone?deviceSn=${encodeURIComponent(serial)}`, homeTest(i, patient.id));
     return { id, serial, credential: issued.secret.value, patientId: patient.id };
   };
