@@ -36,7 +36,9 @@ export const liveHub = (): LocalLiveHub => {
   const byOrg = new Map<string, Set<LiveClient>>();
   const bySocket = new Map<WebSocket, LiveClient>();
   const sendText = (organisationId: string, text: string) => {
-    for (const client of byOrg.get(organisationId) ?? []) if (client.socket.readyState === client.socket.OPEN) client.socket.send(text);
+    let frame: Buffer | undefined; // UTF-8 once for every socket, not by each socket's send
+    for (const client of byOrg.get(organisationId) ?? [])
+      if (client.socket.readyState === client.socket.OPEN) client.socket.send((frame ??= Buffer.from(text)), { binary: false });
   };
   const end = (client: LiveClient, message: LiveMessage) => {
     send(client.socket, message);

@@ -35,7 +35,13 @@ const progress = (nTested: number): LiveEvent => ({
 /** A browser socket that keeps what it is sent. */
 const browser = () => {
   const texts: string[] = [];
-  const socket = { readyState: 1, OPEN: 1, CLOSING: 2, CLOSED: 3, send: (t: string) => void texts.push(t) } as unknown as WebSocket;
+  const socket = {
+    readyState: 1,
+    OPEN: 1,
+    CLOSING: 2,
+    CLOSED: 3,
+    send: (t: Buffer) => void texts.push(t.toString()),
+  } as unknown as WebSocket;
   return { socket, texts };
 };
 
