@@ -161,7 +161,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     throw e;
   });
   const live = liveThroughBus(liveHub(), bus);
-  const devices = deviceHub(db, settingsIn.commandTimeoutMs, bus, roster);
+  const devices = deviceHub(db, settingsIn.commandTimeoutMs, bus, roster, now);
   const presence = presenceBook(db, PRESENCE_FLUSH_MS);
   let settings = settingsIn;
 

@@ -109,7 +109,14 @@ const sendsInOrder = () => {
 
 const notConnected = () => new Failure("device_not_connected", `${commandFailed} (the device is not connected)`);
 
-export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, roster: Roster): DeviceHub => {
+export const deviceHub = (
+  db: Database,
+  commandTimeoutMs: number,
+  bus: Bus,
+  roster: Roster,
+  /** The server's clock (tests move it): which of a programme's repeats are still pending today. */
+  now: () => number = Date.now,
+): DeviceHub => {
   const sockets = new Map<string, WebSocket>();
   const credentials = new WeakMap<WebSocket, string>();
   /** The release of the device subject each attached socket holds. */
@@ -192,8 +199,7 @@ export const deviceHub = (db: Database, commandTimeoutMs: number, bus: Bus, rost
       const patient = await getPatient(db, device.organisationId, config.patientId);
       const programme = await boundProgramme(db, sn);
       const home =
-        // The hub keeps no clock of the server context: the wall clock says which repeats are pending today.
-        programme?.standaloneId === device.standaloneId ? { home: await homeSetting(db, programme, new Date().toISOString()) } : {};
+        programme?.standaloneId === device.standaloneId ? { home: await homeSetting(db, programme, new Date(now()).toISOString()) } : {};
       send(sn, { type: "standalone", standaloneId: device.standaloneId, config: testConfig(config, patient), ...home });
     } catch (e) {
       log.warn("standalone_push_failed", { device: sn, error: e });
