@@ -161,6 +161,35 @@ export const reviewHeadsetsSuite = (backend: Backend) =>
       await h.close();
     });
 
+    it("a sweep meeting an upload in progress waits for its commit: no missed item beside the session's result", async () => {
+      const p = await patient("Review Race");
+      const sn = "VR-0003";
+      const made = await ok(base, "home.programmeCreate", { body: programmeBody(p.id, sn, { eyes: [Eye.Right] }) }, manager);
+      const missed = async () =>
+        (
+          await server.db.query<{ session_index: number }>(
+            "select session_index from review_items where programme_id = $1 and kind = 'missed' order by session_index",
+            [made.id],
+          )
+        ).map((r) => r.session_index);
+      let sweep: Promise<unknown> | undefined;
+      // An upload's transaction as home/uploads.ts holds it: the headset's row locked, session 1's result written, and
+      // meanwhile the queue is read (its sweep finds sessions 0-2 closed untested before the result is committed).
+      await server.db.transaction(async (tx) => {
+        await tx.query("select id from devices where device_sn = $1 for update", [sn]);
+        sweep = ok(base, "review.counts", {}, manager);
+        await new Promise((r) => setTimeout(r, 500));
+        await tx.query(
+          `insert into home_results (programme_id, session_index, eye, taken_at, measurement_id, device_sn, result_id, address, received_at)
+           values ($1, 1, $2, $3, $4, $5, 'race-1', '127.0.0.1', $3)`,
+          [made.id, Eye.Right, `${dayFromNow(-13)}T10:00:00.000Z`, `race-${made.id}`, sn],
+        );
+      });
+      await sweep;
+      expect(await missed()).toEqual([0, 2]);
+      await ok(base, "home.programmeEnd", { query: { id: made.id }, body: { reason: "ended" } }, manager);
+    });
+
     it("reminders for missed sessions: one per session however often the queue is read, each audited (no patient e-mail: noted)", async () => {
       const p = await patient("Review Reminded");
       const made = await ok(base, "home.programmeCreate", { body: programmeBody(p.id, "VR-0001") }, manager);

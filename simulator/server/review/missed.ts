@@ -1,6 +1,8 @@
 import { clinicDate, dueSessions } from "../../../core/home/index.ts";
 import { clinicTime } from "../../../core/model/clinic-time.ts";
 import type { ServerContext } from "../context.ts";
+import type { Queryable } from "../db/database.ts";
+import { lockDevices } from "../store/devices.ts";
 import { nowIso, write } from "../handlers/write.ts";
 import type { NoticeActor } from "../notify/notices.ts";
 import * as home from "../store/home.ts";
@@ -38,6 +40,14 @@ export const missedSessions = (
   return out;
 };
 
+/** The programme's missed sessions on `today`, from the results stored now. */
+const missedNow = async (q: Queryable, p: home.ProgrammeRow, today: string) => {
+  const { slots } = await home.storedResults(q, p);
+  const filled = new Map<number, number>();
+  for (const s of slots) filled.set(s.index, (filled.get(s.index) ?? 0) + 1);
+  return missedSessions(p, filled, today);
+};
+
 /**
  * The clinic day each programme was last swept on, per server: a window closes once a day, so a programme is read again
  * only on a new clinic day (the home page's counts would otherwise read every programme on every visit). Another
@@ -59,13 +69,13 @@ export const sweepMissed = async (ctx: ServerContext, org: string, actor: Notice
     if (swept.get(id) === day) continue;
     const p = await home.programmeById(ctx.db, org, id);
     if (p?.state !== "active") continue;
-    const { slots } = await home.storedResults(ctx.db, p);
-    const filled = new Map<number, number>();
-    for (const s of slots) filled.set(s.index, (filled.get(s.index) ?? 0) + 1);
-    const missed = missedSessions(p, filled, clinicDate(home.rulesOf(p), now));
-    if (missed.length > 0)
+    const today = clinicDate(home.rulesOf(p), now);
+    if ((await missedNow(ctx.db, p, today)).length > 0)
       await write(ctx, async (tx) => {
-        for (const s of missed) {
+        // Read again under the headset's row lock, which an upload holds until its commit (home/uploads.ts): a result
+        // stored since the read above is seen, so its session gets no stale missed item beside its result.
+        await lockDevices(tx, [p.deviceSn]);
+        for (const s of await missedNow(tx, p, today)) {
           const itemId = newId();
           const inserted = await insertItem(tx, {
             id: itemId,
