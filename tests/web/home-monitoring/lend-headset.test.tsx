@@ -1,56 +1,23 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { Outlet } from "react-router-dom";
 
 vi.mock("@lingui/core/macro", () => import("../lingui-shim.tsx"));
 vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
 
 import { ApiError } from "../../../core/model/contract/errors.ts";
-import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
-import type { Patient } from "../../../core/model/patient.ts";
+import { Eye } from "../../../core/model/enums.ts";
 import { eyesFor } from "../../../core/rules/eyes.ts";
 import { offeredPatterns, strategiesFor } from "../../../core/rules/pattern-options.ts";
-import HomeMonitoringPage from "../../../web/pages/patient/HomeMonitoringPage.tsx";
-import { fakeApi, renderRoutes, tokenFor } from "../render-app.tsx";
+import { programme as fixture, renderTab } from "./fixtures.tsx";
 
 // The patient's Home monitoring tab over a fake Api (issue 31 §1): the Lend a headset form offers what the stand-alone
 // form offers (core/rules), sends a programme with both eyes as the two eyes, and shows the server's refusal naming
 // the rule; Headset returned ends a programme after a confirmation.
 
-const patient = { id: "p1", name: "Ada Lovelace", uniqueId: "P-1", gender: 0, lang: "en", birthdate: "1950-01-01" } as unknown as Patient;
-const device = { id: "d1", deviceSn: "VR-0009", alias: "Home 9" };
-const programme = {
-  id: "h1",
-  patientId: "p1",
-  deviceSn: "VR-0009",
-  pattern: Pattern.P24_2,
-  strategy: Strategy.DS,
-  eyes: [Eye.Right, Eye.Left],
-  frequency: { kind: "every", days: 3 },
-  start: "2026-01-01",
-  end: "2026-06-30",
-  reminderTime: "18:30",
-  timeZone: "UTC",
-  standaloneId: "s1",
-  createdBy: "manager",
-  createdAt: "2026-01-01T09:00:00.000Z",
-  state: "active",
-  endedAt: null,
-  endedReason: null,
-};
+// Both eyes, every 3 days: the form's sent body reads back as this.
+const programme = fixture({ eyes: [Eye.Right, Eye.Left], frequency: { kind: "every", days: 3 }, standaloneId: "s1" });
 
-function renderTab(handlers: Parameters<typeof fakeApi>[0]) {
-  const { api, calls } = fakeApi({ "device.all": () => [device], ...handlers });
-  const routes = [
-    {
-      path: "/patient/:patientId",
-      element: <Outlet context={{ patient }} />,
-      children: [{ path: "home-monitoring", element: <HomeMonitoringPage /> }],
-    },
-  ];
-  return { ...renderRoutes(routes, "/patient/p1/home-monitoring", api, tokenFor("user")), calls };
-}
 const optionValues = (select: HTMLElement) => [...select.querySelectorAll("option")].filter((o) => !o.disabled).map((o) => o.value);
 
 afterEach(cleanup);

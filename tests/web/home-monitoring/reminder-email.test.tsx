@@ -1,54 +1,18 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { Outlet } from "react-router-dom";
 
 vi.mock("@lingui/core/macro", () => import("../lingui-shim.tsx"));
 vi.mock("@lingui/react/macro", () => import("../lingui-shim.tsx"));
 
-import { Eye, Pattern, Strategy } from "../../../core/model/enums.ts";
-import type { Patient } from "../../../core/model/patient.ts";
-import HomeMonitoringPage from "../../../web/pages/patient/HomeMonitoringPage.tsx";
-import { fakeApi, renderRoutes, tokenFor } from "../render-app.tsx";
+import { programme as fixture, renderTab } from "./fixtures.tsx";
 
 // The programme's reminder e-mail (issue 31 §3: reminders for missed sessions; the patient record has no e-mail): the
 // Lend a headset form asks for it, optional, checks it with core/rules' e-mail rule before sending, sends it trimmed
 // or not at all, and the programme's row shows where reminders go.
 
-const patient = { id: "p1", name: "Ada Lovelace", uniqueId: "P-1", gender: 0, lang: "en", birthdate: "1950-01-01" } as unknown as Patient;
-const device = { id: "d1", deviceSn: "VR-0009", alias: "Home 9" };
-const programme = (reminderEmail: string | null, id: string, deviceSn: string) => ({
-  id,
-  patientId: "p1",
-  deviceSn,
-  pattern: Pattern.P24_2,
-  strategy: Strategy.DS,
-  eyes: [Eye.Right],
-  frequency: { kind: "weekly" },
-  start: "2026-01-01",
-  end: "2026-06-30",
-  reminderTime: "18:30",
-  timeZone: "UTC",
-  reminderEmail,
-  standaloneId: `s-${id}`,
-  createdBy: "manager",
-  createdAt: "2026-01-01T09:00:00.000Z",
-  state: "active",
-  endedAt: null,
-  endedReason: null,
-});
-
-function renderTab(handlers: Parameters<typeof fakeApi>[0]) {
-  const { api, calls } = fakeApi({ "device.all": () => [device], ...handlers });
-  const routes = [
-    {
-      path: "/patient/:patientId",
-      element: <Outlet context={{ patient }} />,
-      children: [{ path: "home-monitoring", element: <HomeMonitoringPage /> }],
-    },
-  ];
-  return { ...renderRoutes(routes, "/patient/p1/home-monitoring", api, tokenFor("user")), calls };
-}
+const programme = (reminderEmail: string | null, id: string, deviceSn: string) =>
+  fixture({ reminderEmail, id, deviceSn, standaloneId: `s-${id}` });
 
 const openForm = async () => {
   fireEvent.click(await screen.findByRole("button", { name: "Lend a headset" }));
