@@ -3,38 +3,42 @@ import { studentTCdf } from "../statistics/student-t.ts";
 /**
  * PoPLR's per-location terms as a function of one number, tabulated once per degrees of freedom.
  *
- * With testSlope 0 a location's t statistic is t = c sqrt(df) / sqrt(SSx SSy - c^2) for c = sum (x - mean x) y (since
- * slope = c / SSx and se^2 = (SSy - c^2 / SSx) / (df SSx)), and its left term -ln p and right term -ln(1 - p)
- * (p = P(T_df <= t), clipped like poplr.ts) are two fixed functions of t. Beyond +-limit, where p is clipped, they are
- * constant; between, a table on an even grid in t with linear interpolation gives them in a few operations instead of
- * a distribution function and two logarithms. (A grid in the correlation r = c / sqrt(SSx SSy) was tried first: the
- * terms grow like ln|t| as |r| nears 1, and with few degrees of freedom the clip is reached only there, so its error
- * near the ends was several units.) The table is only a sieve: `bound` is a safe limit of its error, and
- * poplr.ts recomputes exactly every permutation whose approximate statistic falls within the summed limits of the
- * observed one, so every p-value is the one the exact computation gives.
+ * With testSlope 0 a location's t statistic depends only on its correlation r = c / sqrt(SSx SSy) with the permuted
+ * dates (c = sum (x - mean x) y): t = r sqrt(df) / sqrt(1 - r^2), since slope = c / SSx and
+ * se^2 = (SSy - c^2 / SSx) / (df SSx). Its left term -ln p and right term -ln(1 - p) (p = P(T_df <= t), clipped like
+ * poplr.ts) are two fixed functions of r, constant where p is clipped. A table on an even grid in r, with linear
+ * interpolation, gives them in a multiplication and a few loads: no square root or division per location and
+ * permutation (a grid in t needed both, and they were half of PoPLR's time).
+ *
+ * The terms bend sharply in r near the clip (with few degrees of freedom the clip lies within 1e-3 of |r| = 1), so one
+ * error limit for the whole grid would be that of its worst interval. Each interval keeps its own measured limit
+ * instead; the sieve adds up the limits of the intervals its locations fall in. The table is only a sieve: poplr.ts
+ * recomputes exactly every permutation whose approximate statistic lies within that sum of the observed one, so every
+ * p-value is the one the exact computation gives.
  */
 
-const INTERVALS = 8192;
-/** Points checked inside each interval when the table's error is measured. */
+export const INTERVALS = 8192;
+/** Values per grid point: left term, its rise to the next point, right term, its rise, the interval's error limit. */
+export const STRIDE = 5;
+/** Points checked inside each interval when its error is measured (and the clip's kink, where it falls inside). */
 const CHECKS = 9;
 /**
- * The measured error, taken 4 times, plus an allowance for rounding: t computed two ways differs by about 1e-13
- * relative inside the grid (the terms' slope there is at most (df + 1) / |t|, below 2). Generous on purpose: a wider
- * band only costs a few exact recomputations.
+ * Each interval's measured error, taken 4 times, plus an allowance for rounding: r computed two ways differs by about
+ * 1e-15 relative, and the terms' slope in r stays below 1e4 inside the clip for every df the sieve is used for (3 or
+ * more). Generous on purpose: a wider band only costs a few exact recomputations.
  */
 const SAFETY = 4;
 const ROUNDING = 1e-9;
 
-export interface ContributionTable {
+export interface CorrelationTable {
   readonly intervals: number;
-  /** |t| beyond which p is clipped on either side: the grid spans [-limit, limit]. */
-  readonly limit: number;
-  /** -ln p at t_i = limit (2 i / intervals - 1). */
-  readonly left: Float64Array;
-  /** -ln (1 - p) at t_i. */
-  readonly right: Float64Array;
-  /** Limit of |interpolated - exact| for either term at any t (clamped to the grid's ends). */
-  readonly bound: number;
+  /**
+   * Point i (r_i = 2 i / intervals - 1) at [STRIDE i]: left term, left[i + 1] - left[i], right term,
+   * right[i + 1] - right[i], and the limit of |interpolated - exact| for either term inside [r_i, r_i+1].
+   */
+  readonly points: Float64Array;
+  /** The largest of the intervals' limits. */
+  readonly worst: number;
 }
 
 /** The two terms at t, exactly as poplr.ts's exact path computes them. */
@@ -45,7 +49,11 @@ export function exactTerms(t: number, df: number, clip: number): [left: number, 
   return [-Math.log(p), -Math.log(1 - p)];
 }
 
-/** A t past which P(T_df <= -t) < clip: the lower quantile found by bisection, the grid ends there, so no interval holds the kink the clip makes. */
+/** t of a correlation r with df degrees of freedom (infinite at |r| = 1: a perfect fit). */
+export const tOfCorrelation = (r: number, df: number): number =>
+  Math.abs(r) >= 1 ? (r > 0 ? Infinity : -Infinity) : (r * Math.sqrt(df)) / Math.sqrt(1 - r * r);
+
+/** A t past which P(T_df <= -t) < clip (bisection): the terms are constant beyond +-that t. */
 function clipLimit(df: number, clip: number): number {
   let lo = 0,
     hi = 1;
@@ -58,28 +66,44 @@ function clipLimit(df: number, clip: number): number {
   return hi;
 }
 
-function build(df: number, clip: number): ContributionTable {
-  const limit = clipLimit(df, clip);
-  const at = (x: number) => limit * ((2 * x) / INTERVALS - 1);
+function build(df: number, clip: number): CorrelationTable {
+  const at = (x: number) => (2 * x) / INTERVALS - 1;
+  const terms = (r: number) => exactTerms(tOfCorrelation(r, df), df, clip);
   const left = new Float64Array(INTERVALS + 1),
     right = new Float64Array(INTERVALS + 1);
-  for (let i = 0; i <= INTERVALS; i++) [left[i], right[i]] = exactTerms(at(i), df, clip);
+  for (let i = 0; i <= INTERVALS; i++) [left[i], right[i]] = terms(at(i));
+  // Where the clip starts, the terms have a kink: an interval holding it is checked there too.
+  const t = clipLimit(df, clip);
+  const kink = t / Math.sqrt(df + t * t);
+  const points = new Float64Array(STRIDE * (INTERVALS + 1));
   let worst = 0;
-  for (let i = 0; i < INTERVALS; i++)
-    for (let c = 1; c <= CHECKS; c++) {
-      const w = c / (CHECKS + 1);
-      const [l, r] = exactTerms(at(i + w), df, clip);
-      const li = left[i]! + w * (left[i + 1]! - left[i]!),
-        ri = right[i]! + w * (right[i + 1]! - right[i]!);
-      worst = Math.max(worst, Math.abs(li - l), Math.abs(ri - r));
+  for (let i = 0; i < INTERVALS; i++) {
+    const from = at(i),
+      to = at(i + 1);
+    const checks = Array.from({ length: CHECKS }, (_, c) => (c + 1) / (CHECKS + 1));
+    for (const k of [-kink, kink]) if (k > from && k < to) checks.push((k - from) / (to - from));
+    let error = 0;
+    for (const w of checks) {
+      const [l, r] = terms(from + w * (to - from));
+      error = Math.max(
+        error,
+        Math.abs(left[i]! + w * (left[i + 1]! - left[i]!) - l),
+        Math.abs(right[i]! + w * (right[i + 1]! - right[i]!) - r),
+      );
     }
-  return { intervals: INTERVALS, limit, left, right, bound: SAFETY * worst + ROUNDING };
+    const limit = SAFETY * error + ROUNDING;
+    worst = Math.max(worst, limit);
+    points.set([left[i]!, left[i + 1]! - left[i]!, right[i]!, right[i + 1]! - right[i]!, limit], STRIDE * i);
+  }
+  // The last point (r = 1) ends the grid: a correlation there takes its terms as they are.
+  points.set([left[INTERVALS]!, 0, right[INTERVALS]!, 0, ROUNDING], STRIDE * INTERVALS);
+  return { intervals: INTERVALS, points, worst };
 }
 
-const tables = new Map<string, ContributionTable>();
+const tables = new Map<string, CorrelationTable>();
 
-/** The table for `df` degrees of freedom and p clipped to [clip, 1 - clip]; built once (about 10 ms) and kept. */
-export function contributionTable(df: number, clip: number): ContributionTable {
+/** The table for `df` degrees of freedom and p clipped to [clip, 1 - clip]; built once (about 30 ms) and kept. */
+export function correlationTable(df: number, clip: number): CorrelationTable {
   const key = `${df}:${clip}`;
   let table = tables.get(key);
   if (table === undefined) {
