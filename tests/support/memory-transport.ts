@@ -1,3 +1,4 @@
+import { PACK_MS } from "../../simulator/server/bus/routed-bus.ts";
 import { noTraffic, type BusTransport } from "../../simulator/server/bus/transport.ts";
 
 // Transports joined in memory, for the routed bus's own tests: each delivers what it sends to every other transport
@@ -48,6 +49,8 @@ export const memoryNetwork = (): MemoryNetwork => {
       };
     },
     async settle() {
+      // The routed bus holds what is published for PACK_MS before it sends it.
+      await new Promise((r) => setTimeout(r, PACK_MS + 1));
       for (let round = 0; round < 20; round++) {
         await new Promise((r) => setTimeout(r, 1));
         if (inFlight === 0) return;

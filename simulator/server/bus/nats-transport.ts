@@ -8,10 +8,9 @@ import { noTraffic, type BusTransport } from "./transport.ts";
 
 // The bus over NATS (Debian's nats-server), chosen by NATS_URL (issue 32 §2): a subject is the NATS subject
 // "isopter." and the subject (subjects.ts writes tokens NATS takes), a process subscribes to the subjects it holds,
-// and the messages published in one turn of the event loop leave together, at setImmediate: one NATS message per
-// subject holding them all in publish order, and one write to the socket (the client writes at the next microtask,
-// and each headset frame is a task of its own: a write per message cost the sender more than the message itself;
-// packing also spares the receivers a callback and a parse per message).
+// and the messages sent in one turn of the event loop leave together, at setImmediate: one NATS message per subject
+// holding them all in publish order, and one write to the socket (the routed bus hands over a window's messages in one
+// turn, routed-bus.ts; packing spares the receivers a read, a callback and a parse per message).
 // Each process has one connection: NATS keeps a connection's messages in order, so every subject's messages arrive
 // in publish order. The connection is opened with noEcho (the server never hands a process its own messages back) and
 // each payload is the same envelope the PostgreSQL bus uses ({"from","seq","messages"}), so a stray own message, a
@@ -115,7 +114,7 @@ export const natsTransport = async (url: string, processId: string): Promise<Bus
     for (const body of messages) for (const r of receivers) r(subject, body);
   };
 
-  // ---- sending: what one turn of the event loop published, packed per subject -------------------------------------
+  // ---- sending: what one turn of the event loop sent, packed per subject -------------------------------------
   const outbox = new Map<Subject, string[]>();
   let flushing = false;
   const publish = (subject: Subject, jsons: ReadonlyArray<string>) => {

@@ -9,7 +9,8 @@ import { noTraffic, type BusTransport } from "./transport.ts";
 
 // The bus over PostgreSQL, the default (nothing more to run): a subject is a notification channel; a process LISTENs
 // on the channels of the subjects it holds, on a connection of its own, and publishes with pg_notify. Messages
-// published while the previous batch was being sent are packed several to a notification per channel (a headset's
+// sent in one turn (the routed bus's window, routed-bus.ts) or while the previous batch was being sent are packed
+// several to a notification per channel (a headset's
 // liveness is a few hundred bytes: one notification per message made PostgreSQL and every listener handle thousands
 // a second). A payload must stay under 8000 bytes; a message bigger than that goes into bus_events (migration 010) and
 // its notification carries the row's id. A batch is one transaction: listeners hear its notifications in array order,
@@ -187,7 +188,8 @@ export const postgresTransport = async (url: string, pool: Queryable, processId:
     kind: "postgres",
     send(subject, json) {
       outbox.push({ channel: channelOf(subject), json });
-      // What this turn of the event loop publishes starts in one batch (the first message of a burst no longer alone).
+      // What this turn of the event loop sends starts in one batch (the routed bus hands over a window's messages in
+      // one turn); what comes while a batch is sent goes in the next.
       sending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
     },
     async listen(subject) {

@@ -22,8 +22,23 @@ import type { BusTransport } from "./transport.ts";
 // that died without a word are forgotten through the roster's leases (`keepPeers`); one that was only stalled past its
 // lease (a machine short of CPU) is forgotten too, and when it finds its lease gone it says hello and its whole interest
 // again (`rejoined`), so the others send to it once more.
+//
+// Packing (issue 32 §3: a crossing cost about as much as the headset's own work, most of it per message: a write, a
+// read, a callback and a parse each). What is published waits up to PACK_MS for more. A window with a single message
+// for an organisation or a device sends it on that subject, as the broker routes it; a window with several sends each
+// to the process subjects of the processes holding its subject (this table of interest is what decides who hears
+// what either way), so each of them gets one pack per window instead of one message per event. A device's or an
+// organisation's messages keep their order: within a window they share each holder's pack in publish order, and
+// windows leave one after the other on one connection. A process takes from its own subject only what it holds
+// (a message sent before the sender heard that it let the subject go is dropped, as an unlistened subject's is).
 
 const ACK_MS = 1_000;
+/**
+ * How long a published message waits for others to leave with it. A turn of the event loop rarely publishes more than
+ * one (a headset frame is a turn of its own); a few milliseconds gather packs under load, for a delay far inside the
+ * live aim (50 ms from headset to browser).
+ */
+export const PACK_MS = 4;
 /** A process not in the roster's list is forgotten only once it has been silent this long (it may be just starting). */
 const FORGET_SILENT_MS = 10_000;
 
@@ -51,11 +66,12 @@ interface Peer {
 export const routedBus = async (
   transport: BusTransport,
   processId: string,
-  options: { readonly ackMs?: number; readonly forgetSilentMs?: number } = {},
+  options: { readonly ackMs?: number; readonly forgetSilentMs?: number; readonly packMs?: number } = {},
 ): Promise<Bus> => {
   const me = processSubject(processId);
   const ackMs = options.ackMs ?? ACK_MS;
   const forgetSilentMs = options.forgetSilentMs ?? FORGET_SILENT_MS;
+  const packMs = options.packMs ?? PACK_MS;
   const handlers: BusHandler[] = [];
   const held = new Map<Subject, number>();
   const announcing = new Map<Subject, Promise<void>>();
@@ -104,10 +120,12 @@ export const routedBus = async (
     }
     const decoded = decodeBusMessage(body);
     if (Result.isFailure(decoded)) return skip(decoded.failure.message, body);
-    // Only what was published to this subject: a live event heard on one organisation's subject but naming another
-    // would otherwise reach the other's browsers here.
+    // Only what was published to this subject, or packed for this process on a subject it holds: a live event heard
+    // on one organisation's subject but naming another would otherwise reach the other's browsers here.
     const addressed = subjectOf(decoded.success);
-    if (addressed !== subject) return skip(`heard on ${subject} but addressed to ${addressed}`, body);
+    if (subject === me && addressed !== me) {
+      if (!held.has(addressed)) return;
+    } else if (addressed !== subject) return skip(`heard on ${subject} but addressed to ${addressed}`, body);
     deliver(handlers, decoded.success, false);
   });
 
@@ -149,12 +167,35 @@ export const routedBus = async (
   });
 
   // "all" and another process's own subject are always held by someone (a process that just started may not have
-  // answered hello yet); any other subject only while a known process said it holds it.
-  const othersHold = (subject: Subject) => {
-    if (subject === me) return false;
-    if (subject === ALL || subject.startsWith("process.")) return true;
-    for (const p of peers.values()) if (p.subjects.has(subject)) return true;
-    return false;
+  // answered hello yet): null, sent on the subject. Any other subject: the known processes that said they hold it.
+  const holdersOf = (subject: Subject): string[] | null => {
+    if (subject === me) return [];
+    if (subject === ALL || subject.startsWith("process.")) return null;
+    const holders: string[] = [];
+    for (const [id, p] of peers) if (p.subjects.has(subject)) holders.push(id);
+    return holders;
+  };
+
+  interface Outgoing {
+    readonly subject: Subject;
+    readonly json: string;
+    readonly holders: readonly string[] | null;
+  }
+  let window: Outgoing[] = [];
+  let routed = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const send = (o: Outgoing, packed: boolean) => {
+    if (packed && o.holders) for (const h of o.holders) transport.send(processSubject(h), o.json);
+    else transport.send(o.subject, o.json);
+  };
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const out = window;
+    const packed = routed > 1;
+    window = [];
+    routed = 0;
+    for (const o of out) send(o, packed);
   };
 
   return {
@@ -164,7 +205,13 @@ export const routedBus = async (
       deliver(handlers, message, true);
       if (closed) return;
       const subject = subjectOf(message);
-      if (othersHold(subject)) transport.send(subject, JSON.stringify(message));
+      const holders = holdersOf(subject);
+      if (holders?.length === 0) return;
+      const o = { subject, json: JSON.stringify(message), holders };
+      if (packMs === 0) return send(o, false);
+      window.push(o);
+      if (holders) routed++;
+      timer ??= setTimeout(flush, packMs);
     },
     subscribe: (handler) => void handlers.push(handler),
     async interest(subject) {
@@ -199,6 +246,7 @@ export const routedBus = async (
       if (closed) return;
       closed = true;
       for (const w of waiting.values()) w.done();
+      flush();
       sendControl(ALL, { type: "interest", from: processId, add: [], remove: [], reset: true, leaving: true });
       await transport.close();
     },
