@@ -374,9 +374,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     async close() {
       if (closed) return;
       closed = true;
-      worklist.stop();
-      await missedSweep.stop();
-      await mail?.stop();
+      await Promise.all([worklist.stop(), missedSweep.stop(), mail?.stop()]);
       devices.closeAll();
       for (const client of browsers.clients) client.terminate();
       for (const client of headsets.clients) client.terminate();
@@ -396,8 +394,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       if (closed) return;
       closed = true;
       draining = true;
-      worklist.stop();
-      const background = Promise.all([missedSweep.stop(), mail?.stop()]);
+      const background = Promise.all([worklist.stop(), missedSweep.stop(), mail?.stop()]);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve())); // no new connections from here on
       server.closeIdleConnections();
       for (const res of inFlight) lastOfConnection(res);

@@ -1,3 +1,4 @@
+import { periodicTask, type TaskState } from "../periodic.ts";
 import type { Database } from "../db/database.ts";
 import { describeError, log } from "../log.ts";
 import { describeSmtpError, isPermanent, type MailTransport, type OutgoingMail } from "./smtp.ts";
@@ -57,9 +58,6 @@ export const startDelivery = (
   transport: MailTransport,
   tickMs = DELIVERY_TICK_MS,
 ): MailDelivery => {
-  let stopped = false;
-  let running: Promise<number> | null = null;
-
   const claim = (now: number) =>
     ctx.db.transaction((tx) =>
       tx.query<{ id: string | number; to_email: string; subject: string; body: string; created_at: string; attempts: number }>(
@@ -92,39 +90,30 @@ export const startDelivery = (
     return true;
   };
 
-  const drain = async (): Promise<number> => {
+  const drain = async (state: TaskState): Promise<number> => {
     let sent = 0;
     for (;;) {
       const rows = await claim(ctx.now());
       for (const r of rows) {
-        if (stopped) return sent; // the rest are taken again when their claim lapses
+        if (state.stopped) return sent; // the rest are taken again when their claim lapses
         const m = { id: String(r.id), to: r.to_email, subject: r.subject, body: r.body, createdAt: r.created_at };
         if (await deliverOne(m, r.attempts)) sent += 1;
       }
-      if (rows.length < BATCH || stopped) return sent;
+      if (rows.length < BATCH || state.stopped) return sent;
     }
   };
 
-  const pass = () => {
-    running ??= drain()
-      .catch((e: unknown) => {
-        if (!stopped) log.warn("mail_delivery_failed", { error: describeError(e) });
-        return 0;
-      })
-      .finally(() => void (running = null));
-    return running;
-  };
-
-  const timer = tickMs > 0 ? setInterval(() => void pass(), tickMs) : null;
-  timer?.unref();
-  if (timer) void pass();
+  const task = periodicTask({
+    everyMs: tickMs,
+    atStart: true,
+    pass: drain,
+    failed: (e) => log.warn("mail_delivery_failed", { error: describeError(e) }),
+  });
   return {
-    pass,
+    pass: async () => (await task.run()) ?? 0,
     figures: () => queueFigures(ctx.db, ctx.now()),
     async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      await running;
+      await task.stop();
       transport.close();
     },
   };

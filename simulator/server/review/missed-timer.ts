@@ -1,3 +1,4 @@
+import { periodicTask, type TaskState } from "../periodic.ts";
 import type { ServerContext } from "../context.ts";
 import { describeError, log } from "../log.ts";
 import { serverActor } from "../notify/notices.ts";
@@ -19,40 +20,24 @@ export interface MissedSweepTimer {
 }
 
 export const startMissedSweep = (ctx: ServerContext, everyMs = MISSED_SWEEP_MS): MissedSweepTimer => {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-
-  const sweepAll = async () => {
+  const sweepAll = async (state: TaskState) => {
     const orgs = await ctx.db.query<{ organisation_id: string }>(
       "select distinct organisation_id from home_programmes where state = 'active' order by organisation_id",
     );
     for (const { organisation_id: org } of orgs) {
-      if (stopped) return;
+      if (state.stopped) return;
       // One organisation failing (its data, a statement refused) does not keep the others' reminders back.
       await sweepMissed(ctx, org, serverActor).catch((e: unknown) => {
-        if (!stopped) log.warn("missed_sweep_failed", { organisation: org, error: describeError(e), retry: "next sweep" });
+        if (!state.stopped) log.warn("missed_sweep_failed", { organisation: org, error: describeError(e), retry: "next sweep" });
       });
     }
   };
 
-  const tick = () => {
-    running ??= sweepAll()
-      .catch((e: unknown) => {
-        if (!stopped) log.warn("missed_sweep_failed", { error: describeError(e), retry: "next sweep" });
-      })
-      .finally(() => void (running = null));
-    return running;
-  };
-
-  const timer = everyMs > 0 ? setInterval(() => void tick(), everyMs) : null;
-  timer?.unref();
-  if (timer) void tick();
-  return {
-    tick,
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      await running;
-    },
-  };
+  const task = periodicTask({
+    everyMs,
+    atStart: true,
+    pass: sweepAll,
+    failed: (e) => log.warn("missed_sweep_failed", { error: describeError(e), retry: "next sweep" }),
+  });
+  return { tick: async () => void (await task.run()), stop: task.stop };
 };

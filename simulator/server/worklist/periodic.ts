@@ -1,3 +1,4 @@
+import { periodicTask, type TaskState } from "../periodic.ts";
 import type { DicomSettings } from "../../../core/model/dicom-network.ts";
 import type { ServerContext } from "../context.ts";
 import { describeError, log } from "../log.ts";
@@ -20,7 +21,8 @@ export const WORKLIST_TICK_MS = 30_000;
 export interface WorklistPeriodic {
   /** Looks once: queries every enabled organisation whose period has come (tests call it; the ticker calls it). */
   tick(): Promise<void>;
-  stop(): void;
+  /** Stops the ticker and waits for the look under way. */
+  stop(): Promise<void>;
 }
 
 const claimKey = (organisationId: string) => `worklist_last_query:${organisationId}`;
@@ -37,49 +39,36 @@ async function claimPeriod(ctx: ServerContext, organisationId: string, intervalM
 }
 
 export function startWorklistPeriodic(ctx: ServerContext, tickMs = WORKLIST_TICK_MS): WorklistPeriodic {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-
-  const queryOne = async (organisationId: string) => {
+  const queryOne = async (organisationId: string, state: TaskState) => {
     try {
       const report = await queryWorklist(ctx, organisationId, false);
       const count = (a: string) => report.steps.filter((s) => s.action === a).length;
       const [queued, matched, refused] = [count("queued"), count("matched"), count("refused")];
-      if (queued + matched + refused > 0 && !stopped)
+      if (queued + matched + refused > 0 && !state.stopped)
         log.info("worklist_queried", { organisation: organisationId, queued, matched, seen: count("seen"), refused });
     } catch (e) {
-      if (!stopped) log.warn("worklist_query_failed", { organisation: organisationId, error: describeError(e), retry: "next period" });
+      if (!state.stopped)
+        log.warn("worklist_query_failed", { organisation: organisationId, error: describeError(e), retry: "next period" });
     }
   };
 
-  const look = async () => {
+  const look = async (state: TaskState) => {
     const rows = await ctx.db.query<{ organisation_id: string; body: DicomSettings }>(
       "select organisation_id, body from dicom_settings where (body->'worklist'->>'enabled') = 'true' order by organisation_id",
     );
     for (const r of rows) {
-      if (stopped) return;
+      if (state.stopped) return;
       const interval = r.body.worklist?.intervalMinutes;
       if (typeof interval !== "number" || !(interval >= 1)) continue;
-      if (await claimPeriod(ctx, r.organisation_id, interval, ctx.now())) await queryOne(r.organisation_id);
+      if (await claimPeriod(ctx, r.organisation_id, interval, ctx.now())) await queryOne(r.organisation_id, state);
     }
   };
 
-  const tick = () => {
-    running ??= look()
-      .catch((e: unknown) => {
-        if (!stopped) log.warn("worklist_tick_failed", { error: e });
-      })
-      .finally(() => void (running = null));
-    return running;
-  };
-
-  const timer = tickMs > 0 ? setInterval(() => void tick(), tickMs) : null;
-  timer?.unref();
-  return {
-    tick,
-    stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-    },
-  };
+  const task = periodicTask({
+    everyMs: tickMs,
+    atStart: false,
+    pass: look,
+    failed: (e) => log.warn("worklist_tick_failed", { error: describeError(e) }),
+  });
+  return { tick: async () => void (await task.run()), stop: task.stop };
 }
