@@ -66,12 +66,11 @@ interface Peer {
 export const routedBus = async (
   transport: BusTransport,
   processId: string,
-  options: { readonly ackMs?: number; readonly forgetSilentMs?: number; readonly packMs?: number } = {},
+  options: { readonly ackMs?: number; readonly forgetSilentMs?: number } = {},
 ): Promise<Bus> => {
   const me = processSubject(processId);
   const ackMs = options.ackMs ?? ACK_MS;
   const forgetSilentMs = options.forgetSilentMs ?? FORGET_SILENT_MS;
-  const packMs = options.packMs ?? PACK_MS;
   const handlers: BusHandler[] = [];
   const held = new Map<Subject, number>();
   const announcing = new Map<Subject, Promise<void>>();
@@ -208,10 +207,9 @@ export const routedBus = async (
       const holders = holdersOf(subject);
       if (holders?.length === 0) return;
       const o = { subject, json: JSON.stringify(message), holders };
-      if (packMs === 0) return send(o, false);
       window.push(o);
       if (holders) routed++;
-      timer ??= setTimeout(flush, packMs);
+      timer ??= setTimeout(flush, PACK_MS);
     },
     subscribe: (handler) => void handlers.push(handler),
     async interest(subject) {
