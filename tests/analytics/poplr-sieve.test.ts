@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { poplr } from "../../core/analytics/progression/poplr.ts";
-import { correlationTable, exactTerms, STRIDE, tOfCorrelation } from "../../core/analytics/progression/poplr-table.ts";
+import { sieveFlags, UNDECIDED } from "../../core/analytics/progression/poplr-sieve.ts";
+import {
+  correlationTable,
+  exactTerms,
+  INTERPOLATED_LIMIT,
+  NEAREST_LIMIT,
+  STRIDE,
+  tOfCorrelation,
+} from "../../core/analytics/progression/poplr-table.ts";
 
 // PoPLR's p-value is a count: "the proportion of permutations with S at least as large as the observed S" (O'Leary,
 // Chauhan & Artes, IOVS 2012). poplr.ts sieves the orders with a table of each location's terms and recomputes exactly
@@ -48,7 +56,34 @@ describe("PoPLR's sieve counts exactly what the exhaustive count does", () => {
     );
   });
 
-  it("each interval's error limit holds between its points (checked far more finely than it was measured)", () => {
+  it("the sieve runs in WebAssembly here (the property above would also pass on the exhaustive fallback)", () => {
+    const years = [0, 0.5, 1, 1.5, 2];
+    const perms = [
+      [0, 1, 2, 3, 4],
+      [4, 3, 2, 1, 0],
+    ];
+    // One location falling 1 dB a visit, exactly: the reversed order is a perfect rise, far above on the left tail
+    // (its left statistic is near 0, so below the observed one) and far below on the right.
+    const table = correlationTable(3, 1e-6);
+    const [obsLeft, obsRight] = exactTerms(-Infinity, 3, 1e-6);
+    const flags = sieveFlags({
+      perms,
+      years,
+      centred: Float64Array.from([2, 1, 0, -1, -2]),
+      toGrid: Float64Array.from([table.intervals / 2 / Math.sqrt(2.5 * 10)]),
+      table,
+      tableKey: "3:1e-6",
+      constantLeft: 0,
+      constantRight: 0,
+      observedLeft: obsLeft,
+      observedRight: obsRight,
+    });
+    expect(flags).not.toBeNull();
+    expect(flags![1]! & UNDECIDED).toBe(0);
+    expect(flags![1]).toBe(1);
+  });
+
+  it("each interval's and each point's error limits hold between the points (checked far more finely than measured)", () => {
     for (const df of [3, 8, 25]) {
       const table = correlationTable(df, 1e-6);
       const { intervals, points } = table;
@@ -61,11 +96,15 @@ describe("PoPLR's sieve counts exactly what the exhaustive count does", () => {
         const w = at - i;
         const [l, rt] = exactTerms(tOfCorrelation(r, df), df, 1e-6);
         const p = STRIDE * i;
-        const error = Math.max(Math.abs(points[p]! + w * points[p + 1]! - l), Math.abs(points[p + 2]! + w * points[p + 3]! - rt));
-        expect(error).toBeLessThanOrEqual(points[p + 4]!);
+        const error = Math.max(Math.abs(points[p]! + w * points[p + 2]! - l), Math.abs(points[p + 1]! + w * points[p + 3]! - rt));
+        expect(error).toBeLessThanOrEqual(points[p + INTERPOLATED_LIMIT]!);
+        // The WebAssembly sieve's reading: the nearest point's terms as they are.
+        const q = STRIDE * Math.round(at);
+        const nearest = Math.max(Math.abs(points[q]! - l), Math.abs(points[q + 1]! - rt));
+        expect(nearest).toBeLessThanOrEqual(points[q + NEAREST_LIMIT]!);
       }
       // Most of the grid is smooth: the limits that matter are small, except near the clip.
-      const middle = points[STRIDE * (intervals / 2) + 4]!;
+      const middle = points[STRIDE * (intervals / 2) + INTERPOLATED_LIMIT]!;
       expect(middle).toBeLessThan(1e-6);
     }
   });

@@ -10,22 +10,31 @@ import { studentTCdf } from "../statistics/student-t.ts";
  * interpolation, gives them in a multiplication and a few loads: no square root or division per location and
  * permutation (a grid in t needed both, and they were half of PoPLR's time).
  *
- * The terms bend sharply in r near the clip (with few degrees of freedom the clip lies within 1e-3 of |r| = 1), so one
- * error limit for the whole grid would be that of its worst interval. Each interval keeps its own measured limit
- * instead; the sieve adds up the limits of the intervals its locations fall in. The table is only a sieve: poplr.ts
- * recomputes exactly every permutation whose approximate statistic lies within that sum of the observed one, so every
- * p-value is the one the exact computation gives.
+ * Two readings, two error limits per point. The sieve (poplr-sieve.wat) reads the nearest point's terms as they are:
+ * the terms are monotone in r (p rises with t, t with r), so within half a step of a point they stay between their
+ * values at the two half-step ends, and that span is the point's "nearest" limit, exact up to rounding. The orders
+ * it cannot decide are read again (poplr.ts) with linear interpolation, whose error is second order: the terms bend
+ * sharply in r near the clip (with few degrees of freedom the clip lies within 1e-3 of |r| = 1), so one limit for the
+ * whole grid would be that of its worst interval; each interval keeps its own measured limit instead. Every reading
+ * adds up the limits of the points or intervals its locations fall in. The table is only a sieve: poplr.ts recomputes
+ * exactly every permutation whose interpolated statistic lies within that sum of the observed one, so every p-value
+ * is the one the exact computation gives.
  */
 
 export const INTERVALS = 8192;
-/** Values per grid point: left term, its rise to the next point, right term, its rise, the interval's error limit. */
-export const STRIDE = 5;
+/**
+ * Values per grid point: left term, right term (side by side, so the sieve reads both with one load), their rises to
+ * the next point, the interpolated interval's error limit and the point's nearest-reading limit (48 bytes a point).
+ */
+export const STRIDE = 6;
+export const INTERPOLATED_LIMIT = 4;
+export const NEAREST_LIMIT = 5;
 /** Points checked inside each interval when its error is measured (and the clip's kink, where it falls inside). */
 const CHECKS = 9;
 /**
- * Each interval's measured error, taken 4 times, plus an allowance for rounding: r computed two ways differs by about
- * 1e-15 relative, and the terms' slope in r stays below 1e4 inside the clip for every df the sieve is used for (3 or
- * more). Generous on purpose: a wider band only costs a few exact recomputations.
+ * Each interval's measured interpolation error, taken 4 times, plus an allowance for rounding: r computed two ways
+ * differs by about 1e-15 relative, and the terms' slope in r stays below 1e4 inside the clip for every df the sieve is
+ * used for (3 or more). Generous on purpose: a wider band only costs a few exact recomputations.
  */
 const SAFETY = 4;
 const ROUNDING = 1e-9;
@@ -33,12 +42,11 @@ const ROUNDING = 1e-9;
 export interface CorrelationTable {
   readonly intervals: number;
   /**
-   * Point i (r_i = 2 i / intervals - 1) at [STRIDE i]: left term, left[i + 1] - left[i], right term,
-   * right[i + 1] - right[i], and the limit of |interpolated - exact| for either term inside [r_i, r_i+1].
+   * Point i (r_i = 2 i / intervals - 1) at [STRIDE i]: left term, right term, left[i + 1] - left[i],
+   * right[i + 1] - right[i], the limit of |interpolated - exact| for either term inside [r_i, r_i+1], and the limit of
+   * |term at r_i - exact| for either term within half a step of r_i.
    */
   readonly points: Float64Array;
-  /** The largest of the intervals' limits. */
-  readonly worst: number;
 }
 
 /** The two terms at t, exactly as poplr.ts's exact path computes them. */
@@ -75,8 +83,17 @@ function build(df: number, clip: number): CorrelationTable {
   // Where the clip starts, the terms have a kink: an interval holding it is checked there too.
   const t = clipLimit(df, clip);
   const kink = t / Math.sqrt(df + t * t);
+  // Half-way between points: the ends of each point's nearest reading.
+  const midLeft = new Float64Array(INTERVALS),
+    midRight = new Float64Array(INTERVALS);
+  for (let i = 0; i < INTERVALS; i++) [midLeft[i], midRight[i]] = terms(at(i + 0.5));
+  const nearest = (i: number) => {
+    let span = 0;
+    for (const m of [i - 1, i])
+      if (m >= 0 && m < INTERVALS) span = Math.max(span, Math.abs(midLeft[m]! - left[i]!), Math.abs(midRight[m]! - right[i]!));
+    return span + ROUNDING;
+  };
   const points = new Float64Array(STRIDE * (INTERVALS + 1));
-  let worst = 0;
   for (let i = 0; i < INTERVALS; i++) {
     const from = at(i),
       to = at(i + 1);
@@ -92,12 +109,11 @@ function build(df: number, clip: number): CorrelationTable {
       );
     }
     const limit = SAFETY * error + ROUNDING;
-    worst = Math.max(worst, limit);
-    points.set([left[i]!, left[i + 1]! - left[i]!, right[i]!, right[i + 1]! - right[i]!, limit], STRIDE * i);
+    points.set([left[i]!, right[i]!, left[i + 1]! - left[i]!, right[i + 1]! - right[i]!, limit, nearest(i)], STRIDE * i);
   }
   // The last point (r = 1) ends the grid: a correlation there takes its terms as they are.
-  points.set([left[INTERVALS]!, 0, right[INTERVALS]!, 0, ROUNDING], STRIDE * INTERVALS);
-  return { intervals: INTERVALS, points, worst };
+  points.set([left[INTERVALS]!, right[INTERVALS]!, 0, 0, ROUNDING, nearest(INTERVALS)], STRIDE * INTERVALS);
+  return { intervals: INTERVALS, points };
 }
 
 const tables = new Map<string, CorrelationTable>();
