@@ -14,8 +14,7 @@
   (func (export "sieve")
     (param $orders i32) (param $visits i32) (param $quads i32)
     (param $dates i32) (param $y i32) (param $grid i32) (param $table i32) (param $flags i32)
-    ;; $centre: the grid's middle point plus one half, so truncation rounds to the nearest point; $top: the last
-    ;; point plus one half
+    ;; $centre: the grid's middle point (r = 0); $top: its last (r = 1)
     (param $centre f64) (param $top f64) (param $constLeft f64) (param $constRight f64)
     (param $obsLeft f64) (param $obsRight f64)
     (local $q i32) (local $x i32) (local $quad i32) (local $yp i32) (local $xp i32) (local $xEnd i32) (local $gp i32)
@@ -23,9 +22,10 @@
     (local $a v128) (local $b v128) (local $xs v128) (local $i v128)
     (local $termsA v128) (local $termsB v128) (local $bandA f64) (local $bandB f64)
     (local $sl f64) (local $sr f64) (local $band f64)
-    (local $zero v128) (local $centres v128) (local $halves v128) (local $tops v128)
+    (local $zero v128) (local $centres v128) (local $tops v128) (local $round v128)
     (local.set $centres (f64x2.splat (local.get $centre)))
-    (local.set $halves (f64x2.splat (f64.const 0.5)))
+    ;; Adding 2^52 to a position in [0, 2^31) leaves the nearest whole number in the low 32 bits of its lane.
+    (local.set $round (f64x2.splat (f64.const 0x1p52)))
     (local.set $tops (f64x2.splat (local.get $top)))
     ;; order 0 is the observed one
     (local.set $q (i32.const 1))
@@ -60,23 +60,23 @@
               (br_if $visit (i32.lt_u (local.get $xp) (local.get $xEnd))))
             ;; the first two locations' nearest points, kept on the grid (rounding can take |r| a hair past 1), then
             ;; each one's terms and limit
-            (local.set $i (i32x4.trunc_sat_f64x2_s_zero (f64x2.min (f64x2.max
+            (local.set $i (f64x2.add (local.get $round) (f64x2.pmin (f64x2.pmax
               (f64x2.add (f64x2.mul (local.get $a) (v128.load (local.get $gp))) (local.get $centres))
-              (local.get $halves)) (local.get $tops))))
+              (local.get $zero)) (local.get $tops))))
             (local.set $p (i32.add (local.get $table) (i32.mul (i32x4.extract_lane 0 (local.get $i)) (i32.const 48))))
             (local.set $termsA (f64x2.add (local.get $termsA) (v128.load (local.get $p))))
             (local.set $bandA (f64.add (local.get $bandA) (f64.load offset=40 (local.get $p))))
-            (local.set $p (i32.add (local.get $table) (i32.mul (i32x4.extract_lane 1 (local.get $i)) (i32.const 48))))
+            (local.set $p (i32.add (local.get $table) (i32.mul (i32x4.extract_lane 2 (local.get $i)) (i32.const 48))))
             (local.set $termsB (f64x2.add (local.get $termsB) (v128.load (local.get $p))))
             (local.set $bandB (f64.add (local.get $bandB) (f64.load offset=40 (local.get $p))))
             ;; the other two
-            (local.set $i (i32x4.trunc_sat_f64x2_s_zero (f64x2.min (f64x2.max
+            (local.set $i (f64x2.add (local.get $round) (f64x2.pmin (f64x2.pmax
               (f64x2.add (f64x2.mul (local.get $b) (v128.load offset=16 (local.get $gp))) (local.get $centres))
-              (local.get $halves)) (local.get $tops))))
+              (local.get $zero)) (local.get $tops))))
             (local.set $p (i32.add (local.get $table) (i32.mul (i32x4.extract_lane 0 (local.get $i)) (i32.const 48))))
             (local.set $termsA (f64x2.add (local.get $termsA) (v128.load (local.get $p))))
             (local.set $bandA (f64.add (local.get $bandA) (f64.load offset=40 (local.get $p))))
-            (local.set $p (i32.add (local.get $table) (i32.mul (i32x4.extract_lane 1 (local.get $i)) (i32.const 48))))
+            (local.set $p (i32.add (local.get $table) (i32.mul (i32x4.extract_lane 2 (local.get $i)) (i32.const 48))))
             (local.set $termsB (f64x2.add (local.get $termsB) (v128.load (local.get $p))))
             (local.set $bandB (f64.add (local.get $bandB) (f64.load offset=40 (local.get $p))))
             (local.set $gp (i32.add (local.get $gp) (i32.const 32)))
