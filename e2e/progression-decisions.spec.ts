@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { logIn, pageApi, screenshot } from "./support.ts";
+import { cspViolations, logIn, pageApi, reportedViolations, screenshot } from "./support.ts";
 
 // Issue 30, as a new user would try it: the demo patient Felix Wagner's left eye. The result page shows the field's
 // glaucoma stages (Hodapp-Parrish-Anderson with each criterion, GSS 2, AGIS, CIGTS); the progression view under the
@@ -16,6 +16,8 @@ const Left = 1;
 test("Felix Wagner's left eye: stages on the result, every criterion's verdict and one reading per eye", async ({ page }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 1000 });
+  // PoPLR's sieve is WebAssembly: the page compiles it under the app's CSP without a violation.
+  const refused = cspViolations(page);
   await logIn(page, "user");
   const patients = await pageApi<Array<{ id: string; name: string }>>(page, "GET", "patient/all");
   const felix = patients.find((p) => p.name === "Felix Wagner")!;
@@ -45,4 +47,6 @@ test("Felix Wagner's left eye: stages on the result, every criterion's verdict a
   await page.getByTestId("progression-analysis").scrollIntoViewIfNeeded();
   await page.getByTestId("progression-analysis").screenshot({ path: "e2e/screenshots/decisions-progression.png" });
   await screenshot(page, "decisions-result-page");
+  expect(refused).toEqual([]);
+  expect(await reportedViolations(page)).toEqual([]);
 });

@@ -114,3 +114,25 @@ export async function confirmMove(page: Page, item: "measurement" | "appointment
   await dialog.getByRole("button", { name: "Move", exact: true }).click();
   await expect(dialog).toHaveCount(0);
 }
+
+/**
+ * Every CSP violation the page reports: Chromium logs most as a console error starting "Refused to"; a refused
+ * WebAssembly compile is thrown to the caller instead (PoPLR's sieve catches it and counts exhaustively), so the
+ * document's securitypolicyviolation events are collected too (read them with `reportedViolations`).
+ */
+export const cspViolations = (page: Page) => {
+  const seen: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) seen.push(m.text());
+  });
+  void page.addInitScript(() => {
+    const w = window as unknown as { cspViolations: string[] };
+    w.cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) => w.cspViolations.push(`${e.effectiveDirective} ${e.blockedURI}`));
+  });
+  return seen;
+};
+
+/** The securitypolicyviolation events of the current document (after `cspViolations`). */
+export const reportedViolations = (page: Page) =>
+  page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? []);

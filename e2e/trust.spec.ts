@@ -1,21 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
-import { apiToken, logIn, screenshot } from "./support.ts";
+import { expect, test } from "@playwright/test";
+import { apiToken, cspViolations, logIn, screenshot } from "./support.ts";
 
 // Issue 15 §4 in the real browser: the app runs under its strict Content-Security-Policy (no inline script, styles
 // only from its own files) without a single violation: Konva draws the plots, Lingui switches the language, the
 // technician view and the manual frame load.
 
-/** Every CSP violation the page reports (Chromium logs each as a console error starting "Refused to"). */
-const violations = (page: Page) => {
-  const seen: string[] = [];
-  page.on("console", (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) seen.push(m.text());
-  });
-  return seen;
-};
-
 test("the app works under its Content-Security-Policy: plots, languages, technician view and manual, no violation", async ({ page }) => {
-  const seen = violations(page);
+  const seen = cspViolations(page);
   const response = await page.goto("/login");
   expect(response!.headers()["content-security-policy"]).toContain("script-src 'self'");
   await logIn(page, "manager");

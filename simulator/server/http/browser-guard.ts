@@ -5,10 +5,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 // not use a logged-in browser's reach (cross-origin requests and sockets are refused). Clients that are not
 // browsers (CLI, headsets) send no Origin and pass; their requests carry a bearer token or a device credential anyway.
 
-/** The app: scripts and styles only from files of this origin (no inline script, no eval); sockets to this origin. */
+/**
+ * The app: scripts and styles only from files of this origin (no inline script, no eval); sockets to this origin.
+ * 'wasm-unsafe-eval' lets the page compile WebAssembly, and nothing else: the core's PoPLR sieve ships as WebAssembly
+ * bytes inside the app's own script (core/analytics/progression/poplr-sieve.ts); JavaScript eval stays refused.
+ */
 export const APP_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
