@@ -27,6 +27,10 @@
 // connect (60), TENANCY (1; 0 skips it), TENANCY_ORGS (1000), TENANCY_HEADSETS per organisation (10),
 // TENANCY_STREAMING (300), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S 200). Headsets whose
 // socket closes (refused while the cluster was busy, say) connect again 2-4 s later, as real ones do. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
+// CPU_PROFILE_DIR (none): every Isopter process runs with --cpu-prof and writes its profile into a folder per cluster
+// there (<bus>-<n>p), with the windows' times (windows.json); `npx tsx bench/cluster/profile-diff.ts DIR` then says
+// which functions the 3 processes spend more time in than the 1, per window. The profiler costs CPU itself: the
+// figures of a profiled run are not the bench's.
 import { startNats, type LocalNats } from "../scripts/cluster/nats.ts";
 import { loadAverage } from "./figures.ts";
 import { growFleet } from "./fleet.ts";
@@ -46,6 +50,8 @@ const progressHz = Number(env("PROGRESS_HZ", "5"));
 const windowS = Number(env("WINDOW_S", "20"));
 const settleS = Number(env("SETTLE_S", "60"));
 const tenancy = env("TENANCY", "1") !== "0";
+/** Where each process writes a V8 CPU profile (one folder per cluster), for bench/cluster/profile-diff.ts. */
+const profileDir = process.env.CPU_PROFILE_DIR;
 const tenancyOrgs = Number(env("TENANCY_ORGS", "1000"));
 const tenancyHeadsets = Number(env("TENANCY_HEADSETS", "10"));
 const tenancyStreaming = Number(env("TENANCY_STREAMING", "300"));
@@ -86,6 +92,7 @@ const runCluster = async (
     progressHz,
     postgresPort: c.postgresPort,
     ...(nats ? { natsUrl: nats.url, natsPort: nats.port } : {}),
+    ...(profileDir ? { profileDir: `${profileDir}/${bus}-${kind === "T" ? "tenancy" : `${n}p`}` } : {}),
   });
   const windows: Window[] = [];
   try {

@@ -1,5 +1,6 @@
 // One cluster of bench:cluster: N Isopter processes on a copy of the template database, on the chosen bus, with
 // browsers' live sockets and protocol-level headsets placed by the caller, and measurement windows over it.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
 import WebSocket from "ws";
@@ -82,6 +83,14 @@ export interface Window {
   readonly load: string;
 }
 
+/** A measured window of a profiled cluster: its headsets and its span on the profiles' clock. */
+export interface ProfiledWindow {
+  readonly headsets: number;
+  readonly from: number;
+  readonly to: number;
+  readonly pids: readonly number[];
+}
+
 export const startCluster = async (o: {
   databaseUrl: string;
   processes: number;
@@ -90,12 +99,19 @@ export const startCluster = async (o: {
   postgresPort?: number;
   natsPort?: number;
   progressHz: number;
+  /** Each process writes a V8 CPU profile here when it stops, and the windows' times go to windows.json. */
+  profileDir?: string;
 }) => {
+  if (o.profileDir) mkdirSync(o.profileDir, { recursive: true });
   const procs: ClusterProcess[] = await startProcesses({
     databaseUrl: o.databaseUrl,
     ports: await consecutivePorts(o.processes),
     envOf: () => ({ DEMO_PASSWORD: PASSWORD, HEADSETS: "0", ...(o.bus === "nats" ? { NATS_URL: o.natsUrl! } : {}) }),
+    ...(o.profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] } : {}),
   });
+  /** The windows measured, on the clock of the profiles' timestamps (the monotonic clock, microseconds). */
+  const profiled: ProfiledWindow[] = [];
+  const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
   // On Ctrl-C (or a timeout's SIGTERM) the processes die with the bench, before its PostgreSQL stops.
   const forget = beforeInterruptExit(() => {
     for (const p of procs) p.child.kill("SIGKILL");
@@ -145,6 +161,7 @@ export const startCluster = async (o: {
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
       const began = performance.now();
+      const from = monotonicUs();
       const cpu = clusterCpu({
         serverPids: procs.map((p) => p.child.pid!),
         ...(o.postgresPort !== undefined ? { postgresPort: o.postgresPort } : {}),
@@ -157,6 +174,10 @@ export const startCluster = async (o: {
         await sleep(Math.min(2_000, Math.max(0, end - performance.now())));
       }
       const cores = cpu.take();
+      if (o.profileDir) {
+        profiled.push({ headsets, from, to: monotonicUs(), pids: procs.map((p) => p.child.pid!) });
+        writeFileSync(`${o.profileDir}/windows.json`, JSON.stringify(profiled, null, 1));
+      }
       const sent = (await busFigures()).reduce((s, b) => s + b.sent, 0) - sentBefore;
       const seconds = (performance.now() - began) / 1000;
       loop.disable();
@@ -191,7 +212,8 @@ export const startCluster = async (o: {
       for (const b of browsers) b.close();
       forget();
       await db.end().catch(() => undefined);
-      await Promise.all(procs.map((p) => p.stop("SIGKILL")));
+      // A killed process writes no profile: with profiling, they drain and exit.
+      await Promise.all(procs.map((p) => p.stop(o.profileDir ? "SIGTERM" : "SIGKILL")));
     },
   };
 };

@@ -65,11 +65,13 @@ export interface ProcessOptions {
   readonly onLine?: (line: string) => void;
   /** How long to wait for "Isopter listening" (default 120 s: the first start migrates and seeds). */
   readonly timeoutMs?: number;
+  /** Node's own flags before the script (bench:cluster's CPU_PROFILE_DIR: --cpu-prof). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** Starts one process and resolves once it listens. */
 export const startProcess = (o: ProcessOptions): Promise<ClusterProcess> => {
-  const child = spawn(process.execPath, ["--import", "tsx", "simulator/start.ts"], {
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), "--import", "tsx", "simulator/start.ts"], {
     cwd: root,
     env: { ...process.env, HEADSETS: "0", HOST: "127.0.0.1", ...o.env, PORT: String(o.port), DATABASE_URL: o.databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
@@ -128,6 +130,7 @@ export const startProcesses = async (o: {
   envOf?: (index: number) => Record<string, string>;
   onLine?: (number: number, line: string) => void;
   timeoutMs?: number;
+  nodeArgs?: readonly string[];
 }): Promise<ClusterProcess[]> => {
   if (o.ports.length === 0) return [];
   const one = (i: number) =>
@@ -138,6 +141,7 @@ export const startProcesses = async (o: {
       env: o.envOf?.(i) ?? {},
       ...(o.onLine ? { onLine: (line: string) => o.onLine!(i + 1, line) } : {}),
       ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+      ...(o.nodeArgs ? { nodeArgs: o.nodeArgs } : {}),
     });
   const first = await one(0);
   const rest = await Promise.allSettled(o.ports.slice(1).map((_, i) => one(i + 1)));
