@@ -44,13 +44,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     if (!device) return;
     // The status stays as last reported; the socket closing is what sets notconnected.
     await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...ctx.presence.heard(device!.deviceSn), connection }));
-    ctx.live.publish(device.organisationId, {
-      type: "connection",
-      operation: "update",
-      data: { deviceSn: device.deviceSn, connection },
-      deviceSn: device.deviceSn,
-    });
-    await publishDevice();
+    await announceConnection(ctx, device.organisationId, device.deviceSn, connection);
   };
   const watchdog = setInterval(
     () => {
@@ -63,15 +57,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
   watchdog.unref();
 
   const publishDevice = async () => {
-    if (!device) return;
-    const row = await deviceBySnAnywhere(ctx.db, device.deviceSn);
-    if (row)
-      ctx.live.publish(row.organisationId, {
-        type: "device",
-        operation: "update",
-        data: deviceChange(ctx.presence.overlay(row)),
-        deviceSn: row.deviceSn,
-      });
+    if (device) await announceDevice(ctx, device.deviceSn);
   };
 
   /** The headset's side of the audit trail (issue 15 §6): admissions, refusals and results, by serial. */
@@ -297,13 +283,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       await ctx.db
         .transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...heard, connection: "DISCONNECTED", status: "notconnected" }))
         .catch(() => undefined);
-      ctx.live.publish(device.organisationId, {
-        type: "connection",
-        operation: "update",
-        data: { deviceSn: device.deviceSn, connection: "DISCONNECTED" },
-        deviceSn: device.deviceSn,
-      });
-      await publishDevice().catch(() => undefined);
+      await announceConnection(ctx, device.organisationId, device.deviceSn, "DISCONNECTED").catch(() => undefined);
     });
   });
   socket.on("error", () => socket.terminate());
@@ -320,18 +300,8 @@ export const disconnectOrphans = async (ctx: ServerContext, deviceSns: ReadonlyA
   for (const { device_sn: sn } of rows) {
     const row = await deviceBySnAnywhere(ctx.db, sn);
     if (!row) continue;
-    ctx.live.publish(row.organisationId, {
-      type: "connection",
-      operation: "update",
-      data: { deviceSn: sn, connection: "DISCONNECTED" },
-      deviceSn: sn,
-    });
-    ctx.live.publish(row.organisationId, {
-      type: "device",
-      operation: "update",
-      data: deviceChange(ctx.presence.overlay(row)),
-      deviceSn: sn,
-    });
+    ctx.live.publish(row.organisationId, connectionEvent(sn, "DISCONNECTED"));
+    ctx.live.publish(row.organisationId, deviceEvent(ctx, row));
   }
 };
 
@@ -341,17 +311,27 @@ export const reconnectHeld = async (ctx: ServerContext) => {
     await ctx.db.transaction((tx) => recordLiveState(tx, sn, { connection: "CONNECTED" }));
     const row = await deviceBySnAnywhere(ctx.db, sn);
     if (!row) continue;
-    ctx.live.publish(row.organisationId, {
-      type: "connection",
-      operation: "update",
-      data: { deviceSn: sn, connection: "CONNECTED" },
-      deviceSn: sn,
-    });
-    ctx.live.publish(row.organisationId, {
-      type: "device",
-      operation: "update",
-      data: deviceChange(ctx.presence.overlay(row)),
-      deviceSn: sn,
-    });
+    ctx.live.publish(row.organisationId, connectionEvent(sn, "CONNECTED"));
+    ctx.live.publish(row.organisationId, deviceEvent(ctx, row));
   }
+};
+
+type StoredDevice = NonNullable<Awaited<ReturnType<typeof deviceBySnAnywhere>>>;
+
+const connectionEvent = (sn: string, connection: "CONNECTED" | "DISCONNECTED") =>
+  ({ type: "connection", operation: "update", data: { deviceSn: sn, connection }, deviceSn: sn }) as const;
+/** The stored device with the presence heard since. */
+const deviceEvent = (ctx: ServerContext, row: StoredDevice) =>
+  ({ type: "device", operation: "update", data: deviceChange(ctx.presence.overlay(row)), deviceSn: row.deviceSn }) as const;
+
+/** Tells the organisation's browsers the headset's connection and then its device as stored (read again: fresh). */
+const announceConnection = async (ctx: ServerContext, organisationId: string, sn: string, connection: "CONNECTED" | "DISCONNECTED") => {
+  ctx.live.publish(organisationId, connectionEvent(sn, connection));
+  await announceDevice(ctx, sn);
+};
+
+/** Tells the organisation's browsers the headset's device as stored. */
+const announceDevice = async (ctx: ServerContext, sn: string) => {
+  const row = await deviceBySnAnywhere(ctx.db, sn);
+  if (row) ctx.live.publish(row.organisationId, deviceEvent(ctx, row));
 };

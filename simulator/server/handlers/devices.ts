@@ -25,6 +25,14 @@ const deviceOr404 = async (q: Queryable, org: string, id: string, field = "query
   return d;
 };
 
+/** A drop's two devices (404 naming body.from / body.to), locked and read again under the lock. */
+const lockedLanes = async (q: Queryable, org: string, fromId: string, toId: string) => {
+  const fromDevice = await deviceOr404(q, org, fromId, "body.from.deviceId");
+  const toDevice = await deviceOr404(q, org, toId, "body.to.deviceId");
+  await devices.lockDevices(q, [fromDevice.deviceSn, toDevice.deviceSn]);
+  return [(await devices.deviceById(q, org, fromDevice.id))!, (await devices.deviceById(q, org, toDevice.id))!] as const;
+};
+
 /** A lane as core/scheduling sees it: the queue, and whether its first card is the running item (scheduling §4). */
 const laneOf = <C extends Card>(d: devices.DeviceRow, items: readonly C[]): Lane<C> => ({
   deviceId: d.id,
@@ -142,12 +150,8 @@ export const deviceHandlers: SomeHandlers<
     const org = claimsOf(call).organisationId;
     const { movedPerimetryId, from, to } = call.body;
     const data = await write(call.ctx, async (tx, fx) => {
-      const fromDevice = await deviceOr404(tx, org, from.deviceId, "body.from.deviceId");
-      const toDevice = await deviceOr404(tx, org, to.deviceId, "body.to.deviceId");
-      await devices.lockDevices(tx, [fromDevice.deviceSn, toDevice.deviceSn]);
-      // Re-read under the lock: the revisions compared are the committed ones.
-      const f = (await devices.deviceById(tx, org, fromDevice.id))!;
-      const t = (await devices.deviceById(tx, org, toDevice.id))!;
+      // The revisions compared are the committed ones.
+      const [f, t] = await lockedLanes(tx, org, from.deviceId, to.deviceId);
       if (f.revision !== from.revision || t.revision !== to.revision)
         throw new Failure(
           "device_revision_conflict",
@@ -188,12 +192,8 @@ export const deviceHandlers: SomeHandlers<
     const org = claimsOf(call).organisationId;
     const { movedAppointmentId, from, to } = call.body;
     const data = await write(call.ctx, async (tx, fx) => {
-      const fromDevice = await deviceOr404(tx, org, from.deviceId, "body.from.deviceId");
-      const toDevice = await deviceOr404(tx, org, to.deviceId, "body.to.deviceId");
-      await devices.lockDevices(tx, [fromDevice.deviceSn, toDevice.deviceSn]);
-      // Re-read under the lock: the running state checked is the committed one.
-      const f = (await devices.deviceById(tx, org, fromDevice.id))!;
-      const t = (await devices.deviceById(tx, org, toDevice.id))!;
+      // The running state checked is the committed one.
+      const [f, t] = await lockedLanes(tx, org, from.deviceId, to.deviceId);
       const sameLane = f.id === t.id;
       const fromLane = laneOf(f, await appointmentQueueOf(tx, org, f.deviceSn));
       const toLane = sameLane ? fromLane : laneOf(t, await appointmentQueueOf(tx, org, t.deviceSn));
