@@ -9,6 +9,18 @@ import type { ShownErrors } from "./use-field-errors.ts";
 /** The element id of a card's field. */
 export const inputIdOf = (prefix: string, id: FieldId) => `${prefix}-${id.replace(/\./g, "-")}`;
 
+/** A card's text field wired to its form value and to the error rules on edit and on leaving (use-field-errors.ts). */
+export const fieldProps = (prefix: string, id: FieldId, value: string, errors: ShownErrors, onValue: (value: string) => void) => ({
+  id: inputIdOf(prefix, id),
+  value,
+  error: errors.message(id),
+  onChange: (next: string) => {
+    errors.edited(id);
+    onValue(next);
+  },
+  onBlur: () => errors.left(id),
+});
+
 export interface NodeLabels {
   readonly host: string;
   readonly port: string;
@@ -41,17 +53,10 @@ export function NodeFields({
 }) {
   const { t } = useLingui();
   const field = (id: keyof NodeForm) => ({
-    id: inputIdOf(prefix, id),
-    value: node[id],
-    error: errors.message(id),
+    ...fieldProps(prefix, id, node[id], errors, (value) => onChange({ ...node, [id]: value })),
     required: true,
     autoComplete: "off",
     spellCheck: false,
-    onChange: (value: string) => {
-      errors.edited(id);
-      onChange({ ...node, [id]: value });
-    },
-    onBlur: () => errors.left(id),
   });
   return (
     <div className="dicom-grid">

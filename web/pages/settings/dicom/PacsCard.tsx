@@ -6,7 +6,7 @@ import { Toggle } from "../../../ui/Toggle.tsx";
 import { ConnectionTest } from "./ConnectionTest.tsx";
 import { checkPacs, DEFAULT_STORE_PORT, fieldOfPath, pacsForm, samePacs, type FieldId, type PacsForm } from "./dicom-form.ts";
 import { ErrorSummary } from "./ErrorSummary.tsx";
-import { inputIdOf, NodeFields, useNodeLabels } from "./NodeFields.tsx";
+import { fieldProps, inputIdOf, NodeFields, useNodeLabels } from "./NodeFields.tsx";
 import { SaveRow } from "./SaveRow.tsx";
 import { useCardSave } from "./use-card-save.ts";
 import { useFieldErrors } from "./use-field-errors.ts";
@@ -105,19 +105,12 @@ export function PacsCard({ saved }: { saved: DicomSettings }) {
               {form.retrieve === "move" && (
                 <div className="dicom-grid">
                   <TextInput
-                    id={inputIdOf(prefix, "storePort")}
+                    {...fieldProps(prefix, "storePort", form.storePort, errors, (storePort) => change({ ...form, storePort }))}
                     label={labels.storePort!}
                     hint={t`Isopter listens on this port while it retrieves; the PACS must know the station AE title at this host and port.`}
                     required
                     inputMode="numeric"
                     autoComplete="off"
-                    value={form.storePort}
-                    error={errors.message("storePort")}
-                    onChange={(storePort) => {
-                      errors.edited("storePort");
-                      change({ ...form, storePort });
-                    }}
-                    onBlur={() => errors.left("storePort")}
                   />
                 </div>
               )}

@@ -10,7 +10,7 @@ import { ConnectionTest } from "./ConnectionTest.tsx";
 import { checkWorklist, fieldOfPath, sameWorklist, worklistForm, type FieldId, type WorklistForm } from "./dicom-form.ts";
 import { ErrorSummary } from "./ErrorSummary.tsx";
 import { LocalCodesTable } from "./LocalCodesTable.tsx";
-import { inputIdOf, NodeFields, useNodeLabels } from "./NodeFields.tsx";
+import { fieldProps, inputIdOf, NodeFields, useNodeLabels } from "./NodeFields.tsx";
 import { SaveRow } from "./SaveRow.tsx";
 import { useCardSave } from "./use-card-save.ts";
 import { useFieldErrors } from "./use-field-errors.ts";
@@ -111,19 +111,12 @@ export function WorklistCard({ saved }: { saved: DicomSettings }) {
                   }}
                 />
                 <TextInput
-                  id={inputIdOf(prefix, "modality")}
+                  {...fieldProps(prefix, "modality", form.modality, errors, (modality) => change({ ...form, modality }))}
                   label={labels.modality!}
                   hint={t`The modality the query asks for: OPV for perimetry.`}
                   required
                   autoComplete="off"
                   spellCheck={false}
-                  value={form.modality}
-                  error={errors.message("modality")}
-                  onChange={(modality) => {
-                    errors.edited("modality");
-                    change({ ...form, modality });
-                  }}
-                  onBlur={() => errors.left("modality")}
                 />
               </div>
             </fieldset>
@@ -132,19 +125,14 @@ export function WorklistCard({ saved }: { saved: DicomSettings }) {
               <div className="dicom-periodic">
                 <Toggle label={t`Query periodically`} checked={form.enabled} onChange={(enabled) => change({ ...form, enabled })} />
                 <TextInput
-                  id={inputIdOf(prefix, "intervalMinutes")}
+                  {...fieldProps(prefix, "intervalMinutes", form.intervalMinutes, errors, (intervalMinutes) =>
+                    change({ ...form, intervalMinutes }),
+                  )}
                   label={labels.intervalMinutes!}
                   hint={form.enabled ? t`Isopter queries on its own at this interval.` : t`Off: Isopter queries only when asked.`}
                   required
                   inputMode="numeric"
                   autoComplete="off"
-                  value={form.intervalMinutes}
-                  error={errors.message("intervalMinutes")}
-                  onChange={(intervalMinutes) => {
-                    errors.edited("intervalMinutes");
-                    change({ ...form, intervalMinutes });
-                  }}
-                  onBlur={() => errors.left("intervalMinutes")}
                 />
               </div>
             </fieldset>
