@@ -24,6 +24,31 @@ export const QuantitySchema = Schema.Struct({ value: Schema.Finite, unit: Schema
 
 const Meta = Schema.Struct({ profile: NonEmptyArray(Uri) });
 
+/** R4's value sets (administrative-gender, observation-status, diagnostic-report-status), for the importer too. */
+export const AdministrativeGender = Schema.Literals(["male", "female", "other", "unknown"]);
+export const ObservationStatus = Schema.Literals([
+  "registered",
+  "preliminary",
+  "final",
+  "amended",
+  "corrected",
+  "cancelled",
+  "entered-in-error",
+  "unknown",
+]);
+export const DiagnosticReportStatus = Schema.Literals([
+  "registered",
+  "partial",
+  "preliminary",
+  "final",
+  "amended",
+  "corrected",
+  "appended",
+  "cancelled",
+  "entered-in-error",
+  "unknown",
+]);
+
 export const PatientResourceSchema = Schema.Struct({
   resourceType: Schema.Literal("Patient"),
   id: Schema.optionalKey(Id), // a transaction matches patients by identifier (conditional update): no id there
@@ -31,7 +56,7 @@ export const PatientResourceSchema = Schema.Struct({
     Schema.Struct({ use: Schema.Literal("usual"), type: CodeableConceptSchema, system: Uri, value: Schema.NonEmptyString }),
   ),
   name: Schema.Array(Schema.Struct({ text: Schema.String })),
-  gender: Schema.Literals(["male", "female", "other", "unknown"]),
+  gender: AdministrativeGender,
   birthDate: DateOnly,
 });
 
@@ -52,7 +77,7 @@ export const ObservationSchema = Schema.Struct({
   resourceType: Schema.Literal("Observation"),
   id: Id,
   meta: Schema.optionalKey(Meta),
-  status: Schema.Literals(["registered", "preliminary", "final", "amended", "corrected", "cancelled", "entered-in-error", "unknown"]),
+  status: ObservationStatus,
   category: Schema.Array(CodeableConceptSchema),
   code: CodeableConceptSchema,
   subject: ReferenceSchema,
@@ -98,18 +123,7 @@ export const DiagnosticReportSchema = Schema.Struct({
   meta: Meta,
   // The result's id, and a worklist order's accession number (typed ACSN) and requested procedure ID.
   identifier: Schema.Array(Schema.Struct({ ...IdentifierSchema.fields, type: Schema.optionalKey(CodeableConceptSchema) })),
-  status: Schema.Literals([
-    "registered",
-    "partial",
-    "preliminary",
-    "final",
-    "amended",
-    "corrected",
-    "appended",
-    "cancelled",
-    "entered-in-error",
-    "unknown",
-  ]),
+  status: DiagnosticReportStatus,
   category: NonEmptyArray(CodeableConceptSchema),
   code: CodeableConceptSchema,
   subject: ReferenceSchema,

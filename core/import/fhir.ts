@@ -3,6 +3,7 @@ import { getPattern } from "../analytics/patterns.ts";
 import { isScreeningResult } from "../analytics/seen.ts";
 import { type Code, ghtAnalysis, ISOPTER_SCHEME, patternCode, strategyCode, visualFieldIndex } from "../dicom/codes.ts";
 import { decode } from "../model/decode.ts";
+import { AdministrativeGender, DiagnosticReportStatus, ObservationStatus } from "./fhir-schema.ts";
 import { Eye, eyeCodes, Pattern, patternLabel, Sex, Showtime, StimulusSize, Strategy, strategyCodes } from "../model/enums.ts";
 import type { IsoDate } from "../model/ids.ts";
 import type { DeviceIndices } from "../model/result-source.ts";
@@ -151,7 +152,7 @@ const PatientResource = Schema.Struct({
   id: opt(Id),
   identifier: opt(Schema.Array(Identifier)),
   name: opt(Schema.Array(Schema.Struct({ use: opt(Str), text: opt(Str), family: opt(Str), given: opt(Schema.Array(Str)) }))),
-  gender: opt(Schema.Literals(["male", "female", "other", "unknown"])),
+  gender: opt(AdministrativeGender),
   birthDate: opt(DateOnly),
 });
 type PatientResource = Schema.Schema.Type<typeof PatientResource>;
@@ -160,7 +161,7 @@ const ObservationResource = Schema.Struct({
   resourceType: Schema.Literal("Observation"),
   id: opt(Id),
   extension: opt(Schema.Array(Extension)),
-  status: Schema.Literals(["registered", "preliminary", "final", "amended", "corrected", "cancelled", "entered-in-error", "unknown"]),
+  status: ObservationStatus,
   code: CodeableConcept,
   subject: opt(Reference),
   effectiveDateTime: opt(DateTime),
@@ -184,18 +185,7 @@ const ReportResource = Schema.Struct({
   meta: opt(Schema.Struct({ profile: opt(Schema.Array(Str)) })),
   extension: opt(Schema.Array(Extension)),
   identifier: opt(Schema.Array(Identifier)),
-  status: Schema.Literals([
-    "registered",
-    "partial",
-    "preliminary",
-    "final",
-    "amended",
-    "corrected",
-    "appended",
-    "cancelled",
-    "entered-in-error",
-    "unknown",
-  ]),
+  status: DiagnosticReportStatus,
   code: CodeableConcept,
   subject: opt(Reference),
   effectiveDateTime: opt(DateTime),
