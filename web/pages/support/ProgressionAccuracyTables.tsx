@@ -50,57 +50,26 @@ function SpecificityCell({ visits5, visits10 }: { visits5: AccuracyRate; visits1
   );
 }
 
-export function SpecificityTable({ data }: { data: ProgressionAccuracy }) {
-  const { t } = useLingui();
-  const methodName = useMethodName();
-  const label = useCohortLabel();
-  const stable = data.cohorts.filter((c) => c.kind === "stable");
-  const caption = t`Stable eyes not called worsening after 5 · 10 visits`;
-  return (
-    <TableScroll label={caption}>
-      <table className="table accuracy-table" data-testid="accuracy-specificity">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t`Method`}</th>
-            {stable.map((c) => (
-              <th key={c.id} scope="col" className="num">
-                {label(c)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {data.methods.map((m) => (
-            <tr key={m} data-method={m}>
-              <th scope="row">{methodName(m)}</th>
-              {stable.map((c) => (
-                <SpecificityCell key={c.id} {...data.specificity[c.id]![m]} />
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
-  );
-}
-
-export function SensitivityTable({
+/** One row per method, one column per cohort: the layout of the specificity and sensitivity tables. */
+function MethodsByCohort({
   data,
   cohorts,
   caption,
+  testId,
+  cell,
 }: {
   data: ProgressionAccuracy;
   cohorts: readonly AccuracyCohort[];
   caption: string;
+  testId: string;
+  cell: (method: ProgressionAccuracy["methods"][number], cohort: AccuracyCohort) => ReactNode;
 }) {
   const { t } = useLingui();
   const methodName = useMethodName();
   const label = useCohortLabel();
-  const followUpYears = ((data.followUp.visits - 1) * data.followUp.intervalMonths) / 12;
   return (
     <TableScroll label={caption}>
-      <table className="table accuracy-table" data-testid="accuracy-sensitivity">
+      <table className="table accuracy-table" data-testid={testId}>
         <caption>{caption}</caption>
         <thead>
           <tr>
@@ -116,28 +85,59 @@ export function SensitivityTable({
           {data.methods.map((m) => (
             <tr key={m} data-method={m}>
               <th scope="row">{methodName(m)}</th>
-              {cohorts.map((c) => {
-                const s = data.sensitivity[c.id]![m];
-                const median = s.medianYears;
-                return (
-                  <td key={c.id} className="num">
-                    {[s.years2, s.years3, s.years5].map((r) => percent(r.worsening)).join(" · ")}
-                    <br />
-                    <span className="muted">
-                      {median === null ? (
-                        t`median > ${followUpYears} years`
-                      ) : (
-                        <Plural value={median} one="median # year" other="median # years" />
-                      )}
-                    </span>
-                  </td>
-                );
-              })}
+              {cohorts.map((c) => cell(m, c))}
             </tr>
           ))}
         </tbody>
       </table>
     </TableScroll>
+  );
+}
+
+export function SpecificityTable({ data }: { data: ProgressionAccuracy }) {
+  const { t } = useLingui();
+  return (
+    <MethodsByCohort
+      data={data}
+      cohorts={data.cohorts.filter((c) => c.kind === "stable")}
+      caption={t`Stable eyes not called worsening after 5 · 10 visits`}
+      testId="accuracy-specificity"
+      cell={(m, c) => <SpecificityCell key={c.id} {...data.specificity[c.id]![m]} />}
+    />
+  );
+}
+
+export function SensitivityTable({
+  data,
+  cohorts,
+  caption,
+}: {
+  data: ProgressionAccuracy;
+  cohorts: readonly AccuracyCohort[];
+  caption: string;
+}) {
+  const { t } = useLingui();
+  const followUpYears = ((data.followUp.visits - 1) * data.followUp.intervalMonths) / 12;
+  return (
+    <MethodsByCohort
+      data={data}
+      cohorts={cohorts}
+      caption={caption}
+      testId="accuracy-sensitivity"
+      cell={(m, c) => {
+        const s = data.sensitivity[c.id]![m];
+        const median = s.medianYears;
+        return (
+          <td key={c.id} className="num">
+            {[s.years2, s.years3, s.years5].map((r) => percent(r.worsening)).join(" · ")}
+            <br />
+            <span className="muted">
+              {median === null ? t`median > ${followUpYears} years` : <Plural value={median} one="median # year" other="median # years" />}
+            </span>
+          </td>
+        );
+      }}
+    />
   );
 }
 
