@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
-import { CacheKey } from "../../core/client/cache-keys.ts";
-import { useClient, useCache } from "../state/client.ts";
 import { searchDebounceMs, useDebounced } from "../state/debounce.ts";
+import { usePatientSearch } from "../state/patient-search.ts";
 import { useDateFormat } from "../i18n/format.ts";
 import type { Patient } from "../../core/model/patient.ts";
 import { SearchBox } from "../ui/SearchBox.tsx";
@@ -14,40 +13,10 @@ import { SearchBox } from "../ui/SearchBox.tsx";
  */
 export function PatientPicker({ onPick }: { onPick: (patient: Patient) => void }) {
   const { t } = useLingui();
-  const client = useClient();
   const { date } = useDateFormat();
   const [text, setText] = useState("");
   const filter = { name: useDebounced(text.trim(), searchDebounceMs), birthdate: null };
-  const search = useCache(CacheKey.PatientSearch, filter);
-  const results = search.data ?? null;
-  const [moreFailed, setMoreFailed] = useState(false);
-  // A failed read of the search, shown even when an earlier answer stays on screen.
-  const failed = search.error !== undefined || moreFailed;
-  const [loadingMore, setLoadingMore] = useState(false);
-  const sentinel = useRef<HTMLLIElement>(null);
-
-  const loadMore = async () => {
-    if (!results || results.remaining <= 0 || loadingMore) return;
-    setLoadingMore(true);
-    setMoreFailed(false);
-    try {
-      await client.patients.nextSearchPage(filter);
-    } catch {
-      setMoreFailed(true);
-    } finally {
-      setLoadingMore(false);
-    }
-  };
-
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void loadMore();
-    });
-    observer.observe(node);
-    return () => observer.disconnect();
-  });
+  const { results, failed, loadingMore, loadMore, sentinel } = usePatientSearch(filter);
 
   return (
     <div className="span-2">

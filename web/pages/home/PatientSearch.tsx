@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { ageOn } from "../../../core/model/patient.ts";
 import { birthdateFilter, birthdateFilterOptions, type BirthdateFilterParts } from "../../../core/rules/birthdate-filter.ts";
-import { useClient, useCache } from "../../state/client.ts";
-import { CacheKey } from "../../../core/client/index.ts";
 import { searchDebounceMs, useDebounced } from "../../state/debounce.ts";
+import { usePatientSearch } from "../../state/patient-search.ts";
 import { todayIso } from "../../state/today.ts";
 import { SearchBox } from "../../ui/SearchBox.tsx";
 import { Select } from "../../ui/Select.tsx";
@@ -23,33 +22,7 @@ export function PatientSearch() {
   // Debounced as a string, so equal filters never restart the timer.
   const settled = useDebounced(JSON.stringify({ name: name.trim(), birthdate: birthdateFilter(parts, currentYear) }), searchDebounceMs);
   const filter = JSON.parse(settled) as { name: string; birthdate: string | null };
-  const client = useClient();
-  const search = useCache(CacheKey.PatientSearch, filter);
-  const results = search.data;
-  const failed = search.status === "error";
-  const [loadingMore, setLoadingMore] = useState(false);
-  const sentinel = useRef<HTMLLIElement>(null);
-
-  const loadMore = async () => {
-    if (!results || results.remaining <= 0 || loadingMore) return;
-    setLoadingMore(true);
-    try {
-      await client.patients.nextSearchPage(filter);
-    } finally {
-      setLoadingMore(false);
-    }
-  };
-
-  // Load the next page when the end of the list scrolls into view.
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void loadMore();
-    });
-    observer.observe(node);
-    return () => observer.disconnect();
-  });
+  const { results, failed, loadingMore, loadMore, sentinel } = usePatientSearch(filter);
 
   const today = todayIso();
   const format = useDateFormat();
