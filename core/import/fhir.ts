@@ -4,7 +4,7 @@ import { isScreeningResult } from "../analytics/seen.ts";
 import { type Code, ghtAnalysis, ISOPTER_SCHEME, patternCode, strategyCode, visualFieldIndex } from "../dicom/codes.ts";
 import { decode } from "../model/decode.ts";
 import { AdministrativeGender, DiagnosticReportStatus, ObservationStatus } from "./fhir-schema.ts";
-import { Eye, eyeCodes, Pattern, patternLabel, Sex, Showtime, StimulusSize, Strategy, strategyCodes } from "../model/enums.ts";
+import { Eye, eyeCodes, Pattern, patternLabel, Sex, Strategy, strategyCodes } from "../model/enums.ts";
 import type { IsoDate } from "../model/ids.ts";
 import type { DeviceIndices } from "../model/result-source.ts";
 import { type FileReading, type ImportedField, importedResult, type RefusedField, unreadable } from "./imported-field.ts";

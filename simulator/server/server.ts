@@ -11,7 +11,7 @@ import { sessionStore } from "./auth/sessions.ts";
 import { auditTrail } from "./audit/trail.ts";
 import { chainWarnings } from "./audit/verify.ts";
 import { auditPush, type AuditRepository } from "./audit/push.ts";
-import { tokenSigner, type TokenClaims } from "./auth/token.ts";
+import { tokenSigner } from "./auth/token.ts";
 import { secretKeys } from "./auth/secret-box.ts";
 import type { ServerContext, ServerSettings } from "./context.ts";
 import type { Database } from "./db/database.ts";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { resultIdSystem } from "../../adapters/interchange/identifier-systems.ts";
 import { exportContext } from "../../cli/export/context.ts";
-import { bundleEntry, fhirBundleWriter, type BundleType } from "../../cli/export/fhir.ts";
-import { fhirObservation, fullUrl, type ObservationDefinition, resultParts, systems } from "../../cli/export/fhir-resources.ts";
+import { fhirBundleWriter, type BundleType } from "../../cli/export/fhir.ts";
+import { fullUrl, systems } from "../../cli/export/fhir-resources.ts";
 import { exportRecord, type ExportRecord } from "../../cli/export/record.ts";
 import { getPattern } from "../../core/analytics/patterns.ts";
-import { fhirSensitivityCode, ISOPTER_FHIR_SYSTEM, readFhirBundle, sensitivityValue } from "../../core/import/fhir.ts";
+import { fhirSensitivityCode, ISOPTER_FHIR_SYSTEM, readFhirBundle } from "../../core/import/fhir.ts";
 import type { FileReading, ImportedField } from "../../core/import/imported-field.ts";
 import { Eye, Pattern, Strategy } from "../../core/model/enums.ts";
 import type { Patient } from "../../core/model/patient.ts";

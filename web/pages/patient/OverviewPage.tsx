@@ -2,7 +2,7 @@ import { Link } from "react-router-dom";
 import { useLingui } from "@lingui/react/macro";
 import { patternLabel, type AmslerAnswer } from "../../../core/model/enums.ts";
 import type { ColourVisionClassification } from "../../../core/model/colour-vision.ts";
-import { eyeNames, strategyNames } from "../../i18n/names.ts";
+import { eyeNames } from "../../i18n/names.ts";
 import { useDateFormat } from "../../i18n/format.ts";
 import { useCache } from "../../state/client.ts";
 import { CacheKey } from "../../../core/client/index.ts";

@@ -1,6 +1,6 @@
 import type { AcuityChart } from "../../../core/model/acuity.ts";
 import type { ColourVisionClassification } from "../../../core/model/colour-vision.ts";
-import type { AmslerAnswer, Eye, Pattern, Strategy, TestType } from "../../../core/model/enums.ts";
+import type { AmslerAnswer, Eye, Pattern, TestType } from "../../../core/model/enums.ts";
 import {
   type Examination,
   isAcuityResult,
