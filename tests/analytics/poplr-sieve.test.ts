@@ -52,7 +52,7 @@ describe("PoPLR's sieve counts exactly what the exhaustive count does", () => {
         const exhaustive = poplr(years, rows, { nperm, exhaustive: true });
         expect(sieved).toEqual(exhaustive);
       }),
-      { numRuns: 40 },
+      { numRuns: 100 },
     );
   });
 
