@@ -13,6 +13,37 @@ import { Skeleton } from "../../ui/Skeleton.tsx";
 
 const PAGE = 25;
 
+/** One text or date filter: blank (or spaces) means no filter. */
+function FilterText({
+  id,
+  label,
+  type,
+  placeholder,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  type?: "date";
+  placeholder?: string;
+  value: string | null;
+  onChange: (value: string | null) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="input"
+        type={type}
+        placeholder={placeholder}
+        value={value ?? ""}
+        onChange={(e) => onChange(e.target.value.trim() === "" ? null : e.target.value.trim())}
+      />
+    </div>
+  );
+}
+
 export function AuditSection({ users }: { users: readonly User[] }) {
   const { t } = useLingui();
   const format = useDateFormat();
@@ -45,46 +76,17 @@ export function AuditSection({ users }: { users: readonly User[] }) {
               ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="audit-patient">{t`Patient ID`}</label>
-          <input
-            id="audit-patient"
-            className="input"
-            value={filter.patientId ?? ""}
-            onChange={(e) => change({ patientId: text(e.target.value) })}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-action">{t`Action`}</label>
-          <input
-            id="audit-action"
-            className="input"
-            placeholder="patient.get"
-            value={filter.action ?? ""}
-            onChange={(e) => change({ action: text(e.target.value) })}
-          />
-        </div>
+        <FilterText id="audit-patient" label={t`Patient ID`} value={filter.patientId} onChange={(patientId) => change({ patientId })} />
+        <FilterText
+          id="audit-action"
+          label={t`Action`}
+          placeholder="patient.get"
+          value={filter.action}
+          onChange={(action) => change({ action })}
+        />
         <div className="grid-2">
-          <div className="field">
-            <label htmlFor="audit-from">{t`From`}</label>
-            <input
-              id="audit-from"
-              className="input"
-              type="date"
-              value={filter.from ?? ""}
-              onChange={(e) => change({ from: text(e.target.value) })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="audit-to">{t`To`}</label>
-            <input
-              id="audit-to"
-              className="input"
-              type="date"
-              value={filter.to ?? ""}
-              onChange={(e) => change({ to: text(e.target.value) })}
-            />
-          </div>
+          <FilterText id="audit-from" label={t`From`} type="date" value={filter.from} onChange={(from) => change({ from })} />
+          <FilterText id="audit-to" label={t`To`} type="date" value={filter.to} onChange={(to) => change({ to })} />
         </div>
       </search>
       {list.status === "loading" && <Skeleton kind="fields" count={3} />}
