@@ -6,7 +6,7 @@ import { WASM_BASE64 } from "./poplr-sieve.wasm.ts";
  * order's dates times every location's centred values, four locations at a time, then each location's terms read at
  * the nearest point of poplr-table.ts's grid. It was the whole of PoPLR's cost in JavaScript (3.6 ms per eye of 10
  * visits, with interpolation); here two locations share each multiplication and load. The few orders the nearest
- * reading leaves undecided (about 1 %) are read again with interpolation (`interpolated`), and the few of those left
+ * reading leaves undecided (about 7 in 5040) are read again with interpolation (`interpolated`), and the few of those left
  * are computed exactly by poplr.ts.
  *
  * The module is tiny (under 1 kB), so it is compiled synchronously, which browsers allow on the main thread. Where
