@@ -13,9 +13,9 @@ import { studentTCdf } from "../statistics/student-t.ts";
  * Two readings, two error limits per point. The sieve (poplr-sieve.wat) reads the nearest point's terms as they are:
  * the terms are monotone in r (p rises with t, t with r), so within half a step of a point they stay between their
  * values at the two half-step ends, and that span is the point's "nearest" limit, exact up to rounding. The orders
- * it cannot decide are read again (poplr.ts) with linear interpolation, whose error is second order: the terms bend
- * sharply in r near the clip (with few degrees of freedom the clip lies within 1e-3 of |r| = 1), so one limit for the
- * whole grid would be that of its worst interval; each interval keeps its own measured limit instead. Every reading
+ * it cannot decide are read again (poplr-sieve.ts's `interpolated`) with linear interpolation, whose error is second
+ * order: the terms bend sharply in r near the clip (with few degrees of freedom the clip lies within 1e-3 of
+ * |r| = 1), so one limit for the whole grid would be that of its worst interval; each interval keeps its own measured limit instead. Every reading
  * adds up the limits of the points or intervals its locations fall in. The table is only a sieve: poplr.ts recomputes
  * exactly every permutation whose interpolated statistic lies within that sum of the observed one, so every p-value
  * is the one the exact computation gives.
@@ -118,7 +118,7 @@ function build(df: number, clip: number): CorrelationTable {
 
 const tables = new Map<string, CorrelationTable>();
 
-/** The table for `df` degrees of freedom and p clipped to [clip, 1 - clip]; built once (about 30 ms) and kept. */
+/** The table for `df` degrees of freedom and p clipped to [clip, 1 - clip]; built once (about 80 ms) and kept. */
 export function correlationTable(df: number, clip: number): CorrelationTable {
   const key = `${df}:${clip}`;
   let table = tables.get(key);
