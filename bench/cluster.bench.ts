@@ -4,8 +4,12 @@
 //
 // Per bus, for 1 and then 3 processes at the same load: an idle window (browsers connected, no headsets), then a window
 // at each HEADSETS step. The headsets belong to LOAD_ORGS organisations (headset i to organisation i mod LOAD_ORGS);
-// organisation k's browser (one live socket of its manager) is on process k mod 3, and its headsets on the other two,
-// alternately, so every event of theirs crosses the bus (with one process nothing crosses). Each headset beats every
+// organisation k's browser (one live socket of its manager) is on process k mod 3. With 3 processes the headsets are
+// placed two ways (PLACEMENTS), each a cluster of its own: "organisation", on their organisation's process, as the
+// deployed nginx places every socket that names its organisation (deploy/nginx/isopter.conf; nothing crosses the bus
+// but what a browser elsewhere asks for); and "apart", on the other two processes alternately, so every event of
+// theirs crosses the bus (the worst case: a headset that has not yet learnt its route, or a proxy without the
+// route rule). With one process nothing crosses. Each headset beats every
 // second; every STREAM_EVERY-th of an organisation also streams progress PROGRESS_HZ times a second with cumulative
 // thresholds, as real headsets do (bench/fleet.ts). Per window it prints the Isopter processes' cores (each process
 // by pid) and per 1,000 headsets, the bench's PostgreSQL and nats-server separately, the bench itself and the machine,
@@ -16,7 +20,7 @@
 // and a capacity model (bench/cluster/model.ts: cores = a·headsets + b·bus events/s + c·processes, least squares over
 // every window) beside each measured window, predicting headsets per core for N processes on N cores.
 // Tenancy (§4): TENANCY_ORGS organisations of TENANCY_HEADSETS headsets on 3 processes, one browser each, placed as
-// above, TENANCY_STREAMING of them streaming: every event a browser hears must name a headset of its organisation
+// above (TENANCY_PLACEMENT, "organisation" unless told "apart"), TENANCY_STREAMING of them streaming: every event a browser hears must name a headset of its organisation
 // (crossings, printed; must be 0), and the p99 at that load.
 //
 // The organisations, managers and headsets (with device credentials) are made once in a template database before
@@ -25,10 +29,10 @@
 // BUSES (postgres,nats; nats needs Debian's nats-server), HEADSETS (1000,3000), AIM_HEADSETS (3000), LOAD_ORGS (30),
 // STREAM_EVERY (10), PROGRESS_HZ (5), WINDOW_S seconds measured per window (20), SETTLE_S longest wait for headsets to
 // connect (60), TENANCY (1; 0 skips it), TENANCY_ORGS (1000), TENANCY_HEADSETS per organisation (10),
-// TENANCY_STREAMING (300), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S 200). Headsets whose
+// TENANCY_STREAMING (300), PLACEMENTS (organisation,apart), TENANCY_PLACEMENT (organisation), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S 200). Headsets whose
 // socket closes (refused while the cluster was busy, say) connect again 2-4 s later, as real ones do. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
 // CPU_PROFILE_DIR (none): every Isopter process runs with --cpu-prof and writes its profile into a folder per cluster
-// there (<bus>-<n>p), with the windows' times (windows.json); `npx tsx bench/cluster/profile-diff.ts DIR` then says
+// there (<bus>-1p, <bus>-3p-<placement>), with the windows' times (windows.json); `npx tsx bench/cluster/profile-diff.ts DIR` then says
 // which functions the 3 processes spend more time in than the 1, per window. The profiler costs CPU itself: the
 // figures of a profiled run are not the bench's.
 import { startNats, type LocalNats } from "../scripts/cluster/nats.ts";
@@ -37,7 +41,7 @@ import { growFleet } from "./fleet.ts";
 import { benchPostgres } from "./postgres.ts";
 import { summary, WINDOW_HEADER, windowLine } from "./cluster/report.ts";
 import { cloneDatabase, dropDatabase, logins, orgKey, prepareTemplate, type BenchData, type BenchOrg } from "./cluster/setup.ts";
-import { startCluster, type BusKind, type Window } from "./cluster/stage.ts";
+import { startCluster, type BusKind, type Placement, type Window } from "./cluster/stage.ts";
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
 const numbers = (name: string, fallback: string) => env(name, fallback).split(",").map(Number);
@@ -50,6 +54,10 @@ const progressHz = Number(env("PROGRESS_HZ", "5"));
 const windowS = Number(env("WINDOW_S", "20"));
 const settleS = Number(env("SETTLE_S", "60"));
 const tenancy = env("TENANCY", "1") !== "0";
+const placements = env("PLACEMENTS", "organisation,apart").split(",") as Placement[];
+const tenancyPlacement = env("TENANCY_PLACEMENT", "organisation") as Placement;
+for (const p of [...placements, tenancyPlacement])
+  if (p !== "organisation" && p !== "apart") throw new Error(`PLACEMENTS and TENANCY_PLACEMENT take organisation or apart, not "${p}"`);
 /** Where each process writes a V8 CPU profile (one folder per cluster), for bench/cluster/profile-diff.ts. */
 const profileDir = process.env.CPU_PROFILE_DIR;
 const tenancyOrgs = Number(env("TENANCY_ORGS", "1000"));
@@ -63,10 +71,11 @@ const TEMPLATE = "isopter_bench_cluster_template";
 const RUN = "isopter_bench_cluster_run";
 
 /**
- * Where a headset goes: organisation k's browser is on process k mod n, its j-th headset on one of the others in turn
- * (with one process, there).
+ * Where a headset goes: organisation k's browser is on process k mod n; its j-th headset there too ("organisation"),
+ * or on one of the others in turn ("apart"); with one process, there.
  */
-const processOf = (n: number, org: number, j: number) => (n === 1 ? 0 : ((org % n) + 1 + (j % (n - 1))) % n);
+const processOf = (n: number, placement: Placement, org: number, j: number) =>
+  n === 1 || placement === "organisation" ? org % n : ((org % n) + 1 + (j % (n - 1))) % n;
 
 interface Context {
   readonly base: string;
@@ -80,6 +89,7 @@ const runCluster = async (
   bus: BusKind,
   nats: LocalNats | undefined,
   n: number,
+  placement: Placement,
   orgs: readonly BenchOrg[],
   kind: "L" | "T",
   plan: { steps: readonly number[]; idle: boolean; streams: (org: number, j: number) => boolean; rampPerS: number },
@@ -88,11 +98,12 @@ const runCluster = async (
   const cluster = await startCluster({
     databaseUrl: db.url,
     processes: n,
+    placement,
     bus,
     progressHz,
     postgresPort: c.postgresPort,
     ...(nats ? { natsUrl: nats.url, natsPort: nats.port } : {}),
-    ...(profileDir ? { profileDir: `${profileDir}/${bus}-${kind === "T" ? "tenancy" : `${n}p`}` } : {}),
+    ...(profileDir ? { profileDir: `${profileDir}/${bus}-${kind === "T" ? "tenancy" : `${n}p`}${n === 1 ? "" : `-${placement}`}` } : {}),
   });
   const windows: Window[] = [];
   try {
@@ -121,7 +132,7 @@ const runCluster = async (
           const k = i % orgs.length;
           const j = Math.floor(i / orgs.length);
           const sn = orgs[k]!.serials[j]!;
-          cluster.connect(processOf(n, k, j), sn, c.data.credentials.get(sn)!, plan.streams(k, j));
+          cluster.connect(processOf(n, placement, k, j), sn, c.data.credentials.get(sn)!, plan.streams(k, j));
         },
         { batch: 50, pauseMs: 50_000 / plan.rampPerS },
       );
@@ -167,19 +178,13 @@ const main = async () => {
       const nats = bus === "nats" ? await startNats() : undefined;
       try {
         const windows: Window[] = [];
-        for (const n of [1, 3])
-          windows.push(
-            ...(await runCluster(c, bus, nats, n, data.load, "L", {
-              steps,
-              idle: true,
-              streams: (_k, j) => j % streamEvery === 0,
-              rampPerS,
-            })),
-          );
+        const load = { steps, idle: true, streams: (_k: number, j: number) => j % streamEvery === 0, rampPerS };
+        windows.push(...(await runCluster(c, bus, nats, 1, "organisation", data.load, "L", load)));
+        for (const placement of placements) windows.push(...(await runCluster(c, bus, nats, 3, placement, data.load, "L", load)));
         const spacing = Math.max(1, Math.floor(tenancyOrgs / Math.max(1, tenancyStreaming)));
         const t = tenancy
           ? (
-              await runCluster(c, bus, nats, 3, data.tenancy, "T", {
+              await runCluster(c, bus, nats, 3, tenancyPlacement, data.tenancy, "T", {
                 steps: [tenancyOrgs * tenancyHeadsets],
                 idle: false,
                 streams: (k, j) => j === 0 && k % spacing === 0 && k / spacing < tenancyStreaming,

@@ -2,12 +2,16 @@ import { Result } from "effect";
 import { parseJson, type DecodeError } from "../../core/model/decode.ts";
 import { decodeLiveMessage, type LiveMessage } from "../../core/model/live.ts";
 import { SocketState } from "../../core/model/enums.ts";
+import { readTokenPayload } from "../../core/model/access-token.ts";
+import { withRoute } from "../../core/model/socket-route.ts";
 import { StorageKeys, type Clock, type Socket, type Storage } from "../../core/ports.ts";
 
 // The live socket (scheduling seed §7 "Live socket", accounts seed §7 "Websocket"): "On open the client sends a
 // logged-in event with the access token and message, plus a ping; a heartbeat ping is sent every 15 s; reconnect every
 // 1 s", "up to 9999 attempts". Incoming frames are decoded once, here: an event by its type and operation
-// (core/model/live.ts), so the client gets it typed.
+// (core/model/live.ts), so the client gets it typed. Each open names the session's organisation (read from its access
+// token) in the address's route parameter, so a cluster's proxy places the socket with its organisation's headsets
+// (core/model/socket-route.ts).
 
 /** "heartbeat 15 s" (scheduling seed §9). */
 export const PING_INTERVAL_MS = 15_000;
@@ -87,7 +91,8 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
     setState(SocketState.Connecting);
     let socket: WebSocketLike;
     try {
-      socket = options.create(options.url);
+      const route = readTokenPayload(storage.session.get(StorageKeys.session.accessToken))?.organisationId;
+      socket = options.create(withRoute(options.url, route));
     } catch {
       afterClose(1006);
       return;

@@ -9,6 +9,8 @@ export interface CpuPoint {
   readonly headsets: number;
   readonly crossing: number;
   readonly cores: number;
+  /** Every headset's events cross the bus (its browser on another process): these points give events per headset. */
+  readonly allCross?: boolean;
 }
 
 /** cores = perHeadset·headsets + perEvent·crossing + perProcess·processes. */
@@ -16,9 +18,13 @@ export interface CapacityModel {
   readonly perHeadset: number;
   readonly perEvent: number;
   readonly perProcess: number;
-  /** Events crossing the bus per second per headset when every event of it crosses (its browser elsewhere). */
+  /** Events crossing the bus per second per headset when every event of it crosses (its browser elsewhere); 0 when no
+   * point had every event crossing. */
   readonly eventsPerHeadset: number;
 }
+
+/** Events crossing per second a window needs before the fit reads a cost per event from it. */
+const MIN_CROSSING = 10;
 
 /** Solves the 3×3 system m·x = v (Gaussian elimination with partial pivoting); null when singular. */
 const solve3 = (m: number[][], v: number[]): number[] | null => {
@@ -40,16 +46,19 @@ const solve3 = (m: number[][], v: number[]): number[] | null => {
 /**
  * The least-squares fit of the three costs to the points (normal equations). Null with fewer than three points or when
  * they cannot tell the costs apart (say, no point with events crossing, or every point with one process count).
- * `eventsPerHeadset` is taken from the points with more than one process (with one, nothing crosses).
+ * `eventsPerHeadset` is taken from the points where every event crosses.
  */
 export const fitCapacityModel = (points: ReadonlyArray<CpuPoint>): CapacityModel | null => {
   if (points.length < 3) return null;
+  // Without a window where events cross in earnest (a few control messages a second do not count), the cost per event
+  // is noise, and the others with it.
+  if (!points.some((p) => p.crossing >= MIN_CROSSING)) return null;
   const rows = points.map((p) => [p.headsets, p.crossing, p.processes]);
   const ata = [0, 1, 2].map((i) => [0, 1, 2].map((j) => rows.reduce((s, r) => s + r[i]! * r[j]!, 0)));
   const aty = [0, 1, 2].map((i) => rows.reduce((s, r, k) => s + r[i]! * points[k]!.cores, 0));
   const x = solve3(ata, aty);
   if (!x) return null;
-  const spread = points.filter((p) => p.processes > 1 && p.headsets > 0);
+  const spread = points.filter((p) => p.allCross === true && p.headsets > 0);
   const headsets = spread.reduce((s, p) => s + p.headsets, 0);
   return {
     perHeadset: x[0]!,
@@ -64,18 +73,20 @@ export const predictCores = (m: CapacityModel, p: Omit<CpuPoint, "cores">) =>
   m.perHeadset * p.headsets + m.perEvent * p.crossing + m.perProcess * p.processes;
 
 /**
- * Our assumption where the issue leaves the placement open: a load balancer places a headset without regard to its
- * organisation, and each organisation's browsers sit on one process, so a headset's events cross the bus with
- * probability (N−1)/N. (The bench's own layout puts every headset away from its browser: all cross.)
+ * The share of a headset's events that cross the bus with N processes, each organisation's browsers on one process:
+ * none when the proxy places the headset with its organisation (its route, deploy/nginx/isopter.conf); (N−1)/N when
+ * it places it regardless of its organisation (a proxy without the route rule, or a headset that has not learnt its
+ * route yet).
  */
-export const crossingShare = (processes: number) => (processes - 1) / processes;
+export const crossingShare = (processes: number, placement: "organisation" | "regardless") =>
+  placement === "organisation" ? 0 : (processes - 1) / processes;
 
 /**
  * Headsets N processes hold on M cores by the model, every usable core busy; 0 when the processes' own cost fills them.
  * A process's work runs on its one JavaScript thread, so N processes use at most N of the cores.
  */
-export const headsetsOn = (m: CapacityModel, processes: number, cores: number) => {
-  const perHeadset = m.perHeadset + m.perEvent * m.eventsPerHeadset * crossingShare(processes);
+export const headsetsOn = (m: CapacityModel, processes: number, cores: number, placement: "organisation" | "regardless") => {
+  const perHeadset = m.perHeadset + m.perEvent * m.eventsPerHeadset * crossingShare(processes, placement);
   const room = Math.min(cores, processes) - m.perProcess * processes;
   return room <= 0 || perHeadset <= 0 ? 0 : room / perHeadset;
 };

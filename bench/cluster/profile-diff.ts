@@ -1,8 +1,9 @@
 // Where scaling out costs: `npx tsx bench/cluster/profile-diff.ts DIR [TOP]` reads the CPU profiles a bench:cluster
 // run wrote with CPU_PROFILE_DIR=DIR and, per bus and per loaded window measured with both 1 and 3 processes, prints
 // the main threads' time per function (self time, milliseconds per second of the window) of the 3 processes together
-// against the 1 process's, the largest increases first. What the 3 spend beyond the 1 is the price of crossing the
-// bus; where it goes is what to make cheaper. Only samples inside the window count (the profiles' timestamps and
+// against the 1 process's, the largest increases first, for each placement of the 3 (<bus>-3p-<placement>). What the
+// 3 spend beyond the 1 is the price of scaling out (crossing the bus, with the headsets apart); where it goes is what
+// to make cheaper. Only samples inside the window count (the profiles' timestamps and
 // windows.json share the monotonic clock). Sampling costs CPU too, so compare the rows, not the bench's cores.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -63,8 +64,11 @@ const clusters = readdirSync(dir).filter((d) => /^\w+-1p$/.test(d));
 if (clusters.length === 0) console.log(`no <bus>-1p folders in ${dir}: run bench:cluster with CPU_PROFILE_DIR=${dir}`);
 for (const one of clusters) {
   const bus = one.replace(/-1p$/, "");
-  const three = `${bus}-3p`;
-  if (!existsSync(`${dir}/${three}/windows.json`)) continue;
+  for (const three of readdirSync(dir).filter((d) => d.startsWith(`${bus}-3p`))) compare(bus, one, three);
+}
+
+function compare(bus: string, one: string, three: string) {
+  if (!existsSync(`${dir}/${three}/windows.json`)) return;
   const windowsOf = (d: string) => JSON.parse(readFileSync(`${dir}/${d}/windows.json`, "utf8")) as ProfiledWindow[];
   const [profiles1, profiles3] = [mainProfiles(`${dir}/${one}`), mainProfiles(`${dir}/${three}`)];
   for (const w1 of windowsOf(one).filter((w) => w.headsets > 0)) {
@@ -73,7 +77,7 @@ for (const one of clusters) {
     const [a, b] = [selfTime(profiles1, w1), selfTime(profiles3, w3)];
     const total = (m: Map<string, number>) => [...m.values()].reduce((s, v) => s + v, 0);
     console.log(
-      `\n${bus}, ${w1.headsets} headsets: main threads busy ${total(a).toFixed(0)} ms/s with 1 process, ${total(b).toFixed(0)} ms/s ` +
+      `\n${bus}, ${w1.headsets} headsets (${three}): main threads busy ${total(a).toFixed(0)} ms/s with 1 process, ${total(b).toFixed(0)} ms/s ` +
         `with 3 (+${(total(b) - total(a)).toFixed(0)}); self time per function, ms/s, largest increases first:`,
     );
     const rows = [...new Set([...a.keys(), ...b.keys()])].map((k) => ({ k, one: a.get(k) ?? 0, three: b.get(k) ?? 0 }));

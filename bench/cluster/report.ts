@@ -4,7 +4,7 @@
 import { cpus } from "node:os";
 import { loadAverage, percentile } from "../figures.ts";
 import { fitCapacityModel, headsetsOn, predictCores, type CpuPoint } from "./model.ts";
-import type { BusKind, Window } from "./stage.ts";
+import type { BusKind, Placement, Window } from "./stage.ts";
 
 const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
 const latency = (w: Window) =>
@@ -13,7 +13,7 @@ const latency = (w: Window) =>
     : `${f(percentile(w.latencies, 50), 1)} / ${f(percentile(w.latencies, 99), 1)} ms (${w.latencies.length} frames)`;
 
 export const WINDOW_HEADER =
-  "bus | processes | headsets (streaming) | held all window | Isopter cores (each process) | per 1,000 headsets | PostgreSQL | nats-server | " +
+  "bus | processes | headsets placed | headsets (streaming) | held all window | Isopter cores (each process) | per 1,000 headsets | PostgreSQL | nats-server | " +
   "bench | machine of " +
   `${cpus().length}` +
   " | bus events/s | live threshold to a browser (on another process with 3) p50 / p99 | bench event-loop p99 | load average";
@@ -22,6 +22,7 @@ export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
   [
     bus,
     w.processes,
+    w.processes === 1 ? "–" : PLACED[w.placement],
     `${w.headsets} (${streaming})`,
     w.held,
     `${f(w.cores.servers)} (${w.cores.perProcess.map((c) => f(c)).join(" + ")})`,
@@ -38,6 +39,11 @@ export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
     .join(" | ")
     .concat(w.browsersClosed > 0 ? ` | ${w.browsersClosed} browsers closed by the server (${w.closedBy})` : "");
 
+const PLACED: Record<Placement, string> = {
+  organisation: "with their organisation's browser",
+  apart: "away from it (all cross)",
+};
+
 /** The summary of one bus: windows of 1 and 3 processes (idle first, then each HEADSETS step), and tenancy's. */
 export const summary = (
   bus: BusKind,
@@ -46,32 +52,39 @@ export const summary = (
   aimHeadsets: number,
 ) => {
   const out: string[] = [`Summary, ${bus} (load average ${loadAverage()}):`];
-  const at = (n: number, h: number) => windows.find((w) => w.processes === n && w.headsets === h);
-  const idle = (n: number) => at(n, 0)?.cores.servers ?? NaN;
+  const at = (n: number, h: number, placement: Placement = "organisation") =>
+    windows.find((w) => w.processes === n && w.headsets === h && (n === 1 || w.placement === placement));
+  const idle = (n: number, placement: Placement) => at(n, 0, placement)?.cores.servers ?? NaN;
   const steps = [...new Set(windows.map((w) => w.headsets).filter((h) => h > 0))];
+  const placements = [...new Set(windows.filter((w) => w.processes === 3).map((w) => w.placement))];
   for (const h of steps) {
     const one = at(1, h);
-    const three = at(3, h);
-    const per = (w: Window | undefined, n: number) =>
-      w ? `${f((w.cores.servers * 1000) / h)} cores (${f(((w.cores.servers - idle(n)) * 1000) / h)} above idle)` : "–";
+    const per = (w: Window | undefined, n: number, placement: Placement) =>
+      w ? `${f((w.cores.servers * 1000) / h)} cores (${f(((w.cores.servers - idle(n, placement)) * 1000) / h)} above idle)` : "–";
     out.push(
-      `  ${h} headsets: Isopter CPU per 1,000 headsets: 1 process ${per(one, 1)}, 3 processes ${per(three, 3)}; ` +
-        `scale-out efficiency (1 process's cores / 3 processes') ${one && three ? f(one.cores.servers / three.cores.servers) : "–"} (aim >= 0.85); ` +
-        `events crossing the bus ${three ? f(three.crossing, 0) : "–"}/s; PostgreSQL ${one ? f(one.cores.postgres) : "–"} / ${three ? f(three.cores.postgres) : "–"} cores, ` +
-        `nats-server ${one ? f(one.cores.nats) : "–"} / ${three ? f(three.cores.nats) : "–"} (1 / 3 processes); load ${three?.load ?? one?.load ?? "–"}`,
+      `  ${h} headsets: Isopter CPU per 1,000 headsets: 1 process ${per(one, 1, "organisation")}; PostgreSQL ${one ? f(one.cores.postgres) : "–"} cores, nats-server ${one ? f(one.cores.nats) : "–"}; load ${one?.load ?? "–"}`,
     );
+    for (const placement of placements) {
+      const three = at(3, h, placement);
+      out.push(
+        `    3 processes, headsets ${PLACED[placement]}: ${per(three, 3, placement)} per 1,000 headsets; ` +
+          `scale-out efficiency (1 process's cores / 3 processes') ${one && three ? f(one.cores.servers / three.cores.servers) : "–"} (aim >= 0.85); ` +
+          `events crossing the bus ${three ? f(three.crossing, 0) : "–"}/s; PostgreSQL ${three ? f(three.cores.postgres) : "–"} cores, ` +
+          `nats-server ${three ? f(three.cores.nats) : "–"}; load ${three?.load ?? "–"}`,
+      );
+    }
   }
-  const aim = at(3, aimHeadsets);
+  const aim = at(3, aimHeadsets, "apart");
   out.push(
     aim
-      ? `  live threshold p99, headset to a browser on another process, ${aimHeadsets} headsets on 3 processes: ${f(percentile(aim.latencies, 99), 1)} ms (aim <= 50 ms; ${aim.latencies.length} frames; load ${aim.load})`
-      : `  live threshold p99 at ${aimHeadsets} headsets on 3 processes: not measured (add ${aimHeadsets} to HEADSETS)`,
+      ? `  live threshold p99, headset to a browser on another process (headsets apart), ${aimHeadsets} headsets on 3 processes: ${f(percentile(aim.latencies, 99), 1)} ms (aim <= 50 ms; ${aim.latencies.length} frames; load ${aim.load})`
+      : `  live threshold p99 to a browser on another process at ${aimHeadsets} headsets on 3 processes: not measured (add ${aimHeadsets} to HEADSETS and apart to PLACEMENTS)`,
   );
   out.push(...modelLines(windows));
   if (tenancy) {
     const t = tenancy.window;
     out.push(
-      `  tenancy: ${tenancy.orgs} organisations, ${t.headsets} headsets on 3 processes, ${t.held} held all window: ` +
+      `  tenancy: ${tenancy.orgs} organisations, ${t.headsets} headsets on 3 processes ${PLACED[t.placement]}, ${t.held} held all window: ` +
         `${t.events} events heard by the organisations' browsers, ${t.crossings} of another organisation (must be 0), ` +
         `${t.unnamed} naming no headset; p50 / p99 ${latency(t)} (aim <= 50 ms); Isopter ${f(t.cores.servers)} cores, ` +
         `PostgreSQL ${f(t.cores.postgres)}, nats-server ${f(t.cores.nats)}, ${f(t.crossing, 0)} bus events/s; load ${t.load}`,
@@ -87,13 +100,14 @@ const modelLines = (windows: readonly Window[]): string[] => {
     headsets: w.headsets,
     crossing: w.crossing,
     cores: w.cores.servers,
+    allCross: w.processes > 1 && w.placement === "apart",
   }));
   const m = fitCapacityModel(points);
-  if (!m) return ["  capacity model: not enough distinct points to fit"];
+  if (!m) return ["  capacity model: not enough distinct points to fit (it needs windows with events crossing: PLACEMENTS with apart)"];
   const out = [
     `  capacity model (least squares over the ${points.length} windows above): Isopter cores = ${f(m.perHeadset * 1000, 3)} per 1,000 headsets ` +
       `+ ${f(m.perEvent * 1000, 3)} per 1,000 bus events/s + ${f(m.perProcess, 3)} per process; ${f(m.eventsPerHeadset, 2)} bus events/s per headset ` +
-      "whose browser is on another process",
+      "whose browser is on another process (the windows with headsets apart)",
     "    processes | headsets | bus events/s | measured cores | model's cores | model / measured",
   ];
   if (points.length <= 4)
@@ -105,10 +119,17 @@ const modelLines = (windows: readonly Window[]): string[] => {
     out.push(`    ${p.processes} | ${p.headsets} | ${f(p.crossing, 0)} | ${f(p.cores)} | ${f(predicted)} | ${f(predicted / p.cores)}`);
   }
   const counts = [1, 2, 3, 4, 8, 16];
-  out.push(
-    "    predicted headsets (per core), every core busy, a headset placed regardless of its organisation ((N-1)/N of its events cross): " +
-      counts.map((n) => `${n} on ${n} cores ${f(headsetsOn(m, n, n), 0)} (${f(headsetsOn(m, n, n) / n, 0)})`).join("; ") +
-      `; on this machine's ${cpus().length} cores: 1 process ${f(headsetsOn(m, 1, cpus().length), 0)}, 3 processes ${f(headsetsOn(m, 3, cpus().length), 0)}`,
-  );
+  const placed = {
+    organisation: "with its organisation (nginx's route: none of its events cross)",
+    regardless: "regardless of its organisation ((N-1)/N of its events cross)",
+  } as const;
+  for (const placement of ["organisation", "regardless"] as const)
+    out.push(
+      `    predicted headsets (per core), every core busy, a headset placed ${placed[placement]}: ` +
+        counts
+          .map((n) => `${n} on ${n} cores ${f(headsetsOn(m, n, n, placement), 0)} (${f(headsetsOn(m, n, n, placement) / n, 0)})`)
+          .join("; ") +
+        `; on this machine's ${cpus().length} cores: 1 process ${f(headsetsOn(m, 1, cpus().length, placement), 0)}, 3 processes ${f(headsetsOn(m, 3, cpus().length, placement), 0)}`,
+    );
   return out;
 };

@@ -12,6 +12,9 @@ import { clusterCpu, type Cores } from "./cpu.ts";
 import { orgOfSerial, PASSWORD } from "./setup.ts";
 
 export type BusKind = "postgres" | "nats";
+/** Where a cluster's headsets are: on their organisation's process (as nginx places them by their route), or apart
+ * from it (every event of theirs crossing the bus). */
+export type Placement = "organisation" | "apart";
 
 /**
  * A browser of organisation `org` (its key, "L7") on a live socket: times each progress frame against the moment its
@@ -64,6 +67,7 @@ const browserOf = async (url: string, accessToken: string, org: string, sentAt: 
 /** What one window measured. */
 export interface Window {
   readonly processes: number;
+  readonly placement: Placement;
   readonly headsets: number;
   /** The fewest headsets the database showed held (device_presence) over the window. */
   readonly held: number;
@@ -94,6 +98,7 @@ export interface ProfiledWindow {
 export const startCluster = async (o: {
   databaseUrl: string;
   processes: number;
+  placement: Placement;
   bus: BusKind;
   natsUrl?: string;
   postgresPort?: number;
@@ -184,6 +189,7 @@ export const startCluster = async (o: {
       const taken = browsers.map((b) => b.take());
       return {
         processes: procs.length,
+        placement: o.placement,
         headsets,
         held: least,
         cores,

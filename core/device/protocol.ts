@@ -103,6 +103,9 @@ export const Welcome = Schema.Struct({
   alias: Schema.NullOr(Schema.String),
   /** Server clock, ms since epoch, so the headset can stamp results consistently. */
   serverTime: Schema.Number,
+  /** Its organisation, for the route parameter of its later connections (core/model/socket-route.ts): a cluster's
+   * proxy then places it with its organisation's browsers. Absent from servers before it; a headset keeps the last. */
+  route: Schema.optionalKey(Schema.String),
 });
 /** Why a headset is refused (and its socket closed): a bad first frame, a serial no organisation enrolled, a device
  * never enrolled or revoked (also: enrolled again, its old credential void), a wrong credential or a wrong, used or

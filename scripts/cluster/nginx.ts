@@ -26,9 +26,9 @@ export const localSite = (listenPort: number, upstreamPath: string): string => {
   const site = readFileSync(siteConf, "utf8");
   const local = site
     .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${listenPort};`)
-    .replace("include /etc/nginx/isopter-upstream.conf;", `include ${upstreamPath};`);
-  if (local === site || !local.includes(upstreamPath) || !local.includes(`127.0.0.1:${listenPort}`))
-    throw new Error(`${siteConf} no longer has 'listen 80;' and the upstream include this harness replaces`);
+    .replaceAll("include /etc/nginx/isopter-upstream.conf;", `include ${upstreamPath};`);
+  if (local === site || local.includes("include /etc/nginx/isopter-upstream.conf;") || !local.includes(`127.0.0.1:${listenPort}`))
+    throw new Error(`${siteConf} no longer has 'listen 80;' and the upstream includes this harness replaces`);
   return local;
 };
 

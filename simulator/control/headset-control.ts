@@ -93,12 +93,14 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
     speed: number,
     profile: SimulatedProfile | null,
     battery?: VirtualHeadset["battery"],
+    route?: string,
   ) => {
     const link = connector();
     if (!link) throw new Error("the headsets are not attached to a server yet");
     return new VirtualHeadset({
       deviceSn,
       ...key,
+      ...(route !== undefined ? { route } : {}),
       connector: link,
       clock,
       speed,
@@ -119,7 +121,7 @@ export const headsetControl = (o: HeadsetControlOptions): AttachableHeadsetContr
     e.pending = null;
     const old = e.headset;
     old.stop();
-    e.headset = launch(deviceSn, old.key, old.speed, next.profile, old.battery); // the same headset: it keeps its credential
+    e.headset = launch(deviceSn, old.key, old.speed, next.profile, old.battery, old.route); // the same headset: it keeps its credential and route
     e.profile = next.profile;
     log(`[simulator] ${deviceSn} restarted with speed ${old.speed}, patients ${next.profile ?? "of the clinic mix"}`);
   };

@@ -55,6 +55,8 @@ export interface HeadsetOptions {
   readonly credential?: string;
   /** the pairing code a manager issued, exchanged in the first hello for a credential. One of the two is required. */
   readonly pairingCode?: string;
+  /** The route it was last given (a welcome's, kept like the credential); it learns its own from the next welcome. */
+  readonly route?: string;
   readonly connector: Connector;
   readonly clock: Clock;
   /** Device time per clock time (10: a test takes a tenth as long). Default 1. */
@@ -145,6 +147,7 @@ export class VirtualHeadset {
   private readonly uplink: Uplink;
   private welcomed = false;
   private credentialNow: string | undefined;
+  private routeNow: string | undefined;
   /** Welcomed, and the server has not yet sent its stand-alone setting on this connection. It may have been switched off
    * while we were away, so no new repetition starts until it says (offline, the last setting holds). */
   private settingAwaited = false;
@@ -165,6 +168,7 @@ export class VirtualHeadset {
     if (o.credential === undefined && o.pairingCode === undefined)
       throw new Error(`VirtualHeadset ${o.deviceSn}: give its credential or a pairing code`);
     this.credentialNow = o.credential;
+    this.routeNow = o.route;
     this.clock = guardedClock(o.clock, (e) => this.crashed(e));
     this.speedNow = checkedSpeed("VirtualHeadset", o.speed ?? 1);
     this.clockAt = this.clock.now();
@@ -189,6 +193,7 @@ export class VirtualHeadset {
         }),
       message: (text) => this.receive(text),
       closed: () => this.lost(),
+      route: () => this.routeNow,
     });
   }
 
@@ -219,6 +224,11 @@ export class VirtualHeadset {
   /** The device credential once it has one (given, or from exchanging the pairing code). */
   get credential(): string | undefined {
     return this.credentialNow;
+  }
+
+  /** Its organisation as the last welcome named it: the route parameter of its next connections. */
+  get route(): string | undefined {
+    return this.routeNow;
   }
 
   /** What it would prove itself with now (the same headset switched on again keeps it). */
@@ -380,6 +390,7 @@ export class VirtualHeadset {
         this.welcomed = true;
         this.settingAwaited = true;
         this.alias = m.alias;
+        if (m.route !== undefined) this.routeNow = m.route;
         this.serverOffset = m.serverTime - this.clock.now();
         this.sendStatus();
         this.heartbeat();

@@ -16,5 +16,7 @@ export interface LinkHandlers {
 }
 
 export interface Connector {
-  open(handlers: LinkHandlers): void;
+  /** Opens a link; `route` is the headset's organisation as the server last named it (welcome), for the route
+   * parameter a cluster's proxy places sockets by (core/model/socket-route.ts). */
+  open(handlers: LinkHandlers, route?: string): void;
 }

@@ -11,6 +11,8 @@ export interface UplinkHandlers {
   message(text: string): void;
   /** The open link closed or was dropped. */
   closed(): void;
+  /** The route to open the next link with (the headset's organisation, once a welcome named it). */
+  route?(): string | undefined;
 }
 
 export class Uplink {
@@ -85,24 +87,27 @@ export class Uplink {
     this.connecting = true;
     let mine: Link | null = null;
     let gone = false;
-    this.connector.open({
-      onOpen: (link) => {
-        this.connecting = false;
-        if (gone || !this.enabled || this.clock.now() < this.offlineUntil) return link.drop();
-        mine = link;
-        this.link = link;
-        this.h.opened();
+    this.connector.open(
+      {
+        onOpen: (link) => {
+          this.connecting = false;
+          if (gone || !this.enabled || this.clock.now() < this.offlineUntil) return link.drop();
+          mine = link;
+          this.link = link;
+          this.h.opened();
+        },
+        onMessage: (text) => {
+          if (mine !== null && this.link === mine) this.h.message(text);
+        },
+        onClose: () => {
+          gone = true;
+          this.connecting = false;
+          if (mine !== null && this.link !== mine) return; // a link already left (cut, backOff, disable)
+          if (mine !== null) this.leave();
+          this.retry();
+        },
       },
-      onMessage: (text) => {
-        if (mine !== null && this.link === mine) this.h.message(text);
-      },
-      onClose: () => {
-        gone = true;
-        this.connecting = false;
-        if (mine !== null && this.link !== mine) return; // a link already left (cut, backOff, disable)
-        if (mine !== null) this.leave();
-        this.retry();
-      },
-    });
+      this.h.route?.(),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import WebSocket from "ws";
+import { withRoute } from "../../core/model/socket-route.ts";
 import type { Connector } from "./transport.ts";
 
 export interface WsConnectorOptions {
@@ -14,8 +15,8 @@ export interface WsConnectorOptions {
 
 /** A connector over the ws package to the server's device socket (e.g. ws://127.0.0.1:PORT/device). */
 export const wsConnector = (url: string, o: WsConnectorOptions = {}): Connector => ({
-  open(h) {
-    const socket = new WebSocket(url, { handshakeTimeout: o.handshakeMs ?? 10_000 });
+  open(h, route) {
+    const socket = new WebSocket(withRoute(url, route), { handshakeTimeout: o.handshakeMs ?? 10_000 });
     let closed = false;
     let lastPong = Date.now();
     let pinger: ReturnType<typeof setInterval> | undefined;
@@ -62,14 +63,17 @@ export const deviceConnector = (urls: string | readonly string[], index = 0, o: 
   if (list.length === 1) return wsConnector(list[0]!, o);
   let at = index % list.length;
   return {
-    open(h) {
-      wsConnector(list[at]!, o).open({
-        ...h,
-        onClose: () => {
-          at = (at + 1) % list.length;
-          h.onClose();
+    open(h, route) {
+      wsConnector(list[at]!, o).open(
+        {
+          ...h,
+          onClose: () => {
+            at = (at + 1) % list.length;
+            h.onClose();
+          },
         },
-      });
+        route,
+      );
     },
   };
 };

@@ -246,9 +246,11 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       // The bus's figures (issue 32): its kind, the subjects held, and the messages sent to and heard from other
       // processes since start (bench:cluster reads them).
       // Mail (issue 31 §3): delivered over SMTP with the queue's depth and oldest unsent age, or kept in the outbox.
+      // The sockets open on this process, browsers' and headsets': how a proxy spread them.
       const mailFigures = mail ? { delivery: "smtp", ...(await mail.figures()) } : { delivery: "outbox" };
+      const sockets = { browsers: browsers.clients.size, headsets: headsets.clients.size };
       sendJson(res, 200, {
-        data: { status: "ready", database: db.kind, schemaVersion: version, warnings, bus: bus.figures(), mail: mailFigures },
+        data: { status: "ready", database: db.kind, schemaVersion: version, warnings, bus: bus.figures(), sockets, mail: mailFigures },
       });
     },
     "GET openapi.json": async (_req, res) => {

@@ -22,6 +22,8 @@ let wss: WebSocketServer;
 let url: string;
 const received: unknown[] = [];
 const connections: ServerSocket[] = [];
+/** Each connection's request path and query, in order. */
+const requested: string[] = [];
 const waiters: Array<() => void> = [];
 const notify = () => waiters.splice(0).forEach((w) => w());
 const until = async (check: () => boolean) => {
@@ -36,8 +38,9 @@ beforeAll(async () => {
   wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise<void>((r) => wss.on("listening", () => r()));
   url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api/ws`;
-  wss.on("connection", (socket) => {
+  wss.on("connection", (socket, req) => {
     connections.push(socket);
+    requested.push(req.url ?? "");
     notify();
     socket.on("message", (raw) => {
       received.push(JSON.parse(raw.toString()));
@@ -58,7 +61,32 @@ const make = () => {
   return { clock, storage, socket, states, invalid };
 };
 
+/** A token as the server makes them (header.payload.signature, base64url), with this payload. */
+const tokenWith = (payload: object) => `e30.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.signature`;
+
 describe("live socket (seeds §7 'Live socket')", () => {
+  it("names the session's organisation in the address's route parameter, for a cluster's proxy (issue 32)", async () => {
+    const { storage, socket } = make();
+    const organisationId = "0b6f3c9e-7d1a-4c8e-9f3b-2a5d6e7f8a9b";
+    storage.session.set(
+      StorageKeys.session.accessToken,
+      tokenWith({ role: "user", username: "u", email: "u@example.org", exp: 4_000_000_000, organisationId }),
+    );
+    const before = requested.length;
+    socket.connect();
+    await until(() => requested.length > before);
+    expect(requested.at(-1)).toBe(`/api/ws?route=${organisationId}`);
+    socket.close();
+    await until(() => socket.state === SocketState.Closed);
+    // Without an organisation in the token (an unreadable token, or an administrator's): the address as configured.
+    storage.session.set(StorageKeys.session.accessToken, "tok");
+    socket.connect();
+    await until(() => requested.length > before + 1);
+    expect(requested.at(-1)).toBe("/api/ws");
+    socket.close();
+    await until(() => socket.state === SocketState.Closed);
+  });
+
   it("'On open the client sends a logged-in event with the access token and message, plus a ping; a heartbeat ping is sent every 15 s'", async () => {
     received.length = 0;
     const { clock, socket, states } = make();

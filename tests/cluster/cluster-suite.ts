@@ -27,7 +27,10 @@ import { DEMO_PASSWORD, liveSocket, login, ok, testStorage } from "../server/har
 // Issue 17: three Isopter processes (simulator/start.ts, as `npm start` runs it, with DATABASE_URL and their own PORT)
 // on one PostgreSQL, with Debian's nginx in front running deploy/nginx/isopter.conf. Headsets are spread over the
 // processes (three straight to their addresses, three through nginx), browsers' live sockets too (three clients over
-// their real adapters through nginx, one raw live socket on each process). What one process hears reaches the others:
+// their real adapters through nginx, one raw live socket on each process). Issue 32: nginx places the sockets that
+// name their organisation (their route) on that organisation's process, so the three clients, of one organisation,
+// meet there, and so do the headsets that came through nginx once a welcome has told them their route. What one
+// process hears reaches the others:
 // a queue change, a device command and a live threshold cross processes. Then one process is killed mid-test: its
 // headsets reconnect to another and their results arrive ("A process that dies loses nothing"), its browsers
 // reconnect after 1 s ("reconnect 1 s", scheduling seed §9) and see the current state.
@@ -119,8 +122,8 @@ const suite = (bus: ClusterBus) => () => {
         credential: (await ok(proxy.url, "device.enrol", { body: { deviceSn: sn, secret: "credential" } }, manager)).secret.value,
       });
 
-    // Browsers first, one at a time: nginx (least_conn) gives each live socket the process holding the fewest, so the
-    // three land on three different processes.
+    // Browsers first: their live sockets name their organisation (the same for all three), so nginx places them on
+    // one process, the organisation's.
     for (const username of ["manager", "user", "admin"]) {
       const storage = memoryStorage();
       const socket = createLiveSocket({
@@ -175,6 +178,35 @@ const suite = (bus: ClusterBus) => () => {
         expect(list.find((d) => d.deviceSn === sn)?.connection, `${sn} connected`).toBe(ConnectionStatus.Connected);
   });
 
+  /** Each process's open sockets, browsers' and headsets' (its /api/ready). */
+  const socketsOn = async () =>
+    Promise.all(
+      procs.map(
+        async (p) =>
+          ((await (await fetch(`${p.url}/api/ready`)).json()) as { data: { sockets: { browsers: number; headsets: number } } }).data
+            .sockets,
+      ),
+    );
+  /** The process nginx gave the organisation's three browsers (each process also holds one raw live socket). */
+  const organisationProcess = async () => {
+    const sockets = await socketsOn();
+    expect(sockets.map((s) => s.browsers).sort()).toEqual([1, 1, 4]);
+    return sockets.findIndex((s) => s.browsers === 4);
+  };
+
+  it("nginx places an organisation's sockets on one process: its browsers, and its headsets once they know their route", async () => {
+    const home = await organisationProcess();
+    const organisationId = (await ok(proxy.url, "organisation.current", {}, token())).id;
+    // The welcome told every headset its organisation; those that came through nginx connect again (Wi-Fi lost for a
+    // moment) and name it, so nginx sends them where the browsers are. The direct ones stay on their own addresses.
+    for (const sn of [...DIRECT, ...PROXIED]) expect(headsets.get(sn)!.route, `${sn}'s route`).toBe(organisationId);
+    for (const sn of PROXIED) headsets.get(sn)!.disconnect(200);
+    await eventually("the proxied headsets back", () => PROXIED.every((sn) => headsets.get(sn)!.connected));
+    await eventually("the proxied headsets on the browsers' process, one direct headset on each", async () =>
+      (await socketsOn()).every((s, i) => s.headsets === (i === home ? 1 + PROXIED.length : 1)),
+    );
+  }, 60_000);
+
   it("a measurement registered through one process reaches the queue of a headset connected to another", async () => {
     const headset = headsets.get(DIRECT[0]!)!; // on process 1
     const [m] = await ok(procs[1]!.url, "perimetry.register", measurementBody(patientId, DIRECT[0]!, "Queue crossing"), token());
@@ -214,20 +246,18 @@ const suite = (bus: ClusterBus) => () => {
   }, 60_000);
 
   it("a process killed mid-test: its headsets reconnect to another and upload their results, browsers reconnect and see the current state", async () => {
-    const victim = procs[1]!; // process 2: VR-C002 straight, maybe some through nginx, and one browser's live socket
-    const headset = headsets.get(DIRECT[1]!)!;
-    await eventually("VR-C002 idle", () => headset.status === DeviceStatus.Standby || headset.status === DeviceStatus.AwaitMeasurement);
-    const [m] = await ok(
-      proxy.url,
-      "perimetry.register",
-      measurementBody(patientId, DIRECT[1]!, "Killed mid-test", Strategy.Normal),
-      token(),
-    );
-    await eventually("queued on VR-C002", () => headset.queue.some((i) => i.kind === "measurement" && i.measurementId === m!.id));
-    await ok(proxy.url, "device.update", { query: { id: await deviceId(DIRECT[1]!) }, body: { status: DeviceStatus.Playing } }, token());
+    // The organisation's process: the three browsers, the headsets that came through nginx and one straight one.
+    const v = await organisationProcess();
+    const victim = procs[v]!;
+    const testing = DIRECT[v]!; // headset i started at process i's address
+    const headset = headsets.get(testing)!;
+    await eventually(`${testing} idle`, () => headset.status === DeviceStatus.Standby || headset.status === DeviceStatus.AwaitMeasurement);
+    const [m] = await ok(proxy.url, "perimetry.register", measurementBody(patientId, testing, "Killed mid-test", Strategy.Normal), token());
+    await eventually(`queued on ${testing}`, () => headset.queue.some((i) => i.kind === "measurement" && i.measurementId === m!.id));
+    await ok(proxy.url, "device.update", { query: { id: await deviceId(testing) }, body: { status: DeviceStatus.Playing } }, token());
     await eventually(
-      "VR-C002 testing with thresholds on the browsers",
-      () => browsers.every((b) => (b.client.devices.one(DIRECT[1]!)?.liveProgress?.thresholds.length ?? 0) > 0),
+      `${testing} testing with thresholds on the browsers`,
+      () => browsers.every((b) => (b.client.devices.one(testing)?.liveProgress?.thresholds.length ?? 0) > 0),
       20_000,
     );
     const dropsBefore = browsers.map((b) => b.drops);
@@ -239,7 +269,7 @@ const suite = (bus: ClusterBus) => () => {
     procs = procs.filter((p) => p !== victim);
 
     // The headset notices, reconnects to the next address (process 3) and carries on; its result is stored once.
-    await eventually("VR-C002 reconnected", () => headset.connected, 10_000);
+    await eventually(`${testing} reconnected`, () => headset.connected, 10_000);
     await eventually(
       "the result stored",
       async () => (await ok(proxy.url, "perimetry.get", { query: { id: m!.id } }, token())).result !== null,
@@ -249,8 +279,9 @@ const suite = (bus: ClusterBus) => () => {
     await eventually("its outbox empty", () => headset.pendingResults === 0);
     for (const h of headsets.values()) expect(h.connected, `${h.deviceSn} connected`).toBe(true);
 
-    // The browser whose live socket was on process 2 lost it, reconnected through nginx and reads the current state.
-    expect(browsers.filter((b, i) => b.drops > dropsBefore[i]!).length).toBeGreaterThanOrEqual(1);
+    // The browsers, whose live sockets were on the killed process, lost them, reconnected through nginx (to the next
+    // process on its hash ring, all three together) and read the current state.
+    expect(browsers.filter((b, i) => b.drops > dropsBefore[i]!).length).toBe(browsers.length);
     for (const b of browsers) {
       await eventually("socket open again", () => b.socket.state === SocketState.Open);
       await eventually("each browser shows every headset connected with its status", () =>
@@ -262,14 +293,15 @@ const suite = (bus: ClusterBus) => () => {
       );
     }
     // A change after the kill reaches every browser, the reconnected one too.
-    const [later] = await ok(proxy.url, "perimetry.register", measurementBody(patientId, DIRECT[2]!, "After the kill"), token());
+    const other = DIRECT[(v + 1) % DIRECT.length]!;
+    const [later] = await ok(proxy.url, "perimetry.register", measurementBody(patientId, other, "After the kill"), token());
     for (const b of browsers)
       await eventually(
-        "the new card in VR-C003's lane",
-        () => b.client.devices.one(DIRECT[2]!)?.device.perimetries.some((x) => x.id === later!.id) ?? false,
+        `the new card in ${other}'s lane`,
+        () => b.client.devices.one(other)?.device.perimetries.some((x) => x.id === later!.id) ?? false,
       );
-    await eventually("queued on VR-C003", () =>
-      headsets.get(DIRECT[2]!)!.queue.some((i) => i.kind === "measurement" && i.measurementId === later!.id),
+    await eventually(`queued on ${other}`, () =>
+      headsets.get(other)!.queue.some((i) => i.kind === "measurement" && i.measurementId === later!.id),
     );
   }, 150_000);
 };

@@ -112,6 +112,7 @@ const headset: HeadsetMessage[] = [
 ];
 const server: ServerMessage[] = [
   { type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0001", alias: null, serverTime: 1 },
+  { type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: "VR-0001", alias: "Room 2", serverTime: 1, route: "org-1" },
   { type: "refused", reason: "protocol-version", message: "speak version 2" },
   { type: "refused", reason: "already-connected", message: "Headset VR-0001 is connected with another credential" },
   { type: "enrolled", deviceSn: "VR-0002", credential: "isd1.secret" },

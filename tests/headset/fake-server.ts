@@ -55,8 +55,14 @@ export class FakeServer {
     private readonly latencyMs = 5,
   ) {}
 
+  /** The organisation its welcome names (the route of a headset's later connections); none when undefined. */
+  route: string | undefined = undefined;
+  /** The route each connection was opened with, in order. */
+  readonly routes: Array<string | undefined> = [];
+
   readonly connector: Connector = {
-    open: (h) => {
+    open: (h, route) => {
+      this.routes.push(route);
       if (!this.up) {
         this.clock.setTimeout(() => h.onClose(), this.latencyMs);
         return;
@@ -144,6 +150,7 @@ export class FakeServer {
           deviceSn: m.deviceSn,
           alias: "Sim",
           serverTime: this.clock.now(),
+          ...(this.route !== undefined ? { route: this.route } : {}),
         });
         const settings = () => {
           if (!conn.open) return;

@@ -72,6 +72,26 @@ describe("virtual headset: connection", () => {
     headset.stop();
   });
 
+  it("opens its later connections with the route its welcome named, and keeps it when a welcome names none (issue 32)", () => {
+    const { clock, server, headset } = setup();
+    server.route = "org-7";
+    headset.start();
+    clock.advance(100);
+    expect(headset.route).toBe("org-7");
+    server.route = undefined; // a server from before routes: the headset keeps what it learnt
+    server.cut(true);
+    clock.advance(1_500);
+    server.restore();
+    clock.advance(1_100);
+    expect(headset.connected).toBe(true);
+    // The first connection knew no route; every later one names the organisation.
+    expect(server.routes[0]).toBeUndefined();
+    expect(server.routes.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(server.routes.slice(1))).toEqual(new Set(["org-7"]));
+    expect(headset.route).toBe("org-7");
+    headset.stop();
+  });
+
   it("reconnects every second while the server is down ('reconnect 1 s'), then resends its status", () => {
     const { clock, server, headset } = setup();
     headset.start();

@@ -73,6 +73,19 @@ describe("device connector over several addresses", () => {
     expect(check()).toBe(true);
   };
 
+  it("names the headset's route in the address it opens (issue 32), on every address", async () => {
+    const urls = [await serve(true), await serve(true)];
+    const asked: string[] = [];
+    for (const url of urls) serverAt(url).on("connection", (ws, req) => (asked.push(req.url ?? ""), ws.close()));
+    const connector = deviceConnector(urls, 0, { pingMs: 100, deadAfterMs: 1_000 });
+    for (const route of ["org-1", undefined]) {
+      const before = asked.length;
+      connector.open({ onOpen: () => undefined, onMessage: () => undefined, onClose: () => undefined }, route);
+      await until(() => asked.length > before);
+    }
+    expect(asked).toEqual(["/device?route=org-1", "/device"]);
+  });
+
   it("starts headset i at address i mod n", async () => {
     const urls = [await greeting(), await greeting(), await greeting()];
     const links = [0, 1, 2, 3].map((i) => follow(urls, i));

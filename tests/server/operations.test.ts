@@ -49,6 +49,8 @@ describe("health and readiness", () => {
           warnings: [],
           // One process on its own database: nothing crosses to another.
           bus: { kind: "local", subjects: 0, peers: 0, sent: 0, sentBytes: 0, received: 0, skipped: 0 },
+          // No socket open yet, neither a browser's nor a headset's.
+          sockets: { browsers: 0, headsets: 0 },
           // No SMTP_URL: mail stays in the outbox (development mode).
           mail: { delivery: "outbox" },
         },

@@ -121,7 +121,14 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       if (!row) return;
       await ctx.db.transaction((tx) => recordLiveState(tx, row.deviceSn, { connection: "CONNECTED", lastSeen: nowIso(ctx) }));
       socket.send(
-        frame({ type: "welcome", protocolVersion: PROTOCOL_VERSION, deviceSn: row.deviceSn, alias: row.alias, serverTime: ctx.now() }),
+        frame({
+          type: "welcome",
+          protocolVersion: PROTOCOL_VERSION,
+          deviceSn: row.deviceSn,
+          alias: row.alias,
+          serverTime: ctx.now(),
+          route: row.organisationId,
+        }),
       );
       await ctx.devices.pushQueue(row.deviceSn);
       await ctx.devices.pushStandalone(row.deviceSn);
