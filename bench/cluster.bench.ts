@@ -29,7 +29,9 @@
 // BUSES (postgres,nats; nats needs Debian's nats-server), HEADSETS (1000,3000), AIM_HEADSETS (3000), LOAD_ORGS (30),
 // STREAM_EVERY (10), PROGRESS_HZ (5), WINDOW_S seconds measured per window (20), SETTLE_S longest wait for headsets to
 // connect (60), TENANCY (1; 0 skips it), TENANCY_ORGS (1000), TENANCY_HEADSETS per organisation (10),
-// TENANCY_STREAMING (300), PLACEMENTS (organisation,apart), TENANCY_PLACEMENT (organisation), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S 200). Headsets whose
+// TENANCY_STREAMING (300), PLACEMENTS (organisation,apart), TENANCY_PLACEMENT (organisation), ROUNDS (3: the 1
+// process and the 3 measured again that many times, one after the other, and each figure's median taken: on a shared
+// machine one window of a minute varies by a third), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S 200). Headsets whose
 // socket closes (refused while the cluster was busy, say) connect again 2-4 s later, as real ones do. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
 // CPU_PROFILE_DIR (none): every Isopter process runs with --cpu-prof and writes its profile into a folder per cluster
 // there (<bus>-1p, <bus>-3p-<placement>), with the windows' times (windows.json); `npx tsx bench/cluster/profile-diff.ts DIR` then says
@@ -56,6 +58,7 @@ const settleS = Number(env("SETTLE_S", "60"));
 const tenancy = env("TENANCY", "1") !== "0";
 const placements = env("PLACEMENTS", "organisation,apart").split(",") as Placement[];
 const tenancyPlacement = env("TENANCY_PLACEMENT", "organisation") as Placement;
+const rounds = Number(env("ROUNDS", "3"));
 for (const p of [...placements, tenancyPlacement])
   if (p !== "organisation" && p !== "apart") throw new Error(`PLACEMENTS and TENANCY_PLACEMENT take organisation or apart, not "${p}"`);
 /** Where each process writes a V8 CPU profile (one folder per cluster), for bench/cluster/profile-diff.ts. */
@@ -90,6 +93,7 @@ const runCluster = async (
   nats: LocalNats | undefined,
   n: number,
   placement: Placement,
+  round: number,
   orgs: readonly BenchOrg[],
   kind: "L" | "T",
   plan: { steps: readonly number[]; idle: boolean; streams: (org: number, j: number) => boolean; rampPerS: number },
@@ -99,11 +103,16 @@ const runCluster = async (
     databaseUrl: db.url,
     processes: n,
     placement,
+    round,
     bus,
     progressHz,
     postgresPort: c.postgresPort,
     ...(nats ? { natsUrl: nats.url, natsPort: nats.port } : {}),
-    ...(profileDir ? { profileDir: `${profileDir}/${bus}-${kind === "T" ? "tenancy" : `${n}p`}${n === 1 ? "" : `-${placement}`}` } : {}),
+    ...(profileDir
+      ? {
+          profileDir: `${profileDir}/${bus}-${kind === "T" ? "tenancy" : `${n}p`}${n === 1 ? "" : `-${placement}`}${round > 1 ? `-round${round}` : ""}`,
+        }
+      : {}),
   });
   const windows: Window[] = [];
   try {
@@ -179,12 +188,15 @@ const main = async () => {
       try {
         const windows: Window[] = [];
         const load = { steps, idle: true, streams: (_k: number, j: number) => j % streamEvery === 0, rampPerS };
-        windows.push(...(await runCluster(c, bus, nats, 1, "organisation", data.load, "L", load)));
-        for (const placement of placements) windows.push(...(await runCluster(c, bus, nats, 3, placement, data.load, "L", load)));
+        // Round after round, so that a slow minute of a shared machine falls on one round, not on one process count.
+        for (let round = 1; round <= rounds; round++) {
+          windows.push(...(await runCluster(c, bus, nats, 1, "organisation", round, data.load, "L", load)));
+          for (const placement of placements) windows.push(...(await runCluster(c, bus, nats, 3, placement, round, data.load, "L", load)));
+        }
         const spacing = Math.max(1, Math.floor(tenancyOrgs / Math.max(1, tenancyStreaming)));
         const t = tenancy
           ? (
-              await runCluster(c, bus, nats, 3, tenancyPlacement, data.tenancy, "T", {
+              await runCluster(c, bus, nats, 3, tenancyPlacement, 1, data.tenancy, "T", {
                 steps: [tenancyOrgs * tenancyHeadsets],
                 idle: false,
                 streams: (k, j) => j === 0 && k % spacing === 0 && k / spacing < tenancyStreaming,

@@ -64,7 +64,8 @@ const clusters = readdirSync(dir).filter((d) => /^\w+-1p$/.test(d));
 if (clusters.length === 0) console.log(`no <bus>-1p folders in ${dir}: run bench:cluster with CPU_PROFILE_DIR=${dir}`);
 for (const one of clusters) {
   const bus = one.replace(/-1p$/, "");
-  for (const three of readdirSync(dir).filter((d) => d.startsWith(`${bus}-3p`))) compare(bus, one, three);
+  // The first round's clusters (later rounds' folders end in -round<N>).
+  for (const three of readdirSync(dir).filter((d) => d.startsWith(`${bus}-3p`) && !d.includes("-round"))) compare(bus, one, three);
 }
 
 function compare(bus: string, one: string, three: string) {

@@ -3,6 +3,13 @@
 // measured points, tenancy), every figure beside the load average.
 import { cpus } from "node:os";
 import { loadAverage, percentile } from "../figures.ts";
+
+/** The middle value (the mean of the middle two for an even count); NaN for none. */
+const median = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length === 0 ? NaN : sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 import { fitCapacityModel, headsetsOn, predictCores, type CpuPoint } from "./model.ts";
 import type { BusKind, Placement, Window } from "./stage.ts";
 
@@ -13,7 +20,7 @@ const latency = (w: Window) =>
     : `${f(percentile(w.latencies, 50), 1)} / ${f(percentile(w.latencies, 99), 1)} ms (${w.latencies.length} frames)`;
 
 export const WINDOW_HEADER =
-  "bus | processes | headsets placed | headsets (streaming) | held all window | Isopter cores (each process) | per 1,000 headsets | PostgreSQL | nats-server | " +
+  "bus | round | processes | headsets placed | headsets (streaming) | held all window | Isopter cores (each process) | per 1,000 headsets | PostgreSQL | nats-server | " +
   "bench | machine of " +
   `${cpus().length}` +
   " | bus events/s | live threshold to a browser (on another process with 3) p50 / p99 | bench event-loop p99 | load average";
@@ -21,6 +28,7 @@ export const WINDOW_HEADER =
 export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
   [
     bus,
+    w.round,
     w.processes,
     w.processes === 1 ? "–" : PLACED[w.placement],
     `${w.headsets} (${streaming})`,
@@ -52,32 +60,43 @@ export const summary = (
   aimHeadsets: number,
 ) => {
   const out: string[] = [`Summary, ${bus} (load average ${loadAverage()}):`];
+  /** The windows of n processes at h headsets (with 3, of one placement), one per round, in round order. */
   const at = (n: number, h: number, placement: Placement = "organisation") =>
-    windows.find((w) => w.processes === n && w.headsets === h && (n === 1 || w.placement === placement));
-  const idle = (n: number, placement: Placement) => at(n, 0, placement)?.cores.servers ?? NaN;
+    windows
+      .filter((w) => w.processes === n && w.headsets === h && (n === 1 || w.placement === placement))
+      .sort((x, y) => x.round - y.round);
+  const cores = (ws: readonly Window[]) => median(ws.map((w) => w.cores.servers));
   const steps = [...new Set(windows.map((w) => w.headsets).filter((h) => h > 0))];
   const placements = [...new Set(windows.filter((w) => w.processes === 3).map((w) => w.placement))];
+  const rounds = Math.max(0, ...windows.map((w) => w.round));
+  out.push(`  (each figure the median of ${rounds} round${rounds === 1 ? "" : "s"}; the efficiency per round in brackets)`);
   for (const h of steps) {
     const one = at(1, h);
-    const per = (w: Window | undefined, n: number, placement: Placement) =>
-      w ? `${f((w.cores.servers * 1000) / h)} cores (${f(((w.cores.servers - idle(n, placement)) * 1000) / h)} above idle)` : "–";
+    const per = (ws: readonly Window[], n: number, placement: Placement) =>
+      ws.length > 0 ? `${f((cores(ws) * 1000) / h)} cores (${f(((cores(ws) - cores(at(n, 0, placement))) * 1000) / h)} above idle)` : "–";
     out.push(
-      `  ${h} headsets: Isopter CPU per 1,000 headsets: 1 process ${per(one, 1, "organisation")}; PostgreSQL ${one ? f(one.cores.postgres) : "–"} cores, nats-server ${one ? f(one.cores.nats) : "–"}; load ${one?.load ?? "–"}`,
+      `  ${h} headsets: Isopter CPU per 1,000 headsets: 1 process ${per(one, 1, "organisation")}; ` +
+        `PostgreSQL ${f(median(one.map((w) => w.cores.postgres)))} cores, nats-server ${f(median(one.map((w) => w.cores.nats)))}`,
     );
     for (const placement of placements) {
       const three = at(3, h, placement);
+      const each = three.flatMap((w) => {
+        const mate = one.find((o) => o.round === w.round);
+        return mate ? [mate.cores.servers / w.cores.servers] : [];
+      });
       out.push(
         `    3 processes, headsets ${PLACED[placement]}: ${per(three, 3, placement)} per 1,000 headsets; ` +
-          `scale-out efficiency (1 process's cores / 3 processes') ${one && three ? f(one.cores.servers / three.cores.servers) : "–"} (aim >= 0.85); ` +
-          `events crossing the bus ${three ? f(three.crossing, 0) : "–"}/s; PostgreSQL ${three ? f(three.cores.postgres) : "–"} cores, ` +
-          `nats-server ${three ? f(three.cores.nats) : "–"}; load ${three?.load ?? "–"}`,
+          `scale-out efficiency (1 process's cores / 3 processes') ${f(median(each))} (${each.map((e) => f(e)).join(", ")}; aim >= 0.85); ` +
+          `events crossing the bus ${f(median(three.map((w) => w.crossing)), 0)}/s; PostgreSQL ${f(median(three.map((w) => w.cores.postgres)))} cores, ` +
+          `nats-server ${f(median(three.map((w) => w.cores.nats)))}; load ${three.map((w) => w.load.split(" ")[0]).join(", ")}`,
       );
     }
   }
   const aim = at(3, aimHeadsets, "apart");
+  const frames = aim.flatMap((w) => w.latencies).sort((x, y) => x - y);
   out.push(
-    aim
-      ? `  live threshold p99, headset to a browser on another process (headsets apart), ${aimHeadsets} headsets on 3 processes: ${f(percentile(aim.latencies, 99), 1)} ms (aim <= 50 ms; ${aim.latencies.length} frames; load ${aim.load})`
+    aim.length > 0
+      ? `  live threshold p99, headset to a browser on another process (headsets apart), ${aimHeadsets} headsets on 3 processes: ${f(percentile(frames, 99), 1)} ms over every round (aim <= 50 ms; ${frames.length} frames; per round ${aim.map((w) => f(percentile(w.latencies, 99), 1)).join(", ")} ms)`
       : `  live threshold p99 to a browser on another process at ${aimHeadsets} headsets on 3 processes: not measured (add ${aimHeadsets} to HEADSETS and apart to PLACEMENTS)`,
   );
   out.push(...modelLines(windows));

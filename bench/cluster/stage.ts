@@ -68,6 +68,8 @@ const browserOf = async (url: string, accessToken: string, org: string, sentAt: 
 export interface Window {
   readonly processes: number;
   readonly placement: Placement;
+  /** Which round of the bench's 1-and-3-process sequence (ROUNDS) measured it. */
+  readonly round: number;
   readonly headsets: number;
   /** The fewest headsets the database showed held (device_presence) over the window. */
   readonly held: number;
@@ -99,6 +101,7 @@ export const startCluster = async (o: {
   databaseUrl: string;
   processes: number;
   placement: Placement;
+  round: number;
   bus: BusKind;
   natsUrl?: string;
   postgresPort?: number;
@@ -190,6 +193,7 @@ export const startCluster = async (o: {
       return {
         processes: procs.length,
         placement: o.placement,
+        round: o.round,
         headsets,
         held: least,
         cores,

@@ -57,6 +57,7 @@ const ControlSchema = Schema.Union([
 ]);
 type Control = typeof ControlSchema.Type;
 const CONTROL_TYPES = new Set(["hello", "interest", "interest_ack"]);
+const NOBODY: readonly string[] = [];
 
 interface Peer {
   readonly subjects: Set<Subject>;
@@ -75,6 +76,22 @@ export const routedBus = async (
   const held = new Map<Subject, number>();
   const announcing = new Map<Subject, Promise<void>>();
   const peers = new Map<string, Peer>();
+  /** Who holds each subject, the peers' subjects turned around: a publish finds its receivers in one lookup, however
+   * many processes there are. Each list is replaced, never changed, so a message waiting in the window keeps its own. */
+  const holding = new Map<Subject, readonly string[]>();
+  const hold = (id: string, subject: Subject) => {
+    const now = holding.get(subject) ?? [];
+    if (!now.includes(id)) holding.set(subject, [...now, id]);
+  };
+  const unhold = (id: string, subject: Subject) => {
+    const next = (holding.get(subject) ?? []).filter((h) => h !== id);
+    if (next.length > 0) holding.set(subject, next);
+    else holding.delete(subject);
+  };
+  const forget = (id: string) => {
+    for (const subject of peers.get(id)?.subjects ?? []) unhold(id, subject);
+    peers.delete(id);
+  };
   const waiting = new Map<string, { readonly unheard: Set<string>; readonly done: () => void }>();
   let closed = false;
 
@@ -101,10 +118,19 @@ export const routedBus = async (
     }
     if (c.type === "interest_ack") return heard(c.token, c.from);
     const p = peer(c.from);
-    if (c.reset) p.subjects.clear();
-    for (const s of c.add) p.subjects.add(s);
-    for (const s of c.remove) p.subjects.delete(s);
-    if (c.leaving) peers.delete(c.from);
+    if (c.reset) {
+      for (const s of p.subjects) unhold(c.from, s);
+      p.subjects.clear();
+    }
+    for (const s of c.add) {
+      p.subjects.add(s);
+      hold(c.from, s);
+    }
+    for (const s of c.remove) {
+      p.subjects.delete(s);
+      unhold(c.from, s);
+    }
+    if (c.leaving) forget(c.from);
     if (c.token !== undefined) sendControl(processSubject(c.from), { type: "interest_ack", from: processId, token: c.token });
   };
   const skip = (reason: string, body: unknown) => {
@@ -167,12 +193,10 @@ export const routedBus = async (
 
   // "all" and another process's own subject are always held by someone (a process that just started may not have
   // answered hello yet): null, sent on the subject. Any other subject: the known processes that said they hold it.
-  const holdersOf = (subject: Subject): string[] | null => {
-    if (subject === me) return [];
+  const holdersOf = (subject: Subject): readonly string[] | null => {
+    if (subject === me) return NOBODY;
     if (subject === ALL || subject.startsWith("process.")) return null;
-    const holders: string[] = [];
-    for (const [id, p] of peers) if (p.subjects.has(subject)) holders.push(id);
-    return holders;
+    return holding.get(subject) ?? NOBODY;
   };
 
   interface Outgoing {
@@ -230,7 +254,7 @@ export const routedBus = async (
     },
     keepPeers(alive) {
       const live = new Set(alive);
-      for (const [id, p] of peers) if (!live.has(id) && Date.now() - p.heardAt > forgetSilentMs) peers.delete(id);
+      for (const [id, p] of peers) if (!live.has(id) && Date.now() - p.heardAt > forgetSilentMs) forget(id);
     },
     rejoined: () => {
       if (!closed) greet();
