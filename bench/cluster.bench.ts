@@ -1,6 +1,6 @@
 // npm run bench:cluster (issue 32 §3 and §4): what the cluster costs as it scales out, on both buses (PostgreSQL's
 // LISTEN/NOTIFY, and NATS: each process started with NATS_URL naming a nats-server of the bench's own). Prints, never
-// asserts; run by hand on a quiet machine (about 15 minutes on 2 cores with the defaults), not in npm test.
+// asserts; run by hand on a quiet machine (about 26 minutes on 2 cores with the defaults), not in npm test.
 //
 // Per bus, for 1 and then 3 processes at the same load: an idle window (browsers connected, no headsets), then a window
 // at each HEADSETS step. The headsets belong to LOAD_ORGS organisations (headset i to organisation i mod LOAD_ORGS);
