@@ -9,8 +9,7 @@
 // deployed nginx places every socket that names its organisation (deploy/nginx/isopter.conf; nothing crosses the bus
 // but what a browser elsewhere asks for); and "apart", on the other two processes alternately, so every event of
 // theirs crosses the bus (the worst case: a headset that has not yet learnt its route, or a proxy without the
-// route rule). With one process nothing crosses. Each headset beats every
-// second; every STREAM_EVERY-th of an organisation also streams progress PROGRESS_HZ times a second with cumulative
+// route rule). With one process nothing crosses. Each headset beats every second; every STREAM_EVERY-th of an organisation also streams progress PROGRESS_HZ times a second with cumulative
 // thresholds, as real headsets do (bench/fleet.ts). Per window it prints the Isopter processes' cores (each process
 // by pid) and per 1,000 headsets, the bench's PostgreSQL and nats-server separately, the bench itself and the machine,
 // the messages crossing the bus per second (the processes' /api/ready bus.sent, summed), the live threshold latency
@@ -20,8 +19,8 @@
 // and a capacity model (bench/cluster/model.ts: cores = a·headsets + b·bus events/s + c·processes, least squares over
 // every window) beside each measured window, predicting headsets per core for N processes on N cores.
 // Tenancy (§4): TENANCY_ORGS organisations of TENANCY_HEADSETS headsets on 3 processes, one browser each, placed as
-// above (TENANCY_PLACEMENT, "organisation" unless told "apart"), TENANCY_STREAMING of them streaming: every event a browser hears must name a headset of its organisation
-// (crossings, printed; must be 0), and the p99 at that load.
+// above (TENANCY_PLACEMENT, "organisation" unless told "apart"), TENANCY_STREAMING of them streaming: every event a
+// browser hears must name a headset of its organisation (crossings, printed; must be 0), and the p99 at that load.
 //
 // The organisations, managers and headsets (with device credentials) are made once in a template database before
 // anything is measured (bench/cluster/setup.ts); every cluster runs on a fresh copy of it.
@@ -31,12 +30,13 @@
 // connect (60), TENANCY (1; 0 skips it), TENANCY_ORGS (1000), TENANCY_HEADSETS per organisation (10),
 // TENANCY_STREAMING (300), PLACEMENTS (organisation,apart), TENANCY_PLACEMENT (organisation), ROUNDS (3: the 1
 // process and the 3 measured again that many times, one after the other, and each figure's median taken: on a shared
-// machine one window of a minute varies by a third), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S 200). Headsets whose
-// socket closes (refused while the cluster was busy, say) connect again 2-4 s later, as real ones do. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
+// machine one window of a minute varies by a third), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S
+// 200). Headsets whose socket closes (refused while the cluster was busy, say) connect again 2-4 s later, as real
+// ones do. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
 // CPU_PROFILE_DIR (none): every Isopter process runs with --cpu-prof and writes its profile into a folder per cluster
-// there (<bus>-1p, <bus>-3p-<placement>), with the windows' times (windows.json); `npx tsx bench/cluster/profile-diff.ts DIR` then says
-// which functions the 3 processes spend more time in than the 1, per window. The profiler costs CPU itself: the
-// figures of a profiled run are not the bench's.
+// there (<bus>-1p, <bus>-3p-<placement>; later rounds' with -round<N>), with the windows' times (windows.json);
+// `npx tsx bench/cluster/profile-diff.ts DIR` then says which functions the 3 processes spend more time in than the 1,
+// per window. The profiler costs CPU itself: the figures of a profiled run are not the bench's.
 import { startNats, type LocalNats } from "../scripts/cluster/nats.ts";
 import { loadAverage } from "./figures.ts";
 import { growFleet } from "./fleet.ts";

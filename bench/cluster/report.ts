@@ -3,15 +3,15 @@
 // measured points, tenancy), every figure beside the load average.
 import { cpus } from "node:os";
 import { loadAverage, percentile } from "../figures.ts";
-
-/** The middle value (the mean of the middle two for an even count); NaN for none. */
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length === 0 ? NaN : sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 import { fitCapacityModel, headsetsOn, predictCores, type CpuPoint } from "./model.ts";
 import type { BusKind, Placement, Window } from "./stage.ts";
+
+/** The rounds' middle value (of an even count, the upper one); NaN for none. */
+const median = (xs: readonly number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
 const latency = (w: Window) =>
