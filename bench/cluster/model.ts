@@ -78,14 +78,16 @@ export const predictCores = (m: CapacityModel, p: Omit<CpuPoint, "cores">) =>
  * it places it regardless of its organisation (a proxy without the route rule, or a headset that has not learnt its
  * route yet).
  */
-export const crossingShare = (processes: number, placement: "organisation" | "regardless") =>
+export type ProxyPlacement = "organisation" | "regardless";
+
+export const crossingShare = (processes: number, placement: ProxyPlacement) =>
   placement === "organisation" ? 0 : (processes - 1) / processes;
 
 /**
  * Headsets N processes hold on M cores by the model, every usable core busy; 0 when the processes' own cost fills them.
  * A process's work runs on its one JavaScript thread, so N processes use at most N of the cores.
  */
-export const headsetsOn = (m: CapacityModel, processes: number, cores: number, placement: "organisation" | "regardless") => {
+export const headsetsOn = (m: CapacityModel, processes: number, cores: number, placement: ProxyPlacement) => {
   const perHeadset = m.perHeadset + m.perEvent * m.eventsPerHeadset * crossingShare(processes, placement);
   const room = Math.min(cores, processes) - m.perProcess * processes;
   return room <= 0 || perHeadset <= 0 ? 0 : room / perHeadset;
