@@ -26,6 +26,16 @@ const processes = (): ProcInfo[] =>
       }
     });
 
+/** The times a process's JavaScript thread (its main one) has been woken from sleep so far: its voluntary context
+ * switches; 0 once it is gone. */
+const wakeupsOf = (pid: number): number => {
+  try {
+    return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+};
+
 /** `-p PORT` among a process's arguments (how pg-throwaway.sh starts postgres and nats.ts starts nats-server). */
 const listensOn = (p: ProcInfo, port: number) =>
   p.args.some((a, i) => (a === "-p" && p.args[i + 1] === String(port)) || a.includes(`-p ${port} `) || a.endsWith(`-p ${port}`));
@@ -41,6 +51,9 @@ const serverTree = (all: ProcInfo[], comm: string, port: number | undefined): nu
 export interface Cores {
   /** Each Isopter process, in order. */
   readonly perProcess: number[];
+  /** Each Isopter process's wake-ups per second (the times it slept waiting for input and was woken): a process pays
+   * for each (the loop's turn, caches gone cold) however little it then finds to do. */
+  readonly wakeups: number[];
   readonly servers: number;
   readonly postgres: number;
   readonly nats: number;
@@ -58,6 +71,7 @@ export const clusterCpu = (o: { serverPids: readonly number[]; postgresPort?: nu
     return {
       at: performance.now(),
       servers: o.serverPids.map(cpuSecondsOf),
+      woken: o.serverPids.map(wakeupsOf),
       postgres: seconds(serverTree(all, "postgres", o.postgresPort)),
       nats: seconds(serverTree(all, "nats-server", o.natsPort)),
       bench: (own.user + own.system) / 1e6,
@@ -78,6 +92,7 @@ export const clusterCpu = (o: { serverPids: readonly number[]; postgresPort?: nu
       const perProcess = to.servers.map((c, i) => (c - from.servers[i]!) / s);
       return {
         perProcess,
+        wakeups: to.woken.map((w, i) => (w - from.woken[i]!) / s),
         servers: perProcess.reduce((a, b) => a + b, 0),
         postgres: grown(to.postgres, from.postgres) / s,
         nats: grown(to.nats, from.nats) / s,

@@ -13,6 +13,7 @@ const median = (xs: readonly number[]) =>
     50,
   );
 
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
 const latency = (w: Window) =>
   w.latencies.length === 0
@@ -20,7 +21,8 @@ const latency = (w: Window) =>
     : `${f(percentile(w.latencies, 50), 1)} / ${f(percentile(w.latencies, 99), 1)} ms (${w.latencies.length} frames)`;
 
 export const WINDOW_HEADER =
-  "bus | round | processes | headsets placed | headsets (streaming) | held all window | Isopter cores (each process) | per 1,000 headsets | PostgreSQL | nats-server | " +
+  "bus | round | processes | headsets placed | headsets (streaming) | held all window | Isopter cores (each process) | per 1,000 headsets | " +
+  "wake-ups/s (each process) | PostgreSQL | nats-server | " +
   "bench | machine of " +
   `${cpus().length}` +
   " | bus events/s | live threshold to a browser (on another process with 3) p50 / p99 | bench event-loop p99 | load average";
@@ -35,6 +37,7 @@ export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
     w.held,
     `${f(w.cores.servers)} (${w.cores.perProcess.map((c) => f(c)).join(" + ")})`,
     w.headsets > 0 ? f((w.cores.servers * 1000) / w.headsets) : "–",
+    `${f(sum(w.cores.wakeups), 0)} (${w.cores.wakeups.map((n) => f(n, 0)).join(" + ")})`,
     f(w.cores.postgres),
     f(w.cores.nats),
     f(w.cores.bench),
@@ -73,7 +76,10 @@ export const summary = (
   for (const h of steps) {
     const one = at(1, h);
     const per = (ws: readonly Window[], n: number, placement: Placement) =>
-      ws.length > 0 ? `${f((cores(ws) * 1000) / h)} cores (${f(((cores(ws) - cores(at(n, 0, placement))) * 1000) / h)} above idle)` : "–";
+      ws.length > 0
+        ? `${f((cores(ws) * 1000) / h)} cores (${f(((cores(ws) - cores(at(n, 0, placement))) * 1000) / h)} above idle), ` +
+          `woken ${f(median(ws.map((w) => sum(w.cores.wakeups))), 0)} times a second in all`
+        : "–";
     out.push(
       `  ${h} headsets: Isopter CPU per 1,000 headsets: 1 process ${per(one, 1, "organisation")}; ` +
         `PostgreSQL ${f(median(one.map((w) => w.cores.postgres)))} cores, nats-server ${f(median(one.map((w) => w.cores.nats)))}`,

@@ -43,6 +43,7 @@ import { startWorklistPeriodic, WORKLIST_TICK_MS } from "./worklist/periodic.ts"
 import { DELIVERY_TICK_MS, type MailDelivery, startDelivery } from "./notify/delivery.ts";
 import { type SmtpSettings, smtpTransport } from "./notify/smtp.ts";
 import { MISSED_SWEEP_MS, startMissedSweep } from "./review/missed-timer.ts";
+import { knowStream } from "./live/write-window.ts";
 
 /** How often the headsets' heard battery and last-seen are written to the database (device/presence.ts). */
 const PRESENCE_FLUSH_MS = 5_000;
@@ -335,7 +336,10 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
       socket.destroy();
       return;
     }
-    target.handleUpgrade(req, socket, head, (ws) => target.emit("connection", ws, req));
+    target.handleUpgrade(req, socket, head, (ws) => {
+      if (target === browsers) knowStream(ws, socket);
+      target.emit("connection", ws, req);
+    });
   });
 
   if (options.beforeListen)

@@ -1,6 +1,7 @@
 import type { WebSocket } from "ws";
 import type { LiveEvent, LiveMessage } from "../../../core/model/live.ts";
 import type { SessionEnd } from "../auth/sessions.ts";
+import { sendInWindow } from "./write-window.ts";
 
 // Browser live sockets that completed the logged-in handshake, grouped by organisation. Events are delivered only
 // within the organisation they belong to.
@@ -38,7 +39,7 @@ export const liveHub = (): LocalLiveHub => {
   const sendText = (organisationId: string, text: string) => {
     let frame: Buffer | undefined; // UTF-8 once for every socket, not by each socket's send
     for (const client of byOrg.get(organisationId) ?? [])
-      if (client.socket.readyState === client.socket.OPEN) client.socket.send((frame ??= Buffer.from(text)), { binary: false });
+      if (client.socket.readyState === client.socket.OPEN) sendInWindow(client.socket, (frame ??= Buffer.from(text)));
   };
   const end = (client: LiveClient, message: LiveMessage) => {
     send(client.socket, message);
