@@ -77,11 +77,11 @@ export const summary = (
     const one = at(1, h);
     const per = (ws: readonly Window[], n: number, placement: Placement) =>
       ws.length > 0
-        ? `${f((cores(ws) * 1000) / h)} cores (${f(((cores(ws) - cores(at(n, 0, placement))) * 1000) / h)} above idle), ` +
+        ? `${f((cores(ws) * 1000) / h)} cores per 1,000 headsets (${f(((cores(ws) - cores(at(n, 0, placement))) * 1000) / h)} above idle), ` +
           `woken ${f(median(ws.map((w) => sum(w.cores.wakeups))), 0)} times a second in all`
         : "–";
     out.push(
-      `  ${h} headsets: Isopter CPU per 1,000 headsets: 1 process ${per(one, 1, "organisation")}; ` +
+      `  ${h} headsets: Isopter CPU: 1 process ${per(one, 1, "organisation")}; ` +
         `PostgreSQL ${f(median(one.map((w) => w.cores.postgres)))} cores, nats-server ${f(median(one.map((w) => w.cores.nats)))}`,
     );
     for (const placement of placements) {
@@ -91,7 +91,7 @@ export const summary = (
         return mate ? [mate.cores.servers / w.cores.servers] : [];
       });
       out.push(
-        `    3 processes, headsets ${PLACED[placement]}: ${per(three, 3, placement)} per 1,000 headsets; ` +
+        `    3 processes, headsets ${PLACED[placement]}: ${per(three, 3, placement)}; ` +
           `scale-out efficiency (1 process's cores / 3 processes') ${f(median(each))} (${each.map((e) => f(e)).join(", ")}; aim >= 0.85); ` +
           `events crossing the bus ${f(median(three.map((w) => w.crossing)), 0)}/s; PostgreSQL ${f(median(three.map((w) => w.cores.postgres)))} cores, ` +
           `nats-server ${f(median(three.map((w) => w.cores.nats)))}; load ${three.map((w) => w.load.split(" ")[0]).join(", ")}`,
