@@ -11,7 +11,7 @@
 // theirs crosses the bus (the worst case: a headset that has not yet learnt its route, or a proxy without the
 // route rule). With one process nothing crosses. Each headset beats every second; every STREAM_EVERY-th of an organisation also streams progress PROGRESS_HZ times a second with cumulative
 // thresholds, as real headsets do (bench/fleet.ts). Per window it prints the Isopter processes' cores (each process
-// by pid) and per 1,000 headsets, the bench's PostgreSQL and nats-server separately, the bench itself and the machine,
+// by pid) and per 1,000 headsets, how often each was woken from sleep a second, the bench's PostgreSQL and nats-server separately, the bench itself and the machine,
 // the messages crossing the bus per second (the processes' /api/ready bus.sent, summed), the live threshold latency
 // from a headset's frame to its organisation's browser (on another process with 3), and the load average.
 // Then per bus: CPU per 1,000 headsets with 1 and 3 processes, the scale-out efficiency (1 process's cores / 3
