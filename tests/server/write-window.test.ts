@@ -5,7 +5,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { knowStream, sendInWindow, WRITE_WINDOW_MS } from "../../simulator/server/live/write-window.ts";
 
 // The live hub's writes (simulator/server/live/write-window.ts): a browser's frames within WRITE_WINDOW_MS leave in one
-// write of its connection, in order, and a close is not held back by the window.
+// write of its connection, in order, each held for its window, and a close sent after them arrives after them.
 
 interface Pair {
   readonly server: WebSocket;
@@ -70,7 +70,7 @@ describe("a browser's live frames", () => {
     p.client.close();
   });
 
-  it("in two windows leave in two writes, each within the window of its first frame", async () => {
+  it("in two windows leave in two writes, each held for its window", async () => {
     const p = await connect();
     const before = p.writes();
     const sent = performance.now();
@@ -85,7 +85,7 @@ describe("a browser's live frames", () => {
     p.client.close();
   });
 
-  it("are delivered before a close that follows them, which the window does not hold", async () => {
+  it("arrive before a close sent after them", async () => {
     const p = await connect();
     const closed = new Promise<number>((resolve) => p.client.once("close", (code) => resolve(code)));
     sendInWindow(p.server, Buffer.from("last words"));

@@ -11,8 +11,8 @@ import type { WebSocket } from "ws";
 /**
  * How long a frame may wait for others, as a live event crossing the bus does (bus/routed-bus.ts PACK_MS): a delay far
  * inside the live aim (50 ms from headset to browser). Measured on one process at 3,000 headsets (bench:cluster's
- * load, six 20 s windows each way, alternated): 0.30 server cores against 0.33 with a write per frame, and the players'
- * side 10% less; 1.4 frames per write and four sockets per flush. At 6,000 headsets: 0.49-0.55 cores against
+ * load, six 20 s windows each way, alternated): 0.30 server cores against 0.33 with a write per frame, and the bench's
+ * own side 10% less; 1.4 frames per write and four sockets per flush. At 6,000 headsets: 0.49-0.55 cores against
  * 0.67-0.79. Uncorking at setImmediate (one turn's frames only) gathered 1.1 frames per write: a turn seldom holds more
  * than one frame for a browser.
  */
