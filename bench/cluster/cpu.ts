@@ -51,8 +51,8 @@ const serverTree = (all: ProcInfo[], comm: string, port: number | undefined): nu
 export interface Cores {
   /** Each Isopter process, in order. */
   readonly perProcess: number[];
-  /** Each Isopter process's wake-ups per second (the times it slept waiting for input and was woken): a process pays
-   * for each (the loop's turn, caches gone cold) however little it then finds to do. */
+  /** Each Isopter process's wake-ups per second (the times it slept waiting for input and was woken): they rise as the
+   * load per process falls, with the cost per headset (README: a trial that cut them threefold did not cut the cost). */
   readonly wakeups: number[];
   readonly servers: number;
   readonly postgres: number;

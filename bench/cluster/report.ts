@@ -25,7 +25,7 @@ export const WINDOW_HEADER =
   "wake-ups/s (each process) | PostgreSQL | nats-server | " +
   "bench | machine of " +
   `${cpus().length}` +
-  " | bus events/s | live threshold to a browser (on another process with 3) p50 / p99 | bench event-loop p99 | load average";
+  " | bus events/s | live threshold to a browser (on another process with 3) p50 / p99 | slowest health answer (each process) | bench event-loop p99 / max | load average";
 
 export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
   [
@@ -44,7 +44,8 @@ export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
     `${f(w.cores.machine)} (${f(w.cores.stolen)} stolen)`,
     f(w.crossing, 0),
     latency(w),
-    `${f(w.benchDelayMs, 0)} ms`,
+    `${w.answerMaxMs.map((n) => f(n, 0)).join(" + ")} ms`,
+    `${f(w.benchDelayMs, 0)} / ${f(w.benchDelayMaxMs, 0)} ms`,
     w.load,
   ]
     .join(" | ")

@@ -84,8 +84,11 @@ export interface Window {
   /** Browsers whose socket the server closed, and why (the first reason). */
   readonly browsersClosed: number;
   readonly closedBy: string | undefined;
-  /** The bench's own event-loop delay p99 (ms): high means the player, not the cluster, was short of CPU. */
+  /** The bench's own event-loop delay p99 and max (ms): high means the player, not the cluster, was short of CPU. */
   readonly benchDelayMs: number;
+  readonly benchDelayMaxMs: number;
+  /** Each process's slowest answer to /api/health (ms), asked every PROBE_MS: a process that stalls shows here. */
+  readonly answerMaxMs: number[];
   readonly load: string;
 }
 
@@ -96,6 +99,24 @@ export interface ProfiledWindow {
   readonly to: number;
   readonly pids: readonly number[];
 }
+
+/** How often the bench asks each process for its health during a window. */
+const PROBE_MS = 250;
+
+/** Each process's slowest answer to /api/health until `end`: a stall of the process, as distinct from the bench's. */
+const probeAnswers = (urls: readonly string[], end: number) =>
+  Promise.all(
+    urls.map(async (url) => {
+      let slowest = 0;
+      while (performance.now() < end) {
+        const asked = performance.now();
+        await fetch(`${url}/api/health`).then((r) => r.arrayBuffer());
+        slowest = Math.max(slowest, performance.now() - asked);
+        await sleep(Math.max(0, Math.min(PROBE_MS, end - performance.now())));
+      }
+      return slowest;
+    }),
+  );
 
 export const startCluster = async (o: {
   databaseUrl: string;
@@ -177,10 +198,15 @@ export const startCluster = async (o: {
       });
       let least = Infinity;
       const end = began + windowS * 1000;
+      const answers = probeAnswers(
+        procs.map((p) => p.url),
+        end,
+      );
       while (performance.now() < end) {
         least = Math.min(least, await held(prefix));
         await sleep(Math.min(2_000, Math.max(0, end - performance.now())));
       }
+      const answerMaxMs = await answers;
       const cores = cpu.take();
       if (o.profileDir) {
         profiled.push({ headsets, from, to: monotonicUs(), pids: procs.map((p) => p.child.pid!) });
@@ -205,6 +231,8 @@ export const startCluster = async (o: {
         browsersClosed: taken.filter((t) => t.closedBy !== undefined).length,
         closedBy: taken.find((t) => t.closedBy !== undefined)?.closedBy,
         benchDelayMs: loop.percentile(99) / 1e6,
+        benchDelayMaxMs: loop.max / 1e6,
+        answerMaxMs,
         load: loadAverage(),
       };
     },
