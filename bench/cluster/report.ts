@@ -44,7 +44,7 @@ export const windowLine = (bus: BusKind, w: Window, streaming: number) =>
     `${f(w.cores.machine)} (${f(w.cores.stolen)} stolen)`,
     f(w.crossing, 0),
     latency(w),
-    `${w.answerMaxMs.map((n) => f(n, 0)).join(" + ")} ms`,
+    w.answerMaxMs.map((n) => (n === undefined ? "failed" : `${f(n, 0)} ms`)).join(" + "),
     `${f(w.benchDelayMs, 0)} / ${f(w.benchDelayMaxMs, 0)} ms`,
     w.load,
   ]

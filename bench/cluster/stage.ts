@@ -87,8 +87,9 @@ export interface Window {
   /** The bench's own event-loop delay p99 and max (ms): high means the player, not the cluster, was short of CPU. */
   readonly benchDelayMs: number;
   readonly benchDelayMaxMs: number;
-  /** Each process's slowest answer to /api/health (ms), asked every PROBE_MS: a process that stalls shows here. */
-  readonly answerMaxMs: number[];
+  /** Each process's slowest answer to /api/health (ms), asked every PROBE_MS: a process that stalls shows here;
+   * undefined when an ask failed (the process gone or refusing). */
+  readonly answerMaxMs: Array<number | undefined>;
   readonly load: string;
 }
 
@@ -100,7 +101,8 @@ export interface ProfiledWindow {
   readonly pids: readonly number[];
 }
 
-/** How often the bench asks each process for its health during a window. */
+/** How often the bench asks each process for its health during a window: 4 requests a second, next to nothing of
+ * its CPU beside thousands of frames. */
 const PROBE_MS = 250;
 
 /** Each process's slowest answer to /api/health until `end`: a stall of the process, as distinct from the bench's. */
@@ -110,7 +112,11 @@ const probeAnswers = (urls: readonly string[], end: number) =>
       let slowest = 0;
       while (performance.now() < end) {
         const asked = performance.now();
-        await fetch(`${url}/api/health`).then((r) => r.arrayBuffer());
+        const answered = await fetch(`${url}/api/health`).then(
+          (r) => r.arrayBuffer().then(() => r.ok),
+          () => false,
+        );
+        if (!answered) return undefined;
         slowest = Math.max(slowest, performance.now() - asked);
         await sleep(Math.max(0, Math.min(PROBE_MS, end - performance.now())));
       }
