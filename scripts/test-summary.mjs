@@ -8,7 +8,7 @@ let passed = 0;
 let failed = 0;
 const failures = [];
 
-for (const step of ["typecheck", "biome", "node24-missing"]) {
+for (const step of ["typecheck", "biome", "node24-missing", "postgres-missing"]) {
   const report = read(`.reports/${step}.json`);
   if (report) {
     passed += report.passed;
