@@ -14,6 +14,7 @@ import { admit, stillAdmitted } from "./handshake.ts";
 import { isDatabaseUnavailable } from "../db/faults.ts";
 import { LENT, receiveHomeResult, refusedWhileLent } from "../home/uploads.ts";
 import { programmeOfStandalone } from "../store/home.ts";
+import { watchSilence } from "./silence-watch.ts";
 
 // /device: one headset's socket (core/device/protocol.ts). The headset says hello with its serial and its credential
 // or pairing code (handshake.ts decides); the server answers welcome, its queue and stand-alone setting, or refused and
@@ -46,15 +47,11 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
     await ctx.db.transaction((tx) => recordLiveState(tx, device!.deviceSn, { ...ctx.presence.heard(device!.deviceSn), connection }));
     await announceConnection(ctx, device.organisationId, device.deviceSn, connection);
   };
-  const watchdog = setInterval(
-    () => {
-      if (!device || silent || ctx.now() - lastHeard < ctx.settings.deviceSilenceMs) return;
-      silent = true;
-      chain = chain.then(() => setConnection("DISCONNECTED")).catch(() => undefined);
-    },
-    Math.min(1000, Math.max(50, ctx.settings.deviceSilenceMs / 4)),
-  );
-  watchdog.unref();
+  const unwatch = watchSilence(ctx, () => {
+    if (!device || silent || ctx.now() - lastHeard < ctx.settings.deviceSilenceMs) return;
+    silent = true;
+    chain = chain.then(() => setConnection("DISCONNECTED")).catch(() => undefined);
+  });
 
   const publishDevice = async () => {
     if (device) await announceDevice(ctx, device.deviceSn);
@@ -281,7 +278,7 @@ export const acceptDeviceSocket = (ctx: ServerContext, socket: WebSocket, addres
       });
   });
   socket.on("close", () => {
-    clearInterval(watchdog);
+    unwatch();
     chain = chain.then(async () => {
       if (!device) return;
       ctx.devices.detach(device.deviceSn, socket);
