@@ -10,7 +10,10 @@
 // but what a browser elsewhere asks for); and "apart", on the other two processes alternately, so every event of
 // theirs crosses the bus (the worst case: a headset that has not yet learnt its route, or a proxy without the
 // route rule). With one process nothing crosses. Each headset beats every second; every STREAM_EVERY-th of an organisation also streams progress PROGRESS_HZ times a second with cumulative
-// thresholds, as real headsets do (bench/fleet.ts). Per window it prints the Isopter processes' cores (each process
+// thresholds, as real headsets do (bench/fleet.ts). The headsets are played by FLEETS processes of their own
+// (bench/cluster/fleet-processes.ts), as independent as real headsets are (one process playing them all woke every
+// server at each of its turns), except every TIMED_EVERY-th streaming one, which the bench plays itself and whose
+// frames it times. Per window it prints the Isopter processes' cores (each process
 // by pid) and per 1,000 headsets, how often each was woken from sleep a second, the bench's PostgreSQL and nats-server separately, the bench itself and the machine,
 // the messages crossing the bus per second (the processes' /api/ready bus.sent, summed), the live threshold latency
 // from a headset's frame to its organisation's browser (on another process with 3), and the load average.
@@ -32,7 +35,8 @@
 // process and the 3 measured again that many times, one after the other, and each figure's median taken: on a shared
 // machine one window of a minute varies by a third), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S
 // 200). Headsets whose socket closes (refused while the cluster was busy, say) connect again 2-4 s later, as real
-// ones do. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
+// ones do. FLEETS (3): the processes playing the headsets (0: the bench plays every headset itself, as before
+// 2026-11-29); TIMED_EVERY (5): every so many streaming headsets, one is the bench's own, its frames timed. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
 // CPU_PROFILE_DIR (none): every Isopter process runs with --cpu-prof and writes its profile into a folder per cluster
 // there (<bus>-1p, <bus>-3p-<placement>; later rounds' with -round<N>), with the windows' times (windows.json);
 // `npx tsx bench/cluster/profile-diff.ts DIR` then says which functions the 3 processes spend more time in than the 1,
@@ -68,6 +72,8 @@ const tenancyHeadsets = Number(env("TENANCY_HEADSETS", "10"));
 const tenancyStreaming = Number(env("TENANCY_STREAMING", "300"));
 const rampPerS = Number(env("RAMP_PER_S", "500"));
 const tenancyRampPerS = Number(env("TENANCY_RAMP_PER_S", "200"));
+const fleets = Number(env("FLEETS", "3"));
+const timedEvery = Number(env("TIMED_EVERY", "5"));
 delete process.env.NATS_URL;
 
 const TEMPLATE = "isopter_bench_cluster_template";
@@ -106,6 +112,8 @@ const runCluster = async (
     round,
     bus,
     progressHz,
+    fleetProcesses: fleets,
+    timedEvery,
     postgresPort: c.postgresPort,
     ...(nats ? { natsUrl: nats.url, natsPort: nats.port } : {}),
     ...(profileDir
@@ -151,7 +159,7 @@ const runCluster = async (
       windows.push(w);
     }
   } finally {
-    const troubles = cluster.troubles();
+    const troubles = await cluster.troubles();
     if (troubles) console.log(`  (${bus}, ${n} process${n === 1 ? "" : "es"}: the processes logged ${troubles})`);
     await cluster.stop();
     await db.drop();

@@ -70,7 +70,8 @@ export const protocolFleet = (
     reconnectMs,
   }: {
     progressMs?: number;
-    sentAt?: Map<string, number>;
+    /** null: frames are not timed (nobody here hears them). */
+    sentAt?: Map<string, number> | null;
     /** A headset whose socket closed (refused, dropped) connects again after 1 to 2 times this, as real ones do;
      * without it, it stays away. Only with a device credential: a pairing code works once. */
     reconnectMs?: number;
@@ -108,7 +109,7 @@ export const protocolFleet = (
             frame++;
             const perimetryId = `bench-${sn}-${test}`;
             const thresholds = cumulativeThresholds(seed, nTested);
-            sentAt.set(frameKey(perimetryId, nTested), performance.now());
+            sentAt?.set(frameKey(perimetryId, nTested), performance.now());
             ws.send(
               JSON.stringify({
                 type: "progress",

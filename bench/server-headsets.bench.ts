@@ -58,8 +58,9 @@ const main = async () => {
   const login = await fetch(`${url}/api/login`, { method: "POST", body: JSON.stringify({ username: "manager", password }) });
   const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 
-  const fleet = protocolFleet(url);
-  const browser = await liveLatencies(url, token, fleet.sentAt);
+  const sentAt = new Map<string, number>();
+  const fleet = protocolFleet(url, { sentAt });
+  const browser = await liveLatencies(url, token, sentAt);
 
   console.log(
     `Clinic server with headsets beating every second, ${testing} streaming progress 5 times a second; ${windowS} s measured per step (${load()})`,

@@ -57,13 +57,20 @@ export interface Cores {
   readonly servers: number;
   readonly postgres: number;
   readonly nats: number;
+  /** The bench: its own process and its fleet processes. */
   readonly bench: number;
   readonly machine: number;
   readonly stolen: number;
 }
 
 /** Starts a window now; `take()` ends it and returns the cores each part used over it. */
-export const clusterCpu = (o: { serverPids: readonly number[]; postgresPort?: number; natsPort?: number }) => {
+export const clusterCpu = (o: {
+  serverPids: readonly number[];
+  /** The bench's fleet processes (fleet-processes.ts): counted with the bench. */
+  fleetPids?: readonly number[];
+  postgresPort?: number;
+  natsPort?: number;
+}) => {
   const sample = () => {
     const all = processes();
     const seconds = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuSecondsOf(pid)]));
@@ -74,7 +81,7 @@ export const clusterCpu = (o: { serverPids: readonly number[]; postgresPort?: nu
       woken: o.serverPids.map(wakeupsOf),
       postgres: seconds(serverTree(all, "postgres", o.postgresPort)),
       nats: seconds(serverTree(all, "nats-server", o.natsPort)),
-      bench: (own.user + own.system) / 1e6,
+      bench: (own.user + own.system) / 1e6 + (o.fleetPids ?? []).reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
       machine: machineSeconds(),
     };
   };

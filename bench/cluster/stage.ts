@@ -8,6 +8,7 @@ import { consecutivePorts, startProcesses, type ClusterProcess } from "../../scr
 import { loadAverage, sleep } from "../figures.ts";
 import { protocolFleet } from "../fleet.ts";
 import { beforeInterruptExit } from "../postgres.ts";
+import { fleetProcesses } from "./fleet-processes.ts";
 import { clusterCpu, type Cores } from "./cpu.ts";
 import { orgOfSerial, PASSWORD } from "./setup.ts";
 
@@ -104,6 +105,8 @@ export interface ProfiledWindow {
 /** How often the bench asks each process for its health during a window: 4 requests a second, next to nothing of
  * its CPU beside thousands of frames. */
 const PROBE_MS = 250;
+/** A headset whose socket closed connects again after 1 to 2 times this, as real ones do. */
+const RECONNECT_MS = 2_000;
 
 /** Each process's slowest answer to /api/health until `end`: a stall of the process, as distinct from the bench's. */
 const probeAnswers = (urls: readonly string[], end: number) =>
@@ -134,6 +137,10 @@ export const startCluster = async (o: {
   postgresPort?: number;
   natsPort?: number;
   progressHz: number;
+  /** Processes of their own playing the headsets (fleet-processes.ts); 0: the bench plays them itself. */
+  fleetProcesses: number;
+  /** With fleets, every timedEvery-th streaming headset is the bench's own, its frames timed; the others' are not. */
+  timedEvery: number;
   /** Each process writes a V8 CPU profile here when it stops, and the windows' times go to windows.json. */
   profileDir?: string;
 }) => {
@@ -144,17 +151,20 @@ export const startCluster = async (o: {
     envOf: () => ({ DEMO_PASSWORD: PASSWORD, HEADSETS: "0", ...(o.bus === "nats" ? { NATS_URL: o.natsUrl! } : {}) }),
     ...(o.profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] } : {}),
   });
+  const beats = fleetProcesses(o.fleetProcesses, { reconnectMs: RECONNECT_MS, progressMs: 1000 / o.progressHz });
+  let streaming = 0;
   /** The windows measured, on the clock of the profiles' timestamps (the monotonic clock, microseconds). */
   const profiled: ProfiledWindow[] = [];
   const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
   // On Ctrl-C (or a timeout's SIGTERM) the processes die with the bench, before its PostgreSQL stops.
   const forget = beforeInterruptExit(() => {
     for (const p of procs) p.child.kill("SIGKILL");
+    beats.stop();
   });
   const db = new pg.Client({ connectionString: o.databaseUrl });
   await db.connect();
   const sentAt = new Map<string, number>();
-  const fleets = procs.map((p) => protocolFleet(p.url, { progressMs: 1000 / o.progressHz, sentAt, reconnectMs: 2_000 }));
+  const fleets = procs.map((p) => protocolFleet(p.url, { progressMs: 1000 / o.progressHz, sentAt, reconnectMs: RECONNECT_MS }));
   const browsers: Array<Awaited<ReturnType<typeof browserOf>>> = [];
 
   const busFigures = async () =>
@@ -177,7 +187,11 @@ export const startCluster = async (o: {
       browsers.push(await browserOf(procs[at]!.url, accessToken, org, sentAt));
     },
     /** Headset `sn` on process `at`, streaming progress or beating only. */
-    connect: (at: number, sn: string, credential: string, streams: boolean) => fleets[at]!.connect(sn, credential, streams, "credential"),
+    connect(at: number, sn: string, credential: string, streams: boolean) {
+      const timed = streams && streaming++ % o.timedEvery === 0;
+      if (timed || beats.count === 0) fleets[at]!.connect(sn, credential, streams, "credential");
+      else beats.connect(procs[at]!.url, sn, credential, streams);
+    },
     /** Waits until `count` headsets of `prefix` are held, `settleS` at most; the count held then. */
     async settle(prefix: string, count: number, settleS: number) {
       const end = performance.now() + settleS * 1000;
@@ -199,6 +213,7 @@ export const startCluster = async (o: {
       const from = monotonicUs();
       const cpu = clusterCpu({
         serverPids: procs.map((p) => p.child.pid!),
+        fleetPids: beats.pids(),
         ...(o.postgresPort !== undefined ? { postgresPort: o.postgresPort } : {}),
         ...(o.natsPort !== undefined ? { natsPort: o.natsPort } : {}),
       });
@@ -243,16 +258,17 @@ export const startCluster = async (o: {
       };
     },
     /** The warnings and errors the processes logged so far, by event ("process_rejoined x2"): what went wrong, if anything. */
-    troubles() {
+    async troubles() {
       const counts = new Map<string, number>();
       for (const p of procs)
         for (const m of p.output().matchAll(/^isopter (?:warn|error) (\S+)/gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
-      const reconnects = fleets.reduce((sum, f) => sum + f.reconnects(), 0);
+      const reconnects = fleets.reduce((sum, f) => sum + f.reconnects(), 0) + (await beats.reconnects());
       if (reconnects > 0) counts.set("(bench) headset sockets closed and connected again", reconnects);
       return [...counts].map(([event, n]) => `${event} x${n}`).join(", ");
     },
     async stop() {
       for (const f of fleets) f.stop();
+      beats.stop();
       for (const b of browsers) b.close();
       forget();
       await db.end().catch(() => undefined);
