@@ -9,10 +9,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { askChild, protocolFleet } from "../fleet.ts";
 
-type FleetMessage =
-  | { cmd: "connect"; url: string; sn: string; credential: string; streams: boolean }
-  | { cmd: "reconnects" }
-  | { cmd: "stop" };
+type FleetMessage = { cmd: "connect"; url: string; sn: string; credential: string; streams: boolean } | { cmd: "reconnects" };
 
 /** `count` fleet processes (0: none, every headset in the caller's own); headsets are dealt to them in turn. */
 export const fleetProcesses = (count: number, o: { reconnectMs: number; progressMs: number }) => {
@@ -46,13 +43,8 @@ if (process.argv[2] === "--fleet") {
       let fleet = fleets.get(m.url);
       if (!fleet) fleets.set(m.url, (fleet = protocolFleet(m.url, { reconnectMs: reconnectMs!, progressMs: progressMs!, sentAt: null })));
       fleet.connect(m.sn, m.credential, m.streams, "credential");
-    } else if (m.cmd === "reconnects") {
-      process.send!({ reconnects: [...fleets.values()].reduce((s, f) => s + f.reconnects(), 0) });
-    } else {
-      for (const f of fleets.values()) f.stop();
-      process.exit(0);
-    }
+    } else process.send!({ reconnects: [...fleets.values()].reduce((s, f) => s + f.reconnects(), 0) });
   });
-  // The bench gone (killed, crashed): so are its headsets.
+  // Stopped (killed) with the bench, or the bench gone (crashed): so are its headsets.
   process.on("disconnect", () => process.exit(0));
 }

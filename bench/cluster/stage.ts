@@ -153,7 +153,8 @@ export const startCluster = async (o: {
     envOf: () => ({ DEMO_PASSWORD: PASSWORD, HEADSETS: "0", ...(o.bus === "nats" ? { NATS_URL: o.natsUrl! } : {}) }),
     ...(o.profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] } : {}),
   });
-  const beats = fleetProcesses(o.fleetProcesses, { reconnectMs: RECONNECT_MS, progressMs: 1000 / o.progressHz });
+  const fleetProcs = fleetProcesses(o.fleetProcesses, { reconnectMs: RECONNECT_MS, progressMs: 1000 / o.progressHz });
+  /** Streaming headsets connected so far: every timedEvery-th is the bench's own. */
   let streaming = 0;
   /** The windows measured, on the clock of the profiles' timestamps (the monotonic clock, microseconds). */
   const profiled: ProfiledWindow[] = [];
@@ -161,7 +162,7 @@ export const startCluster = async (o: {
   // On Ctrl-C (or a timeout's SIGTERM) the processes die with the bench, before its PostgreSQL stops.
   const forget = beforeInterruptExit(() => {
     for (const p of procs) p.child.kill("SIGKILL");
-    beats.stop();
+    fleetProcs.stop();
   });
   const db = new pg.Client({ connectionString: o.databaseUrl });
   await db.connect();
@@ -191,8 +192,8 @@ export const startCluster = async (o: {
     /** Headset `sn` on process `at`, streaming progress or beating only. */
     connect(at: number, sn: string, credential: string, streams: boolean) {
       const timed = streams && streaming++ % o.timedEvery === 0;
-      if (timed || beats.count === 0) fleets[at]!.connect(sn, credential, streams, "credential");
-      else beats.connect(procs[at]!.url, sn, credential, streams);
+      if (timed || fleetProcs.count === 0) fleets[at]!.connect(sn, credential, streams, "credential");
+      else fleetProcs.connect(procs[at]!.url, sn, credential, streams);
     },
     /** Waits until `count` headsets of `prefix` are held, `settleS` at most; the count held then. */
     async settle(prefix: string, count: number, settleS: number) {
@@ -229,7 +230,7 @@ export const startCluster = async (o: {
       const from = monotonicUs();
       const cpu = clusterCpu({
         serverPids: procs.map((p) => p.child.pid!),
-        fleetPids: beats.pids(),
+        fleetPids: fleetProcs.pids(),
         ...(o.postgresPort !== undefined ? { postgresPort: o.postgresPort } : {}),
         ...(o.natsPort !== undefined ? { natsPort: o.natsPort } : {}),
       });
@@ -278,13 +279,13 @@ export const startCluster = async (o: {
       const counts = new Map<string, number>();
       for (const p of procs)
         for (const m of p.output().matchAll(/^isopter (?:warn|error) (\S+)/gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
-      const reconnects = fleets.reduce((sum, f) => sum + f.reconnects(), 0) + (await beats.reconnects());
+      const reconnects = fleets.reduce((sum, f) => sum + f.reconnects(), 0) + (await fleetProcs.reconnects());
       if (reconnects > 0) counts.set("(bench) headset sockets closed and connected again", reconnects);
       return [...counts].map(([event, n]) => `${event} x${n}`).join(", ");
     },
     async stop() {
       for (const f of fleets) f.stop();
-      beats.stop();
+      fleetProcs.stop();
       for (const b of browsers) b.close();
       forget();
       await db.end().catch(() => undefined);

@@ -1,8 +1,8 @@
 import type { ServerContext } from "../context.ts";
 
 // "No heartbeat for 4 s marks it disconnected" (scheduling §4) is checked for every headset socket of a process by one
-// timer. A timer per socket, each started at its own moment, fired at ~1,000 different moments a second at 1,000
-// headsets and woke an otherwise idle process for each; one sweep over all sockets is the same check at one moment.
+// timer: the same check as a timer per socket (each started at its own moment, thousands of timers firing all through
+// the second), with one timer whatever the number of headsets.
 
 type Check = () => void;
 
