@@ -203,9 +203,9 @@ export const startCluster = async (o: {
         await sleep(1_000);
         n = await held(prefix);
       }
-      // Held is not yet settled: a headset's frames wait behind its hello's database work (device-socket.ts handles a
-      // headset's messages in order), which at the end of a ramp of thousands can lag seconds behind its socket. The
-      // window starts once a whole second's timed frames each arrived within FLOWING_MS.
+      // Held is not yet settled: at the end of a ramp of thousands, frames arrived seconds late for a few seconds more
+      // (most likely waiting behind their headset's hello's database work: device-socket.ts handles a headset's
+      // messages in order). The window starts once a whole second's timed frames each arrived within FLOWING_MS.
       const heldAt = performance.now();
       let slowest = 0;
       while (streaming > 0 && performance.now() < end) {
