@@ -36,7 +36,8 @@
 // machine one window of a minute varies by a third), RAMP_PER_S headsets connected a second (500; TENANCY_RAMP_PER_S
 // 200). Headsets whose socket closes (refused while the cluster was busy, say) connect again 2-4 s later, as real
 // ones do. FLEETS (3): the processes playing the headsets (0: the bench plays every headset itself, as before
-// 2026-11-29); TIMED_EVERY (5): every so many streaming headsets, one is the bench's own, its frames timed. A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
+// 2026-11-29); TIMED_EVERY (5): every so many streaming headsets, one is the bench's own, its frames timed.
+// A NATS_URL in the bench's own environment is ignored: the bench starts its own broker.
 // CPU_PROFILE_DIR (none): every Isopter process runs with --cpu-prof and writes its profile into a folder per cluster
 // there (<bus>-1p, <bus>-3p-<placement>; later rounds' with -round<N>), with the windows' times (windows.json);
 // `npx tsx bench/cluster/profile-diff.ts DIR` then says which functions the 3 processes spend more time in than the 1,

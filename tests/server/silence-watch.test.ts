@@ -30,18 +30,22 @@ it("one timer checks every socket of a process, and stops when the last socket h
   unwatchB();
   expect(vi.getTimerCount()).toBe(0);
   // A socket opened after the last one closed gets the sweep again.
-  watchSilence(ctx, () => checked.push("C"));
+  const unwatchC = watchSilence(ctx, () => checked.push("C"));
   vi.advanceTimersByTime(1_000);
   expect(checked.at(-1)).toBe("C");
+  unwatchC();
 });
 
 it("each server in a process (tests run several) has a sweep of its own, at its own pace", () => {
   vi.useFakeTimers();
   const fast: number[] = [];
   const slow: number[] = [];
-  watchSilence(ctxWith(200), () => fast.push(1));
-  watchSilence(ctxWith(4_000), () => slow.push(1));
+  const unwatchFast = watchSilence(ctxWith(200), () => fast.push(1));
+  const unwatchSlow = watchSilence(ctxWith(4_000), () => slow.push(1));
   vi.advanceTimersByTime(1_000);
   expect(fast).toHaveLength(20);
   expect(slow).toHaveLength(1);
+  unwatchFast();
+  unwatchSlow();
+  expect(vi.getTimerCount()).toBe(0);
 });
